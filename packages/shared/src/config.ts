@@ -1,0 +1,67 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Thrown at boot; server.ts prints the one-line reason and exits. */
+export class ConfigError extends Error {}
+
+export type Env = Record<string, string | undefined>;
+
+const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** '2s', '15m', '7d', '500ms' -> milliseconds. */
+export function parseDuration(name: string, value: string | undefined, fallback: string): number {
+  const text = (value ?? fallback).trim();
+  const m = /^(\d+)(ms|s|m|h|d)$/.exec(text);
+  if (!m) throw new ConfigError(`${name} must look like 15m, 7d or 30s (got "${text}")`);
+  return Number(m[1]) * UNITS[m[2]];
+}
+
+export function parseBool(name: string, value: string | undefined, fallback: boolean): boolean {
+  if (value === undefined || value === '') return fallback;
+  if (/^(true|1|yes|on)$/i.test(value)) return true;
+  if (/^(false|0|no|off)$/i.test(value)) return false;
+  throw new ConfigError(`${name} must be true or false (got "${value}")`);
+}
+
+export function parsePort(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new ConfigError(`${name} must be a port number`);
+  return n;
+}
+
+export type NodeEnv = 'production' | 'development' | 'test';
+
+export function parseNodeEnv(value: string | undefined): NodeEnv {
+  const v = value ?? 'development';
+  if (v !== 'production' && v !== 'development' && v !== 'test') {
+    throw new ConfigError(`NODE_ENV must be production, development or test (got "${v}")`);
+  }
+  return v;
+}
+
+/**
+ * A secret from the environment; outside production a missing one is generated once and kept
+ * in DATA_DIR so restarts keep sessions valid. Production refuses to start without it (G8).
+ */
+export function loadSecret(opts: { name: string; value: string | undefined; nodeEnv: NodeEnv; dataDir: string }): string {
+  const { name, value, nodeEnv, dataDir } = opts;
+  if (value) {
+    if (value.length < 32) throw new ConfigError(`${name} must be at least 32 characters`);
+    return value;
+  }
+  if (nodeEnv === 'production') throw new ConfigError(`${name} is required in production`);
+  const file = join(dataDir, 'secrets', `${name.toLowerCase()}`);
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const secret = randomBytes(48).toString('base64url');
+  mkdirSync(join(dataDir, 'secrets'), { recursive: true, mode: 0o700 });
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+/** Embedded database location: postgres:// URL, memory://, or DATA_DIR/<name>. */
+export function databaseUrl(value: string | undefined, dataDir: string, name: string): string {
+  if (value) return value;
+  return join(dataDir, name);
+}

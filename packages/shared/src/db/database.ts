@@ -1,0 +1,69 @@
+import { mkdirSync } from 'node:fs';
+import { Kysely } from 'kysely';
+import { contextDialect, contextStorage, type DbContext } from './context-dialect.js';
+import { createPglitePool, createPgPool, type RawPool } from './raw-client.js';
+
+export type { DbContext } from './context-dialect.js';
+
+export interface Database<DB> {
+  readonly kind: 'postgres' | 'pglite';
+  /** Runs as the login role: no row-level security. Migrations, sign-in look-ups, jobs. */
+  readonly system: Kysely<DB>;
+  /**
+   * Runs `fn` on one connection in the given context: a tenant's organization (RLS applies),
+   * or anonymous. Open transactions with `db.transaction()` inside `fn`.
+   */
+  withContext<T>(ctx: DbContext, fn: (db: Kysely<DB>) => Promise<T>): Promise<T>;
+  ping(): Promise<number>;
+  close(): Promise<void>;
+  raw: RawPool;
+}
+
+export interface DatabaseOptions {
+  /** `postgres://...`, `memory://`, or a directory for an embedded database. */
+  url: string;
+  /** The restricted role tenant queries run as (created by the migrations). */
+  appRole: string;
+  poolSize?: number;
+  /** PGlite tarball to start from (test templates). */
+  loadDataDir?: Blob;
+}
+
+export async function openRawPool(opts: DatabaseOptions): Promise<RawPool> {
+  if (/^postgres(ql)?:\/\//.test(opts.url)) return createPgPool(opts.url, opts.poolSize ?? 10);
+  if (opts.url === 'memory://' || opts.url === '') return createPglitePool({ loadDataDir: opts.loadDataDir });
+  const dir = opts.url.replace(/^file:\/\//, '');
+  mkdirSync(dir, { recursive: true });
+  return createPglitePool({ dataDir: dir, loadDataDir: opts.loadDataDir });
+}
+
+export async function createDatabase<DB>(opts: DatabaseOptions): Promise<Database<DB>> {
+  const raw = await openRawPool(opts);
+  return wrapPool<DB>(raw, opts.appRole);
+}
+
+export function wrapPool<DB>(raw: RawPool, appRole: string): Database<DB> {
+  const system = new Kysely<DB>({ dialect: contextDialect(raw, appRole, { kind: 'system' }) });
+  const scoped = new Kysely<DB>({ dialect: contextDialect(raw, appRole, null) });
+  return {
+    kind: raw.kind,
+    system,
+    raw,
+    withContext(ctx, fn) {
+      return contextStorage.run(ctx, () => scoped.connection().execute(fn));
+    },
+    async ping() {
+      const started = performance.now();
+      const conn = await raw.acquire();
+      try {
+        await conn.query('SELECT 1', []);
+      } finally {
+        raw.release(conn);
+      }
+      return performance.now() - started;
+    },
+    async close() {
+      await raw.close();
+    },
+  };
+}

@@ -1,0 +1,72 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshDatabase } from '../test/clone.js';
+import type { TestDatabase } from '../test/databases.js';
+
+// Exercises the context layer against the accounting schema (the first service to use it).
+let t: TestDatabase<any>;
+beforeAll(async () => {
+  t = await freshDatabase('accounting', 'accounting_app');
+});
+afterAll(() => t?.destroy());
+
+async function org(name: string): Promise<string> {
+  const row = await t.db.system
+    .insertInto('organizations')
+    .values({ name, base_currency: 'EUR', country: 'RS', language: 'sr', fiscal_year_start: '2026-01-01' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+describe('database context', () => {
+  it('runs tenant queries as the restricted role with the organization set', async () => {
+    const a = await org('A');
+    const r = await t.db.withContext({ kind: 'tenant', orgId: a }, (db) =>
+      sql<{ who: string; org: string }>`select current_user as who, current_setting('app.org_id') as org`.execute(db),
+    );
+    expect(r.rows[0]).toEqual({ who: 'accounting_app', org: a });
+  });
+
+  it('keeps the context right when one connection alternates between organizations', async () => {
+    const a = await org('Alt A');
+    const b = await org('Alt B');
+    for (let i = 0; i < 3; i++) {
+      for (const [id, name] of [
+        [a, 'Alt A'],
+        [b, 'Alt B'],
+      ]) {
+        const rows = await t.db.withContext({ kind: 'tenant', orgId: id }, (db) =>
+          db.selectFrom('organizations').select('name').execute(),
+        );
+        expect(rows).toEqual([{ name }]);
+      }
+    }
+  });
+
+  it('restores the cached context correctly after a rolled-back transaction', async () => {
+    const a = await org('RB A');
+    const b = await org('RB B');
+    await expect(
+      t.db.withContext({ kind: 'tenant', orgId: b }, (db) =>
+        db.transaction().execute(async (trx) => {
+          await trx.updateTable('organizations').set({ name: 'changed' }).execute();
+          throw new Error('abort');
+        }),
+      ),
+    ).rejects.toThrow('abort');
+    // The SET ROLE inside the aborted transaction was undone by ROLLBACK; the layer must notice.
+    const rows = await t.db.withContext({ kind: 'tenant', orgId: a }, (db) =>
+      db.selectFrom('organizations').select('name').execute(),
+    );
+    expect(rows).toEqual([{ name: 'RB A' }]);
+    const who = await t.db.withContext({ kind: 'anonymous' }, (db) => sql<{ u: string }>`select current_user as u`.execute(db));
+    expect(who.rows[0].u).toBe('accounting_app');
+  });
+
+  it('shows no tenant rows to the anonymous context', async () => {
+    await org('Hidden');
+    const rows = await t.db.withContext({ kind: 'anonymous' }, (db) => db.selectFrom('organizations').selectAll().execute());
+    expect(rows).toEqual([]);
+  });
+});
