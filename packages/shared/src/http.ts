@@ -1,0 +1,98 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import closeWithGrace from 'close-with-grace';
+import secureJson from 'secure-json-parse';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Echo a well-formed incoming X-Request-Id (G10); otherwise make one. */
+export function requestIdFrom(req: IncomingMessage): string {
+  const incoming = req.headers['x-request-id'];
+  return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+}
+
+export const MAX_JSON_DEPTH = 32;
+
+function depthOf(value: unknown): number {
+  // Iterative so a hostile body cannot overflow the stack while being measured.
+  let max = 0;
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length) {
+    const [v, d] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (d > max) max = d;
+    if (max > MAX_JSON_DEPTH) return max;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, d + 1]);
+  }
+  return max;
+}
+
+export class BodyTooDeepError extends Error {
+  statusCode = 400;
+  code = 'FST_ERR_CTP_INVALID_JSON_BODY';
+}
+
+export interface HttpOptions {
+  logLevel: string;
+  trustProxy: boolean;
+  bodyLimit?: number;
+  logger?: FastifyServerOptions['logger'];
+}
+
+/**
+ * The Fastify instance both services build on: JSON logs with the request id, request ids
+ * echoed, TypeBox validation without body coercion (G14: "Infinity" never becomes a number),
+ * prototype-poisoning-safe JSON with a nesting limit, and a 1 MiB body limit.
+ */
+export function createHttp(opts: HttpOptions): FastifyInstance {
+  const app = Fastify({
+    logger: opts.logger ?? { level: opts.logLevel },
+    trustProxy: opts.trustProxy,
+    bodyLimit: opts.bodyLimit ?? 1024 * 1024,
+    genReqId: requestIdFrom,
+    requestIdLogLabel: 'requestId',
+    disableRequestLogging: opts.logLevel === 'silent',
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  app.setValidatorCompiler(TypeBoxValidatorCompiler);
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const text = body as string;
+    if (text.trim() === '') return done(null, undefined);
+    let parsed: unknown;
+    try {
+      parsed = secureJson.parse(text, undefined, { protoAction: 'remove', constructorAction: 'remove' });
+    } catch (err) {
+      const e = err as Error & { statusCode?: number; code?: string };
+      e.statusCode = 400;
+      e.code = 'FST_ERR_CTP_INVALID_JSON_BODY';
+      return done(e, undefined);
+    }
+    if (depthOf(parsed) > MAX_JSON_DEPTH) return done(new BodyTooDeepError('JSON body is nested too deeply'), undefined);
+    done(null, parsed);
+  });
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  return app as unknown as FastifyInstance;
+}
+
+/**
+ * Listen, and stop gracefully on SIGTERM/SIGINT (G13): stop accepting, let in-flight requests
+ * finish for up to 10 s, close the database, exit 0.
+ */
+export async function listenGracefully(
+  app: FastifyInstance,
+  opts: { port: number; host: string; onClose: () => Promise<void> },
+): Promise<void> {
+  closeWithGrace({ delay: 10_000 }, async ({ err, signal }) => {
+    if (err) app.log.error({ err }, 'shutting down after an error');
+    else app.log.info({ signal }, 'shutting down');
+    await app.close();
+    await opts.onClose();
+  });
+  await app.listen({ port: opts.port, host: opts.host });
+}

@@ -1,0 +1,4 @@
+export * from './config.js';
+export * from './db/database.js';
+export { migrate } from './db/migrate.js';
+export * from './http.js';
