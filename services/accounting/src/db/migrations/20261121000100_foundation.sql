@@ -103,12 +103,24 @@ CREATE TABLE users (
 CREATE UNIQUE INDEX users_email_key ON users (lower(email));
 CREATE INDEX users_org ON users (organization_id);
 
--- A login is a family of refresh tokens; presenting a rotated-out member revokes the family.
+-- One row per login. Access tokens carry its id (sid) and are refused once it is revoked
+-- (logout, password change, refresh-token reuse, user removal), on every instance at once.
+CREATE TABLE sessions (
+  id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+  organization_id uuid NOT NULL REFERENCES organizations (id),
+  user_id uuid NOT NULL REFERENCES users (id),
+  remember boolean NOT NULL DEFAULT false,
+  revoked_at timestamptz,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX sessions_user ON sessions (user_id) WHERE revoked_at IS NULL;
+
+-- A login's refresh tokens form a family; presenting a rotated-out member revokes the login.
 CREATE TABLE refresh_tokens (
   id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
   organization_id uuid NOT NULL REFERENCES organizations (id),
   user_id uuid NOT NULL REFERENCES users (id),
-  family_id uuid NOT NULL,
+  family_id uuid NOT NULL REFERENCES sessions (id),
   token_hash text NOT NULL UNIQUE,
   remember boolean NOT NULL DEFAULT false,
   expires_at timestamptz NOT NULL,
@@ -202,13 +214,13 @@ CREATE POLICY tenant ON organizations USING (id = current_org_id()) WITH CHECK (
 DO $$
 DECLARE t text;
 BEGIN
-  FOREACH t IN ARRAY ARRAY['logged_actions', 'users', 'refresh_tokens', 'invitations', 'tax_rates', 'accounts',
+  FOREACH t IN ARRAY ARRAY['logged_actions', 'users', 'sessions', 'refresh_tokens', 'invitations', 'tax_rates', 'accounts',
                            'account_balances', 'ledger_transactions']
   LOOP
     EXECUTE format('ALTER TABLE %I ENABLE ROW LEVEL SECURITY', t);
     EXECUTE format('CREATE POLICY tenant ON %I USING (organization_id = current_org_id()) WITH CHECK (organization_id = current_org_id())', t);
   END LOOP;
-  FOREACH t IN ARRAY ARRAY['users', 'invitations', 'tax_rates', 'accounts', 'ledger_transactions', 'refresh_tokens']
+  FOREACH t IN ARRAY ARRAY['users', 'sessions', 'invitations', 'tax_rates', 'accounts', 'ledger_transactions', 'refresh_tokens']
   LOOP
     EXECUTE format('CREATE TRIGGER audit AFTER INSERT OR UPDATE OR DELETE ON %I FOR EACH ROW EXECUTE FUNCTION audit_row()', t);
   END LOOP;

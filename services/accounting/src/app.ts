@@ -1,0 +1,63 @@
+import type { FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import { connectRedis, memoryCounterStore, redisCounterStore } from '@app/shared/counters';
+import type { Database } from '@app/shared/db/database';
+import { createHttp } from '@app/shared/http';
+import type { Config } from './config.js';
+import type { AppContext } from './context.js';
+import type { DB } from './db/types.js';
+import { AccessTokens } from './lib/jwt.js';
+import { auditRoutes } from './modules/audit/audit.routes.js';
+import { authRoutes } from './modules/auth/auth.routes.js';
+import { healthRoutes } from './modules/health/health.routes.js';
+import { organizationRoutes } from './modules/organization/organization.routes.js';
+import { usersRoutes } from './modules/users/users.routes.js';
+import { authPlugin } from './plugins/auth.js';
+import { docsPlugin } from './plugins/docs.js';
+import { errorsPlugin } from './plugins/errors.js';
+import { limitsPlugin } from './plugins/limits.js';
+
+/** The whole accounting service, ready to listen or to be called with inject (STYLE 1). */
+export async function buildApp(config: Readonly<Config>, db: Database<DB>): Promise<FastifyInstance> {
+  const app = createHttp({ logLevel: config.logLevel, trustProxy: config.trustProxy });
+  const redis = config.redisUrl ? connectRedis(config.redisUrl) : null;
+  const ctx: AppContext = {
+    config,
+    db,
+    tokens: new AccessTokens(config.jwtSecret, config.accessTokenTtlMs),
+    counters: redis ? redisCounterStore(redis, 'acc') : memoryCounterStore(),
+    redis,
+  };
+  app.addHook('onClose', async () => {
+    await ctx.counters.close();
+    await redis?.quit().catch(() => {});
+  });
+
+  // Infrastructure
+  await app.register(errorsPlugin);
+  await app.register(cookie);
+  await app.register(cors, {
+    origin: config.corsOrigins,
+    credentials: true,
+    exposedHeaders: ['x-request-id', 'retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'content-disposition'],
+  });
+  await app.register(helmet, { global: true });
+  await app.register(docsPlugin, {
+    title: 'Accounting API',
+    version: '0.1.0',
+    description: 'Multi-tenant bookkeeping and invoicing for organizations in RS, BA and HR.',
+  });
+  await app.register(authPlugin, { db, tokens: ctx.tokens });
+  await app.register(limitsPlugin, { enabled: config.rateLimits, redis, counters: ctx.counters });
+
+  // Routes: one place shows the whole map.
+  await app.register(healthRoutes(ctx));
+  await app.register(authRoutes(ctx), { prefix: '/api/v1/auth' });
+  await app.register(organizationRoutes(), { prefix: '/api/v1/organization' });
+  await app.register(usersRoutes(ctx), { prefix: '/api/v1/users' });
+  await app.register(auditRoutes(), { prefix: '/api/v1/audit-log' });
+
+  return app;
+}

@@ -1,0 +1,154 @@
+import type { ColumnType, Generated } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+/** numeric: read as a decimal string, written as a string (never a JS float). */
+type Numeric = ColumnType<string, string, string>;
+
+export interface OrganizationsTable {
+  id: Generated<string>;
+  name: string;
+  registration_number: string | null;
+  vat_number: string | null;
+  base_currency: string;
+  country: string;
+  language: string;
+  fiscal_year_start: string;
+  default_vat_rate: ColumnType<string, string | undefined, string>;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface UsersTable {
+  id: Generated<string>;
+  organization_id: string;
+  email: string;
+  full_name: string;
+  role: 'owner' | 'admin' | 'accountant' | 'viewer';
+  password_hash: string | null;
+  is_active: Generated<boolean>;
+  two_factor_enabled: Generated<boolean>;
+  two_factor_secret: string | null;
+  two_factor_last_step: number | null;
+  last_login_at: Date | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface SessionsTable {
+  id: Generated<string>;
+  organization_id: string;
+  user_id: string;
+  remember: boolean;
+  revoked_at: Date | null;
+  created_at: CreatedAt;
+}
+
+export interface RefreshTokensTable {
+  id: Generated<string>;
+  organization_id: string;
+  user_id: string;
+  family_id: string;
+  token_hash: string;
+  remember: boolean;
+  expires_at: Date;
+  rotated_at: Date | null;
+  revoked_at: Date | null;
+  created_at: CreatedAt;
+}
+
+export interface InvitationsTable {
+  id: Generated<string>;
+  organization_id: string;
+  user_id: string;
+  token_hash: string;
+  expires_at: Date;
+  used_at: Date | null;
+  created_by: string | null;
+  created_at: CreatedAt;
+}
+
+export interface TaxRatesTable {
+  id: Generated<string>;
+  organization_id: string;
+  position: number;
+  name: string;
+  rate: Numeric;
+  description: string;
+}
+
+export interface AccountTypesTable {
+  id: number;
+  name: string;
+  normal_balance: 'debit' | 'credit';
+}
+
+export interface AccountsTable {
+  id: Generated<string>;
+  organization_id: string;
+  code: string;
+  name: string;
+  account_type_id: number;
+  currency_code: string;
+  parent_account_id: string | null;
+  is_active: Generated<boolean>;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface AccountBalancesTable {
+  account_id: string;
+  organization_id: string;
+  debit_total: ColumnType<string, string | undefined, string>;
+  credit_total: ColumnType<string, string | undefined, string>;
+  posting_count: ColumnType<number, number | undefined, number>;
+}
+
+export interface LedgerTransactionsTable {
+  id: Generated<string>;
+  organization_id: string;
+  transaction_date: string;
+  description: string;
+  notes: string | null;
+  debit_account_id: string;
+  credit_account_id: string;
+  amount: Numeric;
+  currency_code: string;
+  exchange_rate: Numeric;
+  base_amount: Numeric;
+  reference_type: 'invoice' | 'expense' | 'payment' | 'manual' | null;
+  reference_id: string | null;
+  reversal_of: string | null;
+  locked: Generated<boolean>;
+  reconciled: Generated<boolean>;
+  reconciled_at: Date | null;
+  created_by: string | null;
+  created_at: CreatedAt;
+}
+
+export interface LoggedActionsTable {
+  id: Generated<number>;
+  organization_id: string;
+  table_name: string;
+  action: 'INSERT' | 'UPDATE' | 'DELETE';
+  record_id: string | null;
+  user_id: string | null;
+  request_id: string | null;
+  old_values: unknown;
+  new_values: unknown;
+  created_at: CreatedAt;
+}
+
+export interface DB {
+  organizations: OrganizationsTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  refresh_tokens: RefreshTokensTable;
+  invitations: InvitationsTable;
+  tax_rates: TaxRatesTable;
+  account_types: AccountTypesTable;
+  accounts: AccountsTable;
+  account_balances: AccountBalancesTable;
+  ledger_transactions: LedgerTransactionsTable;
+  logged_actions: LoggedActionsTable;
+}

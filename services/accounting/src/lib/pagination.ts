@@ -1,0 +1,56 @@
+import { Type, type Static, type TSchema } from 'typebox';
+import { AppError } from './errors.js';
+
+/**
+ * Listing conventions shared by every paginated endpoint: page (>= 1), perPage (1-100, default
+ * 20), sort from a per-endpoint allow-list, order asc|desc (default desc); bad values answer
+ * 400 SVC-9008; results come as { data, meta }.
+ */
+export function listQuery<S extends readonly string[], P extends Record<string, TSchema>>(sortable: S, filters: P) {
+  return Type.Object({
+    page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+    perPage: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+    sort: Type.Optional(Type.String({ maxLength: 64 })),
+    order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
+    ...filters,
+  });
+}
+
+export interface PageRequest<S extends string> {
+  page: number;
+  perPage: number;
+  offset: number;
+  sort: S;
+  order: 'asc' | 'desc';
+}
+
+export function pageRequest<S extends string>(
+  q: { page?: number; perPage?: number; sort?: string; order?: 'asc' | 'desc' },
+  sortable: readonly S[],
+  defaultSort: S,
+): PageRequest<S> {
+  const page = q.page ?? 1;
+  const perPage = q.perPage ?? 20;
+  const sort = (q.sort ?? defaultSort) as S;
+  if (!sortable.includes(sort)) {
+    throw new AppError('SVC-9008', { sort: [`must be one of ${sortable.join(', ')}`] });
+  }
+  return { page, perPage, offset: (page - 1) * perPage, sort, order: q.order ?? 'desc' };
+}
+
+export function pageMeta(total: number, p: { page: number; perPage: number }) {
+  return { total, page: p.page, perPage: p.perPage, totalPages: Math.ceil(total / p.perPage) };
+}
+
+export const PageMeta = Type.Object({
+  total: Type.Integer(),
+  page: Type.Integer(),
+  perPage: Type.Integer(),
+  totalPages: Type.Integer(),
+});
+
+export function Paginated<T extends TSchema>(item: T) {
+  return Type.Object({ data: Type.Array(item), meta: PageMeta });
+}
+
+export type ListQuery = Static<ReturnType<typeof listQuery>>;

@@ -1,0 +1,28 @@
+import { Type } from 'typebox';
+import { LANGUAGES } from './catalog.js';
+
+export const Uuid = Type.String({ format: 'uuid' });
+export const IdParams = Type.Object({ id: Uuid });
+export const IsoDate = Type.String({ format: 'date' });
+
+export const ErrorBody = Type.Object(
+  {
+    error: Type.Object({
+      code: Type.String(),
+      message: Type.String(),
+      details: Type.Optional(Type.Record(Type.String(), Type.Array(Type.String()))),
+      requestId: Type.Optional(Type.String()),
+    }),
+  },
+  { description: 'Catalog error (A1)' },
+);
+
+export const errorResponses = (...statuses: number[]) =>
+  Object.fromEntries(statuses.map((s) => [s, ErrorBody])) as Record<number, typeof ErrorBody>;
+
+export const BASE_CURRENCIES = ['EUR', 'RSD', 'BAM', 'HRK'] as const;
+export const COUNTRIES = ['RS', 'BA', 'HR'] as const;
+export const ORG_LANGUAGES = ['sr', 'bs', 'hr'] as const;
+export { LANGUAGES };
+
+export const literalUnion = <const T extends string[]>(values: readonly [...T]) => Type.Enum<T>(values);

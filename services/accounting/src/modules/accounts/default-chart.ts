@@ -1,0 +1,20 @@
+/** The chart of accounts every organization starts with (A7): code, name, account type id. */
+export const DEFAULT_CHART: ReadonlyArray<readonly [code: string, name: string, typeId: 1 | 2 | 3 | 4 | 5]> = [
+  ['1000', 'Cash', 1],
+  ['1100', 'Bank', 1],
+  ['1200', 'Accounts Receivable', 1],
+  ['1300', 'VAT Receivable', 1],
+  ['1500', 'Equipment', 1],
+  ['2110', 'Accounts Payable', 2],
+  ['2300', 'VAT Payable', 2],
+  ['2500', 'Long-term Loans', 2],
+  ['3000', "Owner's Equity", 3],
+  ['3100', 'Retained Earnings', 3],
+  ['4000', 'Sales Revenue', 4],
+  ['4900', 'Other Income', 4],
+  ['5000', 'General Expenses', 5],
+  ['5100', 'Rent', 5],
+  ['5200', 'Salaries', 5],
+  ['5300', 'Office Supplies', 5],
+  ['5400', 'Travel', 5],
+];

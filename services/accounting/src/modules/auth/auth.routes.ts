@@ -1,0 +1,126 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { AppContext } from '../../context.js';
+import { errorResponses } from '../../lib/schemas.js';
+import { ALL_ROLES } from '../../plugins/auth.js';
+import {
+  AcceptInviteBody,
+  CodeBody,
+  LoginBody,
+  LoginResponse,
+  MeResponse,
+  PasswordBody,
+  RegisterBody,
+  RegisterResponse,
+  VerifyTwoFactorBody,
+} from './auth.schemas.js';
+import * as auth from './auth.service.js';
+
+const COOKIE = 'refreshToken';
+const COOKIE_PATH = '/api/v1/auth';
+
+export function authRoutes(ctx: AppContext) {
+  const secure = ctx.config.nodeEnv === 'production';
+  const setRefreshCookie = (reply: FastifyReply, token: string, expires: Date) =>
+    reply.setCookie(COOKIE, token, { httpOnly: true, sameSite: 'strict', path: COOKIE_PATH, secure, expires });
+  const clearRefreshCookie = (reply: FastifyReply) =>
+    reply.clearCookie(COOKIE, { httpOnly: true, sameSite: 'strict', path: COOKIE_PATH, secure });
+  const tags = ['Authentication'];
+
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+    app.post('/register', {
+      config: { lockout: true, fieldCodes: { baseCurrency: 'SVC-2002', language: 'SVC-2003' } },
+      schema: { tags, body: RegisterBody, response: { 201: RegisterResponse, ...errorResponses(409, 422, 429) } },
+    }, async (request, reply) => {
+      const result = await auth.register(ctx, request.body, request.id);
+      setRefreshCookie(reply, result.login.refreshToken, result.login.refreshExpiresAt);
+      return reply.status(201).send(result.body);
+    });
+
+    app.post('/login', {
+      config: { lockout: true },
+      schema: { tags, body: LoginBody, response: { 200: LoginResponse, ...errorResponses(401, 403, 422, 429) } },
+    }, async (request, reply) => {
+      const result = await auth.login(ctx, request.body, request.id);
+      setRefreshCookie(reply, result.login.refreshToken, result.login.refreshExpiresAt);
+      return result.body;
+    });
+
+    app.post('/verify-2fa', {
+      config: { lockout: true },
+      schema: { tags, body: VerifyTwoFactorBody, response: { 200: LoginResponse, ...errorResponses(401, 403, 422, 429) } },
+    }, async (request, reply) => {
+      const result = await auth.login(ctx, request.body, request.id);
+      setRefreshCookie(reply, result.login.refreshToken, result.login.refreshExpiresAt);
+      return result.body;
+    });
+
+    app.post('/refresh', {
+      schema: {
+        tags,
+        description: 'Rotates the refresh token cookie and returns a new access token.',
+        response: { 200: Type.Object({ accessToken: Type.String(), expiresIn: Type.Integer() }), ...errorResponses(401) },
+      },
+    }, async (request, reply) => {
+      const issued = await auth.refresh(ctx, request.cookies[COOKIE], request.id);
+      setRefreshCookie(reply, issued.refreshToken, issued.refreshExpiresAt);
+      return { accessToken: issued.accessToken, expiresIn: issued.expiresIn };
+    });
+
+    app.post('/logout', {
+      config: { auth: 'all' },
+      schema: { tags, security: [{ bearerAuth: [] }], response: { 204: Type.Null(), ...errorResponses(401) } },
+    }, async (request, reply) => {
+      await auth.logout(ctx, request.principal(), request.id);
+      clearRefreshCookie(reply);
+      return reply.status(204).send(null);
+    });
+
+    app.get('/me', {
+      config: { auth: 'all' },
+      schema: { tags, security: [{ bearerAuth: [] }], response: { 200: MeResponse, ...errorResponses(401, 404) } },
+    }, async (request) => {
+      const { user, organization } = request.principal();
+      return { ...user, lastLoginAt: user.lastLoginAt ? user.lastLoginAt.toISOString() : null, organization };
+    });
+
+    app.put('/password', {
+      config: { auth: ALL_ROLES, perMinute: 10 },
+      schema: { tags, security: [{ bearerAuth: [] }], body: PasswordBody, response: { 204: Type.Null(), ...errorResponses(401, 422) } },
+    }, async (request, reply) => {
+      await auth.changePassword(ctx, request.principal(), request.body, request.id);
+      clearRefreshCookie(reply);
+      return reply.status(204).send(null);
+    });
+
+    app.post('/2fa/setup', {
+      config: { auth: 'all', perMinute: 10 },
+      schema: {
+        tags,
+        security: [{ bearerAuth: [] }],
+        response: { 200: Type.Object({ secret: Type.String(), otpauthUrl: Type.String() }), ...errorResponses(401, 422) },
+      },
+    }, async (request) => auth.setupTwoFactor(ctx, request.principal(), request.id));
+
+    app.post('/2fa/enable', {
+      config: { auth: 'all', perMinute: 10 },
+      schema: { tags, security: [{ bearerAuth: [] }], body: CodeBody, response: { 200: Type.Object({ twoFactorEnabled: Type.Boolean() }), ...errorResponses(401, 422) } },
+    }, async (request) => auth.setTwoFactor(ctx, request.principal(), request.body.code, true, request.id));
+
+    app.post('/2fa/disable', {
+      config: { auth: 'all', perMinute: 10 },
+      schema: { tags, security: [{ bearerAuth: [] }], body: CodeBody, response: { 200: Type.Object({ twoFactorEnabled: Type.Boolean() }), ...errorResponses(401, 422) } },
+    }, async (request) => auth.setTwoFactor(ctx, request.principal(), request.body.code, false, request.id));
+
+    app.post('/accept-invite', {
+      config: { perMinute: 10 },
+      schema: { tags, body: AcceptInviteBody, response: { 201: LoginResponse, ...errorResponses(401, 422) } },
+    }, async (request, reply) => {
+      const result = await auth.acceptInvite(ctx, request.body, request.id);
+      setRefreshCookie(reply, result.login.refreshToken, result.login.refreshExpiresAt);
+      return reply.status(201).send(result.body);
+    });
+  };
+}

@@ -1,0 +1,80 @@
+import { Type } from 'typebox';
+import { BASE_CURRENCIES, COUNTRIES, ORG_LANGUAGES, literalUnion } from '../../lib/schemas.js';
+
+const Email = Type.String({ format: 'email', maxLength: 254 });
+const Password = Type.String({ minLength: 1, maxLength: 128 });
+const Name = Type.String({ minLength: 1, maxLength: 200 });
+const Code = Type.String({ pattern: '^[0-9]{6}$' });
+
+export const RegisterBody = Type.Object({
+  organizationName: Name,
+  country: literalUnion(COUNTRIES),
+  baseCurrency: literalUnion(BASE_CURRENCIES),
+  language: literalUnion(ORG_LANGUAGES),
+  registrationNumber: Type.Optional(Type.Union([Type.String({ maxLength: 50 }), Type.Null()])),
+  vatNumber: Type.Optional(Type.Union([Type.String({ maxLength: 50 }), Type.Null()])),
+  email: Email,
+  password: Password,
+  fullName: Name,
+});
+
+export const LoginBody = Type.Object({
+  email: Email,
+  password: Password,
+  rememberMe: Type.Optional(Type.Boolean()),
+  code: Type.Optional(Code),
+});
+
+export const VerifyTwoFactorBody = Type.Object({
+  email: Email,
+  password: Password,
+  code: Code,
+  rememberMe: Type.Optional(Type.Boolean()),
+});
+
+export const CodeBody = Type.Object({ code: Code });
+
+export const PasswordBody = Type.Object({ currentPassword: Password, newPassword: Password });
+
+export const AcceptInviteBody = Type.Object({
+  token: Type.String({ minLength: 10, maxLength: 200 }),
+  password: Password,
+});
+
+const Role = literalUnion(['owner', 'admin', 'accountant', 'viewer'] as const);
+
+export const LoginUser = Type.Object({
+  id: Type.String(),
+  email: Type.String(),
+  fullName: Type.String(),
+  role: Role,
+  organizationId: Type.String(),
+  organizationName: Type.String(),
+});
+
+export const LoginResponse = Type.Object({
+  user: LoginUser,
+  tokens: Type.Object({ accessToken: Type.String(), expiresIn: Type.Integer() }),
+});
+
+export const RegisterResponse = Type.Object({
+  user: Type.Object({ id: Type.String(), email: Type.String(), fullName: Type.String(), role: Role }),
+  organization: Type.Object({ id: Type.String(), name: Type.String(), country: Type.String(), baseCurrency: Type.String() }),
+  tokens: Type.Object({ accessToken: Type.String(), refreshToken: Type.String(), expiresIn: Type.Integer() }),
+});
+
+export const MeResponse = Type.Object({
+  id: Type.String(),
+  email: Type.String(),
+  fullName: Type.String(),
+  role: Role,
+  twoFactorEnabled: Type.Boolean(),
+  lastLoginAt: Type.Union([Type.String(), Type.Null()]),
+  organization: Type.Object({
+    id: Type.String(),
+    name: Type.String(),
+    country: Type.String(),
+    baseCurrency: Type.String(),
+    language: Type.String(),
+  }),
+});

@@ -1,0 +1,233 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { AppContext } from '../../context.js';
+import type { DB } from '../../db/types.js';
+import { hashPassword, newOpaqueToken, passwordWeaknesses, sha256, verifyPassword } from '../../lib/crypto.js';
+import { AppError } from '../../lib/errors.js';
+import type { Role } from '../../lib/jwt.js';
+import { matchTotp, newTotpSecret, totpFor } from '../../lib/totp.js';
+import type { Principal } from '../../plugins/auth.js';
+import * as repo from './auth.repository.js';
+
+export interface IssuedLogin {
+  accessToken: string;
+  refreshToken: string;
+  refreshExpiresAt: Date;
+  expiresIn: number;
+}
+
+function assertStrong(password: string, field = 'password') {
+  const problems = passwordWeaknesses(password);
+  if (problems.length) throw new AppError('SVC-1009', { [field]: problems });
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: string }).code === '23505';
+}
+
+async function startSession(
+  ctx: AppContext,
+  trx: Kysely<DB>,
+  user: { id: string; orgId: string; role: Role },
+  remember: boolean,
+): Promise<IssuedLogin> {
+  const sessionId = randomUUID();
+  const { token, hash } = newOpaqueToken();
+  const ttl = remember ? ctx.config.refreshTokenTtlRememberMs : ctx.config.refreshTokenTtlMs;
+  const refreshExpiresAt = new Date(Date.now() + ttl);
+  await repo.createSession(trx, { id: sessionId, orgId: user.orgId, userId: user.id, remember, tokenHash: hash, expiresAt: refreshExpiresAt });
+  const accessToken = await ctx.tokens.sign({ sub: user.id, org: user.orgId, role: user.role, sid: sessionId });
+  return { accessToken, refreshToken: token, refreshExpiresAt, expiresIn: Math.round(ctx.config.accessTokenTtlMs / 1000) };
+}
+
+function tenantTx<T>(ctx: AppContext, orgId: string, userId: string, requestId: string, fn: (trx: Kysely<DB>) => Promise<T>) {
+  return ctx.db.withContext({ kind: 'tenant', orgId, userId, requestId }, (conn) => conn.transaction().execute(fn));
+}
+
+export async function register(
+  ctx: AppContext,
+  input: {
+    organizationName: string;
+    country: string;
+    baseCurrency: string;
+    language: string;
+    registrationNumber?: string | null;
+    vatNumber?: string | null;
+    email: string;
+    password: string;
+    fullName: string;
+  },
+  requestId: string,
+) {
+  assertStrong(input.password);
+  const email = input.email.trim();
+  if (await repo.emailExists(ctx.db.system, email)) throw new AppError('SVC-1008');
+  const passwordHash = await hashPassword(input.password, ctx.config.bcryptCost);
+  const orgId = randomUUID();
+  const userId = randomUUID();
+  const year = new Date().getUTCFullYear();
+  try {
+    // The new organization's own tenant context: RLS accepts its rows, the audit log records them.
+    const login = await tenantTx(ctx, orgId, userId, requestId, async (trx) => {
+      await repo.createOrganizationWithOwner(trx, {
+        orgId,
+        userId,
+        organizationName: input.organizationName.trim(),
+        country: input.country,
+        baseCurrency: input.baseCurrency,
+        language: input.language,
+        registrationNumber: input.registrationNumber ?? null,
+        vatNumber: input.vatNumber ?? null,
+        email,
+        fullName: input.fullName.trim(),
+        passwordHash,
+        fiscalYearStart: `${year}-01-01`,
+      });
+      return startSession(ctx, trx, { id: userId, orgId, role: 'owner' }, false);
+    });
+    return {
+      login,
+      body: {
+        user: { id: userId, email, fullName: input.fullName.trim(), role: 'owner' as const },
+        organization: { id: orgId, name: input.organizationName.trim(), country: input.country, baseCurrency: input.baseCurrency },
+        tokens: { accessToken: login.accessToken, refreshToken: login.refreshToken, expiresIn: login.expiresIn },
+      },
+    };
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new AppError('SVC-1008');
+    throw err;
+  }
+}
+
+export async function login(
+  ctx: AppContext,
+  input: { email: string; password: string; rememberMe?: boolean; code?: string },
+  requestId: string,
+) {
+  const user = await repo.findUserForLogin(ctx.db.system, input.email.trim());
+  const ok = await verifyPassword(input.password, user?.password_hash ?? null);
+  if (!user || !ok) throw new AppError('SVC-1001');
+  if (!user.is_active) throw new AppError('SVC-1002');
+  if (user.two_factor_enabled) {
+    if (!input.code) throw new AppError('SVC-1010', { requiresTwoFactor: ['true'] });
+  }
+  const loginResult = await tenantTx(ctx, user.organization_id, user.id, requestId, async (trx) => {
+    if (user.two_factor_enabled) await consumeTotp(trx, user.organization_id, user.id, user.two_factor_secret, input.code!);
+    await repo.updateUser(trx, user.organization_id, user.id, { last_login_at: new Date() });
+    return startSession(ctx, trx, { id: user.id, orgId: user.organization_id, role: user.role }, input.rememberMe === true);
+  });
+  return {
+    login: loginResult,
+    body: {
+      user: {
+        id: user.id,
+        email: user.email,
+        fullName: user.full_name,
+        role: user.role,
+        organizationId: user.organization_id,
+        organizationName: user.organization_name,
+      },
+      tokens: { accessToken: loginResult.accessToken, expiresIn: loginResult.expiresIn },
+    },
+  };
+}
+
+async function consumeTotp(trx: Kysely<DB>, orgId: string, userId: string, secret: string | null, code: string) {
+  const step = secret ? matchTotp(secret, code) : null;
+  if (step === null || !(await repo.claimTotpStep(trx, orgId, userId, step))) throw new AppError('SVC-1011');
+}
+
+export async function refresh(ctx: AppContext, token: string | undefined, requestId: string) {
+  if (!token) throw new AppError('SVC-1006');
+  const row = await repo.findRefreshToken(ctx.db.system, sha256(token));
+  if (!row || row.revoked_at || row.session_revoked_at || row.expires_at.getTime() <= Date.now() || !row.is_active) {
+    throw new AppError('SVC-1006');
+  }
+  const outcome = await tenantTx(ctx, row.organization_id, row.user_id, requestId, async (trx) => {
+    if (!(await repo.claimRotation(trx, row.id))) return null;
+    const next = newOpaqueToken();
+    const ttl = row.remember ? ctx.config.refreshTokenTtlRememberMs : ctx.config.refreshTokenTtlMs;
+    const expiresAt = new Date(Date.now() + ttl);
+    await repo.insertRefreshToken(trx, {
+      orgId: row.organization_id,
+      userId: row.user_id,
+      familyId: row.family_id,
+      tokenHash: next.hash,
+      remember: row.remember,
+      expiresAt,
+    });
+    const accessToken = await ctx.tokens.sign({ sub: row.user_id, org: row.organization_id, role: row.role, sid: row.family_id });
+    return { accessToken, refreshToken: next.token, refreshExpiresAt: expiresAt, expiresIn: Math.round(ctx.config.accessTokenTtlMs / 1000) };
+  });
+  if (!outcome) {
+    // A rotated-out token came back: someone holds a copy. End the whole login (A17).
+    await tenantTx(ctx, row.organization_id, row.user_id, requestId, (trx) => repo.revokeSession(trx, row.family_id));
+    throw new AppError('SVC-1006');
+  }
+  return outcome;
+}
+
+export async function logout(ctx: AppContext, p: Principal, requestId: string) {
+  await tenantTx(ctx, p.orgId, p.userId, requestId, (trx) => repo.revokeSession(trx, p.sessionId));
+}
+
+export async function changePassword(ctx: AppContext, p: Principal, input: { currentPassword: string; newPassword: string }, requestId: string) {
+  const secrets = await ctx.db.withContext({ kind: 'tenant', orgId: p.orgId }, (db) => repo.findUserSecrets(db, p.orgId, p.userId));
+  if (!secrets || !(await verifyPassword(input.currentPassword, secrets.password_hash))) throw new AppError('SVC-1001');
+  assertStrong(input.newPassword, 'newPassword');
+  const hash = await hashPassword(input.newPassword, ctx.config.bcryptCost);
+  await tenantTx(ctx, p.orgId, p.userId, requestId, async (trx) => {
+    await repo.updateUser(trx, p.orgId, p.userId, { password_hash: hash });
+    await repo.revokeAllSessions(trx, p.userId, p.orgId);
+  });
+}
+
+export async function setupTwoFactor(ctx: AppContext, p: Principal, requestId: string) {
+  if (p.user.twoFactorEnabled) throw new AppError('SVC-9003', { twoFactor: ['is already enabled; disable it first'] });
+  const secret = newTotpSecret();
+  await tenantTx(ctx, p.orgId, p.userId, requestId, (trx) =>
+    repo.updateUser(trx, p.orgId, p.userId, { two_factor_secret: secret, two_factor_last_step: null }),
+  );
+  return { secret, otpauthUrl: totpFor(secret, p.user.email).toString() };
+}
+
+export async function setTwoFactor(ctx: AppContext, p: Principal, code: string, enable: boolean, requestId: string) {
+  await tenantTx(ctx, p.orgId, p.userId, requestId, async (trx) => {
+    const secrets = await repo.findUserSecrets(trx, p.orgId, p.userId);
+    if (!secrets?.two_factor_secret || secrets.two_factor_enabled === enable) {
+      throw new AppError('SVC-9003', { twoFactor: [enable ? 'run 2fa/setup first' : 'is not enabled'] });
+    }
+    await consumeTotp(trx, p.orgId, p.userId, secrets.two_factor_secret, code);
+    await repo.updateUser(trx, p.orgId, p.userId, enable ? { two_factor_enabled: true } : { two_factor_enabled: false, two_factor_secret: null });
+  });
+  return { twoFactorEnabled: enable };
+}
+
+export async function acceptInvite(ctx: AppContext, input: { token: string; password: string }, requestId: string) {
+  const inv = await repo.findInvitation(ctx.db.system, sha256(input.token));
+  if (!inv || inv.used_at || inv.expires_at.getTime() <= Date.now() || !inv.is_active) throw new AppError('SVC-1012');
+  assertStrong(input.password);
+  const hash = await hashPassword(input.password, ctx.config.bcryptCost);
+  const result = await tenantTx(ctx, inv.organization_id, inv.user_id, requestId, async (trx) => {
+    if (!(await repo.claimInvitation(trx, inv.organization_id, inv.id))) throw new AppError('SVC-1012');
+    await repo.updateUser(trx, inv.organization_id, inv.user_id, { password_hash: hash, last_login_at: new Date() });
+    const user = await repo.findLoginUser(trx, inv.organization_id, inv.user_id);
+    const issued = await startSession(ctx, trx, { id: user.id, orgId: user.organization_id, role: user.role }, false);
+    return { user, issued };
+  });
+  const { user, issued } = result;
+  return {
+    login: issued,
+    body: {
+      user: {
+        id: user.id,
+        email: user.email,
+        fullName: user.full_name,
+        role: user.role,
+        organizationId: user.organization_id,
+        organizationName: user.organization_name,
+      },
+      tokens: { accessToken: issued.accessToken, expiresIn: issued.expiresIn },
+    },
+  };
+}

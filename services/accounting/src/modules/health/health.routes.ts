@@ -1,0 +1,41 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { AppContext } from '../../context.js';
+
+const VERSION = '0.1.0';
+const started = Date.now();
+
+const Health = Type.Object({
+  status: Type.Union([Type.Literal('ok'), Type.Literal('error')]),
+  version: Type.String(),
+  uptime: Type.Number(),
+  db: Type.Union([Type.Literal('connected'), Type.Literal('disconnected')]),
+  dbLatencyMs: Type.Union([Type.Number(), Type.Null()]),
+  timestamp: Type.String(),
+});
+
+/** GET /health (G11): 200 when the database answers within 2 s, else 503. */
+export function healthRoutes(ctx: AppContext) {
+  return async (app: FastifyInstance) => {
+    app.get('/health', { schema: { tags: ['Health'], response: { 200: Health, 503: Health } } }, async (_request, reply) => {
+      let latency: number | null = null;
+      try {
+        latency = await Promise.race([
+          ctx.db.ping(),
+          new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), 2000).unref()),
+        ]);
+      } catch {
+        latency = null;
+      }
+      const ok = latency !== null;
+      return reply.status(ok ? 200 : 503).header('cache-control', 'no-store').send({
+        status: ok ? 'ok' : 'error',
+        version: VERSION,
+        uptime: Math.round((Date.now() - started) / 1000),
+        db: ok ? 'connected' : 'disconnected',
+        dbLatencyMs: latency === null ? null : Math.round(latency * 100) / 100,
+        timestamp: new Date().toISOString(),
+      });
+    });
+  };
+}

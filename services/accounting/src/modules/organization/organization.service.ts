@@ -1,0 +1,39 @@
+import type { Selectable, Updateable } from 'kysely';
+import type { Static } from 'typebox';
+import type { OrganizationsTable } from '../../db/types.js';
+import { AppError } from '../../lib/errors.js';
+import type { TenantTx } from '../../plugins/auth.js';
+import * as repo from './organization.repository.js';
+import type { UpdateOrganizationBody } from './organization.schemas.js';
+
+export function presentOrganization(o: Selectable<OrganizationsTable>) {
+  return {
+    id: o.id,
+    name: o.name,
+    registrationNumber: o.registration_number,
+    vatNumber: o.vat_number,
+    baseCurrency: o.base_currency,
+    country: o.country,
+    language: o.language,
+    fiscalYearStart: o.fiscal_year_start,
+    createdAt: o.created_at.toISOString(),
+    updatedAt: o.updated_at.toISOString(),
+  };
+}
+
+export async function updateOrganization(trx: TenantTx, orgId: string, body: Static<typeof UpdateOrganizationBody>) {
+  const current = await repo.lockOrganization(trx, orgId);
+  if (!current) throw new AppError('SVC-2001');
+  if (body.baseCurrency !== undefined && body.baseCurrency !== current.base_currency && (await repo.hasPostings(trx, orgId))) {
+    throw new AppError('SVC-2004', { baseCurrency: ['cannot change once ledger transactions exist'] });
+  }
+  const values: Updateable<OrganizationsTable> = {};
+  if (body.name !== undefined) values.name = body.name.trim();
+  if (body.registrationNumber !== undefined) values.registration_number = body.registrationNumber;
+  if (body.vatNumber !== undefined) values.vat_number = body.vatNumber;
+  if (body.baseCurrency !== undefined) values.base_currency = body.baseCurrency;
+  if (body.language !== undefined) values.language = body.language;
+  if (body.fiscalYearStart !== undefined) values.fiscal_year_start = body.fiscalYearStart;
+  if (Object.keys(values).length === 0) return presentOrganization(current);
+  return presentOrganization(await repo.updateOrganization(trx, orgId, values));
+}

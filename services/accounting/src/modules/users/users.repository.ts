@@ -1,0 +1,60 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/types.js';
+
+type Db = Kysely<DB>;
+
+const USER_COLUMNS = ['id', 'email', 'full_name', 'role', 'two_factor_enabled', 'last_login_at', 'created_at', 'is_active'] as const;
+
+export function listActiveUsers(db: Db, orgId: string, role?: string) {
+  let q = db.selectFrom('users').select(USER_COLUMNS).where('organization_id', '=', orgId).where('is_active', '=', true);
+  if (role) q = q.where('role', '=', role as never);
+  return q.orderBy('created_at', 'asc').execute();
+}
+
+export function findUser(db: Db, orgId: string, userId: string) {
+  return db.selectFrom('users').select(USER_COLUMNS).where('organization_id', '=', orgId).where('id', '=', userId).executeTakeFirst();
+}
+
+export function lockUser(db: Db, orgId: string, userId: string) {
+  return db
+    .selectFrom('users')
+    .select(USER_COLUMNS)
+    .where('organization_id', '=', orgId)
+    .where('id', '=', userId)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+export function insertInvitedUser(db: Db, orgId: string, u: { email: string; fullName: string; role: 'admin' | 'accountant' | 'viewer' }) {
+  return db
+    .insertInto('users')
+    .values({ organization_id: orgId, email: u.email, full_name: u.fullName, role: u.role, password_hash: null })
+    .returning(USER_COLUMNS)
+    .executeTakeFirstOrThrow();
+}
+
+export async function insertInvitation(db: Db, i: { orgId: string; userId: string; tokenHash: string; expiresAt: Date; createdBy: string }) {
+  await db
+    .insertInto('invitations')
+    .values({ organization_id: i.orgId, user_id: i.userId, token_hash: i.tokenHash, expires_at: i.expiresAt, created_by: i.createdBy })
+    .execute();
+}
+
+export function setRole(db: Db, orgId: string, userId: string, role: 'admin' | 'accountant' | 'viewer') {
+  return db
+    .updateTable('users')
+    .set({ role, updated_at: new Date() })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', userId)
+    .returning(USER_COLUMNS)
+    .executeTakeFirstOrThrow();
+}
+
+export async function deactivate(db: Db, orgId: string, userId: string) {
+  await db
+    .updateTable('users')
+    .set({ is_active: false, updated_at: new Date() })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', userId)
+    .execute();
+}

@@ -1,0 +1,71 @@
+import type { AppContext } from '../../context.js';
+import { newOpaqueToken } from '../../lib/crypto.js';
+import { AppError } from '../../lib/errors.js';
+import type { Principal, TenantTx } from '../../plugins/auth.js';
+import { emailExists, revokeAllSessions } from '../auth/auth.repository.js';
+import * as repo from './users.repository.js';
+
+type UserRow = NonNullable<Awaited<ReturnType<typeof repo.findUser>>>;
+
+export function presentUser(u: UserRow) {
+  return {
+    id: u.id,
+    email: u.email,
+    fullName: u.full_name,
+    role: u.role,
+    twoFactorEnabled: u.two_factor_enabled,
+    lastLoginAt: u.last_login_at ? u.last_login_at.toISOString() : null,
+    createdAt: u.created_at.toISOString(),
+  };
+}
+
+function isUniqueViolation(err: unknown) {
+  return typeof err === 'object' && err !== null && (err as { code?: string }).code === '23505';
+}
+
+export async function invite(
+  ctx: AppContext,
+  p: Principal,
+  trx: TenantTx,
+  body: { email: string; fullName: string; role: 'admin' | 'accountant' | 'viewer' },
+) {
+  const email = body.email.trim();
+  // Addresses are unique across the whole service (A17), so look beyond this organization.
+  if (await emailExists(ctx.db.system, email)) throw new AppError('SVC-2008');
+  const { token, hash } = newOpaqueToken();
+  const expiresAt = new Date(Date.now() + ctx.config.inviteTtlMs);
+  try {
+    const user = await repo.insertInvitedUser(trx, p.orgId, { email, fullName: body.fullName.trim(), role: body.role });
+    await repo.insertInvitation(trx, { orgId: p.orgId, userId: user.id, tokenHash: hash, expiresAt, createdBy: p.userId });
+    const link = new URL('/accept-invite', ctx.config.webOrigin);
+    link.searchParams.set('token', token);
+    return {
+      user: { id: user.id, email: user.email, fullName: user.full_name, role: user.role },
+      inviteLink: link.toString(),
+      expiresAt: expiresAt.toISOString(),
+    };
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new AppError('SVC-2008');
+    throw err;
+  }
+}
+
+async function target(trx: TenantTx, p: Principal, userId: string) {
+  const user = await repo.lockUser(trx, p.orgId, userId);
+  if (!user || !user.is_active) throw new AppError('SVC-2005');
+  return user;
+}
+
+export async function changeRole(trx: TenantTx, p: Principal, userId: string, role: 'admin' | 'accountant' | 'viewer') {
+  const user = await target(trx, p, userId);
+  if (user.role === 'owner') throw new AppError('SVC-2006');
+  return presentUser(await repo.setRole(trx, p.orgId, userId, role));
+}
+
+export async function removeUser(trx: TenantTx, p: Principal, userId: string) {
+  const user = await target(trx, p, userId);
+  if (user.id === p.userId) throw new AppError('SVC-2007');
+  if (user.role === 'owner') throw new AppError('SVC-2006');
+  await repo.deactivate(trx, p.orgId, userId);
+  await revokeAllSessions(trx, userId, p.orgId);
+}

@@ -1,0 +1,118 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '@app/shared/db/database';
+import type { DB } from '../db/types.js';
+import { AppError } from '../lib/errors.js';
+import { AccessTokens, type Role } from '../lib/jwt.js';
+import type { Language } from '../lib/catalog.js';
+
+export interface Principal {
+  userId: string;
+  orgId: string;
+  role: Role;
+  sessionId: string;
+  user: {
+    id: string;
+    email: string;
+    fullName: string;
+    role: Role;
+    twoFactorEnabled: boolean;
+    lastLoginAt: Date | null;
+  };
+  organization: { id: string; name: string; country: string; baseCurrency: string; language: string };
+}
+
+export type Tenant = Kysely<DB>;
+export type TenantTx = Transaction<DB>;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Roles allowed on the route; 'all' = any signed-in user. Absent = public route. */
+    auth?: readonly Role[] | 'all';
+  }
+  interface FastifyRequest {
+    auth: Principal | null;
+    /** Runs fn on one connection acting for the caller's organization (RLS applies). */
+    tenant<T>(fn: (db: Tenant) => Promise<T>): Promise<T>;
+    /** Same, inside one transaction: the whole request's writes commit or roll back together. */
+    tenantTx<T>(fn: (trx: TenantTx) => Promise<T>): Promise<T>;
+    principal(): Principal;
+  }
+}
+
+export const ALL_ROLES: readonly Role[] = ['owner', 'admin', 'accountant', 'viewer'];
+
+/** Reads the caller on every authenticated request: token, live user, organization and login. */
+export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Database<DB>; tokens: AccessTokens }) => {
+  const { db, tokens } = opts;
+
+  app.decorateRequest('auth', null);
+  app.decorateRequest('principal', function (this: FastifyRequest) {
+    if (!this.auth) throw new AppError('SVC-1005');
+    return this.auth;
+  });
+  app.decorateRequest('tenant', function <T>(this: FastifyRequest, fn: (db: Tenant) => Promise<T>) {
+    const p = this.principal();
+    return db.withContext({ kind: 'tenant', orgId: p.orgId, userId: p.userId, requestId: this.id }, fn);
+  });
+  app.decorateRequest('tenantTx', function <T>(this: FastifyRequest, fn: (trx: TenantTx) => Promise<T>) {
+    const p = this.principal();
+    return db.withContext({ kind: 'tenant', orgId: p.orgId, userId: p.userId, requestId: this.id }, (conn) =>
+      conn.transaction().execute(fn),
+    );
+  });
+
+  app.addHook('onRequest', async (request) => {
+    const allowed = request.routeOptions.config?.auth;
+    if (!allowed) return;
+    const header = request.headers.authorization;
+    const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+    if (!match) throw new AppError('SVC-1005');
+    const claims = await tokens.verify(match[1]);
+    const row = await db.withContext({ kind: 'tenant', orgId: claims.org, userId: claims.sub, requestId: request.id }, (t) =>
+      t
+        .selectFrom('users as u')
+        .innerJoin('organizations as o', 'o.id', 'u.organization_id')
+        .innerJoin('sessions as s', (j) => j.on('s.id', '=', claims.sid).onRef('s.user_id', '=', 'u.id'))
+        .select([
+          'u.id', 'u.email', 'u.full_name', 'u.role', 'u.is_active', 'u.two_factor_enabled', 'u.last_login_at',
+          'o.name as org_name', 'o.country', 'o.base_currency', 'o.language', 's.revoked_at',
+        ])
+        .where('u.id', '=', claims.sub)
+        .executeTakeFirst(),
+    );
+    if (!row) {
+      const org = await db.system.selectFrom('organizations').select('id').where('id', '=', claims.org).executeTakeFirst();
+      throw new AppError(org ? 'SVC-1004' : 'SVC-2001');
+    }
+    request.lang = row.language as Language;
+    if (row.revoked_at) throw new AppError('SVC-1004');
+    if (!row.is_active) throw new AppError('SVC-1002');
+    const role = row.role;
+    request.auth = {
+      userId: row.id,
+      orgId: claims.org,
+      role,
+      sessionId: claims.sid,
+      user: {
+        id: row.id,
+        email: row.email,
+        fullName: row.full_name,
+        role,
+        twoFactorEnabled: row.two_factor_enabled,
+        lastLoginAt: row.last_login_at,
+      },
+      organization: {
+        id: claims.org,
+        name: row.org_name,
+        country: row.country,
+        baseCurrency: row.base_currency,
+        language: row.language,
+      },
+    };
+    if (allowed !== 'all' && !allowed.includes(role)) {
+      throw new AppError('SVC-9001', { required: [...allowed], current: [role] });
+    }
+  });
+});

@@ -1,0 +1,38 @@
+import { fileURLToPath } from 'node:url';
+import { ConfigError } from '@app/shared/config';
+import { createDatabase } from '@app/shared/db/database';
+import { migrate } from '@app/shared/db/migrate';
+import { listenGracefully } from '@app/shared/http';
+import { buildApp } from './app.js';
+import { loadConfig } from './config.js';
+import type { DB } from './db/types.js';
+
+export const MIGRATIONS_DIR = fileURLToPath(new URL('./db/migrations', import.meta.url));
+export const APP_ROLE = 'accounting_app';
+
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`accounting: ${err.message}`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const db = await createDatabase<DB>({ url: config.databaseUrl, appRole: APP_ROLE });
+  await migrate(db.raw, MIGRATIONS_DIR);
+  const app = await buildApp(config, db);
+  if (db.kind === 'pglite') {
+    app.log.info({ dataDir: config.databaseUrl }, 'embedded PGlite database (development/single instance; set ACCOUNTING_DATABASE_URL for PostgreSQL)');
+  }
+  await listenGracefully(app, { port: config.port, host: config.host, onClose: () => db.close() });
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,203 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  ConfigError,
+  databaseUrl,
+  loadSecret,
+  parseBool,
+  parseDuration,
+  parseNodeEnv,
+  parsePort,
+  type Env,
+  type NodeEnv,
+} from '@app/shared/config';
+
+export type JwtKeys =
+  | { algorithm: 'HS256'; secret: string }
+  | { algorithm: 'RS256'; privateKeyPem: string; publicKeyPem: string };
+
+export interface EidConfig {
+  mock: boolean;
+  /** Name stored in users.auth_provider. */
+  provider: string;
+  clientId: string;
+  clientSecret: string;
+  callbackUrl: string;
+  callbackUrlMobile: string;
+  issuer: string | null;
+  authorizeUrl: string | null;
+  tokenUrl: string | null;
+  jwksUrl: string | null;
+  /** Pinned ID token signature algorithm. */
+  idTokenAlg: string;
+  scope: string;
+  /** Lifetime of a started sign-in (state, nonce, PKCE verifier). */
+  flowTtlMs: number;
+  mockCodeTtlMs: number;
+  /** Synthetic (Test Norge, month + 80) numbers: only with the mock provider (R5). */
+  allowSynthetic: boolean;
+}
+
+export interface Config {
+  nodeEnv: NodeEnv;
+  version: string;
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string;
+  redisUrl: string | null;
+  trustProxy: boolean;
+  rateLimits: boolean;
+  logLevel: string;
+  /** Public base URL of this service (mock provider, sandbox bank redirects). */
+  publicUrl: string;
+  allowedOrigins: string[];
+  jwt: JwtKeys & { expiryMs: number; expiryMobileMs: number };
+  eid: EidConfig;
+  openBanking: {
+    provider: 'sandbox';
+    consentDays: number;
+    unattendedReadsPerDay: number;
+    sandboxSettlementMs: number;
+    /** Interval of the consent-expiry job; 0 disables the timer (tests call the job directly). */
+    expiryJobIntervalMs: number;
+  };
+  rates: {
+    feed: boolean;
+    feedUrl: string;
+    refreshIntervalMs: number;
+    staleAfterMs: number;
+  };
+}
+
+function readVersion(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(join(import.meta.dirname, '../package.json'), 'utf8'));
+    return String(pkg.version);
+  } catch {
+    return '0.0.0';
+  }
+}
+
+function parsePositiveInt(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new ConfigError(`${name} must be a non-negative integer`);
+  return n;
+}
+
+function requiredInProduction(nodeEnv: NodeEnv, name: string, value: string | undefined, fallback: string): string {
+  if (value) return value;
+  if (nodeEnv === 'production') throw new ConfigError(`${name} is required in production`);
+  return fallback;
+}
+
+function loadJwt(env: Env, nodeEnv: NodeEnv, dataDir: string): JwtKeys {
+  const algorithm = (env.JWT_ALGORITHM ?? 'HS256').toUpperCase();
+  if (algorithm === 'HS256') {
+    return { algorithm, secret: loadSecret({ name: 'JWT_SECRET', value: env.JWT_SECRET, nodeEnv, dataDir: join(dataDir, 'remittance') }) };
+  }
+  if (algorithm === 'RS256') {
+    const privateKeyPem = env.JWT_PRIVATE_KEY?.replace(/\\n/g, '\n');
+    const publicKeyPem = env.JWT_PUBLIC_KEY?.replace(/\\n/g, '\n');
+    if (!privateKeyPem || !publicKeyPem) throw new ConfigError('JWT_ALGORITHM=RS256 needs JWT_PRIVATE_KEY and JWT_PUBLIC_KEY (PEM)');
+    return { algorithm, privateKeyPem, publicKeyPem };
+  }
+  throw new ConfigError(`JWT_ALGORITHM must be HS256 or RS256 (got "${algorithm}")`);
+}
+
+/** Reads and validates the environment once (STYLE 13); throws ConfigError with a one-line reason. */
+export function loadConfig(env: Env = process.env): Readonly<Config> {
+  const nodeEnv = parseNodeEnv(env.NODE_ENV);
+  const production = nodeEnv === 'production';
+  const dataDir = env.DATA_DIR || './data';
+  const port = parsePort('REMITTANCE_PORT', env.REMITTANCE_PORT, 3001);
+  const host = env.HOST || '127.0.0.1';
+  const publicUrl = (env.REMITTANCE_PUBLIC_URL || `http://localhost:${port}`).replace(/\/$/, '');
+
+  const eidMock = parseBool('EID_MOCK', env.EID_MOCK, !production);
+  if (production && eidMock) throw new ConfigError('EID_MOCK=true is refused in production');
+  const obProvider = env.OPEN_BANKING_PROVIDER || (production ? '' : 'sandbox');
+  if (production && (obProvider === 'sandbox' || obProvider === '')) {
+    throw new ConfigError('OPEN_BANKING_PROVIDER must name a real provider in production (sandbox is refused)');
+  }
+  if (obProvider !== 'sandbox') throw new ConfigError(`OPEN_BANKING_PROVIDER "${obProvider}" is not implemented (only sandbox)`);
+
+  const eidSecretRequired = production && !eidMock;
+  const clientSecret = env.EID_CLIENT_SECRET || '';
+  if (eidSecretRequired && clientSecret.length < 32) throw new ConfigError('EID_CLIENT_SECRET is required in production (at least 32 characters)');
+  const issuer = env.EID_ISSUER || null;
+  const explicit = env.EID_AUTHORIZE_URL && env.EID_TOKEN_URL && env.EID_JWKS_URL;
+  if (!eidMock && !issuer && !explicit) {
+    throw new ConfigError('EID_MOCK=false needs EID_ISSUER (discovery) or EID_AUTHORIZE_URL, EID_TOKEN_URL and EID_JWKS_URL');
+  }
+
+  const config: Config = {
+    nodeEnv,
+    version: readVersion(),
+    port,
+    host,
+    dataDir,
+    databaseUrl: databaseUrl(env.REMITTANCE_DATABASE_URL, dataDir, 'remittance/db'),
+    redisUrl: env.REDIS_URL || null,
+    trustProxy: parseBool('TRUST_PROXY', env.TRUST_PROXY, false),
+    rateLimits: parseBool('RATE_LIMITS', env.RATE_LIMITS, true),
+    logLevel: env.LOG_LEVEL || 'info',
+    publicUrl,
+    allowedOrigins: (env.ALLOWED_ORIGINS || 'http://localhost:3001')
+      .split(',')
+      .map((o) => o.trim().replace(/\/$/, ''))
+      .filter(Boolean),
+    jwt: {
+      ...loadJwt(env, nodeEnv, dataDir),
+      expiryMs: parseDuration('JWT_EXPIRY', env.JWT_EXPIRY, '24h'),
+      expiryMobileMs: parseDuration('JWT_EXPIRY_MOBILE', env.JWT_EXPIRY_MOBILE, '7d'),
+    },
+    eid: {
+      mock: eidMock,
+      provider: env.EID_PROVIDER_NAME || (eidMock ? 'mock-eid' : 'eid'),
+      clientId: requiredInProduction(nodeEnv, 'EID_CLIENT_ID', env.EID_CLIENT_ID, 'remittance-dev'),
+      clientSecret,
+      callbackUrl: requiredInProduction(nodeEnv, 'EID_CALLBACK_URL', env.EID_CALLBACK_URL, `${publicUrl}/api/auth/eid/callback`),
+      callbackUrlMobile: requiredInProduction(
+        nodeEnv,
+        'EID_CALLBACK_URL_MOBILE',
+        env.EID_CALLBACK_URL_MOBILE,
+        'app://auth/callback',
+      ),
+      issuer,
+      authorizeUrl: env.EID_AUTHORIZE_URL || null,
+      tokenUrl: env.EID_TOKEN_URL || null,
+      jwksUrl: env.EID_JWKS_URL || null,
+      idTokenAlg: env.EID_ID_TOKEN_ALG || 'RS256',
+      scope: env.EID_SCOPE || 'openid profile',
+      flowTtlMs: parseDuration('EID_FLOW_TTL', env.EID_FLOW_TTL, '10m'),
+      mockCodeTtlMs: parseDuration('EID_MOCK_CODE_TTL', env.EID_MOCK_CODE_TTL, '60s'),
+      allowSynthetic: eidMock,
+    },
+    openBanking: {
+      provider: 'sandbox',
+      consentDays: 90,
+      unattendedReadsPerDay: 4,
+      sandboxSettlementMs: parsePositiveInt('SANDBOX_SETTLEMENT_SECONDS', env.SANDBOX_SETTLEMENT_SECONDS, 5) * 1000,
+      expiryJobIntervalMs: parseDuration('CONSENT_EXPIRY_INTERVAL', env.CONSENT_EXPIRY_INTERVAL, '1h'),
+    },
+    rates: {
+      feed: parseBool('RATES_FEED', env.RATES_FEED, false),
+      feedUrl:
+        env.RATES_FEED_URL ||
+        'https://data.norges-bank.no/api/data/EXR/B.EUR+PLN+TRY+PKR.NOK.SP?format=sdmx-json&lastNObservations=1&locale=en',
+      refreshIntervalMs: parseDuration('RATES_REFRESH_INTERVAL', env.RATES_REFRESH_INTERVAL, '1h'),
+      staleAfterMs: 24 * 3_600_000,
+    },
+  };
+  return deepFreeze(config);
+}
+
+function deepFreeze<T>(value: T): Readonly<T> {
+  if (value && typeof value === 'object') {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}

@@ -1,0 +1,32 @@
+import type { Database } from '@app/shared/db/database';
+import type { Config } from './config.js';
+import type { DB } from './db/schema.js';
+import type { Surface } from './lib/tokens.js';
+import type { SessionService } from './modules/auth/sessions.service.js';
+import type { EidService } from './modules/auth-eid/eid.service.js';
+import type { OpenBankingService } from './modules/open-banking/open-banking.service.js';
+import type { RatesService } from './modules/rates/rates.service.js';
+
+/** Everything route modules need, built once in app.ts. */
+export interface AppContext {
+  config: Readonly<Config>;
+  db: Database<DB>;
+  sessions: SessionService;
+  eid: EidService;
+  openBanking: OpenBankingService;
+  rates: RatesService;
+}
+
+export interface SurfaceOptions {
+  surface: Surface;
+  ctx: AppContext;
+}
+
+/** Per-IP limits of R15 (the plugin's default is 100/min). */
+export const LIMIT_AUTH = { rateLimit: { max: 10, timeWindow: 60_000 } };
+export const LIMIT_RATES = { rateLimit: { max: 120, timeWindow: 60_000 } };
+
+export function clientInfo(req: { ip: string; headers: Record<string, string | string[] | undefined> }) {
+  const ua = req.headers['user-agent'];
+  return { ip: req.ip ?? null, userAgent: typeof ua === 'string' ? ua : null };
+}

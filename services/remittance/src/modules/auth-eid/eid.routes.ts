@@ -1,0 +1,161 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { clientInfo, LIMIT_AUTH, type AppContext, type SurfaceOptions } from '../../context.js';
+import { AppError, badRequest } from '../../errors.js';
+import { randomToken } from '../../lib/ids.js';
+import { WEB_COOKIE } from '../../plugins/authenticate.js';
+import { errors } from '../../schemas.js';
+import { webCookieOptions } from '../auth/auth.routes.js';
+import { toUserBody } from '../users/users.dto.js';
+import { insertMockCode } from './eid.repository.js';
+import {
+  MobileCallbackBody,
+  MobileCallbackResponse,
+  MobileInitiateQuery,
+  MobileInitiateResponse,
+  MockAuthorizeQuery,
+  WebCallbackQuery,
+  WebStartResponse,
+} from './eid.schemas.js';
+import { EidError, type EidFailure } from './eid.service.js';
+
+const STATE_COOKIE = 'eid_state';
+const STATE_COOKIE_PATH = '/api/auth/eid';
+/** Synthetic Test Norge number (month + 80) of an adult born 1985-05-15. */
+export const MOCK_DEFAULT_PID = '15858512309';
+
+const MOBILE_ERRORS: Record<EidFailure, [number, string]> = {
+  state_mismatch: [400, 'bad_request'],
+  invalid_national_id: [422, 'validation_error'],
+  age_restricted: [403, 'age_restricted'],
+  eid_provider_error: [502, 'eid_provider_error'],
+};
+
+function mobileError(err: unknown): unknown {
+  if (!(err instanceof EidError)) return err;
+  const [status, code] = MOBILE_ERRORS[err.failure];
+  const message = err.failure === 'eid_provider_error' ? 'The identity provider could not complete the sign-in' : err.message;
+  return new AppError(status, code, message);
+}
+
+function rememberFailure(app: FastifyInstance, err: EidError): void {
+  app.log.warn({ failure: err.failure, reason: err.message }, 'eID sign-in failed');
+}
+
+export async function eidRoutes(app: FastifyInstance, { surface, ctx }: SurfaceOptions): Promise<void> {
+  const tags = ['auth'];
+  const publicLimited = { public: true, ...LIMIT_AUTH };
+  const stateCookie = {
+    httpOnly: true,
+    secure: ctx.config.nodeEnv === 'production',
+    // Lax: the cookie must come back on the provider's top-level redirect to the callback.
+    sameSite: 'lax' as const,
+    path: STATE_COOKIE_PATH,
+    maxAge: Math.floor(ctx.config.eid.flowTtlMs / 1000),
+  };
+
+  if (surface === 'web') {
+    app.get(
+      '/auth/eid',
+      { config: publicLimited, schema: { tags, response: { 200: WebStartResponse, ...errors(429, 502) } } },
+      async (_req, reply) => {
+        const started = await ctx.eid.start('web').catch((e) => Promise.reject(mobileError(e)));
+        reply.setCookie(STATE_COOKIE, started.state, stateCookie);
+        return { redirectUrl: started.redirectUrl };
+      },
+    );
+
+    app.get(
+      '/auth/eid/callback',
+      {
+        config: publicLimited,
+        schema: { tags, querystring: WebCallbackQuery, response: { 302: { description: 'to /dashboard, or /login?error=<code>' } } },
+      },
+      async (req, reply) => {
+        const fail = (code: string) => {
+          reply.clearCookie(STATE_COOKIE, { path: STATE_COOKIE_PATH });
+          return reply.redirect(`/login?error=${encodeURIComponent(code)}`, 302);
+        };
+        const q = req.query;
+        if (q.error) return fail(q.error === 'access_denied' ? 'access_denied' : 'eid_provider_error');
+        if (!q.code || !q.state) return fail('state_mismatch');
+        try {
+          const { session } = await ctx.eid.complete(
+            { platform: 'web', code: q.code, state: q.state, expectedState: req.cookies[STATE_COOKIE] ?? null },
+            clientInfo(req),
+          );
+          reply.clearCookie(STATE_COOKIE, { path: STATE_COOKIE_PATH });
+          reply.setCookie(WEB_COOKIE, session.token, webCookieOptions(ctx.config, session.expiresAt));
+          return reply.redirect('/dashboard', 302);
+        } catch (err) {
+          if (!(err instanceof EidError)) throw err;
+          rememberFailure(app, err);
+          return fail(err.failure);
+        }
+      },
+    );
+
+    if (ctx.config.eid.mock) registerMockProvider(app, ctx);
+    return;
+  }
+
+  app.get(
+    '/auth/eid/initiate',
+    { config: publicLimited, schema: { tags, querystring: MobileInitiateQuery, response: { 200: MobileInitiateResponse, ...errors(400, 429, 502) } } },
+    async () => ctx.eid.start('mobile').catch((e) => Promise.reject(mobileError(e))),
+  );
+
+  app.post(
+    '/auth/eid/callback',
+    {
+      config: publicLimited,
+      schema: { tags, body: MobileCallbackBody, response: { 200: MobileCallbackResponse, ...errors(400, 403, 422, 429, 502) } },
+    },
+    async (req) => {
+      try {
+        const { session, user } = await ctx.eid.complete({ platform: 'mobile', code: req.body.code, state: req.body.state }, clientInfo(req));
+        return { token: session.token, data: toUserBody(user) };
+      } catch (err) {
+        if (err instanceof EidError) rememberFailure(app, err);
+        throw mobileError(err);
+      }
+    },
+  );
+}
+
+/** R3: the simulated provider's authorize page (EID_MOCK=true only, never in production). */
+function registerMockProvider(app: FastifyInstance, ctx: AppContext): void {
+  const eid = ctx.config.eid;
+  app.get(
+    '/auth/eid/mock/authorize',
+    {
+      config: { public: true, ...LIMIT_AUTH },
+      schema: { tags: ['auth'], summary: 'Mock eID provider (development)', querystring: MockAuthorizeQuery, response: errors(400) },
+    },
+    async (req, reply: FastifyReply) => {
+      const q = req.query;
+      if (q.client_id !== eid.clientId) throw badRequest('unknown client_id');
+      if (q.redirect_uri !== eid.callbackUrl && q.redirect_uri !== eid.callbackUrlMobile) throw badRequest('redirect_uri is not registered');
+      const code = randomToken(24);
+      await insertMockCode(ctx.db.system, {
+        code,
+        clientId: q.client_id,
+        redirectUri: q.redirect_uri,
+        codeChallenge: q.code_challenge,
+        nonce: q.nonce ?? null,
+        claims: {
+          sub: `mock-${q.pid ?? MOCK_DEFAULT_PID}`,
+          pid: q.pid ?? MOCK_DEFAULT_PID,
+          given_name: q.given_name ?? 'Kari',
+          family_name: q.family_name ?? 'Nordmann',
+          ...(q.email ? { email: q.email } : {}),
+          ...(q.birthdate ? { birthdate: q.birthdate } : {}),
+        },
+        expiresAt: new Date(Date.now() + eid.mockCodeTtlMs),
+      });
+      const target = new URL(q.redirect_uri);
+      target.searchParams.set('code', code);
+      target.searchParams.set('state', q.state);
+      return reply.redirect(target.toString(), 302);
+    },
+  );
+}

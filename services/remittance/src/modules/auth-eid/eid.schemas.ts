@@ -1,0 +1,38 @@
+import { Type } from 'typebox';
+import { UserBody } from '../auth/auth.schemas.js';
+
+export const WebStartResponse = Type.Object({ redirectUrl: Type.String() });
+
+export const MobileInitiateQuery = Type.Object({
+  platform: Type.Optional(Type.Literal('mobile')),
+});
+export const MobileInitiateResponse = Type.Object({ redirectUrl: Type.String(), state: Type.String() });
+
+export const WebCallbackQuery = Type.Object({
+  code: Type.Optional(Type.String({ maxLength: 2048 })),
+  state: Type.Optional(Type.String({ maxLength: 512 })),
+  error: Type.Optional(Type.String({ maxLength: 200 })),
+});
+
+export const MobileCallbackBody = Type.Object({
+  code: Type.String({ minLength: 1, maxLength: 2048 }),
+  state: Type.String({ minLength: 1, maxLength: 512 }),
+  platform: Type.Optional(Type.Literal('mobile')),
+});
+export const MobileCallbackResponse = Type.Object({ token: Type.String(), data: UserBody });
+
+export const MockAuthorizeQuery = Type.Object({
+  response_type: Type.Literal('code'),
+  client_id: Type.String({ maxLength: 200 }),
+  redirect_uri: Type.String({ maxLength: 2048 }),
+  state: Type.String({ minLength: 1, maxLength: 512 }),
+  nonce: Type.Optional(Type.String({ maxLength: 512 })),
+  scope: Type.Optional(Type.String({ maxLength: 500 })),
+  code_challenge: Type.String({ minLength: 43, maxLength: 128 }),
+  code_challenge_method: Type.Literal('S256'),
+  pid: Type.Optional(Type.String({ maxLength: 20, description: 'national id to sign in as (default: a fixed adult test number)' })),
+  given_name: Type.Optional(Type.String({ maxLength: 100 })),
+  family_name: Type.Optional(Type.String({ maxLength: 100 })),
+  email: Type.Optional(Type.String({ maxLength: 254 })),
+  birthdate: Type.Optional(Type.String({ maxLength: 10 })),
+});

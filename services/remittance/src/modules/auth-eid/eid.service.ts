@@ -1,0 +1,160 @@
+import type { Kysely } from 'kysely';
+import * as oidc from 'openid-client';
+import type { Config } from '../../config.js';
+import type { DB, User } from '../../db/schema.js';
+import { newId, sha256Hex } from '../../lib/ids.js';
+import { ageOn, parseNationalId } from '../../lib/national-id.js';
+import type { ClientInfo, IssuedSession, SessionService } from '../auth/sessions.service.js';
+import { insertNotification } from '../notifications/notifications.repository.js';
+import { findLiveUserByNationalIdHash, insertUserIfAbsent, isEmailTaken, recordLogin } from '../users/users.repository.js';
+import type { EidClaims, EidClient } from './eid-client.js';
+import { consumeAuthRequest, insertAuthRequest } from './eid.repository.js';
+
+export type Platform = 'web' | 'mobile';
+
+export type EidFailure = 'state_mismatch' | 'eid_provider_error' | 'invalid_national_id' | 'age_restricted';
+
+/** A failed sign-in; the routes turn it into a /login redirect (web) or a JSON error (mobile). */
+export class EidError extends Error {
+  constructor(
+    readonly failure: EidFailure,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const MIN_AGE = 18;
+
+function claimString(claims: EidClaims, name: string, max = 100): string | null {
+  const v = claims[name];
+  return typeof v === 'string' && v.trim() !== '' ? v.trim().slice(0, max) : null;
+}
+
+function isIsoDate(v: string | null): v is string {
+  if (!v || !/^\d{4}-\d{2}-\d{2}$/.test(v)) return false;
+  const d = new Date(`${v}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
+}
+
+export class EidService {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly config: Config,
+    private readonly client: EidClient,
+    private readonly sessions: SessionService,
+  ) {}
+
+  redirectUriFor(platform: Platform): string {
+    return platform === 'web' ? this.config.eid.callbackUrl : this.config.eid.callbackUrlMobile;
+  }
+
+  /** Spec Authentication 2 and 3, first half: state, nonce and PKCE verifier kept server-side. */
+  async start(platform: Platform): Promise<{ redirectUrl: string; state: string }> {
+    const state = oidc.randomState();
+    const nonce = oidc.randomNonce();
+    const codeVerifier = oidc.randomPKCECodeVerifier();
+    const redirectUri = this.redirectUriFor(platform);
+    let url: URL;
+    try {
+      url = await this.client.authorizationUrl({
+        redirectUri,
+        state,
+        nonce,
+        codeChallenge: await oidc.calculatePKCECodeChallenge(codeVerifier),
+      });
+    } catch (err) {
+      throw new EidError('eid_provider_error', `identity provider unavailable: ${(err as Error).message}`);
+    }
+    await insertAuthRequest(this.db, {
+      state,
+      nonce,
+      codeVerifier,
+      platform,
+      redirectUri,
+      expiresAt: new Date(Date.now() + this.config.eid.flowTtlMs),
+    });
+    return { redirectUrl: url.toString(), state };
+  }
+
+  /**
+   * Second half: the state must match what this browser started (web: the eid_state cookie) and
+   * be unused; the code is exchanged, the ID token verified, the national id checked, the user
+   * found or created and a session issued.
+   */
+  async complete(
+    input: { platform: Platform; code: string; state: string; expectedState?: string | null },
+    client: ClientInfo,
+  ): Promise<{ session: IssuedSession; user: User; created: boolean }> {
+    if (input.platform === 'web' && (!input.expectedState || input.expectedState !== input.state)) {
+      throw new EidError('state_mismatch', 'state does not match the sign-in started in this browser');
+    }
+    const started = await consumeAuthRequest(this.db, input.state, input.platform);
+    if (!started) throw new EidError('state_mismatch', 'unknown, used or expired state');
+
+    let claims: EidClaims;
+    try {
+      claims = await this.client.exchange({
+        code: input.code,
+        state: input.state,
+        redirectUri: started.redirect_uri,
+        nonce: started.nonce,
+        codeVerifier: started.code_verifier,
+      });
+    } catch (err) {
+      throw new EidError('eid_provider_error', `code exchange or ID token verification failed: ${(err as Error).message}`);
+    }
+
+    const pid = claimString(claims, 'pid', 20) ?? claimString(claims, 'nnin', 20);
+    const parsed = pid ? parseNationalId(pid, { allowSynthetic: this.config.eid.allowSynthetic }) : null;
+    if (!pid || !parsed || !parsed.ok) throw new EidError('invalid_national_id', 'the identity provider sent no valid national id');
+    // A provider's birthdate claim wins: numbers issued from 2032 need not encode the birth date.
+    const birthdate = claimString(claims, 'birthdate', 10);
+    const dateOfBirth = isIsoDate(birthdate) ? birthdate : parsed.birthDate;
+    if (ageOn(dateOfBirth, new Date()) < MIN_AGE) throw new EidError('age_restricted', 'users must be at least 18 years old');
+
+    const { user, created } = await this.findOrCreateUser(pid, dateOfBirth, claims);
+    const surface = input.platform === 'web' ? 'web' : 'api';
+    const session = await this.sessions.issue({ userId: user.id, email: user.email, role: user.role }, surface, client);
+    return { session, user, created };
+  }
+
+  /** Spec Authentication 4 and R6: matched by national_id_hash among live users. */
+  private async findOrCreateUser(pid: string, dateOfBirth: string, claims: EidClaims): Promise<{ user: User; created: boolean }> {
+    const hash = sha256Hex(pid);
+    const now = new Date();
+    return this.db.transaction().execute(async (trx) => {
+      let created = false;
+      let user = await findLiveUserByNationalIdHash(trx, hash);
+      if (!user) {
+        const email = claimString(claims, 'email', 254);
+        const usableEmail = email && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) && !(await isEmailTaken(trx, email)) ? email : null;
+        created = await insertUserIfAbsent(trx, {
+          id: newId('usr'),
+          email: usableEmail,
+          first_name: claimString(claims, 'given_name') ?? '',
+          last_name: claimString(claims, 'family_name') ?? '',
+          date_of_birth: dateOfBirth,
+          kyc_status: 'approved',
+          kyc_method: 'eid',
+          auth_provider: this.config.eid.provider,
+          national_id_hash: hash,
+          password_hash: 'EIDONLY',
+          last_login_at: now,
+        });
+        user = await findLiveUserByNationalIdHash(trx, hash);
+        if (!user) throw new Error('user vanished after insert');
+      }
+      if (!created) {
+        await recordLogin(trx, user.id, now);
+        await insertNotification(trx, {
+          userId: user.id,
+          type: 'security',
+          title: 'Ny innlogging',
+          body: 'Det ble registrert en ny innlogging på kontoen din med eID. Var det ikke deg, logg ut av alle enheter og kontakt oss.',
+        });
+      }
+      return { user, created };
+    });
+  }
+}

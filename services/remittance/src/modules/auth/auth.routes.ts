@@ -1,0 +1,80 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { Config } from '../../config.js';
+import { clientInfo, LIMIT_AUTH, type SurfaceOptions } from '../../context.js';
+import { AppError, errorBody, notFound } from '../../errors.js';
+import { authOf, WEB_COOKIE } from '../../plugins/authenticate.js';
+import { errors, Message } from '../../schemas.js';
+import { findLiveUserById } from '../users/users.repository.js';
+import { MeResponse, RefreshResponse } from './auth.schemas.js';
+
+export function webCookieOptions(config: Config, expiresAt: Date) {
+  return {
+    httpOnly: true,
+    secure: config.nodeEnv === 'production',
+    sameSite: 'strict' as const,
+    path: '/',
+    expires: expiresAt,
+  };
+}
+
+function clearWebCookie(reply: FastifyReply, config: Config): void {
+  reply.clearCookie(WEB_COOKIE, { path: '/', httpOnly: true, sameSite: 'strict', secure: config.nodeEnv === 'production' });
+}
+
+const GONE = new AppError(410, 'gone', 'Password sign-in was removed; sign in with eID: GET /api/auth/eid (web) or GET /v1/auth/eid/initiate (mobile)');
+
+export async function authRoutes(app: FastifyInstance, { surface, ctx }: SurfaceOptions): Promise<void> {
+  const tags = ['auth'];
+
+  app.get('/auth/me', { schema: { tags, response: { 200: MeResponse, ...errors(401) } } }, async (req) => {
+    const auth = authOf(req);
+    const user = await findLiveUserById(ctx.db.system, auth.userId);
+    if (!user) throw notFound();
+    const { accounts, totalBalance } = await ctx.openBanking.listAccounts(auth.userId);
+    return {
+      data: {
+        id: user.id,
+        email: user.email,
+        firstName: user.first_name,
+        lastName: user.last_name,
+        role: user.role,
+        totalBalance,
+        bankAccounts: accounts.map((a) => ({
+          id: a.id,
+          bankName: a.bankName,
+          accountNumber: a.accountNumber,
+          balance: a.balance,
+          currency: a.currency,
+          isPrimary: a.isPrimary,
+        })),
+        kycStatus: user.kyc_status,
+        createdAt: user.created_at.toISOString(),
+      },
+    };
+  });
+
+  app.post('/auth/logout', { schema: { tags, response: { 200: Message, ...errors(401, 403) } } }, async (req, reply) => {
+    await ctx.sessions.logout(authOf(req).userId);
+    if (surface === 'web') clearWebCookie(reply, ctx.config);
+    return { message: 'Signed out on all devices' };
+  });
+
+  app.post('/auth/refresh', { schema: { tags, response: { 200: RefreshResponse, ...errors(401, 403) } } }, async (req, reply) => {
+    const auth = authOf(req);
+    const issued = await ctx.sessions.refresh(auth, surface, clientInfo(req));
+    const data = { userId: auth.userId, email: auth.email, role: auth.role };
+    if (surface === 'web') {
+      reply.setCookie(WEB_COOKIE, issued.token, webCookieOptions(ctx.config, issued.expiresAt));
+      return { data };
+    }
+    return { data: { ...data, token: issued.token } };
+  });
+
+  for (const path of ['/auth/login', '/auth/register', '/auth/verify-otp']) {
+    app.post(
+      path,
+      { config: { public: true, ...LIMIT_AUTH }, schema: { tags, deprecated: true, response: errors(410, 429) } },
+      async (_req, reply) => reply.status(410).send(errorBody(GONE)),
+    );
+  }
+}

@@ -1,0 +1,65 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.js';
+import { newId, sha256Hex } from '../../lib/ids.js';
+import type { Surface, TokenClaims, TokenService } from '../../lib/tokens.js';
+import { unauthorized } from '../../errors.js';
+import { findLiveSession, insertSession, revokeAllSessions, revokeSession, type LiveSession } from './sessions.repository.js';
+
+export interface ClientInfo {
+  ip: string | null;
+  userAgent: string | null;
+}
+
+export interface IssuedSession {
+  token: string;
+  expiresAt: Date;
+  sessionId: string;
+}
+
+export class SessionService {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly tokens: TokenService,
+  ) {}
+
+  /** Signs a JWT for the surface and records its SHA-256 as a session (spec Authentication 7). */
+  async issue(claims: TokenClaims, surface: Surface, client: ClientInfo, db: Kysely<DB> = this.db): Promise<IssuedSession> {
+    const { token, expiresAt } = await this.tokens.sign(claims, surface);
+    const sessionId = newId('ses');
+    await insertSession(db, {
+      id: sessionId,
+      userId: claims.userId,
+      tokenHash: sha256Hex(token),
+      surface,
+      expiresAt,
+      ip: client.ip,
+      userAgent: client.userAgent?.slice(0, 300) ?? null,
+    });
+    return { token, expiresAt, sessionId };
+  }
+
+  /** JWT signature and claims first (no database work for forged tokens), then the session row. */
+  async authenticate(token: string, surface: Surface): Promise<LiveSession> {
+    try {
+      await this.tokens.verify(token, surface);
+    } catch {
+      throw unauthorized('Invalid or expired token');
+    }
+    const session = await findLiveSession(this.db, sha256Hex(token), surface);
+    if (!session) throw unauthorized('Session revoked or expired');
+    return session;
+  }
+
+  async logout(userId: string): Promise<number> {
+    return revokeAllSessions(this.db, userId);
+  }
+
+  /** R7: the presented session is revoked and a new token and session replace it, atomically. */
+  async refresh(session: LiveSession, surface: Surface, client: ClientInfo): Promise<IssuedSession> {
+    return this.db.transaction().execute(async (trx) => {
+      const revoked = await revokeSession(trx, session.userId, session.sessionId);
+      if (revoked !== 1) throw unauthorized('Session revoked or expired');
+      return this.issue({ userId: session.userId, email: session.email, role: session.role }, surface, client, trx);
+    });
+  }
+}

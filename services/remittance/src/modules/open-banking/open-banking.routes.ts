@@ -1,0 +1,95 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext, SurfaceOptions } from '../../context.js';
+import { notFound } from '../../errors.js';
+import { authOf } from '../../plugins/authenticate.js';
+import { errors } from '../../schemas.js';
+import {
+  AccountIdParams,
+  BankAccountListResponse,
+  BankAccountResponse,
+  BankCallbackQuery,
+  ConsentIdParams,
+  ConsentListResponse,
+  ConsentResponse,
+  CreateConsentBody,
+  CreateConsentResponse,
+  SandboxAuthorizeQuery,
+} from './open-banking.schemas.js';
+
+export async function openBankingRoutes(app: FastifyInstance, { surface, ctx }: SurfaceOptions): Promise<void> {
+  const tags = ['open banking'];
+  const ob = ctx.openBanking;
+
+  app.post(
+    '/open-banking/consents',
+    { schema: { tags, body: CreateConsentBody, response: { 201: CreateConsentResponse, ...errors(400, 401, 403) } } },
+    async (req, reply) => {
+      const data = await ob.createConsent(authOf(req).userId, req.body?.scope ?? 'AISP+PISP', surface);
+      return reply.status(201).send({ data });
+    },
+  );
+
+  app.get('/open-banking/consents', { schema: { tags, response: { 200: ConsentListResponse, ...errors(401) } } }, async (req) => ({
+    data: await ob.listConsents(authOf(req).userId),
+  }));
+
+  app.delete(
+    '/open-banking/consents/:id',
+    { schema: { tags, params: ConsentIdParams, response: { 200: ConsentResponse, ...errors(401, 403, 404) } } },
+    async (req) => ({ data: await ob.revokeConsent(authOf(req).userId, req.params.id) }),
+  );
+
+  app.get('/bank-accounts', { schema: { tags, response: { 200: BankAccountListResponse, ...errors(401) } } }, async (req) => {
+    const { accounts, totalBalance } = await ob.listAccounts(authOf(req).userId);
+    return { data: accounts, totalBalance };
+  });
+
+  app.post(
+    '/bank-accounts/:id/primary',
+    { schema: { tags, params: AccountIdParams, response: { 200: BankAccountResponse, ...errors(401, 403, 404) } } },
+    async (req) => ({ data: await ob.setPrimary(authOf(req).userId, req.params.id) }),
+  );
+
+  app.post(
+    '/bank-accounts/:id/refresh',
+    {
+      schema: {
+        tags,
+        summary: 'Read the balance from the bank now (user-initiated: not counted against the 4 unattended reads a day)',
+        params: AccountIdParams,
+        response: { 200: BankAccountResponse, ...errors(401, 403, 404) },
+      },
+    },
+    async (req) => {
+      const { account, warning } = await ob.refreshBalance(authOf(req).userId, req.params.id);
+      return warning ? { data: account, warning } : { data: account };
+    },
+  );
+
+  if (surface === 'web') registerBankRedirects(app, ctx);
+}
+
+/** Browser redirects from the bank: public, authenticated by the consent's one-time state. */
+function registerBankRedirects(app: FastifyInstance, ctx: AppContext): void {
+  const tags = ['open banking'];
+  app.get(
+    '/open-banking/callback',
+    { config: { public: true }, schema: { tags, querystring: BankCallbackQuery, response: { 302: { description: 'to /bank-accounts or the app' } } } },
+    async (req, reply) => reply.redirect(await ctx.openBanking.completeConsent(req.query.consentId, req.query), 302),
+  );
+
+  const sandbox = ctx.sandbox;
+  if (!sandbox) return;
+  app.get(
+    '/open-banking/sandbox/authorize',
+    {
+      config: { public: true },
+      schema: { tags, summary: 'Sandbox bank consent page (development)', querystring: SandboxAuthorizeQuery, response: errors(404) },
+    },
+    async (req, reply) => {
+      const back = await sandbox.authorize(req.query.consent, req.query.decision !== 'deny');
+      if (!back) throw notFound('Unknown or already answered consent request');
+      return reply.redirect(back, 302);
+    },
+  );
+}

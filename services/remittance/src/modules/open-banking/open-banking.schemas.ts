@@ -1,0 +1,60 @@
+import { Type } from 'typebox';
+
+const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
+
+export const ConsentIdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
+export const AccountIdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
+
+export const CreateConsentBody = Type.Object({
+  scope: Type.Optional(Type.Union([Type.Literal('AISP'), Type.Literal('PISP'), Type.Literal('AISP+PISP')], { default: 'AISP+PISP' })),
+});
+
+export const CreateConsentResponse = Type.Object({
+  data: Type.Object({ consentId: Type.String(), redirectUrl: Type.String() }),
+});
+
+export const Consent = Type.Object({
+  id: Type.String(),
+  provider: Type.String(),
+  status: Type.String({ description: 'pending, active, expired or revoked' }),
+  scope: Type.String(),
+  bankAccountId: Nullable(Type.String()),
+  grantedAt: Nullable(Type.String()),
+  expiresAt: Nullable(Type.String()),
+  revokedAt: Nullable(Type.String()),
+  renewalDue: Type.Boolean({ description: 'active and expiring within 7 days: show the renewal banner' }),
+  unattendedReadsToday: Type.Integer(),
+});
+
+export const ConsentResponse = Type.Object({ data: Consent });
+export const ConsentListResponse = Type.Object({ data: Type.Array(Consent) });
+
+export const BankAccount = Type.Object({
+  id: Type.String(),
+  bankName: Type.String(),
+  accountName: Nullable(Type.String()),
+  accountNumber: Type.String(),
+  balance: Type.Number({ description: 'last balance read from the bank' }),
+  currency: Type.String(),
+  isPrimary: Type.Boolean(),
+  balanceUpdatedAt: Nullable(Type.String()),
+  consentId: Type.String(),
+  consentStatus: Type.String(),
+  consentExpiresAt: Nullable(Type.String()),
+  renewalDue: Type.Boolean(),
+  stale: Type.Boolean({ description: 'true when the consent no longer allows reading the balance' }),
+});
+
+export const BankAccountListResponse = Type.Object({ data: Type.Array(BankAccount), totalBalance: Type.Number() });
+export const BankAccountResponse = Type.Object({ data: BankAccount, warning: Type.Optional(Type.String()) });
+
+export const BankCallbackQuery = Type.Object({
+  consentId: Type.String({ maxLength: 64 }),
+  state: Type.Optional(Type.String({ maxLength: 512 })),
+  error: Type.Optional(Type.String({ maxLength: 200 })),
+});
+
+export const SandboxAuthorizeQuery = Type.Object({
+  consent: Type.String({ maxLength: 64 }),
+  decision: Type.Optional(Type.Union([Type.Literal('approve'), Type.Literal('deny')])),
+});

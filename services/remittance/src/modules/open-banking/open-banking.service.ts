@@ -1,0 +1,245 @@
+import { timingSafeEqual } from 'node:crypto';
+import Decimal from 'decimal.js';
+import type { Kysely } from 'kysely';
+import type { Config } from '../../config.js';
+import type { Consent, ConsentScope, DB } from '../../db/schema.js';
+import { notFound } from '../../errors.js';
+import { DAY_MS, osloDay } from '../../lib/dates.js';
+import { newId, randomToken } from '../../lib/ids.js';
+import type { Surface } from '../../lib/tokens.js';
+import * as repo from './open-banking.repository.js';
+import { ProviderError, type OpenBankingProvider } from './providers/provider.js';
+
+const RENEWAL_WINDOW_MS = 7 * DAY_MS;
+export const STALE_WARNING = 'The bank consent has expired or was revoked: this is the last balance read. Renew the consent to update it.';
+
+export interface AccountView {
+  id: string;
+  bankName: string;
+  accountName: string | null;
+  accountNumber: string;
+  balance: number;
+  currency: string;
+  isPrimary: boolean;
+  balanceUpdatedAt: string | null;
+  consentId: string;
+  consentStatus: string;
+  consentExpiresAt: string | null;
+  renewalDue: boolean;
+  stale: boolean;
+}
+
+export interface ConsentView {
+  id: string;
+  provider: string;
+  status: string;
+  scope: string;
+  bankAccountId: string | null;
+  grantedAt: string | null;
+  expiresAt: string | null;
+  revokedAt: string | null;
+  renewalDue: boolean;
+  unattendedReadsToday: number;
+}
+
+function equalSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+function readable(status: string, expiresAt: Date | null, now: Date): boolean {
+  return status === 'active' && expiresAt !== null && expiresAt.getTime() > now.getTime();
+}
+
+function renewalDue(status: string, expiresAt: Date | null, now: Date): boolean {
+  return readable(status, expiresAt, now) && expiresAt!.getTime() - now.getTime() <= RENEWAL_WINDOW_MS;
+}
+
+export class OpenBankingService {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly provider: OpenBankingProvider,
+    private readonly config: Config,
+  ) {}
+
+  toAccountView(a: repo.AccountWithConsent, now = new Date()): AccountView {
+    return {
+      id: a.id,
+      bankName: a.bank_name,
+      accountName: a.account_name,
+      accountNumber: a.account_number,
+      balance: Number(a.balance),
+      currency: a.currency,
+      isPrimary: a.is_primary,
+      balanceUpdatedAt: a.balance_updated_at?.toISOString() ?? null,
+      consentId: a.consent_id,
+      consentStatus: readable(a.consent_status, a.consent_expires_at, now) ? a.consent_status : a.consent_status === 'active' ? 'expired' : a.consent_status,
+      consentExpiresAt: a.consent_expires_at?.toISOString() ?? null,
+      renewalDue: renewalDue(a.consent_status, a.consent_expires_at, now),
+      stale: !readable(a.consent_status, a.consent_expires_at, now) || !a.consent_scope.includes('AISP'),
+    };
+  }
+
+  toConsentView(c: Consent, now = new Date()): ConsentView {
+    const today = osloDay(now);
+    return {
+      id: c.id,
+      provider: c.provider,
+      status: c.status === 'active' && !readable(c.status, c.expires_at, now) ? 'expired' : c.status,
+      scope: c.scope,
+      bankAccountId: c.bank_account_id,
+      grantedAt: c.granted_at?.toISOString() ?? null,
+      expiresAt: c.expires_at?.toISOString() ?? null,
+      revokedAt: c.revoked_at?.toISOString() ?? null,
+      renewalDue: renewalDue(c.status, c.expires_at, now),
+      unattendedReadsToday: c.last_access_date === today ? c.access_count_today : 0,
+    };
+  }
+
+  /** Starts consent at the bank; the bank's callback carries our consent id and a one-time state. */
+  async createConsent(userId: string, scope: ConsentScope, surface: Surface): Promise<{ consentId: string; redirectUrl: string }> {
+    const consentId = newId('con');
+    const callbackState = randomToken(24);
+    const callback = new URL('/api/open-banking/callback', this.config.publicUrl);
+    callback.searchParams.set('consentId', consentId);
+    const { externalConsentId, redirectUrl } = await this.provider.createConsent({
+      customerRef: userId,
+      scope,
+      redirectUri: callback.toString(),
+      state: callbackState,
+    });
+    await repo.insertConsent(this.db, {
+      id: consentId,
+      userId,
+      provider: this.provider.name,
+      externalConsentId,
+      scope,
+      surface,
+      callbackState,
+    });
+    return { consentId, redirectUrl };
+  }
+
+  /**
+   * The bank's redirect back: checks the state, activates the consent for 90 days and links the
+   * bank's accounts. Provider calls happen before the database transaction (no remote call while
+   * holding locks). Returns where to send the browser or app.
+   */
+  async completeConsent(consentId: string, params: Record<string, string | undefined>): Promise<string> {
+    const consent = await repo.findConsent(this.db, consentId);
+    const destination = (c: Consent | undefined, error?: string) => {
+      const base = c?.surface === 'api' ? new URL('app://open-banking/callback') : null;
+      if (base) {
+        base.searchParams.set('consentId', consentId);
+        if (error) base.searchParams.set('error', error);
+        return base.toString();
+      }
+      const q = new URLSearchParams({ consentId });
+      if (error) q.set('error', error);
+      return `/bank-accounts?${q}`;
+    };
+    if (!consent || !params.state || !equalSecret(consent.callback_state, params.state)) return destination(undefined, 'consent_failed');
+    if (consent.status === 'active') return destination(consent);
+    if (consent.status !== 'pending' || !consent.external_consent_id) return destination(consent, 'consent_failed');
+
+    const approved = await this.provider.completeConsent(consent.external_consent_id, params);
+    if (!approved) {
+      await this.db.updateTable('ob_consents').set({ status: 'revoked', revoked_at: new Date() }).where('id', '=', consentId).where('status', '=', 'pending').execute();
+      return destination(consent, 'consent_denied');
+    }
+    const accounts = consent.scope === 'PISP' ? [] : await this.provider.listAccounts(consent.external_consent_id);
+    const now = new Date();
+    const expiresAt = new Date(now.getTime() + this.config.openBanking.consentDays * DAY_MS);
+    await this.db.transaction().execute(async (trx) => {
+      const activated = await repo.activateConsent(trx, consentId, now, expiresAt);
+      if (!activated) return;
+      const linked = await repo.upsertAccounts(trx, consent.user_id, consentId, this.provider.name, accounts, () => newId('bac'), now);
+      if (linked.length === 0) return;
+      const checking = linked[accounts.findIndex((a) => a.isChecking)] ?? linked[0];
+      if (!(await repo.hasPrimaryAccount(trx, consent.user_id))) await repo.setPrimaryAccount(trx, consent.user_id, checking.id);
+      await repo.setConsentAccount(trx, consentId, checking.id);
+    });
+    return destination(consent);
+  }
+
+  async listConsents(userId: string): Promise<ConsentView[]> {
+    const now = new Date();
+    return (await repo.listUserConsents(this.db, userId)).map((c) => this.toConsentView(c, now));
+  }
+
+  async revokeConsent(userId: string, consentId: string): Promise<ConsentView> {
+    const existing = await repo.findUserConsent(this.db, userId, consentId);
+    if (!existing) throw notFound('Consent not found');
+    const revoked = await repo.revokeUserConsent(this.db, userId, consentId, new Date());
+    if (revoked?.external_consent_id) {
+      // The bank is told too; our record is revoked whatever the bank answers.
+      await this.provider.revokeConsent(revoked.external_consent_id).catch(() => undefined);
+    }
+    return this.toConsentView(revoked ?? existing);
+  }
+
+  async listAccounts(userId: string): Promise<{ accounts: AccountView[]; totalBalance: number }> {
+    const now = new Date();
+    const accounts = (await repo.listUserAccounts(this.db, userId)).map((a) => this.toAccountView(a, now));
+    const total = accounts.filter((a) => a.currency === 'NOK').reduce((sum, a) => sum.plus(a.balance), new Decimal(0));
+    return { accounts, totalBalance: total.toDecimalPlaces(2).toNumber() };
+  }
+
+  async setPrimary(userId: string, accountId: string): Promise<AccountView> {
+    await this.db.transaction().execute(async (trx) => {
+      const account = await repo.findUserAccount(trx, userId, accountId);
+      if (!account) throw notFound('Bank account not found');
+      await repo.setPrimaryAccount(trx, userId, accountId);
+    });
+    return this.toAccountView((await repo.findUserAccount(this.db, userId, accountId))!);
+  }
+
+  /**
+   * A balance read the user asked for (R8): not counted against the unattended limit. With an
+   * expired or revoked consent the cached balance comes back marked stale, with a warning.
+   */
+  async refreshBalance(userId: string, accountId: string): Promise<{ account: AccountView; warning?: string }> {
+    const account = await repo.findUserAccount(this.db, userId, accountId);
+    if (!account) throw notFound('Bank account not found');
+    const now = new Date();
+    if (!readable(account.consent_status, account.consent_expires_at, now) || !account.consent_scope.includes('AISP') || !account.external_consent_id) {
+      return { account: this.toAccountView(account, now), warning: STALE_WARNING };
+    }
+    try {
+      const balance = await this.provider.readBalance(account.external_consent_id, account.external_account_id);
+      await repo.updateCachedBalance(this.db, account.id, balance.amount, now);
+    } catch (err) {
+      if (!(err instanceof ProviderError)) throw err;
+      return { account: { ...this.toAccountView(account, now), stale: true }, warning: `The bank did not answer: ${err.message}` };
+    }
+    return { account: this.toAccountView((await repo.findUserAccount(this.db, userId, accountId))!, now) };
+  }
+
+  /**
+   * An unattended read of every account under a consent (background sync): counts once against
+   * the 4-a-day limit. Returns false when the limit is reached or the consent cannot be read.
+   */
+  async syncConsentUnattended(consentId: string, now = new Date()): Promise<boolean> {
+    const counted = await repo.countUnattendedAccess(this.db, consentId, osloDay(now), this.config.openBanking.unattendedReadsPerDay, now);
+    if (!counted) return false;
+    for (const account of await repo.listConsentAccounts(this.db, consentId)) {
+      if (!account.external_consent_id) continue;
+      const balance = await this.provider.readBalance(account.external_consent_id, account.external_account_id);
+      await repo.updateCachedBalance(this.db, account.id, balance.amount, now);
+    }
+    return true;
+  }
+
+  async syncAllUnattended(now = new Date()): Promise<number> {
+    let reads = 0;
+    for (const consent of await repo.listSyncableConsents(this.db, now)) {
+      if (await this.syncConsentUnattended(consent.id, now).catch(() => false)) reads++;
+    }
+    return reads;
+  }
+
+  async expireConsents(now = new Date()): Promise<string[]> {
+    return repo.expireConsents(this.db, now);
+  }
+}

@@ -1,0 +1,181 @@
+import { randomInt } from 'node:crypto';
+import Decimal from 'decimal.js';
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../../../db/schema.js';
+import { newId } from '../../../lib/ids.js';
+import { ProviderError, type OpenBankingProvider, type ProviderPaymentStatus } from './provider.js';
+
+export const SANDBOX_BANK_NAME = 'Sandbox Bank';
+
+/** Norwegian 11-digit account number: 4-digit bank code, 6 digits, mod-11 check digit. */
+function accountNumber(): string {
+  for (;;) {
+    const ten = `9999${String(randomInt(0, 1_000_000)).padStart(6, '0')}`;
+    const weights = [5, 4, 3, 2, 7, 6, 5, 4, 3, 2];
+    const sum = weights.reduce((acc, w, i) => acc + w * Number(ten[i]), 0);
+    const check = (11 - (sum % 11)) % 11;
+    if (check !== 10) return ten + check;
+  }
+}
+
+/**
+ * The sandbox bank (R8): its books are tables of this database. Every consenting customer gets a
+ * checking account (50000.00 NOK) and a savings account (1500.00 NOK); payments debit at once and
+ * settle after SANDBOX_SETTLEMENT_SECONDS, except to creditor accounts ending in 0000, which the
+ * bank rejects at settlement (refunding the debit).
+ */
+export function createSandboxProvider(db: Kysely<DB>, opts: { publicUrl: string; settlementMs: number }): OpenBankingProvider & {
+  authorize(externalConsentId: string, approve: boolean): Promise<string | null>;
+} {
+  async function validConsent(externalConsentId: string) {
+    const consent = await db
+      .selectFrom('sandbox_bank_consents')
+      .selectAll()
+      .where('id', '=', externalConsentId)
+      .where('status', '=', 'valid')
+      .executeTakeFirst();
+    if (!consent) throw new ProviderError('consent_invalid', 'consent is not valid at the bank');
+    return consent;
+  }
+
+  return {
+    name: 'sandbox',
+
+    async createConsent({ customerRef, scope, redirectUri, state }) {
+      const id = newId('sbc');
+      await db
+        .insertInto('sandbox_bank_consents')
+        .values({ id, customer_ref: customerRef, scope, redirect_uri: redirectUri, state, status: 'received' })
+        .execute();
+      const url = new URL('/api/open-banking/sandbox/authorize', opts.publicUrl);
+      url.searchParams.set('consent', id);
+      return { externalConsentId: id, redirectUrl: url.toString() };
+    },
+
+    /** The bank's authorize page: approves (opening the two accounts once) and gives the redirect back. */
+    async authorize(externalConsentId, approve) {
+      const consent = await db
+        .updateTable('sandbox_bank_consents')
+        .set({ status: approve ? 'valid' : 'revoked' })
+        .where('id', '=', externalConsentId)
+        .where('status', '=', 'received')
+        .returningAll()
+        .executeTakeFirst();
+      if (!consent) return null;
+      if (approve) {
+        const existing = await db.selectFrom('sandbox_bank_accounts').select('id').where('customer_ref', '=', consent.customer_ref).execute();
+        if (existing.length === 0) {
+          await db
+            .insertInto('sandbox_bank_accounts')
+            .values([
+              { id: newId('sba'), customer_ref: consent.customer_ref, name: 'Brukskonto', account_number: accountNumber(), balance: '50000.00', is_checking: true },
+              { id: newId('sba'), customer_ref: consent.customer_ref, name: 'Sparekonto', account_number: accountNumber(), balance: '1500.00', is_checking: false },
+            ])
+            .execute();
+        }
+      }
+      const back = new URL(consent.redirect_uri);
+      back.searchParams.set('state', consent.state);
+      if (!approve) back.searchParams.set('error', 'access_denied');
+      return back.toString();
+    },
+
+    async completeConsent(externalConsentId, params) {
+      if (params.error) return false;
+      const consent = await db.selectFrom('sandbox_bank_consents').select('status').where('id', '=', externalConsentId).executeTakeFirst();
+      return consent?.status === 'valid';
+    },
+
+    async listAccounts(externalConsentId) {
+      const consent = await validConsent(externalConsentId);
+      const rows = await db
+        .selectFrom('sandbox_bank_accounts')
+        .selectAll()
+        .where('customer_ref', '=', consent.customer_ref)
+        .orderBy('is_checking', 'desc')
+        .orderBy('created_at')
+        .execute();
+      return rows.map((r) => ({
+        externalId: r.id,
+        bankName: SANDBOX_BANK_NAME,
+        name: r.name,
+        accountNumber: r.account_number,
+        currency: r.currency,
+        balance: new Decimal(r.balance).toFixed(2),
+        isChecking: r.is_checking,
+      }));
+    },
+
+    async readBalance(externalConsentId, externalAccountId) {
+      const consent = await validConsent(externalConsentId);
+      const row = await db
+        .selectFrom('sandbox_bank_accounts')
+        .select(['balance', 'currency'])
+        .where('id', '=', externalAccountId)
+        .where('customer_ref', '=', consent.customer_ref)
+        .executeTakeFirst();
+      if (!row) throw new ProviderError('unknown_account', 'no such account under this consent');
+      return { amount: new Decimal(row.balance).toFixed(2), currency: row.currency };
+    },
+
+    async initiatePayment(externalConsentId, order) {
+      const consent = await validConsent(externalConsentId);
+      if (!consent.scope.includes('PISP')) throw new ProviderError('consent_invalid', 'consent does not cover payment initiation');
+      const paymentId = newId('sbp');
+      const amount = new Decimal(order.amount).toFixed(2);
+      await db.transaction().execute(async (trx) => {
+        const debited = await trx
+          .updateTable('sandbox_bank_accounts')
+          .set({ balance: sql`balance - ${amount}::numeric` })
+          .where('id', '=', order.externalAccountId)
+          .where('customer_ref', '=', consent.customer_ref)
+          .where('balance', '>=', amount)
+          .executeTakeFirst();
+        if (Number(debited.numUpdatedRows) !== 1) throw new ProviderError('insufficient_funds', 'insufficient funds or unknown account');
+        await trx
+          .insertInto('sandbox_bank_payments')
+          .values({
+            id: paymentId,
+            account_id: order.externalAccountId,
+            amount,
+            currency: order.currency,
+            creditor_account: order.creditorAccount,
+            creditor_name: order.creditorName.slice(0, 200),
+            reference: order.reference.slice(0, 140),
+            status: 'pending',
+            settles_at: new Date(Date.now() + opts.settlementMs),
+          })
+          .execute();
+      });
+      return { paymentId, status: 'pending' };
+    },
+
+    async paymentStatus(paymentId) {
+      const payment = await db.selectFrom('sandbox_bank_payments').selectAll().where('id', '=', paymentId).executeTakeFirst();
+      if (!payment) throw new ProviderError('unknown_account', 'unknown payment');
+      if (payment.status !== 'pending' || payment.settles_at.getTime() > Date.now()) return payment.status;
+      const outcome: ProviderPaymentStatus = /0000$/.test(payment.creditor_account.replace(/\s/g, '')) ? 'rejected' : 'completed';
+      await db.transaction().execute(async (trx) => {
+        const settled = await trx
+          .updateTable('sandbox_bank_payments')
+          .set({ status: outcome })
+          .where('id', '=', paymentId)
+          .where('status', '=', 'pending')
+          .executeTakeFirst();
+        if (outcome === 'rejected' && Number(settled.numUpdatedRows) === 1) {
+          await trx
+            .updateTable('sandbox_bank_accounts')
+            .set({ balance: sql`balance + ${payment.amount}::numeric` })
+            .where('id', '=', payment.account_id)
+            .execute();
+        }
+      });
+      const now = await db.selectFrom('sandbox_bank_payments').select('status').where('id', '=', paymentId).executeTakeFirstOrThrow();
+      return now.status;
+    },
+
+    async revokeConsent(externalConsentId) {
+      await db.updateTable('sandbox_bank_consents').set({ status: 'revoked' }).where('id', '=', externalConsentId).execute();
+    },
+  };
+}

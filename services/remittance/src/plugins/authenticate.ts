@@ -1,0 +1,66 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { forbidden, unauthorized } from '../errors.js';
+import type { Surface } from '../lib/tokens.js';
+import type { LiveSession } from '../modules/auth/sessions.repository.js';
+import type { SessionService } from '../modules/auth/sessions.service.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: LiveSession | null;
+  }
+  interface FastifyContextConfig {
+    /** Route needs no session (eID sign-in, rates, health, bank callbacks). */
+    public?: boolean;
+  }
+}
+
+export const WEB_COOKIE = 'app_token';
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+function bearerToken(header: string | undefined): string | undefined {
+  const m = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
+  return m?.[1];
+}
+
+function requestOrigin(req: FastifyRequest): string | null {
+  const origin = req.headers.origin;
+  if (typeof origin === 'string' && origin !== 'null') return origin.replace(/\/$/, '');
+  const referer = req.headers.referer;
+  if (typeof referer === 'string') {
+    try {
+      return new URL(referer).origin;
+    } catch {
+      return null;
+    }
+  }
+  return null;
+}
+
+/**
+ * Every route of a surface requires a live session unless it is marked public. The web surface
+ * reads the app_token cookie and, for state-changing methods, requires an allowed Origin or
+ * Referer (R4); the standalone API reads the Bearer header. The session check is one indexed query.
+ */
+export function registerSurfaceAuth(
+  scope: FastifyInstance,
+  opts: { surface: Surface; sessions: SessionService; allowedOrigins: readonly string[] },
+): void {
+  const allowed = new Set(opts.allowedOrigins);
+  scope.addHook('onRequest', async (req) => {
+    req.auth = null;
+    if (!req.routeOptions.url || req.routeOptions.config?.public) return;
+    const token = opts.surface === 'web' ? req.cookies[WEB_COOKIE] : bearerToken(req.headers.authorization);
+    if (!token) throw unauthorized();
+    if (opts.surface === 'web' && UNSAFE.has(req.method)) {
+      const origin = requestOrigin(req);
+      if (!origin || !allowed.has(origin)) throw forbidden('Origin not allowed');
+    }
+    req.auth = await opts.sessions.authenticate(token, opts.surface);
+  });
+}
+
+/** The session of an authenticated route (the hook above guarantees it). */
+export function authOf(req: FastifyRequest): LiveSession {
+  if (!req.auth) throw unauthorized();
+  return req.auth;
+}
