@@ -61,6 +61,8 @@ export interface Config {
     sandboxSettlementMs: number;
     /** Interval of the consent-expiry job; 0 disables the timer (tests call the job directly). */
     expiryJobIntervalMs: number;
+    /** Interval of the unattended balance sync (counts against 4 reads a day); 0 disables it. */
+    balanceSyncIntervalMs: number;
   };
   rates: {
     feed: boolean;
@@ -181,6 +183,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       unattendedReadsPerDay: 4,
       sandboxSettlementMs: parsePositiveInt('SANDBOX_SETTLEMENT_SECONDS', env.SANDBOX_SETTLEMENT_SECONDS, 5) * 1000,
       expiryJobIntervalMs: parseDuration('CONSENT_EXPIRY_INTERVAL', env.CONSENT_EXPIRY_INTERVAL, '1h'),
+      balanceSyncIntervalMs: parseDuration('BALANCE_SYNC_INTERVAL', env.BALANCE_SYNC_INTERVAL, '6h'),
     },
     rates: {
       feed: parseBool('RATES_FEED', env.RATES_FEED, false),

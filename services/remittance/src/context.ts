@@ -15,6 +15,8 @@ export interface AppContext {
   eid: EidService;
   openBanking: OpenBankingService;
   rates: RatesService;
+  /** The sandbox bank's consent page (OPEN_BANKING_PROVIDER=sandbox only). */
+  sandbox: { authorize(externalConsentId: string, approve: boolean): Promise<string | null> } | null;
 }
 
 export interface SurfaceOptions {

@@ -5,14 +5,15 @@ import type { LiveSession } from '../modules/auth/sessions.repository.js';
 import type { SessionService } from '../modules/auth/sessions.service.js';
 
 declare module 'fastify' {
-  interface FastifyRequest {
-    auth: LiveSession | null;
-  }
   interface FastifyContextConfig {
-    /** Route needs no session (eID sign-in, rates, health, bank callbacks). */
-    public?: boolean;
+    /** Remittance: the route needs no session (eID sign-in, rates, health, bank callbacks). */
+    remitPublic?: boolean;
   }
 }
+
+// Kept off FastifyRequest's type: both services share one TypeScript program, and the
+// accounting service declares its own `request.auth`.
+const sessions = new WeakMap<FastifyRequest, LiveSession>();
 
 export const WEB_COOKIE = 'app_token';
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -47,20 +48,20 @@ export function registerSurfaceAuth(
 ): void {
   const allowed = new Set(opts.allowedOrigins);
   scope.addHook('onRequest', async (req) => {
-    req.auth = null;
-    if (!req.routeOptions.url || req.routeOptions.config?.public) return;
+    if (!req.routeOptions.url || req.routeOptions.config?.remitPublic) return;
     const token = opts.surface === 'web' ? req.cookies[WEB_COOKIE] : bearerToken(req.headers.authorization);
     if (!token) throw unauthorized();
     if (opts.surface === 'web' && UNSAFE.has(req.method)) {
       const origin = requestOrigin(req);
       if (!origin || !allowed.has(origin)) throw forbidden('Origin not allowed');
     }
-    req.auth = await opts.sessions.authenticate(token, opts.surface);
+    sessions.set(req, await opts.sessions.authenticate(token, opts.surface));
   });
 }
 
 /** The session of an authenticated route (the hook above guarantees it). */
 export function authOf(req: FastifyRequest): LiveSession {
-  if (!req.auth) throw unauthorized();
-  return req.auth;
+  const session = sessions.get(req);
+  if (!session) throw unauthorized();
+  return session;
 }

@@ -1,3 +1,4 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { clientInfo, LIMIT_AUTH, type AppContext, type SurfaceOptions } from '../../context.js';
 import { AppError, badRequest } from '../../errors.js';
@@ -41,9 +42,10 @@ function rememberFailure(app: FastifyInstance, err: EidError): void {
   app.log.warn({ failure: err.failure, reason: err.message }, 'eID sign-in failed');
 }
 
-export async function eidRoutes(app: FastifyInstance, { surface, ctx }: SurfaceOptions): Promise<void> {
+export async function eidRoutes(scope: FastifyInstance, { surface, ctx }: SurfaceOptions): Promise<void> {
+  const app = scope.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['auth'];
-  const publicLimited = { public: true, ...LIMIT_AUTH };
+  const publicLimited = { remitPublic: true, ...LIMIT_AUTH };
   const stateCookie = {
     httpOnly: true,
     secure: ctx.config.nodeEnv === 'production',
@@ -123,15 +125,16 @@ export async function eidRoutes(app: FastifyInstance, { surface, ctx }: SurfaceO
 }
 
 /** R3: the simulated provider's authorize page (EID_MOCK=true only, never in production). */
-function registerMockProvider(app: FastifyInstance, ctx: AppContext): void {
+function registerMockProvider(scope: FastifyInstance, ctx: AppContext): void {
+  const app = scope.withTypeProvider<TypeBoxTypeProvider>();
   const eid = ctx.config.eid;
   app.get(
     '/auth/eid/mock/authorize',
     {
-      config: { public: true, ...LIMIT_AUTH },
+      config: { remitPublic: true, ...LIMIT_AUTH },
       schema: { tags: ['auth'], summary: 'Mock eID provider (development)', querystring: MockAuthorizeQuery, response: errors(400) },
     },
-    async (req, reply: FastifyReply) => {
+    async (req, reply) => {
       const q = req.query;
       if (q.client_id !== eid.clientId) throw badRequest('unknown client_id');
       if (q.redirect_uri !== eid.callbackUrl && q.redirect_uri !== eid.callbackUrlMobile) throw badRequest('redirect_uri is not registered');

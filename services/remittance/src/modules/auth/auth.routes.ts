@@ -1,3 +1,4 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Config } from '../../config.js';
 import { clientInfo, LIMIT_AUTH, type SurfaceOptions } from '../../context.js';
@@ -23,7 +24,8 @@ function clearWebCookie(reply: FastifyReply, config: Config): void {
 
 const GONE = new AppError(410, 'gone', 'Password sign-in was removed; sign in with eID: GET /api/auth/eid (web) or GET /v1/auth/eid/initiate (mobile)');
 
-export async function authRoutes(app: FastifyInstance, { surface, ctx }: SurfaceOptions): Promise<void> {
+export async function authRoutes(scope: FastifyInstance, { surface, ctx }: SurfaceOptions): Promise<void> {
+  const app = scope.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['auth'];
 
   app.get('/auth/me', { schema: { tags, response: { 200: MeResponse, ...errors(401) } } }, async (req) => {
@@ -73,7 +75,7 @@ export async function authRoutes(app: FastifyInstance, { surface, ctx }: Surface
   for (const path of ['/auth/login', '/auth/register', '/auth/verify-otp']) {
     app.post(
       path,
-      { config: { public: true, ...LIMIT_AUTH }, schema: { tags, deprecated: true, response: errors(410, 429) } },
+      { config: { remitPublic: true, ...LIMIT_AUTH }, schema: { tags, deprecated: true, response: errors(410, 429) } },
       async (_req, reply) => reply.status(410).send(errorBody(GONE)),
     );
   }

@@ -1,3 +1,4 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext, SurfaceOptions } from '../../context.js';
 import { notFound } from '../../errors.js';
@@ -16,7 +17,8 @@ import {
   SandboxAuthorizeQuery,
 } from './open-banking.schemas.js';
 
-export async function openBankingRoutes(app: FastifyInstance, { surface, ctx }: SurfaceOptions): Promise<void> {
+export async function openBankingRoutes(scope: FastifyInstance, { surface, ctx }: SurfaceOptions): Promise<void> {
+  const app = scope.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['open banking'];
   const ob = ctx.openBanking;
 
@@ -70,11 +72,12 @@ export async function openBankingRoutes(app: FastifyInstance, { surface, ctx }: 
 }
 
 /** Browser redirects from the bank: public, authenticated by the consent's one-time state. */
-function registerBankRedirects(app: FastifyInstance, ctx: AppContext): void {
+function registerBankRedirects(scope: FastifyInstance, ctx: AppContext): void {
+  const app = scope.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['open banking'];
   app.get(
     '/open-banking/callback',
-    { config: { public: true }, schema: { tags, querystring: BankCallbackQuery, response: { 302: { description: 'to /bank-accounts or the app' } } } },
+    { config: { remitPublic: true }, schema: { tags, querystring: BankCallbackQuery, response: { 302: { description: 'to /bank-accounts or the app' } } } },
     async (req, reply) => reply.redirect(await ctx.openBanking.completeConsent(req.query.consentId, req.query), 302),
   );
 
@@ -83,7 +86,7 @@ function registerBankRedirects(app: FastifyInstance, ctx: AppContext): void {
   app.get(
     '/open-banking/sandbox/authorize',
     {
-      config: { public: true },
+      config: { remitPublic: true },
       schema: { tags, summary: 'Sandbox bank consent page (development)', querystring: SandboxAuthorizeQuery, response: errors(404) },
     },
     async (req, reply) => {

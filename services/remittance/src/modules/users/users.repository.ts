@@ -26,7 +26,7 @@ export async function insertUserIfAbsent(db: Kysely<DB>, user: NewUser): Promise
     .values(user)
     .onConflict((oc) => oc.column('national_id_hash').where('deleted_at', 'is', null).doNothing())
     .executeTakeFirst();
-  return Number(r.numInsertedRows ?? 0n) === 1;
+  return Number(r.numInsertedOrUpdatedRows ?? 0n) === 1;
 }
 
 export async function recordLogin(db: Kysely<DB>, userId: string, at: Date): Promise<void> {

@@ -1,0 +1,151 @@
+import type { FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { Redis } from 'ioredis';
+import type { Database } from '@app/shared/db/database';
+import { createHttp } from '@app/shared/http';
+import type { Config } from './config.js';
+import type { AppContext } from './context.js';
+import type { DB } from './db/schema.js';
+import { AppError, registerErrorHandling } from './errors.js';
+import { JOB_LOCKS, runExclusive, Scheduler } from './jobs/scheduler.js';
+import { createTokenService } from './lib/tokens.js';
+import { registerSurfaceAuth } from './plugins/authenticate.js';
+import { authRoutes } from './modules/auth/auth.routes.js';
+import { SessionService } from './modules/auth/sessions.service.js';
+import { createMockClient, createOidcClient } from './modules/auth-eid/eid-client.js';
+import { deleteExpiredEidRows } from './modules/auth-eid/eid.repository.js';
+import { eidRoutes } from './modules/auth-eid/eid.routes.js';
+import { EidService } from './modules/auth-eid/eid.service.js';
+import { healthRoutes } from './modules/health/health.routes.js';
+import { openBankingRoutes } from './modules/open-banking/open-banking.routes.js';
+import { OpenBankingService } from './modules/open-banking/open-banking.service.js';
+import { createSandboxProvider } from './modules/open-banking/providers/sandbox.js';
+import { ratesRoutes } from './modules/rates/rates.routes.js';
+import { RatesService } from './modules/rates/rates.service.js';
+
+export interface BuildOptions {
+  /** Feed fetcher for the rates job (tests pass a recorded response). */
+  fetch?: typeof fetch;
+}
+
+/** The whole remittance service, ready to listen (server.ts) or to take app.inject (tests). */
+export async function buildApp(config: Readonly<Config>, db: Database<DB>, opts: BuildOptions = {}): Promise<FastifyInstance & { ctx: AppContext; scheduler: Scheduler }> {
+  const app = createHttp({ logLevel: config.logLevel, trustProxy: config.trustProxy });
+  registerErrorHandling(app);
+
+  // Infrastructure.
+  await app.register(helmet, { global: true });
+  await app.register(cookie);
+  await app.register(cors, { origin: config.allowedOrigins, credentials: true });
+  let redis: Redis | null = null;
+  if (config.rateLimits) {
+    if (config.redisUrl) redis = new Redis(config.redisUrl, { connectTimeout: 500, maxRetriesPerRequest: 1, lazyConnect: false });
+    await app.register(rateLimit, {
+      global: true,
+      max: 100,
+      timeWindow: 60_000,
+      ...(redis ? { redis, nameSpace: 'remittance-rl:', skipOnError: true } : {}),
+      errorResponseBuilder: (_req, ctx) => new AppError(429, 'rate_limited', `Too many requests, retry in ${ctx.after}`),
+    });
+  } else {
+    app.log.warn('RATE_LIMITS=off: every rate limit is disabled');
+  }
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Remittance and payments API',
+        version: config.version,
+        description: 'Web backend under /api (cookie app_token) and standalone API under /v1 (Bearer token).',
+      },
+      components: {
+        securitySchemes: {
+          cookie: { type: 'apiKey', in: 'cookie', name: 'app_token' },
+          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+        },
+      },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  // Application services.
+  const tokens = await createTokenService(config);
+  const sessions = new SessionService(db.system, tokens);
+  const eidClient = config.eid.mock
+    ? createMockClient(config.eid, db.system, config.publicUrl)
+    : createOidcClient(config.eid, { allowHttp: config.nodeEnv !== 'production' });
+  const sandbox = createSandboxProvider(db.system, { publicUrl: config.publicUrl, settlementMs: config.openBanking.sandboxSettlementMs });
+  const ctx: AppContext = {
+    config,
+    db,
+    sessions,
+    eid: new EidService(db.system, config, eidClient, sessions),
+    openBanking: new OpenBankingService(db.system, sandbox, config),
+    rates: new RatesService(db.system, config, opts.fetch),
+    sandbox,
+  };
+
+  // Routes: the same handlers on both surfaces (R1).
+  for (const [surface, prefix] of [
+    ['web', '/api'],
+    ['api', '/v1'],
+  ] as const) {
+    await app.register(
+      async (scope) => {
+        registerSurfaceAuth(scope, { surface, sessions, allowedOrigins: config.allowedOrigins });
+        const options = { surface, ctx };
+        await scope.register(healthRoutes, options);
+        await scope.register(ratesRoutes, options);
+        await scope.register(eidRoutes, options);
+        await scope.register(authRoutes, options);
+        await scope.register(openBankingRoutes, options);
+      },
+      { prefix },
+    );
+  }
+
+  // Background jobs (G12: each claims an advisory lock; all stop when the app closes).
+  const scheduler = new Scheduler(app.log);
+  scheduler.add({
+    name: 'consent-expiry',
+    intervalMs: config.openBanking.expiryJobIntervalMs,
+    runOnStart: true,
+    run: () =>
+      runExclusive(db.system, db.kind, JOB_LOCKS.consentExpiry, async () => {
+        const expired = await ctx.openBanking.expireConsents();
+        await deleteExpiredEidRows(db.system, new Date());
+        if (expired.length) app.log.info({ count: expired.length }, 'open banking consents expired');
+      }),
+  });
+  scheduler.add({
+    name: 'balance-sync',
+    intervalMs: config.openBanking.balanceSyncIntervalMs,
+    runOnStart: false,
+    run: () => runExclusive(db.system, db.kind, JOB_LOCKS.balanceSync, () => ctx.openBanking.syncAllUnattended()),
+  });
+  if (config.rates.feed) {
+    scheduler.add({
+      name: 'rates-refresh',
+      intervalMs: config.rates.refreshIntervalMs,
+      runOnStart: true,
+      run: () =>
+        runExclusive(db.system, db.kind, JOB_LOCKS.ratesRefresh, async () => {
+          const updated = await ctx.rates.refreshFromFeed();
+          app.log.info({ updated }, 'exchange rates refreshed from Norges Bank');
+        }),
+    });
+  }
+  app.addHook('onReady', async () => scheduler.start());
+  app.addHook('onClose', async () => {
+    await scheduler.stop();
+    if (redis) redis.disconnect();
+  });
+
+  return Object.assign(app, { ctx, scheduler });
+}

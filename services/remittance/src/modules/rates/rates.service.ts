@@ -1,0 +1,71 @@
+import type { Kysely } from 'kysely';
+import type { Config } from '../../config.js';
+import type { DB } from '../../db/schema.js';
+import { notFound } from '../../errors.js';
+import { nokRatesFromFeed, parseNorgesBankSdmx } from './norges-bank.js';
+import { findRate, listRates, upsertRate } from './rates.repository.js';
+
+export const SUPPORTED_TARGETS = ['RSD', 'BAM', 'PLN', 'PKR', 'TRY', 'EUR'] as const;
+export const REMITTANCE_FEE = 0.005;
+
+export class RatesService {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly config: Config,
+    private readonly fetchImpl: typeof fetch = fetch,
+  ) {}
+
+  private isStale(updatedAt: Date, now: Date): boolean {
+    return now.getTime() - updatedAt.getTime() > this.config.rates.staleAfterMs;
+  }
+
+  /** Persisted rates only (never calls a provider). updatedAt is the oldest rate's time. */
+  async all(now = new Date()) {
+    const rows = await listRates(this.db);
+    const rates: Record<string, number> = {};
+    let oldest: Date | null = null;
+    for (const r of rows) {
+      rates[r.currency] = Number(r.rate);
+      if (!oldest || r.updated_at < oldest) oldest = r.updated_at;
+    }
+    return {
+      baseCurrency: 'NOK' as const,
+      rates,
+      updatedAt: oldest?.toISOString() ?? null,
+      stale: oldest === null || this.isStale(oldest, now),
+    };
+  }
+
+  async one(currency: string, now = new Date()) {
+    const row = await findRate(this.db, currency.toUpperCase());
+    if (!row) throw notFound(`No rate for ${currency}`);
+    return {
+      baseCurrency: 'NOK' as const,
+      currency: row.currency,
+      rate: Number(row.rate),
+      fee: REMITTANCE_FEE,
+      updatedAt: row.updated_at.toISOString(),
+      stale: this.isStale(row.updated_at, now),
+    };
+  }
+
+  /** Fetches Norges Bank's feed and stores what it covers; returns the currencies updated. */
+  async refreshFromFeed(now = new Date()): Promise<string[]> {
+    const res = await this.fetchImpl(this.config.rates.feedUrl, {
+      headers: { accept: 'application/vnd.sdmx.data+json, application/json' },
+      signal: AbortSignal.timeout(15_000),
+    });
+    if (!res.ok) throw new Error(`Norges Bank feed answered ${res.status}`);
+    return this.store(parseNorgesBankSdmx(await res.json()), now);
+  }
+
+  async store(feed: ReturnType<typeof parseNorgesBankSdmx>, now = new Date()): Promise<string[]> {
+    const rates = nokRatesFromFeed(feed, SUPPORTED_TARGETS);
+    await this.db.transaction().execute(async (trx) => {
+      for (const [currency, { rate }] of rates) {
+        await upsertRate(trx, { currency, rate: rate.toDecimalPlaces(8).toFixed(8), source: 'norges-bank', updatedAt: now });
+      }
+    });
+    return [...rates.keys()].sort();
+  }
+}
