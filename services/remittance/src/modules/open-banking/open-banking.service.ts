@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { D as Decimal, type Dec } from '@app/shared/money';
+import { Decimal, type Dec } from '../../lib/decimal.js';
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config.js';
 import type { Consent, ConsentScope, DB } from '../../db/schema.js';

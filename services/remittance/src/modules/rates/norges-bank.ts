@@ -1,4 +1,4 @@
-import { D as Decimal, type Dec } from '@app/shared/money';
+import { Decimal, type Dec } from '../../lib/decimal.js';
 
 /** One NOK-based observation: `nokPerUnit` NOK buys one unit of `currency`. */
 export interface FeedRate {

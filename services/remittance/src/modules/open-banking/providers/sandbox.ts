@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { D as Decimal, type Dec } from '@app/shared/money';
+import { Decimal, type Dec } from '../../../lib/decimal.js';
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../../db/schema.js';
 import { newId } from '../../../lib/ids.js';

@@ -1,0 +1,103 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { LightMyRequestResponse } from 'fastify';
+import { freshDatabase } from '@app/shared/test/clone';
+import type { Env } from '@app/shared/config';
+import { buildApp, type BuildOptions } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import type { DB } from '../src/db/schema.js';
+
+export type TestApp = Awaited<ReturnType<typeof buildApp>>;
+
+/** Development defaults with test-friendly overrides (no timers, no limits unless asked). */
+export function testConfig(env: Env = {}) {
+  return loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'remittance-test-')),
+    JWT_SECRET: 'test-secret-test-secret-test-secret-0123456789',
+    CONSENT_EXPIRY_INTERVAL: '0s',
+    BALANCE_SYNC_INTERVAL: '0s',
+    RATE_LIMITS: 'off',
+    ...env,
+  });
+}
+
+/** The production app on a fresh test database. */
+export async function startApp(env: Env = {}, opts: BuildOptions = {}) {
+  const t = await freshDatabase<DB>('remittance', 'remittance_app');
+  const app = await buildApp(testConfig(env), t.db, opts);
+  await app.ready();
+  return {
+    app,
+    db: t.db,
+    async close() {
+      await app.close();
+      await t.destroy();
+    },
+  };
+}
+
+export function setCookies(res: LightMyRequestResponse): Record<string, { value: string; raw: string }> {
+  const header = res.headers['set-cookie'];
+  const list = Array.isArray(header) ? header : header ? [header] : [];
+  const out: Record<string, { value: string; raw: string }> = {};
+  for (const raw of list) {
+    const [pair] = raw.split(';');
+    const i = pair.indexOf('=');
+    out[pair.slice(0, i)] = { value: decodeURIComponent(pair.slice(i + 1)), raw };
+  }
+  return out;
+}
+
+export function pathOf(url: string): string {
+  const u = new URL(url);
+  return u.pathname + u.search;
+}
+
+export const ORIGIN = 'http://localhost:3001';
+
+export interface MockIdentity {
+  pid?: string;
+  given_name?: string;
+  family_name?: string;
+  email?: string;
+  birthdate?: string;
+}
+
+/** Follows the mock provider's authorize page; returns the callback query (code, state). */
+export async function mockAuthorize(app: TestApp, redirectUrl: string, identity: MockIdentity = {}) {
+  const url = new URL(redirectUrl);
+  for (const [k, v] of Object.entries(identity)) if (v !== undefined) url.searchParams.set(k, v);
+  const res = await app.inject({ method: 'GET', url: url.pathname + url.search });
+  if (res.statusCode !== 302) throw new Error(`mock authorize answered ${res.statusCode}: ${res.body}`);
+  const back = new URL(res.headers.location as string);
+  return { code: back.searchParams.get('code')!, state: back.searchParams.get('state')!, location: back };
+}
+
+/** Web sign-in through the mock provider; returns the app_token cookie. */
+export async function signInWeb(app: TestApp, identity: MockIdentity = {}) {
+  const start = await app.inject({ method: 'GET', url: '/api/auth/eid' });
+  const stateCookie = setCookies(start).eid_state.value;
+  const { code, state } = await mockAuthorize(app, start.json().redirectUrl, identity);
+  const cb = await app.inject({
+    method: 'GET',
+    url: `/api/auth/eid/callback?code=${encodeURIComponent(code)}&state=${encodeURIComponent(state)}`,
+    cookies: { eid_state: stateCookie },
+  });
+  if (cb.headers.location !== '/dashboard') throw new Error(`web sign-in failed: ${cb.headers.location}`);
+  return { cookie: setCookies(cb).app_token.value, response: cb };
+}
+
+/** Mobile sign-in through the mock provider; returns the Bearer token and the user. */
+export async function signInMobile(app: TestApp, identity: MockIdentity = {}) {
+  const start = await app.inject({ method: 'GET', url: '/v1/auth/eid/initiate?platform=mobile' });
+  const { code, state } = await mockAuthorize(app, start.json().redirectUrl, identity);
+  const res = await app.inject({ method: 'POST', url: '/v1/auth/eid/callback', payload: { code, state, platform: 'mobile' } });
+  if (res.statusCode !== 200) throw new Error(`mobile sign-in failed: ${res.statusCode} ${res.body}`);
+  return { token: res.json().token as string, user: res.json().data };
+}
+
+export const web = (cookie: string) => ({ cookies: { app_token: cookie }, headers: { origin: ORIGIN } });
+export const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });

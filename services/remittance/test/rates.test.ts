@@ -1,0 +1,101 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nokRatesFromFeed, parseNorgesBankSdmx } from '../src/modules/rates/norges-bank.js';
+import { SUPPORTED_TARGETS } from '../src/modules/rates/rates.service.js';
+import { startApp } from './helpers.js';
+
+const recorded = JSON.parse(readFileSync(join(import.meta.dirname, 'fixtures/norges-bank-exr-2026-11-20.sdmx.json'), 'utf8'));
+
+describe('Norges Bank SDMX-JSON parser (recorded feed)', () => {
+  it('reads the latest observation of each series and applies UNIT_MULT', () => {
+    const feed = parseNorgesBankSdmx(recorded);
+    const byCurrency = Object.fromEntries(feed.map((r) => [r.currency, { nok: r.nokPerUnit.toString(), date: r.date }]));
+    expect(byCurrency).toEqual({
+      EUR: { nok: '11.7265', date: '2026-11-20' },
+      PLN: { nok: '2.7605', date: '2026-11-20' }, // quoted per 100
+      TRY: { nok: '0.2384', date: '2026-11-20' },
+      PKR: { nok: '0.03587', date: '2026-11-20' },
+    });
+  });
+
+  it('turns them into NOK -> target rates, with BAM through the euro peg', () => {
+    const rates = nokRatesFromFeed(parseNorgesBankSdmx(recorded), SUPPORTED_TARGETS);
+    expect(rates.get('EUR')!.rate.toFixed(6)).toBe('0.085277'); // 1 / 11.7265
+    expect(rates.get('PLN')!.rate.toFixed(6)).toBe('0.362253');
+    expect(rates.get('TRY')!.rate.toFixed(4)).toBe('4.1946');
+    expect(rates.get('PKR')!.rate.toFixed(4)).toBe('27.8784');
+    expect(rates.get('BAM')!.rate.toFixed(6)).toBe('0.166787'); // 1.95583 / 11.7265
+    expect(rates.has('RSD')).toBe(false);
+  });
+
+  it('rejects documents that are not SDMX-JSON data messages', () => {
+    expect(() => parseNorgesBankSdmx({})).toThrow();
+    expect(() => parseNorgesBankSdmx({ data: { dataSets: [{ series: {} }], structure: { dimensions: { series: [] } } } })).toThrow();
+  });
+});
+
+describe('rates endpoints (R11)', () => {
+  let env: Awaited<ReturnType<typeof startApp>>;
+  const feedCalls: string[] = [];
+  beforeAll(async () => {
+    env = await startApp({}, {
+      fetch: (async (url: string) => {
+        feedCalls.push(String(url));
+        return new Response(JSON.stringify(recorded), { status: 200, headers: { 'content-type': 'application/json' } });
+      }) as typeof fetch,
+    });
+  });
+  afterAll(async () => env?.close());
+
+  it('serves the seeded rates on both surfaces without calling the feed, flagged stale when older than 24 h', async () => {
+    for (const prefix of ['/api', '/v1']) {
+      const res = await env.app.inject({ method: 'GET', url: `${prefix}/rates` });
+      expect(res.statusCode).toBe(200);
+      const data = res.json().data;
+      expect(data.baseCurrency).toBe('NOK');
+      expect(Object.keys(data.rates).sort()).toEqual([...SUPPORTED_TARGETS].sort());
+      expect(data.stale).toBe(Date.now() - Date.parse(data.updatedAt) > 24 * 3600_000);
+    }
+    expect(feedCalls).toEqual([]);
+  });
+
+  it('serves one rate with the fee, and 404 for an unknown currency', async () => {
+    const res = await env.app.inject({ method: 'GET', url: '/api/rates/pln' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toMatchObject({ baseCurrency: 'NOK', currency: 'PLN', fee: 0.005 });
+    expect(typeof res.json().data.rate).toBe('number');
+    const unknown = await env.app.inject({ method: 'GET', url: '/api/rates/XYZ' });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().error).toBe('not_found');
+  });
+
+  it('stores a refresh from the feed and clears the stale flag of the refreshed rates', async () => {
+    const updated = await env.app.ctx.rates.refreshFromFeed();
+    expect(updated).toEqual(['BAM', 'EUR', 'PKR', 'PLN', 'TRY']);
+    const eur = (await env.app.inject({ method: 'GET', url: '/v1/rates/EUR' })).json().data;
+    expect(eur).toMatchObject({ rate: 0.08527694, stale: false });
+    const row = await env.db.system.selectFrom('exchange_rates').selectAll().where('currency', '=', 'EUR').executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ rate: '0.08527694', source: 'norges-bank' });
+    // RSD is not in Norges Bank's feed: it keeps its older value, so the set as a whole is stale.
+    const all = (await env.app.inject({ method: 'GET', url: '/api/rates' })).json().data;
+    expect(all.rates.EUR).toBe(0.08527694);
+    const rsd = (await env.app.inject({ method: 'GET', url: '/api/rates/RSD' })).json().data;
+    expect(all.stale).toBe(rsd.stale);
+  });
+
+  it('the refresh job never breaks start-up when the feed is offline', async () => {
+    const offline = await startApp({ RATES_FEED: 'on', RATES_REFRESH_INTERVAL: '1h' }, {
+      fetch: (async () => {
+        throw new TypeError('fetch failed');
+      }) as typeof fetch,
+    });
+    try {
+      await new Promise((r) => setTimeout(r, 50));
+      const res = await offline.app.inject({ method: 'GET', url: '/api/rates' });
+      expect(res.statusCode).toBe(200);
+    } finally {
+      await offline.close();
+    }
+  });
+});
