@@ -15,6 +15,8 @@ export interface AuthorizeParams {
 export interface ExchangeParams {
   code: string;
   state: string;
+  /** RFC 9207 issuer of the authorization response, when the provider sends one. */
+  iss?: string;
   redirectUri: string;
   nonce: string;
   codeVerifier: string;
@@ -95,6 +97,7 @@ export function createOidcClient(cfg: EidConfig, opts: { allowHttp: boolean }): 
       const current = new URL(p.redirectUri);
       current.searchParams.set('code', p.code);
       current.searchParams.set('state', p.state);
+      if (p.iss) current.searchParams.set('iss', p.iss);
       const tokens = await oidc.authorizationCodeGrant(
         c,
         current,

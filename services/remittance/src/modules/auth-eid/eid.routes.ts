@@ -82,7 +82,7 @@ export async function eidRoutes(scope: FastifyInstance, { surface, ctx }: Surfac
         if (!q.code || !q.state) return fail('state_mismatch');
         try {
           const { session } = await ctx.eid.complete(
-            { platform: 'web', code: q.code, state: q.state, expectedState: req.cookies[STATE_COOKIE] ?? null },
+            { platform: 'web', code: q.code, state: q.state, iss: q.iss, expectedState: req.cookies[STATE_COOKIE] ?? null },
             clientInfo(req),
           );
           reply.clearCookie(STATE_COOKIE, { path: STATE_COOKIE_PATH });
@@ -114,7 +114,10 @@ export async function eidRoutes(scope: FastifyInstance, { surface, ctx }: Surfac
     },
     async (req) => {
       try {
-        const { session, user } = await ctx.eid.complete({ platform: 'mobile', code: req.body.code, state: req.body.state }, clientInfo(req));
+        const { session, user } = await ctx.eid.complete(
+          { platform: 'mobile', code: req.body.code, state: req.body.state, iss: req.body.iss },
+          clientInfo(req),
+        );
         return { token: session.token, data: toUserBody(user) };
       } catch (err) {
         if (err instanceof EidError) rememberFailure(app, err);

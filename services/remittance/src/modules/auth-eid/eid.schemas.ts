@@ -11,12 +11,14 @@ export const MobileInitiateResponse = Type.Object({ redirectUrl: Type.String(), 
 export const WebCallbackQuery = Type.Object({
   code: Type.Optional(Type.String({ maxLength: 2048 })),
   state: Type.Optional(Type.String({ maxLength: 512 })),
+  iss: Type.Optional(Type.String({ maxLength: 500 })),
   error: Type.Optional(Type.String({ maxLength: 200 })),
 });
 
 export const MobileCallbackBody = Type.Object({
   code: Type.String({ minLength: 1, maxLength: 2048 }),
   state: Type.String({ minLength: 1, maxLength: 512 }),
+  iss: Type.Optional(Type.String({ maxLength: 500, description: 'the iss parameter of the redirect (RFC 9207), when present' })),
   platform: Type.Optional(Type.Literal('mobile')),
 });
 export const MobileCallbackResponse = Type.Object({ token: Type.String(), data: UserBody });

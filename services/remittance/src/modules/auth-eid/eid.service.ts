@@ -83,7 +83,7 @@ export class EidService {
    * found or created and a session issued.
    */
   async complete(
-    input: { platform: Platform; code: string; state: string; expectedState?: string | null },
+    input: { platform: Platform; code: string; state: string; iss?: string; expectedState?: string | null },
     client: ClientInfo,
   ): Promise<{ session: IssuedSession; user: User; created: boolean }> {
     if (input.platform === 'web' && (!input.expectedState || input.expectedState !== input.state)) {
@@ -97,12 +97,14 @@ export class EidService {
       claims = await this.client.exchange({
         code: input.code,
         state: input.state,
+        iss: input.iss,
         redirectUri: started.redirect_uri,
         nonce: started.nonce,
         codeVerifier: started.code_verifier,
       });
     } catch (err) {
-      throw new EidError('eid_provider_error', `code exchange or ID token verification failed: ${(err as Error).message}`);
+      const cause = (err as Error).cause instanceof Error ? `: ${((err as Error).cause as Error).message}` : '';
+      throw new EidError('eid_provider_error', `code exchange or ID token verification failed: ${(err as Error).message}${cause}`);
     }
 
     const pid = claimString(claims, 'pid', 20) ?? claimString(claims, 'nnin', 20);
