@@ -46,18 +46,18 @@ async function startProvider() {
     conformIdTokenClaims: false,
     ttl: { AccessToken: 300, IdToken: 300, AuthorizationCode: 60, Interaction: 300, Session: 600, Grant: 600 },
     features: { devInteractions: { enabled: false } },
-    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
-    findAccount: async (_ctx, sub) => ({ accountId: sub, claims: async () => ({ sub, ...accounts.get(sub) }) }),
+    interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
+    findAccount: async (_ctx: unknown, sub: string) => ({ accountId: sub, claims: async () => ({ sub, ...accounts.get(sub) }) }),
     // Consent is implied: every sign-in gets a grant for the scopes and claims it asks for.
-    loadExistingGrant: async (ctx) => {
-      const grant = new ctx.oidc.provider.Grant({ clientId: ctx.oidc.client!.clientId, accountId: ctx.oidc.session!.accountId! });
+    loadExistingGrant: async (ctx: any) => {
+      const grant = new ctx.oidc.provider.Grant({ clientId: ctx.oidc.client.clientId, accountId: ctx.oidc.session.accountId });
       grant.addOIDCScope('openid profile');
       await grant.save();
       return grant;
     },
   });
   // Auto-login: the interaction logs in `nextLogin` without a page.
-  provider.use(async (ctx, next) => {
+  provider.use(async (ctx: any, next: () => Promise<void>) => {
     if (!/^\/interaction\/[^/]+$/.test(ctx.path)) return next();
     const { sub, ...claims } = nextLogin;
     accounts.set(sub, claims);
