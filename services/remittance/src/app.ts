@@ -49,7 +49,7 @@ export async function buildApp(config: Readonly<Config>, db: Database<DB>, opts:
       global: true,
       max: 100,
       timeWindow: 60_000,
-      ...(redis ? { redis, nameSpace: 'remittance-rl:', skipOnError: true } : {}),
+      ...(redis ? { redis, nameSpace: config.rateLimitPrefix, skipOnError: true } : {}),
       errorResponseBuilder: (_req, ctx) => new AppError(429, 'rate_limited', `Too many requests, retry in ${ctx.after}`),
     });
   } else {

@@ -46,6 +46,8 @@ export interface Config {
   dataDir: string;
   databaseUrl: string;
   redisUrl: string | null;
+  /** Key prefix of the rate-limit counters in Redis (instances sharing limits share it). */
+  rateLimitPrefix: string;
   trustProxy: boolean;
   rateLimits: boolean;
   logLevel: string;
@@ -142,6 +144,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     dataDir,
     databaseUrl: databaseUrl(env.REMITTANCE_DATABASE_URL, dataDir, 'remittance/db'),
     redisUrl: env.REDIS_URL || null,
+    rateLimitPrefix: env.RATE_LIMIT_PREFIX || 'remittance-rl:',
     trustProxy: parseBool('TRUST_PROXY', env.TRUST_PROXY, false),
     rateLimits: parseBool('RATE_LIMITS', env.RATE_LIMITS, true),
     logLevel: env.LOG_LEVEL || 'info',
