@@ -29,6 +29,11 @@ export interface Config {
   webOrigin: string;
   corsOrigins: string[];
   bcryptCost: number;
+  /** Invoice e-mail (A11): smtp://user:pass@host:587; null writes .eml files to DATA_DIR/outbox. */
+  smtpUrl: string | null;
+  mailFrom: string;
+  /** Absolute base of links put in e-mails (the public invoice view link, A10). */
+  publicBaseUrl: string;
 }
 
 /** Read and validate the environment once (STYLE 13); the result is frozen. */
@@ -60,5 +65,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       (v, i, a) => v && a.indexOf(v) === i,
     ),
     bcryptCost,
+    smtpUrl: env.SMTP_URL || null,
+    mailFrom: env.MAIL_FROM ?? 'Ledgerline <invoices@localhost>',
+    publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://${env.HOST ?? '127.0.0.1'}:${env.ACCOUNTING_PORT || 3000}`).replace(/\/+$/, ''),
   });
 }

@@ -152,3 +152,76 @@ export interface DB {
   ledger_transactions: LedgerTransactionsTable;
   logged_actions: LoggedActionsTable;
 }
+
+// Invoices (issue 4) ------------------------------------------------------------------------------
+export type InvoiceStatus = 'draft' | 'sent' | 'viewed' | 'paid' | 'overdue' | 'cancelled';
+
+export interface InvoiceCountersTable {
+  organization_id: string;
+  year: number;
+  last_number: number;
+}
+
+export interface InvoicesTable {
+  id: Generated<string>;
+  organization_id: string;
+  invoice_number: string;
+  customer_id: string;
+  customer_name: string;
+  invoice_date: string;
+  due_date: string;
+  currency_code: string;
+  exchange_rate: Numeric;
+  subtotal: Numeric;
+  tax_amount: Numeric;
+  discount_amount: Numeric;
+  total_amount: Numeric;
+  base_amount: Numeric;
+  status: ColumnType<InvoiceStatus, InvoiceStatus | undefined, InvoiceStatus>;
+  notes: string | null;
+  terms: string | null;
+  pdf_key: string | null;
+  token_hash: string | null;
+  sent_at: Date | null;
+  sent_to: string | null;
+  email_id: string | null;
+  viewed_at: Date | null;
+  paid_at: string | null;
+  paid_bank_account_id: string | null;
+  cancelled_at: Date | null;
+  created_by: string | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface InvoiceItemsTable {
+  id: Generated<string>;
+  organization_id: string;
+  invoice_id: string;
+  line_number: number;
+  description: string;
+  quantity: Numeric;
+  unit_price: Numeric;
+  tax_rate: Numeric;
+  line_total: Numeric;
+  line_tax: Numeric;
+  account_id: string | null;
+}
+
+export interface AlertsTable {
+  id: Generated<string>;
+  organization_id: string;
+  type: string;
+  message: string;
+  reference_type: string | null;
+  reference_id: string | null;
+  created_at: CreatedAt;
+}
+
+// Declaration merging keeps these additions out of the shared DB block above.
+export interface DB {
+  invoice_counters: InvoiceCountersTable;
+  invoices: InvoicesTable;
+  invoice_items: InvoiceItemsTable;
+  alerts: AlertsTable;
+}
