@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { clientInfo, LIMIT_AUTH, type AppContext, type SurfaceOptions } from '../../context.js';
 import { AppError, badRequest } from '../../errors.js';
 import { randomToken } from '../../lib/ids.js';
@@ -38,7 +38,7 @@ function mobileError(err: unknown): unknown {
   return new AppError(status, code, message);
 }
 
-function rememberFailure(app: FastifyInstance, err: EidError): void {
+function logFailure(app: FastifyInstance, err: EidError): void {
   app.log.warn({ failure: err.failure, reason: err.message }, 'eID sign-in failed');
 }
 
@@ -90,7 +90,7 @@ export async function eidRoutes(scope: FastifyInstance, { surface, ctx }: Surfac
           return reply.redirect('/dashboard', 302);
         } catch (err) {
           if (!(err instanceof EidError)) throw err;
-          rememberFailure(app, err);
+          logFailure(app, err);
           return fail(err.failure);
         }
       },
@@ -120,7 +120,7 @@ export async function eidRoutes(scope: FastifyInstance, { surface, ctx }: Surfac
         );
         return { token: session.token, data: toUserBody(user) };
       } catch (err) {
-        if (err instanceof EidError) rememberFailure(app, err);
+        if (err instanceof EidError) logFailure(app, err);
         throw mobileError(err);
       }
     },

@@ -21,13 +21,18 @@ export async function healthRoutes(scope: FastifyInstance, { ctx }: SurfaceOptio
     { config: { remitPublic: true }, schema: { tags: ['health'], response: { 200: Health, 503: Health } } },
     async (_req, reply) => {
       let latency: number | null = null;
+      let timer: NodeJS.Timeout | undefined;
       try {
         latency = await Promise.race([
           ctx.db.ping(),
-          new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), PING_TIMEOUT_MS).unref()),
+          new Promise<never>((_, reject) => {
+            timer = setTimeout(() => reject(new Error('timeout')), PING_TIMEOUT_MS);
+          }),
         ]);
       } catch {
         latency = null;
+      } finally {
+        clearTimeout(timer);
       }
       const ok = latency !== null;
       return reply.status(ok ? 200 : 503).send({
