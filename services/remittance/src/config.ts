@@ -121,11 +121,6 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
 
   const eidMock = parseBool('EID_MOCK', env.EID_MOCK, !production);
   if (production && eidMock) throw new ConfigError('EID_MOCK=true is refused in production');
-  const obProvider = env.OPEN_BANKING_PROVIDER || (production ? '' : 'sandbox');
-  if (production && (obProvider === 'sandbox' || obProvider === '')) {
-    throw new ConfigError('OPEN_BANKING_PROVIDER must name a real provider in production (sandbox is refused)');
-  }
-  if (obProvider !== 'sandbox') throw new ConfigError(`OPEN_BANKING_PROVIDER "${obProvider}" is not implemented (only sandbox)`);
 
   const eidSecretRequired = production && !eidMock;
   const clientSecret = env.EID_CLIENT_SECRET || '';
@@ -197,6 +192,12 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       staleAfterMs: 24 * 3_600_000,
     },
   };
+  // Checked last so that missing secrets are reported first.
+  const obProvider = env.OPEN_BANKING_PROVIDER || (production ? '' : 'sandbox');
+  if (production && (obProvider === 'sandbox' || obProvider === '')) {
+    throw new ConfigError('OPEN_BANKING_PROVIDER must name a real provider in production (sandbox is refused)');
+  }
+  if (obProvider !== 'sandbox') throw new ConfigError(`OPEN_BANKING_PROVIDER "${obProvider}" is not implemented (only sandbox)`);
   return deepFreeze(config);
 }
 

@@ -69,6 +69,11 @@ describe('open banking consent (R8)', () => {
     const { token } = await signInMobile(env.app, { pid: nextPid() });
     const created = await env.app.inject({ method: 'POST', url: '/v1/open-banking/consents', ...bearer(token), payload: { scope: 'AISP' } });
     expect(created.statusCode).toBe(201);
+    // No body at all: the default scope.
+    const bare = await env.app.inject({ method: 'POST', url: '/v1/open-banking/consents', ...bearer(token) });
+    expect(bare.statusCode).toBe(201);
+    const bareRow = await env.db.system.selectFrom('ob_consents').select('scope').where('id', '=', bare.json().data.consentId).executeTakeFirstOrThrow();
+    expect(bareRow.scope).toBe('AISP+PISP');
     const { consentId, redirectUrl } = created.json().data;
     const bank = await env.app.inject({ method: 'GET', url: pathOf(redirectUrl) });
     const back = await env.app.inject({ method: 'GET', url: pathOf(bank.headers.location as string) });

@@ -24,9 +24,15 @@ export async function openBankingRoutes(scope: FastifyInstance, { surface, ctx }
 
   app.post(
     '/open-banking/consents',
-    { schema: { tags, body: CreateConsentBody, response: { 201: CreateConsentResponse, ...errors(400, 401, 403) } } },
+    {
+      schema: { tags, body: CreateConsentBody, response: { 201: CreateConsentResponse, ...errors(400, 401, 403) } },
+      // The body is optional (every field has a default).
+      preValidation: async (req) => {
+        req.body ??= {};
+      },
+    },
     async (req, reply) => {
-      const data = await ob.createConsent(authOf(req).userId, req.body?.scope ?? 'AISP+PISP', surface);
+      const data = await ob.createConsent(authOf(req).userId, req.body.scope ?? 'AISP+PISP', surface);
       return reply.status(201).send({ data });
     },
   );

@@ -1,0 +1,59 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '@app/shared/config';
+import { loadConfig } from '../src/config.js';
+
+const dataDir = () => mkdtempSync(join(tmpdir(), 'remittance-config-'));
+const long = (c: string) => c.repeat(40);
+const PROD = {
+  NODE_ENV: 'production',
+  JWT_SECRET: long('s'),
+  EID_MOCK: 'false',
+  EID_ISSUER: 'https://login.example.no',
+  EID_CLIENT_ID: 'client',
+  EID_CLIENT_SECRET: long('c'),
+  EID_CALLBACK_URL: 'https://app.example.no/api/auth/eid/callback',
+  EID_CALLBACK_URL_MOBILE: 'app://auth/callback',
+  OPEN_BANKING_PROVIDER: 'sandbox',
+};
+
+describe('configuration (G7, G8)', () => {
+  it('uses the spec defaults outside production: mock eID, sandbox bank, 24h and 7d tokens', () => {
+    const c = loadConfig({ DATA_DIR: dataDir() });
+    expect(c.eid.mock).toBe(true);
+    expect(c.openBanking.provider).toBe('sandbox');
+    expect(c.jwt).toMatchObject({ algorithm: 'HS256', expiryMs: 24 * 3600_000, expiryMobileMs: 7 * 24 * 3600_000 });
+    expect(c.port).toBe(3001);
+    expect(Object.isFrozen(c) && Object.isFrozen(c.jwt)).toBe(true);
+  });
+
+  it('generates a development JWT secret once and keeps it', () => {
+    const dir = dataDir();
+    const a = loadConfig({ DATA_DIR: dir });
+    const b = loadConfig({ DATA_DIR: dir });
+    expect(a.jwt.algorithm === 'HS256' && b.jwt.algorithm === 'HS256' && a.jwt.secret === b.jwt.secret).toBe(true);
+  });
+
+  it('reads durations such as JWT_EXPIRY=2s', () => {
+    expect(loadConfig({ DATA_DIR: dataDir(), JWT_EXPIRY: '2s' }).jwt.expiryMs).toBe(2000);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), JWT_EXPIRY: 'soon' })).toThrow(ConfigError);
+  });
+
+  it('refuses in production: mocks, missing or short secrets, the sandbox bank', () => {
+    const fails = (env: Record<string, string | undefined>, reason: RegExp) =>
+      expect(() => loadConfig({ DATA_DIR: dataDir(), ...PROD, ...env })).toThrow(reason);
+    fails({ EID_MOCK: 'true' }, /EID_MOCK/);
+    fails({ JWT_SECRET: undefined }, /JWT_SECRET/);
+    fails({ JWT_SECRET: 'short' }, /JWT_SECRET/);
+    fails({ EID_CLIENT_SECRET: undefined }, /EID_CLIENT_SECRET/);
+    fails({ EID_CALLBACK_URL: undefined }, /EID_CALLBACK_URL/);
+    fails({ OPEN_BANKING_PROVIDER: undefined }, /OPEN_BANKING_PROVIDER/);
+    fails({}, /sandbox is refused/);
+  });
+
+  it('needs RS256 keys when JWT_ALGORITHM=RS256', () => {
+    expect(() => loadConfig({ DATA_DIR: dataDir(), JWT_ALGORITHM: 'RS256' })).toThrow(/JWT_PRIVATE_KEY/);
+  });
+});
