@@ -34,9 +34,26 @@ export interface BuildOptions {
 }
 
 /** The whole remittance service, ready to listen (server.ts) or to take app.inject (tests). */
-export async function buildApp(config: Readonly<Config>, db: Database<DB>, opts: BuildOptions = {}): Promise<FastifyInstance & { ctx: AppContext; scheduler: Scheduler }> {
+export interface RouteEntry {
+  method: string;
+  url: string;
+  isPublic: boolean;
+}
+
+export async function buildApp(
+  config: Readonly<Config>,
+  db: Database<DB>,
+  opts: BuildOptions = {},
+): Promise<FastifyInstance & { ctx: AppContext; scheduler: Scheduler; remitRoutes: RouteEntry[] }> {
   const app = createHttp({ logLevel: config.logLevel, trustProxy: config.trustProxy });
   registerErrorHandling(app);
+  // The route map, for the security suite that checks every authenticated route.
+  const remitRoutes: RouteEntry[] = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD') remitRoutes.push({ method, url: route.url, isPublic: Boolean(route.config?.remitPublic) });
+    }
+  });
 
   // Infrastructure.
   await app.register(helmet, { global: true });
@@ -147,5 +164,5 @@ export async function buildApp(config: Readonly<Config>, db: Database<DB>, opts:
     if (redis) redis.disconnect();
   });
 
-  return Object.assign(app, { ctx, scheduler });
+  return Object.assign(app, { ctx, scheduler, remitRoutes });
 }
