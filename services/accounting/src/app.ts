@@ -11,6 +11,8 @@ import type { DB } from './db/types.js';
 import { AccessTokens } from './lib/jwt.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
+import { currenciesRoutes } from './modules/currencies/currencies.routes.js';
+import { exchangeRatesRoutes } from './modules/exchange-rates/exchange-rates.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { organizationRoutes } from './modules/organization/organization.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
@@ -18,6 +20,18 @@ import { authPlugin } from './plugins/auth.js';
 import { docsPlugin } from './plugins/docs.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { limitsPlugin } from './plugins/limits.js';
+
+export interface RouteEntry {
+  method: string;
+  url: string;
+  auth: readonly string[] | 'all';
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    routeTable: RouteEntry[];
+  }
+}
 
 /** The whole accounting service, ready to listen or to be called with inject (STYLE 1). */
 export async function buildApp(config: Readonly<Config>, db: Database<DB>): Promise<FastifyInstance> {
@@ -30,6 +44,16 @@ export async function buildApp(config: Readonly<Config>, db: Database<DB>): Prom
     counters: redis ? redisCounterStore(redis, 'acc') : memoryCounterStore(),
     redis,
   };
+  // The route map with each route's roles: the security suite walks it (test/security.test.ts).
+  const routeTable: RouteEntry[] = [];
+  app.decorate('routeTable', routeTable);
+  app.addHook('onRoute', (route) => {
+    const auth = route.config?.auth;
+    if (!auth) return;
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD') routeTable.push({ method, url: route.url, auth });
+    }
+  });
   app.addHook('onClose', async () => {
     await ctx.counters.close();
     await redis?.quit().catch(() => {});
@@ -58,6 +82,8 @@ export async function buildApp(config: Readonly<Config>, db: Database<DB>): Prom
   await app.register(organizationRoutes(), { prefix: '/api/v1/organization' });
   await app.register(usersRoutes(ctx), { prefix: '/api/v1/users' });
   await app.register(auditRoutes(), { prefix: '/api/v1/audit-log' });
+  await app.register(currenciesRoutes(), { prefix: '/api/v1/currencies' });
+  await app.register(exchangeRatesRoutes(ctx), { prefix: '/api/v1/exchange-rates' });
 
   return app;
 }

@@ -28,6 +28,19 @@ export type DbContext =
 
 export const contextStorage = new AsyncLocalStorage<DbContext>();
 
+/**
+ * Set while code runs on a checked-out connection (inside withContext). Taking a second
+ * connection from there is refused: on PGlite (one connection) it would deadlock, and on a pool
+ * it doubles the connections a request holds and escapes its transaction.
+ */
+export const holdingConnection = new AsyncLocalStorage<boolean>();
+
+export function assertNotNested(): void {
+  if (holdingConnection.getStore()) {
+    throw new Error('a second database connection was requested inside withContext: use the db handle you were given');
+  }
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function literal(value: string): string {
@@ -135,6 +148,7 @@ class ContextDriver implements Driver {
   async init(): Promise<void> {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
+    assertNotNested();
     const ctx = this.fixed ?? contextStorage.getStore() ?? { kind: 'anonymous' };
     const raw = await this.pool.acquire();
     return new ContextConnection(raw, ctx, this.appRole);

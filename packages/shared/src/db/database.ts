@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { Kysely } from 'kysely';
-import { contextDialect, contextStorage, type DbContext } from './context-dialect.js';
+import { assertNotNested, contextDialect, contextStorage, holdingConnection, type DbContext } from './context-dialect.js';
 import { createPglitePool, createPgPool, type RawPool } from './raw-client.js';
 
 export type { DbContext } from './context-dialect.js';
@@ -50,7 +50,8 @@ export function wrapPool<DB>(raw: RawPool, appRole: string): Database<DB> {
     system,
     raw,
     withContext(ctx, fn) {
-      return contextStorage.run(ctx, () => scoped.connection().execute(fn));
+      assertNotNested();
+      return contextStorage.run(ctx, () => scoped.connection().execute((db) => holdingConnection.run(true, () => fn(db))));
     },
     async ping() {
       const started = performance.now();

@@ -64,6 +64,16 @@ describe('database context', () => {
     expect(who.rows[0].u).toBe('accounting_app');
   });
 
+  it('refuses a second connection requested while one is held (it would deadlock PGlite)', async () => {
+    const a = await org('Nested');
+    await expect(
+      t.db.withContext({ kind: 'tenant', orgId: a }, async () => t.db.system.selectFrom('organizations').selectAll().execute()),
+    ).rejects.toThrow(/second database connection/);
+    await expect(
+      t.db.withContext({ kind: 'tenant', orgId: a }, async () => t.db.withContext({ kind: 'anonymous' }, async () => 1)),
+    ).rejects.toThrow(/second database connection/);
+  });
+
   it('shows no tenant rows to the anonymous context', async () => {
     await org('Hidden');
     const rows = await t.db.withContext({ kind: 'anonymous' }, (db) => db.selectFrom('organizations').selectAll().execute());

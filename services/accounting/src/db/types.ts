@@ -139,6 +139,58 @@ export interface LoggedActionsTable {
   created_at: CreatedAt;
 }
 
+// Books (migration 20261121000200_books.sql) ---------------------------------------------------
+
+export interface CurrenciesTable {
+  code: string;
+  name: string;
+  symbol: string | null;
+  decimal_places: number;
+  is_active: Generated<boolean>;
+}
+
+export interface ExchangeRatesTable {
+  id: Generated<string>;
+  organization_id: string | null;
+  base_currency: string;
+  target_currency: string;
+  rate: Numeric;
+  effective_date: string;
+  source: 'nbs' | 'ecb' | 'cbbh' | 'hnb' | 'third-party' | 'manual';
+  created_by: string | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface JobRunsTable {
+  job: string;
+  run_date: string;
+  finished_at: Timestamp;
+  detail: string | null;
+}
+
+export interface ContactsTable {
+  id: Generated<string>;
+  organization_id: string;
+  type: 'customer' | 'vendor' | 'both';
+  name: string;
+  email: string | null;
+  phone: string | null;
+  registration_number: string | null;
+  vat_number: string | null;
+  address_line1: string | null;
+  address_line2: string | null;
+  city: string | null;
+  postal_code: string | null;
+  country: string | null;
+  currency_code: string;
+  payment_terms: Generated<number>;
+  notes: string | null;
+  is_active: Generated<boolean>;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
 export interface DB {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -151,6 +203,10 @@ export interface DB {
   account_balances: AccountBalancesTable;
   ledger_transactions: LedgerTransactionsTable;
   logged_actions: LoggedActionsTable;
+  currencies: CurrenciesTable;
+  exchange_rates: ExchangeRatesTable;
+  job_runs: JobRunsTable;
+  contacts: ContactsTable;
 }
 
 // Invoices (issue 4) ------------------------------------------------------------------------------

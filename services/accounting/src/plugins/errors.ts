@@ -77,9 +77,11 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
       }
       const fieldCodes = request.routeOptions.config?.fieldCodes;
       if (fieldCodes) {
+        // A field's own code applies to a value it refuses, not to a missing field.
+        const body = (request.body ?? {}) as Record<string, unknown>;
         for (const key of Object.keys(details)) {
           const code = fieldCodes[key];
-          if (code) return send(reply, request, 422, code, details);
+          if (code && body[key] !== undefined) return send(reply, request, 422, code, details);
         }
       }
       return send(reply, request, 422, 'SVC-9003', details);

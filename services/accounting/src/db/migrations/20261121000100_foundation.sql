@@ -115,6 +115,12 @@ CREATE TABLE sessions (
 );
 CREATE INDEX sessions_user ON sessions (user_id) WHERE revoked_at IS NULL;
 
+-- E-mail addresses are unique across organizations; RLS hides other organizations' users, so
+-- the uniqueness check runs as the owner and reveals only a boolean.
+CREATE FUNCTION email_in_use(address text) RETURNS boolean LANGUAGE sql STABLE SECURITY DEFINER SET search_path = public AS $$
+  SELECT EXISTS (SELECT 1 FROM users WHERE lower(email) = lower(address))
+$$;
+
 -- A login's refresh tokens form a family; presenting a rotated-out member revokes the login.
 CREATE TABLE refresh_tokens (
   id uuid PRIMARY KEY DEFAULT gen_random_uuid(),

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
 import { DEFAULT_CHART } from '../accounts/default-chart.js';
 import { DEFAULT_TAX_RATES } from '../tax-rates/defaults.js';
@@ -17,13 +17,10 @@ export function findUserForLogin(db: Db, email: string) {
     .executeTakeFirst();
 }
 
+/** True when any organization has a user with this address (runs as a SECURITY DEFINER function). */
 export async function emailExists(db: Db, email: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('users')
-    .select('id')
-    .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
-    .executeTakeFirst();
-  return !!row;
+  const { rows } = await sql<{ used: boolean }>`SELECT email_in_use(${email}) AS used`.execute(db);
+  return rows[0].used;
 }
 
 export async function createOrganizationWithOwner(

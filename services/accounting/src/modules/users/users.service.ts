@@ -31,7 +31,7 @@ export async function invite(
 ) {
   const email = body.email.trim();
   // Addresses are unique across the whole service (A17), so look beyond this organization.
-  if (await emailExists(ctx.db.system, email)) throw new AppError('SVC-2008');
+  if (await emailExists(trx, email)) throw new AppError('SVC-2008');
   const { token, hash } = newOpaqueToken();
   const expiresAt = new Date(Date.now() + ctx.config.inviteTtlMs);
   try {

@@ -1,0 +1,31 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { errorResponses } from '../../lib/schemas.js';
+import { ALL_ROLES } from '../../plugins/auth.js';
+import { listCurrencies } from './currencies.repository.js';
+
+export const Currency = Type.Object({
+  code: Type.String(),
+  name: Type.String(),
+  symbol: Type.Union([Type.String(), Type.Null()]),
+  decimalPlaces: Type.Integer(),
+  isActive: Type.Boolean(),
+});
+
+export function currenciesRoutes() {
+  const tags = ['Currencies'];
+  const security = [{ bearerAuth: [] }];
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+    app.get('/', {
+      config: { auth: ALL_ROLES },
+      schema: { tags, security, response: { 200: Type.Object({ data: Type.Array(Currency) }), ...errorResponses(401, 403) } },
+    }, async (request) => {
+      const rows = await request.tenant(listCurrencies);
+      return {
+        data: rows.map((c) => ({ code: c.code, name: c.name, symbol: c.symbol, decimalPlaces: c.decimal_places, isActive: c.is_active })),
+      };
+    });
+  };
+}

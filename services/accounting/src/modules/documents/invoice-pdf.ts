@@ -1,0 +1,194 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import PDFDocument from 'pdfkit';
+import { formatDate, formatNumber, labelsFor, type PdfLanguage } from './pdf-labels.js';
+
+/** Everything the document shows, already computed and formatted as decimal strings. */
+export interface InvoicePdfData {
+  language: string;
+  organization: Party;
+  customer: Party;
+  invoiceNumber: string;
+  invoiceDate: string;
+  dueDate: string;
+  currencyCode: string;
+  decimals: number;
+  baseCurrency: string;
+  baseDecimals: number;
+  exchangeRate: string;
+  items: Array<{ lineNumber: number; description: string; quantity: string; unitPrice: string; taxRate: string; lineTotal: string }>;
+  subtotal: string;
+  taxByRate: Array<{ rate: string; base: string; tax: string }>;
+  taxAmount: string;
+  discountAmount: string;
+  totalAmount: string;
+  baseAmount: string;
+  notes: string | null;
+  terms: string | null;
+}
+
+export interface Party {
+  name: string;
+  addressLines: string[];
+  registrationNumber: string | null;
+  vatNumber: string | null;
+  email?: string | null;
+}
+
+// DejaVu covers Latin with č ć đ š ž and Cyrillic; the files are read once per process and
+// pdfkit embeds only the glyphs used.
+const fontDir = join(dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')), 'ttf');
+const FONTS = {
+  regular: readFileSync(join(fontDir, 'DejaVuSans.ttf')),
+  bold: readFileSync(join(fontDir, 'DejaVuSans-Bold.ttf')),
+};
+
+const PAGE = { width: 595.28, height: 841.89, margin: 50 };
+const COLS = [
+  { key: 'lineNo', width: 28, align: 'left' },
+  { key: 'description', width: 207, align: 'left' },
+  { key: 'quantity', width: 55, align: 'right' },
+  { key: 'unitPrice', width: 75, align: 'right' },
+  { key: 'taxRate', width: 45, align: 'right' },
+  { key: 'amount', width: 85, align: 'right' },
+] as const;
+
+/** Renders an A4 invoice (A19) and resolves with the PDF bytes. */
+export function renderInvoicePdf(data: InvoicePdfData): Promise<Buffer> {
+  const { lang, labels } = labelsFor(data.language);
+  const doc = new PDFDocument({
+    size: 'A4',
+    margin: PAGE.margin,
+    bufferPages: true,
+    info: { Title: `${labels.title} ${data.invoiceNumber}`, Author: data.organization.name, Subject: data.invoiceNumber },
+  });
+  doc.registerFont('regular', FONTS.regular);
+  doc.registerFont('bold', FONTS.bold);
+  const chunks: Buffer[] = [];
+  doc.on('data', (c: Buffer) => chunks.push(c));
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+
+  const left = PAGE.margin;
+  const right = PAGE.width - PAGE.margin;
+  const width = right - left;
+  const money = (v: string, d = data.decimals) => formatNumber(v, d, lang);
+  const plain = (v: string) => formatNumber(v, (v.split('.')[1] ?? '').length, lang);
+
+  // Header: title and number on the left, dates on the right.
+  doc.font('bold').fontSize(22).text(labels.title, left, PAGE.margin);
+  doc.font('regular').fontSize(11).text(`${labels.invoiceNumber}: `, left, PAGE.margin + 30, { continued: true });
+  doc.font('bold').text(data.invoiceNumber);
+  const meta = [
+    [labels.invoiceDate, formatDate(data.invoiceDate, lang)],
+    [labels.dueDate, formatDate(data.dueDate, lang)],
+    [labels.currency, data.currencyCode],
+  ];
+  meta.forEach(([k, v], i) => {
+    doc.font('regular').fontSize(10).text(`${k}: ${v}`, left + width / 2, PAGE.margin + 6 + i * 15, { width: width / 2, align: 'right' });
+  });
+
+  // Parties.
+  const partyTop = PAGE.margin + 75;
+  const party = (title: string, p: Party, x: number) => {
+    doc.font('bold').fontSize(9).fillColor('#555555').text(title.toUpperCase(), x, partyTop, { width: width / 2 - 10 });
+    doc.fillColor('black').font('bold').fontSize(11).text(p.name, { width: width / 2 - 10 });
+    doc.font('regular').fontSize(9.5);
+    for (const line of p.addressLines) doc.text(line, { width: width / 2 - 10 });
+    if (p.registrationNumber) doc.text(`${labels.registrationNumber}: ${p.registrationNumber}`, { width: width / 2 - 10 });
+    if (p.vatNumber) doc.text(`${labels.vatNumber}: ${p.vatNumber}`, { width: width / 2 - 10 });
+    if (p.email) doc.text(p.email, { width: width / 2 - 10 });
+    return doc.y;
+  };
+  const yA = party(labels.seller, data.organization, left);
+  const yB = party(labels.buyer, data.customer, left + width / 2 + 10);
+  let y = Math.max(yA, yB) + 20;
+
+  // Item table.
+  const header = () => {
+    doc.rect(left, y, width, 20).fill('#eeeeee').fillColor('black');
+    let x = left;
+    doc.font('bold').fontSize(9);
+    for (const c of COLS) {
+      doc.text(labels[c.key], x + 4, y + 6, { width: c.width - 8, align: c.align });
+      x += c.width;
+    }
+    y += 24;
+  };
+  header();
+  doc.font('regular').fontSize(9);
+  for (const item of data.items) {
+    const cells = [
+      String(item.lineNumber),
+      item.description,
+      plain(item.quantity),
+      plain(item.unitPrice),
+      plain(item.taxRate),
+      money(item.lineTotal),
+    ];
+    const h = Math.max(12, doc.heightOfString(item.description, { width: COLS[1].width - 8 }));
+    if (y + h > PAGE.height - PAGE.margin - 40) {
+      doc.addPage();
+      y = PAGE.margin;
+      header();
+      doc.font('regular').fontSize(9);
+    }
+    let x = left;
+    cells.forEach((text, i) => {
+      doc.text(text, x + 4, y, { width: COLS[i].width - 8, align: COLS[i].align });
+      x += COLS[i].width;
+    });
+    y += h + 6;
+    doc.moveTo(left, y - 3).lineTo(right, y - 3).lineWidth(0.3).strokeColor('#cccccc').stroke();
+  }
+
+  // Totals, with the tax broken down by rate.
+  const rows: Array<[string, string, boolean?]> = [[labels.subtotal, money(data.subtotal)]];
+  for (const t of data.taxByRate) rows.push([`${labels.taxAt(plain(t.rate))} (${money(t.base)})`, money(t.tax)]);
+  rows.push([labels.tax, money(data.taxAmount)]);
+  if (data.discountAmount !== '0' && !/^0(\.0+)?$/.test(data.discountAmount)) rows.push([labels.discount, `-${money(data.discountAmount)}`]);
+  rows.push([`${labels.total} (${data.currencyCode})`, money(data.totalAmount), true]);
+  if (data.currencyCode !== data.baseCurrency) {
+    rows.push([labels.exchangeRate(data.currencyCode, data.baseCurrency), formatNumber(data.exchangeRate, 6, lang)]);
+    rows.push([labels.totalInBase(data.baseCurrency), money(data.baseAmount, data.baseDecimals)]);
+  }
+  if (y + rows.length * 16 + 20 > PAGE.height - PAGE.margin) {
+    doc.addPage();
+    y = PAGE.margin;
+  }
+  y += 8;
+  for (const [label, value, strong] of rows) {
+    doc.font(strong ? 'bold' : 'regular').fontSize(strong ? 11 : 9.5);
+    doc.text(label, left + width - 330, y, { width: 240, align: 'right' });
+    doc.text(value, left + width - 85, y, { width: 85, align: 'right' });
+    y += strong ? 18 : 15;
+  }
+
+  // Notes and terms.
+  y += 15;
+  for (const [title, text] of [[labels.notes, data.notes], [labels.terms, data.terms]] as const) {
+    if (!text) continue;
+    doc.font('bold').fontSize(9.5).text(title, left, y, { width });
+    doc.font('regular').fontSize(9).text(text, { width });
+    y = doc.y + 10;
+  }
+
+  // Page numbers on every page.
+  const range = doc.bufferedPageRange();
+  for (let i = range.start; i < range.start + range.count; i++) {
+    doc.switchToPage(i);
+    // Writing inside the bottom margin would otherwise start a new page.
+    const bottom = doc.page.margins.bottom;
+    doc.page.margins.bottom = 0;
+    doc.font('regular').fontSize(8).fillColor('#777777')
+      .text(`${data.invoiceNumber} · ${labels.page} ${i + 1}/${range.count}`, left, PAGE.height - PAGE.margin + 15, { width, align: 'center', lineBreak: false });
+    doc.page.margins.bottom = bottom;
+  }
+  doc.end();
+  return done;
+}
+
+export type { PdfLanguage };

@@ -1,0 +1,50 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../../context.js';
+import { errorResponses } from '../../lib/schemas.js';
+import { ALL_ROLES } from '../../plugins/auth.js';
+import { feedSettings, startRateFeed } from './ecb-feed.js';
+import { ExchangeRate, ManualRateBody, RateQuery } from './exchange-rates.schemas.js';
+import { getRate, recordManualRate } from './exchange-rates.service.js';
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+export function exchangeRatesRoutes(ctx: AppContext) {
+  const tags = ['Exchange rates'];
+  const security = [{ bearerAuth: [] }];
+  // EXCHANGE_RATE_FEED is read once, when the app is built.
+  const feed = feedSettings(process.env);
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
+    if (feed.enabled) {
+      let job: { stop(): Promise<void> } | null = null;
+      app.addHook('onReady', async () => {
+        job = startRateFeed(ctx.db.system, app.log, feed);
+      });
+      app.addHook('onClose', async () => {
+        await job?.stop();
+      });
+    }
+
+    app.get('/', {
+      config: { auth: ALL_ROLES },
+      schema: { tags, security, querystring: RateQuery, response: { 200: ExchangeRate, ...errorResponses(401, 403, 404, 422) } },
+    }, async (request) => {
+      const orgId = request.principal().orgId;
+      const q = request.query;
+      return request.tenant((db) => getRate(db, orgId, q.base.toUpperCase(), q.target.toUpperCase(), q.date ?? today()));
+    });
+
+    app.post('/', {
+      config: { auth: ['owner', 'admin'], perMinute: 10 },
+      schema: { tags, security, body: ManualRateBody, response: { 201: ExchangeRate, ...errorResponses(401, 403, 422) } },
+    }, async (request, reply) => {
+      const p = request.principal();
+      const b = request.body;
+      const body = { ...b, baseCurrency: b.baseCurrency.toUpperCase(), targetCurrency: b.targetCurrency.toUpperCase() };
+      const rate = await request.tenantTx((trx) => recordManualRate(trx, p.orgId, p.userId, body));
+      return reply.status(201).send(rate);
+    });
+  };
+}

@@ -1,0 +1,26 @@
+import { Type } from 'typebox';
+import { IsoDate } from '../../lib/schemas.js';
+
+const CurrencyCode = Type.String({ pattern: '^[A-Za-z]{3}$', description: 'ISO 4217 code' });
+
+export const ExchangeRate = Type.Object({
+  baseCurrency: Type.String(),
+  targetCurrency: Type.String(),
+  rate: Type.String({ description: '1 baseCurrency = rate targetCurrency, 6 decimals' }),
+  effectiveDate: Type.String(),
+  source: Type.String({ description: 'nbs, ecb, cbbh, hnb, third-party or manual' }),
+  lastUpdated: Type.String(),
+});
+
+export const RateQuery = Type.Object({
+  base: CurrencyCode,
+  target: CurrencyCode,
+  date: Type.Optional(IsoDate),
+});
+
+export const ManualRateBody = Type.Object({
+  baseCurrency: CurrencyCode,
+  targetCurrency: CurrencyCode,
+  rate: Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000_000 }),
+  effectiveDate: IsoDate,
+});

@@ -1,0 +1,123 @@
+import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
+import type { DB, LedgerTransactionsTable } from '../../db/types.js';
+import type { ReferenceType } from './ledger.types.js';
+
+type Db = Kysely<DB>;
+export type LedgerRow = Selectable<LedgerTransactionsTable>;
+
+/** One row to insert; decimal values as strings. */
+export interface PostingInput {
+  transaction_date: string;
+  description: string;
+  notes: string | null;
+  debit_account_id: string;
+  credit_account_id: string;
+  amount: string;
+  currency_code: string;
+  exchange_rate: string;
+  base_amount: string;
+  reference_type: ReferenceType | null;
+  reference_id: string | null;
+  reversal_of: string | null;
+  locked: boolean;
+  created_by: string | null;
+}
+
+const COLUMNS = sql.raw(
+  'transaction_date, description, notes, debit_account_id, credit_account_id, amount, currency_code, exchange_rate, ' +
+    'base_amount, reference_type, reference_id, reversal_of, locked, created_by',
+);
+
+/**
+ * Wraps the CTE `ins` (rows just inserted into ledger_transactions) with the running-total
+ * upsert: one statement inserts the postings and moves every touched account's balance. The
+ * balance rows are upserted in account-id order, so two transactions touching the same
+ * accounts lock them in the same order and cannot deadlock.
+ */
+function withBalances(orgId: string, ins: RawBuilder<unknown>) {
+  return sql<LedgerRow>`
+    WITH ins AS (${ins}),
+    moves AS (
+      SELECT debit_account_id AS account_id, base_amount AS debit, 0::numeric AS credit FROM ins
+      UNION ALL
+      SELECT credit_account_id, 0::numeric, base_amount FROM ins
+    ),
+    bal AS (
+      INSERT INTO account_balances AS b (account_id, organization_id, debit_total, credit_total, posting_count)
+      SELECT account_id, ${orgId}::uuid, sum(debit), sum(credit), count(*) FROM moves GROUP BY account_id ORDER BY account_id
+      ON CONFLICT (account_id) DO UPDATE SET
+        debit_total = b.debit_total + EXCLUDED.debit_total,
+        credit_total = b.credit_total + EXCLUDED.credit_total,
+        posting_count = b.posting_count + EXCLUDED.posting_count
+      RETURNING 1
+    )
+    SELECT * FROM ins`;
+}
+
+/** Inserts postings and updates the balances in one round trip. */
+export async function insertPostings(db: Db, orgId: string, rows: PostingInput[]): Promise<LedgerRow[]> {
+  const ins = sql`
+    INSERT INTO ledger_transactions (organization_id, ${COLUMNS})
+    SELECT ${orgId}::uuid, ${COLUMNS}
+    FROM jsonb_to_recordset(${JSON.stringify(rows.map((r, ord) => ({ ...r, ord })))}::jsonb) AS x (
+      transaction_date date, description text, notes text, debit_account_id uuid, credit_account_id uuid, amount numeric,
+      currency_code text, exchange_rate numeric, base_amount numeric, reference_type text, reference_id uuid,
+      reversal_of uuid, locked boolean, created_by uuid, ord bigint)
+    ORDER BY ord
+    RETURNING *`;
+  const result = await withBalances(orgId, ins).execute(db);
+  return result.rows;
+}
+
+/**
+ * Reverses, in one round trip, the postings that `where` selects among the organization's
+ * not-yet-reversed, non-reversal postings: debit and credit swapped, same amounts and rate,
+ * "Reversal: " before the description, locked, reversal_of set. The originals are locked
+ * FOR UPDATE and the unique index on reversal_of stops a second reversal by a concurrent
+ * transaction.
+ */
+export async function insertReversals(
+  db: Db,
+  orgId: string,
+  where: RawBuilder<unknown>,
+  opts: { transactionDate: string | null; createdBy: string | null },
+): Promise<LedgerRow[]> {
+  const ins = sql`
+    INSERT INTO ledger_transactions (organization_id, ${COLUMNS})
+    SELECT t.organization_id, COALESCE(${opts.transactionDate}::date, CURRENT_DATE), 'Reversal: ' || t.description, t.notes,
+           t.credit_account_id, t.debit_account_id, t.amount, t.currency_code, t.exchange_rate, t.base_amount,
+           t.reference_type, t.reference_id, t.id, true, ${opts.createdBy}::uuid
+    FROM (
+      SELECT s.* FROM ledger_transactions s
+      WHERE s.organization_id = ${orgId}::uuid AND s.reversal_of IS NULL AND (${where})
+        AND NOT EXISTS (SELECT 1 FROM ledger_transactions r WHERE r.reversal_of = s.id)
+      ORDER BY s.created_at, s.id
+      FOR UPDATE OF s
+    ) t
+    ORDER BY t.created_at, t.id
+    RETURNING *`;
+  const result = await withBalances(orgId, ins).execute(db);
+  return result.rows;
+}
+
+export function byReference(referenceType: ReferenceType, referenceId: string) {
+  return sql`s.reference_type = ${referenceType} AND s.reference_id = ${referenceId}::uuid`;
+}
+
+export function byId(id: string) {
+  return sql`s.id = ${id}::uuid`;
+}
+
+export function findPosting(db: Db, orgId: string, id: string) {
+  return db.selectFrom('ledger_transactions').selectAll().where('organization_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+}
+
+export async function isReversed(db: Db, orgId: string, id: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('ledger_transactions')
+    .select('id')
+    .where('organization_id', '=', orgId)
+    .where('reversal_of', '=', id)
+    .executeTakeFirst();
+  return !!row;
+}

@@ -1,0 +1,60 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import nodemailer from 'nodemailer';
+import type { FastifyBaseLogger } from 'fastify';
+
+export interface MailMessage {
+  from: string;
+  to: string;
+  cc?: string[];
+  subject: string;
+  text: string;
+  attachments?: Array<{ filename: string; content: Buffer; contentType: string }>;
+}
+
+export interface Mailer {
+  /** Resolves with the SMTP message id once the message is accepted; rejects on any failure. */
+  send(message: MailMessage): Promise<{ messageId: string }>;
+  close(): void;
+}
+
+/** Any failure to hand a message over (connection refused, 5xx reply, outbox not writable). */
+export class MailDeliveryError extends Error {}
+
+/**
+ * A11: SMTP through SMTP_URL; without it each message, attachments included, is written as an
+ * .eml file to DATA_DIR/outbox and logged, so development needs no mail server.
+ */
+export function createMailer(opts: { smtpUrl: string | null; outboxDir: string; log?: FastifyBaseLogger }): Mailer {
+  if (opts.smtpUrl) {
+    const transport = nodemailer.createTransport(opts.smtpUrl, {});
+    return {
+      async send(m) {
+        try {
+          const info = await transport.sendMail(m);
+          return { messageId: info.messageId };
+        } catch (err) {
+          throw new MailDeliveryError((err as Error).message);
+        }
+      },
+      close: () => transport.close(),
+    };
+  }
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  return {
+    async send(m) {
+      try {
+        const info = await transport.sendMail(m);
+        const id = info.messageId.replace(/[<>]/g, '');
+        const file = join(opts.outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${id.replace(/[^A-Za-z0-9.@-]/g, '_')}.eml`);
+        await mkdir(opts.outboxDir, { recursive: true });
+        await writeFile(file, info.message as Buffer);
+        opts.log?.info({ to: m.to, subject: m.subject, file }, 'e-mail written to the outbox (SMTP_URL not set)');
+        return { messageId: info.messageId };
+      } catch (err) {
+        throw new MailDeliveryError((err as Error).message);
+      }
+    },
+    close: () => transport.close(),
+  };
+}
