@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import closeWithGrace from 'close-with-grace';
 import secureJson from 'secure-json-parse';
@@ -52,8 +52,7 @@ export function createHttp(opts: HttpOptions): FastifyInstance {
     trustProxy: opts.trustProxy,
     bodyLimit: opts.bodyLimit ?? 1024 * 1024,
     genReqId: requestIdFrom,
-    requestIdLogLabel: 'requestId',
-    disableRequestLogging: opts.logLevel === 'silent',
+    logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: opts.logLevel === 'silent' }),
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true },

@@ -1,4 +1,4 @@
-import Decimal from 'decimal.js';
+import { Decimal } from 'decimal.js';
 
 /**
  * Money is decimal, never binary floating point (A3): amounts travel as strings, are computed

@@ -85,7 +85,7 @@ describe('POST /auth/login', () => {
     const body = res.json();
     expect(body.user).toEqual({ id: s.userId, email: s.email, fullName: 'Owner Person', role: 'owner', organizationId: s.orgId, organizationName: 'Test d.o.o.' });
     expect(body.tokens.refreshToken).toBeUndefined();
-    const cookie = cookieOf(res)!;
+    const cookie = cookieOf(res)! as { expires?: Date; name: string; value: string };
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/api/v1/auth' });
     // rememberMe: 30 days instead of 7.
     const days = (new Date(cookie.expires!).getTime() - Date.now()) / 86_400_000;
