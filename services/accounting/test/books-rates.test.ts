@@ -216,7 +216,7 @@ describe('ECB feed', () => {
       { target_currency: 'USD', rate: '1.0163000000', source: 'ecb' },
     ]);
     const res = await getRate(owner.token, { base: 'USD', target: 'EUR', date: '2022-07-10' });
-    expect(res.json()).toMatchObject({ rate: '0.983962', effectiveDate: '2022-07-08', source: 'ecb' });
+    expect(res.json()).toMatchObject({ rate: '0.983961', effectiveDate: '2022-07-08', source: 'ecb' });
   });
 
   it('claims the day once: a second run the same day does not fetch again; an offline feed throws and claims nothing', async () => {

@@ -39,6 +39,8 @@ export const limitsPlugin = fp(async (app: FastifyInstance, opts: LimitsOptions)
     redis: opts.redis ?? undefined,
     nameSpace: 'acc-rl-',
     skipOnError: false,
+    // Register and login are limited by the lockout window below (5/min per IP), not twice.
+    allowList: (request: FastifyRequest) => request.routeOptions.config?.lockout === true,
     keyGenerator: (request: FastifyRequest) =>
       `${request.method}:${request.routeOptions.url}:${request.auth?.userId ?? request.ip}`,
     errorResponseBuilder: (_request, context) =>
