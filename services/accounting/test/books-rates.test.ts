@@ -18,7 +18,7 @@ afterAll(() => h?.close());
 
 const getRate = (token: string, query: Record<string, string>) =>
   h.app.inject(authed(token, { method: 'GET', url: '/api/v1/exchange-rates', query }));
-const postRate = (token: string, payload: unknown) => h.app.inject(authed(token, { method: 'POST', url: '/api/v1/exchange-rates', payload }));
+const postRate = (token: string, payload: object) => h.app.inject(authed(token, { method: 'POST', url: '/api/v1/exchange-rates', payload }));
 
 /** A global (feed) rate written as the system role. */
 async function globalRate(base: string, target: string, rate: string, date: string, source: 'nbs' | 'ecb' = 'ecb') {
