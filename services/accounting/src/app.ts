@@ -9,12 +9,16 @@ import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import type { DB } from './db/types.js';
 import { AccessTokens } from './lib/jwt.js';
+import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
+import { contactsRoutes } from './modules/contacts/contacts.routes.js';
 import { currenciesRoutes } from './modules/currencies/currencies.routes.js';
 import { exchangeRatesRoutes } from './modules/exchange-rates/exchange-rates.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { transactionsRoutes } from './modules/ledger/ledger.routes.js';
 import { organizationRoutes } from './modules/organization/organization.routes.js';
+import { taxRatesRoutes } from './modules/tax-rates/tax-rates.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { authPlugin } from './plugins/auth.js';
 import { docsPlugin } from './plugins/docs.js';
@@ -67,7 +71,8 @@ export async function buildApp(config: Readonly<Config>, db: Database<DB>): Prom
     credentials: true,
     exposedHeaders: ['x-request-id', 'retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'content-disposition'],
   });
-  await app.register(helmet, { global: true });
+  // A JSON API needs no content security policy; the /docs page sets its own (swagger-ui staticCSP).
+  await app.register(helmet, { global: true, contentSecurityPolicy: false });
   await app.register(docsPlugin, {
     title: 'Accounting API',
     version: '0.1.0',
@@ -84,6 +89,10 @@ export async function buildApp(config: Readonly<Config>, db: Database<DB>): Prom
   await app.register(auditRoutes(), { prefix: '/api/v1/audit-log' });
   await app.register(currenciesRoutes(), { prefix: '/api/v1/currencies' });
   await app.register(exchangeRatesRoutes(ctx), { prefix: '/api/v1/exchange-rates' });
+  await app.register(contactsRoutes(), { prefix: '/api/v1/contacts' });
+  await app.register(accountsRoutes(), { prefix: '/api/v1/accounts' });
+  await app.register(transactionsRoutes(), { prefix: '/api/v1/transactions' });
+  await app.register(taxRatesRoutes(), { prefix: '/api/v1/settings/tax-rates' });
 
   return app;
 }

@@ -121,3 +121,78 @@ export async function isReversed(db: Db, orgId: string, id: string): Promise<boo
     .executeTakeFirst();
   return !!row;
 }
+
+/**
+ * The accounts of a manual entry with the organization's base currency, locked FOR KEY SHARE:
+ * a concurrent deactivation of an account or change of the base currency (both FOR UPDATE)
+ * either waits for this entry or is seen by it.
+ */
+export function accountsForPosting(db: Db, orgId: string, ids: string[]) {
+  return db
+    .selectFrom('accounts as a')
+    .innerJoin('organizations as o', 'o.id', 'a.organization_id')
+    .select(['a.id', 'a.code', 'a.name', 'a.is_active', 'o.base_currency'])
+    .where('a.organization_id', '=', orgId)
+    .where('a.id', 'in', ids)
+    .forKeyShare()
+    .execute();
+}
+
+const SORT_COLUMNS = {
+  transactionDate: sql`t.transaction_date`,
+  createdAt: sql`t.created_at`,
+  amount: sql`t.amount`,
+  baseAmount: sql`t.base_amount`,
+} as const;
+export type TransactionSort = keyof typeof SORT_COLUMNS;
+
+export interface TransactionFilter {
+  fromDate?: string;
+  toDate?: string;
+  accountId?: string;
+  referenceType?: ReferenceType;
+  id?: string;
+}
+
+/** Postings with both accounts' code and name; one page plus the total in one round trip. */
+export async function listTransactions(
+  db: Db,
+  orgId: string,
+  f: TransactionFilter,
+  p: { sort: TransactionSort; order: 'asc' | 'desc'; perPage: number; offset: number },
+) {
+  let q = db
+    .selectFrom('ledger_transactions as t')
+    .innerJoin('accounts as da', 'da.id', 't.debit_account_id')
+    .innerJoin('accounts as ca', 'ca.id', 't.credit_account_id')
+    .where('t.organization_id', '=', orgId);
+  if (f.id) q = q.where('t.id', '=', f.id);
+  if (f.fromDate) q = q.where('t.transaction_date', '>=', f.fromDate);
+  if (f.toDate) q = q.where('t.transaction_date', '<=', f.toDate);
+  if (f.referenceType) q = q.where('t.reference_type', '=', f.referenceType);
+  if (f.accountId) {
+    const id = f.accountId;
+    q = q.where((eb) => eb.or([eb('t.debit_account_id', '=', id), eb('t.credit_account_id', '=', id)]));
+  }
+  const direction = sql.raw(p.order === 'asc' ? 'ASC' : 'DESC');
+  const rows = await q
+    .selectAll('t')
+    .select([
+      'da.code as debit_code', 'da.name as debit_name', 'ca.code as credit_code', 'ca.name as credit_name',
+      sql<number>`count(*) OVER ()`.as('total_count'),
+    ])
+    .orderBy(sql`${SORT_COLUMNS[p.sort]} ${direction}`)
+    .orderBy(sql`t.created_at ${direction}`)
+    .orderBy(sql`t.id ${direction}`)
+    .limit(p.perPage)
+    .offset(p.offset)
+    .execute();
+  let total = Number(rows[0]?.total_count ?? 0);
+  if (rows.length === 0 && p.offset > 0) {
+    const c = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    total = Number(c.n);
+  }
+  return { rows, total };
+}
+
+export type TransactionRow = Awaited<ReturnType<typeof listTransactions>>['rows'][number];

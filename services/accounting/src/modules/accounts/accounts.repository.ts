@@ -1,0 +1,62 @@
+import type { Insertable, Kysely, Updateable } from 'kysely';
+import type { AccountsTable, DB } from '../../db/types.js';
+
+type Db = Kysely<DB>;
+
+/** Accounts with their type, parent code and running totals (A9 reads these, never the postings). */
+function accountsWithBalances(db: Db, orgId: string) {
+  return db
+    .selectFrom('accounts as a')
+    .innerJoin('account_types as t', 't.id', 'a.account_type_id')
+    .leftJoin('accounts as p', (j) => j.onRef('p.id', '=', 'a.parent_account_id').onRef('p.organization_id', '=', 'a.organization_id'))
+    .leftJoin('account_balances as b', 'b.account_id', 'a.id')
+    .selectAll('a')
+    .select(['t.name as type_name', 't.normal_balance', 'p.code as parent_code', 'b.debit_total', 'b.credit_total'])
+    .where('a.organization_id', '=', orgId);
+}
+
+export type AccountRow = Awaited<ReturnType<typeof findAccount>> & {};
+
+export function listAccounts(db: Db, orgId: string, f: { accountTypeId?: number; isActive?: boolean }) {
+  let q = accountsWithBalances(db, orgId);
+  if (f.accountTypeId !== undefined) q = q.where('a.account_type_id', '=', f.accountTypeId);
+  if (f.isActive !== undefined) q = q.where('a.is_active', '=', f.isActive);
+  return q.orderBy('a.code').execute();
+}
+
+export function findAccount(db: Db, orgId: string, id: string) {
+  return accountsWithBalances(db, orgId).where('a.id', '=', id).executeTakeFirst();
+}
+
+export function findAccountByCode(db: Db, orgId: string, code: string) {
+  return db.selectFrom('accounts').select('id').where('organization_id', '=', orgId).where('code', '=', code).executeTakeFirst();
+}
+
+/** Locks the account: a concurrent posting (its foreign-key check) waits for the change. */
+export function lockAccount(db: Db, orgId: string, id: string) {
+  return db.selectFrom('accounts').selectAll().where('organization_id', '=', orgId).where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+export function findAccountType(db: Db, id: number) {
+  return db.selectFrom('account_types').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function insertAccount(db: Db, values: Insertable<AccountsTable>): Promise<string> {
+  const row = await db.insertInto('accounts').values(values).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export function updateAccount(db: Db, orgId: string, id: string, values: Updateable<AccountsTable>) {
+  return db.updateTable('accounts').set({ ...values, updated_at: new Date() }).where('organization_id', '=', orgId).where('id', '=', id).execute();
+}
+
+export async function hasPostings(db: Db, orgId: string, accountId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('ledger_transactions')
+    .select('id')
+    .where('organization_id', '=', orgId)
+    .where((eb) => eb.or([eb('debit_account_id', '=', accountId), eb('credit_account_id', '=', accountId)]))
+    .limit(1)
+    .executeTakeFirst();
+  return !!row;
+}

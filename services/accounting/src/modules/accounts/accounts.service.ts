@@ -1,0 +1,105 @@
+import type { Kysely } from 'kysely';
+import type { Static } from 'typebox';
+import { dec } from '@app/shared/money';
+import type { DB } from '../../db/types.js';
+import { AppError } from '../../lib/errors.js';
+import { assertCurrency, formatMoney } from '../currencies/currencies.js';
+import * as repo from './accounts.repository.js';
+import type { AccountsQuery, CreateAccountBody, UpdateAccountBody } from './accounts.schemas.js';
+
+type Db = Kysely<DB>;
+
+/** currentBalance (A9): debits - credits for debit-normal types, credits - debits otherwise. */
+export function normalSideBalance(normal: 'debit' | 'credit', debitTotal: string | null, creditTotal: string | null) {
+  const d = dec(debitTotal ?? '0');
+  const c = dec(creditTotal ?? '0');
+  return normal === 'debit' ? d.minus(c) : c.minus(d);
+}
+
+export function presentAccount(a: repo.AccountRow, baseCurrency: string) {
+  return {
+    id: a.id,
+    code: a.code,
+    name: a.name,
+    accountTypeId: a.account_type_id,
+    accountTypeName: a.type_name,
+    normalBalance: a.normal_balance,
+    currencyCode: a.currency_code,
+    parentAccountId: a.parent_account_id,
+    parentAccountCode: a.parent_code,
+    isActive: a.is_active,
+    currentBalance: formatMoney(normalSideBalance(a.normal_balance, a.debit_total, a.credit_total), baseCurrency),
+    createdAt: a.created_at.toISOString(),
+    updatedAt: a.updated_at.toISOString(),
+  };
+}
+
+export async function listAccounts(db: Db, orgId: string, baseCurrency: string, q: Static<typeof AccountsQuery>) {
+  const rows = await repo.listAccounts(db, orgId, q);
+  return { data: rows.map((r) => presentAccount(r, baseCurrency)) };
+}
+
+export async function getAccount(db: Db, orgId: string, baseCurrency: string, id: string) {
+  const row = await repo.findAccount(db, orgId, id);
+  if (!row) throw new AppError('SVC-8001');
+  return presentAccount(row, baseCurrency);
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  return (err as { code?: unknown } | null)?.code === '23505';
+}
+
+/** normalBalance follows the type; the parent must be an account of the same type. */
+export async function createAccount(trx: Db, orgId: string, baseCurrency: string, body: Static<typeof CreateAccountBody>) {
+  const code = body.code.trim();
+  const name = body.name.trim();
+  if (!name) throw new AppError('SVC-9003', { name: ['must not be blank'] });
+  const type = await repo.findAccountType(trx, body.accountTypeId);
+  if (!type) throw new AppError('SVC-8003', { accountTypeId: ['must be 1-5'] });
+  const currency = (body.currencyCode ?? baseCurrency).toUpperCase();
+  assertCurrency(currency);
+  if (body.parentAccountId) {
+    const parent = await repo.findAccount(trx, orgId, body.parentAccountId);
+    if (!parent) throw new AppError('SVC-8005');
+    if (parent.account_type_id !== body.accountTypeId) {
+      throw new AppError('SVC-9003', { parentAccountId: ['must be an account of the same type'] });
+    }
+  }
+  if (await repo.findAccountByCode(trx, orgId, code)) throw new AppError('SVC-8002', { code: ['is already used'] });
+  let id: string;
+  try {
+    id = await repo.insertAccount(trx, {
+      organization_id: orgId,
+      code,
+      name,
+      account_type_id: body.accountTypeId,
+      currency_code: currency,
+      parent_account_id: body.parentAccountId ?? null,
+    });
+  } catch (err) {
+    // Two concurrent creations of one code: the unique key decides.
+    if (isUniqueViolation(err)) throw new AppError('SVC-8002', { code: ['is already used'] });
+    throw err;
+  }
+  return getAccount(trx, orgId, baseCurrency, id);
+}
+
+/** Renames or (de)activates; an account with postings cannot be deactivated (SVC-8004). */
+export async function updateAccount(trx: Db, orgId: string, baseCurrency: string, id: string, body: Static<typeof UpdateAccountBody>) {
+  const current = await repo.lockAccount(trx, orgId, id);
+  if (!current) throw new AppError('SVC-8001');
+  const values: { name?: string; is_active?: boolean } = {};
+  if (body.name !== undefined) {
+    const name = body.name.trim();
+    if (!name) throw new AppError('SVC-9003', { name: ['must not be blank'] });
+    values.name = name;
+  }
+  if (body.isActive !== undefined && body.isActive !== current.is_active) {
+    if (!body.isActive && (await repo.hasPostings(trx, orgId, id))) {
+      throw new AppError('SVC-8004', { isActive: ['the account has ledger transactions'] });
+    }
+    values.is_active = body.isActive;
+  }
+  if (Object.keys(values).length) await repo.updateAccount(trx, orgId, id, values);
+  return getAccount(trx, orgId, baseCurrency, id);
+}

@@ -1,0 +1,59 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { Paginated } from '../../lib/pagination.js';
+import { IdParams, errorResponses } from '../../lib/schemas.js';
+import { ALL_ROLES } from '../../plugins/auth.js';
+import { CONTACT_FIELD_CODES, Contact, ContactWithNotes, ContactsQuery, CreateContactBody, UpdateContactBody } from './contacts.schemas.js';
+import { createContact, deleteContact, getContact, listContacts, updateContact } from './contacts.service.js';
+
+export function contactsRoutes() {
+  const tags = ['Contacts'];
+  const security = [{ bearerAuth: [] }];
+  const writers = ['owner', 'admin', 'accountant'] as const;
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
+    app.get('/', {
+      config: { auth: ALL_ROLES },
+      schema: { tags, security, querystring: ContactsQuery, response: { 200: Paginated(Contact), ...errorResponses(400, 401, 403, 422) } },
+    }, async (request) => {
+      const orgId = request.principal().orgId;
+      return request.tenant((db) => listContacts(db, orgId, request.query));
+    });
+
+    app.post('/', {
+      config: { auth: writers, perMinute: 50, fieldCodes: CONTACT_FIELD_CODES },
+      schema: { tags, security, body: CreateContactBody, response: { 201: ContactWithNotes, ...errorResponses(401, 403, 422) } },
+    }, async (request, reply) => {
+      const p = request.principal();
+      const contact = await request.tenantTx((trx) => createContact(trx, p.orgId, p.organization.baseCurrency, request.body));
+      return reply.status(201).send(contact);
+    });
+
+    app.get('/:id', {
+      config: { auth: ALL_ROLES },
+      schema: { tags, security, params: IdParams, response: { 200: ContactWithNotes, ...errorResponses(401, 403, 404) } },
+    }, async (request) => {
+      const orgId = request.principal().orgId;
+      return request.tenant((db) => getContact(db, orgId, request.params.id));
+    });
+
+    app.put('/:id', {
+      config: { auth: writers, perMinute: 50, fieldCodes: CONTACT_FIELD_CODES },
+      schema: { tags, security, params: IdParams, body: UpdateContactBody, response: { 200: ContactWithNotes, ...errorResponses(401, 403, 404, 422) } },
+    }, async (request) => {
+      const orgId = request.principal().orgId;
+      return request.tenantTx((trx) => updateContact(trx, orgId, request.params.id, request.body));
+    });
+
+    app.delete('/:id', {
+      config: { auth: ['owner', 'admin'], perMinute: 10 },
+      schema: { tags, security, params: IdParams, response: { 204: Type.Null(), ...errorResponses(400, 401, 403, 404) } },
+    }, async (request, reply) => {
+      const orgId = request.principal().orgId;
+      await request.tenantTx((trx) => deleteContact(trx, orgId, request.params.id));
+      return reply.status(204).send(null);
+    });
+  };
+}

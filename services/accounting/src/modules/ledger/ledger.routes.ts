@@ -1,0 +1,51 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Paginated } from '../../lib/pagination.js';
+import { IdParams, errorResponses } from '../../lib/schemas.js';
+import { ALL_ROLES } from '../../plugins/auth.js';
+import { ManualEntryBody, ReverseBody, Transaction, TransactionsQuery } from './ledger.schemas.js';
+import { createManualEntry, getTransaction, listTransactions, reverseManualEntry } from './transactions.service.js';
+
+export function transactionsRoutes() {
+  const tags = ['Ledger transactions'];
+  const security = [{ bearerAuth: [] }];
+  const writers = ['owner', 'admin', 'accountant'] as const;
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
+    app.get('/', {
+      config: { auth: ALL_ROLES },
+      schema: { tags, security, querystring: TransactionsQuery, response: { 200: Paginated(Transaction), ...errorResponses(400, 401, 403, 422) } },
+    }, async (request) => {
+      const p = request.principal();
+      return request.tenant((db) => listTransactions(db, p.orgId, p.organization.baseCurrency, request.query));
+    });
+
+    app.get('/:id', {
+      config: { auth: ALL_ROLES },
+      schema: { tags, security, params: IdParams, response: { 200: Transaction, ...errorResponses(401, 403, 404) } },
+    }, async (request) => {
+      const p = request.principal();
+      return request.tenant((db) => getTransaction(db, p.orgId, p.organization.baseCurrency, request.params.id));
+    });
+
+    app.post('/', {
+      config: { auth: writers, perMinute: 20 },
+      schema: { tags, security, body: ManualEntryBody, response: { 201: Transaction, ...errorResponses(401, 403, 404, 422) } },
+    }, async (request, reply) => {
+      const p = request.principal();
+      const entry = await request.tenantTx((trx) => createManualEntry(trx, p.orgId, p.userId, request.body));
+      return reply.status(201).send(entry);
+    });
+
+    app.post('/:id/reverse', {
+      config: { auth: writers, perMinute: 20 },
+      schema: { tags, security, params: IdParams, body: ReverseBody, response: { 201: Transaction, ...errorResponses(401, 403, 404, 422) } },
+    }, async (request, reply) => {
+      const p = request.principal();
+      const date = request.body?.transactionDate;
+      const reversal = await request.tenantTx((trx) => reverseManualEntry(trx, p.orgId, p.userId, p.organization.baseCurrency, request.params.id, date));
+      return reply.status(201).send(reversal);
+    });
+  };
+}

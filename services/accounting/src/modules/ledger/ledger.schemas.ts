@@ -1,0 +1,54 @@
+import { Type } from 'typebox';
+import { listQuery } from '../../lib/pagination.js';
+import { IsoDate, Uuid, literalUnion } from '../../lib/schemas.js';
+
+export const REFERENCE_TYPES = ['invoice', 'expense', 'payment', 'manual'] as const;
+export const TRANSACTION_SORTS = ['transactionDate', 'createdAt', 'amount', 'baseAmount'] as const;
+
+const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
+
+export const Transaction = Type.Object({
+  id: Type.String(),
+  transactionDate: Type.String(),
+  description: Type.String(),
+  notes: Nullable(Type.String()),
+  debitAccountId: Type.String(),
+  debitAccountCode: Type.String(),
+  debitAccountName: Type.String(),
+  creditAccountId: Type.String(),
+  creditAccountCode: Type.String(),
+  creditAccountName: Type.String(),
+  amount: Type.String(),
+  currencyCode: Type.String(),
+  exchangeRate: Type.String(),
+  baseAmount: Type.String(),
+  referenceType: Nullable(Type.String()),
+  referenceId: Nullable(Type.String()),
+  reversalOf: Nullable(Type.String()),
+  locked: Type.Boolean(),
+  reconciled: Type.Boolean(),
+  reconciledAt: Nullable(Type.String()),
+  createdBy: Nullable(Type.String()),
+  createdAt: Type.String(),
+});
+
+export const TransactionsQuery = listQuery(TRANSACTION_SORTS, {
+  fromDate: Type.Optional(IsoDate),
+  toDate: Type.Optional(IsoDate),
+  accountId: Type.Optional(Uuid),
+  referenceType: Type.Optional(literalUnion(REFERENCE_TYPES)),
+});
+
+export const ManualEntryBody = Type.Object({
+  transactionDate: IsoDate,
+  description: Type.String({ minLength: 1, maxLength: 500 }),
+  debitAccountId: Uuid,
+  creditAccountId: Uuid,
+  amount: Type.Number({ exclusiveMinimum: 0, maximum: 999_999_999_999 }),
+  currencyCode: Type.Optional(Type.String({ pattern: '^[A-Za-z]{3}$' })),
+  notes: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+});
+
+export const ReverseBody = Type.Object({
+  transactionDate: Type.Optional(IsoDate),
+});

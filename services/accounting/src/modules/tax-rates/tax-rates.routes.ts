@@ -1,0 +1,30 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { errorResponses } from '../../lib/schemas.js';
+import { ALL_ROLES } from '../../plugins/auth.js';
+import { TaxRates, UpdateTaxRatesBody } from './tax-rates.schemas.js';
+import { getTaxRates, updateTaxRates } from './tax-rates.service.js';
+
+export function taxRatesRoutes() {
+  const tags = ['Settings'];
+  const security = [{ bearerAuth: [] }];
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
+    app.get('/', {
+      config: { auth: ALL_ROLES },
+      schema: { tags, security, response: { 200: TaxRates, ...errorResponses(401, 403) } },
+    }, async (request) => {
+      const orgId = request.principal().orgId;
+      return request.tenant((db) => getTaxRates(db, orgId));
+    });
+
+    app.put('/', {
+      config: { auth: ['owner', 'admin'], perMinute: 10 },
+      schema: { tags, security, body: UpdateTaxRatesBody, response: { 200: TaxRates, ...errorResponses(401, 403, 422) } },
+    }, async (request) => {
+      const orgId = request.principal().orgId;
+      return request.tenantTx((trx) => updateTaxRates(trx, orgId, request.body));
+    });
+  };
+}

@@ -1,0 +1,22 @@
+import { Type } from 'typebox';
+
+export const TaxRate = Type.Object({ name: Type.String(), rate: Type.Number(), description: Type.String() });
+
+export const TaxRates = Type.Object({
+  country: Type.String(),
+  defaultVATRate: Type.Number({ description: 'percent' }),
+  rates: Type.Array(TaxRate),
+});
+
+// Ranges are checked in the service so that every out-of-range rate answers SVC-8006.
+export const UpdateTaxRatesBody = Type.Object({
+  defaultVATRate: Type.Number(),
+  rates: Type.Array(
+    Type.Object({
+      name: Type.String({ minLength: 1, maxLength: 50 }),
+      rate: Type.Number(),
+      description: Type.Optional(Type.String({ maxLength: 200 })),
+    }),
+    { minItems: 1, maxItems: 20 },
+  ),
+});
