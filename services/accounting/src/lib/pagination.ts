@@ -8,8 +8,10 @@ import { AppError } from './errors.js';
  */
 export function listQuery<S extends readonly string[], P extends Record<string, TSchema>>(sortable: S, filters: P) {
   return Type.Object({
-    page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
-    perPage: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+    // Digits only: the query-string conversion would otherwise turn "1.5" into 1 and "0x10" into
+    // 16; pageRequest checks the range, so every bad value answers 400 SVC-9008.
+    page: Type.Optional(Type.String({ pattern: '^[0-9]{1,9}$', description: 'integer >= 1, default 1' })),
+    perPage: Type.Optional(Type.String({ pattern: '^[0-9]{1,9}$', description: 'integer 1-100, default 20' })),
     sort: Type.Optional(Type.String({ maxLength: 64 })),
     order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
     ...filters,
@@ -25,12 +27,16 @@ export interface PageRequest<S extends string> {
 }
 
 export function pageRequest<S extends string>(
-  q: { page?: number; perPage?: number; sort?: string; order?: 'asc' | 'desc' },
+  q: { page?: number | string; perPage?: number | string; sort?: string; order?: 'asc' | 'desc' },
   sortable: readonly S[],
   defaultSort: S,
 ): PageRequest<S> {
-  const page = q.page ?? 1;
-  const perPage = q.perPage ?? 20;
+  const page = q.page === undefined ? 1 : Number(q.page);
+  const perPage = q.perPage === undefined ? 20 : Number(q.perPage);
+  if (!Number.isInteger(page) || page < 1) throw new AppError('SVC-9008', { page: ['must be an integer of at least 1'] });
+  if (!Number.isInteger(perPage) || perPage < 1 || perPage > 100) {
+    throw new AppError('SVC-9008', { perPage: ['must be an integer between 1 and 100'] });
+  }
   const sort = (q.sort ?? defaultSort) as S;
   if (!sortable.includes(sort)) {
     throw new AppError('SVC-9008', { sort: [`must be one of ${sortable.join(', ')}`] });
