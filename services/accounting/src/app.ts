@@ -10,12 +10,14 @@ import type { AppContext } from './context.js';
 import type { DB } from './db/types.js';
 import { AccessTokens } from './lib/jwt.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
+import { alertsRoutes } from './modules/alerts/alerts.routes.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { contactsRoutes } from './modules/contacts/contacts.routes.js';
 import { currenciesRoutes } from './modules/currencies/currencies.routes.js';
 import { exchangeRatesRoutes } from './modules/exchange-rates/exchange-rates.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { invoicesRoutes, publicInvoicesRoutes } from './modules/invoices/invoices.routes.js';
 import { transactionsRoutes } from './modules/ledger/ledger.routes.js';
 import { organizationRoutes } from './modules/organization/organization.routes.js';
 import { taxRatesRoutes } from './modules/tax-rates/tax-rates.routes.js';
@@ -93,6 +95,9 @@ export async function buildApp(config: Readonly<Config>, db: Database<DB>): Prom
   await app.register(accountsRoutes(), { prefix: '/api/v1/accounts' });
   await app.register(transactionsRoutes(), { prefix: '/api/v1/transactions' });
   await app.register(taxRatesRoutes(), { prefix: '/api/v1/settings/tax-rates' });
+  await app.register(invoicesRoutes(ctx), { prefix: '/api/v1/invoices' });
+  await app.register(publicInvoicesRoutes(ctx), { prefix: '/api/v1/public/invoices' });
+  await app.register(alertsRoutes(), { prefix: '/api/v1/alerts' });
 
   return app;
 }

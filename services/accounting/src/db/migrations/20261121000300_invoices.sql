@@ -46,21 +46,16 @@ CREATE TABLE invoices (
   updated_at timestamptz NOT NULL DEFAULT now(),
   UNIQUE (organization_id, invoice_number),
   UNIQUE (organization_id, id),
-  CHECK (due_date >= invoice_date)
+  CHECK (due_date >= invoice_date),
+  -- The customer is a contact of the same organization (contacts: 20261121000200_books.sql).
+  FOREIGN KEY (organization_id, customer_id) REFERENCES contacts (organization_id, id),
+  FOREIGN KEY (currency_code) REFERENCES currencies (code)
 );
 CREATE INDEX invoices_org_date ON invoices (organization_id, invoice_date DESC, invoice_number DESC);
 CREATE INDEX invoices_org_customer ON invoices (organization_id, customer_id);
 CREATE INDEX invoices_org_status ON invoices (organization_id, status, due_date);
 -- The overdue job's scan across organizations.
 CREATE INDEX invoices_open_due ON invoices (due_date) WHERE status IN ('sent', 'viewed');
-
--- The customer must be a contact of the same organization; the contacts table belongs to another
--- migration, so the key is added when that table is there.
-DO $$ BEGIN
-  IF to_regclass('public.contacts') IS NOT NULL THEN
-    ALTER TABLE invoices ADD CONSTRAINT invoices_customer_fk FOREIGN KEY (customer_id) REFERENCES contacts (id);
-  END IF;
-END $$;
 
 CREATE TABLE invoice_items (
   id uuid PRIMARY KEY DEFAULT gen_random_uuid(),

@@ -38,7 +38,7 @@ const sr: PdfLabels = {
   buyer: 'Kupac',
   registrationNumber: 'Matični broj',
   vatNumber: 'PIB',
-  lineNo: 'R. br.',
+  lineNo: 'Rb.',
   description: 'Opis',
   quantity: 'Količina',
   unitPrice: 'Cena',

@@ -9,6 +9,8 @@ export interface MailMessage {
   cc?: string[];
   subject: string;
   text: string;
+  /** Message-ID header ("<id@domain>"); set by the caller so it can be stored before delivery. */
+  messageId?: string;
   attachments?: Array<{ filename: string; content: Buffer; contentType: string }>;
 }
 

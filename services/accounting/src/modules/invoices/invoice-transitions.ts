@@ -1,0 +1,184 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '@app/shared/db/database';
+import type { Config } from '../../config.js';
+import type { DB, InvoiceStatus } from '../../db/types.js';
+import { AppError } from '../../lib/errors.js';
+import type { Principal, TenantTx } from '../../plugins/auth.js';
+import { insertAlert } from '../alerts/alerts.repository.js';
+import { MailDeliveryError, type Mailer } from '../mail/mailer.js';
+import type { FileStorage } from '../storage/storage.js';
+import { invoiceEmail, pdfKey, renderStoredInvoice, tokenHash, viewLink, viewToken } from './invoice-delivery.js';
+import { postInvoicePayment, postInvoiceSale, reverseInvoicePostings } from './invoice-postings.js';
+import { nextStatus } from './invoice-status.js';
+import * as repo from './invoices.repository.js';
+import type { SendBody, StatusBody } from './invoices.schemas.js';
+import { getInvoice } from './invoices.service.js';
+
+export interface InvoiceDeps {
+  config: Readonly<Config>;
+  db: Database<DB>;
+  storage: FileStorage;
+  mailer: Mailer;
+  log: FastifyBaseLogger;
+}
+
+/** Runs fn in one transaction acting for the caller's organization (request.tenantTx). */
+export type RunTx = <T>(fn: (trx: TenantTx) => Promise<T>) => Promise<T>;
+
+export const DELIVERY_FAILED_NOTE = 'Email delivery failed';
+
+async function lockOrThrow(trx: TenantTx, orgId: string, id: string, today: string) {
+  const inv = await repo.lockInvoice(trx, orgId, id, today);
+  if (!inv) throw new AppError('SVC-3001');
+  return inv;
+}
+
+function paidDate(body: StatusBody, invoiceDate: string): string {
+  if (!body.paidAt) throw new AppError('SVC-9003', { paidAt: ['is required for mark-paid'] });
+  const m = /^(\d{4}-\d{2}-\d{2})(T[0-9:.]+(Z|[+-]\d{2}:\d{2})?)?$/.exec(body.paidAt);
+  const date = m?.[1];
+  if (!date || Number.isNaN(Date.parse(`${date}T00:00:00Z`)) || new Date(`${date}T00:00:00Z`).toISOString().slice(0, 10) !== date) {
+    throw new AppError('SVC-9003', { paidAt: ['must be an ISO date (YYYY-MM-DD) or date-time'] });
+  }
+  if (date < invoiceDate) throw new AppError('SVC-9003', { paidAt: ['must not be before invoiceDate'] });
+  return date;
+}
+
+/** PATCH /invoices/:id/status: send, mark-paid or cancel, with their postings in the same transaction (A8). */
+export async function changeStatus(deps: InvoiceDeps, runTx: RunTx, p: Principal, id: string, body: StatusBody, today: string) {
+  if (body.action === 'send') {
+    await deliver(deps, runTx, p, id, {}, today, 'transition');
+    return runTx((trx) => getInvoice(trx, p, id, today));
+  }
+  return runTx(async (trx) => {
+    const inv = await lockOrThrow(trx, p.orgId, id, today);
+    const to = nextStatus(inv.status, body.action);
+    const base = p.organization.baseCurrency;
+    if (body.action === 'mark-paid') {
+      const paidAt = paidDate(body, inv.invoice_date);
+      await postInvoicePayment(trx, p.orgId, inv, paidAt, body.bankAccountId ?? null, base, p.userId);
+      await repo.updateInvoice(trx, p.orgId, id, { status: to, paid_at: paidAt, paid_bank_account_id: body.bankAccountId ?? null });
+    } else {
+      await reverseInvoicePostings(trx, p.orgId, id, p.userId);
+      await repo.updateInvoice(trx, p.orgId, id, { status: to, cancelled_at: new Date() });
+    }
+    return getInvoice(trx, p, id, today);
+  });
+}
+
+/** POST /invoices/:id/send: the send transition on a draft; a re-send on sent, viewed or overdue (A10). */
+export function sendInvoice(deps: InvoiceDeps, runTx: RunTx, p: Principal, id: string, body: SendBody, today: string) {
+  return deliver(deps, runTx, p, id, body, today, 'send');
+}
+
+function messageIdFor(mailFrom: string): string {
+  const domain = /@([A-Za-z0-9.-]+)/.exec(mailFrom)?.[1] ?? 'localhost';
+  return `<${randomUUID()}@${domain}>`;
+}
+
+/**
+ * Draft: status sent, postings, PDF stored, e-mail; all in one transaction, the e-mail last, so a
+ * delivery failure rolls everything back (the invoice stays draft with no postings). Then, in a
+ * second transaction, "Email delivery failed" is appended to the notes and an alert recorded,
+ * and the caller gets 500 SVC-3011. A re-send changes nothing but the recipient and message id.
+ */
+async function deliver(deps: InvoiceDeps, runTx: RunTx, p: Principal, id: string, opts: SendBody, today: string, mode: 'transition' | 'send') {
+  let storedKey: string | null = null;
+  let firstSend = false;
+  let number = '';
+  try {
+    return await runTx(async (trx) => {
+      const inv = await lockOrThrow(trx, p.orgId, id, today);
+      number = inv.invoice_number;
+      firstSend = inv.status === 'draft';
+      const resendable: InvoiceStatus[] = ['sent', 'viewed', 'overdue'];
+      if (!firstSend && !(mode === 'send' && resendable.includes(inv.status))) nextStatus(inv.status, 'send');
+      const customer = await repo.findCustomer(trx, p.orgId, inv.customer_id);
+      const to = opts.to ?? customer?.email ?? null;
+      if (!to) throw new AppError('SVC-3005', { to: ['the customer has no e-mail address and no "to" was given'] });
+      const emailId = messageIdFor(deps.config.mailFrom);
+      const sentAt = firstSend ? new Date() : inv.sent_at ?? new Date();
+      const items = await repo.findItems(trx, p.orgId, id);
+      let pdf: Buffer | null = null;
+      let row = inv;
+      if (firstSend) {
+        const key = pdfKey(p.orgId, id);
+        const updated = await repo.updateInvoice(trx, p.orgId, id, {
+          status: 'sent',
+          sent_at: sentAt,
+          sent_to: to,
+          email_id: emailId,
+          token_hash: tokenHash(viewToken(deps.config.jwtSecret, id)),
+          pdf_key: key,
+        });
+        row = { ...updated, status: 'sent' };
+        await postInvoiceSale(trx, p.orgId, updated, items, p.organization.baseCurrency, p.userId);
+        pdf = (await renderStoredInvoice(trx, p.orgId, updated, items)).pdf;
+        await deps.storage.put(key, pdf, 'application/pdf');
+        storedKey = key;
+      } else {
+        pdf = inv.pdf_key ? await deps.storage.get(inv.pdf_key) : null;
+        pdf ??= (await renderStoredInvoice(trx, p.orgId, inv, items)).pdf;
+        await repo.updateInvoice(trx, p.orgId, id, { sent_to: to, email_id: emailId });
+      }
+      const { subject, text } = invoiceEmail(p.organization.language, p.organization.name, row, viewLink(deps.config, id), opts.message);
+      const sent = await deps.mailer.send({
+        from: deps.config.mailFrom,
+        to,
+        cc: opts.cc,
+        subject: opts.subject ?? subject,
+        text,
+        messageId: emailId,
+        attachments: [{ filename: `${inv.invoice_number}.pdf`, content: pdf, contentType: 'application/pdf' }],
+      });
+      return { sentAt: sentAt.toISOString(), sentTo: to, emailId: sent.messageId };
+    });
+  } catch (err) {
+    if (!(err instanceof MailDeliveryError)) throw err;
+    deps.log.warn({ invoiceId: id, err: err.message }, 'invoice e-mail delivery failed');
+    if (storedKey) await deps.storage.delete(storedKey).catch(() => {});
+    await runTx(async (trx) => {
+      if (firstSend) await repo.appendNote(trx, p.orgId, id, DELIVERY_FAILED_NOTE);
+      await insertAlert(trx, p.orgId, {
+        type: 'invoice_email_failed',
+        message: `${DELIVERY_FAILED_NOTE}: invoice ${number}: ${err.message}`.slice(0, 1000),
+        referenceType: 'invoice',
+        referenceId: id,
+      });
+    });
+    throw new AppError('SVC-3011');
+  }
+}
+
+/**
+ * GET /public/invoices/:token (A10): no sign-in, the token is the capability. A sent invoice
+ * becomes viewed; the PDF is returned for every status but draft.
+ */
+export async function viewPublicInvoice(deps: InvoiceDeps, token: string, today: string, requestId: string) {
+  const found = await repo.findByTokenHash(deps.db.system, tokenHash(token));
+  if (!found) throw new AppError('SVC-9002');
+  const orgId = found.organization_id;
+  return deps.db.withContext({ kind: 'tenant', orgId, userId: null, requestId }, (conn) =>
+    conn.transaction().execute(async (trx) => {
+      const inv = await lockOrThrow(trx, orgId, found.id, today);
+      if (inv.status === 'draft') throw new AppError('SVC-9002');
+      if (inv.status === 'sent') {
+        await repo.updateInvoice(trx, orgId, inv.id, { status: nextStatus(inv.status, 'view'), viewed_at: new Date() });
+      }
+      const pdf = await pdfOf(deps, trx, orgId, inv);
+      return { pdf, invoiceNumber: inv.invoice_number };
+    }),
+  );
+}
+
+/** The stored PDF; re-rendered from the stored invoice (and stored again) if the file is gone. */
+export async function pdfOf(deps: InvoiceDeps, db: TenantTx | Parameters<Parameters<Database<DB>['withContext']>[1]>[0], orgId: string, inv: repo.InvoiceRow) {
+  if (!inv.pdf_key) throw new AppError('SVC-3010');
+  const stored = await deps.storage.get(inv.pdf_key);
+  if (stored) return stored;
+  const items = await repo.findItems(db, orgId, inv.id);
+  const { pdf } = await renderStoredInvoice(db, orgId, inv, items);
+  await deps.storage.put(inv.pdf_key, pdf, 'application/pdf');
+  return pdf;
+}

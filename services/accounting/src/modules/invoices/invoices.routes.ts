@@ -1,0 +1,149 @@
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { AppContext } from '../../context.js';
+import { AppError } from '../../lib/errors.js';
+import { pageRequest } from '../../lib/pagination.js';
+import { IdParams, errorResponses } from '../../lib/schemas.js';
+import { ALL_ROLES } from '../../plugins/auth.js';
+import { registerContactDeleteBlocker, type ContactDeleteBlocker } from '../contacts/contacts.service.js';
+import { createMailer } from '../mail/mailer.js';
+import { localStorage } from '../storage/storage.js';
+import { todayIso } from './invoice-status.js';
+import { changeStatus, pdfOf, sendInvoice, viewPublicInvoice, type InvoiceDeps } from './invoice-transitions.js';
+import { startOverdueJob } from './overdue-job.js';
+import * as repo from './invoices.repository.js';
+import {
+  INVOICE_SORTS, Invoice, InvoiceBody, InvoiceList, InvoicesQuery, SendBody, SendResponse, StatusBody, TokenParams,
+} from './invoices.schemas.js';
+import { createInvoice, getInvoice, listInvoices, updateInvoice } from './invoices.service.js';
+
+const WRITERS = ['owner', 'admin', 'accountant'] as const;
+const PdfResponse = Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'application/pdf' });
+
+/** Storage and mailer shared by the invoice routes and the public link, built once per app. */
+const depsByContext = new WeakMap<AppContext, InvoiceDeps>();
+function invoiceDeps(ctx: AppContext, log: InvoiceDeps['log']): InvoiceDeps {
+  let deps = depsByContext.get(ctx);
+  if (!deps) {
+    deps = {
+      config: ctx.config,
+      db: ctx.db,
+      storage: localStorage(join(ctx.config.dataDir, 'files')),
+      mailer: createMailer({ smtpUrl: ctx.config.smtpUrl, outboxDir: join(ctx.config.dataDir, 'outbox'), log }),
+      log,
+    };
+    depsByContext.set(ctx, deps);
+  }
+  return deps;
+}
+
+function sendPdf(reply: import('fastify').FastifyReply, pdf: Buffer, invoiceNumber: string, disposition: 'attachment' | 'inline') {
+  return reply
+    .type('application/pdf')
+    .header('content-disposition', `${disposition}; filename="${invoiceNumber}.pdf"`)
+    .header('cache-control', 'private, no-store')
+    .send(pdf);
+}
+
+/** A contact with invoices that are not cancelled cannot be deleted (SVC-7002). */
+const openInvoicesBlock: ContactDeleteBlocker = async (trx, orgId, contactId) =>
+  (await repo.contactHasOpenInvoices(trx, orgId, contactId)) ? 'SVC-7002' : null;
+
+/** /api/v1/invoices (spec "Invoices"; A3-A5, A8, A10, A11, A19). */
+export function invoicesRoutes(ctx: AppContext) {
+  const tags = ['Invoices'];
+  const security = [{ bearerAuth: [] }];
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+    const deps = invoiceDeps(ctx, app.log);
+    registerContactDeleteBlocker(openInvoicesBlock);
+    let stopJob: (() => Promise<unknown>) | null = null;
+    app.addHook('onReady', async () => {
+      stopJob = startOverdueJob(ctx.db, app.log);
+    });
+    app.addHook('onClose', async () => {
+      await stopJob?.();
+      deps.mailer.close();
+    });
+
+    app.get('/', {
+      config: { auth: ALL_ROLES },
+      schema: { tags, security, querystring: InvoicesQuery, response: { 200: InvoiceList, ...errorResponses(400, 401, 403, 422) } },
+    }, async (request) => {
+      const p = request.principal();
+      const page = pageRequest(request.query, INVOICE_SORTS, 'invoiceDate');
+      return request.tenant((db) => listInvoices(db, p, request.query, page, todayIso()));
+    });
+
+    app.post('/', {
+      config: { auth: WRITERS, perMinute: 50 },
+      schema: { tags, security, body: InvoiceBody, response: { 201: Invoice, ...errorResponses(401, 403, 404, 422) } },
+    }, async (request, reply) => {
+      const p = request.principal();
+      const invoice = await request.tenantTx((trx) => createInvoice(trx, p, request.body));
+      return reply.status(201).send(invoice);
+    });
+
+    app.get('/:id', {
+      config: { auth: ALL_ROLES },
+      schema: { tags, security, params: IdParams, response: { 200: Invoice, ...errorResponses(401, 403, 404) } },
+    }, async (request) => {
+      const p = request.principal();
+      return request.tenant((db) => getInvoice(db, p, request.params.id, todayIso()));
+    });
+
+    app.put('/:id', {
+      config: { auth: WRITERS, perMinute: 50 },
+      schema: { tags, security, params: IdParams, body: InvoiceBody, response: { 200: Invoice, ...errorResponses(400, 401, 403, 404, 422) } },
+    }, async (request) => {
+      const p = request.principal();
+      return request.tenantTx((trx) => updateInvoice(trx, p, request.params.id, request.body, todayIso()));
+    });
+
+    app.patch('/:id/status', {
+      config: { auth: WRITERS, perMinute: 50 },
+      schema: { tags, security, params: IdParams, body: StatusBody, response: { 200: Invoice, ...errorResponses(400, 401, 403, 404, 422, 500) } },
+    }, async (request) => {
+      const p = request.principal();
+      return changeStatus(deps, (fn) => request.tenantTx(fn), p, request.params.id, request.body, todayIso());
+    });
+
+    app.post('/:id/send', {
+      config: { auth: WRITERS, perMinute: 10 },
+      schema: { tags, security, params: IdParams, body: Type.Optional(SendBody), response: { 200: SendResponse, ...errorResponses(400, 401, 403, 404, 422, 500) } },
+    }, async (request) => {
+      const p = request.principal();
+      return sendInvoice(deps, (fn) => request.tenantTx(fn), p, request.params.id, request.body ?? {}, todayIso());
+    });
+
+    app.get('/:id/pdf', {
+      config: { auth: ALL_ROLES },
+      schema: { tags, security, params: IdParams, response: { 200: PdfResponse, ...errorResponses(401, 403, 404) } },
+    }, async (request, reply) => {
+      const p = request.principal();
+      const { pdf, number } = await request.tenant(async (db) => {
+        const inv = await repo.findInvoice(db, p.orgId, request.params.id, todayIso());
+        if (!inv) throw new AppError('SVC-3001');
+        return { pdf: await pdfOf(deps, db, p.orgId, inv), number: inv.invoice_number };
+      });
+      return sendPdf(reply, pdf, number, 'attachment');
+    });
+  };
+}
+
+/** /api/v1/public/invoices/:token: the customer's view link (A10), no sign-in. */
+export function publicInvoicesRoutes(ctx: AppContext) {
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+    const deps = invoiceDeps(ctx, app.log);
+    app.get('/:token', {
+      config: { perMinute: 30 },
+      schema: { tags: ['Invoices'], params: TokenParams, response: { 200: PdfResponse, ...errorResponses(404) } },
+    }, async (request, reply) => {
+      const { pdf, invoiceNumber } = await viewPublicInvoice(deps, request.params.token, todayIso(), request.id);
+      return sendPdf(reply, pdf, invoiceNumber, 'inline');
+    });
+  };
+}

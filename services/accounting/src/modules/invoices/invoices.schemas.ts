@@ -1,0 +1,114 @@
+import { Type, type Static } from 'typebox';
+import { Paginated, listQuery } from '../../lib/pagination.js';
+import { IsoDate, Uuid, literalUnion } from '../../lib/schemas.js';
+
+export const INVOICE_STATUSES = ['draft', 'sent', 'viewed', 'paid', 'overdue', 'cancelled'] as const;
+export const InvoiceStatus = literalUnion(INVOICE_STATUSES);
+
+const Text = (max: number) => Type.Union([Type.String({ maxLength: max }), Type.Null()]);
+
+// Numbers are checked for finiteness, sign and decimals by the service, which answers with the
+// catalog's own codes (SVC-3007, SVC-3008) and the item's path (items[0].unitPrice).
+export const ItemBody = Type.Object({
+  description: Type.String({ minLength: 1, maxLength: 500 }),
+  quantity: Type.Number(),
+  unitPrice: Type.Number(),
+  taxRate: Type.Number(),
+  accountId: Type.Optional(Type.Union([Uuid, Type.Null()])),
+});
+
+export const InvoiceBody = Type.Object({
+  customerId: Uuid,
+  invoiceDate: IsoDate,
+  dueDate: IsoDate,
+  currencyCode: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$' })),
+  items: Type.Array(ItemBody, { maxItems: 200 }),
+  discountAmount: Type.Optional(Type.Number()),
+  notes: Type.Optional(Text(5000)),
+  terms: Type.Optional(Text(5000)),
+});
+export type InvoiceBody = Static<typeof InvoiceBody>;
+
+export const StatusBody = Type.Object({
+  // Any other value is answered 400 SVC-3004 with details.action, like a refused transition.
+  action: Type.String({ minLength: 1, maxLength: 32 }),
+  paidAt: Type.Optional(Type.String({ maxLength: 40 })),
+  bankAccountId: Type.Optional(Type.Union([Uuid, Type.Null()])),
+});
+export type StatusBody = Static<typeof StatusBody>;
+
+export const SendBody = Type.Object({
+  to: Type.Optional(Type.String({ format: 'email', maxLength: 254 })),
+  cc: Type.Optional(Type.Array(Type.String({ format: 'email', maxLength: 254 }), { maxItems: 10 })),
+  subject: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  message: Type.Optional(Type.String({ maxLength: 5000 })),
+});
+export type SendBody = Static<typeof SendBody>;
+
+export const SendResponse = Type.Object({ sentAt: Type.String(), sentTo: Type.String(), emailId: Type.String() });
+
+export const InvoiceItem = Type.Object({
+  id: Type.String(),
+  lineNumber: Type.Integer(),
+  description: Type.String(),
+  quantity: Type.String(),
+  unitPrice: Type.String(),
+  taxRate: Type.String(),
+  lineTotal: Type.String(),
+  accountId: Type.Union([Type.String(), Type.Null()]),
+});
+
+export const InvoiceSummary = Type.Object({
+  id: Type.String(),
+  invoiceNumber: Type.String(),
+  customerId: Type.String(),
+  customerName: Type.String(),
+  invoiceDate: Type.String(),
+  dueDate: Type.String(),
+  currencyCode: Type.String(),
+  totalAmount: Type.String(),
+  status: InvoiceStatus,
+  createdAt: Type.String(),
+});
+
+const NullableString = Type.Union([Type.String(), Type.Null()]);
+
+export const Invoice = Type.Object({
+  id: Type.String(),
+  invoiceNumber: Type.String(),
+  customerId: Type.String(),
+  customerName: Type.String(),
+  invoiceDate: Type.String(),
+  dueDate: Type.String(),
+  currencyCode: Type.String(),
+  exchangeRate: Type.String(),
+  subtotal: Type.String(),
+  taxAmount: Type.String(),
+  discountAmount: Type.String(),
+  totalAmount: Type.String(),
+  baseAmount: Type.String(),
+  status: InvoiceStatus,
+  items: Type.Array(InvoiceItem),
+  notes: NullableString,
+  terms: NullableString,
+  pdfUrl: NullableString,
+  createdBy: NullableString,
+  createdAt: Type.String(),
+  updatedAt: Type.String(),
+  sentAt: NullableString,
+  paidAt: NullableString,
+});
+
+export const INVOICE_SORTS = ['invoiceDate', 'dueDate', 'invoiceNumber', 'totalAmount', 'createdAt', 'status'] as const;
+export type InvoiceSort = (typeof INVOICE_SORTS)[number];
+
+export const InvoicesQuery = listQuery(INVOICE_SORTS, {
+  status: Type.Optional(InvoiceStatus),
+  customerId: Type.Optional(Uuid),
+  fromDate: Type.Optional(IsoDate),
+  toDate: Type.Optional(IsoDate),
+});
+export type InvoicesQuery = Static<typeof InvoicesQuery>;
+
+export const InvoiceList = Paginated(InvoiceSummary);
+export const TokenParams = Type.Object({ token: Type.String({ pattern: '^[A-Za-z0-9_-]{43}$' }) });

@@ -1,0 +1,266 @@
+import type { Kysely } from 'kysely';
+import { D, dec, formatAmount, type Dec } from '@app/shared/money';
+import type { DB } from '../../db/types.js';
+import type { ErrorCode } from '../../lib/catalog.js';
+import { AppError } from '../../lib/errors.js';
+import { pageMeta, type PageRequest } from '../../lib/pagination.js';
+import type { Principal, TenantTx } from '../../plugins/auth.js';
+import { assertCurrency, currencyDecimals } from '../currencies/currencies.js';
+import { documentRate, formatRate } from '../exchange-rates/exchange-rates.service.js';
+import { computeTotals } from './invoice-totals.js';
+import * as repo from './invoices.repository.js';
+import type { InvoiceBody, InvoiceSort, InvoicesQuery } from './invoices.schemas.js';
+
+type Db = Kysely<DB>;
+type InvoiceRow = NonNullable<Awaited<ReturnType<typeof repo.findInvoice>>>;
+
+const REVENUE_TYPE = 4;
+const LIMITS = { quantity: '1000000000', unitPrice: '1000000000000', total: '1000000000000000', decimals: 6 };
+
+/** A JSON number as an exact decimal ("1.5", never "1e-7"); null when not finite. */
+function decimalOf(n: number): Dec | null {
+  return Number.isFinite(n) ? dec(n) : null;
+}
+
+class Problems {
+  private byCode = new Map<ErrorCode, Record<string, string[]>>();
+  add(code: ErrorCode, field: string, message: string) {
+    const d = this.byCode.get(code) ?? {};
+    (d[field] ??= []).push(message);
+    this.byCode.set(code, d);
+  }
+  /** The first kind of problem found wins, with every field of that kind in details. */
+  throwIfAny(order: ErrorCode[]) {
+    for (const code of order) {
+      const d = this.byCode.get(code);
+      if (d) throw new AppError(code, d);
+    }
+  }
+}
+
+export interface CheckedItem {
+  description: string;
+  quantity: string;
+  unitPrice: string;
+  taxRate: string;
+  accountId: string | null;
+}
+
+/** The rules a schema cannot express (A3, G14), answered with the catalog's own codes. */
+export function checkInvoiceBody(body: InvoiceBody, decimals: number): { items: CheckedItem[]; discount: string } {
+  const p = new Problems();
+  if (body.items.length === 0) p.add('SVC-3006', 'items', 'must contain at least one item');
+  const items = body.items.map((item, i) => {
+    const at = (f: string) => `items[${i}].${f}`;
+    const values: Record<'quantity' | 'unitPrice' | 'taxRate', Dec | null> = {
+      quantity: decimalOf(item.quantity),
+      unitPrice: decimalOf(item.unitPrice),
+      taxRate: decimalOf(item.taxRate),
+    };
+    for (const f of ['quantity', 'unitPrice'] as const) {
+      const v = values[f];
+      if (!v) p.add('SVC-9003', at(f), 'must be a finite number');
+      else if (v.lte(0)) p.add('SVC-3007', at(f), 'must be greater than 0');
+      else if (v.gt(LIMITS[f])) p.add('SVC-9003', at(f), `must be at most ${LIMITS[f]}`);
+      else if (v.decimalPlaces() > LIMITS.decimals) p.add('SVC-9003', at(f), `must have at most ${LIMITS.decimals} decimal places`);
+    }
+    const rate = values.taxRate;
+    if (!rate) p.add('SVC-9003', at('taxRate'), 'must be a finite number');
+    else if (rate.lt(0) || rate.gt(100)) p.add('SVC-3008', at('taxRate'), 'must be between 0 and 100');
+    else if (rate.decimalPlaces() > 4) p.add('SVC-9003', at('taxRate'), 'must have at most 4 decimal places');
+    if (!item.description.trim()) p.add('SVC-9003', at('description'), 'must not be blank');
+    return {
+      description: item.description.trim(),
+      quantity: values.quantity?.toFixed() ?? '0',
+      unitPrice: values.unitPrice?.toFixed() ?? '0',
+      taxRate: rate?.toFixed() ?? '0',
+      accountId: item.accountId ?? null,
+    };
+  });
+  if (body.dueDate < body.invoiceDate) p.add('SVC-3009', 'dueDate', 'must not be before invoiceDate');
+  let discount = '0';
+  if (body.discountAmount !== undefined) {
+    const d = decimalOf(body.discountAmount);
+    if (!d) p.add('SVC-9003', 'discountAmount', 'must be a finite number');
+    else if (d.lt(0)) p.add('SVC-9003', 'discountAmount', 'must be at least 0');
+    else if (d.decimalPlaces() > decimals) p.add('SVC-9003', 'discountAmount', `must have at most ${decimals} decimal places`);
+    else discount = d.toFixed();
+  }
+  p.throwIfAny(['SVC-3006', 'SVC-3007', 'SVC-3008', 'SVC-3009', 'SVC-9003']);
+  return { items, discount };
+}
+
+async function loadCustomer(db: Db, orgId: string, customerId: string) {
+  const c = await repo.findCustomer(db, orgId, customerId);
+  // A vendor-only or deleted contact cannot be invoiced.
+  if (!c || c.type === 'vendor' || !c.is_active) throw new AppError('SVC-3002', { customerId: ['is not an active customer'] });
+  return c;
+}
+
+async function checkRevenueAccounts(db: Db, orgId: string, items: CheckedItem[]) {
+  const ids = [...new Set(items.map((i) => i.accountId).filter((v): v is string => !!v))];
+  const found = new Map((await repo.findAccounts(db, orgId, ids)).map((a) => [a.id, a]));
+  const details: Record<string, string[]> = {};
+  items.forEach((item, i) => {
+    if (!item.accountId) return;
+    const a = found.get(item.accountId);
+    if (!a || a.account_type_id !== REVENUE_TYPE || !a.is_active) details[`items[${i}].accountId`] = ['must be an active Revenue account'];
+  });
+  if (Object.keys(details).length) throw new AppError('SVC-9003', details);
+}
+
+/** Everything create and update share: validation, customer, rate (A5), accounts, totals (A3). */
+async function prepare(db: Db, p: Principal, body: InvoiceBody) {
+  const orgId = p.orgId;
+  const baseCurrency = p.organization.baseCurrency;
+  // The body's own rules first, so a bad request is told so before anything is looked up.
+  const { items, discount } = checkInvoiceBody(body, currencyDecimals(body.currencyCode ?? baseCurrency));
+  const customer = await loadCustomer(db, orgId, body.customerId);
+  const currencyCode = body.currencyCode ?? customer.currency_code;
+  assertCurrency(currencyCode);
+  const decimals = currencyDecimals(currencyCode);
+  await checkRevenueAccounts(db, orgId, items);
+  const exchangeRate = await documentRate(db, orgId, currencyCode, baseCurrency, body.invoiceDate);
+  const totals = computeTotals(items, { decimals, baseDecimals: currencyDecimals(baseCurrency), exchangeRate, discountAmount: discount });
+  if (totals.discountAmount.gt(totals.subtotal.plus(totals.taxAmount))) {
+    throw new AppError('SVC-9003', { discountAmount: ['must not exceed subtotal + taxAmount'] });
+  }
+  if (totals.totalAmount.gte(LIMITS.total) || totals.subtotal.gte(LIMITS.total)) {
+    throw new AppError('SVC-9003', { totalAmount: [`must be below ${LIMITS.total}`] });
+  }
+  const money = (v: Dec) => formatAmount(v, decimals);
+  const values = {
+    customer_id: customer.id,
+    customer_name: customer.name,
+    invoice_date: body.invoiceDate,
+    due_date: body.dueDate,
+    currency_code: currencyCode,
+    exchange_rate: exchangeRate,
+    subtotal: money(totals.subtotal),
+    tax_amount: money(totals.taxAmount),
+    discount_amount: money(totals.discountAmount),
+    total_amount: money(totals.totalAmount),
+    base_amount: formatAmount(totals.baseAmount, currencyDecimals(baseCurrency)),
+    notes: body.notes ?? null,
+    terms: body.terms ?? null,
+  };
+  const itemRows = (invoiceId: string) =>
+    items.map((item, i) => ({
+      organization_id: orgId,
+      invoice_id: invoiceId,
+      line_number: i + 1,
+      description: item.description,
+      quantity: item.quantity,
+      unit_price: item.unitPrice,
+      tax_rate: item.taxRate,
+      line_total: money(totals.lines[i].lineTotal),
+      line_tax: money(totals.lines[i].lineTax),
+      account_id: item.accountId,
+    }));
+  return { values, itemRows };
+}
+
+export function invoiceNumber(year: number, sequence: number): string {
+  return `INV-${year}-${String(sequence).padStart(4, '0')}`;
+}
+
+export async function createInvoice(trx: TenantTx, p: Principal, body: InvoiceBody) {
+  const { values, itemRows } = await prepare(trx, p, body);
+  const year = Number(body.invoiceDate.slice(0, 4));
+  const sequence = await repo.nextInvoiceSequence(trx, p.orgId, year);
+  const row = await repo.insertInvoice(trx, {
+    ...values,
+    organization_id: p.orgId,
+    invoice_number: invoiceNumber(year, sequence),
+    status: 'draft',
+    created_by: p.userId,
+  });
+  const items = await repo.insertItems(trx, itemRows(row.id));
+  return presentInvoice({ ...row, status: 'draft' }, items, p.organization.baseCurrency);
+}
+
+/** PUT: drafts only (400 SVC-3003 with details.status); the rate is recomputed (A5). */
+export async function updateInvoice(trx: TenantTx, p: Principal, id: string, body: InvoiceBody, today: string) {
+  const current = await repo.lockInvoice(trx, p.orgId, id, today);
+  if (!current) throw new AppError('SVC-3001');
+  if (current.status !== 'draft') throw new AppError('SVC-3003', { status: [current.status] });
+  // The number carries the year of the invoice date (A4) and never changes, so neither does the year.
+  if (body.invoiceDate.slice(0, 4) !== current.invoice_date.slice(0, 4)) {
+    throw new AppError('SVC-9003', { invoiceDate: [`must stay in ${current.invoice_date.slice(0, 4)}, the year of ${current.invoice_number}`] });
+  }
+  const { values, itemRows } = await prepare(trx, p, body);
+  const row = await repo.updateInvoice(trx, p.orgId, id, values);
+  await repo.deleteItems(trx, p.orgId, id);
+  const items = await repo.insertItems(trx, itemRows(id));
+  return presentInvoice({ ...row, status: 'draft' }, items, p.organization.baseCurrency);
+}
+
+export async function getInvoice(db: Db, p: Principal, id: string, today: string) {
+  const row = await repo.findInvoice(db, p.orgId, id, today);
+  if (!row) throw new AppError('SVC-3001');
+  const items = await repo.findItems(db, p.orgId, id);
+  return presentInvoice(row, items, p.organization.baseCurrency);
+}
+
+export async function listInvoices(db: Db, p: Principal, q: InvoicesQuery, page: PageRequest<InvoiceSort>, today: string) {
+  if (q.fromDate && q.toDate && q.fromDate > q.toDate) throw new AppError('SVC-9003', { fromDate: ['must not be after toDate'] });
+  const { rows, total } = await repo.listInvoices(db, p.orgId, q, page, today);
+  return {
+    data: rows.map((r) => ({
+      id: r.id,
+      invoiceNumber: r.invoice_number,
+      customerId: r.customer_id,
+      customerName: r.customer_name,
+      invoiceDate: r.invoice_date,
+      dueDate: r.due_date,
+      currencyCode: r.currency_code,
+      totalAmount: formatAmount(r.total_amount, currencyDecimals(r.currency_code)),
+      status: r.status,
+      createdAt: r.created_at.toISOString(),
+    })),
+    meta: pageMeta(total, page),
+  };
+}
+
+/** numeric echoes without trailing zeros of the column's scale ("1.5000" -> "1.5"). */
+function echo(v: string): string {
+  return new D(v).toFixed();
+}
+
+export function presentInvoice(row: Omit<InvoiceRow, 'status'> & { status: InvoiceRow['status'] }, items: repo.ItemRow[], baseCurrency: string) {
+  const money = (v: string) => formatAmount(v, currencyDecimals(row.currency_code));
+  return {
+    id: row.id,
+    invoiceNumber: row.invoice_number,
+    customerId: row.customer_id,
+    customerName: row.customer_name,
+    invoiceDate: row.invoice_date,
+    dueDate: row.due_date,
+    currencyCode: row.currency_code,
+    exchangeRate: formatRate(row.exchange_rate),
+    subtotal: money(row.subtotal),
+    taxAmount: money(row.tax_amount),
+    discountAmount: money(row.discount_amount),
+    totalAmount: money(row.total_amount),
+    baseAmount: formatAmount(row.base_amount, currencyDecimals(baseCurrency)),
+    status: row.status,
+    items: items.map((i) => ({
+      id: i.id,
+      lineNumber: i.line_number,
+      description: i.description,
+      quantity: echo(i.quantity),
+      unitPrice: echo(i.unit_price),
+      taxRate: echo(i.tax_rate),
+      lineTotal: money(i.line_total),
+      accountId: i.account_id,
+    })),
+    notes: row.notes,
+    terms: row.terms,
+    pdfUrl: row.pdf_key ? `/api/v1/invoices/${row.id}/pdf` : null,
+    createdBy: row.created_by,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+    sentAt: row.sent_at ? row.sent_at.toISOString() : null,
+    paidAt: row.paid_at,
+  };
+}
