@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 
@@ -32,6 +33,16 @@ pg.types.setTypeParser(NUMERIC, (v) => v);
 pg.types.setTypeParser(INT8, (v) => Number(v));
 pg.types.setTypeParser(DATE, (v) => v);
 
+const names = new Map<string, string>();
+function statementName(sql: string): string {
+  let name = names.get(sql);
+  if (!name) {
+    name = `s${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
+    if (names.size < 5000) names.set(sql, name);
+  }
+  return name;
+}
+
 export function createPgPool(url: string, max = 10): RawPool {
   const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 5000 });
   // An idle client that loses its server must not crash the process.
@@ -46,7 +57,10 @@ export function createPgPool(url: string, max = 10): RawPool {
         conn = {
           state: { context: null },
           async query(sql, params) {
-            const r = await client.query({ text: sql, values: params as unknown[] });
+            // Named (prepared) statements: PostgreSQL parses and plans each distinct text once
+            // per connection. Plans that depend on row-level security are re-planned by the
+            // server when the role changes, so this is safe with the tenant context.
+            const r = await client.query({ name: statementName(sql), text: sql, values: params as unknown[] });
             return {
               rows: r.rows ?? [],
               affectedRows:

@@ -14,6 +14,6 @@ export const docsPlugin = fp(async (app: FastifyInstance, opts: { title: string;
       },
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 });

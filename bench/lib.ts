@@ -1,0 +1,114 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import pg from 'pg';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const PG_ADMIN = process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
+
+/** A throw-away database on the real PostgreSQL server; dropped by the returned function. */
+export async function createBenchDatabase(prefix: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `${prefix}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: PG_ADMIN });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const u = new URL(PG_ADMIN);
+  u.pathname = `/${name}`;
+  return {
+    url: u.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: PG_ADMIN });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+/** Runs a TypeScript entry point in its own process (the load generator stays in this one). */
+export async function startProcess(script: string, env: Record<string, string>, readyUrl: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    try {
+      const res = await fetch(readyUrl);
+      if (res.status < 500) return child;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`${script} did not become ready`);
+}
+
+export async function stopProcess(child: ChildProcess): Promise<void> {
+  await new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+export interface LoadResult {
+  requestsPerSec: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+export async function load(opts: {
+  url: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+  seconds?: number;
+  connections?: number;
+}): Promise<LoadResult> {
+  const result = await autocannon({
+    url: opts.url,
+    method: opts.method ?? 'GET',
+    headers: opts.headers,
+    body: opts.body,
+    duration: opts.seconds ?? 10,
+    connections: opts.connections ?? 16,
+  });
+  return {
+    requestsPerSec: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors,
+    non2xx: result.non2xx,
+  };
+}
+
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/** Replaces (or appends) the section under `heading` in BENCHMARKS.md. */
+export function writeSection(heading: string, body: string): void {
+  const file = `${ROOT}/BENCHMARKS.md`;
+  const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n\nFigures from the machines these were run on (2 cores); every comparison is against a baseline measured in the same run.\n';
+  const marker = `## ${heading}\n`;
+  const start = current.indexOf(marker);
+  let next: string;
+  if (start === -1) next = `${current.trimEnd()}\n\n${marker}${body.trimEnd()}\n`;
+  else {
+    const end = current.indexOf('\n## ', start + marker.length);
+    next = `${current.slice(0, start)}${marker}${body.trimEnd()}\n${end === -1 ? '' : current.slice(end)}`;
+  }
+  writeFileSync(file, next);
+}
+
+export function machine(): string {
+  return `Node ${process.version}, ${new Date().toISOString().slice(0, 10)}`;
+}

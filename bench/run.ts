@@ -1,0 +1,20 @@
+/** `npm run bench -- <name>`: runs bench/<name>.ts (auth, books, invoices, remittance-session). */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const names = process.argv.slice(2);
+if (names.length === 0) {
+  console.error('usage: npm run bench -- <auth|books|invoices|remittance-session> [...]');
+  process.exit(2);
+}
+const dir = fileURLToPath(new URL('.', import.meta.url));
+for (const name of names) {
+  const file = `${dir}${name}.ts`;
+  if (!existsSync(file)) {
+    console.error(`no benchmark ${name}`);
+    process.exit(2);
+  }
+  const r = spawnSync(process.execPath, ['--import', 'tsx', file], { stdio: 'inherit' });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
