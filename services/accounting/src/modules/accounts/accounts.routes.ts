@@ -13,7 +13,7 @@ export function accountsRoutes() {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
     app.get('/', {
-      config: { auth: ALL_ROLES, fieldCodes: ACCOUNT_FIELD_CODES },
+      config: { auth: ALL_ROLES },
       schema: { tags, security, querystring: AccountsQuery, response: { 200: Type.Object({ data: Type.Array(Account) }), ...errorResponses(401, 403, 422) } },
     }, async (request) => {
       const p = request.principal();

@@ -18,7 +18,8 @@ export const Account = Type.Object({
 });
 
 export const AccountsQuery = Type.Object({
-  accountTypeId: Type.Optional(Type.Integer({ minimum: 1, maximum: 5 })),
+  // The range is checked in the service: outside 1-5 answers SVC-8003.
+  accountTypeId: Type.Optional(Type.Integer()),
   isActive: Type.Optional(Type.Boolean()),
 });
 

@@ -35,6 +35,9 @@ export function presentAccount(a: repo.AccountRow, baseCurrency: string) {
 }
 
 export async function listAccounts(db: Db, orgId: string, baseCurrency: string, q: Static<typeof AccountsQuery>) {
+  if (q.accountTypeId !== undefined && (q.accountTypeId < 1 || q.accountTypeId > 5)) {
+    throw new AppError('SVC-8003', { accountTypeId: ['must be 1-5'] });
+  }
   const rows = await repo.listAccounts(db, orgId, q);
   return { data: rows.map((r) => presentAccount(r, baseCurrency)) };
 }

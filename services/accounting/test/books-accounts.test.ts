@@ -1,0 +1,206 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addMember, authed, buildTestApp, registerOrg, type Session, type TestApp } from './helpers.js';
+
+let h: TestApp;
+let owner: Session;
+beforeAll(async () => {
+  // Many writes per minute from one user: the per-route limits have their own suite.
+  h = await buildTestApp({ RATE_LIMITS: 'off' });
+  owner = await registerOrg(h.app, { baseCurrency: 'EUR', country: 'HR', language: 'hr' });
+});
+afterAll(() => h?.close());
+
+const api = (token: string, method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
+  h.app.inject(authed(token, { method, url: `/api/v1${url}`, ...(payload ? { payload } : {}) }));
+
+type Account = { id: string; code: string; currentBalance: string; accountTypeId: number; isActive: boolean };
+async function accounts(s: Session, qs = ''): Promise<Account[]> {
+  const res = await api(s.token, 'GET', `/accounts${qs}`);
+  expect(res.statusCode).toBe(200);
+  return res.json().data;
+}
+const byCode = async (s: Session) => Object.fromEntries((await accounts(s)).map((a) => [a.code, a]));
+
+async function post(s: Session, payload: object) {
+  const res = await api(s.token, 'POST', '/transactions', payload);
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json();
+}
+
+describe('GET /accounts', () => {
+  it('lists the default chart ordered by code with type, normal side and a zero balance', async () => {
+    const list = await accounts(owner);
+    expect(list.map((a) => a.code)).toEqual(['1000', '1100', '1200', '1300', '1500', '2110', '2300', '2500', '3000', '3100', '4000', '4900', '5000', '5100', '5200', '5300', '5400']);
+    expect(list[0]).toMatchObject({ code: '1000', name: 'Cash', accountTypeId: 1, accountTypeName: 'Asset', normalBalance: 'debit', currencyCode: 'EUR', parentAccountId: null, parentAccountCode: null, isActive: true, currentBalance: '0.00' });
+    expect(list.find((a) => a.code === '4000')).toMatchObject({ accountTypeName: 'Revenue', normalBalance: 'credit' });
+  });
+
+  it('filters by accountTypeId and isActive', async () => {
+    expect((await accounts(owner, '?accountTypeId=2')).map((a) => a.code)).toEqual(['2110', '2300', '2500']);
+    expect(await accounts(owner, '?isActive=false')).toEqual([]);
+    const bad = await api(owner.token, 'GET', '/accounts?accountTypeId=9');
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().error.code).toBe('SVC-8003');
+    expect((await api(owner.token, 'GET', '/accounts?isActive=maybe')).statusCode).toBe(422);
+  });
+
+  it('shows currentBalance on the normal side of each account (A9)', async () => {
+    const s = await registerOrg(h.app, { baseCurrency: 'RSD' });
+    const a = await byCode(s);
+    await post(s, { transactionDate: '2026-05-01', description: 'Capital', debitAccountId: a['1100'].id, creditAccountId: a['3000'].id, amount: 1000 });
+    await post(s, { transactionDate: '2026-05-02', description: 'Rent', debitAccountId: a['5100'].id, creditAccountId: a['1100'].id, amount: 250.5 });
+    await post(s, { transactionDate: '2026-05-03', description: 'Refund', debitAccountId: a['3000'].id, creditAccountId: a['1100'].id, amount: 0.25 });
+    const after = await byCode(s);
+    expect(after['1100'].currentBalance).toBe('749.25');
+    expect(after['3000'].currentBalance).toBe('999.75');
+    expect(after['5100'].currentBalance).toBe('250.50');
+  });
+});
+
+describe('POST /accounts', () => {
+  it('creates an account whose normal balance follows its type, under a parent of the same type', async () => {
+    const list = await byCode(owner);
+    const res = await api(owner.token, 'POST', '/accounts', { code: '1110', name: 'Bank - Zagrebačka', accountTypeId: 1, parentAccountId: list['1100'].id });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ code: '1110', name: 'Bank - Zagrebačka', accountTypeName: 'Asset', normalBalance: 'debit', currencyCode: 'EUR', parentAccountId: list['1100'].id, parentAccountCode: '1100', currentBalance: '0.00' });
+    const liability = await api(owner.token, 'POST', '/accounts', { code: '2400', name: 'Payroll liabilities', accountTypeId: 2, currencyCode: 'usd' });
+    expect(liability.json()).toMatchObject({ normalBalance: 'credit', currencyCode: 'USD' });
+  });
+
+  it('answers 409 SVC-8002 for a code the organization already uses (another organization may use it)', async () => {
+    const res = await api(owner.token, 'POST', '/accounts', { code: '1000', name: 'Cash again', accountTypeId: 1 });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().error.code).toBe('SVC-8002');
+    const other = await registerOrg(h.app);
+    expect((await api(other.token, 'POST', '/accounts', { code: '1110', name: 'Own', accountTypeId: 1 })).statusCode).toBe(201);
+  });
+
+  it.each([[0], [6], [2.5], ['1']])('answers 422 SVC-8003 for accountTypeId %s', async (accountTypeId) => {
+    const res = await api(owner.token, 'POST', '/accounts', { code: '9999', name: 'X', accountTypeId });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().error.code).toBe('SVC-8003');
+  });
+
+  it('answers 404 SVC-8005 for a parent that is not in the organization', async () => {
+    const other = await registerOrg(h.app);
+    const foreign = (await byCode(other))['1100'];
+    for (const parentAccountId of [crypto.randomUUID(), foreign.id]) {
+      const res = await api(owner.token, 'POST', '/accounts', { code: '1120', name: 'X', accountTypeId: 1, parentAccountId });
+      expect(res.statusCode).toBe(404);
+      expect(res.json().error.code).toBe('SVC-8005');
+    }
+  });
+
+  it('answers 422 SVC-9003 for a parent of another type, a bad code or an unknown currency', async () => {
+    const list = await byCode(owner);
+    const cases = [
+      [{ code: '1130', name: 'X', accountTypeId: 1, parentAccountId: list['4000'].id }, 'parentAccountId'],
+      [{ code: '', name: 'X', accountTypeId: 1 }, 'code'],
+      [{ code: '11 30', name: 'X', accountTypeId: 1 }, 'code'],
+      [{ code: '1130', name: 'X', accountTypeId: 1, currencyCode: 'XYZ' }, 'currencyCode'],
+      [{ code: '1130', name: 'X' }, 'accountTypeId'],
+    ] as const;
+    for (const [payload, field] of cases) {
+      const res = await api(owner.token, 'POST', '/accounts', payload);
+      expect(res.statusCode).toBe(422);
+      expect(res.json().error.code).toBe('SVC-9003');
+      expect(Object.keys(res.json().error.details)).toContain(field);
+    }
+  });
+
+  it('is for owner and admin only', async () => {
+    const accountant = await addMember(h.app, owner, 'accountant');
+    const res = await api(accountant.token, 'POST', '/accounts', { code: '5999', name: 'X', accountTypeId: 5 });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().error).toMatchObject({ code: 'SVC-9001', details: { required: ['owner', 'admin'], current: ['accountant'] } });
+  });
+});
+
+describe('PUT /accounts/:id', () => {
+  it('renames and deactivates an account without postings, and reactivates it', async () => {
+    const s = await registerOrg(h.app);
+    const a = await byCode(s);
+    const res = await api(s.token, 'PUT', `/accounts/${a['5400'].id}`, { name: 'Travel and lodging', isActive: false });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ name: 'Travel and lodging', isActive: false });
+    expect((await accounts(s, '?isActive=false')).map((x) => x.code)).toEqual(['5400']);
+    expect((await api(s.token, 'PUT', `/accounts/${a['5400'].id}`, { isActive: true })).json().isActive).toBe(true);
+  });
+
+  it('answers 400 SVC-8004 when deactivating an account with postings', async () => {
+    const s = await registerOrg(h.app);
+    const a = await byCode(s);
+    await post(s, { transactionDate: '2026-05-01', description: 'Supplies', debitAccountId: a['5300'].id, creditAccountId: a['1000'].id, amount: 12 });
+    const res = await api(s.token, 'PUT', `/accounts/${a['5300'].id}`, { isActive: false });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.code).toBe('SVC-8004');
+    // Renaming is still allowed.
+    expect((await api(s.token, 'PUT', `/accounts/${a['5300'].id}`, { name: 'Office' })).statusCode).toBe(200);
+  });
+
+  it('answers 404 SVC-8001 for an unknown or foreign account', async () => {
+    const other = await registerOrg(h.app);
+    const foreign = (await byCode(other))['1000'];
+    for (const id of [crypto.randomUUID(), foreign.id]) {
+      const res = await api(owner.token, 'PUT', `/accounts/${id}`, { name: 'X' });
+      expect(res.statusCode).toBe(404);
+      expect(res.json().error.code).toBe('SVC-8001');
+    }
+  });
+});
+
+describe('GET/PUT /settings/tax-rates', () => {
+  it('answers the country defaults seeded at registration', async () => {
+    const res = await api(owner.token, 'GET', '/settings/tax-rates');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      country: 'HR',
+      defaultVATRate: 25,
+      rates: [
+        { name: 'Standard', rate: 25, description: 'Opća stopa PDV-a' },
+        { name: 'Reduced', rate: 13, description: 'Snižena stopa PDV-a' },
+        { name: 'Super-reduced', rate: 5, description: 'Snižena stopa PDV-a' },
+        { name: 'Zero', rate: 0, description: 'Oslobođeno PDV-a' },
+      ],
+    });
+  });
+
+  it('replaces the rates and the default rate', async () => {
+    const s = await registerOrg(h.app, { country: 'BA', baseCurrency: 'BAM', language: 'bs' });
+    const payload = { defaultVATRate: 17, rates: [{ name: 'Standard', rate: 17, description: 'PDV' }, { name: 'Special', rate: 8.5, description: 'Test' }, { name: 'Zero', rate: 0 }] };
+    const res = await api(s.token, 'PUT', '/settings/tax-rates', payload);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ country: 'BA', defaultVATRate: 17, rates: [{ name: 'Standard', rate: 17, description: 'PDV' }, { name: 'Special', rate: 8.5, description: 'Test' }, { name: 'Zero', rate: 0, description: '' }] });
+    expect((await api(s.token, 'GET', '/settings/tax-rates')).json().rates).toHaveLength(3);
+  });
+
+  it.each([
+    [{ defaultVATRate: 101, rates: [{ name: 'A', rate: 10 }] }, 'defaultVATRate'],
+    [{ defaultVATRate: 20, rates: [{ name: 'A', rate: -1 }] }, 'rates[0].rate'],
+    [{ defaultVATRate: 20, rates: [{ name: 'A', rate: 20 }, { name: 'B', rate: 100.5 }] }, 'rates[1].rate'],
+  ])('answers 422 SVC-8006 for a rate outside 0-100: %o', async (payload, field) => {
+    const res = await api(owner.token, 'PUT', '/settings/tax-rates', payload);
+    expect(res.statusCode).toBe(422);
+    expect(res.json().error.code).toBe('SVC-8006');
+    expect(Object.keys(res.json().error.details)).toEqual([field]);
+    expect((await api(owner.token, 'GET', '/settings/tax-rates')).json().defaultVATRate).toBe(25);
+  });
+
+  it('answers 422 SVC-9003 for duplicate names, no rates or a non-number', async () => {
+    for (const payload of [
+      { defaultVATRate: 20, rates: [{ name: 'A', rate: 20 }, { name: 'a', rate: 10 }] },
+      { defaultVATRate: 20, rates: [] },
+      { defaultVATRate: '20', rates: [{ name: 'A', rate: 20 }] },
+    ]) {
+      const res = await api(owner.token, 'PUT', '/settings/tax-rates', payload);
+      expect(res.statusCode).toBe(422);
+      expect(res.json().error.code).toBe('SVC-9003');
+    }
+  });
+
+  it('lets every role read and only owner/admin write', async () => {
+    const viewer = await addMember(h.app, owner, 'viewer');
+    expect((await api(viewer.token, 'GET', '/settings/tax-rates')).statusCode).toBe(200);
+    expect((await api(viewer.token, 'PUT', '/settings/tax-rates', { defaultVATRate: 20, rates: [{ name: 'A', rate: 20 }] })).statusCode).toBe(403);
+  });
+});
