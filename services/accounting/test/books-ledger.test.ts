@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../src/db/types.js';
-import { postJournalEntries, reversePosting, reverseReference } from '../src/modules/ledger/ledger.service.js';
+import { postJournalEntries, reversePosting, reverseReference, trialBalance } from '../src/modules/ledger/ledger.service.js';
 import type { Posting } from '../src/modules/ledger/ledger.types.js';
 import { buildTestApp, registerOrg, type TestApp } from './helpers.js';
 
@@ -114,5 +114,32 @@ describe('reverseReference', () => {
     await expect(asTenant(s.orgId, (trx) => reversePosting(trx, s.orgId, p.id, s.userId))).rejects.toMatchObject({ code: 'SVC-9003' });
     await expect(asTenant(s.orgId, (trx) => reversePosting(trx, s.orgId, r.id, s.userId))).rejects.toMatchObject({ code: 'SVC-9003' });
     await expect(asTenant(s.orgId, (trx) => reversePosting(trx, s.orgId, crypto.randomUUID(), s.userId))).rejects.toMatchObject({ code: 'SVC-9002' });
+  });
+});
+
+describe('trialBalance', () => {
+  it('gives each account with postings up to the date its totals and normal-side balance, and balances', async () => {
+    const s = await registerOrg(h.app);
+    const a = await chart(s.orgId);
+    await asTenant(s.orgId, (trx) =>
+      postJournalEntries(trx, s.orgId, [
+        base({ transactionDate: '2026-01-10', debitAccountId: a['1000'], creditAccountId: a['3000'], amount: '500.00', baseAmount: '500.00', referenceType: 'manual' }),
+        base({ transactionDate: '2026-02-10', debitAccountId: a['5100'], creditAccountId: a['1000'], amount: '120.50', baseAmount: '120.50', referenceType: 'manual' }),
+        base({ transactionDate: '2026-03-10', debitAccountId: a['1200'], creditAccountId: a['4000'], amount: '80.00', baseAmount: '80.00' }),
+      ]),
+    );
+    const read = (date: string) => h.t.db.withContext({ kind: 'tenant', orgId: s.orgId }, (db) => trialBalance(db, s.orgId, date));
+    const all = await read('2026-12-31');
+    expect(all.accounts.map((r) => [r.accountCode, r.debitTotal, r.creditTotal, r.balance])).toEqual([
+      ['1000', '500.00', '120.50', '379.50'],
+      ['1200', '80.00', '0.00', '80.00'],
+      ['3000', '0.00', '500.00', '500.00'],
+      ['4000', '0.00', '80.00', '80.00'],
+      ['5100', '120.50', '0.00', '120.50'],
+    ]);
+    expect(all).toMatchObject({ totals: { debit: '700.50', credit: '700.50' }, balanced: true });
+    const feb = await read('2026-02-10');
+    expect(feb.accounts.map((r) => [r.accountCode, r.balance])).toEqual([['1000', '379.50'], ['3000', '500.00'], ['5100', '120.50']]);
+    expect((await read('2025-12-31')).accounts).toEqual([]);
   });
 });

@@ -196,3 +196,43 @@ export async function listTransactions(
 }
 
 export type TransactionRow = Awaited<ReturnType<typeof listTransactions>>['rows'][number];
+
+export interface AccountTotalsRow {
+  account_id: string;
+  code: string;
+  name: string;
+  account_type: string;
+  normal_balance: 'debit' | 'credit';
+  debit_total: string;
+  credit_total: string;
+  posting_count: number;
+}
+
+/**
+ * Per-account debit and credit totals (base currency) of the postings dated on or before
+ * `date`: the running totals minus whatever is dated after it, so the cost follows the postings
+ * after the date (none for today), never the size of the ledger. Only accounts with postings.
+ */
+export async function accountTotalsAsOf(db: Db, orgId: string, date: string): Promise<AccountTotalsRow[]> {
+  const result = await sql<AccountTotalsRow>`
+    WITH later AS (
+      SELECT account_id, sum(debit) AS debit, sum(credit) AS credit, count(*) AS n FROM (
+        SELECT debit_account_id AS account_id, base_amount AS debit, 0::numeric AS credit
+        FROM ledger_transactions WHERE organization_id = ${orgId}::uuid AND transaction_date > ${date}::date
+        UNION ALL
+        SELECT credit_account_id, 0::numeric, base_amount
+        FROM ledger_transactions WHERE organization_id = ${orgId}::uuid AND transaction_date > ${date}::date
+      ) m GROUP BY account_id
+    )
+    SELECT a.id AS account_id, a.code, a.name, t.name AS account_type, t.normal_balance,
+           b.debit_total - COALESCE(l.debit, 0) AS debit_total,
+           b.credit_total - COALESCE(l.credit, 0) AS credit_total,
+           b.posting_count - COALESCE(l.n, 0) AS posting_count
+    FROM account_balances b
+    JOIN accounts a ON a.id = b.account_id AND a.organization_id = ${orgId}::uuid
+    JOIN account_types t ON t.id = a.account_type_id
+    LEFT JOIN later l ON l.account_id = b.account_id
+    WHERE b.organization_id = ${orgId}::uuid AND b.posting_count - COALESCE(l.n, 0) > 0
+    ORDER BY a.code`.execute(db);
+  return result.rows;
+}

@@ -117,3 +117,30 @@ export async function reversePosting(
   if (!row) throw new AppError('SVC-9003', { id: ['the posting is already reversed'] });
   return row;
 }
+
+/**
+ * Trial balance as of a date (read API for reports, A16): every account with postings up to the
+ * date, its debit and credit totals and its balance on its normal side, in base currency.
+ * Amounts are decimal strings with `decimals` places.
+ */
+export async function trialBalance(db: Kysely<DB>, organizationId: string, asOfDate: string, decimals = 2) {
+  const rows = await repo.accountTotalsAsOf(db, organizationId, asOfDate);
+  let debit = dec(0);
+  let credit = dec(0);
+  const accounts = rows.map((r) => {
+    debit = debit.plus(r.debit_total);
+    credit = credit.plus(r.credit_total);
+    const balance = r.normal_balance === 'debit' ? dec(r.debit_total).minus(r.credit_total) : dec(r.credit_total).minus(r.debit_total);
+    return {
+      accountId: r.account_id,
+      accountCode: r.code,
+      accountName: r.name,
+      accountType: r.account_type,
+      normalBalance: r.normal_balance,
+      debitTotal: dec(r.debit_total).toFixed(decimals),
+      creditTotal: dec(r.credit_total).toFixed(decimals),
+      balance: balance.toFixed(decimals),
+    };
+  });
+  return { accounts, totals: { debit: debit.toFixed(decimals), credit: credit.toFixed(decimals) }, balanced: debit.eq(credit) };
+}
