@@ -16,6 +16,23 @@ export interface IssuedLogin {
   expiresIn: number;
 }
 
+function loginBody(
+  user: { id: string; email: string; full_name: string; role: Role; organization_id: string; organization_name: string },
+  issued: IssuedLogin,
+) {
+  return {
+    user: {
+      id: user.id,
+      email: user.email,
+      fullName: user.full_name,
+      role: user.role,
+      organizationId: user.organization_id,
+      organizationName: user.organization_name,
+    },
+    tokens: { accessToken: issued.accessToken, expiresIn: issued.expiresIn },
+  };
+}
+
 function assertStrong(password: string, field = 'password') {
   const problems = passwordWeaknesses(password);
   if (problems.length) throw new AppError('SVC-1009', { [field]: problems });
@@ -116,20 +133,7 @@ export async function login(
     await repo.updateUser(trx, user.organization_id, user.id, { last_login_at: new Date() });
     return startSession(ctx, trx, { id: user.id, orgId: user.organization_id, role: user.role }, input.rememberMe === true);
   });
-  return {
-    login: loginResult,
-    body: {
-      user: {
-        id: user.id,
-        email: user.email,
-        fullName: user.full_name,
-        role: user.role,
-        organizationId: user.organization_id,
-        organizationName: user.organization_name,
-      },
-      tokens: { accessToken: loginResult.accessToken, expiresIn: loginResult.expiresIn },
-    },
-  };
+  return { login: loginResult, body: loginBody(user, loginResult) };
 }
 
 async function consumeTotp(trx: Kysely<DB>, orgId: string, userId: string, secret: string | null, code: string) {
@@ -215,19 +219,5 @@ export async function acceptInvite(ctx: AppContext, input: { token: string; pass
     const issued = await startSession(ctx, trx, { id: user.id, orgId: user.organization_id, role: user.role }, false);
     return { user, issued };
   });
-  const { user, issued } = result;
-  return {
-    login: issued,
-    body: {
-      user: {
-        id: user.id,
-        email: user.email,
-        fullName: user.full_name,
-        role: user.role,
-        organizationId: user.organization_id,
-        organizationName: user.organization_name,
-      },
-      tokens: { accessToken: issued.accessToken, expiresIn: issued.expiresIn },
-    },
-  };
+  return { login: result.issued, body: loginBody(result.user, result.issued) };
 }

@@ -1,0 +1,36 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.js';
+
+const dataDir = () => mkdtempSync(join(tmpdir(), 'acc-config-'));
+const SECRET = 'p'.repeat(40);
+
+describe('configuration (G3, G7, G8)', () => {
+  it('refuses to start in production without a JWT secret, or with a short one, or a cheap bcrypt cost', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: dataDir() })).toThrow('JWT_SECRET is required in production');
+    expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: dataDir(), JWT_SECRET: 'short' })).toThrow('at least 32 characters');
+    expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: dataDir(), JWT_SECRET: SECRET, BCRYPT_COST: '4' })).toThrow('BCRYPT_COST');
+    expect(loadConfig({ NODE_ENV: 'production', DATA_DIR: dataDir(), JWT_SECRET: SECRET }).jwtSecret).toBe(SECRET);
+  });
+
+  it('generates a development secret once and keeps it in DATA_DIR', () => {
+    const dir = dataDir();
+    const first = loadConfig({ DATA_DIR: dir }).jwtSecret;
+    expect(first.length).toBeGreaterThanOrEqual(32);
+    expect(loadConfig({ DATA_DIR: dir }).jwtSecret).toBe(first);
+  });
+
+  it('reads durations, ports and the database location', () => {
+    const dir = dataDir();
+    const c = loadConfig({ DATA_DIR: dir, ACCESS_TOKEN_TTL: '2s', REFRESH_TOKEN_TTL: '1d', INVITE_TTL: '90m', ACCOUNTING_PORT: '4000' });
+    expect([c.accessTokenTtlMs, c.refreshTokenTtlMs, c.inviteTtlMs, c.port]).toEqual([2000, 86_400_000, 5_400_000, 4000]);
+    expect(c.databaseUrl).toBe(join(dir, 'accounting'));
+    expect(c.rateLimits).toBe(true);
+    expect(loadConfig({ DATA_DIR: dir, RATE_LIMITS: 'off' }).rateLimits).toBe(false);
+    expect(() => loadConfig({ DATA_DIR: dir, ACCESS_TOKEN_TTL: '15 minutes' })).toThrow('ACCESS_TOKEN_TTL');
+    expect(() => loadConfig({ DATA_DIR: dir, NODE_ENV: 'staging' })).toThrow('NODE_ENV');
+    expect(Object.isFrozen(c)).toBe(true);
+  });
+});
