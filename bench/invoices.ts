@@ -1,0 +1,120 @@
+/**
+ * Issue 4 benchmark (invoices), on real PostgreSQL, app in production mode with RATE_LIMITS=off:
+ *  (a) POST /invoices with three items: requests/s next to a bare Fastify route running one
+ *      transaction of three INSERTs on the same database, measured in the same run (target >= 40%);
+ *  (b) PATCH /invoices/:id/status send (postings, PDF rendered with embedded fonts, stored, e-mail
+ *      written to the outbox): latency p50 over sequential sends (target < 100 ms).
+ * Usage: node --import tsx bench/invoices.ts   (or npm run bench -- invoices)
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createBenchDatabase, load, machine, percentile, ROOT, startProcess, stopProcess, writeSection } from './lib.js';
+
+const APP_PORT = 3920;
+const BARE_PORT = 3921;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const dataDir = mkdtempSync(join(tmpdir(), 'bench-invoices-'));
+
+const APP_ENV = {
+  ACCOUNTING_PORT: String(APP_PORT),
+  RATE_LIMITS: 'off',
+  LOG_LEVEL: 'warn',
+  NODE_ENV: 'production',
+  JWT_SECRET: 'bench-secret-bench-secret-bench-secret-000',
+  DATA_DIR: dataDir,
+  PUBLIC_BASE_URL: 'http://127.0.0.1:3920',
+};
+
+async function json(res: Response) {
+  const body = await res.json();
+  if (res.status >= 300) throw new Error(`${res.status} ${JSON.stringify(body)}`);
+  return body;
+}
+
+const fmt = (r: Awaited<ReturnType<typeof load>>) => `${r.requestsPerSec} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non-2xx ${r.non2xx}, errors ${r.errors}`;
+const ms = (v: number) => `${v.toFixed(1)} ms`;
+
+const ITEMS = [
+  { description: 'Konsultantske usluge', quantity: 2, unitPrice: 1500, taxRate: 20 },
+  { description: 'Održavanje', quantity: 1, unitPrice: 499.99, taxRate: 10 },
+  { description: 'Licenca', quantity: 3, unitPrice: 33.335, taxRate: 20 },
+];
+
+const db = await createBenchDatabase('bench_invoices');
+try {
+  const app = await startProcess(`${ROOT}/services/accounting/src/server.ts`, { ...APP_ENV, ACCOUNTING_DATABASE_URL: db.url }, `http://127.0.0.1:${APP_PORT}/health`);
+  const base = `http://127.0.0.1:${APP_PORT}/api/v1`;
+  let create: Awaited<ReturnType<typeof load>>;
+  let orgId: string;
+  let customerId: string;
+  const sends: number[] = [];
+  try {
+    const reg = await json(await fetch(`${base}/auth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ organizationName: 'Bench d.o.o.', country: 'RS', baseCurrency: 'RSD', language: 'sr', email: 'bench.invoices@example.test', password: 'Correct-Horse-9', fullName: 'Bench' }),
+    }));
+    orgId = reg.organization.id;
+    const headers = { authorization: `Bearer ${reg.tokens.accessToken}`, 'content-type': 'application/json' };
+    const customer = await json(await fetch(`${base}/contacts`, { method: 'POST', headers, body: JSON.stringify({ type: 'customer', name: 'Kupac Čačić', email: 'kupac@example.test' }) }));
+    customerId = customer.id;
+    const today = new Date().toISOString().slice(0, 10);
+    const due = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+    const body = JSON.stringify({ customerId, invoiceDate: today, dueDate: due, items: ITEMS, notes: 'Bench' });
+    await load({ url: `${base}/invoices`, method: 'POST', headers, body, seconds: 2 });
+    create = await load({ url: `${base}/invoices`, method: 'POST', headers, body, seconds: SECONDS });
+
+    // (b) sequential sends of fresh drafts for SECONDS (after a few warm-up sends).
+    const draft = async () => (await json(await fetch(`${base}/invoices`, { method: 'POST', headers, body }))).id as string;
+    const send = async (id: string) => json(await fetch(`${base}/invoices/${id}/status`, { method: 'PATCH', headers, body: JSON.stringify({ action: 'send' }) }));
+    for (let i = 0; i < 5; i++) await send(await draft());
+    const until = Date.now() + SECONDS * 1000;
+    while (Date.now() < until) {
+      const id = await draft();
+      const t0 = performance.now();
+      await send(id);
+      sends.push(performance.now() - t0);
+    }
+  } finally {
+    await stopProcess(app);
+  }
+
+  const bare = await startProcess(`${ROOT}/bench/servers/bare-invoice.ts`, { DATABASE_URL: db.url, PORT: String(BARE_PORT) }, `http://127.0.0.1:${BARE_PORT}/health`);
+  let baseline: Awaited<ReturnType<typeof load>>;
+  try {
+    const body = JSON.stringify({ org: orgId!, customerId: customerId!, invoiceDate: '2027-01-10', dueDate: '2027-02-10', items: ITEMS });
+    const headers = { 'content-type': 'application/json' };
+    await load({ url: `http://127.0.0.1:${BARE_PORT}/invoices`, method: 'POST', headers, body, seconds: 2 });
+    baseline = await load({ url: `http://127.0.0.1:${BARE_PORT}/invoices`, method: 'POST', headers, body, seconds: SECONDS });
+  } finally {
+    await stopProcess(bare);
+  }
+
+  const ratio = Math.round((create!.requestsPerSec / baseline.requestsPerSec) * 100);
+  const p50 = percentile(sends, 50);
+  const section = `Command: \`node --import tsx bench/invoices.ts\` (or \`npm run bench -- invoices\`; real PostgreSQL at 127.0.0.1:5432, ${machine()}, app with NODE_ENV=production and RATE_LIMITS=off, autocannon 16 connections, ${SECONDS} s per phase, server and load generator in separate processes on loopback, 2 cores shared with other work).
+
+(a) Every request creates a draft with three items (two tax rates, one 0.005 boundary) for one
+customer of one organization: all requests contend for the organization's number counter row (A4).
+
+| what | result |
+|---|---|
+| POST /invoices (auth, validation, RLS, customer check, rate, decimal totals, counter + invoice + items, audit) | ${fmt(create!)} |
+| baseline: bare Fastify + pg, BEGIN, 3 INSERTs (counter, invoice, items), COMMIT, table owner, no checks | ${fmt(baseline)} |
+| **POST /invoices / baseline** | **${ratio}%** (target 40%) |
+
+(b) PATCH /invoices/:id/status \`send\` on fresh drafts, one at a time for ${SECONDS} s: lock, 3 postings
+with running balances, PDF rendered with embedded DejaVu fonts (pdfkit), stored under DATA_DIR/files,
+e-mail with the PDF written to DATA_DIR/outbox (no SMTP_URL), one transaction.
+
+| what | result |
+|---|---|
+| send, ${sends.length} sequential requests | p50 ${ms(p50)}, p95 ${ms(percentile(sends, 95))}, max ${ms(Math.max(...sends))} (target p50 < 100 ms) |
+`;
+  writeSection('Invoices', section);
+  console.log(section);
+} finally {
+  await db.drop();
+  rmSync(dataDir, { recursive: true, force: true });
+}
