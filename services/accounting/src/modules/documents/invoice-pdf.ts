@@ -77,6 +77,8 @@ export function renderInvoicePdf(data: InvoicePdfData): Promise<Buffer> {
   const width = right - left;
   const money = (v: string, d = data.decimals) => formatNumber(v, d, lang);
   const plain = (v: string) => formatNumber(v, (v.split('.')[1] ?? '').length, lang);
+  // Prices show at least the currency's decimals ("1.500,00", never a bare "1.500").
+  const price = (v: string) => formatNumber(v, Math.max(data.decimals, (v.split('.')[1] ?? '').length), lang);
 
   // Header: title and number on the left, dates on the right.
   doc.font('bold').fontSize(22).text(labels.title, left, PAGE.margin);
@@ -125,7 +127,7 @@ export function renderInvoicePdf(data: InvoicePdfData): Promise<Buffer> {
       String(item.lineNumber),
       item.description,
       plain(item.quantity),
-      plain(item.unitPrice),
+      price(item.unitPrice),
       plain(item.taxRate),
       money(item.lineTotal),
     ];
