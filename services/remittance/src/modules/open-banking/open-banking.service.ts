@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { Decimal, type Dec } from '../../lib/decimal.js';
+import { D as Decimal, type Dec } from '@app/shared/money';
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config.js';
 import type { Consent, ConsentScope, DB } from '../../db/schema.js';

@@ -1,4 +1,4 @@
-import { Decimal, type Dec } from '../../lib/decimal.js';
+import { D as Decimal, type Dec } from '@app/shared/money';
 
 /** One NOK-based observation: `nokPerUnit` NOK buys one unit of `currency`. */
 export interface FeedRate {

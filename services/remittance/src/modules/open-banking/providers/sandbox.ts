@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { Decimal, type Dec } from '../../../lib/decimal.js';
+import { D as Decimal, type Dec } from '@app/shared/money';
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../../db/schema.js';
 import { newId } from '../../../lib/ids.js';
