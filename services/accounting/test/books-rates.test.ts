@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CURRENCY_DECIMALS } from '../src/modules/currencies/currencies.js';
@@ -245,6 +247,37 @@ describe('ECB feed', () => {
     } finally {
       delete process.env.EXCHANGE_RATE_FEED;
       delete process.env.EXCHANGE_RATE_FEED_URL;
+    }
+  });
+  it('imports once shortly after start-up when EXCHANGE_RATE_FEED=on', async () => {
+    let served = 0;
+    const server = createServer((_req, res) => {
+      served += 1;
+      res.writeHead(200, { 'content-type': 'text/xml' }).end(ECB_FILE.replace("time='2022-07-08'", "time='2022-07-11'"));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    process.env.EXCHANGE_RATE_FEED = 'on';
+    process.env.EXCHANGE_RATE_FEED_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/eurofxref.xml`;
+    try {
+      const other = await buildTestApp();
+      try {
+        const deadline = Date.now() + 10_000;
+        let row;
+        while (!row && Date.now() < deadline) {
+          await new Promise((r) => setTimeout(r, 250));
+          row = await other.t.db.system.selectFrom('exchange_rates').select('rate').where('effective_date', '=', '2022-07-11').where('target_currency', '=', 'USD').executeTakeFirst();
+        }
+        expect(row).toEqual({ rate: '1.0163000000' });
+        expect(served).toBe(1);
+        const runs = await other.t.db.system.selectFrom('job_runs').select('job').execute();
+        expect(runs).toEqual([{ job: 'ecb-rates' }]);
+      } finally {
+        await other.close();
+      }
+    } finally {
+      delete process.env.EXCHANGE_RATE_FEED;
+      delete process.env.EXCHANGE_RATE_FEED_URL;
+      server.close();
     }
   });
 });
