@@ -17,23 +17,38 @@ const COLUMNS = [
 const effective = (today: string) =>
   sql<InvoiceStatus>`CASE WHEN invoices.status IN ('sent', 'viewed') AND invoices.due_date < ${today}::date THEN 'overdue' ELSE invoices.status END`;
 
-/**
- * A4: the next number of the organization's year. The counter row is created or bumped in the
- * caller's transaction; its row lock is held until commit, so concurrent creations queue here
- * and a rolled-back creation returns its number.
- */
-export async function nextInvoiceSequence(db: Db, orgId: string, year: number): Promise<number> {
-  const row = await db
-    .insertInto('invoice_counters')
-    .values({ organization_id: orgId, year, last_number: 1 })
-    .onConflict((oc) => oc.columns(['organization_id', 'year']).doUpdateSet({ last_number: sql`invoice_counters.last_number + 1` }))
-    .returning('last_number')
-    .executeTakeFirstOrThrow();
-  return row.last_number;
-}
+type NewInvoice = Omit<Insertable<InvoicesTable>, 'invoice_number' | 'organization_id' | 'status'>;
+type NewItem = Omit<Insertable<InvoiceItemsTable>, 'organization_id' | 'invoice_id'> & { id: string };
 
-export function insertInvoice(db: Db, values: Insertable<InvoicesTable>) {
-  return db.insertInto('invoices').values(values).returningAll().executeTakeFirstOrThrow();
+/**
+ * Creation in one statement (A4): bump the year's counter, insert the invoice numbered from it and
+ * its items. One round trip instead of three keeps the counter row's lock short, which is what
+ * bounds concurrent creations in one organization. Item ids are made by the caller.
+ */
+export async function insertNumberedInvoice(db: Db, orgId: string, year: number, v: NewInvoice, items: NewItem[]): Promise<InvoiceRow> {
+  const { rows } = await sql<InvoiceRow>`
+    WITH n AS (
+      INSERT INTO invoice_counters (organization_id, year, last_number) VALUES (${orgId}, ${year}, 1)
+      ON CONFLICT (organization_id, year) DO UPDATE SET last_number = invoice_counters.last_number + 1
+      RETURNING last_number
+    ), inv AS (
+      INSERT INTO invoices (organization_id, invoice_number, customer_id, customer_name, invoice_date, due_date, currency_code,
+        exchange_rate, subtotal, tax_amount, discount_amount, total_amount, base_amount, notes, terms, created_by)
+      SELECT ${orgId}, 'INV-' || ${String(year)} || '-' || CASE WHEN n.last_number < 10000 THEN lpad(n.last_number::text, 4, '0') ELSE n.last_number::text END,
+        ${v.customer_id}, ${v.customer_name}, ${v.invoice_date}::date, ${v.due_date}::date, ${v.currency_code}, ${v.exchange_rate}::numeric,
+        ${v.subtotal}::numeric, ${v.tax_amount}::numeric, ${v.discount_amount}::numeric, ${v.total_amount}::numeric, ${v.base_amount}::numeric,
+        ${v.notes ?? null}, ${v.terms ?? null}, ${v.created_by ?? null}::uuid
+      FROM n
+      RETURNING *
+    ), items AS (
+      INSERT INTO invoice_items (id, organization_id, invoice_id, line_number, description, quantity, unit_price, tax_rate, line_total, line_tax, account_id)
+      SELECT x.id, inv.organization_id, inv.id, x.line_number, x.description, x.quantity, x.unit_price, x.tax_rate, x.line_total, x.line_tax, x.account_id
+      FROM inv CROSS JOIN jsonb_to_recordset(${JSON.stringify(items)}::jsonb) AS x(
+        id uuid, line_number integer, description text, quantity numeric, unit_price numeric, tax_rate numeric,
+        line_total numeric, line_tax numeric, account_id uuid)
+    )
+    SELECT * FROM inv`.execute(db);
+  return rows[0];
 }
 
 export async function insertItems(db: Db, items: Insertable<InvoiceItemsTable>[]): Promise<ItemRow[]> {

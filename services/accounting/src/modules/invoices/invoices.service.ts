@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { D, dec, formatAmount, type Dec } from '@app/shared/money';
 import type { DB } from '../../db/types.js';
@@ -167,16 +168,10 @@ export function invoiceNumber(year: number, sequence: number): string {
 export async function createInvoice(trx: TenantTx, p: Principal, body: InvoiceBody) {
   const { values, itemRows } = await prepare(trx, p, body);
   const year = Number(body.invoiceDate.slice(0, 4));
-  const sequence = await repo.nextInvoiceSequence(trx, p.orgId, year);
-  const row = await repo.insertInvoice(trx, {
-    ...values,
-    organization_id: p.orgId,
-    invoice_number: invoiceNumber(year, sequence),
-    status: 'draft',
-    created_by: p.userId,
-  });
-  const items = await repo.insertItems(trx, itemRows(row.id));
-  return presentInvoice({ ...row, status: 'draft' }, items, p.organization.baseCurrency);
+  const items = itemRows('').map(({ organization_id: _o, invoice_id: _i, ...item }) => ({ ...item, id: randomUUID() }));
+  const row = await repo.insertNumberedInvoice(trx, p.orgId, year, { ...values, created_by: p.userId }, items);
+  const stored = items.map((i) => ({ ...i, organization_id: p.orgId, invoice_id: row.id }));
+  return presentInvoice({ ...row, status: 'draft' }, stored, p.organization.baseCurrency);
 }
 
 /** PUT: drafts only (400 SVC-3003 with details.status); the rate is recomputed (A5). */
