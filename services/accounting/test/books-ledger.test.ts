@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../src/db/types.js';
-import { postJournalEntries, reversePosting, reverseReference, trialBalance } from '../src/modules/ledger/ledger.service.js';
+import { postJournalEntries, reversePosting, reverseReference, reverseReferences, trialBalance } from '../src/modules/ledger/ledger.service.js';
 import type { Posting } from '../src/modules/ledger/ledger.types.js';
 import { buildTestApp, registerOrg, type TestApp } from './helpers.js';
 
@@ -103,6 +103,25 @@ describe('reverseReference', () => {
     // A second cancellation finds nothing left to reverse.
     const again = await asTenant(s.orgId, (trx) => reverseReference(trx, s.orgId, { referenceType: 'invoice', referenceId: ref }, s.userId));
     expect(again).toEqual([]);
+  });
+
+  it('reverses several references in one statement (an invoice’s sale and payment)', async () => {
+    const s = await registerOrg(h.app);
+    const a = await chart(s.orgId);
+    const invoice = crypto.randomUUID();
+    const other = crypto.randomUUID();
+    await asTenant(s.orgId, (trx) =>
+      postJournalEntries(trx, s.orgId, [
+        base({ debitAccountId: a['1200'], creditAccountId: a['4000'], referenceId: invoice }),
+        base({ debitAccountId: a['1100'], creditAccountId: a['1200'], referenceType: 'payment', referenceId: invoice }),
+        base({ debitAccountId: a['1200'], creditAccountId: a['4000'], referenceId: other }),
+      ]),
+    );
+    const reversals = await asTenant(s.orgId, (trx) =>
+      reverseReferences(trx, s.orgId, [{ referenceType: 'invoice', referenceId: invoice }, { referenceType: 'payment', referenceId: invoice }], null),
+    );
+    expect(reversals.map((r) => r.reference_type).sort()).toEqual(['invoice', 'payment']);
+    expect(reversals.every((r) => r.reference_id === invoice)).toBe(true);
   });
 
   it('reverses a single posting by id, and not twice', async () => {

@@ -104,6 +104,10 @@ export function byReference(referenceType: ReferenceType, referenceId: string) {
   return sql`s.reference_type = ${referenceType} AND s.reference_id = ${referenceId}::uuid`;
 }
 
+export function byReferences(refs: ReadonlyArray<{ referenceType: ReferenceType; referenceId: string }>) {
+  return sql`(${sql.join(refs.map((r) => sql`(${byReference(r.referenceType, r.referenceId)})`), sql` OR `)})`;
+}
+
 export function byId(id: string) {
   return sql`s.id = ${id}::uuid`;
 }

@@ -40,6 +40,10 @@ export function transactionsRoutes() {
 
     app.post('/:id/reverse', {
       config: { auth: writers, perMinute: 20 },
+      // The body is optional: a POST without one reverses as of today.
+      preValidation: async (request) => {
+        request.body ??= {};
+      },
       schema: { tags, security, params: IdParams, body: ReverseBody, response: { 201: Transaction, ...errorResponses(401, 403, 404, 422) } },
     }, async (request, reply) => {
       const p = request.principal();

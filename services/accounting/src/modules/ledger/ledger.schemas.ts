@@ -49,5 +49,4 @@ export const ManualEntryBody = Type.Object({
   notes: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
 });
 
-/** Optional: a POST without a body reverses as of today. */
-export const ReverseBody = Type.Union([Type.Object({ transactionDate: Type.Optional(IsoDate) }), Type.Null(), Type.Undefined()]);
+export const ReverseBody = Type.Object({ transactionDate: Type.Optional(IsoDate) });

@@ -87,6 +87,24 @@ export async function reverseReference(
   );
 }
 
+/**
+ * reverseReference for several references in one statement (an invoice's sale and payment
+ * postings): one call locks all the balance rows involved in account-id order, where two calls
+ * would lock them in two rounds.
+ */
+export async function reverseReferences(
+  trx: Kysely<DB>,
+  organizationId: string,
+  refs: ReadonlyArray<{ referenceType: ReferenceType; referenceId: string }>,
+  createdBy: string | null,
+  opts: ReversalOptions = {},
+): Promise<LedgerRow[]> {
+  if (refs.length === 0) return [];
+  return reversing(() =>
+    repo.insertReversals(trx, organizationId, repo.byReferences(refs), { transactionDate: opts.transactionDate ?? null, createdBy }),
+  );
+}
+
 /** A concurrent reversal of the same posting trips the unique index on reversal_of. */
 async function reversing<T>(fn: () => Promise<T>): Promise<T> {
   try {
