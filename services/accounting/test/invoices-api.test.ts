@@ -353,6 +353,34 @@ describe('status machine and ledger postings (A8, A10)', () => {
     expect(paid.json().status).toBe('paid');
   });
 
+  it('cancels sent, viewed and overdue invoices with their sale reversed; mark-paid accepts a bankAccountId (1100 until bank accounts exist)', async () => {
+    const sent = await createInvoice(t.app, owner, invoiceBody(customerId, DATES));
+    const viewed = await createInvoice(t.app, owner, invoiceBody(customerId, DATES));
+    const overdue = await createInvoice(t.app, owner, invoiceBody(customerId, { invoiceDate: day(-40), dueDate: day(-5) }));
+    for (const inv of [sent, viewed, overdue]) await patchStatus(t.app, owner, inv.id, { action: 'send' });
+    await t.app.inject({ method: 'GET', url: `/api/v1/public/invoices/${viewToken(t.config.jwtSecret, viewed.id)}` });
+    expect((await inject(owner, 'GET', `/api/v1/invoices/${viewed.id}`)).json().status).toBe('viewed');
+    for (const inv of [sent, viewed, overdue]) {
+      const res = await patchStatus(t.app, owner, inv.id, { action: 'cancel' });
+      expect(res.json().status).toBe('cancelled');
+      const postings = await postingsOf(t.t.db, owner.orgId, inv.id);
+      const byCode: Record<string, ReturnType<typeof dec>> = {};
+      for (const p of postings) {
+        byCode[p.debit] = (byCode[p.debit] ?? dec(0)).plus(p.amount);
+        byCode[p.credit] = (byCode[p.credit] ?? dec(0)).minus(p.amount);
+      }
+      expect(Object.values(byCode).every((v) => v.isZero())).toBe(true);
+      expect(postings.filter((p) => p.description.startsWith('Reversal: '))).toHaveLength(postings.length / 2);
+    }
+    const toPay = await createInvoice(t.app, owner, invoiceBody(customerId, DATES));
+    await patchStatus(t.app, owner, toPay.id, { action: 'send' });
+    const paid = await patchStatus(t.app, owner, toPay.id, { action: 'mark-paid', paidAt: `${TODAY}T10:00:00Z`, bankAccountId: '00000000-0000-4000-8000-000000000001' });
+    expect(paid.statusCode).toBe(200);
+    expect(paid.json().paidAt).toBe(TODAY);
+    const payment = (await postingsOf(t.t.db, owner.orgId, toPay.id)).filter((p) => p.reference_type === 'payment');
+    expect(payment.map((p) => [p.debit, p.credit])).toEqual([['1100', '1200']]);
+  });
+
   it('answers 400 SVC-3005 when the customer has no e-mail and no "to" is given', async () => {
     const noMail = await createCustomer(t.app, owner, { name: 'Bez adrese', email: null });
     const inv = await createInvoice(t.app, owner, invoiceBody(noMail.id, DATES));
