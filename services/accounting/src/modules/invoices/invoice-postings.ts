@@ -39,8 +39,12 @@ function base(amount: string, rate: string, baseCurrency: string): string {
   return roundHalfUp(dec(amount).times(rate), currencyDecimals(baseCurrency)).toFixed(currencyDecimals(baseCurrency));
 }
 
-/** send: Dr 1200 / Cr revenue per revenue account (net, discount from the largest), Dr 1200 / Cr 2300 for tax. */
-export async function postInvoiceSale(
+/**
+ * send: Dr 1200 / Cr revenue per revenue account (net, discount from the largest), Dr 1200 / Cr 2300
+ * for tax. Built (reads only) before the e-mail goes out and written after it, in the same
+ * transaction, so the running-balance rows are not locked while the mail server answers.
+ */
+export async function buildSalePostings(
   trx: TenantTx,
   orgId: string,
   invoice: InvoiceForPosting,
@@ -77,6 +81,10 @@ export async function postInvoiceSale(
     if (r.amount.gt(0)) postings.push(posting(r.accountId, formatAmount(r.amount, decimals), `Invoice ${invoice.invoice_number}`));
   }
   if (split.tax.gt(0)) postings.push(posting(codes.get(VAT_PAYABLE)!, formatAmount(split.tax, decimals), `Invoice ${invoice.invoice_number} VAT`));
+  return postings;
+}
+
+export function writePostings(trx: TenantTx, orgId: string, postings: Posting[]) {
   return postJournalEntries(trx, orgId, postings);
 }
 

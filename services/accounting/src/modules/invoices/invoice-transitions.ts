@@ -9,7 +9,8 @@ import { insertAlert } from '../alerts/alerts.repository.js';
 import { MailDeliveryError, type Mailer } from '../mail/mailer.js';
 import type { FileStorage } from '../storage/storage.js';
 import { invoiceEmail, pdfKey, renderStoredInvoice, tokenHash, viewLink, viewToken } from './invoice-delivery.js';
-import { postInvoicePayment, postInvoiceSale, reverseInvoicePostings } from './invoice-postings.js';
+import type { Posting } from '../ledger/ledger.types.js';
+import { buildSalePostings, postInvoicePayment, reverseInvoicePostings, writePostings } from './invoice-postings.js';
 import { nextStatus } from './invoice-status.js';
 import * as repo from './invoices.repository.js';
 import type { SendBody, StatusBody } from './invoices.schemas.js';
@@ -78,8 +79,9 @@ function messageIdFor(mailFrom: string): string {
 }
 
 /**
- * Draft: status sent, postings, PDF stored, e-mail; all in one transaction, the e-mail last, so a
- * delivery failure rolls everything back (the invoice stays draft with no postings). Then, in a
+ * Draft, in one transaction with the invoice row locked: postings built and checked, PDF rendered
+ * and stored, e-mail delivered, then status sent and the postings written. A delivery failure
+ * rolls everything back (the invoice stays draft with no postings). Then, in a
  * second transaction, "Email delivery failed" is appended to the notes and an alert recorded,
  * and the caller gets 500 SVC-3011. A re-send changes nothing but the recipient and message id.
  */
@@ -100,29 +102,21 @@ async function deliver(deps: InvoiceDeps, runTx: RunTx, p: Principal, id: string
       const emailId = messageIdFor(deps.config.mailFrom);
       const sentAt = firstSend ? new Date() : inv.sent_at ?? new Date();
       const items = await repo.findItems(trx, p.orgId, id);
-      let pdf: Buffer | null = null;
-      let row = inv;
+      let pdf: Buffer;
+      let sale: Posting[] = [];
       if (firstSend) {
+        // Everything that can refuse is done before the e-mail leaves; the writes that lock shared
+        // rows (running balances) come after it, so a slow mail server holds only this invoice.
+        sale = await buildSalePostings(trx, p.orgId, inv, items, p.organization.baseCurrency, p.userId);
+        pdf = (await renderStoredInvoice(trx, p.orgId, inv, items)).pdf;
         const key = pdfKey(p.orgId, id);
-        const updated = await repo.updateInvoice(trx, p.orgId, id, {
-          status: 'sent',
-          sent_at: sentAt,
-          sent_to: to,
-          email_id: emailId,
-          token_hash: tokenHash(viewToken(deps.config.jwtSecret, id)),
-          pdf_key: key,
-        });
-        row = { ...updated, status: 'sent' };
-        await postInvoiceSale(trx, p.orgId, updated, items, p.organization.baseCurrency, p.userId);
-        pdf = (await renderStoredInvoice(trx, p.orgId, updated, items)).pdf;
         await deps.storage.put(key, pdf, 'application/pdf');
         storedKey = key;
       } else {
-        pdf = inv.pdf_key ? await deps.storage.get(inv.pdf_key) : null;
-        pdf ??= (await renderStoredInvoice(trx, p.orgId, inv, items)).pdf;
-        await repo.updateInvoice(trx, p.orgId, id, { sent_to: to, email_id: emailId });
+        const stored = inv.pdf_key ? await deps.storage.get(inv.pdf_key) : null;
+        pdf = stored ?? (await renderStoredInvoice(trx, p.orgId, inv, items)).pdf;
       }
-      const { subject, text } = invoiceEmail(p.organization.language, p.organization.name, row, viewLink(deps.config, id), opts.message);
+      const { subject, text } = invoiceEmail(p.organization.language, p.organization.name, inv, viewLink(deps.config, id), opts.message);
       const sent = await deps.mailer.send({
         from: deps.config.mailFrom,
         to,
@@ -132,6 +126,19 @@ async function deliver(deps: InvoiceDeps, runTx: RunTx, p: Principal, id: string
         messageId: emailId,
         attachments: [{ filename: `${inv.invoice_number}.pdf`, content: pdf, contentType: 'application/pdf' }],
       });
+      if (firstSend) {
+        await repo.updateInvoice(trx, p.orgId, id, {
+          status: nextStatus(inv.status, 'send'),
+          sent_at: sentAt,
+          sent_to: to,
+          email_id: sent.messageId,
+          token_hash: tokenHash(viewToken(deps.config.jwtSecret, id)),
+          pdf_key: storedKey,
+        });
+        await writePostings(trx, p.orgId, sale);
+      } else {
+        await repo.updateInvoice(trx, p.orgId, id, { sent_to: to, email_id: sent.messageId });
+      }
       return { sentAt: sentAt.toISOString(), sentTo: to, emailId: sent.messageId };
     });
   } catch (err) {
