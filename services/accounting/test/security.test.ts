@@ -24,7 +24,7 @@ beforeAll(async () => {
 });
 afterAll(() => h?.close());
 
-const concrete = (url: string, id = randomUUID()) => url.replace(/:[A-Za-z]+/g, id);
+const concrete = (url: string, id: string = randomUUID()) => url.replace(/:[A-Za-z]+/g, id);
 const request = (route: RouteEntry, token?: string, id?: string, payload: object = {}) =>
   h.app.inject({
     method: route.method as 'GET',
