@@ -88,6 +88,17 @@ describe('creating invoices', () => {
     expect([inv.subtotal, inv.taxAmount, inv.totalAmount, inv.exchangeRate, inv.baseAmount]).toEqual(['100.01', '20.00', '120.01', '117.123456', '14055.99']);
   });
 
+  it('recomputes the rate of a draft on PUT (A5)', async () => {
+    const rate = (r: number) => inject(owner, 'POST', '/api/v1/exchange-rates', { baseCurrency: 'USD', targetCurrency: 'RSD', rate: r, effectiveDate: '2030-08-01' });
+    expect((await rate(100)).statusCode).toBe(201);
+    const body = invoiceBody(customerId, { invoiceDate: '2030-08-05', dueDate: '2030-09-05', currencyCode: 'USD', items: [{ description: 'X', quantity: 1, unitPrice: 10, taxRate: 0 }] });
+    const inv = await createInvoice(t.app, owner, body);
+    expect([inv.exchangeRate, inv.baseAmount]).toEqual(['100.000000', '1000.00']);
+    await rate(110);
+    const put = await inject(owner, 'PUT', `/api/v1/invoices/${inv.id}`, body);
+    expect([put.json().exchangeRate, put.json().baseAmount]).toEqual(['110.000000', '1100.00']);
+  });
+
   it('answers 422 SVC-9003 with details.currencyCode when no rate exists on or before the date', async () => {
     const res = await inject(owner, 'POST', '/api/v1/invoices', invoiceBody(customerId, { invoiceDate: '1990-01-01', dueDate: '1990-02-01', currencyCode: 'CHF' }));
     expect(res.statusCode).toBe(422);

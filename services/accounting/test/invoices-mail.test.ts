@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SMTPServer } from 'smtp-server';
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { addMember, authed, buildTestApp, registerOrg, type Session, type TestApp } from './helpers.js';
 import { createCustomer, createInvoice, invoiceBody, patchStatus, postingsOf } from './invoices-fixtures.js';
 
@@ -92,6 +93,13 @@ describe('invoice e-mail through SMTP (A11)', () => {
     const pdf = pdfAttachment(mail.raw);
     expect(pdf?.filename).toBe(`${inv.invoiceNumber}.pdf`);
     expect(pdf!.bytes.subarray(0, 5).toString()).toBe('%PDF-');
+    // Croatian labels (the organization's language, A18/A19).
+    const doc = await getDocument({ data: new Uint8Array(pdf!.bytes), isEvalSupported: false }).promise;
+    const content = await (await doc.getPage(1)).getTextContent();
+    const pageText = content.items.map((it) => ('str' in it ? it.str : '')).join(' ');
+    expect(pageText).toContain('Račun');
+    expect(pageText).toContain('Datum dospijeća');
+    expect(pageText).toContain(inv.invoiceNumber);
     // The attachment is the stored PDF.
     const stored = await t.app.inject(authed(owner.token, { method: 'GET', url: `/api/v1/invoices/${inv.id}/pdf` }));
     expect(stored.rawPayload.equals(pdf!.bytes)).toBe(true);
