@@ -2,7 +2,7 @@ import { dec, formatAmount, roundHalfUp } from '@app/shared/money';
 import { AppError } from '../../lib/errors.js';
 import type { TenantTx } from '../../plugins/auth.js';
 import { currencyDecimals } from '../currencies/currencies.js';
-import { postJournalEntries, reverseReference } from '../ledger/ledger.service.js';
+import { postJournalEntries, reverseReferences } from '../ledger/ledger.service.js';
 import type { Posting } from '../ledger/ledger.types.js';
 import { splitSale } from './invoice-totals.js';
 import * as repo from './invoices.repository.js';
@@ -127,8 +127,7 @@ export async function postInvoicePayment(
 }
 
 /** cancel: every posting of the invoice, sale and payment, reversed ("Reversal: ..."). */
-export async function reverseInvoicePostings(trx: TenantTx, orgId: string, invoiceId: string, userId: string | null) {
-  const sale = await reverseReference(trx, orgId, { referenceType: 'invoice', referenceId: invoiceId }, userId);
-  const payment = await reverseReference(trx, orgId, { referenceType: 'payment', referenceId: invoiceId }, userId);
-  return [...sale, ...payment];
+export function reverseInvoicePostings(trx: TenantTx, orgId: string, invoiceId: string, userId: string | null) {
+  // One call: the balance rows of both references are locked in one round, in account-id order.
+  return reverseReferences(trx, orgId, [{ referenceType: 'invoice', referenceId: invoiceId }, { referenceType: 'payment', referenceId: invoiceId }], userId);
 }
