@@ -30,6 +30,8 @@ export interface Config {
   corsOrigins: string[];
   bcryptCost: number;
   /** Invoice e-mail (A11): smtp://user:pass@host:587; null writes .eml files to DATA_DIR/outbox. */
+  /** EXCHANGE_RATE_FEED=on imports the ECB daily reference rates at start-up and hourly (A6). */
+  exchangeRateFeed: { enabled: boolean; url: string | null };
   smtpUrl: string | null;
   mailFrom: string;
   /** Absolute base of links put in e-mails (the public invoice view link, A10). */
@@ -65,6 +67,10 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       (v, i, a) => v && a.indexOf(v) === i,
     ),
     bcryptCost,
+    exchangeRateFeed: {
+      enabled: parseBool('EXCHANGE_RATE_FEED', env.EXCHANGE_RATE_FEED, false),
+      url: env.EXCHANGE_RATE_FEED_URL || null,
+    },
     smtpUrl: env.SMTP_URL || null,
     mailFrom: env.MAIL_FROM ?? 'Ledgerline <invoices@localhost>',
     publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://${env.HOST ?? '127.0.0.1'}:${env.ACCOUNTING_PORT || 3000}`).replace(/\/+$/, ''),

@@ -237,17 +237,10 @@ describe('ECB feed', () => {
   });
 
   it('does not break start-up when on and offline, and stops its timer on close', async () => {
-    process.env.EXCHANGE_RATE_FEED = 'on';
-    process.env.EXCHANGE_RATE_FEED_URL = 'http://127.0.0.1:9/unreachable.xml';
-    try {
-      const other = await buildTestApp();
-      const res = await other.app.inject({ method: 'GET', url: '/health' });
-      expect(res.statusCode).toBeLessThan(500);
-      await other.close();
-    } finally {
-      delete process.env.EXCHANGE_RATE_FEED;
-      delete process.env.EXCHANGE_RATE_FEED_URL;
-    }
+    const other = await buildTestApp({ EXCHANGE_RATE_FEED: 'on', EXCHANGE_RATE_FEED_URL: 'http://127.0.0.1:9/unreachable.xml' });
+    const res = await other.app.inject({ method: 'GET', url: '/health' });
+    expect(res.statusCode).toBeLessThan(500);
+    await other.close();
   });
   it('imports once shortly after start-up when EXCHANGE_RATE_FEED=on', async () => {
     let served = 0;
@@ -256,10 +249,9 @@ describe('ECB feed', () => {
       res.writeHead(200, { 'content-type': 'text/xml' }).end(ECB_FILE.replace("time='2022-07-08'", "time='2022-07-11'"));
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    process.env.EXCHANGE_RATE_FEED = 'on';
-    process.env.EXCHANGE_RATE_FEED_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/eurofxref.xml`;
+    const feedUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/eurofxref.xml`;
     try {
-      const other = await buildTestApp();
+      const other = await buildTestApp({ EXCHANGE_RATE_FEED: 'on', EXCHANGE_RATE_FEED_URL: feedUrl });
       try {
         const deadline = Date.now() + 10_000;
         let row;
@@ -275,8 +267,6 @@ describe('ECB feed', () => {
         await other.close();
       }
     } finally {
-      delete process.env.EXCHANGE_RATE_FEED;
-      delete process.env.EXCHANGE_RATE_FEED_URL;
       server.close();
     }
   });

@@ -62,10 +62,10 @@ export interface FeedSettings {
 }
 
 /** EXCHANGE_RATE_FEED=on enables the daily import; EXCHANGE_RATE_FEED_URL overrides the source. */
-export function feedSettings(env: Record<string, string | undefined>): FeedSettings {
+export function feedSettings(config: { enabled: boolean; url: string | null }): FeedSettings {
   return {
-    enabled: (env.EXCHANGE_RATE_FEED ?? 'off').toLowerCase() === 'on',
-    url: env.EXCHANGE_RATE_FEED_URL || ECB_DEFAULT_URL,
+    enabled: config.enabled,
+    url: config.url || ECB_DEFAULT_URL,
     intervalMs: 60 * 60 * 1000,
   };
 }

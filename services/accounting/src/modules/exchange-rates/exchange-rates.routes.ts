@@ -12,8 +12,7 @@ const today = () => new Date().toISOString().slice(0, 10);
 export function exchangeRatesRoutes(ctx: AppContext) {
   const tags = ['Exchange rates'];
   const security = [{ bearerAuth: [] }];
-  // EXCHANGE_RATE_FEED is read once, when the app is built.
-  const feed = feedSettings(process.env);
+  const feed = feedSettings(ctx.config.exchangeRateFeed);
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 

@@ -29,7 +29,8 @@ export class MailDeliveryError extends Error {}
  */
 export function createMailer(opts: { smtpUrl: string | null; outboxDir: string; log?: FastifyBaseLogger }): Mailer {
   if (opts.smtpUrl) {
-    const transport = nodemailer.createTransport(opts.smtpUrl, {});
+    // Bounded waits: a send runs while its invoice row is locked (see invoice-transitions.ts).
+    const transport = nodemailer.createTransport({ url: opts.smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 });
     return {
       async send(m) {
         try {
