@@ -29,9 +29,9 @@ export interface Config {
   webOrigin: string;
   corsOrigins: string[];
   bcryptCost: number;
-  /** Invoice e-mail (A11): smtp://user:pass@host:587; null writes .eml files to DATA_DIR/outbox. */
   /** EXCHANGE_RATE_FEED=on imports the ECB daily reference rates at start-up and hourly (A6). */
   exchangeRateFeed: { enabled: boolean; url: string | null };
+  /** Invoice e-mail (A11): smtp://user:pass@host:587; null writes .eml files to DATA_DIR/outbox. */
   smtpUrl: string | null;
   mailFrom: string;
   /** Absolute base of links put in e-mails (the public invoice view link, A10). */
