@@ -11,8 +11,8 @@ interface Received {
   raw: string;
 }
 
-/** A real SMTP server on loopback; `reject` answers every message with 554. */
-async function smtpServer(reject: boolean) {
+/** A real SMTP server on loopback; `reject` answers every message with 554; `delayMs` stalls each reply. */
+async function smtpServer(reject: boolean, delayMs = 0) {
   const received: Received[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -21,7 +21,8 @@ async function smtpServer(reject: boolean) {
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
+      stream.on('end', async () => {
+        if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
         if (reject) {
           const err = new Error('Message rejected by policy') as Error & { responseCode: number };
           err.responseCode = 554;
@@ -176,5 +177,53 @@ describe('invoice e-mail failure (A10)', () => {
     expect((await t.app.inject(authed(accountant.token, { method: 'GET', url: '/api/v1/alerts' }))).statusCode).toBe(403);
     const other = await registerOrg(t.app);
     expect((await t.app.inject(authed(other.token, { method: 'GET', url: '/api/v1/alerts' }))).json().meta.total).toBe(0);
+  });
+});
+
+describe('sending without holding the database', () => {
+  let smtp: Awaited<ReturnType<typeof smtpServer>>;
+  let t: TestApp;
+  let owner: Session;
+
+  beforeAll(async () => {
+    smtp = await smtpServer(false, 1500);
+    t = await buildTestApp({ RATE_LIMITS: 'off', SMTP_URL: smtp.url });
+    owner = await registerOrg(t.app);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await smtp?.close();
+  });
+
+  it('keeps serving other requests while the mail server answers slowly, and refuses a second concurrent send', async () => {
+    const customer = await createCustomer(t.app, owner, { email: 'slow@example.test' });
+    const inv = await createInvoice(t.app, owner, invoiceBody(customer.id, DATES));
+    const started = Date.now();
+    const sending = t.app.inject(authed(owner.token, { method: 'POST', url: `/api/v1/invoices/${inv.id}/send`, payload: {} }));
+    await new Promise((r) => setTimeout(r, 400));
+    // On PGlite there is one connection: had the send held it, these would wait for the mail server.
+    const read = await t.app.inject(authed(owner.token, { method: 'GET', url: `/api/v1/invoices/${inv.id}` }));
+    expect(read.statusCode).toBe(200);
+    expect(read.json().status).toBe('draft');
+    const second = await t.app.inject(authed(owner.token, { method: 'PATCH', url: `/api/v1/invoices/${inv.id}/status`, payload: { action: 'send' } }));
+    expect(Date.now() - started).toBeLessThan(1400);
+    expect(second.statusCode).toBe(400);
+    expect(second.json().error).toMatchObject({ code: 'SVC-3004', details: { action: expect.any(Array) } });
+    const res = await sending;
+    expect(res.statusCode).toBe(200);
+    expect(smtp.received).toHaveLength(1);
+    const after = await t.app.inject(authed(owner.token, { method: 'GET', url: `/api/v1/invoices/${inv.id}` }));
+    expect(after.json().status).toBe('sent');
+    expect(await postingsOf(t.t.db, owner.orgId, inv.id)).not.toHaveLength(0);
+  });
+
+  it('takes over a stale claim left by a send that never finished', async () => {
+    const customer = await createCustomer(t.app, owner, { email: 'stale@example.test' });
+    const inv = await createInvoice(t.app, owner, invoiceBody(customer.id, DATES));
+    await t.t.db.system.updateTable('invoices').set({ send_claimed_at: new Date(Date.now() - 10 * 60_000) }).where('id', '=', inv.id).execute();
+    const res = await t.app.inject(authed(owner.token, { method: 'POST', url: `/api/v1/invoices/${inv.id}/send`, payload: {} }));
+    expect(res.statusCode).toBe(200);
+    const row = await t.t.db.system.selectFrom('invoices').select(['status', 'send_claimed_at']).where('id', '=', inv.id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ status: 'sent', send_claimed_at: null });
   });
 });

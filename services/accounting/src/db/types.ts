@@ -241,6 +241,7 @@ export interface InvoicesTable {
   sent_at: Date | null;
   sent_to: string | null;
   email_id: string | null;
+  send_claimed_at: Generated<Date | null>;
   viewed_at: Date | null;
   paid_at: string | null;
   paid_bank_account_id: string | null;

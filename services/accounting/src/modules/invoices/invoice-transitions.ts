@@ -78,84 +78,105 @@ function messageIdFor(mailFrom: string): string {
   return `<${randomUUID()}@${domain}>`;
 }
 
+/** Longer than the mailer's longest wait (connect 10 s + socket 30 s): an older claim is stale. */
+const SEND_CLAIM_MS = 2 * 60_000;
+
 /**
- * Draft, in one transaction with the invoice row locked: postings built and checked, PDF rendered
- * and stored, e-mail delivered, then status sent and the postings written. A delivery failure
- * rolls everything back (the invoice stays draft with no postings). Then, in a
- * second transaction, "Email delivery failed" is appended to the notes and an alert recorded,
- * and the caller gets 500 SVC-3011. A re-send changes nothing but the recipient and message id.
+ * Sends in three steps so that no transaction, and so no pooled connection (the only one on
+ * PGlite), is held while the mail server answers:
+ * 1. claim (short transaction, invoice row locked): everything that can refuse is checked, the
+ *    sale postings are built and the PDF rendered and stored; a draft is marked send_claimed_at,
+ *    so a concurrent send of the same draft is refused (400 SVC-3004) instead of mailing twice;
+ * 2. the e-mail is delivered, no database work;
+ * 3. record (short transaction): status sent and the postings (A8), claim cleared; a re-send only
+ *    records the new recipient and message id.
+ * A delivery failure leaves the invoice draft with no postings, appends "Email delivery failed"
+ * to the notes and records an alert, then answers 500 SVC-3011 (A10). If the service dies between
+ * 2 and 3 the e-mail has gone while the invoice is still draft; its claim expires and a new send
+ * mails it again.
  */
 async function deliver(deps: InvoiceDeps, runTx: RunTx, p: Principal, id: string, opts: SendBody, today: string, mode: 'transition' | 'send') {
-  let storedKey: string | null = null;
-  let firstSend = false;
-  let number = '';
+  const prepared = await runTx(async (trx) => {
+    const inv = await lockOrThrow(trx, p.orgId, id, today);
+    const firstSend = inv.status === 'draft';
+    const resendable: InvoiceStatus[] = ['sent', 'viewed', 'overdue'];
+    if (!firstSend && !(mode === 'send' && resendable.includes(inv.status))) nextStatus(inv.status, 'send');
+    if (firstSend && inv.send_claimed_at && Date.now() - inv.send_claimed_at.getTime() < SEND_CLAIM_MS) {
+      throw new AppError('SVC-3004', { action: ['send: a send of this invoice is already in progress'] });
+    }
+    const customer = await repo.findCustomer(trx, p.orgId, inv.customer_id);
+    const to = opts.to ?? customer?.email ?? null;
+    if (!to) throw new AppError('SVC-3005', { to: ['the customer has no e-mail address and no "to" was given'] });
+    const items = await repo.findItems(trx, p.orgId, id);
+    let pdf: Buffer;
+    let sale: Posting[] = [];
+    let storedKey: string | null = null;
+    if (firstSend) {
+      sale = await buildSalePostings(trx, p.orgId, inv, items, p.organization.baseCurrency, p.userId);
+      pdf = (await renderStoredInvoice(trx, p.orgId, inv, items)).pdf;
+      storedKey = pdfKey(p.orgId, id);
+      await deps.storage.put(storedKey, pdf, 'application/pdf');
+      await repo.updateInvoice(trx, p.orgId, id, { send_claimed_at: new Date() });
+    } else {
+      const stored = inv.pdf_key ? await deps.storage.get(inv.pdf_key) : null;
+      pdf = stored ?? (await renderStoredInvoice(trx, p.orgId, inv, items)).pdf;
+    }
+    return { inv, firstSend, to, pdf, sale, storedKey, sentAt: firstSend ? new Date() : inv.sent_at ?? new Date() };
+  });
+
+  const { inv, firstSend, to, pdf, sale, storedKey, sentAt } = prepared;
+  const { subject, text } = invoiceEmail(p.organization.language, p.organization.name, inv, viewLink(deps.config, id), opts.message);
+  let messageId: string;
   try {
-    return await runTx(async (trx) => {
-      const inv = await lockOrThrow(trx, p.orgId, id, today);
-      number = inv.invoice_number;
-      firstSend = inv.status === 'draft';
-      const resendable: InvoiceStatus[] = ['sent', 'viewed', 'overdue'];
-      if (!firstSend && !(mode === 'send' && resendable.includes(inv.status))) nextStatus(inv.status, 'send');
-      const customer = await repo.findCustomer(trx, p.orgId, inv.customer_id);
-      const to = opts.to ?? customer?.email ?? null;
-      if (!to) throw new AppError('SVC-3005', { to: ['the customer has no e-mail address and no "to" was given'] });
-      const emailId = messageIdFor(deps.config.mailFrom);
-      const sentAt = firstSend ? new Date() : inv.sent_at ?? new Date();
-      const items = await repo.findItems(trx, p.orgId, id);
-      let pdf: Buffer;
-      let sale: Posting[] = [];
-      if (firstSend) {
-        // Everything that can refuse is done before the e-mail leaves; the writes that lock shared
-        // rows (running balances) come after it, so a slow mail server holds only this invoice.
-        sale = await buildSalePostings(trx, p.orgId, inv, items, p.organization.baseCurrency, p.userId);
-        pdf = (await renderStoredInvoice(trx, p.orgId, inv, items)).pdf;
-        const key = pdfKey(p.orgId, id);
-        await deps.storage.put(key, pdf, 'application/pdf');
-        storedKey = key;
-      } else {
-        const stored = inv.pdf_key ? await deps.storage.get(inv.pdf_key) : null;
-        pdf = stored ?? (await renderStoredInvoice(trx, p.orgId, inv, items)).pdf;
-      }
-      const { subject, text } = invoiceEmail(p.organization.language, p.organization.name, inv, viewLink(deps.config, id), opts.message);
-      const sent = await deps.mailer.send({
-        from: deps.config.mailFrom,
-        to,
-        cc: opts.cc,
-        subject: opts.subject ?? subject,
-        text,
-        messageId: emailId,
-        attachments: [{ filename: `${inv.invoice_number}.pdf`, content: pdf, contentType: 'application/pdf' }],
-      });
-      if (firstSend) {
-        await repo.updateInvoice(trx, p.orgId, id, {
-          status: nextStatus(inv.status, 'send'),
-          sent_at: sentAt,
-          sent_to: to,
-          email_id: sent.messageId,
-          token_hash: tokenHash(viewToken(deps.config.jwtSecret, id)),
-          pdf_key: storedKey,
-        });
-        await writePostings(trx, p.orgId, sale);
-      } else {
-        await repo.updateInvoice(trx, p.orgId, id, { sent_to: to, email_id: sent.messageId });
-      }
-      return { sentAt: sentAt.toISOString(), sentTo: to, emailId: sent.messageId };
+    const sent = await deps.mailer.send({
+      from: deps.config.mailFrom,
+      to,
+      cc: opts.cc,
+      subject: opts.subject ?? subject,
+      text,
+      messageId: messageIdFor(deps.config.mailFrom),
+      attachments: [{ filename: `${inv.invoice_number}.pdf`, content: pdf, contentType: 'application/pdf' }],
     });
+    messageId = sent.messageId;
   } catch (err) {
     if (!(err instanceof MailDeliveryError)) throw err;
     deps.log.warn({ invoiceId: id, err: err.message }, 'invoice e-mail delivery failed');
     if (storedKey) await deps.storage.delete(storedKey).catch(() => {});
     await runTx(async (trx) => {
-      if (firstSend) await repo.appendNote(trx, p.orgId, id, DELIVERY_FAILED_NOTE);
+      if (firstSend) {
+        await repo.updateInvoice(trx, p.orgId, id, { send_claimed_at: null });
+        await repo.appendNote(trx, p.orgId, id, DELIVERY_FAILED_NOTE);
+      }
       await insertAlert(trx, p.orgId, {
         type: 'invoice_email_failed',
-        message: `${DELIVERY_FAILED_NOTE}: invoice ${number}: ${err.message}`.slice(0, 1000),
+        message: `${DELIVERY_FAILED_NOTE}: invoice ${inv.invoice_number}: ${err.message}`.slice(0, 1000),
         referenceType: 'invoice',
         referenceId: id,
       });
     });
     throw new AppError('SVC-3011');
   }
+
+  return runTx(async (trx) => {
+    if (firstSend) {
+      const current = await lockOrThrow(trx, p.orgId, id, today);
+      // Only a cancel can have moved it meanwhile; the postings then stay unwritten.
+      if (current.status !== 'draft') nextStatus(current.status, 'send');
+      await repo.updateInvoice(trx, p.orgId, id, {
+        status: nextStatus('draft', 'send'),
+        sent_at: sentAt,
+        sent_to: to,
+        email_id: messageId,
+        token_hash: tokenHash(viewToken(deps.config.jwtSecret, id)),
+        pdf_key: storedKey,
+        send_claimed_at: null,
+      });
+      await writePostings(trx, p.orgId, sale);
+    } else {
+      await repo.updateInvoice(trx, p.orgId, id, { sent_to: to, email_id: messageId });
+    }
+    return { sentAt: sentAt.toISOString(), sentTo: to, emailId: messageId };
+  });
 }
 
 /**

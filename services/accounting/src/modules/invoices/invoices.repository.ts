@@ -9,7 +9,7 @@ export type ItemRow = Selectable<InvoiceItemsTable>;
 const COLUMNS = [
   'id', 'organization_id', 'invoice_number', 'customer_id', 'customer_name', 'invoice_date', 'due_date', 'currency_code',
   'exchange_rate', 'subtotal', 'tax_amount', 'discount_amount', 'total_amount', 'base_amount', 'notes', 'terms', 'pdf_key',
-  'token_hash', 'sent_at', 'sent_to', 'email_id', 'viewed_at', 'paid_at', 'paid_bank_account_id', 'cancelled_at', 'created_by',
+  'token_hash', 'sent_at', 'sent_to', 'email_id', 'send_claimed_at', 'viewed_at', 'paid_at', 'paid_bank_account_id', 'cancelled_at', 'created_by',
   'created_at', 'updated_at',
 ] as const satisfies ReadonlyArray<keyof InvoicesTable>;
 
