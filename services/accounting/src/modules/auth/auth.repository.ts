@@ -118,10 +118,11 @@ export function findRefreshToken(db: Db, tokenHash: string) {
 }
 
 /** Marks a token rotated only if nobody else did first; false means it was reused. */
-export async function claimRotation(db: Db, id: string): Promise<boolean> {
+export async function claimRotation(db: Db, orgId: string, id: string): Promise<boolean> {
   const r = await db
     .updateTable('refresh_tokens')
     .set({ rotated_at: new Date() })
+    .where('organization_id', '=', orgId)
     .where('id', '=', id)
     .where('rotated_at', 'is', null)
     .where('revoked_at', 'is', null)
@@ -146,12 +147,19 @@ export async function insertRefreshToken(
     .execute();
 }
 
-export async function revokeSession(db: Db, sessionId: string) {
+export async function revokeSession(db: Db, orgId: string, sessionId: string) {
   const now = new Date();
-  await db.updateTable('sessions').set({ revoked_at: now }).where('id', '=', sessionId).where('revoked_at', 'is', null).execute();
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: now })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', sessionId)
+    .where('revoked_at', 'is', null)
+    .execute();
   await db
     .updateTable('refresh_tokens')
     .set({ revoked_at: now })
+    .where('organization_id', '=', orgId)
     .where('family_id', '=', sessionId)
     .where('revoked_at', 'is', null)
     .execute();

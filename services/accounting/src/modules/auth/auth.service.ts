@@ -148,7 +148,7 @@ export async function refresh(ctx: AppContext, token: string | undefined, reques
     throw new AppError('SVC-1006');
   }
   const outcome = await tenantTx(ctx, row.organization_id, row.user_id, requestId, async (trx) => {
-    if (!(await repo.claimRotation(trx, row.id))) return null;
+    if (!(await repo.claimRotation(trx, row.organization_id, row.id))) return null;
     const next = newOpaqueToken();
     const ttl = row.remember ? ctx.config.refreshTokenTtlRememberMs : ctx.config.refreshTokenTtlMs;
     const expiresAt = new Date(Date.now() + ttl);
@@ -165,14 +165,14 @@ export async function refresh(ctx: AppContext, token: string | undefined, reques
   });
   if (!outcome) {
     // A rotated-out token came back: someone holds a copy. End the whole login (A17).
-    await tenantTx(ctx, row.organization_id, row.user_id, requestId, (trx) => repo.revokeSession(trx, row.family_id));
+    await tenantTx(ctx, row.organization_id, row.user_id, requestId, (trx) => repo.revokeSession(trx, row.organization_id, row.family_id));
     throw new AppError('SVC-1006');
   }
   return outcome;
 }
 
 export async function logout(ctx: AppContext, p: Principal, requestId: string) {
-  await tenantTx(ctx, p.orgId, p.userId, requestId, (trx) => repo.revokeSession(trx, p.sessionId));
+  await tenantTx(ctx, p.orgId, p.userId, requestId, (trx) => repo.revokeSession(trx, p.orgId, p.sessionId));
 }
 
 export async function changePassword(ctx: AppContext, p: Principal, input: { currentPassword: string; newPassword: string }, requestId: string) {
