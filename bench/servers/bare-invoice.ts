@@ -1,5 +1,6 @@
 import Fastify from 'fastify';
 import pg from 'pg';
+import { serve } from './serve.js';
 
 /**
  * Baseline for POST /invoices: bare Fastify and one pg pool running one transaction of three
@@ -37,11 +38,4 @@ app.post('/invoices', async (request, reply) => {
   }
 });
 
-app.get('/health', async () => ({ ok: true }));
-
-await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
-process.on('SIGTERM', async () => {
-  await app.close();
-  await pool.end();
-  process.exit(0);
-});
+await serve(app, pool);

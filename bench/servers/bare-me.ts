@@ -1,5 +1,6 @@
 import Fastify from 'fastify';
 import pg from 'pg';
+import { serve } from './serve.js';
 
 /**
  * Baseline for GET /auth/me: bare Fastify, one pg pool, the same indexed SELECT the service runs
@@ -34,9 +35,4 @@ app.get('/naive-rls', async (request) => {
   }
 });
 
-await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
-process.on('SIGTERM', async () => {
-  await app.close();
-  await pool.end();
-  process.exit(0);
-});
+await serve(app, pool);

@@ -1,0 +1,13 @@
+import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
+
+/** Baseline servers: a /health route, listen on PORT, stop cleanly on SIGTERM. */
+export async function serve(app: FastifyInstance, pool: pg.Pool): Promise<void> {
+  app.get('/health', async () => ({ ok: true }));
+  await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
+  process.on('SIGTERM', async () => {
+    await app.close();
+    await pool.end();
+    process.exit(0);
+  });
+}
