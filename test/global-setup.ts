@@ -1,18 +1,14 @@
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { dropTemplate, prepareTemplate, type TemplateInfo } from '../packages/shared/src/test/databases.js';
+// The ProvidedContext type (dbTemplates) is declared beside its reader.
+import type { freshDatabase as _reader } from '../packages/shared/src/test/clone.js';
 
 /** Migrates one template database per service per run; test files clone it (see databases.ts). */
 const SERVICES = {
   accounting: join(import.meta.dirname, '../services/accounting/src/db/migrations'),
   remittance: join(import.meta.dirname, '../services/remittance/src/db/migrations'),
 } as const;
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    dbTemplates: Record<string, TemplateInfo>;
-  }
-}
 
 let templates: Record<string, TemplateInfo> = {};
 
