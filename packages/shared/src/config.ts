@@ -65,3 +65,16 @@ export function databaseUrl(value: string | undefined, dataDir: string, name: st
   if (value) return value;
   return join(dataDir, name);
 }
+
+/** Loads the configuration at boot; a ConfigError stops the process with its one-line reason (G8). */
+export function configOrExit<T>(service: string, load: () => T): T {
+  try {
+    return load();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`${service}: ${err.message}`);
+      process.exit(1);
+    }
+    throw err;
+  }
+}

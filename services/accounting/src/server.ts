@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { ConfigError } from '@app/shared/config';
+import { configOrExit } from '@app/shared/config';
 import { createDatabase } from '@app/shared/db/database';
 import { migrate } from '@app/shared/db/migrate';
 import { listenGracefully } from '@app/shared/http';
@@ -11,16 +11,7 @@ export const MIGRATIONS_DIR = fileURLToPath(new URL('./db/migrations', import.me
 export const APP_ROLE = 'accounting_app';
 
 async function main() {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(`accounting: ${err.message}`);
-      process.exit(1);
-    }
-    throw err;
-  }
+  const config = configOrExit('accounting', () => loadConfig());
   const db = await createDatabase<DB>({ url: config.databaseUrl, appRole: APP_ROLE });
   await migrate(db.raw, MIGRATIONS_DIR);
   const app = await buildApp(config, db);

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ConfigError } from '@app/shared/config';
+import { configOrExit } from '@app/shared/config';
 
 export const MIGRATIONS_DIR = join(import.meta.dirname, 'db/migrations');
 
@@ -9,16 +9,7 @@ async function main(): Promise<void> {
   const { createDatabase } = await import('@app/shared/db/database');
   const { migrate } = await import('@app/shared/db/migrate');
   const { loadConfig } = await import('./config.js');
-  let config;
-  try {
-    config = loadConfig(process.env);
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(`remittance: ${err.message}`);
-      process.exit(1);
-    }
-    throw err;
-  }
+  const config = configOrExit('remittance', () => loadConfig(process.env));
   const db = await createDatabase({ url: config.databaseUrl, appRole: 'remittance_app' });
   try {
     const applied = await migrate(db.raw, MIGRATIONS_DIR, (m) => console.log(m));

@@ -1,5 +1,5 @@
 import { createDatabase } from '@app/shared/db/database';
-import { ConfigError } from '@app/shared/config';
+import { configOrExit } from '@app/shared/config';
 import { listenGracefully } from '@app/shared/http';
 import { migrate } from '@app/shared/db/migrate';
 import { buildApp } from './app.js';
@@ -7,16 +7,7 @@ import { loadConfig } from './config.js';
 import type { DB } from './db/schema.js';
 import { MIGRATIONS_DIR } from './migrate.js';
 
-let config;
-try {
-  config = loadConfig(process.env);
-} catch (err) {
-  if (err instanceof ConfigError) {
-    console.error(`remittance: ${err.message}`);
-    process.exit(1);
-  }
-  throw err;
-}
+const config = configOrExit('remittance', () => loadConfig(process.env));
 
 const db = await createDatabase<DB>({ url: config.databaseUrl, appRole: 'remittance_app' });
 await migrate(db.raw, MIGRATIONS_DIR);
