@@ -10,26 +10,15 @@ import pg from 'pg';
 import { createDatabase } from '@app/shared/db/database';
 import type { DB } from '../services/accounting/src/db/types.js';
 import { trialBalance } from '../services/accounting/src/modules/ledger/ledger.service.js';
-import { createBenchDatabase, load, machine, percentile, ROOT, startProcess, stopProcess, writeSection } from './lib.js';
+import { createBenchDatabase, load, machine, percentile, ROOT, startProcess, stopProcess, writeSection, accountingEnv, json } from './lib.js';
 
 const APP_PORT = 3910;
 const BARE_PORT = 3911;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const POSTINGS = Number(process.env.BENCH_POSTINGS ?? 1_000_000);
 
-const APP_ENV = {
-  ACCOUNTING_PORT: String(APP_PORT),
-  RATE_LIMITS: 'off',
-  LOG_LEVEL: 'warn',
-  NODE_ENV: 'production',
-  JWT_SECRET: 'bench-secret-bench-secret-bench-secret-000',
-};
+const APP_ENV = accountingEnv(APP_PORT);
 
-async function json(res: Response) {
-  const body = await res.json();
-  if (res.status >= 300) throw new Error(`${res.status} ${JSON.stringify(body)}`);
-  return body;
-}
 
 async function register(base: string, name: string) {
   const body = await json(

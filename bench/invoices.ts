@@ -9,28 +9,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createBenchDatabase, load, machine, percentile, ROOT, startProcess, stopProcess, writeSection } from './lib.js';
+import { createBenchDatabase, load, machine, percentile, ROOT, startProcess, stopProcess, writeSection, accountingEnv, json } from './lib.js';
 
 const APP_PORT = 3920;
 const BARE_PORT = 3921;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-invoices-'));
 
-const APP_ENV = {
-  ACCOUNTING_PORT: String(APP_PORT),
-  RATE_LIMITS: 'off',
-  LOG_LEVEL: 'warn',
-  NODE_ENV: 'production',
-  JWT_SECRET: 'bench-secret-bench-secret-bench-secret-000',
-  DATA_DIR: dataDir,
-  PUBLIC_BASE_URL: 'http://127.0.0.1:3920',
-};
+const APP_ENV = accountingEnv(APP_PORT, { DATA_DIR: dataDir, PUBLIC_BASE_URL: 'http://127.0.0.1:3920' });
 
-async function json(res: Response) {
-  const body = await res.json();
-  if (res.status >= 300) throw new Error(`${res.status} ${JSON.stringify(body)}`);
-  return body;
-}
 
 const fmt = (r: { requestsPerSec: number; p50: number; p99: number; non2xx: number; errors: number }) => `${r.requestsPerSec} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non-2xx ${r.non2xx}, errors ${r.errors}`;
 const ms = (v: number) => `${v.toFixed(1)} ms`;

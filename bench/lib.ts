@@ -112,3 +112,22 @@ export function writeSection(heading: string, body: string): void {
 export function machine(): string {
   return `Node ${process.version}, ${new Date().toISOString().slice(0, 10)}`;
 }
+
+/** The accounting service as the benchmarks run it: production mode, limits off, quiet logs. */
+export function accountingEnv(port: number, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    ACCOUNTING_PORT: String(port),
+    RATE_LIMITS: 'off',
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'production',
+    JWT_SECRET: 'bench-secret-bench-secret-bench-secret-000',
+    ...extra,
+  };
+}
+
+/** The JSON body of a response that must have succeeded. */
+export async function json(res: Response) {
+  const body = await res.json();
+  if (res.status >= 300) throw new Error(`${res.status} ${JSON.stringify(body)}`);
+  return body;
+}

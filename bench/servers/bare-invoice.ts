@@ -1,6 +1,6 @@
 import Fastify from 'fastify';
 import pg from 'pg';
-import { serve } from './serve.js';
+import { serve, transaction } from './serve.js';
 
 /**
  * Baseline for POST /invoices: bare Fastify and one pg pool running one transaction of three
@@ -22,20 +22,13 @@ const ITEMS = `INSERT INTO invoice_items (organization_id, invoice_id, line_numb
 app.post('/invoices', async (request, reply) => {
   const b = request.body as { org: string; customerId: string; invoiceDate: string; dueDate: string; items: Array<{ description: string }> };
   const year = Number(b.invoiceDate.slice(0, 4));
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  const row = await transaction(pool, async (client) => {
     const n = (await client.query(COUNTER, [b.org, year])).rows[0].last_number as number;
     const { rows } = await client.query(INVOICE, [b.org, `INV-${year}-${String(n).padStart(4, '0')}`, b.customerId, b.invoiceDate, b.dueDate]);
     await client.query(ITEMS, [b.org, rows[0].id, b.items[0].description]);
-    await client.query('COMMIT');
-    return reply.status(201).send(rows[0]);
-  } catch (err) {
-    await client.query('ROLLBACK');
-    throw err;
-  } finally {
-    client.release();
-  }
+    return rows[0];
+  });
+  return reply.status(201).send(row);
 });
 
 await serve(app, pool);

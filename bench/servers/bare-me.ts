@@ -1,6 +1,6 @@
 import Fastify from 'fastify';
 import pg from 'pg';
-import { serve } from './serve.js';
+import { serve, transaction } from './serve.js';
 
 /**
  * Baseline for GET /auth/me: bare Fastify, one pg pool, the same indexed SELECT the service runs
@@ -22,17 +22,12 @@ app.get('/me', async (request) => {
 
 app.get('/naive-rls', async (request) => {
   const { user, session, org } = request.query as { user: string; session: string; org: string };
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  return transaction(pool, async (client) => {
     await client.query(`SELECT set_config('app.org_id', $1, true)`, [org]);
     await client.query('SET LOCAL ROLE accounting_app');
     const { rows } = await client.query(QUERY, [user, session]);
-    await client.query('COMMIT');
     return rows[0];
-  } finally {
-    client.release();
-  }
+  });
 });
 
 await serve(app, pool);

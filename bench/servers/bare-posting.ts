@@ -1,6 +1,6 @@
 import Fastify from 'fastify';
 import pg from 'pg';
-import { serve } from './serve.js';
+import { serve, transaction } from './serve.js';
 
 /**
  * Baseline for POST /transactions: bare Fastify and one pg pool running one transaction of three
@@ -22,21 +22,14 @@ app.post('/post', async (request, reply) => {
   const b = request.body as { org: string; transactionDate: string; description: string; debitAccountId: string; creditAccountId: string; amount: number };
   const amount = String(b.amount);
   const [first, second] = [b.debitAccountId, b.creditAccountId].sort();
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  const row = await transaction(pool, async (client) => {
     const { rows } = await client.query(INSERT_POSTING, [b.org, b.transactionDate, b.description, b.debitAccountId, b.creditAccountId, amount]);
     for (const id of [first, second]) {
       await client.query(UPSERT_BALANCE, [id, b.org, id === b.debitAccountId ? amount : '0', id === b.creditAccountId ? amount : '0']);
     }
-    await client.query('COMMIT');
-    return reply.status(201).send(rows[0]);
-  } catch (err) {
-    await client.query('ROLLBACK');
-    throw err;
-  } finally {
-    client.release();
-  }
+    return rows[0];
+  });
+  return reply.status(201).send(row);
 });
 
 await serve(app, pool);

@@ -11,3 +11,19 @@ export async function serve(app: FastifyInstance, pool: pg.Pool): Promise<void> 
     process.exit(0);
   });
 }
+
+/** BEGIN, fn, COMMIT on one pooled client (ROLLBACK on error): what the baselines measure. */
+export async function transaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await fn(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    await client.query('ROLLBACK');
+    throw err;
+  } finally {
+    client.release();
+  }
+}
