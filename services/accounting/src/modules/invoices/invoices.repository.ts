@@ -82,26 +82,22 @@ export async function appendNote(db: Db, orgId: string, id: string, note: string
     .execute();
 }
 
-export function findInvoice(db: Db, orgId: string, id: string, today: string) {
+function selectInvoice(db: Db, orgId: string, id: string, today: string) {
   return db
     .selectFrom('invoices')
     .select(COLUMNS)
     .select(effective(today).as('status'))
     .where('organization_id', '=', orgId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+    .where('id', '=', id);
+}
+
+export function findInvoice(db: Db, orgId: string, id: string, today: string) {
+  return selectInvoice(db, orgId, id, today).executeTakeFirst();
 }
 
 /** Locks the invoice for a transition or an edit; the status is the effective one. */
 export function lockInvoice(db: Db, orgId: string, id: string, today: string) {
-  return db
-    .selectFrom('invoices')
-    .select(COLUMNS)
-    .select(effective(today).as('status'))
-    .where('organization_id', '=', orgId)
-    .where('id', '=', id)
-    .forUpdate()
-    .executeTakeFirst();
+  return selectInvoice(db, orgId, id, today).forUpdate().executeTakeFirst();
 }
 
 export function findItems(db: Db, orgId: string, invoiceId: string) {

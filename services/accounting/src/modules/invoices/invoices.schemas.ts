@@ -73,27 +73,19 @@ export const InvoiceSummary = Type.Object({
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 
+// The full invoice is the list item plus the amounts, items and document fields.
 export const Invoice = Type.Object({
-  id: Type.String(),
-  invoiceNumber: Type.String(),
-  customerId: Type.String(),
-  customerName: Type.String(),
-  invoiceDate: Type.String(),
-  dueDate: Type.String(),
-  currencyCode: Type.String(),
+  ...InvoiceSummary.properties,
   exchangeRate: Type.String(),
   subtotal: Type.String(),
   taxAmount: Type.String(),
   discountAmount: Type.String(),
-  totalAmount: Type.String(),
   baseAmount: Type.String(),
-  status: InvoiceStatus,
   items: Type.Array(InvoiceItem),
   notes: NullableString,
   terms: NullableString,
   pdfUrl: NullableString,
   createdBy: NullableString,
-  createdAt: Type.String(),
   updatedAt: Type.String(),
   sentAt: NullableString,
   paidAt: NullableString,

@@ -44,6 +44,16 @@ export async function activateConsent(db: Kysely<DB>, consentId: string, granted
     .executeTakeFirst();
 }
 
+/** pending -> revoked when the user declines at the bank. */
+export async function declineConsent(db: Kysely<DB>, consentId: string, at: Date): Promise<void> {
+  await db
+    .updateTable('ob_consents')
+    .set({ status: 'revoked', revoked_at: at })
+    .where('id', '=', consentId)
+    .where('status', '=', 'pending')
+    .execute();
+}
+
 export async function setConsentAccount(db: Kysely<DB>, consentId: string, bankAccountId: string): Promise<void> {
   await db.updateTable('ob_consents').set({ bank_account_id: bankAccountId }).where('id', '=', consentId).execute();
 }

@@ -145,7 +145,7 @@ export class OpenBankingService {
 
     const approved = await this.provider.completeConsent(consent.external_consent_id, params);
     if (!approved) {
-      await this.db.updateTable('ob_consents').set({ status: 'revoked', revoked_at: new Date() }).where('id', '=', consentId).where('status', '=', 'pending').execute();
+      await repo.declineConsent(this.db, consentId, new Date());
       return destination(consent, 'consent_denied');
     }
     const accounts = consent.scope === 'PISP' ? [] : await this.provider.listAccounts(consent.external_consent_id);
