@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { Kysely } from 'kysely';
+import { Kysely, type Transaction } from 'kysely';
 import { assertNotNested, contextDialect, contextStorage, holdingConnection, type DbContext } from './context-dialect.js';
 import { createPglitePool, createPgPool, type RawPool } from './raw-client.js';
 
@@ -14,6 +14,8 @@ export interface Database<DB> {
    * or anonymous. Open transactions with `db.transaction()` inside `fn`.
    */
   withContext<T>(ctx: DbContext, fn: (db: Kysely<DB>) => Promise<T>): Promise<T>;
+  /** withContext and one transaction around fn: commits when fn resolves, rolls back when it throws. */
+  transaction<T>(ctx: DbContext, fn: (trx: Transaction<DB>) => Promise<T>): Promise<T>;
   ping(): Promise<number>;
   close(): Promise<void>;
   raw: RawPool;
@@ -45,13 +47,17 @@ export async function createDatabase<DB>(opts: DatabaseOptions): Promise<Databas
 export function wrapPool<DB>(raw: RawPool, appRole: string): Database<DB> {
   const system = new Kysely<DB>({ dialect: contextDialect(raw, appRole, { kind: 'system' }) });
   const scoped = new Kysely<DB>({ dialect: contextDialect(raw, appRole, null) });
+  function withContext<T>(ctx: DbContext, fn: (db: Kysely<DB>) => Promise<T>): Promise<T> {
+    assertNotNested();
+    return contextStorage.run(ctx, () => scoped.connection().execute((db) => holdingConnection.run(true, () => fn(db))));
+  }
   return {
     kind: raw.kind,
     system,
     raw,
-    withContext(ctx, fn) {
-      assertNotNested();
-      return contextStorage.run(ctx, () => scoped.connection().execute((db) => holdingConnection.run(true, () => fn(db))));
+    withContext,
+    transaction(ctx, fn) {
+      return withContext(ctx, (conn) => conn.transaction().execute(fn));
     },
     async ping() {
       const started = performance.now();

@@ -86,9 +86,7 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Database<D
   });
   app.decorateRequest('tenantTx', function <T>(this: FastifyRequest, fn: (trx: TenantTx) => Promise<T>) {
     const p = this.principal();
-    return db.withContext({ kind: 'tenant', orgId: p.orgId, userId: p.userId, requestId: this.id }, (conn) =>
-      conn.transaction().execute(fn),
-    );
+    return db.transaction({ kind: 'tenant', orgId: p.orgId, userId: p.userId, requestId: this.id }, fn);
   });
 
   app.addHook('onRequest', async (request) => {

@@ -58,7 +58,7 @@ async function startSession(
 }
 
 function tenantTx<T>(ctx: AppContext, orgId: string, userId: string, requestId: string, fn: (trx: Kysely<DB>) => Promise<T>) {
-  return ctx.db.withContext({ kind: 'tenant', orgId, userId, requestId }, (conn) => conn.transaction().execute(fn));
+  return ctx.db.transaction({ kind: 'tenant', orgId, userId, requestId }, fn);
 }
 
 export async function register(

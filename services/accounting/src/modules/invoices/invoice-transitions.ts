@@ -187,17 +187,15 @@ export async function viewPublicInvoice(deps: InvoiceDeps, token: string, today:
   const found = await repo.findByTokenHash(deps.db.system, tokenHash(token));
   if (!found) throw new AppError('SVC-9002');
   const orgId = found.organization_id;
-  return deps.db.withContext({ kind: 'tenant', orgId, userId: null, requestId }, (conn) =>
-    conn.transaction().execute(async (trx) => {
-      const inv = await lockOrThrow(trx, orgId, found.id, today);
-      if (inv.status === 'draft') throw new AppError('SVC-9002');
-      if (inv.status === 'sent') {
-        await repo.updateInvoice(trx, orgId, inv.id, { status: nextStatus(inv.status, 'view'), viewed_at: new Date() });
-      }
-      const pdf = await pdfOf(deps, trx, orgId, inv);
-      return { pdf, invoiceNumber: inv.invoice_number };
-    }),
-  );
+  return deps.db.transaction({ kind: 'tenant', orgId, userId: null, requestId }, async (trx) => {
+    const inv = await lockOrThrow(trx, orgId, found.id, today);
+    if (inv.status === 'draft') throw new AppError('SVC-9002');
+    if (inv.status === 'sent') {
+      await repo.updateInvoice(trx, orgId, inv.id, { status: nextStatus(inv.status, 'view'), viewed_at: new Date() });
+    }
+    const pdf = await pdfOf(deps, trx, orgId, inv);
+    return { pdf, invoiceNumber: inv.invoice_number };
+  });
 }
 
 /** The stored PDF; re-rendered from the stored invoice (and stored again) if the file is gone. */
