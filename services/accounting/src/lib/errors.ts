@@ -15,4 +15,3 @@ export class AppError extends Error {
   }
 }
 
-export const notFound = (code: ErrorCode = 'SVC-9002') => new AppError(code);
