@@ -29,8 +29,8 @@ export async function createBenchDatabase(prefix: string): Promise<{ url: string
 }
 
 /** Runs a TypeScript entry point in its own process (the load generator stays in this one). */
-export async function startProcess(script: string, env: Record<string, string>, readyUrl: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+export async function startProcess(script: string, env: Record<string, string>, readyUrl: string, nodeArgs: string[] = []): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -64,11 +64,22 @@ export interface LoadResult {
   non2xx: number;
 }
 
+/** One request of a cycle: each connection sends them in turn (e.g. one per organization). */
+export interface CycledRequest {
+  method: 'GET' | 'POST';
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
 export async function load(opts: {
   url: string;
   method?: 'GET' | 'POST';
   headers?: Record<string, string>;
   body?: string;
+  requests?: CycledRequest[];
+  /** Picks each request from a shared sequence, so concurrent connections spread over it. */
+  pick?: () => CycledRequest;
   seconds?: number;
   connections?: number;
 }): Promise<LoadResult> {
@@ -77,6 +88,7 @@ export async function load(opts: {
     method: opts.method ?? 'GET',
     headers: opts.headers,
     body: opts.body,
+    requests: opts.pick ? [{ setupRequest: ((req: object) => ({ ...req, ...opts.pick!() })) as never }] : opts.requests,
     duration: opts.seconds ?? 10,
     connections: opts.connections ?? 16,
   });
@@ -87,6 +99,12 @@ export async function load(opts: {
     errors: result.errors,
     non2xx: result.non2xx,
   };
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 export function percentile(values: number[], p: number): number {

@@ -4,6 +4,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions
 import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import closeWithGrace from 'close-with-grace';
 import secureJson from 'secure-json-parse';
+import { assertSafeText } from './input-hygiene.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -14,6 +15,9 @@ export function requestIdFrom(req: IncomingMessage): string {
 }
 
 export const MAX_JSON_DEPTH = 32;
+
+/** The body each request's G14 check saw (see the preHandler hook in createHttp). */
+const checkedBodies = new WeakMap<object, unknown>();
 
 function depthOf(value: unknown): number {
   // Iterative so a hostile body cannot overflow the stack while being measured.
@@ -45,9 +49,12 @@ export interface HttpOptions {
  * The Fastify instance both services build on: JSON logs with the request id, request ids
  * echoed, TypeBox validation without body coercion (G14: "Infinity" never becomes a number),
  * prototype-poisoning-safe JSON with a nesting limit, and a 1 MiB body limit.
+ * Strings PostgreSQL cannot hold are refused before validation (G14), and the router's own
+ * errors (undecodable URL, over-long path parameter) go through the service's error handler
+ * like every other error (G15), so each service answers them in its envelope.
  */
 export function createHttp(opts: HttpOptions): FastifyInstance {
-  const app = Fastify({
+  const app: FastifyInstance = Fastify({
     logger: opts.logger ?? { level: opts.logLevel },
     trustProxy: opts.trustProxy,
     bodyLimit: opts.bodyLimit ?? 1024 * 1024,
@@ -56,7 +63,11 @@ export function createHttp(opts: HttpOptions): FastifyInstance {
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true },
-  }).withTypeProvider<TypeBoxTypeProvider>();
+    frameworkErrors: (err, request, reply) => {
+      reply.header('x-request-id', request.id);
+      return app.errorHandler(err, request, reply);
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>() as unknown as FastifyInstance;
   app.setValidatorCompiler(TypeBoxValidatorCompiler);
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
     const text = body as string;
@@ -73,10 +84,19 @@ export function createHttp(opts: HttpOptions): FastifyInstance {
     if (depthOf(parsed) > MAX_JSON_DEPTH) return done(new BodyTooDeepError('JSON body is nested too deeply'), undefined);
     done(null, parsed);
   });
+  app.addHook('preValidation', async (request) => {
+    assertSafeText(request);
+    checkedBodies.set(request, request.body);
+  });
+  // A route's own preValidation hook may replace the body (a multipart form turned into fields):
+  // that new body is checked before the handler too.
+  app.addHook('preHandler', async (request) => {
+    if (request.body !== checkedBodies.get(request)) assertSafeText({ body: request.body });
+  });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
-  return app as unknown as FastifyInstance;
+  return app;
 }
 
 /**

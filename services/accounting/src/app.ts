@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
+import { registerSecurityHeaders } from '@app/shared/security-headers';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
+import { join } from 'node:path';
 import { connectRedis, memoryCounterStore, redisCounterStore } from '@app/shared/counters';
 import type { Database } from '@app/shared/db/database';
 import { createHttp } from '@app/shared/http';
@@ -14,12 +16,20 @@ import { alertsRoutes } from './modules/alerts/alerts.routes.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { contactsRoutes } from './modules/contacts/contacts.routes.js';
+import { bankingRoutes } from './modules/banking/banking.routes.js';
 import { currenciesRoutes } from './modules/currencies/currencies.routes.js';
+import { registerContactDeleteBlocker } from './modules/contacts/contacts.service.js';
+import { expensesRoutes, openExpensesBlock } from './modules/expenses/expenses.routes.js';
 import { exchangeRatesRoutes } from './modules/exchange-rates/exchange-rates.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { einvoiceRoutes } from './modules/einvoice/einvoice.routes.js';
 import { invoicesRoutes, publicInvoicesRoutes } from './modules/invoices/invoices.routes.js';
 import { transactionsRoutes } from './modules/ledger/ledger.routes.js';
+import { RECEIPT_MAX_BYTES, type ReceiptDeps } from './modules/receipts/receipts.js';
+import { createVirusScanner } from './modules/receipts/virus-scanner.js';
+import { localStorage } from './modules/storage/storage.js';
 import { organizationRoutes } from './modules/organization/organization.routes.js';
+import { reportsRoutes } from './modules/reports/reports.routes.js';
 import { taxRatesRoutes } from './modules/tax-rates/tax-rates.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { authPlugin } from './plugins/auth.js';
@@ -74,14 +84,29 @@ export async function buildApp(config: Readonly<Config>, db: Database<DB>): Prom
     exposedHeaders: ['x-request-id', 'retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'content-disposition'],
   });
   // A JSON API needs no content security policy; the /docs page sets its own (swagger-ui staticCSP).
-  await app.register(helmet, { global: true, contentSecurityPolicy: false });
+  registerSecurityHeaders(app, { contentSecurityPolicy: false });
   await app.register(docsPlugin, {
     title: 'Accounting API',
     version: '0.1.0',
     description: 'Multi-tenant bookkeeping and invoicing for organizations in RS, BA and HR.',
   });
+  // Multipart bodies (receipts, statements) are streamed by the routes that take them; the
+  // per-route limits are tighter than these outer ones.
+  await app.register(multipart, { limits: { fileSize: RECEIPT_MAX_BYTES, files: 2, fields: 30, fieldSize: 10_000, parts: 32 } });
   await app.register(authPlugin, { db, tokens: ctx.tokens });
   await app.register(limitsPlugin, { enabled: config.rateLimits, redis, counters: ctx.counters });
+
+  // App services
+  const receipts: ReceiptDeps = {
+    scanner: createVirusScanner(config.clamav),
+    storage: localStorage(join(config.dataDir, 'files')),
+    tmpDir: join(config.dataDir, 'tmp'),
+  };
+  if (receipts.scanner.kind === 'builtin') {
+    app.log.warn('no virus scanner configured (CLAMAV_SOCKET or CLAMAV_HOST): receipts are checked for the EICAR test file only');
+  }
+  // Cross-module rules: what stops a contact's deletion (invoices add SVC-7002 in their routes).
+  registerContactDeleteBlocker(openExpensesBlock);
 
   // Routes: one place shows the whole map.
   await app.register(healthRoutes(ctx));
@@ -96,8 +121,12 @@ export async function buildApp(config: Readonly<Config>, db: Database<DB>): Prom
   await app.register(transactionsRoutes(), { prefix: '/api/v1/transactions' });
   await app.register(taxRatesRoutes(), { prefix: '/api/v1/settings/tax-rates' });
   await app.register(invoicesRoutes(ctx), { prefix: '/api/v1/invoices' });
+  await app.register(einvoiceRoutes(ctx), { prefix: '/api/v1/invoices' });
   await app.register(publicInvoicesRoutes(ctx), { prefix: '/api/v1/public/invoices' });
   await app.register(alertsRoutes(), { prefix: '/api/v1/alerts' });
+  await app.register(expensesRoutes(receipts), { prefix: '/api/v1/expenses' });
+  await app.register(bankingRoutes(), { prefix: '/api/v1/bank-accounts' });
+  await app.register(reportsRoutes(), { prefix: '/api/v1/reports' });
 
   return app;
 }

@@ -36,6 +36,8 @@ export interface Config {
   mailFrom: string;
   /** Absolute base of links put in e-mails (the public invoice view link, A10). */
   publicBaseUrl: string;
+  /** Receipt virus scan (A13): clamd over a Unix socket or TCP; neither set: the built-in EICAR check. */
+  clamav: { socket: string | null; host: string | null; port: number; timeoutMs: number };
 }
 
 /** Read and validate the environment once (STYLE 13); the result is frozen. */
@@ -73,6 +75,12 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     },
     smtpUrl: env.SMTP_URL || null,
     mailFrom: env.MAIL_FROM ?? 'Ledgerline <invoices@localhost>',
+    clamav: {
+      socket: env.CLAMAV_SOCKET || null,
+      host: env.CLAMAV_HOST || null,
+      port: parsePort('CLAMAV_PORT', env.CLAMAV_PORT, 3310),
+      timeoutMs: parseDuration('CLAMAV_TIMEOUT', env.CLAMAV_TIMEOUT, '30s'),
+    },
     publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://${env.HOST ?? '127.0.0.1'}:${env.ACCOUNTING_PORT || 3000}`).replace(/\/+$/, ''),
   });
 }

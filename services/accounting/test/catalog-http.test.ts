@@ -53,6 +53,15 @@ describe('HTTP conventions', () => {
     expect(replaced.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it('sends the security headers (nosniff, HSTS, no CSP for a JSON API) on answers and errors', async () => {
+    for (const url of ['/health', '/api/v1/auth/me']) {
+      const res = await h.app.inject({ method: 'GET', url });
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['strict-transport-security']).toMatch(/max-age=\d+/);
+      expect(res.headers['content-security-policy']).toBeUndefined();
+    }
+  });
+
   it('answers unknown routes and non-UUID ids with 404 SVC-9002', async () => {
     const s = await registerOrg(h.app);
     const unknown = await h.app.inject({ method: 'GET', url: '/api/v1/nothing-here' });

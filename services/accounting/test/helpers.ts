@@ -18,16 +18,7 @@ export interface TestApp {
 /** The production app (same plugins, same validators) on a freshly migrated database. */
 export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const t = await freshDatabase<DB>('accounting', 'accounting_app');
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256-0123456789',
-    DATA_DIR: mkdtempSync(join(tmpdir(), 'acc-test-')),
-    // Cost 4 keeps the suite fast; production uses 10 (see BENCHMARKS.md).
-    BCRYPT_COST: '4',
-    LOG_LEVEL: 'silent',
-    WEB_ORIGIN: 'https://app.example.test',
-    ...env,
-  });
+  const config = testConfig(env);
   const app = await buildApp(config, t.db);
   await app.ready();
   return {
@@ -39,6 +30,20 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
       await t.destroy();
     },
   };
+}
+
+/** The configuration buildTestApp uses, for tests that build the app on a database of their own. */
+export function testConfig(env: Record<string, string> = {}): Readonly<Config> {
+  return loadConfig({
+    NODE_ENV: 'test',
+    JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256-0123456789',
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'acc-test-')),
+    // Cost 4 keeps the suite fast; production uses 10 (see BENCHMARKS.md).
+    BCRYPT_COST: '4',
+    LOG_LEVEL: 'silent',
+    WEB_ORIGIN: 'https://app.example.test',
+    ...env,
+  });
 }
 
 let ipCounter = 1;

@@ -364,7 +364,7 @@ describe('status machine and ledger postings (A8, A10)', () => {
     expect(paid.json().status).toBe('paid');
   });
 
-  it('cancels sent, viewed and overdue invoices with their sale reversed; mark-paid accepts a bankAccountId (1100 until bank accounts exist)', async () => {
+  it('cancels sent, viewed and overdue invoices with their sale reversed; mark-paid refuses an unknown bankAccountId (404 SVC-5001) and books on 1100 when the organization has no bank account', async () => {
     const sent = await createInvoice(t.app, owner, invoiceBody(customerId, DATES));
     const viewed = await createInvoice(t.app, owner, invoiceBody(customerId, DATES));
     const overdue = await createInvoice(t.app, owner, invoiceBody(customerId, { invoiceDate: day(-40), dueDate: day(-5) }));
@@ -385,7 +385,9 @@ describe('status machine and ledger postings (A8, A10)', () => {
     }
     const toPay = await createInvoice(t.app, owner, invoiceBody(customerId, DATES));
     await patchStatus(t.app, owner, toPay.id, { action: 'send' });
-    const paid = await patchStatus(t.app, owner, toPay.id, { action: 'mark-paid', paidAt: `${TODAY}T10:00:00Z`, bankAccountId: '00000000-0000-4000-8000-000000000001' });
+    const unknown = await patchStatus(t.app, owner, toPay.id, { action: 'mark-paid', paidAt: `${TODAY}T10:00:00Z`, bankAccountId: '00000000-0000-4000-8000-000000000001' });
+    expect([unknown.statusCode, unknown.json().error.code]).toEqual([404, 'SVC-5001']);
+    const paid = await patchStatus(t.app, owner, toPay.id, { action: 'mark-paid', paidAt: `${TODAY}T10:00:00Z` });
     expect(paid.statusCode).toBe(200);
     expect(paid.json().paidAt).toBe(TODAY);
     const payment = (await postingsOf(t.t.db, owner.orgId, toPay.id)).filter((p) => p.reference_type === 'payment');

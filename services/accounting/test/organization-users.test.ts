@@ -10,9 +10,9 @@ afterAll(() => h?.close());
 
 describe('GET/PUT /organization', () => {
   it('returns the organization and updates the named fields only', async () => {
-    const s = await registerOrg(h.app, { registrationNumber: '12345678', vatNumber: 'RS123' });
+    const s = await registerOrg(h.app, { registrationNumber: '12345678', vatNumber: 'RS101134702' });
     const got = await h.app.inject(authed(s.token, { method: 'GET', url: '/api/v1/organization' }));
-    expect(got.json()).toMatchObject({ id: s.orgId, name: 'Test d.o.o.', registrationNumber: '12345678', vatNumber: 'RS123', baseCurrency: 'RSD', country: 'RS', language: 'sr' });
+    expect(got.json()).toMatchObject({ id: s.orgId, name: 'Test d.o.o.', registrationNumber: '12345678', vatNumber: 'RS101134702', baseCurrency: 'RSD', country: 'RS', language: 'sr' });
     expect(got.json().fiscalYearStart).toMatch(/^\d{4}-01-01$/);
     const put = await h.app.inject(authed(s.token, {
       method: 'PUT', url: '/api/v1/organization',

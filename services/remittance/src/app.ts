@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import { registerSecurityHeaders } from '@app/shared/security-headers';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -21,11 +21,27 @@ import { createMockClient, createOidcClient } from './modules/auth-eid/eid-clien
 import { deleteExpiredEidRows } from './modules/auth-eid/eid.repository.js';
 import { eidRoutes } from './modules/auth-eid/eid.routes.js';
 import { EidService } from './modules/auth-eid/eid.service.js';
+import { cardsRoutes } from './modules/cards/cards.routes.js';
+import { CardsService } from './modules/cards/cards.service.js';
+import { DataRightsService } from './modules/gdpr/data-rights.service.js';
+import { gdprRoutes } from './modules/gdpr/gdpr.routes.js';
+import { GdprService } from './modules/gdpr/gdpr.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { openBankingRoutes } from './modules/open-banking/open-banking.routes.js';
 import { OpenBankingService } from './modules/open-banking/open-banking.service.js';
 import { createSandboxProvider } from './modules/open-banking/providers/sandbox.js';
+import { merchantsRoutes } from './modules/merchants/merchants.routes.js';
+import { MerchantsService } from './modules/merchants/merchants.service.js';
+import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
+import { deleteExpiredKeys } from './modules/payments/idempotency.js';
+import { paymentsRoutes } from './modules/payments/payments.routes.js';
+import { PaymentsService } from './modules/payments/payments.service.js';
 import { ratesRoutes } from './modules/rates/rates.routes.js';
+import { recipientsRoutes } from './modules/recipients/recipients.routes.js';
+import { RecipientsService } from './modules/recipients/recipients.service.js';
+import { settingsRoutes } from './modules/settings/settings.routes.js';
+import { transactionsRoutes } from './modules/transactions/transactions.routes.js';
+import { TransactionsService } from './modules/transactions/transactions.service.js';
 import { RatesService } from './modules/rates/rates.service.js';
 
 export interface BuildOptions {
@@ -56,7 +72,7 @@ export async function buildApp(
   });
 
   // Infrastructure.
-  await app.register(helmet, { global: true });
+  registerSecurityHeaders(app);
   await app.register(cookie);
   await app.register(cors, { origin: config.allowedOrigins, credentials: true });
   let redis: Redis | null = null;
@@ -92,19 +108,27 @@ export async function buildApp(
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   // Application services.
-  const tokens = await createTokenService(config);
+  const tokens = createTokenService(config);
   const sessions = new SessionService(db.system, tokens);
   const eidClient = config.eid.mock
     ? createMockClient(config.eid, db.system, config.publicUrl)
     : createOidcClient(config.eid, { allowHttp: config.nodeEnv !== 'production' });
   const sandbox = createSandboxProvider(db.system, { publicUrl: config.publicUrl, settlementMs: config.openBanking.sandboxSettlementMs });
+  const openBanking = new OpenBankingService(db, sandbox, config);
   const ctx: AppContext = {
     config,
     db,
     sessions,
     eid: new EidService(db.system, config, eidClient, sessions),
-    openBanking: new OpenBankingService(db.system, sandbox, config),
+    openBanking,
     rates: new RatesService(db.system, config, opts.fetch),
+    gdpr: new GdprService(db.system),
+    recipients: new RecipientsService(db.system),
+    payments: new PaymentsService(db.system, sandbox),
+    transactions: new TransactionsService(db.system),
+    merchants: new MerchantsService(db.system),
+    dataRights: new DataRightsService(db.system, openBanking),
+    cards: new CardsService(db.system, { bcryptCost: config.bcryptCost, physicalCards: config.features.physicalCards }),
     sandbox,
   };
 
@@ -115,13 +139,21 @@ export async function buildApp(
   ] as const) {
     await app.register(
       async (scope) => {
-        registerSurfaceAuth(scope, { surface, sessions, allowedOrigins: config.allowedOrigins });
+        registerSurfaceAuth(scope, { surface, sessions, db, allowedOrigins: config.allowedOrigins });
         const options = { surface, ctx };
         await scope.register(healthRoutes, options);
         await scope.register(ratesRoutes, options);
         await scope.register(eidRoutes, options);
         await scope.register(authRoutes, options);
         await scope.register(openBankingRoutes, options);
+        await scope.register(gdprRoutes, options);
+        if (config.features.cards) await scope.register(cardsRoutes, options);
+        await scope.register(recipientsRoutes, options);
+        await scope.register(paymentsRoutes, options);
+        await scope.register(transactionsRoutes, options);
+        await scope.register(merchantsRoutes, options);
+        if (config.features.notifications) await scope.register(notificationsRoutes, options);
+        await scope.register(settingsRoutes, options);
       },
       { prefix },
     );
@@ -145,6 +177,22 @@ export async function buildApp(
     intervalMs: config.openBanking.balanceSyncIntervalMs,
     runOnStart: false,
     run: () => runExclusive(db.system, db.kind, JOB_LOCKS.balanceSync, () => ctx.openBanking.syncAllUnattended()),
+  });
+  // Two instances may run it at once: each claims its batch with FOR UPDATE SKIP LOCKED.
+  scheduler.add({
+    name: 'payment-settlement',
+    intervalMs: config.openBanking.settlementIntervalMs,
+    runOnStart: true,
+    run: async () => {
+      const moved = await ctx.payments.settle();
+      if (moved.completed || moved.failed) app.log.info(moved, 'payments settled');
+    },
+  });
+  scheduler.add({
+    name: 'idempotency-cleanup',
+    intervalMs: config.openBanking.settlementIntervalMs > 0 ? 3_600_000 : 0,
+    runOnStart: false,
+    run: () => runExclusive(db.system, db.kind, JOB_LOCKS.idempotencyCleanup, () => deleteExpiredKeys(db.system, new Date())),
   });
   if (config.rates.feed) {
     scheduler.add({

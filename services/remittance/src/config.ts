@@ -65,7 +65,19 @@ export interface Config {
     expiryJobIntervalMs: number;
     /** Interval of the unattended balance sync (counts against 4 reads a day); 0 disables it. */
     balanceSyncIntervalMs: number;
+    /** Interval of the payment settlement job (status of processing remittances); 0 disables it. */
+    settlementIntervalMs: number;
   };
+  features: {
+    notifications: boolean;
+    /** R14: card routes exist only while on; each sub-feature also needs `cards`. */
+    cards: boolean;
+    physicalCards: boolean;
+    cardPin: boolean;
+    spendingLimits: boolean;
+  };
+  /** bcrypt cost of card PINs (4-15; production refuses below 10). */
+  bcryptCost: number;
   rates: {
     feed: boolean;
     feedUrl: string;
@@ -88,6 +100,13 @@ function parsePositiveInt(name: string, value: string | undefined, fallback: num
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new ConfigError(`${name} must be a non-negative integer`);
   return n;
+}
+
+function parseBcryptCost(value: string | undefined, nodeEnv: NodeEnv): number {
+  const cost = value ? Number(value) : 10;
+  if (!Number.isInteger(cost) || cost < 4 || cost > 15) throw new ConfigError('BCRYPT_COST must be an integer from 4 to 15');
+  if (nodeEnv === 'production' && cost < 10) throw new ConfigError('BCRYPT_COST below 10 is refused in production');
+  return cost;
 }
 
 function requiredInProduction(nodeEnv: NodeEnv, name: string, value: string | undefined, fallback: string): string {
@@ -130,6 +149,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   if (!eidMock && !issuer && !explicit) {
     throw new ConfigError('EID_MOCK=false needs EID_ISSUER (discovery) or EID_AUTHORIZE_URL, EID_TOKEN_URL and EID_JWKS_URL');
   }
+
+  const cards = parseBool('FEATURE_CARDS', env.FEATURE_CARDS, false);
 
   const config: Config = {
     nodeEnv,
@@ -182,7 +203,16 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       sandboxSettlementMs: parsePositiveInt('SANDBOX_SETTLEMENT_SECONDS', env.SANDBOX_SETTLEMENT_SECONDS, 5) * 1000,
       expiryJobIntervalMs: parseDuration('CONSENT_EXPIRY_INTERVAL', env.CONSENT_EXPIRY_INTERVAL, '1h'),
       balanceSyncIntervalMs: parseDuration('BALANCE_SYNC_INTERVAL', env.BALANCE_SYNC_INTERVAL, '6h'),
+      settlementIntervalMs: parseDuration('SETTLEMENT_INTERVAL', env.SETTLEMENT_INTERVAL, '5s'),
     },
+    features: {
+      notifications: parseBool('FEATURES_NOTIFICATIONS', env.FEATURES_NOTIFICATIONS, true),
+      cards,
+      physicalCards: cards && parseBool('FEATURE_PHYSICAL_CARDS', env.FEATURE_PHYSICAL_CARDS, false),
+      cardPin: cards && parseBool('FEATURE_CARD_PIN', env.FEATURE_CARD_PIN, false),
+      spendingLimits: cards && parseBool('FEATURE_SPENDING_LIMITS', env.FEATURE_SPENDING_LIMITS, false),
+    },
+    bcryptCost: parseBcryptCost(env.BCRYPT_COST, nodeEnv),
     rates: {
       feed: parseBool('RATES_FEED', env.RATES_FEED, false),
       feedUrl:

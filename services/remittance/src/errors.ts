@@ -1,4 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable, OUTAGE_RETRY_AFTER_SECONDS } from '@app/shared/db/unavailable';
+import { UNSAFE_TEXT_KEYWORD } from '@app/shared/input-hygiene';
 
 export interface ErrorDetail {
   field: string;
@@ -27,8 +29,9 @@ export const validationError = (message: string, details?: ErrorDetail[]) =>
   new AppError(422, 'validation_error', message, details);
 
 // Missing or wrongly typed fields and values outside a fixed list are 400; values that break a
-// rule (range, length, pattern, format) are 422 (R2).
-const SHAPE_KEYWORDS = new Set(['type', 'required', 'enum', 'const', 'anyOf', 'oneOf', 'additionalProperties', 'union']);
+// rule (range, length, pattern, format) are 422 (R2). A string PostgreSQL cannot hold (NUL, a
+// lone surrogate) is malformed input: 400 (G14).
+const SHAPE_KEYWORDS = new Set(['type', 'required', 'enum', 'const', 'anyOf', 'oneOf', 'additionalProperties', 'union', UNSAFE_TEXT_KEYWORD]);
 
 interface ValidationIssue {
   keyword?: string;
@@ -57,12 +60,20 @@ function fromValidation(issues: ValidationIssue[], context: string | undefined):
 
 function toAppError(err: FastifyError & { validation?: ValidationIssue[]; validationContext?: string }): AppError {
   if (err instanceof AppError) return err;
+  if (isDatabaseUnavailable(err)) {
+    // G15: an outage is retried by the client, not reported as an unhandled error.
+    return new AppError(503, 'service_unavailable', 'The service is temporarily unavailable, retry shortly', undefined, {
+      'retry-after': String(OUTAGE_RETRY_AFTER_SECONDS),
+    });
+  }
   if (err.validation) return fromValidation(err.validation, err.validationContext);
   const status = err.statusCode ?? 500;
   if (status === 429) return new AppError(429, 'rate_limited', 'Too many requests, try again later');
   if (status === 413) return new AppError(413, 'payload_too_large', 'The request body is too large');
   if (status === 415) return new AppError(415, 'unsupported_media_type', 'Send the body as application/json');
-  if (status === 404) return notFound();
+  // G15: a path parameter longer than the router accepts names nothing that exists.
+  if (status === 404 || err.code === 'FST_ERR_MAX_PARAM_LENGTH') return notFound();
+  if (err.code === 'FST_ERR_BAD_URL') return badRequest('The URL is not correctly percent-encoded', [{ field: 'path', message: 'is not a valid URL' }]);
   if (status >= 400 && status < 500) return badRequest(err.code?.startsWith('FST_ERR_CTP') ? 'Malformed JSON body' : err.message);
   return new AppError(500, 'internal_error', 'Something went wrong on our side');
 }

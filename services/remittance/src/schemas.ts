@@ -16,3 +16,18 @@ export function errors(...statuses: number[]): Record<number, typeof ErrorBody> 
 }
 
 export const Message = Type.Object({ message: Type.String() });
+
+/** page (default 1) and limit (default 20, 1..max): out of range is 400 bad_request (R2). */
+export const PageQuery = (max: number) =>
+  Type.Object({
+    page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: max, default: 20 })),
+  });
+
+export const Pagination = Type.Object({ page: Type.Integer(), limit: Type.Integer(), total: Type.Integer() });
+
+export function pageOf(q: { page?: number; limit?: number }, defaultLimit = 20) {
+  const page = q.page ?? 1;
+  const limit = q.limit ?? defaultLimit;
+  return { page, limit, offset: (page - 1) * limit };
+}

@@ -29,6 +29,15 @@ describe('configuration (G7, G8)', () => {
     expect(Object.isFrozen(c) && Object.isFrozen(c.jwt)).toBe(true);
   });
 
+  it('keeps every card flag off by default, and BCRYPT_COST within 4-15 (at least 10 in production)', () => {
+    const c = loadConfig({ DATA_DIR: dataDir() });
+    expect(c.features).toMatchObject({ cards: false, physicalCards: false, cardPin: false, spendingLimits: false });
+    expect(c.bcryptCost).toBe(10);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), BCRYPT_COST: '3' })).toThrow(ConfigError);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), BCRYPT_COST: 'ten' })).toThrow(ConfigError);
+    expect(() => loadConfig({ ...PROD, DATA_DIR: dataDir(), BCRYPT_COST: '4' })).toThrow(/BCRYPT_COST/);
+  });
+
   it('generates a development JWT secret once and keeps it', () => {
     const dir = dataDir();
     const a = loadConfig({ DATA_DIR: dir });

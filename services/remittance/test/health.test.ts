@@ -25,6 +25,15 @@ describe('health (G11)', () => {
     }
   });
 
+  it('sends the security headers (content security policy, nosniff, HSTS) on every response', async () => {
+    for (const url of ['/api/health', '/api/rates', '/v1/auth/me']) {
+      const res = await env.app.inject({ method: 'GET', url });
+      expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['strict-transport-security']).toMatch(/max-age=\d+/);
+    }
+  });
+
   it('echoes a well-formed X-Request-Id', async () => {
     const res = await env.app.inject({ method: 'GET', url: '/api/health', headers: { 'x-request-id': 'abc-123' } });
     expect(res.headers['x-request-id']).toBe('abc-123');

@@ -6,6 +6,7 @@ import { freshDatabase } from '@app/shared/test/clone';
 import type { Env } from '@app/shared/config';
 import { buildApp, type BuildOptions } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
+import { withCheckDigits } from '../src/lib/national-id.js';
 import type { DB } from '../src/db/schema.js';
 
 export type TestApp = Awaited<ReturnType<typeof buildApp>>;
@@ -19,6 +20,7 @@ export function testConfig(env: Env = {}) {
     JWT_SECRET: 'test-secret-test-secret-test-secret-0123456789',
     CONSENT_EXPIRY_INTERVAL: '0s',
     BALANCE_SYNC_INTERVAL: '0s',
+    SETTLEMENT_INTERVAL: '0s',
     RATE_LIMITS: 'off',
     ...env,
   });
@@ -101,3 +103,23 @@ export async function signInMobile(app: TestApp, identity: MockIdentity = {}) {
 
 export const web = (cookie: string) => ({ cookies: { app_token: cookie }, headers: { origin: ORIGIN } });
 export const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
+
+/** Gives the signed-in user the sandbox bank's two accounts (checking 50000.00 is the primary). */
+export async function linkSandboxBank(app: TestApp, auth: { cookies?: Record<string, string>; headers?: Record<string, string> }, surface: '/api' | '/v1' = '/api') {
+  const created = await app.inject({ method: 'POST', url: `${surface}/open-banking/consents`, ...auth, payload: {} });
+  if (created.statusCode !== 201) throw new Error(`consent: ${created.statusCode} ${created.body}`);
+  const bank = await app.inject({ method: 'GET', url: pathOf(created.json().data.redirectUrl) });
+  await app.inject({ method: 'GET', url: pathOf(bank.headers.location as string) });
+  const accounts = (await app.inject({ method: 'GET', url: `${surface}/bank-accounts`, ...auth })).json().data as Array<{ id: string; isPrimary: boolean }>;
+  return { primaryId: accounts.find((a) => a.isPrimary)!.id, accounts };
+}
+
+let pidSeq = 0;
+/** A fresh valid synthetic national id per call (adults born 1970-1989), so each sign-in is a new user. */
+export function nextPid(): string {
+  for (;;) {
+    const seq = pidSeq++;
+    const n = withCheckDigits(`${String(1 + (seq % 28)).padStart(2, '0')}${String(81 + ((seq >> 5) % 12)).padStart(2, '0')}${70 + ((seq >> 9) % 20)}${String(100 + (process.pid % 300) + (seq % 97)).padStart(3, '0')}`);
+    if (n) return n;
+  }
+}

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { userScope } from '../src/db/user-scope.js';
 import { withCheckDigits } from '../src/lib/national-id.js';
 import { JOB_LOCKS, runExclusive } from '../src/jobs/scheduler.js';
 import { createSandboxProvider } from '../src/modules/open-banking/providers/sandbox.js';
@@ -171,18 +172,19 @@ describe('bank accounts and balance reads (R8)', () => {
     const [checking] = (await accounts(cookie)).data;
     const ob = env.app.ctx.openBanking;
     const now = new Date();
+    const userId = (await env.db.system.selectFrom('ob_consents').select('user_id').where('id', '=', consentId).executeTakeFirstOrThrow()).user_id;
+    const owner = userScope(env.db, userId);
 
     // The bank's balance moves; unattended syncs pick it up until the day's reads are used up.
-    await env.db.system.updateTable('sandbox_bank_accounts').set({ balance: '49000.00' }).where('is_checking', '=', true).where('customer_ref', '=', (await env.db.system.selectFrom('ob_consents').select('user_id').where('id', '=', consentId).executeTakeFirstOrThrow()).user_id).execute();
+    await env.db.system.updateTable('sandbox_bank_accounts').set({ balance: '49000.00' }).where('is_checking', '=', true).where('customer_ref', '=', userId).execute();
     const results = [];
-    for (let i = 0; i < 5; i++) results.push(await ob.syncConsentUnattended(consentId, now));
+    for (let i = 0; i < 5; i++) results.push(await ob.syncConsentUnattended(owner, consentId, now));
     expect(results).toEqual([true, true, true, true, false]);
     const row = await env.db.system.selectFrom('ob_consents').select(['access_count_today', 'last_access_date']).where('id', '=', consentId).executeTakeFirstOrThrow();
     expect(row.access_count_today).toBe(4);
     expect((await accounts(cookie)).data[0].balance).toBe(49000);
 
     // A read the user asks for still works and leaves the counter alone.
-    const userId = (await env.db.system.selectFrom('ob_consents').select('user_id').where('id', '=', consentId).executeTakeFirstOrThrow()).user_id;
     await env.db.system.updateTable('sandbox_bank_accounts').set({ balance: '48000.00' }).where('is_checking', '=', true).where('customer_ref', '=', userId).execute();
     const refresh = await env.app.inject({ method: 'POST', url: `/api/bank-accounts/${checking.id}/refresh`, ...web(cookie) });
     expect(refresh.json().data).toMatchObject({ balance: 48000, stale: false });
@@ -193,7 +195,7 @@ describe('bank accounts and balance reads (R8)', () => {
 
     // Next day: the counter starts again.
     const tomorrow = new Date(now.getTime() + DAY);
-    expect(await ob.syncConsentUnattended(consentId, tomorrow)).toBe(true);
+    expect(await ob.syncConsentUnattended(owner, consentId, tomorrow)).toBe(true);
     const after = await env.db.system.selectFrom('ob_consents').select(['access_count_today', 'last_access_date']).where('id', '=', consentId).executeTakeFirstOrThrow();
     expect(after.access_count_today).toBe(1);
     expect(after.last_access_date).not.toBe(row.last_access_date);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp } from './helpers.js';
+import { nextPid, signInMobile, startApp } from './helpers.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -52,6 +52,20 @@ describe('rate limits (R15)', () => {
     const limited = await hit('/v1/health', '10.0.3.1');
     expect(limited.statusCode).toBe(429);
     expect(limited.headers['retry-after']).toBeDefined();
+  });
+
+  it('allows 10 remittances and 10 QR payments a minute per IP, each route its own budget', async () => {
+    const { token } = await signInMobile(env.app, { pid: nextPid() });
+    const post = (url: string, ip: string) =>
+      env.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': ip }, payload: {} });
+    for (const url of ['/v1/transactions/remittance', '/v1/transactions/qr-payment']) {
+      // Refused bodies count too: the limit guards the route, not only successful payments.
+      for (let i = 0; i < 10; i++) expect((await post(url, '10.0.4.1')).statusCode, url).toBe(400);
+      const limited = await post(url, '10.0.4.1');
+      expect(limited.statusCode).toBe(429);
+      expect(limited.json().error).toBe('rate_limited');
+      expect((await post(url, '10.0.4.2')).statusCode).toBe(400);
+    }
   });
 
   it('RATE_LIMITS=off disables them', async () => {

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { nokRatesFromFeed, parseNorgesBankSdmx } from '../src/modules/rates/norges-bank.js';
-import { SUPPORTED_TARGETS } from '../src/modules/rates/rates.service.js';
+import { RATES_CACHE_MS, RatesService, SUPPORTED_TARGETS } from '../src/modules/rates/rates.service.js';
 import { startApp } from './helpers.js';
 
 const recorded = JSON.parse(readFileSync(join(import.meta.dirname, 'fixtures/norges-bank-exr-2026-11-20.sdmx.json'), 'utf8'));
@@ -82,6 +82,22 @@ describe('rates endpoints (R11)', () => {
     expect(all.rates.EUR).toBe(0.08527694);
     const rsd = (await env.app.inject({ method: 'GET', url: '/api/rates/RSD' })).json().data;
     expect(all.stale).toBe(rsd.stale);
+  });
+
+  it('shows a stored refresh at once on the instance that stored it and within 5 s on another instance', async () => {
+    const other = new RatesService(env.db.system, env.app.ctx.config);
+    const before = (await other.one('EUR')).rate;
+    const feed = parseNorgesBankSdmx(recorded).map((r) => (r.currency === 'EUR' ? { ...r, nokPerUnit: r.nokPerUnit.mul(2) } : r));
+    await env.app.ctx.rates.store(feed);
+    const after = (await env.app.inject({ method: 'GET', url: '/v1/rates/EUR' })).json().data.rate;
+    expect(after).not.toBe(before);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + RATES_CACHE_MS + 1);
+      expect((await other.one('EUR')).rate).toBe(after);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('the refresh job never breaks start-up when the feed is offline', async () => {

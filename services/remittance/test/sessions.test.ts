@@ -36,7 +36,9 @@ describe('sessions (R7)', () => {
       .setIssuedAt()
       .setExpirationTime('1h')
       .sign(new TextEncoder().encode('another-secret-another-secret-another-secret'));
-    expect((await me('api', { cookies: { app_token: forged } })).statusCode).toBe(401);
+    const res = await me('api', { cookies: { app_token: forged } });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({ error: 'unauthorized', message: 'Invalid token' });
   });
 
   it('logout revokes every session of the user on both surfaces and clears the cookie', async () => {
@@ -84,7 +86,9 @@ describe('sessions (R7)', () => {
       .insertInto('sessions')
       .values({ id: 'ses_expired', user_id: session.user_id, token_hash: sha256(expired), surface: 'api', expires_at: new Date(Date.now() + 3600_000) })
       .execute();
-    expect((await me('v1', bearer(expired))).statusCode).toBe(401);
+    const res = await me('v1', bearer(expired));
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({ error: 'unauthorized', message: 'Token expired' });
   });
 
   it('refuses a web token on /v1 and a standalone API token on /api', async () => {

@@ -11,7 +11,7 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
-import type { RawConnection, RawPool } from './raw-client.js';
+import type { RawConnection, RawPool, RawResult } from './raw-client.js';
 
 /**
  * Who a query runs as.
@@ -19,11 +19,14 @@ import type { RawConnection, RawPool } from './raw-client.js';
  *   migrations, sign-in look-ups across organizations and background jobs.
  * - tenant: the service's restricted role with `app.org_id` set; RLS policies compare every
  *   row's organization with it. userId and requestId reach the audit trigger.
- * - anonymous: the restricted role with no organization: RLS shows no tenant rows at all.
+ * - user: the restricted role with `app.user_id` set (remittance): RLS policies compare every
+ *   row's owner with it.
+ * - anonymous: the restricted role with no organization or user: RLS shows no owned rows at all.
  */
 export type DbContext =
   | { kind: 'system'; userId?: string | null; requestId?: string | null }
   | { kind: 'tenant'; orgId: string; userId?: string | null; requestId?: string | null }
+  | { kind: 'user'; userId: string; requestId?: string | null }
   | { kind: 'anonymous' };
 
 export const contextStorage = new AsyncLocalStorage<DbContext>();
@@ -42,6 +45,7 @@ export function assertNotNested(): void {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const OWNER_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 function literal(value: string): string {
   return `'${value.replace(/'/g, "''")}'`;
@@ -53,15 +57,23 @@ function safeRequestId(id: string | null | undefined): string {
 
 /** Session-level statements that put a connection in a context; their text is also the cache key. */
 function sessionSql(ctx: DbContext, appRole: string): string {
-  if (ctx.kind === 'system') return `RESET ROLE; SELECT set_config('app.org_id', '', false)`;
-  if (ctx.kind === 'anonymous') return `SET ROLE ${appRole}; SELECT set_config('app.org_id', '', false)`;
+  const owner = (org: string, user: string) =>
+    `SELECT set_config('app.org_id', ${literal(org)}, false), set_config('app.user_id', ${literal(user)}, false)`;
+  if (ctx.kind === 'system') return `RESET ROLE; ${owner('', '')}`;
+  if (ctx.kind === 'anonymous') return `SET ROLE ${appRole}; ${owner('', '')}`;
+  if (ctx.kind === 'user') {
+    if (!OWNER_ID.test(ctx.userId)) throw new Error('user context needs a user id');
+    return `SET ROLE ${appRole}; ${owner('', ctx.userId)}`;
+  }
   if (!UUID.test(ctx.orgId)) throw new Error('tenant context needs a UUID organization id');
-  return `SET ROLE ${appRole}; SELECT set_config('app.org_id', ${literal(ctx.orgId)}, false)`;
+  return `SET ROLE ${appRole}; ${owner(ctx.orgId, '')}`;
 }
 
 /** Transaction-local values the audit trigger reads; they vanish at COMMIT/ROLLBACK. */
 function localSql(ctx: DbContext): string {
   if (ctx.kind === 'anonymous') return '';
+  // The user context's app.user_id is a session setting (its RLS key), not overridden here.
+  if (ctx.kind === 'user') return `SELECT set_config('app.request_id', ${literal(safeRequestId(ctx.requestId))}, true)`;
   const user = ctx.userId && UUID.test(ctx.userId) ? ctx.userId : '';
   return `SELECT set_config('app.user_id', ${literal(user)}, true), set_config('app.request_id', ${literal(
     safeRequestId(ctx.requestId),
@@ -69,9 +81,23 @@ function localSql(ctx: DbContext): string {
 }
 
 /**
+ * Statements marked to end their transaction: the connection sends COMMIT right behind them in
+ * the same round trip, so row locks they take (a number counter) are held only while the server
+ * runs the statement and the commit, not while Node reads the answer and sends COMMIT.
+ */
+const commitAfter = new WeakSet<CompiledQuery>();
+
+/** Marks `query` as the last statement of its transaction (see commitAfter). */
+export function withCommit<Q extends CompiledQuery>(query: Q): Q {
+  commitAfter.add(query);
+  return query;
+}
+
+/**
  * One checked-out connection plus the context it must run in. The context is applied lazily and
- * cached on the physical connection, so a read in an already-prepared connection costs no extra
- * round trip, and a transaction folds BEGIN and the context into one simple-protocol script.
+ * cached on the physical connection; when it must change, the context script travels in the
+ * same round trip as the statement that needs it (pipelined), so switching organizations costs
+ * no round trip. A transaction's BEGIN and context ride along with its first statement.
  */
 class ContextConnection implements DatabaseConnection {
   constructor(
@@ -80,20 +106,19 @@ class ContextConnection implements DatabaseConnection {
     private readonly appRole: string,
   ) {}
 
+  /** Session context the connection holds inside the open transaction (cached again at COMMIT). */
+  private sessionInTx: string | null = null;
+  /** BEGIN and context not sent yet: they go out with the transaction's first statement. */
+  private pendingBegin: string | null = null;
+  /** The transaction already ended with a statement marked withCommit. */
+  private committed = false;
+
   private pendingSession(): string | null {
     const sql = sessionSql(this.ctx, this.appRole);
     return this.raw.state.context === sql ? null : sql;
   }
 
-  async ensureContext(): Promise<void> {
-    const sql = this.pendingSession();
-    if (sql === null) return;
-    this.raw.state.context = null;
-    await this.raw.script(sql);
-    this.raw.state.context = sql;
-  }
-
-  async begin(settings: TransactionSettings): Promise<void> {
+  begin(settings: TransactionSettings): void {
     const session = this.pendingSession();
     const iso = settings.isolationLevel ? ` ISOLATION LEVEL ${settings.isolationLevel.toUpperCase()}` : '';
     const parts = [`BEGIN${iso}`];
@@ -103,33 +128,72 @@ class ContextConnection implements DatabaseConnection {
     // Session settings made inside a transaction revert on ROLLBACK, so the cache is only
     // trusted again once this transaction commits.
     this.raw.state.context = null;
-    await this.raw.script(parts.join('; '));
+    this.pendingBegin = parts.join('; ');
     this.sessionInTx = session ?? sessionSql(this.ctx, this.appRole);
+    this.committed = false;
   }
 
-  private sessionInTx: string | null = null;
+  /** Sends a deferred BEGIN on its own (before savepoints). */
+  async flushBegin(): Promise<void> {
+    if (this.pendingBegin === null) return;
+    const script = this.pendingBegin;
+    this.pendingBegin = null;
+    await this.raw.script(script);
+  }
 
   async commit(): Promise<void> {
-    await this.raw.script('COMMIT');
-    this.raw.state.context = this.sessionInTx;
+    const session = this.sessionInTx;
     this.sessionInTx = null;
+    if (this.committed) {
+      this.committed = false;
+    } else if (this.pendingBegin !== null) {
+      // No statement ran: nothing to send.
+      this.pendingBegin = null;
+      return;
+    } else {
+      await this.raw.script('COMMIT');
+    }
+    this.raw.state.context = session;
   }
 
   async rollback(): Promise<void> {
     this.sessionInTx = null;
     this.raw.state.context = null;
+    if (this.pendingBegin !== null || this.committed) {
+      // Nothing was sent, or the transaction already ended (the failed statement's COMMIT
+      // answered ROLLBACK): no round trip.
+      this.pendingBegin = null;
+      this.committed = false;
+      return;
+    }
     await this.raw.script('ROLLBACK');
   }
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
-    await this.ensureContextOutsideTx();
-    const r = await this.raw.query(compiled.sql, compiled.parameters);
+    const r = await this.send(compiled);
     return { rows: r.rows as R[], numAffectedRows: r.affectedRows };
   }
 
-  private async ensureContextOutsideTx(): Promise<void> {
-    if (this.sessionInTx !== null) return;
-    await this.ensureContext();
+  private async send(compiled: CompiledQuery): Promise<RawResult> {
+    const { sql, parameters } = compiled;
+    if (this.sessionInTx !== null) {
+      if (this.committed) throw new Error('a statement after the one that committed its transaction (withCommit)');
+      const begin = this.pendingBegin;
+      this.pendingBegin = null;
+      if (commitAfter.has(compiled)) {
+        // Whatever the statement's outcome, the transaction ends here (COMMIT of a failed
+        // transaction answers ROLLBACK).
+        this.committed = true;
+        return this.raw.pipelined(begin, sql, parameters, 'COMMIT');
+      }
+      return begin === null ? this.raw.query(sql, parameters) : this.raw.pipelined(begin, sql, parameters, null);
+    }
+    const session = this.pendingSession();
+    if (session === null) return this.raw.query(sql, parameters);
+    this.raw.state.context = null;
+    const r = await this.raw.pipelined(session, sql, parameters, null);
+    this.raw.state.context = session;
+    return r;
   }
 
   // eslint-disable-next-line require-yield
@@ -155,7 +219,7 @@ class ContextDriver implements Driver {
   }
 
   async beginTransaction(conn: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    await (conn as ContextConnection).begin(settings);
+    (conn as ContextConnection).begin(settings);
   }
 
   async commitTransaction(conn: DatabaseConnection): Promise<void> {
@@ -167,6 +231,7 @@ class ContextDriver implements Driver {
   }
 
   async savepoint(conn: DatabaseConnection, name: string): Promise<void> {
+    await (conn as ContextConnection).flushBegin();
     await (conn as ContextConnection).raw.script(`SAVEPOINT ${name}`);
   }
 

@@ -2,8 +2,10 @@ import { mkdirSync } from 'node:fs';
 import { Kysely, type Transaction } from 'kysely';
 import { assertNotNested, contextDialect, contextStorage, holdingConnection, type DbContext } from './context-dialect.js';
 import { createPglitePool, createPgPool, type RawPool } from './raw-client.js';
+import { DatabaseUnavailableError } from './unavailable.js';
 
 export type { DbContext } from './context-dialect.js';
+export { withCommit } from './context-dialect.js';
 
 export interface Database<DB> {
   readonly kind: 'postgres' | 'pglite';
@@ -16,10 +18,16 @@ export interface Database<DB> {
   withContext<T>(ctx: DbContext, fn: (db: Kysely<DB>) => Promise<T>): Promise<T>;
   /** withContext and one transaction around fn: commits when fn resolves, rolls back when it throws. */
   transaction<T>(ctx: DbContext, fn: (trx: Transaction<DB>) => Promise<T>): Promise<T>;
+  /**
+   * Milliseconds a `SELECT 1` took; rejects with DatabaseUnavailableError when the database does
+   * not answer within PING_TIMEOUT_MS, so health reports an outage within a second (G15).
+   */
   ping(): Promise<number>;
   close(): Promise<void>;
   raw: RawPool;
 }
+
+export const PING_TIMEOUT_MS = 800;
 
 export interface DatabaseOptions {
   /** `postgres://...`, `memory://`, or a directory for an embedded database. */
@@ -61,11 +69,24 @@ export function wrapPool<DB>(raw: RawPool, appRole: string): Database<DB> {
     },
     async ping() {
       const started = performance.now();
-      const conn = await raw.acquire();
+      const probe = (async () => {
+        const conn = await raw.acquire();
+        try {
+          await conn.query('SELECT 1', []);
+        } finally {
+          raw.release(conn);
+        }
+      })();
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new DatabaseUnavailableError(new Error('no answer to a ping'))), PING_TIMEOUT_MS);
+      });
+      // A probe still waiting when the timeout wins finishes (and releases) in the background.
+      probe.catch(() => {});
       try {
-        await conn.query('SELECT 1', []);
+        await Promise.race([probe, timeout]);
       } finally {
-        raw.release(conn);
+        clearTimeout(timer);
       }
       return performance.now() - started;
     },

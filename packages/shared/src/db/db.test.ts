@@ -1,4 +1,5 @@
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
+import { withCommit } from './database.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase } from '../test/clone.js';
 import type { TestDatabase } from '../test/databases.js';
@@ -78,5 +79,53 @@ describe('database context', () => {
     await org('Hidden');
     const rows = await t.db.withContext({ kind: 'anonymous' }, (db) => db.selectFrom('organizations').selectAll().execute());
     expect(rows).toEqual([]);
+  });
+
+  it('applies each organization\'s context when consecutive queries switch organizations on one connection', async () => {
+    const ids = await Promise.all(['Sw 1', 'Sw 2', 'Sw 3'].map(org));
+    for (let round = 0; round < 3; round++) {
+      for (const [i, id] of ids.entries()) {
+        const rows = await t.db.withContext({ kind: 'tenant', orgId: id }, (db) =>
+          sql<{ name: string; org: string }>`select name, current_setting('app.org_id') as org from organizations`.execute(db),
+        );
+        expect(rows.rows).toEqual([{ name: `Sw ${i + 1}`, org: id }]);
+      }
+    }
+  });
+
+  it('commits a transaction together with the statement marked withCommit', async () => {
+    const a = await org('Commit A');
+    const renamed = await t.db.transaction({ kind: 'tenant', orgId: a }, async (trx) => {
+      const r = await trx.executeQuery<{ name: string }>(
+        withCommit(CompiledQuery.raw(`UPDATE organizations SET name = 'Commit A2' WHERE id = $1 RETURNING name`, [a])),
+      );
+      return r.rows[0].name;
+    });
+    expect(renamed).toBe('Commit A2');
+    const rows = await t.db.withContext({ kind: 'tenant', orgId: a }, (db) => db.selectFrom('organizations').select('name').execute());
+    expect(rows).toEqual([{ name: 'Commit A2' }]);
+  });
+
+  it('rolls back everything when the statement marked withCommit fails', async () => {
+    const a = await org('Fail A');
+    await expect(
+      t.db.transaction({ kind: 'tenant', orgId: a }, async (trx) => {
+        await trx.updateTable('organizations').set({ name: 'Fail A2' }).where('id', '=', a).execute();
+        await trx.executeQuery(withCommit(CompiledQuery.raw(`UPDATE organizations SET country = $2 WHERE id = $1`, [a, 'too long a country code'])));
+      }),
+    ).rejects.toThrow();
+    const rows = await t.db.withContext({ kind: 'tenant', orgId: a }, (db) => db.selectFrom('organizations').select(['name', 'country']).execute());
+    expect(rows).toEqual([{ name: 'Fail A', country: 'RS' }]);
+  });
+
+  it('keeps a transaction whose first statement fails from writing anything', async () => {
+    const a = await org('First A');
+    await expect(
+      t.db.transaction({ kind: 'tenant', orgId: a }, async (trx) => {
+        await trx.updateTable('organizations').set({ country: 'too long a country code' }).where('id', '=', a).execute();
+      }),
+    ).rejects.toThrow();
+    const rows = await t.db.withContext({ kind: 'tenant', orgId: a }, (db) => db.selectFrom('organizations').select(['country']).execute());
+    expect(rows).toEqual([{ country: 'RS' }]);
   });
 });

@@ -1,18 +1,32 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
+import { classifyDatabaseError, isConnectivityError } from './unavailable.js';
 
 /**
  * The smallest surface both backends share: one connection that runs a parameterised
  * statement or a multi-statement script. Everything above (Kysely, tenant context,
  * migrations) is written once against this.
  */
+export interface RawResult {
+  rows: any[];
+  affectedRows?: bigint;
+}
+
 export interface RawConnection {
-  query(sql: string, params: readonly unknown[]): Promise<{ rows: any[]; affectedRows?: bigint }>;
+  query(sql: string, params: readonly unknown[]): Promise<RawResult>;
   /** Simple-protocol script: several statements, one round trip, no parameters. */
   script(sql: string): Promise<void>;
-  /** Backend-specific state the tenant layer caches (see tenant-context.ts). */
+  /**
+   * A script before the statement (a context, BEGIN) and/or one after it (COMMIT), all in one
+   * round trip where the backend pipelines (PostgreSQL), one after the other otherwise. The
+   * first failure is thrown, even when a later part ran.
+   */
+  pipelined(before: string | null, sql: string, params: readonly unknown[], after: string | null): Promise<RawResult>;
+  /** Backend-specific state the tenant layer caches (see context-dialect.ts). */
   state: { context: string | null };
+  /** Set when a statement failed because the connection is gone: release destroys it. */
+  broken?: boolean;
 }
 
 export interface RawPool {
@@ -43,36 +57,92 @@ function statementName(sql: string): string {
   return name;
 }
 
+/** Waits for every part of a pipeline; the first failure wins (no promise is left unobserved). */
+async function settleAll(parts: Array<Promise<unknown> | null>): Promise<unknown[]> {
+  const settled = await Promise.allSettled(parts);
+  const failed = settled.find((s) => s.status === 'rejected');
+  if (failed) throw (failed as PromiseRejectedResult).reason;
+  return settled.map((s) => (s as PromiseFulfilledResult<unknown>).value);
+}
+
+function toRawResult(r: pg.QueryResult): RawResult {
+  return {
+    rows: r.rows ?? [],
+    affectedRows:
+      r.command === 'INSERT' || r.command === 'UPDATE' || r.command === 'DELETE' || r.command === 'MERGE'
+        ? BigInt(r.rowCount ?? 0)
+        : undefined,
+  };
+}
+
+/** A lost connection marks the client broken (release destroys it) and becomes DatabaseUnavailableError. */
+function failed(conn: RawConnection, err: unknown): unknown {
+  if (isConnectivityError(err)) conn.broken = true;
+  return classifyDatabaseError(err);
+}
+
 export function createPgPool(url: string, max = 10): RawPool {
-  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 5000 });
+  // Pipeline mode: node-postgres writes a query without waiting for the previous one's answer,
+  // so a context script and the statement after it (or a last statement and its COMMIT) share
+  // one round trip. Code that awaits each query, as Kysely does, behaves exactly as before.
+  // connectionTimeoutMillis bounds both a connect to an unreachable server and the wait for a
+  // free client under load; either way the request gets the outage answer (G15), not a hang.
+  // keepAlive lets the OS notice a server that vanished without closing the socket.
+  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 5000, keepAlive: true, pipeline: true } as pg.PoolConfig);
   // An idle client that loses its server must not crash the process.
   pool.on('error', () => {});
   const states = new WeakMap<pg.PoolClient, RawConnection>();
   return {
     kind: 'postgres',
     async acquire() {
-      const client = await pool.connect();
+      let client: pg.PoolClient;
+      try {
+        client = await pool.connect();
+      } catch (err) {
+        throw classifyDatabaseError(err);
+      }
       let conn = states.get(client);
       if (!conn) {
-        conn = {
+        const c: RawConnection = {
           state: { context: null },
+          // Named (prepared) statements: PostgreSQL parses and plans each distinct text once
+          // per connection. Plans that depend on row-level security are re-planned by the
+          // server when the role changes, so this is safe with the tenant context.
           async query(sql, params) {
-            // Named (prepared) statements: PostgreSQL parses and plans each distinct text once
-            // per connection. Plans that depend on row-level security are re-planned by the
-            // server when the role changes, so this is safe with the tenant context.
-            const r = await client.query({ name: statementName(sql), text: sql, values: params as unknown[] });
-            return {
-              rows: r.rows ?? [],
-              affectedRows:
-                r.command === 'INSERT' || r.command === 'UPDATE' || r.command === 'DELETE' || r.command === 'MERGE'
-                  ? BigInt(r.rowCount ?? 0)
-                  : undefined,
-            };
+            try {
+              return toRawResult(await client.query({ name: statementName(sql), text: sql, values: params as unknown[] }));
+            } catch (err) {
+              throw failed(c, err);
+            }
           },
           async script(sql) {
-            await client.query(sql);
+            try {
+              await client.query(sql);
+            } catch (err) {
+              throw failed(c, err);
+            }
+          },
+          async pipelined(before, sql, params, after) {
+            try {
+              const [, r] = await settleAll([
+                before === null ? null : client.query(before),
+                client.query({ name: statementName(sql), text: sql, values: params as unknown[] }),
+                after === null ? null : client.query(after),
+              ]);
+              return toRawResult(r as pg.QueryResult);
+            } catch (err) {
+              throw failed(c, err);
+            }
           },
         };
+        // A connection that dies while checked out (between two statements of a transaction)
+        // emits 'error' on the client, and pg-pool only listens while it is idle: without this
+        // listener the process would crash on an uncaught error. The next statement fails and
+        // release destroys the client.
+        client.on('error', () => {
+          c.broken = true;
+        });
+        conn = c;
         (conn as any).client = client;
         states.set(client, conn);
       }
@@ -80,7 +150,8 @@ export function createPgPool(url: string, max = 10): RawPool {
     },
     release(conn, broken) {
       const client = (conn as any).client as pg.PoolClient;
-      client.release(broken ? true : undefined);
+      // A client whose connection failed is destroyed, not handed to the next request.
+      client.release(broken || conn.broken ? true : undefined);
     },
     async close() {
       await pool.end();
@@ -106,11 +177,31 @@ export async function createPglitePool(opts: PgliteOptions): Promise<RawPool> {
   const conn: RawConnection = {
     state: { context: null },
     async query(sql, params) {
-      const r = await db.query(sql, params as any[]);
-      return { rows: r.rows as any[], affectedRows: r.affectedRows !== undefined ? BigInt(r.affectedRows) : undefined };
+      try {
+        const r = await db.query(sql, params as any[]);
+        return { rows: r.rows as any[], affectedRows: r.affectedRows !== undefined ? BigInt(r.affectedRows) : undefined };
+      } catch (err) {
+        throw classifyDatabaseError(err);
+      }
     },
     async script(sql) {
-      await db.exec(sql);
+      try {
+        await db.exec(sql);
+      } catch (err) {
+        throw classifyDatabaseError(err);
+      }
+    },
+    async pipelined(before, sql, params, after) {
+      if (before !== null) await conn.script(before);
+      let result: RawResult;
+      try {
+        result = await conn.query(sql, params);
+      } catch (err) {
+        if (after !== null) await conn.script(after).catch(() => {});
+        throw err;
+      }
+      if (after !== null) await conn.script(after);
+      return result;
     },
   };
   let tail: Promise<void> = Promise.resolve();

@@ -15,6 +15,10 @@ export interface OrganizationsTable {
   language: string;
   fiscal_year_start: string;
   default_vat_rate: ColumnType<string, string | undefined, string>;
+  address_line1: Generated<string | null>;
+  city: Generated<string | null>;
+  postal_code: Generated<string | null>;
+  iban: Generated<string | null>;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }
@@ -31,6 +35,7 @@ export interface UsersTable {
   two_factor_secret: string | null;
   two_factor_last_step: number | null;
   last_login_at: Date | null;
+  operator_oib: Generated<string | null>;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }
@@ -123,6 +128,8 @@ export interface LedgerTransactionsTable {
   reconciled: Generated<boolean>;
   reconciled_at: Date | null;
   created_by: string | null;
+  /** amount as text at scale 4, generated (leakproof equality for RLS-filtered candidate reads). */
+  amount_key: ColumnType<string, never, never>;
   created_at: CreatedAt;
 }
 
@@ -246,6 +253,7 @@ export interface InvoicesTable {
   paid_at: string | null;
   paid_bank_account_id: string | null;
   cancelled_at: Date | null;
+  supply_date: Generated<string | null>;
   created_by: string | null;
   created_at: CreatedAt;
   updated_at: Timestamp;
@@ -263,6 +271,9 @@ export interface InvoiceItemsTable {
   line_total: Numeric;
   line_tax: Numeric;
   account_id: string | null;
+  unit_code: Generated<string>;
+  classification_code: Generated<string | null>;
+  vat_exemption_code: Generated<string | null>;
 }
 
 export interface AlertsTable {
@@ -281,4 +292,97 @@ export interface DB {
   invoices: InvoicesTable;
   invoice_items: InvoiceItemsTable;
   alerts: AlertsTable;
+}
+
+// Expenses and banking (issue 10) -------------------------------------------------------------------
+export type ExpenseStatus = 'pending' | 'approved' | 'paid' | 'rejected';
+
+export interface ExpenseCountersTable {
+  organization_id: string;
+  year: number;
+  last_number: number;
+}
+
+export interface ExpensesTable {
+  id: Generated<string>;
+  organization_id: string;
+  expense_number: string;
+  vendor_id: string | null;
+  vendor_name: string | null;
+  expense_date: string;
+  category: string;
+  amount: Numeric;
+  tax_amount: Numeric;
+  currency_code: string;
+  exchange_rate: Numeric;
+  base_amount: Numeric;
+  payment_method: string | null;
+  account_id: string | null;
+  description: string | null;
+  status: ColumnType<ExpenseStatus, ExpenseStatus | undefined, ExpenseStatus>;
+  receipt_key: string | null;
+  receipt_content_type: string | null;
+  created_by: string | null;
+  approved_by: string | null;
+  approved_at: Date | null;
+  rejected_by: string | null;
+  rejected_at: Date | null;
+  rejection_reason: string | null;
+  paid_at: string | null;
+  paid_bank_account_id: string | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface BankAccountsTable {
+  id: Generated<string>;
+  organization_id: string;
+  account_id: string;
+  bank_name: string;
+  account_number: string | null;
+  iban: string | null;
+  currency_code: string;
+  opening_balance: Numeric;
+  current_balance: Numeric;
+  is_active: Generated<boolean>;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface BankTransactionsTable {
+  id: Generated<string>;
+  organization_id: string;
+  bank_account_id: string;
+  transaction_date: string;
+  amount: Numeric;
+  description: ColumnType<string, string | undefined, string>;
+  reference: ColumnType<string, string | undefined, string>;
+  occurrence: ColumnType<number, number | undefined, number>;
+  reconciled: Generated<boolean>;
+  matched_transaction_id: string | null;
+  reconciled_at: Date | null;
+  created_at: CreatedAt;
+}
+
+export interface DB {
+  expense_counters: ExpenseCountersTable;
+  expenses: ExpensesTable;
+  bank_accounts: BankAccountsTable;
+  bank_transactions: BankTransactionsTable;
+}
+
+// Reports (issue 12) -----------------------------------------------------------------------------
+export interface AccountPeriodSumsTable {
+  organization_id: string;
+  grain: 'day' | 'month';
+  period_start: string;
+  account_id: string;
+  counter_account_id: string;
+  debit_total: ColumnType<string, string | undefined, string>;
+  credit_total: ColumnType<string, string | undefined, string>;
+  posting_count: ColumnType<number, number | undefined, number>;
+}
+
+export interface DB {
+  account_period_sums: AccountPeriodSumsTable;
 }

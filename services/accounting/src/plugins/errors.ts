@@ -1,5 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { isDatabaseUnavailable, OUTAGE_RETRY_AFTER_SECONDS } from '@app/shared/db/unavailable';
+import { UNSAFE_TEXT_KEYWORD } from '@app/shared/input-hygiene';
 import { languageFromHeader, messageFor, type ErrorCode, type Language } from '../lib/catalog.js';
 import { AppError, type ErrorDetails } from '../lib/errors.js';
 
@@ -68,10 +70,19 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
       return send(reply, request, err.status, err.code, err.details);
     }
     const e = err as FastifyError;
+    if (isDatabaseUnavailable(e)) {
+      // G15: an outage is retried by the client, not reported as an unhandled error.
+      request.log.warn({ err }, 'database unavailable');
+      reply.header('retry-after', String(OUTAGE_RETRY_AFTER_SECONDS));
+      return send(reply, request, 500, 'SVC-9006');
+    }
     if (e.validation) {
+      const issues = e.validation as ValidationIssue[];
+      const details = validationDetails(issues);
+      // G14: a string PostgreSQL cannot hold is malformed input wherever it is, path included.
+      if (issues.some((i) => i.keyword === UNSAFE_TEXT_KEYWORD)) return send(reply, request, 422, 'SVC-9003', details);
       const context = e.validationContext;
       if (context === 'params') return send(reply, request, 404, 'SVC-9002');
-      const details = validationDetails(e.validation as ValidationIssue[]);
       if (context === 'querystring' && Object.keys(details).some((k) => PAGINATION_FIELDS.has(k))) {
         return send(reply, request, 400, 'SVC-9008', details);
       }
@@ -86,12 +97,16 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
       }
       return send(reply, request, 422, 'SVC-9003', details);
     }
-    if (e.statusCode === 429) {
-      return send(reply, request, 429, 'SVC-9005');
-    }
-    if (e.code?.startsWith('FST_ERR_CTP_') || e.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || e.statusCode === 400 || e.statusCode === 415) {
-      // Malformed JSON, a body that is too large or too deep, or an unsupported content type.
-      const reason = e.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 'body is too large' : e.message;
+    const status = e.statusCode ?? 500;
+    if (status === 429) return send(reply, request, 429, 'SVC-9005');
+    // G15: the router's own errors. A path parameter longer than any id is an id that is not a
+    // UUID (A1: 404); an undecodable URL is malformed input.
+    if (status === 404 || e.code === 'FST_ERR_MAX_PARAM_LENGTH') return send(reply, request, 404, 'SVC-9002');
+    if (e.code === 'FST_ERR_BAD_URL') return send(reply, request, 422, 'SVC-9003', { path: ['is not a valid URL'] });
+    if (status >= 400 && status < 500) {
+      // Malformed JSON, a body too large or too deep, an unsupported content type (422 rather
+      // than 415: the catalog has no code for it, see docs), bad multipart: malformed input.
+      const reason = status === 413 ? 'body is too large' : e.message;
       return send(reply, request, 422, 'SVC-9003', { body: [reason] });
     }
     const isDb = typeof (e as { code?: unknown }).code === 'string' && /^[0-9A-Z]{5}$/.test(String(e.code));

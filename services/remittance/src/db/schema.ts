@@ -3,7 +3,8 @@ import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 /** Kysely view of the tables in ./migrations (numeric as string, date as 'YYYY-MM-DD'). */
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 type DefaultTimestamp = ColumnType<Date, Date | string | undefined, Date | string>;
-type Numeric = ColumnType<string, string | number, string | number>;
+// Written as decimal strings only: a JS number would round before PostgreSQL saw it.
+type Numeric = ColumnType<string, string, string>;
 
 export interface UsersTable {
   id: string;
@@ -147,6 +148,160 @@ export interface ExchangeRatesTable {
   updated_at: Timestamp;
 }
 
+export type GdprConsentType = 'terms' | 'privacy' | 'marketing' | 'cookies_analytics' | 'cookies_marketing';
+
+export interface GdprConsentsTable {
+  id: string;
+  user_id: string;
+  consent_type: GdprConsentType;
+  granted: number;
+  granted_at: Timestamp | null;
+  withdrawn_at: Timestamp | null;
+  ip_address: string | null;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface GdprConsentEventsTable {
+  id: string;
+  user_id: string;
+  consent_id: string;
+  consent_type: GdprConsentType;
+  granted: number;
+  ip_address: string | null;
+  created_at: DefaultTimestamp;
+}
+
+export type ComplaintCategory = 'transaction' | 'service' | 'fees' | 'privacy' | 'technical' | 'other';
+
+export interface ComplaintsTable {
+  id: string;
+  user_id: string;
+  category: ComplaintCategory;
+  subject: string;
+  description: string;
+  status: Generated<string>;
+  resolution: string | null;
+  created_at: DefaultTimestamp;
+  resolved_at: Timestamp | null;
+}
+
+export interface DataAccessRequestsTable {
+  id: string;
+  user_id: string;
+  type: 'export' | 'erasure';
+  status: Generated<'completed'>;
+  ip_address: string | null;
+  created_at: DefaultTimestamp;
+  completed_at: Timestamp | null;
+}
+
+export type CardType = 'virtual' | 'physical';
+export type CardStatus = 'active' | 'frozen' | 'cancelled';
+export type CardLimitType = 'daily' | 'weekly' | 'monthly' | 'transaction';
+
+export interface CardsTable {
+  id: string;
+  user_id: string;
+  type: CardType;
+  status: Generated<CardStatus>;
+  last4: string;
+  expiry_month: number;
+  expiry_year: number;
+  pin_hash: string | null;
+  pin_set_at: Timestamp | null;
+  shipping_address: string | null;
+  physical_requested_at: Timestamp | null;
+  cancelled_at: Timestamp | null;
+  created_at: DefaultTimestamp;
+}
+
+export interface CardSpendingLimitsTable {
+  card_id: string;
+  user_id: string;
+  limit_type: CardLimitType;
+  amount: Numeric;
+  currency: Generated<string>;
+  updated_at: DefaultTimestamp;
+}
+
+export interface RecipientsTable {
+  id: string;
+  user_id: string;
+  name: string;
+  country: string;
+  currency: string;
+  bank_account: string;
+  bank_name: string | null;
+  deleted_at: Timestamp | null;
+  created_at: DefaultTimestamp;
+}
+
+export interface MerchantsTable {
+  id: string;
+  user_id: string;
+  business_name: string;
+  org_number: string;
+  address: string | null;
+  bank_account: string;
+  created_at: DefaultTimestamp;
+}
+
+export type TransactionType = 'remittance' | 'qr_payment';
+export type TransactionStatus = 'processing' | 'completed' | 'failed';
+
+export interface TransactionsTable {
+  id: string;
+  user_id: string;
+  type: TransactionType;
+  status: TransactionStatus;
+  bank_account_id: string;
+  recipient_id: string | null;
+  merchant_id: string | null;
+  recipient_name: string;
+  recipient_country: string | null;
+  from_account: string;
+  send_amount: Numeric;
+  send_currency: string;
+  receive_amount: Numeric;
+  receive_currency: string;
+  exchange_rate: Numeric;
+  fee: Numeric;
+  total: Numeric;
+  reference: string;
+  eta: string | null;
+  completed_at: Timestamp | null;
+  failed_at: Timestamp | null;
+  created_at: DefaultTimestamp;
+}
+
+export interface PaymentInitiationsTable {
+  transaction_id: string;
+  user_id: string;
+  provider: string;
+  external_payment_id: string;
+  amount: Numeric;
+  created_at: DefaultTimestamp;
+}
+
+export interface IdempotencyKeysTable {
+  user_id: string;
+  key: string;
+  request_hash: string;
+  status_code: number | null;
+  response: ColumnType<unknown, string | null, string | null>;
+  created_at: DefaultTimestamp;
+}
+
+export interface UserSettingsTable {
+  user_id: string;
+  currency: Generated<string>;
+  language: Generated<string>;
+  push_enabled: Generated<boolean>;
+  email_enabled: Generated<boolean>;
+  updated_at: DefaultTimestamp;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -159,9 +314,27 @@ export interface DB {
   sandbox_bank_accounts: SandboxBankAccountsTable;
   sandbox_bank_payments: SandboxBankPaymentsTable;
   exchange_rates: ExchangeRatesTable;
+  gdpr_consents: GdprConsentsTable;
+  gdpr_consent_events: GdprConsentEventsTable;
+  complaints: ComplaintsTable;
+  data_access_requests: DataAccessRequestsTable;
+  cards: CardsTable;
+  card_spending_limits: CardSpendingLimitsTable;
+  recipients: RecipientsTable;
+  merchants: MerchantsTable;
+  transactions: TransactionsTable;
+  payment_initiations: PaymentInitiationsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  user_settings: UserSettingsTable;
 }
 
 export type User = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
 export type Consent = Selectable<ObConsentsTable>;
 export type BankAccount = Selectable<BankAccountsTable>;
+export type GdprConsent = Selectable<GdprConsentsTable>;
+export type Complaint = Selectable<ComplaintsTable>;
+export type Card = Selectable<CardsTable>;
+export type Recipient = Selectable<RecipientsTable>;
+export type Merchant = Selectable<MerchantsTable>;
+export type Transaction = Selectable<TransactionsTable>;

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { DB } from '../db/schema.js';
 
 /** Advisory lock keys of the jobs (G12). */
-export const JOB_LOCKS = { consentExpiry: 5_100_001, ratesRefresh: 5_100_002, balanceSync: 5_100_003 } as const;
+export const JOB_LOCKS = { consentExpiry: 5_100_001, ratesRefresh: 5_100_002, balanceSync: 5_100_003, idempotencyCleanup: 5_100_004 } as const;
 
 /**
  * Runs `work` only where this instance wins the job's advisory lock for the duration of the

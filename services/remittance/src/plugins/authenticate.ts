@@ -1,4 +1,7 @@
+import type { Database } from '@app/shared/db/database';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { DB } from '../db/schema.js';
+import { userScope, type UserScope } from '../db/user-scope.js';
 import { forbidden, unauthorized } from '../errors.js';
 import type { Surface } from '../lib/tokens.js';
 import type { LiveSession } from '../modules/auth/sessions.repository.js';
@@ -8,12 +11,14 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Remittance: the route needs no session (eID sign-in, rates, health, bank callbacks). */
     remitPublic?: boolean;
+    /** Remittance: load the user's profile and accounts with the session (one query). */
+    remitProfile?: boolean;
   }
 }
 
 // Kept off FastifyRequest's type: both services share one TypeScript program, and the
 // accounting service declares its own `request.auth`.
-const sessions = new WeakMap<FastifyRequest, LiveSession>();
+const sessions = new WeakMap<FastifyRequest, { session: LiveSession; scope: UserScope }>();
 
 export const WEB_COOKIE = 'app_token';
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -44,7 +49,7 @@ function requestOrigin(req: FastifyRequest): string | null {
  */
 export function registerSurfaceAuth(
   scope: FastifyInstance,
-  opts: { surface: Surface; sessions: SessionService; allowedOrigins: readonly string[] },
+  opts: { surface: Surface; sessions: SessionService; db: Database<DB>; allowedOrigins: readonly string[] },
 ): void {
   const allowed = new Set(opts.allowedOrigins);
   scope.addHook('onRequest', async (req) => {
@@ -55,13 +60,21 @@ export function registerSurfaceAuth(
       const origin = requestOrigin(req);
       if (!origin || !allowed.has(origin)) throw forbidden('Origin not allowed');
     }
-    sessions.set(req, await opts.sessions.authenticate(token, opts.surface));
+    const session = await opts.sessions.authenticate(token, opts.surface, req.routeOptions.config?.remitProfile === true);
+    sessions.set(req, { session, scope: userScope(opts.db, session.userId, req.id) });
   });
 }
 
 /** The session of an authenticated route (the hook above guarantees it). */
 export function authOf(req: FastifyRequest): LiveSession {
-  const session = sessions.get(req);
-  if (!session) throw unauthorized();
-  return session;
+  const entry = sessions.get(req);
+  if (!entry) throw unauthorized();
+  return entry.session;
+}
+
+/** The caller's data scope (row-level security as this user), for the services a route calls. */
+export function scopeOf(req: FastifyRequest): UserScope {
+  const entry = sessions.get(req);
+  if (!entry) throw unauthorized();
+  return entry.scope;
 }

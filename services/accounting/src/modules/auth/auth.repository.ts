@@ -1,5 +1,5 @@
-import { sql, type Kysely } from 'kysely';
-import type { DB } from '../../db/types.js';
+import { sql, type Kysely, type Updateable } from 'kysely';
+import type { DB, OrganizationsTable } from '../../db/types.js';
 import { DEFAULT_CHART } from '../accounts/default-chart.js';
 import { DEFAULT_TAX_RATES } from '../tax-rates/defaults.js';
 
@@ -34,6 +34,7 @@ export async function createOrganizationWithOwner(
     language: string;
     registrationNumber: string | null;
     vatNumber: string | null;
+    address: Updateable<OrganizationsTable>;
     email: string;
     fullName: string;
     passwordHash: string;
@@ -51,6 +52,7 @@ export async function createOrganizationWithOwner(
       language: input.language,
       registration_number: input.registrationNumber,
       vat_number: input.vatNumber,
+      ...input.address,
       fiscal_year_start: input.fiscalYearStart,
       default_vat_rate: rates[0].rate,
     })
@@ -252,4 +254,23 @@ export function findLoginUser(db: Db, orgId: string, userId: string) {
     .where('u.organization_id', '=', orgId)
     .where('u.id', '=', userId)
     .executeTakeFirstOrThrow();
+}
+
+export function findProfile(db: Db, orgId: string, userId: string) {
+  return db
+    .selectFrom('users')
+    .select(['full_name', 'operator_oib'])
+    .where('organization_id', '=', orgId)
+    .where('id', '=', userId)
+    .executeTakeFirst();
+}
+
+export function updateProfile(db: Db, orgId: string, userId: string, values: { full_name?: string; operator_oib?: string | null }) {
+  return db
+    .updateTable('users')
+    .set({ ...values, updated_at: new Date() })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', userId)
+    .returning(['full_name', 'operator_oib'])
+    .executeTakeFirst();
 }

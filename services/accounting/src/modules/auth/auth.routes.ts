@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { errorResponses } from '../../lib/schemas.js';
-import { ALL_ROLES } from '../../plugins/auth.js';
+import { ALL_ROLES, type Principal } from '../../plugins/auth.js';
 import {
   AcceptInviteBody,
   CodeBody,
@@ -13,11 +13,17 @@ import {
   PasswordBody,
   RegisterBody,
   RegisterResponse,
+  UpdateMeBody,
   VerifyTwoFactorBody,
 } from './auth.schemas.js';
 import * as auth from './auth.service.js';
 
 const COOKIE = 'refreshToken';
+
+function presentMe(p: Principal, profile: { fullName: string; operatorOib: string | null }) {
+  const { user, organization } = p;
+  return { ...user, ...profile, lastLoginAt: user.lastLoginAt ? user.lastLoginAt.toISOString() : null, organization };
+}
 const COOKIE_PATH = '/api/v1/auth';
 
 export function authRoutes(ctx: AppContext) {
@@ -82,8 +88,18 @@ export function authRoutes(ctx: AppContext) {
       config: { auth: 'all' },
       schema: { tags, security: [{ bearerAuth: [] }], response: { 200: MeResponse, ...errorResponses(401, 404) } },
     }, async (request) => {
-      const { user, organization } = request.principal();
-      return { ...user, lastLoginAt: user.lastLoginAt ? user.lastLoginAt.toISOString() : null, organization };
+      const p = request.principal();
+      const profile = await request.tenant((db) => auth.findProfile(db, p));
+      return presentMe(p, profile);
+    });
+
+    app.put('/me', {
+      config: { auth: 'all', perMinute: 10 },
+      schema: { tags, security: [{ bearerAuth: [] }], body: UpdateMeBody, response: { 200: MeResponse, ...errorResponses(401, 404, 422) } },
+    }, async (request) => {
+      const p = request.principal();
+      const profile = await request.tenantTx((trx) => auth.updateProfile(trx, p, request.body));
+      return presentMe(p, profile);
     });
 
     app.put('/password', {

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { BASE_CURRENCIES, COUNTRIES, ORG_LANGUAGES, literalUnion } from '../../lib/schemas.js';
+import { ORGANIZATION_ADDRESS } from '../organization/organization.schemas.js';
 
 const Email = Type.String({ format: 'email', maxLength: 254 });
 const Password = Type.String({ minLength: 1, maxLength: 128 });
@@ -13,6 +14,7 @@ export const RegisterBody = Type.Object({
   language: literalUnion(ORG_LANGUAGES),
   registrationNumber: Type.Optional(Type.Union([Type.String({ maxLength: 50 }), Type.Null()])),
   vatNumber: Type.Optional(Type.Union([Type.String({ maxLength: 50 }), Type.Null()])),
+  ...ORGANIZATION_ADDRESS,
   email: Email,
   password: Password,
   fullName: Name,
@@ -70,6 +72,7 @@ export const MeResponse = Type.Object({
   role: Role,
   twoFactorEnabled: Type.Boolean(),
   lastLoginAt: Type.Union([Type.String(), Type.Null()]),
+  operatorOib: Type.Union([Type.String(), Type.Null()], { description: 'HR: the OIB of this user as invoice operator (CIUS-HR HR-BT-5)' }),
   organization: Type.Object({
     id: Type.String(),
     name: Type.String(),
@@ -77,4 +80,10 @@ export const MeResponse = Type.Object({
     baseCurrency: Type.String(),
     language: Type.String(),
   }),
+});
+
+/** PUT /auth/me (E1): the caller's own name and, for Croatian e-invoices, operator OIB. */
+export const UpdateMeBody = Type.Object({
+  fullName: Type.Optional(Name),
+  operatorOib: Type.Optional(Type.Union([Type.String({ maxLength: 20 }), Type.Null()])),
 });

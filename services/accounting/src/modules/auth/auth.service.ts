@@ -7,6 +7,8 @@ import { AppError } from '../../lib/errors.js';
 import type { Role } from '../../lib/jwt.js';
 import { matchTotp, newTotpSecret, totpFor } from '../../lib/totp.js';
 import type { Principal } from '../../plugins/auth.js';
+import { addressValues } from '../organization/organization.service.js';
+import { assertVatNumber, isOib } from '../einvoice/tax-ids.js';
 import * as repo from './auth.repository.js';
 
 export interface IssuedLogin {
@@ -33,9 +35,10 @@ function loginBody(
   };
 }
 
-function assertStrong(password: string, field = 'password') {
+/** SVC-1009 lists the failures under `password` on every route, password change included (catalog). */
+function assertStrong(password: string) {
   const problems = passwordWeaknesses(password);
-  if (problems.length) throw new AppError('SVC-1009', { [field]: problems });
+  if (problems.length) throw new AppError('SVC-1009', { password: problems });
 }
 
 function isUniqueViolation(err: unknown): boolean {
@@ -70,6 +73,10 @@ export async function register(
     language: string;
     registrationNumber?: string | null;
     vatNumber?: string | null;
+    addressLine1?: string | null;
+    city?: string | null;
+    postalCode?: string | null;
+    iban?: string | null;
     email: string;
     password: string;
     fullName: string;
@@ -77,6 +84,8 @@ export async function register(
   requestId: string,
 ) {
   assertStrong(input.password);
+  assertVatNumber(input.country, input.vatNumber);
+  const address = addressValues(input.country, input);
   const email = input.email.trim();
   if (await repo.emailExists(ctx.db.system, email)) throw new AppError('SVC-1008');
   const passwordHash = await hashPassword(input.password, ctx.config.bcryptCost);
@@ -95,6 +104,7 @@ export async function register(
         language: input.language,
         registrationNumber: input.registrationNumber ?? null,
         vatNumber: input.vatNumber ?? null,
+        address,
         email,
         fullName: input.fullName.trim(),
         passwordHash,
@@ -178,7 +188,7 @@ export async function logout(ctx: AppContext, p: Principal, requestId: string) {
 export async function changePassword(ctx: AppContext, p: Principal, input: { currentPassword: string; newPassword: string }, requestId: string) {
   const secrets = await ctx.db.withContext({ kind: 'tenant', orgId: p.orgId }, (db) => repo.findUserSecrets(db, p.orgId, p.userId));
   if (!secrets || !(await verifyPassword(input.currentPassword, secrets.password_hash))) throw new AppError('SVC-1001');
-  assertStrong(input.newPassword, 'newPassword');
+  assertStrong(input.newPassword);
   const hash = await hashPassword(input.newPassword, ctx.config.bcryptCost);
   await tenantTx(ctx, p.orgId, p.userId, requestId, async (trx) => {
     await repo.updateUser(trx, p.orgId, p.userId, { password_hash: hash });
@@ -220,4 +230,29 @@ export async function acceptInvite(ctx: AppContext, input: { token: string; pass
     return { user, issued };
   });
   return { login: result.issued, body: loginBody(result.user, result.issued) };
+}
+
+export async function findProfile(db: Kysely<DB>, p: Principal) {
+  const row = await repo.findProfile(db, p.orgId, p.userId);
+  if (!row) throw new AppError('SVC-1002');
+  return { fullName: row.full_name, operatorOib: row.operator_oib };
+}
+
+/** PUT /auth/me (E1): name and operator OIB (11 digits, "HR" prefix accepted, checked with its check digit). */
+export async function updateProfile(trx: Kysely<DB>, p: Principal, body: { fullName?: string; operatorOib?: string | null }) {
+  const values: { full_name?: string; operator_oib?: string | null } = {};
+  if (body.fullName !== undefined) {
+    const name = body.fullName.trim();
+    if (!name) throw new AppError('SVC-9003', { fullName: ['must not be blank'] });
+    values.full_name = name;
+  }
+  if (body.operatorOib !== undefined) {
+    const oib = body.operatorOib?.replace(/\s/g, '').replace(/^HR/i, '') || null;
+    if (oib !== null && !isOib(oib)) throw new AppError('SVC-9003', { operatorOib: ['must be a valid Croatian OIB (11 digits with a correct check digit)'] });
+    values.operator_oib = oib;
+  }
+  if (Object.keys(values).length === 0) return findProfile(trx, p);
+  const row = await repo.updateProfile(trx, p.orgId, p.userId, values);
+  if (!row) throw new AppError('SVC-1002');
+  return { fullName: row.full_name, operatorOib: row.operator_oib };
 }

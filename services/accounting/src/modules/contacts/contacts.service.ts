@@ -6,6 +6,7 @@ import type { ErrorCode } from '../../lib/catalog.js';
 import { AppError } from '../../lib/errors.js';
 import { pageMeta, pageRequest } from '../../lib/pagination.js';
 import { assertCurrency } from '../currencies/currencies.js';
+import { assertVatNumber } from '../einvoice/tax-ids.js';
 import * as repo from './contacts.repository.js';
 import { CONTACT_SORTS, type ContactsQuery, type CreateContactBody, type UpdateContactBody } from './contacts.schemas.js';
 
@@ -119,6 +120,7 @@ export async function createContact(trx: Db, orgId: string, baseCurrency: string
     name: normalizeName(body.name),
     currency_code: fields.currency_code ?? baseCurrency,
   };
+  assertVatNumber(values.country, values.vat_number);
   return presentContactWithNotes(await repo.insertContact(trx, values));
 }
 
@@ -126,6 +128,9 @@ export async function updateContact(trx: Db, orgId: string, id: string, body: St
   const values = optionalFields(body);
   const row = Object.keys(values).length ? await repo.updateContact(trx, orgId, id, values) : await repo.findContact(trx, orgId, id);
   if (!row) throw new AppError('SVC-7001');
+  // E2 on the record as it now stands (the rollback undoes the update); an untouched old
+  // number does not block unrelated edits.
+  if (body.vatNumber !== undefined || body.country !== undefined) assertVatNumber(row.country, row.vat_number);
   return presentContactWithNotes(row);
 }
 

@@ -1,7 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import PDFDocument from 'pdfkit';
+import { FONTS, PAGE } from './pdf-style.js';
 import { formatDate, formatNumber, labelsFor, type PdfLanguage } from './pdf-labels.js';
 
 /** Everything the document shows, already computed and formatted as decimal strings. */
@@ -12,6 +10,8 @@ export interface InvoicePdfData {
   invoiceNumber: string;
   invoiceDate: string;
   dueDate: string;
+  /** Shown when it differs from the invoice date. */
+  supplyDate: string;
   currencyCode: string;
   decimals: number;
   baseCurrency: string;
@@ -26,6 +26,10 @@ export interface InvoicePdfData {
   baseAmount: string;
   notes: string | null;
   terms: string | null;
+  /** Where and how to pay (E1): the organization's account and the invoice's reference. */
+  payment: { account: string | null; reference: string | null };
+  /** E4: the payment code image (PNG), printed next to the payment details. */
+  paymentCode?: { png: Buffer; width: number; height: number } | null;
 }
 
 export interface Party {
@@ -36,15 +40,6 @@ export interface Party {
   email?: string | null;
 }
 
-// DejaVu covers Latin with č ć đ š ž and Cyrillic; the files are read once per process and
-// pdfkit embeds only the glyphs used.
-const fontDir = join(dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')), 'ttf');
-const FONTS = {
-  regular: readFileSync(join(fontDir, 'DejaVuSans.ttf')),
-  bold: readFileSync(join(fontDir, 'DejaVuSans-Bold.ttf')),
-};
-
-const PAGE = { width: 595.28, height: 841.89, margin: 50 };
 const COLS = [
   { key: 'lineNo', width: 28, align: 'left' },
   { key: 'description', width: 207, align: 'left' },
@@ -87,6 +82,7 @@ export function renderInvoicePdf(data: InvoicePdfData): Promise<Buffer> {
   const meta = [
     [labels.invoiceDate, formatDate(data.invoiceDate, lang)],
     [labels.dueDate, formatDate(data.dueDate, lang)],
+    ...(data.supplyDate !== data.invoiceDate ? [[labels.supplyDate, formatDate(data.supplyDate, lang)]] : []),
     [labels.currency, data.currencyCode],
   ];
   meta.forEach(([k, v], i) => {
@@ -169,8 +165,31 @@ export function renderInvoicePdf(data: InvoicePdfData): Promise<Buffer> {
     y += strong ? 18 : 15;
   }
 
-  // Notes and terms.
+  // Payment details (E1) and the payment code (E4), kept together on one page.
   y += 15;
+  const paymentLines = [
+    data.payment.account ? `${labels.paymentAccount}: ${data.payment.account}` : null,
+    data.payment.reference ? `${labels.paymentReference}: ${data.payment.reference}` : null,
+  ].filter((v): v is string => !!v);
+  const code = data.paymentCode;
+  const codeBox = code ? { width: Math.min(160, code.width), height: Math.min(160, code.width) * (code.height / code.width) } : null;
+  const blockHeight = Math.max(paymentLines.length * 13, codeBox ? codeBox.height + 14 : 0);
+  if (blockHeight > 0) {
+    if (y + blockHeight > PAGE.height - PAGE.margin) {
+      doc.addPage();
+      y = PAGE.margin;
+    }
+    doc.font('regular').fontSize(9.5);
+    paymentLines.forEach((line, i) => doc.text(line, left, y + i * 13, { width: width - 180 }));
+    if (code && codeBox) {
+      doc.font('regular').fontSize(8).fillColor('#555555').text(labels.scanToPay, right - codeBox.width, y, { width: codeBox.width, align: 'center' });
+      doc.fillColor('black').image(code.png, right - codeBox.width, y + 12, { width: codeBox.width, height: codeBox.height });
+    }
+    y += blockHeight + 10;
+  }
+
+  // Notes and terms.
+  y += 5;
   for (const [title, text] of [[labels.notes, data.notes], [labels.terms, data.terms]] as const) {
     if (!text) continue;
     doc.font('bold').fontSize(9.5).text(title, left, y, { width });

@@ -6,6 +6,10 @@ export interface PdfLabels {
   invoiceNumber: string;
   invoiceDate: string;
   dueDate: string;
+  supplyDate: string;
+  paymentAccount: string;
+  paymentReference: string;
+  scanToPay: string;
   seller: string;
   buyer: string;
   registrationNumber: string;
@@ -34,6 +38,10 @@ const sr: PdfLabels = {
   invoiceNumber: 'Broj fakture',
   invoiceDate: 'Datum izdavanja',
   dueDate: 'Datum dospeća',
+  supplyDate: 'Datum prometa',
+  paymentAccount: 'Tekući račun',
+  paymentReference: 'Poziv na broj',
+  scanToPay: 'Skenirajte i platite (IPS)',
   seller: 'Prodavac',
   buyer: 'Kupac',
   registrationNumber: 'Matični broj',
@@ -60,6 +68,9 @@ const sr: PdfLabels = {
 const bs: PdfLabels = {
   ...sr,
   dueDate: 'Datum dospijeća',
+  supplyDate: 'Datum isporuke',
+  paymentAccount: 'Transakcijski račun',
+  scanToPay: 'Skenirajte i platite',
   registrationNumber: 'ID broj',
   vatNumber: 'PDV broj',
   unitPrice: 'Cijena',
@@ -72,6 +83,10 @@ const hr: PdfLabels = {
   invoiceNumber: 'Broj računa',
   invoiceDate: 'Datum izdavanja',
   dueDate: 'Datum dospijeća',
+  supplyDate: 'Datum isporuke',
+  paymentAccount: 'IBAN',
+  paymentReference: 'Poziv na broj primatelja',
+  scanToPay: 'Skenirajte za plaćanje (HUB-3A)',
   seller: 'Prodavatelj',
   buyer: 'Kupac',
   registrationNumber: 'Matični broj',
@@ -88,6 +103,10 @@ const en: PdfLabels = {
   invoiceNumber: 'Invoice number',
   invoiceDate: 'Invoice date',
   dueDate: 'Due date',
+  supplyDate: 'Date of supply',
+  paymentAccount: 'Pay to account',
+  paymentReference: 'Payment reference',
+  scanToPay: 'Scan to pay',
   seller: 'From',
   buyer: 'Bill to',
   registrationNumber: 'Registration no.',

@@ -14,16 +14,14 @@ const Health = Type.Object({
   timestamp: Type.String(),
 });
 
-/** GET /health (G11): 200 when the database answers within 2 s, else 503. */
+/** GET /health (G11): 200 when the database answers a ping, else 503. */
 export function healthRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
     app.get('/health', { schema: { tags: ['Health'], response: { 200: Health, 503: Health } } }, async (_request, reply) => {
       let latency: number | null = null;
       try {
-        latency = await Promise.race([
-          ctx.db.ping(),
-          new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), 2000).unref()),
-        ]);
+        // ping() gives up within a second, so an outage shows here within a second (G15).
+        latency = await ctx.db.ping();
       } catch {
         latency = null;
       }

@@ -6,6 +6,8 @@ import type { DB } from '../../db/types.js';
 import { currencyDecimals } from '../currencies/currencies.js';
 import { renderInvoicePdf, type Party } from '../documents/invoice-pdf.js';
 import { formatDate, formatNumber, labelsFor } from '../documents/pdf-labels.js';
+import { paymentCodeInputOf, paymentCodeKind, pngSize, renderPaymentCode } from '../einvoice/payment-code.js';
+import { paymentReference } from '../einvoice/payment-reference.js';
 import { findOrganization } from '../organization/organization.repository.js';
 import { computeTotals } from './invoice-totals.js';
 import type { InvoiceRow, ItemRow } from './invoices.repository.js';
@@ -55,13 +57,22 @@ export async function renderStoredInvoice(db: Db, orgId: string, invoice: Omit<I
     items.map((i) => ({ quantity: i.quantity, unitPrice: i.unit_price, taxRate: i.tax_rate })),
     { decimals, baseDecimals: currencyDecimals(org.base_currency), exchangeRate: invoice.exchange_rate },
   );
+  // E4: the IPS QR (RS) or HUB-3A barcode (HR) when the invoice can be paid by one.
+  const codeInput = paymentCodeInputOf(org, customer, invoice);
+  const paymentCode = 'kind' in paymentCodeKind(codeInput) ? (await renderPaymentCode(codeInput)).png : null;
   const pdf = await renderInvoicePdf({
     language: org.language,
-    organization: { name: org.name, addressLines: [org.country], registrationNumber: org.registration_number, vatNumber: org.vat_number },
+    organization: {
+      name: org.name,
+      addressLines: [org.address_line1, [org.postal_code, org.city].filter(Boolean).join(' '), org.country].filter((v): v is string => !!v),
+      registrationNumber: org.registration_number,
+      vatNumber: org.vat_number,
+    },
     customer: customerParty(customer, invoice.customer_name),
     invoiceNumber: invoice.invoice_number,
     invoiceDate: invoice.invoice_date,
     dueDate: invoice.due_date,
+    supplyDate: invoice.supply_date ?? invoice.invoice_date,
     currencyCode: invoice.currency_code,
     decimals,
     baseCurrency: org.base_currency,
@@ -83,6 +94,8 @@ export async function renderStoredInvoice(db: Db, orgId: string, invoice: Omit<I
     baseAmount: invoice.base_amount,
     notes: invoice.notes,
     terms: invoice.terms,
+    payment: { account: org.iban, reference: paymentReference(org.country, invoice.invoice_number) },
+    paymentCode: paymentCode ? { png: paymentCode, ...pngSize(paymentCode) } : null,
   });
   return { pdf, org, customer };
 }

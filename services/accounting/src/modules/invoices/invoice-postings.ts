@@ -2,6 +2,7 @@ import { dec, formatAmount, roundHalfUp } from '@app/shared/money';
 import { AppError } from '../../lib/errors.js';
 import type { TenantTx } from '../../plugins/auth.js';
 import { currencyDecimals } from '../currencies/currencies.js';
+import { paymentLedgerAccount } from '../banking/bank-ledger.js';
 import { postJournalEntries, reverseReferences } from '../ledger/ledger.service.js';
 import type { Posting } from '../ledger/ledger.types.js';
 import { splitSale } from './invoice-totals.js';
@@ -90,8 +91,8 @@ export function writePostings(trx: TenantTx, orgId: string, postings: Posting[])
 
 /**
  * mark-paid: Dr the bank's ledger account / Cr 1200 for totalAmount, referenceType payment. The
- * bank account is the one named, else the organization's first active one, else account 1100
- * (bank accounts arrive with a later issue; until then 1100 is always used).
+ * bank account is the one named (404 SVC-5001 when unknown), else the organization's first
+ * active one, else account 1100 (an organization without bank accounts).
  */
 export async function postInvoicePayment(
   trx: TenantTx,
@@ -103,9 +104,8 @@ export async function postInvoicePayment(
   userId: string | null,
 ) {
   const codes = await accountsByCode(trx, orgId, [AR, BANK]);
-  const bank = await repo.bankLedgerAccount(trx, orgId, bankAccountId);
-  if (bank.found && bankAccountId && !bank.accountId) throw new AppError('SVC-5001');
-  const debitAccountId = bank.accountId ?? codes.get(BANK)!;
+  const bank = await paymentLedgerAccount(trx, orgId, bankAccountId);
+  const debitAccountId = bank?.accountId ?? codes.get(BANK)!;
   if (dec(invoice.total_amount).lte(0)) return [];
   const amount = formatAmount(invoice.total_amount, currencyDecimals(invoice.currency_code));
   return postJournalEntries(trx, orgId, [

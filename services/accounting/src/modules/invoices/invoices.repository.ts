@@ -1,4 +1,5 @@
-import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
+import { CompiledQuery, sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
+import { withCommit } from '@app/shared/db/database';
 import type { DB, InvoiceItemsTable, InvoiceStatus, InvoicesTable } from '../../db/types.js';
 import type { InvoiceSort } from './invoices.schemas.js';
 
@@ -9,7 +10,7 @@ export type ItemRow = Selectable<InvoiceItemsTable>;
 const COLUMNS = [
   'id', 'organization_id', 'invoice_number', 'customer_id', 'customer_name', 'invoice_date', 'due_date', 'currency_code',
   'exchange_rate', 'subtotal', 'tax_amount', 'discount_amount', 'total_amount', 'base_amount', 'notes', 'terms', 'pdf_key',
-  'token_hash', 'sent_at', 'sent_to', 'email_id', 'send_claimed_at', 'viewed_at', 'paid_at', 'paid_bank_account_id', 'cancelled_at', 'created_by',
+  'token_hash', 'sent_at', 'sent_to', 'email_id', 'send_claimed_at', 'viewed_at', 'paid_at', 'paid_bank_account_id', 'cancelled_at', 'supply_date', 'created_by',
   'created_at', 'updated_at',
 ] as const satisfies ReadonlyArray<keyof InvoicesTable>;
 
@@ -22,32 +23,43 @@ type NewItem = Omit<Insertable<InvoiceItemsTable>, 'organization_id' | 'invoice_
 
 /**
  * Creation in one statement (A4): bump the year's counter, insert the invoice numbered from it and
- * its items. One round trip instead of three keeps the counter row's lock short, which is what
- * bounds concurrent creations in one organization. Item ids are made by the caller.
+ * its items. It is the last statement of its transaction: COMMIT travels in the same round trip,
+ * so the counter row is locked only while the server runs this statement and the commit, never
+ * while Node reads an answer. Item ids are made by the caller.
  */
-export async function insertNumberedInvoice(db: Db, orgId: string, year: number, v: NewInvoice, items: NewItem[]): Promise<InvoiceRow> {
-  const { rows } = await sql<InvoiceRow>`
-    WITH n AS (
-      INSERT INTO invoice_counters (organization_id, year, last_number) VALUES (${orgId}, ${year}, 1)
-      ON CONFLICT (organization_id, year) DO UPDATE SET last_number = invoice_counters.last_number + 1
-      RETURNING last_number
-    ), inv AS (
-      INSERT INTO invoices (organization_id, invoice_number, customer_id, customer_name, invoice_date, due_date, currency_code,
-        exchange_rate, subtotal, tax_amount, discount_amount, total_amount, base_amount, notes, terms, created_by)
-      SELECT ${orgId}, 'INV-' || ${String(year)} || '-' || CASE WHEN n.last_number < 10000 THEN lpad(n.last_number::text, 4, '0') ELSE n.last_number::text END,
-        ${v.customer_id}, ${v.customer_name}, ${v.invoice_date}::date, ${v.due_date}::date, ${v.currency_code}, ${v.exchange_rate}::numeric,
-        ${v.subtotal}::numeric, ${v.tax_amount}::numeric, ${v.discount_amount}::numeric, ${v.total_amount}::numeric, ${v.base_amount}::numeric,
-        ${v.notes ?? null}, ${v.terms ?? null}, ${v.created_by ?? null}::uuid
-      FROM n
-      RETURNING *
-    ), items AS (
-      INSERT INTO invoice_items (id, organization_id, invoice_id, line_number, description, quantity, unit_price, tax_rate, line_total, line_tax, account_id)
-      SELECT x.id, inv.organization_id, inv.id, x.line_number, x.description, x.quantity, x.unit_price, x.tax_rate, x.line_total, x.line_tax, x.account_id
-      FROM inv CROSS JOIN jsonb_to_recordset(${JSON.stringify(items)}::jsonb) AS x(
-        id uuid, line_number integer, description text, quantity numeric, unit_price numeric, tax_rate numeric,
-        line_total numeric, line_tax numeric, account_id uuid)
-    )
-    SELECT * FROM inv`.execute(db);
+const INSERT_NUMBERED_SQL = `
+  WITH n AS (
+    INSERT INTO invoice_counters (organization_id, year, last_number) VALUES ($1, $2, 1)
+    ON CONFLICT (organization_id, year) DO UPDATE SET last_number = invoice_counters.last_number + 1
+    RETURNING last_number
+  ), inv AS (
+    INSERT INTO invoices (organization_id, invoice_number, customer_id, customer_name, invoice_date, due_date, supply_date, currency_code,
+      exchange_rate, subtotal, tax_amount, discount_amount, total_amount, base_amount, notes, terms, created_by)
+    SELECT $1, 'INV-' || $2::int::text || '-' || CASE WHEN n.last_number < 10000 THEN lpad(n.last_number::text, 4, '0') ELSE n.last_number::text END,
+      $3, $4, $5::date, $6::date, $7::date, $8, $9::numeric, $10::numeric, $11::numeric, $12::numeric, $13::numeric, $14::numeric, $15, $16, $17::uuid
+    FROM n
+    RETURNING *
+  ), items AS (
+    INSERT INTO invoice_items (id, organization_id, invoice_id, line_number, description, quantity, unit_price, tax_rate, line_total, line_tax, account_id,
+      unit_code, classification_code, vat_exemption_code)
+    SELECT x.id, inv.organization_id, inv.id, x.line_number, x.description, x.quantity, x.unit_price, x.tax_rate, x.line_total, x.line_tax, x.account_id,
+      x.unit_code, x.classification_code, x.vat_exemption_code
+    FROM inv CROSS JOIN jsonb_to_recordset($18::jsonb) AS x(
+      id uuid, line_number integer, description text, quantity numeric, unit_price numeric, tax_rate numeric,
+      line_total numeric, line_tax numeric, account_id uuid, unit_code text, classification_code text, vat_exemption_code text)
+  )
+  SELECT * FROM inv`;
+
+export async function insertNumberedInvoiceAndCommit(db: Db, orgId: string, year: number, v: NewInvoice, items: NewItem[]): Promise<InvoiceRow> {
+  const { rows } = await db.executeQuery<InvoiceRow>(
+    withCommit(
+      CompiledQuery.raw(INSERT_NUMBERED_SQL, [
+        orgId, year, v.customer_id, v.customer_name, v.invoice_date, v.due_date, v.supply_date ?? null, v.currency_code, v.exchange_rate,
+        v.subtotal, v.tax_amount, v.discount_amount, v.total_amount, v.base_amount, v.notes ?? null, v.terms ?? null, v.created_by ?? null,
+        JSON.stringify(items),
+      ]),
+    ),
+  );
   return rows[0];
 }
 
@@ -126,6 +138,49 @@ const SORT_COLUMNS = {
   status: 'status',
 } as const satisfies Record<InvoiceSort, keyof InvoicesTable>;
 
+const EFFECTIVE_SQL = `CASE WHEN status IN ('sent', 'viewed') AND due_date < $2::date THEN 'overdue' ELSE status END`;
+
+/**
+ * The list page's SQL for one combination of filters, sort and order, built once and kept (at
+ * most 2^4 x 6 x 2 texts): a page and its total (`count(*) OVER ()`) in one statement, only the
+ * columns the list shows. $1 organization, $2 today, then the filters present, LIMIT, OFFSET.
+ */
+const listSql = new Map<string, string>();
+function listInvoicesSql(f: InvoiceFilters, sort: InvoiceSort, order: 'asc' | 'desc'): string {
+  const key = `${+!!f.customerId}${+!!f.fromDate}${+!!f.toDate}${+!!f.status}:${sort}:${order}`;
+  let text = listSql.get(key);
+  if (text) return text;
+  const where = ['organization_id = $1'];
+  let n = 2;
+  if (f.customerId) where.push(`customer_id = $${++n}`);
+  if (f.fromDate) where.push(`invoice_date >= $${++n}::date`);
+  if (f.toDate) where.push(`invoice_date <= $${++n}::date`);
+  if (f.status) where.push(`${EFFECTIVE_SQL} = $${++n}`);
+  const dir = order === 'asc' ? 'ASC' : 'DESC';
+  const sortBy = sort === 'status' ? EFFECTIVE_SQL : SORT_COLUMNS[sort];
+  text = `SELECT id, invoice_number, customer_id, customer_name, invoice_date, due_date, currency_code, total_amount, created_at,
+    ${EFFECTIVE_SQL} AS status, count(*) OVER () AS total_count
+    FROM invoices WHERE ${where.join(' AND ')}
+    ORDER BY ${sortBy} ${dir}, invoice_number ${dir} LIMIT $${n + 1} OFFSET $${n + 2}`;
+  listSql.set(key, text);
+  return text;
+}
+
+export interface InvoiceListRow {
+  id: string;
+  invoice_number: string;
+  customer_id: string;
+  customer_name: string;
+  invoice_date: string;
+  due_date: string;
+  currency_code: string;
+  total_amount: string;
+  created_at: Date;
+  status: InvoiceStatus;
+  total_count: number;
+}
+
+/** One page and the total in one round trip; a page past the end counts on its own. */
 export async function listInvoices(
   db: Db,
   orgId: string,
@@ -133,26 +188,16 @@ export async function listInvoices(
   page: { offset: number; perPage: number; sort: InvoiceSort; order: 'asc' | 'desc' },
   today: string,
 ) {
-  let q = db.selectFrom('invoices').where('organization_id', '=', orgId);
-  if (f.customerId) q = q.where('customer_id', '=', f.customerId);
-  if (f.fromDate) q = q.where('invoice_date', '>=', f.fromDate);
-  if (f.toDate) q = q.where('invoice_date', '<=', f.toDate);
-  if (f.status) q = q.where(effective(today), '=', f.status);
-  const sortColumn = SORT_COLUMNS[page.sort];
-  const [rows, count] = await Promise.all([
-    q
-      .select([
-        'id', 'invoice_number', 'customer_id', 'customer_name', 'invoice_date', 'due_date', 'currency_code', 'total_amount', 'created_at',
-      ])
-      .select(effective(today).as('status'))
-      .orderBy(sortColumn === 'status' ? effective(today) : sql.ref(`invoices.${sortColumn}`), page.order)
-      .orderBy('invoice_number', page.order)
-      .limit(page.perPage)
-      .offset(page.offset)
-      .execute(),
-    q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  const params: unknown[] = [orgId, today];
+  for (const v of [f.customerId, f.fromDate, f.toDate, f.status]) if (v) params.push(v);
+  const text = listInvoicesSql(f, page.sort, page.order);
+  const { rows } = await db.executeQuery<InvoiceListRow>(CompiledQuery.raw(text, [...params, page.perPage, page.offset]));
+  let total = rows[0]?.total_count ?? 0;
+  if (rows.length === 0 && page.offset > 0) {
+    const count = await db.executeQuery<InvoiceListRow>(CompiledQuery.raw(text, [...params, 1, 0]));
+    total = count.rows[0]?.total_count ?? 0;
+  }
+  return { rows, total };
 }
 
 export function findCustomer(db: Db, orgId: string, id: string) {
@@ -177,20 +222,6 @@ export async function accountIdsByCode(db: Db, orgId: string, codes: string[]): 
     .where('code', 'in', codes)
     .execute();
   return new Map(rows.map((r) => [r.code, r.id]));
-}
-
-/**
- * The ledger account behind a bank account (A8). Bank accounts arrive with a later issue: until
- * their table exists this answers null and the caller falls back to account 1100. The query
- * assumes the spec's BankAccount shape (id, organization_id, account_id, is_active, created_at).
- */
-export async function bankLedgerAccount(db: Db, orgId: string, bankAccountId: string | null): Promise<{ found: boolean; accountId: string | null }> {
-  const { rows } = await sql<{ present: boolean }>`SELECT to_regclass('public.bank_accounts') IS NOT NULL AS present`.execute(db);
-  if (!rows[0]?.present) return { found: false, accountId: null };
-  const result = bankAccountId
-    ? await sql<{ account_id: string }>`SELECT account_id FROM bank_accounts WHERE organization_id = ${orgId} AND id = ${bankAccountId}`.execute(db)
-    : await sql<{ account_id: string }>`SELECT account_id FROM bank_accounts WHERE organization_id = ${orgId} AND is_active ORDER BY created_at, id LIMIT 1`.execute(db);
-  return { found: true, accountId: result.rows[0]?.account_id ?? null };
 }
 
 /** The contact-delete blocker (SVC-7002): invoices of the contact that are not cancelled. */

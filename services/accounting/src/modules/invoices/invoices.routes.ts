@@ -22,9 +22,9 @@ import { createInvoice, getInvoice, listInvoices, updateInvoice } from './invoic
 const WRITERS = ['owner', 'admin', 'accountant'] as const;
 const PdfResponse = Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'application/pdf' });
 
-/** Storage and mailer shared by the invoice routes and the public link, built once per app. */
+/** Storage and mailer shared by the invoice routes, the public link and the e-invoice routes, built once per app. */
 const depsByContext = new WeakMap<AppContext, InvoiceDeps>();
-function invoiceDeps(ctx: AppContext, log: InvoiceDeps['log']): InvoiceDeps {
+export function invoiceDeps(ctx: AppContext, log: InvoiceDeps['log']): InvoiceDeps {
   let deps = depsByContext.get(ctx);
   if (!deps) {
     deps = {

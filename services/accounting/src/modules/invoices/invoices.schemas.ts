@@ -15,12 +15,22 @@ export const ItemBody = Type.Object({
   unitPrice: Type.Number(),
   taxRate: Type.Number(),
   accountId: Type.Optional(Type.Union([Uuid, Type.Null()])),
+  unitCode: Type.Optional(Type.String({ pattern: '^[A-Z0-9]{1,3}$', description: 'UN/ECE Recommendation 20 unit code; default H87 (piece)' })),
+  classificationCode: Type.Optional(Type.Union([
+    Type.String({ pattern: '^[0-9A-Za-z][0-9A-Za-z.-]{0,19}$', description: 'HR: KPD 2025 code of the line (required for Croatian e-invoices)' }),
+    Type.Null(),
+  ])),
+  vatExemptionCode: Type.Optional(Type.Union([
+    Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9.-]{0,39}$', description: 'with taxRate 0: a PDV-RS-... code (RS) or an EN 16931 VATEX code (HR, BA), e.g. VATEX-EU-132' }),
+    Type.Null(),
+  ])),
 });
 
 export const InvoiceBody = Type.Object({
   customerId: Uuid,
   invoiceDate: IsoDate,
   dueDate: IsoDate,
+  supplyDate: Type.Optional(Type.Union([IsoDate, Type.Null()], { description: 'date of supply; default the invoice date' })),
   currencyCode: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$' })),
   items: Type.Array(ItemBody, { maxItems: 200 }),
   discountAmount: Type.Optional(Type.Number()),
@@ -56,6 +66,9 @@ export const InvoiceItem = Type.Object({
   taxRate: Type.String(),
   lineTotal: Type.String(),
   accountId: Type.Union([Type.String(), Type.Null()]),
+  unitCode: Type.String(),
+  classificationCode: Type.Union([Type.String(), Type.Null()]),
+  vatExemptionCode: Type.Union([Type.String(), Type.Null()]),
 });
 
 export const InvoiceSummary = Type.Object({
@@ -81,6 +94,10 @@ export const Invoice = Type.Object({
   taxAmount: Type.String(),
   discountAmount: Type.String(),
   baseAmount: Type.String(),
+  supplyDate: Type.String(),
+  paymentReference: Type.Union([Type.String(), Type.Null()], {
+    description: 'RS: model 97 ("97 " + check digits + number); HR: model HR01 ("HR01 " + year-sequence + control digit); BA: null',
+  }),
   items: Type.Array(InvoiceItem),
   notes: NullableString,
   terms: NullableString,

@@ -7,6 +7,7 @@ import { AppError } from '../../lib/errors.js';
 import { pageMeta, type PageRequest } from '../../lib/pagination.js';
 import type { Principal, TenantTx } from '../../plugins/auth.js';
 import { assertCurrency, currencyDecimals } from '../currencies/currencies.js';
+import { paymentReference } from '../einvoice/payment-reference.js';
 import { documentRate, formatRate } from '../exchange-rates/exchange-rates.service.js';
 import { computeTotals } from './invoice-totals.js';
 import * as repo from './invoices.repository.js';
@@ -45,6 +46,9 @@ export interface CheckedItem {
   unitPrice: string;
   taxRate: string;
   accountId: string | null;
+  unitCode: string;
+  classificationCode: string | null;
+  vatExemptionCode: string | null;
 }
 
 /** The rules a schema cannot express (A3, G14), answered with the catalog's own codes. */
@@ -70,15 +74,21 @@ export function checkInvoiceBody(body: InvoiceBody, decimals: number): { items: 
     else if (rate.lt(0) || rate.gt(100)) p.add('SVC-3008', at('taxRate'), 'must be between 0 and 100');
     else if (rate.decimalPlaces() > 4) p.add('SVC-9003', at('taxRate'), 'must have at most 4 decimal places');
     if (!item.description.trim()) p.add('SVC-9003', at('description'), 'must not be blank');
+    // E1: an exemption code explains a zero rate; on a taxed line it would contradict the rate.
+    if (item.vatExemptionCode && rate && !rate.isZero()) p.add('SVC-9003', at('vatExemptionCode'), 'is only allowed with taxRate 0');
     return {
       description: item.description.trim(),
       quantity: values.quantity?.toFixed() ?? '0',
       unitPrice: values.unitPrice?.toFixed() ?? '0',
       taxRate: rate?.toFixed() ?? '0',
       accountId: item.accountId ?? null,
+      unitCode: item.unitCode ?? 'H87',
+      classificationCode: item.classificationCode ?? null,
+      vatExemptionCode: item.vatExemptionCode ? item.vatExemptionCode.toUpperCase() : null,
     };
   });
   if (body.dueDate < body.invoiceDate) p.add('SVC-3009', 'dueDate', 'must not be before invoiceDate');
+  if (body.supplyDate && body.supplyDate > body.dueDate) p.add('SVC-9003', 'supplyDate', 'must not be after dueDate');
   let discount = '0';
   if (body.discountAmount !== undefined) {
     const d = decimalOf(body.discountAmount);
@@ -135,6 +145,7 @@ async function prepare(db: Db, p: Principal, body: InvoiceBody) {
     customer_name: customer.name,
     invoice_date: body.invoiceDate,
     due_date: body.dueDate,
+    supply_date: body.supplyDate ?? body.invoiceDate,
     currency_code: currencyCode,
     exchange_rate: exchangeRate,
     subtotal: money(totals.subtotal),
@@ -157,6 +168,9 @@ async function prepare(db: Db, p: Principal, body: InvoiceBody) {
       line_total: money(totals.lines[i].lineTotal),
       line_tax: money(totals.lines[i].lineTax),
       account_id: item.accountId,
+      unit_code: item.unitCode,
+      classification_code: item.classificationCode,
+      vat_exemption_code: item.vatExemptionCode,
     }));
   return { values, itemRows };
 }
@@ -169,9 +183,9 @@ export async function createInvoice(trx: TenantTx, p: Principal, body: InvoiceBo
   const { values, itemRows } = await prepare(trx, p, body);
   const year = Number(body.invoiceDate.slice(0, 4));
   const items = itemRows('').map(({ organization_id: _o, invoice_id: _i, ...item }) => ({ ...item, id: randomUUID() }));
-  const row = await repo.insertNumberedInvoice(trx, p.orgId, year, { ...values, created_by: p.userId }, items);
+  const row = await repo.insertNumberedInvoiceAndCommit(trx, p.orgId, year, { ...values, created_by: p.userId }, items);
   const stored = items.map((i) => ({ ...i, organization_id: p.orgId, invoice_id: row.id }));
-  return presentInvoice({ ...row, status: 'draft' }, stored, p.organization.baseCurrency);
+  return presentInvoice({ ...row, status: 'draft' }, stored, p.organization);
 }
 
 /** PUT: drafts only (400 SVC-3003 with details.status); the rate is recomputed (A5). */
@@ -187,14 +201,14 @@ export async function updateInvoice(trx: TenantTx, p: Principal, id: string, bod
   const row = await repo.updateInvoice(trx, p.orgId, id, values);
   await repo.deleteItems(trx, p.orgId, id);
   const items = await repo.insertItems(trx, itemRows(id));
-  return presentInvoice({ ...row, status: 'draft' }, items, p.organization.baseCurrency);
+  return presentInvoice({ ...row, status: 'draft' }, items, p.organization);
 }
 
 export async function getInvoice(db: Db, p: Principal, id: string, today: string) {
   const row = await repo.findInvoice(db, p.orgId, id, today);
   if (!row) throw new AppError('SVC-3001');
   const items = await repo.findItems(db, p.orgId, id);
-  return presentInvoice(row, items, p.organization.baseCurrency);
+  return presentInvoice(row, items, p.organization);
 }
 
 export async function listInvoices(db: Db, p: Principal, q: InvoicesQuery, page: PageRequest<InvoiceSort>, today: string) {
@@ -222,7 +236,12 @@ function echo(v: string): string {
   return new D(v).toFixed();
 }
 
-export function presentInvoice(row: Omit<InvoiceRow, 'status'> & { status: InvoiceRow['status'] }, items: repo.ItemRow[], baseCurrency: string) {
+export function presentInvoice(
+  row: Omit<InvoiceRow, 'status'> & { status: InvoiceRow['status'] },
+  items: repo.ItemRow[],
+  org: { baseCurrency: string; country: string },
+) {
+  const baseCurrency = org.baseCurrency;
   const money = (v: string) => formatAmount(v, currencyDecimals(row.currency_code));
   return {
     id: row.id,
@@ -238,6 +257,8 @@ export function presentInvoice(row: Omit<InvoiceRow, 'status'> & { status: Invoi
     discountAmount: money(row.discount_amount),
     totalAmount: money(row.total_amount),
     baseAmount: formatAmount(row.base_amount, currencyDecimals(baseCurrency)),
+    supplyDate: row.supply_date ?? row.invoice_date,
+    paymentReference: paymentReference(org.country, row.invoice_number),
     status: row.status,
     items: items.map((i) => ({
       id: i.id,
@@ -248,6 +269,9 @@ export function presentInvoice(row: Omit<InvoiceRow, 'status'> & { status: Invoi
       taxRate: echo(i.tax_rate),
       lineTotal: money(i.line_total),
       accountId: i.account_id,
+      unitCode: i.unit_code,
+      classificationCode: i.classification_code,
+      vatExemptionCode: i.vat_exemption_code,
     })),
     notes: row.notes,
     terms: row.terms,

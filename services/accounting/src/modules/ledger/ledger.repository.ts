@@ -1,5 +1,7 @@
-import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
+import { CompiledQuery, sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
+import { withCommit } from '@app/shared/db/database';
 import type { DB, LedgerTransactionsTable } from '../../db/types.js';
+import type { SumRanges } from './period-ranges.js';
 import type { ReferenceType } from './ledger.types.js';
 
 type Db = Kysely<DB>;
@@ -29,28 +31,56 @@ const COLUMNS = sql.raw(
 );
 
 /**
+ * The day and month sums by counter account (account_period_sums, read by the reports) for the
+ * rows of a CTE named `ins` (postings just inserted): a `moves` CTE (each posting's debit and
+ * credit side) and the `sums` upsert. Every statement that writes postings appends it after its
+ * account_balances upsert, so no posting path can skip the sums, and all of them take their row
+ * locks in the same order (balances by account id, then sums by key): concurrent postings
+ * cannot deadlock.
+ */
+export const PERIOD_SUMS_CTES = `
+    moves AS (
+      SELECT organization_id, transaction_date, debit_account_id AS account_id, credit_account_id AS counter_account_id,
+             base_amount AS debit, 0::numeric AS credit FROM ins
+      UNION ALL
+      SELECT organization_id, transaction_date, credit_account_id, debit_account_id, 0::numeric, base_amount FROM ins
+    ),
+    sums AS (
+      INSERT INTO account_period_sums AS s
+        (organization_id, grain, period_start, account_id, counter_account_id, debit_total, credit_total, posting_count)
+      SELECT m.organization_id, g.grain,
+             CASE g.grain WHEN 'day' THEN m.transaction_date ELSE date_trunc('month', m.transaction_date)::date END,
+             m.account_id, m.counter_account_id, sum(m.debit), sum(m.credit), count(*)
+      FROM moves m CROSS JOIN (VALUES ('day'), ('month')) AS g (grain)
+      GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5
+      ON CONFLICT (organization_id, grain, period_start, account_id, counter_account_id) DO UPDATE SET
+        debit_total = s.debit_total + EXCLUDED.debit_total,
+        credit_total = s.credit_total + EXCLUDED.credit_total,
+        posting_count = s.posting_count + EXCLUDED.posting_count
+      RETURNING 1
+    )`;
+
+/**
  * Wraps the CTE `ins` (rows just inserted into ledger_transactions) with the running-total
- * upsert: one statement inserts the postings and moves every touched account's balance. The
- * balance rows are upserted in account-id order, so two transactions touching the same
- * accounts lock them in the same order and cannot deadlock.
+ * upserts: one statement inserts the postings, moves every touched account's balance (rows
+ * upserted in account-id order) and adds them to the day and month sums (PERIOD_SUMS_CTES).
  */
 function withBalances(orgId: string, ins: RawBuilder<unknown>) {
   return sql<LedgerRow>`
     WITH ins AS (${ins}),
-    moves AS (
-      SELECT debit_account_id AS account_id, base_amount AS debit, 0::numeric AS credit FROM ins
-      UNION ALL
-      SELECT credit_account_id, 0::numeric, base_amount FROM ins
-    ),
     bal AS (
       INSERT INTO account_balances AS b (account_id, organization_id, debit_total, credit_total, posting_count)
-      SELECT account_id, ${orgId}::uuid, sum(debit), sum(credit), count(*) FROM moves GROUP BY account_id ORDER BY account_id
+      SELECT account_id, ${orgId}::uuid, sum(debit), sum(credit), count(*) FROM (
+        SELECT debit_account_id AS account_id, base_amount AS debit, 0::numeric AS credit FROM ins
+        UNION ALL
+        SELECT credit_account_id, 0::numeric, base_amount FROM ins
+      ) m GROUP BY account_id ORDER BY account_id
       ON CONFLICT (account_id) DO UPDATE SET
         debit_total = b.debit_total + EXCLUDED.debit_total,
         credit_total = b.credit_total + EXCLUDED.credit_total,
         posting_count = b.posting_count + EXCLUDED.posting_count
       RETURNING 1
-    )
+    ),${sql.raw(PERIOD_SUMS_CTES)}
     SELECT * FROM ins`;
 }
 
@@ -142,6 +172,69 @@ export function accountsForPosting(db: Db, orgId: string, ids: string[]) {
     .execute();
 }
 
+/**
+ * A manual entry in one statement: lock both accounts and the organization FOR KEY SHARE (a
+ * concurrent deactivation or base-currency change either waits for this entry or is seen by it),
+ * insert the posting only when both are active and the base currency is the one the amounts were
+ * computed in, and move the running totals. One row per account found, each carrying the posting
+ * when it was inserted: the caller tells a missing or inactive account from the rows.
+ */
+const MANUAL_POSTING_SQL = `
+  WITH acc AS (
+    SELECT a.id, a.code, a.name, a.is_active, o.base_currency
+    FROM accounts a JOIN organizations o ON o.id = a.organization_id
+    WHERE a.organization_id = $1 AND a.id IN ($2, $3)
+    FOR KEY SHARE
+  ), ins AS (
+    INSERT INTO ledger_transactions (organization_id, transaction_date, description, notes, debit_account_id, credit_account_id,
+      amount, currency_code, exchange_rate, base_amount, reference_type, locked, created_by)
+    SELECT $1, $4::date, $5, $6, $2, $3, $7::numeric, $8, $9::numeric, $10::numeric, 'manual', false, $11::uuid
+    WHERE (SELECT count(*) FROM acc WHERE is_active AND base_currency = $12) = 2
+    RETURNING *
+  ), bal AS (
+    INSERT INTO account_balances AS b (account_id, organization_id, debit_total, credit_total, posting_count)
+    SELECT m.account_id, $1, m.debit, m.credit, 1
+    FROM ins CROSS JOIN LATERAL (VALUES (ins.debit_account_id, ins.base_amount, 0::numeric), (ins.credit_account_id, 0::numeric, ins.base_amount))
+      AS m (account_id, debit, credit)
+    ORDER BY m.account_id
+    ON CONFLICT (account_id) DO UPDATE SET
+      debit_total = b.debit_total + EXCLUDED.debit_total,
+      credit_total = b.credit_total + EXCLUDED.credit_total,
+      posting_count = b.posting_count + EXCLUDED.posting_count
+    RETURNING 1
+  ),${PERIOD_SUMS_CTES}
+  SELECT acc.id AS account_id, acc.code AS account_code, acc.name AS account_name, acc.is_active AS account_active,
+    acc.base_currency AS account_base_currency, ins.*
+  FROM acc LEFT JOIN ins ON true`;
+
+export interface ManualPosting {
+  transactionDate: string;
+  description: string;
+  notes: string | null;
+  debitAccountId: string;
+  creditAccountId: string;
+  amount: string;
+  currencyCode: string;
+  exchangeRate: string;
+  baseAmount: string;
+  createdBy: string;
+}
+
+export type ManualPostingRow = { account_id: string; account_code: string; account_name: string; account_active: boolean; account_base_currency: string } & (
+  | LedgerRow
+  | { [K in keyof LedgerRow]: null }
+);
+
+/** Runs MANUAL_POSTING_SQL as the last statement of its transaction (COMMIT is sent with it). */
+export async function insertManualPosting(db: Db, orgId: string, baseCurrency: string, v: ManualPosting): Promise<ManualPostingRow[]> {
+  const query = CompiledQuery.raw(MANUAL_POSTING_SQL, [
+    orgId, v.debitAccountId, v.creditAccountId, v.transactionDate, v.description, v.notes, v.amount, v.currencyCode, v.exchangeRate,
+    v.baseAmount, v.createdBy, baseCurrency,
+  ]);
+  const result = await db.executeQuery<ManualPostingRow>(withCommit(query));
+  return result.rows;
+}
+
 const SORT_COLUMNS = {
   transactionDate: sql`t.transaction_date`,
   createdAt: sql`t.created_at`,
@@ -205,6 +298,7 @@ export interface AccountTotalsRow {
   account_id: string;
   code: string;
   name: string;
+  account_type_id: number;
   account_type: string;
   normal_balance: 'debit' | 'credit';
   debit_total: string;
@@ -212,31 +306,79 @@ export interface AccountTotalsRow {
   posting_count: number;
 }
 
+/** The WHERE that selects the sums rows of `r` (see period-ranges.ts); nulls select nothing. */
+function inRanges(r: SumRanges) {
+  const [d1, d2] = r.days[0] ?? [null, null];
+  const [d3, d4] = r.days[1] ?? [null, null];
+  const [m1, m2] = r.months ?? [null, null];
+  return sql`(
+    (s.grain = 'month' AND s.period_start BETWEEN ${m1}::date AND ${m2}::date)
+    OR (s.grain = 'day' AND s.period_start BETWEEN ${d1}::date AND ${d2}::date)
+    OR (s.grain = 'day' AND s.period_start BETWEEN ${d3}::date AND ${d4}::date))`;
+}
+
 /**
- * Per-account debit and credit totals (base currency) of the postings dated on or before
- * `date`: the running totals minus whatever is dated after it, so the cost follows the postings
- * after the date (none for today), never the size of the ledger. Only accounts with postings.
+ * Per-account debit and credit totals (base currency) of the postings dated in `ranges`, read
+ * from the day and month sums: the cost follows the number of months and edge days, never the
+ * number of postings. Only accounts with postings in the range (and among `accountIds` when
+ * given), ordered by code.
  */
-export async function accountTotalsAsOf(db: Db, orgId: string, date: string): Promise<AccountTotalsRow[]> {
+export async function accountTotals(db: Db, orgId: string, ranges: SumRanges, accountIds?: string[]): Promise<AccountTotalsRow[]> {
+  if (accountIds?.length === 0) return [];
+  const only = accountIds ? sql`AND s.account_id = ANY(${accountIds}::uuid[])` : sql``;
   const result = await sql<AccountTotalsRow>`
-    WITH later AS (
-      SELECT account_id, sum(debit) AS debit, sum(credit) AS credit, count(*) AS n FROM (
-        SELECT debit_account_id AS account_id, base_amount AS debit, 0::numeric AS credit
-        FROM ledger_transactions WHERE organization_id = ${orgId}::uuid AND transaction_date > ${date}::date
-        UNION ALL
-        SELECT credit_account_id, 0::numeric, base_amount
-        FROM ledger_transactions WHERE organization_id = ${orgId}::uuid AND transaction_date > ${date}::date
-      ) m GROUP BY account_id
+    WITH t AS (
+      SELECT s.account_id, sum(s.debit_total) AS debit_total, sum(s.credit_total) AS credit_total, sum(s.posting_count) AS posting_count
+      FROM account_period_sums s
+      WHERE s.organization_id = ${orgId}::uuid ${only} AND ${inRanges(ranges)}
+      GROUP BY s.account_id
     )
-    SELECT a.id AS account_id, a.code, a.name, t.name AS account_type, t.normal_balance,
-           b.debit_total - COALESCE(l.debit, 0) AS debit_total,
-           b.credit_total - COALESCE(l.credit, 0) AS credit_total,
-           b.posting_count - COALESCE(l.n, 0) AS posting_count
-    FROM account_balances b
-    JOIN accounts a ON a.id = b.account_id AND a.organization_id = ${orgId}::uuid
-    JOIN account_types t ON t.id = a.account_type_id
-    LEFT JOIN later l ON l.account_id = b.account_id
-    WHERE b.organization_id = ${orgId}::uuid AND b.posting_count - COALESCE(l.n, 0) > 0
+    SELECT a.id AS account_id, a.code, a.name, a.account_type_id, ty.name AS account_type, ty.normal_balance,
+           t.debit_total, t.credit_total, t.posting_count::int AS posting_count
+    FROM t
+    JOIN accounts a ON a.id = t.account_id AND a.organization_id = ${orgId}::uuid
+    JOIN account_types ty ON ty.id = a.account_type_id
+    WHERE t.posting_count > 0
     ORDER BY a.code`.execute(db);
+  return result.rows;
+}
+
+export interface PairTotalsRow {
+  account_id: string;
+  counter_account_id: string;
+  counter_code: string;
+  counter_name: string;
+  counter_type_id: number;
+  debit_total: string;
+  credit_total: string;
+}
+
+/** Totals of `accountIds` in `ranges` per counter account (the other side of each posting). */
+export async function pairTotals(db: Db, orgId: string, ranges: SumRanges, accountIds: string[]): Promise<PairTotalsRow[]> {
+  if (accountIds.length === 0) return [];
+  const result = await sql<PairTotalsRow>`
+    WITH t AS (
+      SELECT s.account_id, s.counter_account_id, sum(s.debit_total) AS debit_total, sum(s.credit_total) AS credit_total
+      FROM account_period_sums s
+      WHERE s.organization_id = ${orgId}::uuid AND s.account_id = ANY(${accountIds}::uuid[]) AND ${inRanges(ranges)}
+      GROUP BY s.account_id, s.counter_account_id
+    )
+    SELECT t.account_id, t.counter_account_id, c.code AS counter_code, c.name AS counter_name, c.account_type_id AS counter_type_id,
+           t.debit_total, t.credit_total
+    FROM t JOIN accounts c ON c.id = t.counter_account_id AND c.organization_id = ${orgId}::uuid
+    ORDER BY c.code, t.account_id`.execute(db);
+  return result.rows;
+}
+
+/** Base-currency debit and credit totals per calendar month and account type (4, 5) for `ranges`. */
+export async function monthlyTypeTotals(db: Db, orgId: string, ranges: SumRanges) {
+  const result = await sql<{ month: string; account_type_id: number; debit_total: string; credit_total: string }>`
+    SELECT to_char(s.period_start, 'YYYY-MM') AS month, a.account_type_id,
+           sum(s.debit_total) AS debit_total, sum(s.credit_total) AS credit_total
+    FROM account_period_sums s
+    JOIN accounts a ON a.id = s.account_id AND a.organization_id = ${orgId}::uuid
+    WHERE s.organization_id = ${orgId}::uuid AND a.account_type_id IN (4, 5) AND ${inRanges(ranges)}
+    GROUP BY 1, 2
+    ORDER BY 1, 2`.execute(db);
   return result.rows;
 }

@@ -34,7 +34,7 @@ export function transactionsRoutes() {
       schema: { tags, security, body: ManualEntryBody, response: { 201: Transaction, ...errorResponses(401, 403, 404, 422) } },
     }, async (request, reply) => {
       const p = request.principal();
-      const entry = await request.tenantTx((trx) => createManualEntry(trx, p.orgId, p.userId, request.body));
+      const entry = await createManualEntry((fn) => request.tenantTx(fn), p.orgId, p.userId, p.organization.baseCurrency, request.body);
       return reply.status(201).send(entry);
     });
 

@@ -3,6 +3,7 @@ import { dec } from '@app/shared/money';
 import type { DB } from '../../db/types.js';
 import { AppError } from '../../lib/errors.js';
 import * as repo from './ledger.repository.js';
+import { sumRangesUpTo } from './period-ranges.js';
 import type { Posting, ReferenceType } from './ledger.types.js';
 
 export type { LedgerRow } from './ledger.repository.js';
@@ -137,12 +138,13 @@ export async function reversePosting(
 }
 
 /**
- * Trial balance as of a date (read API for reports, A16): every account with postings up to the
- * date, its debit and credit totals and its balance on its normal side, in base currency.
- * Amounts are decimal strings with `decimals` places.
+ * Trial balance as of a date (A16): every account with postings up to the date, its debit and
+ * credit totals and its balance on its normal side, in base currency, read from the day and month
+ * sums (account_period_sums). Amounts are decimal strings with `decimals` places. `balanced`
+ * compares the unrounded totals; the reports module answers 500 SVC-6004 when it is false.
  */
 export async function trialBalance(db: Kysely<DB>, organizationId: string, asOfDate: string, decimals = 2) {
-  const rows = await repo.accountTotalsAsOf(db, organizationId, asOfDate);
+  const rows = await repo.accountTotals(db, organizationId, sumRangesUpTo(asOfDate));
   let debit = dec(0);
   let credit = dec(0);
   const accounts = rows.map((r) => {

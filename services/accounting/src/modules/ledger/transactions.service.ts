@@ -55,16 +55,11 @@ export async function getTransaction(db: Db, orgId: string, baseCurrency: string
   return presentTransaction(rows[0], baseCurrency);
 }
 
-/**
- * A manual journal entry (A8): referenceType manual, not locked, rate as A5 on transactionDate.
- * 422 SVC-9003 for the same account on both sides, an inactive account, an unknown currency,
- * more decimals than the currency has, or no rate; 404 SVC-8001 for an unknown account.
- */
-export async function createManualEntry(trx: Db, orgId: string, userId: string, body: Static<typeof ManualEntryBody>) {
-  if (body.debitAccountId === body.creditAccountId) {
-    throw new AppError('SVC-9003', { creditAccountId: ['must differ from debitAccountId'] });
-  }
-  const accounts = await repo.accountsForPosting(trx, orgId, [body.debitAccountId, body.creditAccountId]);
+/** 404 SVC-8001 for a missing account, 422 SVC-9003 for an inactive one (debit side first). */
+function assertAccountsUsable(
+  body: Static<typeof ManualEntryBody>,
+  accounts: ReadonlyArray<{ id: string; is_active: boolean }>,
+): void {
   const debit = accounts.find((a) => a.id === body.debitAccountId);
   const credit = accounts.find((a) => a.id === body.creditAccountId);
   if (!debit) throw new AppError('SVC-8001', { debitAccountId: ['account not found'] });
@@ -73,8 +68,10 @@ export async function createManualEntry(trx: Db, orgId: string, userId: string, 
   if (!debit.is_active) inactive.debitAccountId = ['account is inactive'];
   if (!credit.is_active) inactive.creditAccountId = ['account is inactive'];
   if (Object.keys(inactive).length) throw new AppError('SVC-9003', inactive);
+}
 
-  const baseCurrency = debit.base_currency;
+/** Currency, decimals and rate (A5) of the entry in `baseCurrency`. */
+async function entryAmounts(trx: Db, orgId: string, baseCurrency: string, body: Static<typeof ManualEntryBody>) {
   const currency = (body.currencyCode ?? baseCurrency).toUpperCase();
   assertCurrency(currency);
   const amount = dec(body.amount);
@@ -83,24 +80,77 @@ export async function createManualEntry(trx: Db, orgId: string, userId: string, 
   }
   const exchangeRate = await documentRate(trx, orgId, currency, baseCurrency, body.transactionDate);
   const baseAmount = roundHalfUp(amount.mul(exchangeRate), currencyDecimals(baseCurrency));
-  const [row] = await postJournalEntries(trx, orgId, [
-    {
-      transactionDate: body.transactionDate,
-      description: body.description.trim() || body.description,
-      notes: body.notes ?? null,
-      debitAccountId: debit.id,
-      creditAccountId: credit.id,
-      amount: amount.toFixed(),
-      currencyCode: currency,
-      exchangeRate,
-      baseAmount: baseAmount.toFixed(),
-      referenceType: 'manual',
-      referenceId: null,
-      locked: false,
-      createdBy: userId,
-    },
-  ]);
-  return presentTransaction({ ...row, debit_code: debit.code, debit_name: debit.name, credit_code: credit.code, credit_name: credit.name }, baseCurrency);
+  return { currency, amount: amount.toFixed(), exchangeRate, baseAmount: baseAmount.toFixed() };
+}
+
+/**
+ * A manual journal entry (A8): referenceType manual, not locked, rate as A5 on transactionDate.
+ * 422 SVC-9003 for the same account on both sides, an inactive account, an unknown currency,
+ * more decimals than the currency has, or no rate; 404 SVC-8001 for an unknown account.
+ *
+ * The account check, the posting and the running totals are one statement that ends the
+ * transaction (COMMIT travels with it), so a base-currency entry costs one round trip after the
+ * principal. `baseCurrency` is the caller's view of the organization's; the statement re-checks
+ * it under lock, and an entry that finds it changed runs again, in a new transaction, with the
+ * new one.
+ */
+export async function createManualEntry(
+  transaction: <T>(fn: (trx: Db) => Promise<T>) => Promise<T>,
+  orgId: string,
+  userId: string,
+  baseCurrency: string,
+  body: Static<typeof ManualEntryBody>,
+) {
+  if (body.debitAccountId === body.creditAccountId) {
+    throw new AppError('SVC-9003', { creditAccountId: ['must differ from debitAccountId'] });
+  }
+  let base = baseCurrency;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const outcome = await transaction((trx) => postManualEntry(trx, orgId, userId, base, body));
+    if (outcome.posted) return outcome.posted;
+    base = outcome.baseCurrency;
+  }
+  throw new Error('the organization base currency kept changing during one entry');
+}
+
+type EntryOutcome = { posted: ReturnType<typeof presentTransaction> } | { posted?: undefined; baseCurrency: string };
+
+async function postManualEntry(trx: Db, orgId: string, userId: string, base: string, body: Static<typeof ManualEntryBody>): Promise<EntryOutcome> {
+  let amounts: Awaited<ReturnType<typeof entryAmounts>>;
+  try {
+    amounts = await entryAmounts(trx, orgId, base, body);
+  } catch (err) {
+    // A missing or inactive account is reported before a currency problem.
+    assertAccountsUsable(body, await repo.accountsForPosting(trx, orgId, [body.debitAccountId, body.creditAccountId]));
+    throw err;
+  }
+  const rows = await repo.insertManualPosting(trx, orgId, base, {
+    transactionDate: body.transactionDate,
+    description: body.description.trim() || body.description,
+    notes: body.notes ?? null,
+    debitAccountId: body.debitAccountId,
+    creditAccountId: body.creditAccountId,
+    amount: amounts.amount,
+    currencyCode: amounts.currency,
+    exchangeRate: amounts.exchangeRate,
+    baseAmount: amounts.baseAmount,
+    createdBy: userId,
+  });
+  const debit = rows.find((r) => r.account_id === body.debitAccountId);
+  const credit = rows.find((r) => r.account_id === body.creditAccountId);
+  const row = rows[0];
+  if (row?.id != null && debit && credit) {
+    const posting = row as repo.ManualPostingRow & repo.LedgerRow;
+    return {
+      posted: presentTransaction(
+        { ...posting, debit_code: debit.account_code, debit_name: debit.account_name, credit_code: credit.account_code, credit_name: credit.account_name },
+        base,
+      ),
+    };
+  }
+  assertAccountsUsable(body, rows.map((r) => ({ id: r.account_id, is_active: r.account_active })));
+  // Both accounts are usable, so the base currency changed since the principal was read.
+  return { baseCurrency: row.account_base_currency };
 }
 
 /**

@@ -3,6 +3,8 @@ import type { Static } from 'typebox';
 import type { OrganizationsTable } from '../../db/types.js';
 import { AppError } from '../../lib/errors.js';
 import type { TenantTx } from '../../plugins/auth.js';
+import { normalizePaymentAccount } from '../einvoice/payment-account.js';
+import { assertVatNumber } from '../einvoice/tax-ids.js';
 import * as repo from './organization.repository.js';
 import type { UpdateOrganizationBody } from './organization.schemas.js';
 
@@ -12,6 +14,10 @@ export function presentOrganization(o: Selectable<OrganizationsTable>) {
     name: o.name,
     registrationNumber: o.registration_number,
     vatNumber: o.vat_number,
+    addressLine1: o.address_line1,
+    city: o.city,
+    postalCode: o.postal_code,
+    iban: o.iban,
     baseCurrency: o.base_currency,
     country: o.country,
     language: o.language,
@@ -19,6 +25,21 @@ export function presentOrganization(o: Selectable<OrganizationsTable>) {
     createdAt: o.created_at.toISOString(),
     updatedAt: o.updated_at.toISOString(),
   };
+}
+
+const blankToNull = (v: string | null | undefined) => (v === undefined ? undefined : v === null || v.trim() === '' ? null : v.trim());
+
+/** E1 address and payment account fields of a register or PUT body, as columns (only those given). */
+export function addressValues(
+  country: string,
+  body: { addressLine1?: string | null; city?: string | null; postalCode?: string | null; iban?: string | null },
+): Updateable<OrganizationsTable> {
+  const values: Updateable<OrganizationsTable> = {};
+  if (body.addressLine1 !== undefined) values.address_line1 = blankToNull(body.addressLine1);
+  if (body.city !== undefined) values.city = blankToNull(body.city);
+  if (body.postalCode !== undefined) values.postal_code = blankToNull(body.postalCode);
+  if (body.iban !== undefined) values.iban = normalizePaymentAccount(country, body.iban);
+  return values;
 }
 
 export async function updateOrganization(trx: TenantTx, orgId: string, body: Static<typeof UpdateOrganizationBody>) {
@@ -30,7 +51,11 @@ export async function updateOrganization(trx: TenantTx, orgId: string, body: Sta
   const values: Updateable<OrganizationsTable> = {};
   if (body.name !== undefined) values.name = body.name.trim();
   if (body.registrationNumber !== undefined) values.registration_number = body.registrationNumber;
-  if (body.vatNumber !== undefined) values.vat_number = body.vatNumber;
+  if (body.vatNumber !== undefined) {
+    assertVatNumber(current.country, body.vatNumber);
+    values.vat_number = body.vatNumber;
+  }
+  Object.assign(values, addressValues(current.country, body));
   if (body.baseCurrency !== undefined) values.base_currency = body.baseCurrency;
   if (body.language !== undefined) values.language = body.language;
   if (body.fiscalYearStart !== undefined) values.fiscal_year_start = body.fiscalYearStart;

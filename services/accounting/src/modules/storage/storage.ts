@@ -1,4 +1,4 @@
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
@@ -9,6 +9,8 @@ import { randomBytes } from 'node:crypto';
  */
 export interface FileStorage {
   put(key: string, body: Buffer, contentType: string): Promise<void>;
+  /** Stores the file at `sourcePath` (an upload staged on disk) without reading it into memory. */
+  putFile(key: string, sourcePath: string, contentType: string): Promise<void>;
   /** null when the key does not exist. */
   get(key: string): Promise<Buffer | null>;
   delete(key: string): Promise<void>;
@@ -34,6 +36,13 @@ export function localStorage(root: string): FileStorage {
       await writeFile(tmp, body);
       await rename(tmp, path);
     },
+    async putFile(key, sourcePath) {
+      const path = pathOf(key);
+      await mkdir(dirname(path), { recursive: true });
+      const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+      await copyFile(sourcePath, tmp);
+      await rename(tmp, path);
+    },
     async get(key) {
       try {
         return await readFile(pathOf(key));
@@ -54,6 +63,9 @@ export function memoryStorage(): FileStorage {
   return {
     async put(key, body) {
       files.set(key, body);
+    },
+    async putFile(key, sourcePath) {
+      files.set(key, await readFile(sourcePath));
     },
     async get(key) {
       return files.get(key) ?? null;

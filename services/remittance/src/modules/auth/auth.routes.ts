@@ -3,9 +3,9 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Config } from '../../config.js';
 import { clientInfo, LIMIT_AUTH, type SurfaceOptions } from '../../context.js';
 import { AppError, errorBody, notFound } from '../../errors.js';
-import { authOf, WEB_COOKIE } from '../../plugins/authenticate.js';
+import { authOf, scopeOf, WEB_COOKIE } from '../../plugins/authenticate.js';
 import { errors, Message } from '../../schemas.js';
-import { findLiveUserById } from '../users/users.repository.js';
+import { D as Decimal } from '@app/shared/money';
 import { MeResponse, RefreshResponse } from './auth.schemas.js';
 
 export function webCookieOptions(config: Config, expiresAt: Date) {
@@ -18,7 +18,7 @@ export function webCookieOptions(config: Config, expiresAt: Date) {
   };
 }
 
-function clearWebCookie(reply: FastifyReply, config: Config): void {
+export function clearWebCookie(reply: FastifyReply, config: Config): void {
   reply.clearCookie(WEB_COOKIE, { path: '/', httpOnly: true, sameSite: 'strict', secure: config.nodeEnv === 'production' });
 }
 
@@ -28,42 +28,35 @@ export async function authRoutes(scope: FastifyInstance, { surface, ctx }: Surfa
   const app = scope.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['auth'];
 
-  app.get('/auth/me', { schema: { tags, response: { 200: MeResponse, ...errors(401) } } }, async (req) => {
+  app.get('/auth/me', { config: { remitProfile: true }, schema: { tags, response: { 200: MeResponse, ...errors(401) } } }, async (req) => {
     const auth = authOf(req);
-    const user = await findLiveUserById(ctx.db.system, auth.userId);
-    if (!user) throw notFound();
-    const { accounts, totalBalance } = await ctx.openBanking.listAccounts(auth.userId);
+    const profile = auth.profile;
+    if (!profile) throw notFound();
+    const total = profile.accounts.filter((a) => a.currency === 'NOK').reduce((sum, a) => sum.plus(a.balance), new Decimal(0));
     return {
       data: {
-        id: user.id,
-        email: user.email,
-        firstName: user.first_name,
-        lastName: user.last_name,
-        role: user.role,
-        totalBalance,
-        bankAccounts: accounts.map((a) => ({
-          id: a.id,
-          bankName: a.bankName,
-          accountNumber: a.accountNumber,
-          balance: a.balance,
-          currency: a.currency,
-          isPrimary: a.isPrimary,
-        })),
-        kycStatus: user.kyc_status,
-        createdAt: user.created_at.toISOString(),
+        id: auth.userId,
+        email: auth.email,
+        firstName: profile.firstName,
+        lastName: profile.lastName,
+        role: auth.role,
+        totalBalance: total.toDecimalPlaces(2).toNumber(),
+        bankAccounts: profile.accounts.map((a) => ({ ...a, balance: Number(a.balance) })),
+        kycStatus: profile.kycStatus,
+        createdAt: profile.createdAt.toISOString(),
       },
     };
   });
 
   app.post('/auth/logout', { schema: { tags, response: { 200: Message, ...errors(401, 403) } } }, async (req, reply) => {
-    await ctx.sessions.logout(authOf(req).userId);
+    await ctx.sessions.logout(scopeOf(req));
     if (surface === 'web') clearWebCookie(reply, ctx.config);
     return { message: 'Signed out on all devices' };
   });
 
   app.post('/auth/refresh', { schema: { tags, response: { 200: RefreshResponse, ...errors(401, 403) } } }, async (req, reply) => {
     const auth = authOf(req);
-    const issued = await ctx.sessions.refresh(auth, surface, clientInfo(req));
+    const issued = await ctx.sessions.refresh(scopeOf(req), auth, surface, clientInfo(req));
     const data = { userId: auth.userId, email: auth.email, role: auth.role };
     if (surface === 'web') {
       reply.setCookie(WEB_COOKIE, issued.token, webCookieOptions(ctx.config, issued.expiresAt));

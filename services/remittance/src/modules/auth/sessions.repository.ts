@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import type { Surface } from '../../lib/tokens.js';
 
@@ -7,6 +7,54 @@ export interface LiveSession {
   userId: string;
   email: string | null;
   role: 'user' | 'merchant';
+  /** Loaded with the session for routes that show the user (GET /auth/me). */
+  profile?: SessionProfile;
+}
+
+export interface SessionProfile {
+  firstName: string;
+  lastName: string;
+  kycStatus: string;
+  createdAt: Date;
+  /** Primary first, then by linking time; balances as numeric text. */
+  accounts: Array<{ id: string; bankName: string; accountNumber: string; balance: string; currency: string; isPrimary: boolean }>;
+}
+
+/**
+ * The session check of GET /auth/me: the live session, its user and the user's bank accounts in
+ * one statement (the accounts as one JSON array, balances as text so no float touches them).
+ */
+const SESSION_PROFILE_SQL = `
+  SELECT s.id AS session_id, u.id AS user_id, u.email, u.role, u.first_name, u.last_name, u.kyc_status, u.created_at,
+    (SELECT coalesce(json_agg(json_build_object('id', a.id, 'bankName', a.bank_name, 'accountNumber', a.account_number,
+       'balance', a.balance::text, 'currency', a.currency, 'isPrimary', a.is_primary) ORDER BY a.is_primary DESC, a.created_at), '[]'::json)
+     FROM bank_accounts a WHERE a.user_id = u.id) AS accounts
+  FROM sessions s JOIN users u ON u.id = s.user_id
+  WHERE s.token_hash = $1 AND s.surface = $2 AND s.revoked = 0 AND s.expires_at > $3 AND u.deleted_at IS NULL`;
+
+interface SessionProfileRow {
+  session_id: string;
+  user_id: string;
+  email: string | null;
+  role: 'user' | 'merchant';
+  first_name: string;
+  last_name: string;
+  kyc_status: string;
+  created_at: Date;
+  accounts: SessionProfile['accounts'];
+}
+
+export async function findLiveSessionWithProfile(db: Kysely<DB>, tokenHash: string, surface: Surface): Promise<LiveSession | undefined> {
+  const { rows } = await db.executeQuery<SessionProfileRow>(CompiledQuery.raw(SESSION_PROFILE_SQL, [tokenHash, surface, new Date()]));
+  const r = rows[0];
+  if (!r) return undefined;
+  return {
+    sessionId: r.session_id,
+    userId: r.user_id,
+    email: r.email,
+    role: r.role,
+    profile: { firstName: r.first_name, lastName: r.last_name, kycStatus: r.kyc_status, createdAt: r.created_at, accounts: r.accounts },
+  };
 }
 
 export async function insertSession(

@@ -1,9 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
+import type { UserScope } from '../../db/user-scope.js';
 import { newId, sha256Hex } from '../../lib/ids.js';
 import type { Surface, TokenClaims, TokenService } from '../../lib/tokens.js';
 import { unauthorized } from '../../errors.js';
-import { findLiveSession, insertSession, revokeAllSessions, revokeSession, type LiveSession } from './sessions.repository.js';
+import { findLiveSession, findLiveSessionWithProfile, insertSession, revokeAllSessions, revokeSession, type LiveSession } from './sessions.repository.js';
 
 export interface ClientInfo {
   ip: string | null;
@@ -16,6 +17,10 @@ export interface IssuedSession {
   sessionId: string;
 }
 
+/**
+ * Sign-in (issue) and the per-request check (authenticate) find sessions across users, as the
+ * login role: they run before any user is known. Logout and refresh act in the caller's scope.
+ */
 export class SessionService {
   constructor(
     private readonly db: Kysely<DB>,
@@ -38,26 +43,26 @@ export class SessionService {
     return { token, expiresAt, sessionId };
   }
 
-  /** JWT signature and claims first (no database work for forged tokens), then the session row. */
-  async authenticate(token: string, surface: Surface): Promise<LiveSession> {
-    try {
-      await this.tokens.verify(token, surface);
-    } catch {
-      throw unauthorized('Invalid or expired token');
-    }
-    const session = await findLiveSession(this.db, sha256Hex(token), surface);
+  /**
+   * JWT signature and claims first (no database work for forged tokens), then the session row;
+   * `withProfile` loads the user's profile and accounts in the same query (GET /auth/me).
+   */
+  async authenticate(token: string, surface: Surface, withProfile = false): Promise<LiveSession> {
+    const verified = await this.tokens.verify(token, surface);
+    if (!verified.ok) throw unauthorized(verified.reason === 'expired' ? 'Token expired' : 'Invalid token');
+    const session = await (withProfile ? findLiveSessionWithProfile : findLiveSession)(this.db, sha256Hex(token), surface);
     if (!session) throw unauthorized('Session revoked or expired');
     return session;
   }
 
-  async logout(userId: string): Promise<number> {
-    return revokeAllSessions(this.db, userId);
+  async logout(user: UserScope): Promise<number> {
+    return user.run((db) => revokeAllSessions(db, user.userId));
   }
 
   /** R7: the presented session is revoked and a new token and session replace it, atomically. */
-  async refresh(session: LiveSession, surface: Surface, client: ClientInfo): Promise<IssuedSession> {
-    return this.db.transaction().execute(async (trx) => {
-      const revoked = await revokeSession(trx, session.userId, session.sessionId);
+  async refresh(user: UserScope, session: LiveSession, surface: Surface, client: ClientInfo): Promise<IssuedSession> {
+    return user.transaction(async (trx) => {
+      const revoked = await revokeSession(trx, user.userId, session.sessionId);
       if (revoked !== 1) throw unauthorized('Session revoked or expired');
       return this.issue({ userId: session.userId, email: session.email, role: session.role }, surface, client, trx);
     });

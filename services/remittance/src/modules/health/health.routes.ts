@@ -12,8 +12,6 @@ const Health = Type.Object({
   timestamp: Type.String(),
 });
 
-const PING_TIMEOUT_MS = 2000;
-
 export async function healthRoutes(scope: FastifyInstance, { ctx }: SurfaceOptions): Promise<void> {
   const app = scope.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
@@ -21,18 +19,11 @@ export async function healthRoutes(scope: FastifyInstance, { ctx }: SurfaceOptio
     { config: { remitPublic: true }, schema: { tags: ['health'], response: { 200: Health, 503: Health } } },
     async (_req, reply) => {
       let latency: number | null = null;
-      let timer: NodeJS.Timeout | undefined;
       try {
-        latency = await Promise.race([
-          ctx.db.ping(),
-          new Promise<never>((_, reject) => {
-            timer = setTimeout(() => reject(new Error('timeout')), PING_TIMEOUT_MS);
-          }),
-        ]);
+        // ping() gives up within a second, so an outage shows here within a second (G15).
+        latency = await ctx.db.ping();
       } catch {
         latency = null;
-      } finally {
-        clearTimeout(timer);
       }
       const ok = latency !== null;
       return reply.status(ok ? 200 : 503).send({

@@ -4,13 +4,14 @@ import type { ProviderAccount } from './providers/provider.js';
 
 export async function insertConsent(
   db: Kysely<DB>,
-  row: { id: string; userId: string; provider: string; externalConsentId: string; scope: ConsentScope; surface: 'web' | 'api'; callbackState: string },
+  userId: string,
+  row: { id: string; provider: string; externalConsentId: string; scope: ConsentScope; surface: 'web' | 'api'; callbackState: string },
 ): Promise<void> {
   await db
     .insertInto('ob_consents')
     .values({
       id: row.id,
-      user_id: row.userId,
+      user_id: userId,
       provider: row.provider,
       external_consent_id: row.externalConsentId,
       status: 'pending',
@@ -21,8 +22,12 @@ export async function insertConsent(
     .execute();
 }
 
-export async function findConsent(db: Kysely<DB>, consentId: string): Promise<Consent | undefined> {
-  return db.selectFrom('ob_consents').selectAll().where('id', '=', consentId).executeTakeFirst();
+/**
+ * The bank's redirect carries no session: the consent is found by id across users (login role),
+ * and the caller then proves it with the one-time state before acting in the owner's context.
+ */
+export async function findConsentForCallback(system: Kysely<DB>, consentId: string): Promise<Consent | undefined> {
+  return system.selectFrom('ob_consents').selectAll().where('id', '=', consentId).executeTakeFirst();
 }
 
 export async function findUserConsent(db: Kysely<DB>, userId: string, consentId: string): Promise<Consent | undefined> {
@@ -34,28 +39,30 @@ export async function listUserConsents(db: Kysely<DB>, userId: string): Promise<
 }
 
 /** pending -> active, once (a replayed callback finds nothing to activate). */
-export async function activateConsent(db: Kysely<DB>, consentId: string, grantedAt: Date, expiresAt: Date): Promise<Consent | undefined> {
+export async function activateConsent(db: Kysely<DB>, userId: string, consentId: string, grantedAt: Date, expiresAt: Date): Promise<Consent | undefined> {
   return db
     .updateTable('ob_consents')
     .set({ status: 'active', granted_at: grantedAt, expires_at: expiresAt })
     .where('id', '=', consentId)
+    .where('user_id', '=', userId)
     .where('status', '=', 'pending')
     .returningAll()
     .executeTakeFirst();
 }
 
 /** pending -> revoked when the user declines at the bank. */
-export async function declineConsent(db: Kysely<DB>, consentId: string, at: Date): Promise<void> {
+export async function declineConsent(db: Kysely<DB>, userId: string, consentId: string, at: Date): Promise<void> {
   await db
     .updateTable('ob_consents')
     .set({ status: 'revoked', revoked_at: at })
     .where('id', '=', consentId)
+    .where('user_id', '=', userId)
     .where('status', '=', 'pending')
     .execute();
 }
 
-export async function setConsentAccount(db: Kysely<DB>, consentId: string, bankAccountId: string): Promise<void> {
-  await db.updateTable('ob_consents').set({ bank_account_id: bankAccountId }).where('id', '=', consentId).execute();
+export async function setConsentAccount(db: Kysely<DB>, userId: string, consentId: string, bankAccountId: string): Promise<void> {
+  await db.updateTable('ob_consents').set({ bank_account_id: bankAccountId }).where('id', '=', consentId).where('user_id', '=', userId).execute();
 }
 
 export async function revokeUserConsent(db: Kysely<DB>, userId: string, consentId: string, at: Date): Promise<Consent | undefined> {
@@ -69,9 +76,9 @@ export async function revokeUserConsent(db: Kysely<DB>, userId: string, consentI
     .executeTakeFirst();
 }
 
-/** The job's work, as one statement: safe to run from several instances at once. */
-export async function expireConsents(db: Kysely<DB>, now: Date): Promise<string[]> {
-  const rows = await db
+/** The job's work across users (login role), as one statement: safe to run from several instances at once. */
+export async function expireConsents(system: Kysely<DB>, now: Date): Promise<string[]> {
+  const rows = await system
     .updateTable('ob_consents')
     .set({ status: 'expired' })
     .where('status', '=', 'active')
@@ -86,7 +93,7 @@ export async function expireConsents(db: Kysely<DB>, now: Date): Promise<string[
  * resets when the date changes. Returns false, counting nothing, when the day's reads are used
  * up or the consent no longer allows reads.
  */
-export async function countUnattendedAccess(db: Kysely<DB>, consentId: string, today: string, limit: number, now: Date): Promise<boolean> {
+export async function countUnattendedAccess(db: Kysely<DB>, userId: string, consentId: string, today: string, limit: number, now: Date): Promise<boolean> {
   const row = await db
     .updateTable('ob_consents')
     .set({
@@ -94,6 +101,7 @@ export async function countUnattendedAccess(db: Kysely<DB>, consentId: string, t
       last_access_date: today,
     })
     .where('id', '=', consentId)
+    .where('user_id', '=', userId)
     .where('status', '=', 'active')
     .where('expires_at', '>', now)
     .where((eb) => eb.or([eb('last_access_date', 'is', null), eb('last_access_date', '!=', today), eb('access_count_today', '<', limit)]))
@@ -125,8 +133,8 @@ export async function findUserAccount(db: Kysely<DB>, userId: string, accountId:
   return accountsWithConsent(db).where('a.user_id', '=', userId).where('a.id', '=', accountId).executeTakeFirst();
 }
 
-export async function listConsentAccounts(db: Kysely<DB>, consentId: string): Promise<AccountWithConsent[]> {
-  return accountsWithConsent(db).where('a.consent_id', '=', consentId).execute();
+export async function listConsentAccounts(db: Kysely<DB>, userId: string, consentId: string): Promise<AccountWithConsent[]> {
+  return accountsWithConsent(db).where('a.user_id', '=', userId).where('a.consent_id', '=', consentId).execute();
 }
 
 /** Links (or re-links after renewal) the bank's accounts to the user and the consent. */
@@ -182,13 +190,13 @@ export async function setPrimaryAccount(db: Kysely<DB>, userId: string, accountI
   await db.updateTable('bank_accounts').set({ is_primary: true }).where('user_id', '=', userId).where('id', '=', accountId).execute();
 }
 
-export async function updateCachedBalance(db: Kysely<DB>, accountId: string, balance: string, at: Date): Promise<void> {
-  await db.updateTable('bank_accounts').set({ balance, balance_updated_at: at }).where('id', '=', accountId).execute();
+export async function updateCachedBalance(db: Kysely<DB>, userId: string, accountId: string, balance: string, at: Date): Promise<void> {
+  await db.updateTable('bank_accounts').set({ balance, balance_updated_at: at }).where('id', '=', accountId).where('user_id', '=', userId).execute();
 }
 
-/** Active consents with account-information scope, for the unattended balance sync. */
-export async function listSyncableConsents(db: Kysely<DB>, now: Date): Promise<Consent[]> {
-  return db
+/** Active consents with account-information scope across users (login role), for the unattended balance sync. */
+export async function listSyncableConsents(system: Kysely<DB>, now: Date): Promise<Consent[]> {
+  return system
     .selectFrom('ob_consents')
     .selectAll()
     .where('status', '=', 'active')

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext, SurfaceOptions } from '../../context.js';
 import { notFound } from '../../errors.js';
-import { authOf } from '../../plugins/authenticate.js';
+import { scopeOf } from '../../plugins/authenticate.js';
 import { errors } from '../../schemas.js';
 import {
   AccountIdParams,
@@ -32,30 +32,30 @@ export async function openBankingRoutes(scope: FastifyInstance, { surface, ctx }
       },
     },
     async (req, reply) => {
-      const data = await ob.createConsent(authOf(req).userId, req.body.scope ?? 'AISP+PISP', surface);
+      const data = await ob.createConsent(scopeOf(req), req.body.scope ?? 'AISP+PISP', surface);
       return reply.status(201).send({ data });
     },
   );
 
   app.get('/open-banking/consents', { schema: { tags, response: { 200: ConsentListResponse, ...errors(401) } } }, async (req) => ({
-    data: await ob.listConsents(authOf(req).userId),
+    data: await ob.listConsents(scopeOf(req)),
   }));
 
   app.delete(
     '/open-banking/consents/:id',
     { schema: { tags, params: ConsentIdParams, response: { 200: ConsentResponse, ...errors(401, 403, 404) } } },
-    async (req) => ({ data: await ob.revokeConsent(authOf(req).userId, req.params.id) }),
+    async (req) => ({ data: await ob.revokeConsent(scopeOf(req), req.params.id) }),
   );
 
   app.get('/bank-accounts', { schema: { tags, response: { 200: BankAccountListResponse, ...errors(401) } } }, async (req) => {
-    const { accounts, totalBalance } = await ob.listAccounts(authOf(req).userId);
+    const { accounts, totalBalance } = await ob.listAccounts(scopeOf(req));
     return { data: accounts, totalBalance };
   });
 
   app.post(
     '/bank-accounts/:id/primary',
     { schema: { tags, params: AccountIdParams, response: { 200: BankAccountResponse, ...errors(401, 403, 404) } } },
-    async (req) => ({ data: await ob.setPrimary(authOf(req).userId, req.params.id) }),
+    async (req) => ({ data: await ob.setPrimary(scopeOf(req), req.params.id) }),
   );
 
   app.post(
@@ -69,7 +69,7 @@ export async function openBankingRoutes(scope: FastifyInstance, { surface, ctx }
       },
     },
     async (req) => {
-      const { account, warning } = await ob.refreshBalance(authOf(req).userId, req.params.id);
+      const { account, warning } = await ob.refreshBalance(scopeOf(req), req.params.id);
       return warning ? { data: account, warning } : { data: account };
     },
   );

@@ -1,8 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
 import { D as Decimal, type Dec } from '@app/shared/money';
-import type { Kysely } from 'kysely';
+import type { Database } from '@app/shared/db/database';
 import type { Config } from '../../config.js';
 import type { Consent, ConsentScope, DB } from '../../db/schema.js';
+import { userScope, type UserScope } from '../../db/user-scope.js';
 import { notFound } from '../../errors.js';
 import { DAY_MS, osloDay } from '../../lib/dates.js';
 import { newId, randomToken } from '../../lib/ids.js';
@@ -56,9 +57,13 @@ function renewalDue(status: string, expiresAt: Date | null, now: Date): boolean 
   return readable(status, expiresAt, now) && expiresAt!.getTime() - now.getTime() <= RENEWAL_WINDOW_MS;
 }
 
+/**
+ * User operations take the caller's UserScope first. The bank callback and the background jobs
+ * work across users: they find their rows as the login role, then act in each owner's scope.
+ */
 export class OpenBankingService {
   constructor(
-    private readonly db: Kysely<DB>,
+    private readonly db: Database<DB>,
     private readonly provider: OpenBankingProvider,
     private readonly config: Config,
   ) {}
@@ -98,26 +103,27 @@ export class OpenBankingService {
   }
 
   /** Starts consent at the bank; the bank's callback carries our consent id and a one-time state. */
-  async createConsent(userId: string, scope: ConsentScope, surface: Surface): Promise<{ consentId: string; redirectUrl: string }> {
+  async createConsent(user: UserScope, scope: ConsentScope, surface: Surface): Promise<{ consentId: string; redirectUrl: string }> {
     const consentId = newId('con');
     const callbackState = randomToken(24);
     const callback = new URL('/api/open-banking/callback', this.config.publicUrl);
     callback.searchParams.set('consentId', consentId);
     const { externalConsentId, redirectUrl } = await this.provider.createConsent({
-      customerRef: userId,
+      customerRef: user.userId,
       scope,
       redirectUri: callback.toString(),
       state: callbackState,
     });
-    await repo.insertConsent(this.db, {
-      id: consentId,
-      userId,
-      provider: this.provider.name,
+    await user.run((db) =>
+      repo.insertConsent(db, user.userId, {
+        id: consentId,
+        provider: this.provider.name,
       externalConsentId,
       scope,
-      surface,
-      callbackState,
-    });
+        surface,
+        callbackState,
+      }),
+    );
     return { consentId, redirectUrl };
   }
 
@@ -127,7 +133,7 @@ export class OpenBankingService {
    * holding locks). Returns where to send the browser or app.
    */
   async completeConsent(consentId: string, params: Record<string, string | undefined>): Promise<string> {
-    const consent = await repo.findConsent(this.db, consentId);
+    const consent = await repo.findConsentForCallback(this.db.system, consentId);
     const destination = (c: Consent | undefined, error?: string) => {
       const base = c?.surface === 'api' ? new URL('app://open-banking/callback') : null;
       if (base) {
@@ -143,64 +149,72 @@ export class OpenBankingService {
     if (consent.status === 'active') return destination(consent);
     if (consent.status !== 'pending' || !consent.external_consent_id) return destination(consent, 'consent_failed');
 
+    const owner = userScope(this.db, consent.user_id);
     const approved = await this.provider.completeConsent(consent.external_consent_id, params);
     if (!approved) {
-      await repo.declineConsent(this.db, consentId, new Date());
+      await owner.run((db) => repo.declineConsent(db, owner.userId, consentId, new Date()));
       return destination(consent, 'consent_denied');
     }
     const accounts = consent.scope === 'PISP' ? [] : await this.provider.listAccounts(consent.external_consent_id);
     const now = new Date();
     const expiresAt = new Date(now.getTime() + this.config.openBanking.consentDays * DAY_MS);
-    await this.db.transaction().execute(async (trx) => {
-      const activated = await repo.activateConsent(trx, consentId, now, expiresAt);
+    await owner.transaction(async (trx) => {
+      const activated = await repo.activateConsent(trx, owner.userId, consentId, now, expiresAt);
       if (!activated) return;
-      const linked = await repo.upsertAccounts(trx, consent.user_id, consentId, this.provider.name, accounts, () => newId('bac'), now);
+      const linked = await repo.upsertAccounts(trx, owner.userId, consentId, this.provider.name, accounts, () => newId('bac'), now);
       if (linked.length === 0) return;
       const checking = linked[accounts.findIndex((a) => a.isChecking)] ?? linked[0];
-      if (!(await repo.hasPrimaryAccount(trx, consent.user_id))) await repo.setPrimaryAccount(trx, consent.user_id, checking.id);
-      await repo.setConsentAccount(trx, consentId, checking.id);
+      if (!(await repo.hasPrimaryAccount(trx, owner.userId))) await repo.setPrimaryAccount(trx, owner.userId, checking.id);
+      await repo.setConsentAccount(trx, owner.userId, consentId, checking.id);
     });
     return destination(consent);
   }
 
-  async listConsents(userId: string): Promise<ConsentView[]> {
+  async listConsents(user: UserScope): Promise<ConsentView[]> {
     const now = new Date();
-    return (await repo.listUserConsents(this.db, userId)).map((c) => this.toConsentView(c, now));
+    return (await user.run((db) => repo.listUserConsents(db, user.userId))).map((c) => this.toConsentView(c, now));
   }
 
-  async revokeConsent(userId: string, consentId: string): Promise<ConsentView> {
-    const existing = await repo.findUserConsent(this.db, userId, consentId);
-    if (!existing) throw notFound('Consent not found');
-    const revoked = await repo.revokeUserConsent(this.db, userId, consentId, new Date());
-    if (revoked?.external_consent_id) {
-      // The bank is told too; our record is revoked whatever the bank answers.
-      await this.provider.revokeConsent(revoked.external_consent_id).catch(() => undefined);
-    }
+  async revokeConsent(user: UserScope, consentId: string): Promise<ConsentView> {
+    const { existing, revoked } = await user.transaction(async (trx) => {
+      const existing = await repo.findUserConsent(trx, user.userId, consentId);
+      if (!existing) throw notFound('Consent not found');
+      return { existing, revoked: await repo.revokeUserConsent(trx, user.userId, consentId, new Date()) };
+    });
+    if (revoked) await this.tellBankRevoked([revoked]);
     return this.toConsentView(revoked ?? existing);
   }
 
-  async listAccounts(userId: string): Promise<{ accounts: AccountView[]; totalBalance: number }> {
-    const now = new Date();
-    const accounts = (await repo.listUserAccounts(this.db, userId)).map((a) => this.toAccountView(a, now));
-    const total = accounts.filter((a) => a.currency === 'NOK').reduce((sum, a) => sum.plus(a.balance), new Decimal(0));
-    return { accounts, totalBalance: total.toDecimalPlaces(2).toNumber() };
+  /** After our records are revoked, the bank is told too; they stay revoked whatever it answers. */
+  async tellBankRevoked(consents: readonly Consent[]): Promise<void> {
+    for (const c of consents) {
+      if (c.external_consent_id) await this.provider.revokeConsent(c.external_consent_id).catch(() => undefined);
+    }
   }
 
-  async setPrimary(userId: string, accountId: string): Promise<AccountView> {
-    await this.db.transaction().execute(async (trx) => {
-      const account = await repo.findUserAccount(trx, userId, accountId);
-      if (!account) throw notFound('Bank account not found');
-      await repo.setPrimaryAccount(trx, userId, accountId);
+  async listAccounts(user: UserScope): Promise<{ accounts: AccountView[]; totalBalance: number }> {
+    const now = new Date();
+    const rows = await user.run((db) => repo.listUserAccounts(db, user.userId));
+    // Summed as decimals from the stored strings; numbers only in the response.
+    const total = rows.filter((a) => a.currency === 'NOK').reduce((sum, a) => sum.plus(a.balance), new Decimal(0));
+    return { accounts: rows.map((a) => this.toAccountView(a, now)), totalBalance: total.toDecimalPlaces(2).toNumber() };
+  }
+
+  async setPrimary(user: UserScope, accountId: string): Promise<AccountView> {
+    const account = await user.transaction(async (trx) => {
+      if (!(await repo.findUserAccount(trx, user.userId, accountId))) throw notFound('Bank account not found');
+      await repo.setPrimaryAccount(trx, user.userId, accountId);
+      return repo.findUserAccount(trx, user.userId, accountId);
     });
-    return this.toAccountView((await repo.findUserAccount(this.db, userId, accountId))!);
+    return this.toAccountView(account!);
   }
 
   /**
    * A balance read the user asked for (R8): not counted against the unattended limit. With an
    * expired or revoked consent the cached balance comes back marked stale, with a warning.
    */
-  async refreshBalance(userId: string, accountId: string): Promise<{ account: AccountView; warning?: string }> {
-    const account = await repo.findUserAccount(this.db, userId, accountId);
+  async refreshBalance(user: UserScope, accountId: string): Promise<{ account: AccountView; warning?: string }> {
+    const account = await user.run((db) => repo.findUserAccount(db, user.userId, accountId));
     if (!account) throw notFound('Bank account not found');
     const now = new Date();
     if (!readable(account.consent_status, account.consent_expires_at, now) || !account.consent_scope.includes('AISP') || !account.external_consent_id) {
@@ -208,38 +222,41 @@ export class OpenBankingService {
     }
     try {
       const balance = await this.provider.readBalance(account.external_consent_id, account.external_account_id);
-      await repo.updateCachedBalance(this.db, account.id, balance.amount, now);
+      await user.run((db) => repo.updateCachedBalance(db, user.userId, account.id, balance.amount, now));
     } catch (err) {
       if (!(err instanceof ProviderError)) throw err;
       return { account: { ...this.toAccountView(account, now), stale: true }, warning: `The bank did not answer: ${err.message}` };
     }
-    return { account: this.toAccountView((await repo.findUserAccount(this.db, userId, accountId))!, now) };
+    return { account: this.toAccountView((await user.run((db) => repo.findUserAccount(db, user.userId, accountId)))!, now) };
   }
 
   /**
    * An unattended read of every account under a consent (background sync): counts once against
    * the 4-a-day limit. Returns false when the limit is reached or the consent cannot be read.
    */
-  async syncConsentUnattended(consentId: string, now = new Date()): Promise<boolean> {
-    const counted = await repo.countUnattendedAccess(this.db, consentId, osloDay(now), this.config.openBanking.unattendedReadsPerDay, now);
-    if (!counted) return false;
-    for (const account of await repo.listConsentAccounts(this.db, consentId)) {
+  async syncConsentUnattended(user: UserScope, consentId: string, now = new Date()): Promise<boolean> {
+    const limit = this.config.openBanking.unattendedReadsPerDay;
+    const accounts = await user.run(async (db) =>
+      (await repo.countUnattendedAccess(db, user.userId, consentId, osloDay(now), limit, now)) ? repo.listConsentAccounts(db, user.userId, consentId) : null,
+    );
+    if (!accounts) return false;
+    for (const account of accounts) {
       if (!account.external_consent_id) continue;
       const balance = await this.provider.readBalance(account.external_consent_id, account.external_account_id);
-      await repo.updateCachedBalance(this.db, account.id, balance.amount, now);
+      await user.run((db) => repo.updateCachedBalance(db, user.userId, account.id, balance.amount, now));
     }
     return true;
   }
 
   async syncAllUnattended(now = new Date()): Promise<number> {
     let reads = 0;
-    for (const consent of await repo.listSyncableConsents(this.db, now)) {
-      if (await this.syncConsentUnattended(consent.id, now).catch(() => false)) reads++;
+    for (const consent of await repo.listSyncableConsents(this.db.system, now)) {
+      if (await this.syncConsentUnattended(userScope(this.db, consent.user_id), consent.id, now).catch(() => false)) reads++;
     }
     return reads;
   }
 
   async expireConsents(now = new Date()): Promise<string[]> {
-    return repo.expireConsents(this.db, now);
+    return repo.expireConsents(this.db.system, now);
   }
 }

@@ -5,10 +5,6 @@ export async function listRates(db: Kysely<DB>) {
   return db.selectFrom('exchange_rates').selectAll().orderBy('currency').execute();
 }
 
-export async function findRate(db: Kysely<DB>, currency: string) {
-  return db.selectFrom('exchange_rates').selectAll().where('currency', '=', currency).executeTakeFirst();
-}
-
 export async function upsertRate(db: Kysely<DB>, row: { currency: string; rate: string; source: string; updatedAt: Date }): Promise<void> {
   await db
     .insertInto('exchange_rates')

@@ -3,10 +3,15 @@ import type { Config } from '../../config.js';
 import type { DB } from '../../db/schema.js';
 import { notFound } from '../../errors.js';
 import { nokRatesFromFeed, parseNorgesBankSdmx } from './norges-bank.js';
-import { findRate, listRates, upsertRate } from './rates.repository.js';
+import { listRates, upsertRate } from './rates.repository.js';
 
 export const SUPPORTED_TARGETS = ['RSD', 'BAM', 'PLN', 'PKR', 'TRY', 'EUR'] as const;
 export const REMITTANCE_FEE = 0.005;
+
+/** How long an instance serves its copy of the rates before reading the table again. */
+export const RATES_CACHE_MS = 5_000;
+
+type RateRow = Awaited<ReturnType<typeof listRates>>[number];
 
 export class RatesService {
   constructor(
@@ -15,13 +20,40 @@ export class RatesService {
     private readonly fetchImpl: typeof fetch = fetch,
   ) {}
 
+  /**
+   * The table in memory: the rates routes are public and hot, and the rows change when the feed
+   * job stores them. This instance drops its copy when it stores; another instance's copy is
+   * at most RATES_CACHE_MS old. Concurrent misses share one read.
+   */
+  private cached: { rows: Map<string, RateRow>; loadedAt: number } | null = null;
+  private loading: Promise<Map<string, RateRow>> | null = null;
+  /** Bumped by every store, so a read that began before it is not kept. */
+  private generation = 0;
+
+  private async rows(): Promise<Map<string, RateRow>> {
+    const cached = this.cached;
+    if (cached && Date.now() - cached.loadedAt < RATES_CACHE_MS) return cached.rows;
+    this.loading ??= (async () => {
+      try {
+        const loadedAt = Date.now();
+        const generation = this.generation;
+        const rows = new Map((await listRates(this.db)).map((r) => [r.currency, r]));
+        if (generation === this.generation) this.cached = { rows, loadedAt };
+        return rows;
+      } finally {
+        this.loading = null;
+      }
+    })();
+    return this.loading;
+  }
+
   private isStale(updatedAt: Date, now: Date): boolean {
     return now.getTime() - updatedAt.getTime() > this.config.rates.staleAfterMs;
   }
 
   /** Persisted rates only (never calls a provider). updatedAt is the oldest rate's time. */
   async all(now = new Date()) {
-    const rows = await listRates(this.db);
+    const rows = (await this.rows()).values();
     const rates: Record<string, number> = {};
     let oldest: Date | null = null;
     for (const r of rows) {
@@ -37,7 +69,7 @@ export class RatesService {
   }
 
   async one(currency: string, now = new Date()) {
-    const row = await findRate(this.db, currency.toUpperCase());
+    const row = (await this.rows()).get(currency.toUpperCase());
     if (!row) throw notFound(`No rate for ${currency}`);
     return {
       baseCurrency: 'NOK' as const,
@@ -66,6 +98,8 @@ export class RatesService {
         await upsertRate(trx, { currency, rate: rate.toDecimalPlaces(8).toFixed(8), source: 'norges-bank', updatedAt: now });
       }
     });
+    this.generation++;
+    this.cached = null;
     return [...rates.keys()].sort();
   }
 }

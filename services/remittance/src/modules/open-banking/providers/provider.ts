@@ -1,4 +1,5 @@
-import type { ConsentScope } from '../../../db/schema.js';
+import type { Kysely } from 'kysely';
+import type { ConsentScope, DB } from '../../../db/schema.js';
 
 export interface ProviderAccount {
   externalId: string;
@@ -35,6 +36,15 @@ export class ProviderError extends Error {
 }
 
 /**
+ * The caller's open database transaction. A payment is initiated inside the transaction that
+ * debits and records it (R9): if the bank refuses, nothing is recorded. The sandbox, whose books
+ * are tables of this database, writes its side there too; a provider over HTTP ignores it.
+ */
+export interface ProviderCall {
+  db?: Kysely<DB>;
+}
+
+/**
  * An open banking provider (aggregator or bank API) behind which sit the user's banks (R8).
  * The sandbox implements it for development; a real aggregator plugs in by implementing it.
  */
@@ -51,7 +61,7 @@ export interface OpenBankingProvider {
   completeConsent(externalConsentId: string, callbackParams: Record<string, string | undefined>): Promise<boolean>;
   listAccounts(externalConsentId: string): Promise<ProviderAccount[]>;
   readBalance(externalConsentId: string, externalAccountId: string): Promise<{ amount: string; currency: string }>;
-  initiatePayment(externalConsentId: string, order: PaymentOrder): Promise<{ paymentId: string; status: ProviderPaymentStatus }>;
-  paymentStatus(paymentId: string): Promise<ProviderPaymentStatus>;
+  initiatePayment(externalConsentId: string, order: PaymentOrder, call?: ProviderCall): Promise<{ paymentId: string; status: ProviderPaymentStatus }>;
+  paymentStatus(paymentId: string, call?: ProviderCall): Promise<ProviderPaymentStatus>;
   revokeConsent(externalConsentId: string): Promise<void>;
 }

@@ -3,7 +3,7 @@ import { D as Decimal, type Dec } from '@app/shared/money';
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../../db/schema.js';
 import { newId } from '../../../lib/ids.js';
-import { ProviderError, type OpenBankingProvider, type ProviderPaymentStatus } from './provider.js';
+import { ProviderError, type OpenBankingProvider, type ProviderCall, type ProviderPaymentStatus } from './provider.js';
 
 export const SANDBOX_BANK_NAME = 'Sandbox Bank';
 
@@ -27,8 +27,8 @@ function accountNumber(): string {
 export function createSandboxProvider(db: Kysely<DB>, opts: { publicUrl: string; settlementMs: number }): OpenBankingProvider & {
   authorize(externalConsentId: string, approve: boolean): Promise<string | null>;
 } {
-  async function validConsent(externalConsentId: string) {
-    const consent = await db
+  async function validConsent(externalConsentId: string, on: Kysely<DB> = db) {
+    const consent = await on
       .selectFrom('sandbox_bank_consents')
       .selectAll()
       .where('id', '=', externalConsentId)
@@ -118,44 +118,42 @@ export function createSandboxProvider(db: Kysely<DB>, opts: { publicUrl: string;
       return { amount: new Decimal(row.balance).toFixed(2), currency: row.currency };
     },
 
-    async initiatePayment(externalConsentId, order) {
-      const consent = await validConsent(externalConsentId);
-      if (!consent.scope.includes('PISP')) throw new ProviderError('consent_invalid', 'consent does not cover payment initiation');
+    async initiatePayment(externalConsentId, order, call?: ProviderCall) {
       const paymentId = newId('sbp');
       const amount = new Decimal(order.amount).toFixed(2);
-      await db.transaction().execute(async (trx) => {
-        const debited = await trx
-          .updateTable('sandbox_bank_accounts')
-          .set({ balance: sql`balance - ${amount}::numeric` })
-          .where('id', '=', order.externalAccountId)
-          .where('customer_ref', '=', consent.customer_ref)
-          .where('balance', '>=', amount)
-          .executeTakeFirst();
-        if (Number(debited.numUpdatedRows) !== 1) throw new ProviderError('insufficient_funds', 'insufficient funds or unknown account');
-        await trx
-          .insertInto('sandbox_bank_payments')
-          .values({
-            id: paymentId,
-            account_id: order.externalAccountId,
-            amount,
-            currency: order.currency,
-            creditor_account: order.creditorAccount,
-            creditor_name: order.creditorName.slice(0, 200),
-            reference: order.reference.slice(0, 140),
-            status: 'pending',
-            settles_at: new Date(Date.now() + opts.settlementMs),
-          })
-          .execute();
-      });
+      // One statement: the consent check, the conditional debit and the payment row (the hot
+      // path of every payment); the reason of a refusal is looked up only when it happens.
+      const book = async (trx: Kysely<DB>) => {
+        const { rows } = await sql<{ id: string }>`
+          WITH debit AS (
+            UPDATE sandbox_bank_accounts a SET balance = a.balance - ${amount}::numeric
+            FROM sandbox_bank_consents c
+            WHERE c.id = ${externalConsentId} AND c.status = 'valid' AND position('PISP' in c.scope) > 0
+              AND a.id = ${order.externalAccountId} AND a.customer_ref = c.customer_ref AND a.balance >= ${amount}::numeric
+            RETURNING a.id
+          )
+          INSERT INTO sandbox_bank_payments (id, account_id, amount, currency, creditor_account, creditor_name, reference, status, settles_at)
+          SELECT ${paymentId}, debit.id, ${amount}::numeric, ${order.currency}, ${order.creditorAccount}, ${order.creditorName.slice(0, 200)},
+                 ${order.reference.slice(0, 140)}, 'pending', ${new Date(Date.now() + opts.settlementMs)}
+          FROM debit
+          RETURNING id`.execute(trx);
+        if (rows.length === 1) return;
+        const consent = await validConsent(externalConsentId, trx);
+        if (!consent.scope.includes('PISP')) throw new ProviderError('consent_invalid', 'consent does not cover payment initiation');
+        throw new ProviderError('insufficient_funds', 'insufficient funds or unknown account');
+      };
+      if (call?.db) await book(call.db);
+      else await db.transaction().execute(book);
       return { paymentId, status: 'pending' };
     },
 
-    async paymentStatus(paymentId) {
-      const payment = await db.selectFrom('sandbox_bank_payments').selectAll().where('id', '=', paymentId).executeTakeFirst();
+    async paymentStatus(paymentId, call?: ProviderCall) {
+      const on = call?.db ?? db;
+      const payment = await on.selectFrom('sandbox_bank_payments').selectAll().where('id', '=', paymentId).executeTakeFirst();
       if (!payment) throw new ProviderError('unknown_account', 'unknown payment');
       if (payment.status !== 'pending' || payment.settles_at.getTime() > Date.now()) return payment.status;
       const outcome: ProviderPaymentStatus = /0000$/.test(payment.creditor_account.replace(/\s/g, '')) ? 'rejected' : 'completed';
-      await db.transaction().execute(async (trx) => {
+      const settle = async (trx: Kysely<DB>) => {
         const settled = await trx
           .updateTable('sandbox_bank_payments')
           .set({ status: outcome })
@@ -169,8 +167,10 @@ export function createSandboxProvider(db: Kysely<DB>, opts: { publicUrl: string;
             .where('id', '=', payment.account_id)
             .execute();
         }
-      });
-      const now = await db.selectFrom('sandbox_bank_payments').select('status').where('id', '=', paymentId).executeTakeFirstOrThrow();
+      };
+      if (call?.db) await settle(call.db);
+      else await db.transaction().execute(settle);
+      const now = await on.selectFrom('sandbox_bank_payments').select('status').where('id', '=', paymentId).executeTakeFirstOrThrow();
       return now.status;
     },
 

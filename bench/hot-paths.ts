@@ -1,0 +1,319 @@
+/**
+ * Issue 9 benchmark: every hot route of both services next to two baselines measured in the same
+ * run, at 50 connections on real PostgreSQL:
+ *  - physical: bare Fastify + pg doing the minimal statements of the job on plain tables (no
+ *    triggers, no RLS, no auth) in their own database (bench/servers/bare-physical.ts);
+ *  - same schema: bare Fastify + pg running the service's statements on the service's database as
+ *    the table owner (bench/servers/bare-me, bare-posting, bare-invoice, bare-same-schema).
+ * Accounting routes run with one organization and with 20 (each connection cycles through the 20
+ * organizations' tokens, so consecutive requests on a pooled connection change organization).
+ * Phases alternate (app, same schema, physical, per route, the order rotating each round); the
+ * figures are medians of the rounds.
+ *   npm run bench -- hot-paths          BENCH_SECONDS (per phase, default 3), BENCH_ROUNDS (default 5),
+ *                                       BENCH_WARMUP (s per side before the rounds, default 3)
+ *   BENCH_PROFILE=dir                   also writes a CPU profile of each service (node --cpu-prof)
+ */
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { accountingEnv, createBenchDatabase, json, load, machine, median, ROOT, startProcess, stopProcess, writeSection, type CycledRequest, type LoadResult } from './lib.js';
+import { setupPhysical } from './physical-schema.js';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
+const CONNECTIONS = 50;
+const ORGS = 20;
+const INVOICES = 200;
+const PROFILE = process.env.BENCH_PROFILE;
+/** A port nobody listens on now (other benchmarks may run on the same machine). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+const PORT = { app: 0, remit: 0, physical: 0, me: 0, posting: 0, invoice: 0, same: 0 };
+for (const key of Object.keys(PORT) as Array<keyof typeof PORT>) PORT[key] = await freePort();
+const url = (port: number) => `http://127.0.0.1:${port}`;
+// One profile per thread (tsx runs a loader thread too); the largest file of a directory is the main thread.
+const profileArgs = (name: string) => (PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}/${name}`] : []);
+
+const ITEMS = [
+  { description: 'Konsultantske usluge', quantity: 2, unitPrice: 1500, taxRate: 20 },
+  { description: 'Održavanje', quantity: 1, unitPrice: 499.99, taxRate: 10 },
+  { description: 'Licenca', quantity: 3, unitPrice: 33.335, taxRate: 20 },
+];
+const today = new Date().toISOString().slice(0, 10);
+const due = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+interface Org {
+  id: string;
+  userId: string;
+  sessionId: string;
+  token: string;
+  customerId: string;
+  debit: string;
+  credit: string;
+}
+
+async function registerOrg(base: string, name: string): Promise<Org> {
+  const reg = await json(
+    await fetch(`${base}/auth/register`, {
+      method: 'POST',
+      headers: JSON_HEADERS,
+      body: JSON.stringify({ organizationName: name, country: 'RS', baseCurrency: 'RSD', language: 'sr', email: `${name.toLowerCase()}@example.test`, password: 'Correct-Horse-9', fullName: 'Bench' }),
+    }),
+  );
+  const token = reg.tokens.accessToken as string;
+  const headers = { authorization: `Bearer ${token}`, ...JSON_HEADERS };
+  const accounts = await json(await fetch(`${base}/accounts`, { headers }));
+  const ids = Object.fromEntries(accounts.data.map((a: { code: string; id: string }) => [a.code, a.id])) as Record<string, string>;
+  const customer = await json(await fetch(`${base}/contacts`, { method: 'POST', headers, body: JSON.stringify({ type: 'customer', name: 'Kupac Čačić', email: 'kupac@example.test' }) }));
+  return {
+    id: reg.organization.id,
+    userId: reg.user.id,
+    sessionId: JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()).sid,
+    token,
+    customerId: customer.id,
+    debit: ids['1000'],
+    credit: ids['1100'],
+  };
+}
+
+/** 200 sent invoices per organization, written as the owner without audit rows (a bulk load). */
+async function fillInvoices(dbUrl: string, orgs: Org[]): Promise<void> {
+  const c = new pg.Client({ connectionString: dbUrl });
+  await c.connect();
+  try {
+    await c.query('SET session_replication_role = replica');
+    for (const o of orgs) {
+      await c.query(
+        `INSERT INTO invoices (organization_id, invoice_number, customer_id, customer_name, invoice_date, due_date, currency_code,
+           exchange_rate, subtotal, tax_amount, discount_amount, total_amount, base_amount, status)
+         SELECT $1, 'INV-2025-' || lpad(g::text, 4, '0'), $2, 'Kupac ' || g, DATE '2025-01-01' + g, DATE '2025-02-01' + g, 'RSD',
+           1, 1000 + g, 0, 0, 1000 + g, 1000 + g, 'sent'
+         FROM generate_series(1, $3) AS g`,
+        [o.id, o.customerId, INVOICES],
+      );
+    }
+    await c.query('SET session_replication_role = origin');
+    await c.query('ANALYZE');
+  } finally {
+    await c.end();
+  }
+}
+
+/** Signs in through the mock eID (mobile flow) and links two bank accounts to the user. */
+async function remittanceUser(base: string, dbUrl: string) {
+  const start = await json(await fetch(`${base}/v1/auth/eid/initiate?platform=mobile`));
+  const authorize = await fetch(start.redirectUrl, { redirect: 'manual' });
+  const back = new URL(authorize.headers.get('location')!, base);
+  const signIn = await json(
+    await fetch(`${base}/v1/auth/eid/callback`, {
+      method: 'POST',
+      headers: JSON_HEADERS,
+      body: JSON.stringify({ code: back.searchParams.get('code'), state: back.searchParams.get('state') }),
+    }),
+  );
+  const token = signIn.token as string;
+  const c = new pg.Client({ connectionString: dbUrl });
+  await c.connect();
+  try {
+    const user = (await c.query(`SELECT user_id FROM sessions WHERE token_hash = $1`, [createHash('sha256').update(token).digest('hex')])).rows[0].user_id as string;
+    await c.query(
+      `INSERT INTO ob_consents (id, user_id, provider, external_consent_id, status, scope, surface, callback_state, granted_at, expires_at)
+       VALUES ('obc_bench', $1, 'sandbox', 'ext-bench', 'active', 'AISP+PISP', 'api', 'bench-state', now(), now() + interval '90 days')`,
+      [user],
+    );
+    await c.query(
+      `INSERT INTO bank_accounts (id, user_id, consent_id, provider, external_account_id, bank_name, account_number, balance, currency, is_primary)
+       VALUES ('bac_bench1', $1, 'obc_bench', 'sandbox', 'ext-1', 'DNB', '12345678903', 10250.50, 'NOK', true),
+              ('bac_bench2', $1, 'obc_bench', 'sandbox', 'ext-2', 'DNB', '12345678911', 310.00, 'NOK', false)`,
+      [user],
+    );
+  } finally {
+    await c.end();
+  }
+  return { token, hash: createHash('sha256').update(token).digest('hex') };
+}
+
+interface Route {
+  name: string;
+  target: number;
+  app: { port: number; requests: CycledRequest[] };
+  same: { port: number; requests: CycledRequest[] } | null;
+  physical: { port: number; requests: CycledRequest[] };
+}
+
+const dbs = await Promise.all([createBenchDatabase('bench_hot_acc'), createBenchDatabase('bench_hot_remit'), createBenchDatabase('bench_hot_phys')]);
+const [accDb, remitDb, physDb] = dbs;
+const dataDir = mkdtempSync(join(tmpdir(), 'bench-hot-'));
+const children: Awaited<ReturnType<typeof startProcess>>[] = [];
+const results = new Map<string, Record<'app' | 'same' | 'physical', LoadResult[]>>();
+const routes: Route[] = [];
+try {
+  const start = async (script: string, env: Record<string, string>, ready: string, args: string[] = []) => {
+    const child = await startProcess(script, env, ready, args);
+    children.push(child);
+    return child;
+  };
+  await start(`${ROOT}/services/accounting/src/server.ts`, accountingEnv(PORT.app, { ACCOUNTING_DATABASE_URL: accDb.url, DATA_DIR: dataDir }), `${url(PORT.app)}/health`, profileArgs('accounting'));
+  await start(
+    `${ROOT}/services/remittance/src/server.ts`,
+    { REMITTANCE_PORT: String(PORT.remit), REMITTANCE_DATABASE_URL: remitDb.url, DATA_DIR: dataDir, NODE_ENV: 'development', RATE_LIMITS: 'off', LOG_LEVEL: 'warn' },
+    `${url(PORT.remit)}/api/health`,
+    profileArgs('remittance'),
+  );
+  const base = `${url(PORT.app)}/api/v1`;
+  // Readers (200 invoices each) and writers are different organizations, so the list stays 200 long.
+  const readers: Org[] = [];
+  const writers: Org[] = [];
+  for (let i = 0; i < ORGS; i++) readers.push(await registerOrg(base, `BenchRead${i}`));
+  for (let i = 0; i < ORGS; i++) writers.push(await registerOrg(base, `BenchWrite${i}`));
+  await fillInvoices(accDb.url, readers);
+  const remitUser = await remittanceUser(url(PORT.remit), remitDb.url);
+  const phys = await setupPhysical(physDb.url, ORGS, INVOICES);
+
+  await start(`${ROOT}/bench/servers/bare-physical.ts`, { DATABASE_URL: physDb.url, PORT: String(PORT.physical) }, `${url(PORT.physical)}/health`);
+  await start(`${ROOT}/bench/servers/bare-me.ts`, { DATABASE_URL: accDb.url, PORT: String(PORT.me) }, `${url(PORT.me)}/health`);
+  await start(`${ROOT}/bench/servers/bare-posting.ts`, { DATABASE_URL: accDb.url, PORT: String(PORT.posting) }, `${url(PORT.posting)}/health`);
+  await start(`${ROOT}/bench/servers/bare-invoice.ts`, { DATABASE_URL: accDb.url, PORT: String(PORT.invoice) }, `${url(PORT.invoice)}/health`);
+  await start(`${ROOT}/bench/servers/bare-same-schema.ts`, { DATABASE_URL: accDb.url, REMITTANCE_DATABASE_URL: remitDb.url, PORT: String(PORT.same) }, `${url(PORT.same)}/health`);
+
+  const bearer = (o: Org) => ({ authorization: `Bearer ${o.token}` });
+  const entry = (o: Org) => ({ transactionDate: today, description: 'bench entry', debitAccountId: o.debit, creditAccountId: o.credit, amount: 12.34 });
+  const invoice = (o: Org) => ({ customerId: o.customerId, invoiceDate: today, dueDate: due, items: ITEMS, notes: 'Bench' });
+  const post = (path: string, headers: Record<string, string>, body: object): CycledRequest => ({ method: 'POST', path, headers: { ...headers, ...JSON_HEADERS }, body: JSON.stringify(body) });
+  const get = (path: string, headers: Record<string, string> = {}): CycledRequest => ({ method: 'GET', path, headers });
+
+  for (const n of [1, ORGS]) {
+    const label = n === 1 ? 'one organization' : `${n} organizations`;
+    const r = readers.slice(0, n);
+    const w = writers.slice(0, n);
+    const p = phys.slice(0, n);
+    routes.push(
+      {
+        name: `accounting GET /auth/me, ${label}`,
+        target: 0.85,
+        app: { port: PORT.app, requests: r.map((o) => get('/api/v1/auth/me', bearer(o))) },
+        same: { port: PORT.me, requests: r.map((o) => get(`/me?user=${o.userId}&session=${o.sessionId}`)) },
+        physical: { port: PORT.physical, requests: p.map((o) => get(`/me?user=${o.user}`)) },
+      },
+      {
+        name: `accounting GET /invoices?perPage=20 (200 invoices), ${label}`,
+        target: 0.7,
+        app: { port: PORT.app, requests: r.map((o) => get('/api/v1/invoices?perPage=20', bearer(o))) },
+        same: { port: PORT.same, requests: r.map((o) => get(`/invoices?org=${o.id}`)) },
+        physical: { port: PORT.physical, requests: p.map((o) => get(`/invoices?org=${o.org}`)) },
+      },
+      {
+        name: `accounting POST /transactions, ${label}`,
+        target: 0.75,
+        app: { port: PORT.app, requests: w.map((o) => post('/api/v1/transactions', bearer(o), entry(o))) },
+        same: { port: PORT.posting, requests: w.map((o) => post('/post', {}, { ...entry(o), org: o.id })) },
+        physical: { port: PORT.physical, requests: p.map((o) => post('/transactions', {}, { ...entry({ debit: o.debit, credit: o.credit } as Org), org: o.org })) },
+      },
+      {
+        name: `accounting POST /invoices (3 items), ${label}`,
+        target: 0.4,
+        app: { port: PORT.app, requests: w.map((o) => post('/api/v1/invoices', bearer(o), invoice(o))) },
+        // The same-schema baseline numbers in 2027, so its counter is not the service's.
+        same: { port: PORT.invoice, requests: w.map((o) => post('/invoices', {}, { ...invoice(o), org: o.id, invoiceDate: '2027-01-10', dueDate: '2027-02-10' })) },
+        physical: { port: PORT.physical, requests: p.map((o) => post('/invoices', {}, { ...invoice({ customerId: o.customer } as Org), org: o.org })) },
+      },
+    );
+  }
+  routes.push(
+    {
+      name: 'remittance GET /v1/auth/me (2 bank accounts)',
+      target: 0.85,
+      app: { port: PORT.remit, requests: [get('/v1/auth/me', { authorization: `Bearer ${remitUser.token}` })] },
+      same: { port: PORT.same, requests: [get(`/remit-me?hash=${remitUser.hash}`)] },
+      physical: { port: PORT.physical, requests: [get(`/me?user=${phys[0].user}`)] },
+    },
+    {
+      name: 'remittance GET /api/rates',
+      target: 0.5,
+      app: { port: PORT.remit, requests: [get('/api/rates')] },
+      same: null,
+      physical: { port: PORT.physical, requests: [get('/hello')] },
+    },
+  );
+
+  // Every route answers 2xx before anything is measured.
+  for (const route of routes) {
+    for (const side of [route.app, route.same, route.physical]) {
+      if (!side) continue;
+      const q = side.requests[0];
+      const res = await fetch(`${url(side.port)}${q.path}`, { method: q.method, headers: q.headers, body: q.body });
+      if (res.status >= 300) throw new Error(`${route.name} on ${side.port}: ${res.status} ${await res.text()}`);
+      await res.arrayBuffer();
+    }
+  }
+  const run = (side: { port: number; requests: CycledRequest[] }, seconds: number) =>
+    load({ url: url(side.port), requests: side.requests, seconds, connections: CONNECTIONS });
+  for (const route of routes) {
+    for (const side of [route.app, route.same, route.physical]) if (side) await run(side, WARMUP); // JIT, prepared statements, caches
+    results.set(route.name, { app: [], same: [], physical: [] });
+  }
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const route of routes) {
+      const sides = (['app', 'same', 'physical'] as const).filter((s) => route[s]);
+      const order = [...sides.slice(round % sides.length), ...sides.slice(0, round % sides.length)];
+      for (const s of order) {
+        const r = await run(route[s]!, SECONDS);
+        if (r.non2xx || r.errors) console.warn(`${route.name} ${s}: non-2xx ${r.non2xx}, errors ${r.errors}`);
+        results.get(route.name)![s].push(r);
+      }
+      const got = results.get(route.name)!;
+      console.log(`${route.name}: app ${got.app.at(-1)?.requestsPerSec}, same ${got.same.at(-1)?.requestsPerSec ?? '-'}, physical ${got.physical.at(-1)?.requestsPerSec}`);
+    }
+  }
+} finally {
+  for (const child of children.reverse()) await stopProcess(child).catch(() => {});
+  for (const db of dbs) await db.drop().catch(() => {});
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+const med = (rs: LoadResult[]) => Math.round(median(rs.map((r) => r.requestsPerSec)));
+const rows = routes.map((route) => {
+  const r = results.get(route.name)!;
+  const app = med(r.app);
+  const physical = med(r.physical);
+  const same = r.same.length ? med(r.same) : null;
+  const ratio = app / physical;
+  const errors = [...r.app, ...r.same, ...r.physical].reduce((a, x) => a + x.non2xx + x.errors, 0);
+  return `| ${route.name} | ${app.toLocaleString('en')} | ${same === null ? '-' : same.toLocaleString('en')} | ${same === null ? '-' : (app / same).toFixed(2)} | ${physical.toLocaleString('en')} | **${ratio.toFixed(2)}** | ${route.target.toFixed(2)} | ${ratio >= route.target ? 'met' : 'missed'} | ${r.app.map((x) => x.requestsPerSec).join(' / ')} | ${errors} |`;
+});
+const body = `Command: \`npm run bench -- hot-paths\` (BENCH_SECONDS=${SECONDS}, BENCH_ROUNDS=${ROUNDS}, BENCH_WARMUP=${WARMUP}; real PostgreSQL at 127.0.0.1:5432, ${machine()}, autocannon ${CONNECTIONS} connections, services and baselines with 10 pooled connections each, server and load generator in separate processes on loopback). The machine has 2 cores shared by the load generator, Node, PostgreSQL and the test runs of 7 other sessions working at the same time: phases alternate (per route: service, same-schema baseline, physical baseline, the order rotating every round) so noise hits all three alike; figures are medians of ${ROUNDS} rounds of ${SECONDS} s.
+
+- physical baseline: bare Fastify + pg, the minimal statements on plain tables in their own database (no triggers, RLS, auth, validation): \`bench/servers/bare-physical.ts\`; \`GET /hello\` (no database) for the rates.
+- same-schema baseline: bare Fastify + pg running the service's statements on the service's database as the table owner (\`bench/servers/bare-me.ts\`, \`bare-posting.ts\`, \`bare-invoice.ts\`, \`bare-same-schema.ts\`).
+- 20 organizations: each connection cycles through 20 organizations' tokens (and the baselines through 20 organizations' ids), so consecutive requests on a pooled database connection belong to different organizations. Readers (200 invoices each) and writers are different organizations.
+
+| route | service req/s | same-schema req/s | service / same schema | physical req/s | **service / physical** | target | | service rounds | non-2xx + errors |
+|---|---:|---:|---:|---:|---:|---:|---|---|---:|
+${rows.join('\n')}
+
+What the service does per request now (round trips after the token, which a bounded cache of
+verified tokens in packages/shared/src/tokens.ts checks without crypto on repeat use):
+- GET /auth/me (accounting): one statement (user, organization and login by primary keys).
+- GET /invoices: the principal, then page and total in one precompiled statement (\`count(*) OVER ()\`).
+- POST /transactions (base currency): the principal, then BEGIN + context + the posting statement
+  (account check under FOR KEY SHARE, posting, running totals, period sums) + COMMIT in one round trip.
+- POST /invoices: the principal, BEGIN + context + the customer, then the numbered insert (counter,
+  invoice, items) with its COMMIT in the same round trip: the counter row is locked only while the
+  server runs that statement and the commit.
+- With 20 organizations, a connection that must switch organization sends the context script in
+  the same round trip as the statement (node-postgres pipeline mode): no extra round trip.
+- remittance GET /v1/auth/me: one statement (session, user, bank accounts); GET /api/rates: no
+  statement (rates in memory, at most 5 s old on another instance).
+`;
+writeSection('Hot paths against bare baselines (issue 9)', body);
+console.log(body);

@@ -1,0 +1,83 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { AppError } from '../../lib/errors.js';
+import { IdParams, errorResponses } from '../../lib/schemas.js';
+import { ALL_ROLES } from '../../plugins/auth.js';
+import {
+  BankAccount, BankAccountList, BankTransactionList, BankTransactionsQuery, CreateBankAccountBody, ImportResult, ReconcileBody, ReconcileResult,
+} from './banking.schemas.js';
+import { bankAccountOrThrow, createBankAccount, listBankAccounts, listBankTransactions, reconcile } from './banking.service.js';
+import { STATEMENT_MAX_BYTES, importStatement } from './statement-import.js';
+
+/** The multipart parser stops a file at the size limit and marks it truncated: that is a 413. */
+async function* refuseTruncated(file: AsyncIterable<Buffer> & { truncated?: boolean }) {
+  for await (const chunk of file) yield chunk as Buffer;
+  if (file.truncated) throw new AppError('SVC-5007', { file: ['must be at most 5 MB'] });
+}
+
+const OWNER_ADMIN = ['owner', 'admin'] as const;
+const WRITERS = ['owner', 'admin', 'accountant'] as const;
+
+/** /api/v1/bank-accounts (spec "Bank accounts"; A9, A14, A15). */
+export function bankingRoutes() {
+  const tags = ['Bank accounts'];
+  const security = [{ bearerAuth: [] }];
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
+    app.get('/', {
+      config: { auth: ALL_ROLES },
+      schema: { tags, security, response: { 200: BankAccountList, ...errorResponses(401, 403) } },
+    }, async (request) => {
+      const p = request.principal();
+      return request.tenant((db) => listBankAccounts(db, p.orgId));
+    });
+
+    app.post('/', {
+      config: { auth: OWNER_ADMIN, perMinute: 10 },
+      schema: { tags, security, body: CreateBankAccountBody, response: { 201: BankAccount, ...errorResponses(401, 403, 404, 422) } },
+    }, async (request, reply) => {
+      const p = request.principal();
+      const account = await request.tenantTx((trx) => createBankAccount(trx, p.orgId, request.body));
+      return reply.status(201).send(account);
+    });
+
+    app.get('/:id/transactions', {
+      config: { auth: ALL_ROLES },
+      schema: { tags, security, params: IdParams, querystring: BankTransactionsQuery, response: { 200: BankTransactionList, ...errorResponses(400, 401, 403, 404, 422) } },
+    }, async (request) => {
+      const p = request.principal();
+      return request.tenant((db) => listBankTransactions(db, p.orgId, request.params.id, request.query, p.organization.country));
+    });
+
+    app.post('/:id/import', {
+      config: { auth: WRITERS, perMinute: 10 },
+      schema: {
+        tags, security, params: IdParams, consumes: ['multipart/form-data'],
+        description: 'Multipart form with one CSV file (any field name, e.g. "file"), at most 5 MB.',
+        response: { 200: ImportResult, ...errorResponses(401, 403, 404, 413, 422) },
+      },
+    }, async (request) => {
+      const p = request.principal();
+      // The bank account first, so an unknown one is told so before the upload is read.
+      const bank = await request.tenant((db) => bankAccountOrThrow(db, p.orgId, request.params.id));
+      if (!request.isMultipart()) throw new AppError('SVC-5006', { file: ['send the CSV as multipart/form-data'] });
+      let file;
+      try {
+        file = await request.file({ limits: { fileSize: STATEMENT_MAX_BYTES, files: 1, fields: 10, parts: 11 } });
+      } catch (err) {
+        throw new AppError('SVC-5006', { file: [(err as Error).message] });
+      }
+      if (!file) throw new AppError('SVC-5006', { file: ['a CSV file is required'] });
+      return importStatement((fn) => request.tenantTx(fn), p.orgId, bank, refuseTruncated(file.file));
+    });
+
+    app.post('/:id/reconcile', {
+      config: { auth: WRITERS, perMinute: 10 },
+      schema: { tags, security, params: IdParams, body: ReconcileBody, response: { 200: ReconcileResult, ...errorResponses(400, 401, 403, 404, 422) } },
+    }, async (request) => {
+      const p = request.principal();
+      return request.tenantTx((trx) => reconcile(trx, p, request.params.id, request.body));
+    });
+  };
+}

@@ -1,0 +1,147 @@
+import type { Kysely } from 'kysely';
+import { dec } from '@app/shared/money';
+import type { DB } from '../../db/types.js';
+import { AppError } from '../../lib/errors.js';
+import { pageMeta, pageRequest } from '../../lib/pagination.js';
+import type { Principal, TenantTx } from '../../plugins/auth.js';
+import { assertCurrency, currencyDecimals, formatMoney } from '../currencies/currencies.js';
+import { getTransaction } from '../ledger/transactions.service.js';
+import { paymentReference } from '../einvoice/payment-reference.js';
+import * as repo from './banking.repository.js';
+import { BANK_TRANSACTION_SORTS, type BankTransactionsQuery, type CreateBankAccountBody, type ReconcileBody } from './banking.schemas.js';
+import { matchScore, suggestMatches, type BankLine, type PostingCandidate } from './reconciliation.js';
+
+type Db = Kysely<DB>;
+const ASSET_TYPE = 1;
+const MAX_BALANCE = '1000000000000000';
+/** Candidates read per bank line and rule: more than a page can use, few enough to stay cheap. */
+const CANDIDATES_PER_LINE = 10;
+
+export function presentBankAccount(r: repo.BankAccountRow) {
+  return {
+    id: r.id,
+    accountId: r.account_id,
+    accountCode: r.account_code,
+    bankName: r.bank_name,
+    accountNumber: r.account_number,
+    iban: r.iban,
+    currencyCode: r.currency_code,
+    currentBalance: formatMoney(r.current_balance, r.currency_code),
+    isActive: r.is_active,
+    createdAt: r.created_at.toISOString(),
+    updatedAt: r.updated_at.toISOString(),
+  };
+}
+
+export function presentBankTransaction(r: repo.BankTransactionRow, currencyCode: string) {
+  return {
+    id: r.id,
+    transactionDate: r.transaction_date,
+    amount: formatMoney(r.amount, currencyCode),
+    description: r.description || null,
+    reference: r.reference || null,
+    reconciled: r.reconciled,
+    matchedTransactionId: r.matched_transaction_id,
+    reconciledAt: r.reconciled_at ? r.reconciled_at.toISOString() : null,
+    createdAt: r.created_at.toISOString(),
+  };
+}
+
+export async function listBankAccounts(db: Db, orgId: string) {
+  return { data: (await repo.listBankAccounts(db, orgId)).map(presentBankAccount) };
+}
+
+export async function bankAccountOrThrow(db: Db, orgId: string, id: string) {
+  const b = await repo.findBankAccount(db, orgId, id);
+  if (!b) throw new AppError('SVC-5001');
+  return b;
+}
+
+/** POST /bank-accounts: the ledger account must be one of the organization's Asset accounts. */
+export async function createBankAccount(trx: TenantTx, orgId: string, body: CreateBankAccountBody) {
+  const account = await repo.findLedgerAccount(trx, orgId, body.accountId);
+  if (!account) throw new AppError('SVC-5003', { accountId: ['ledger account not found'] });
+  if (account.account_type_id !== ASSET_TYPE) throw new AppError('SVC-5002', { accountId: ['must be an Asset account'] });
+  if (!account.is_active) throw new AppError('SVC-9003', { accountId: ['account is inactive'] });
+  assertCurrency(body.currencyCode);
+  const decimals = currencyDecimals(body.currencyCode);
+  let opening = dec(0);
+  if (body.currentBalance !== undefined) {
+    if (!Number.isFinite(body.currentBalance)) throw new AppError('SVC-9003', { currentBalance: ['must be a finite number'] });
+    opening = dec(body.currentBalance);
+    if (opening.abs().gte(MAX_BALANCE)) throw new AppError('SVC-9003', { currentBalance: [`must be below ${MAX_BALANCE} in absolute value`] });
+    if (opening.decimalPlaces() > decimals) throw new AppError('SVC-9003', { currentBalance: [`must have at most ${decimals} decimal places`] });
+  }
+  const bankName = body.bankName.trim();
+  if (!bankName) throw new AppError('SVC-9003', { bankName: ['must not be blank'] });
+  const id = await repo.insertBankAccount(trx, {
+    organization_id: orgId,
+    account_id: account.id,
+    bank_name: bankName,
+    account_number: body.accountNumber?.trim() || null,
+    iban: body.iban ? body.iban.replace(/\s+/g, '').toUpperCase() || null : null,
+    currency_code: body.currencyCode,
+    opening_balance: opening.toFixed(),
+    current_balance: opening.toFixed(),
+  });
+  return presentBankAccount((await repo.findBankAccount(trx, orgId, id))!);
+}
+
+/** GET /bank-accounts/:id/transactions: a page of lines and the A15 suggestions for its unreconciled ones. */
+export async function listBankTransactions(db: Db, orgId: string, id: string, q: BankTransactionsQuery, country: string) {
+  const page = pageRequest(q, BANK_TRANSACTION_SORTS, 'transactionDate');
+  if (q.fromDate && q.toDate && q.fromDate > q.toDate) throw new AppError('SVC-9003', { fromDate: ['must not be after toDate'] });
+  const bank = await bankAccountOrThrow(db, orgId, id);
+  const reconciled = q.reconciled === undefined ? undefined : q.reconciled === 'true';
+  const { rows, total } = await repo.listBankTransactions(db, orgId, id, { fromDate: q.fromDate, toDate: q.toDate, reconciled }, page);
+  const open: BankLine[] = rows
+    .filter((r) => !r.reconciled)
+    .map((r) => ({ id: r.id, date: r.transaction_date, amount: r.amount, description: r.description, reference: r.reference }));
+  const candidates = await repo.reconciliationCandidates(db, orgId, bank.account_id, open, CANDIDATES_PER_LINE);
+  const suggestions = suggestMatches(open, candidates.map((c) => ({ ...candidateOf(c, country), bankId: c.bank_id })), bank.account_id);
+  return { data: rows.map((r) => presentBankTransaction(r, bank.currency_code)), meta: pageMeta(total, page), suggestions };
+}
+
+function candidateOf(c: Omit<repo.CandidateRow, 'bank_id'>, country: string): PostingCandidate {
+  return {
+    id: c.id,
+    date: c.transaction_date,
+    amount: c.amount,
+    description: c.description,
+    debitAccountId: c.debit_account_id,
+    creditAccountId: c.credit_account_id,
+    documentNumber: c.document_number,
+    paymentReference: c.document_number ? paymentReference(country, c.document_number) : null,
+  };
+}
+
+/**
+ * POST /bank-accounts/:id/reconcile: the bank line (404 SVC-5004) and the posting (404 SVC-9002)
+ * are locked, each must be unreconciled (400 SVC-5005), and the posting must touch the bank
+ * account's ledger account (422 SVC-9003). Both are marked reconciled; `confidence` is the
+ * pair's A15 score.
+ */
+export async function reconcile(trx: TenantTx, p: Principal, id: string, body: ReconcileBody) {
+  const bank = await bankAccountOrThrow(trx, p.orgId, id);
+  const line = await repo.lockBankTransaction(trx, p.orgId, id, body.bankTransactionId);
+  if (!line) throw new AppError('SVC-5004', { bankTransactionId: ['bank transaction not found on this bank account'] });
+  const posting = await repo.lockPosting(trx, p.orgId, body.transactionId);
+  if (!posting) throw new AppError('SVC-9002', { transactionId: ['ledger transaction not found'] });
+  if (line.reconciled) throw new AppError('SVC-5005', { bankTransactionId: ['already reconciled'] });
+  if (posting.reconciled) throw new AppError('SVC-5005', { transactionId: ['already reconciled'] });
+  if (posting.debit_account_id !== bank.account_id && posting.credit_account_id !== bank.account_id) {
+    throw new AppError('SVC-9003', { transactionId: [`the posting does not touch the bank account's ledger account ${bank.account_code}`] });
+  }
+  const doc = await repo.documentNumberOf(trx, p.orgId, posting.reference_type, posting.reference_id);
+  const confidence = matchScore(
+    { id: line.id, date: line.transaction_date, amount: line.amount, description: line.description, reference: line.reference },
+    candidateOf({ ...posting, description: posting.description, document_number: doc }, p.organization.country),
+    bank.account_id,
+  );
+  const updated = await repo.markReconciled(trx, p.orgId, line.id, posting.id, new Date());
+  return {
+    bankTransaction: presentBankTransaction(updated, bank.currency_code),
+    transaction: await getTransaction(trx, p.orgId, p.organization.baseCurrency, posting.id),
+    confidence,
+  };
+}

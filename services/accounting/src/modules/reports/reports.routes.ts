@@ -1,0 +1,121 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { errorResponses } from '../../lib/schemas.js';
+import { ALL_ROLES, type Principal } from '../../plugins/auth.js';
+import { renderReportPdf } from '../documents/report-pdf.js';
+import { reportLabelsFor } from '../documents/report-labels.js';
+import { renderReportCsv } from './report-csv.js';
+import { organizationToday } from './report-dates.js';
+import {
+  balanceSheetDocument, cashFlowDocument, dashboardDocument, profitLossDocument, trialBalanceDocument, vatDocument,
+  type ReportDocument,
+} from './report-document.js';
+import {
+  AsOfQuery, BalanceSheet, CashFlow, Dashboard, DashboardQuery, PeriodQuery, ProfitLoss, TrialBalance, Vat, reportResponse,
+  type ReportFormat,
+} from './reports.schemas.js';
+import { balanceSheet, cashFlow, checkPeriod, dashboard, profitLoss, trialBalanceReport, vatReport, type ReportOrg } from './reports.service.js';
+
+const orgOf = (p: Principal): ReportOrg => ({
+  id: p.orgId,
+  name: p.organization.name,
+  baseCurrency: p.organization.baseCurrency,
+  country: p.organization.country,
+  language: p.organization.language,
+});
+
+/**
+ * Sends a report as JSON, or as a PDF (organization's language) or CSV attachment named
+ * <report>-<dates>.<ext>.
+ */
+async function answer<R>(
+  reply: FastifyReply,
+  org: ReportOrg,
+  format: ReportFormat | undefined,
+  report: R,
+  toDocument: (r: R, labels: ReturnType<typeof reportLabelsFor>) => ReportDocument,
+  fileStem: string,
+) {
+  if (!format || format === 'json') return report;
+  const file = format === 'pdf'
+    ? await renderReportPdf(toDocument(report, reportLabelsFor(org.language)), org.name, org.language)
+    : renderReportCsv(toDocument(report, reportLabelsFor('en')));
+  return reply
+    .type(format === 'pdf' ? 'application/pdf' : 'text/csv; charset=utf-8')
+    .header('content-disposition', `attachment; filename="${fileStem}.${format}"`)
+    .header('cache-control', 'private, no-store')
+    .send(file);
+}
+
+/** /api/v1/reports (spec "Reports"; A16). All roles; dashboard 100 requests a minute, the others 50. */
+export function reportsRoutes() {
+  const tags = ['Reports'];
+  const security = [{ bearerAuth: [] }];
+  const errors = errorResponses(401, 403, 422, 429);
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
+    app.get('/dashboard', {
+      config: { auth: ALL_ROLES, perMinute: 100 },
+      schema: { tags, security, querystring: DashboardQuery, response: { 200: reportResponse(Dashboard, 'Dashboard: this month to date in the organization\'s time zone'), ...errors } },
+    }, async (request, reply) => {
+      const org = orgOf(request.principal());
+      const today = organizationToday(org.country);
+      const report = await request.tenant((db) => dashboard(db, org, today));
+      return answer(reply, org, request.query.format, report, dashboardDocument, `dashboard-${today}`);
+    });
+
+    app.get('/profit-loss', {
+      config: { auth: ALL_ROLES, perMinute: 50 },
+      schema: { tags, security, querystring: PeriodQuery, response: { 200: reportResponse(ProfitLoss, 'Profit and loss over from..to (inclusive)'), ...errors } },
+    }, async (request, reply) => {
+      const org = orgOf(request.principal());
+      const period = checkPeriod(request.query);
+      const report = await request.tenant((db) => profitLoss(db, org, period));
+      return answer(reply, org, request.query.format, report, profitLossDocument, `profit-loss-${period.from}-${period.to}`);
+    });
+
+    app.get('/balance-sheet', {
+      config: { auth: ALL_ROLES, perMinute: 50 },
+      schema: { tags, security, querystring: AsOfQuery, response: { 200: reportResponse(BalanceSheet, 'Balances at the end of date'), ...errors } },
+    }, async (request, reply) => {
+      const org = orgOf(request.principal());
+      const date = request.query.date ?? organizationToday(org.country);
+      const report = await request.tenant((db) => balanceSheet(db, org, date));
+      return answer(reply, org, request.query.format, report, balanceSheetDocument, `balance-sheet-${date}`);
+    });
+
+    app.get('/cash-flow', {
+      config: { auth: ALL_ROLES, perMinute: 50 },
+      schema: { tags, security, querystring: PeriodQuery, response: { 200: reportResponse(CashFlow, 'Cash and bank movements over from..to'), ...errors } },
+    }, async (request, reply) => {
+      const org = orgOf(request.principal());
+      const period = checkPeriod(request.query);
+      const report = await request.tenant((db) => cashFlow(db, org, period));
+      return answer(reply, org, request.query.format, report, cashFlowDocument, `cash-flow-${period.from}-${period.to}`);
+    });
+
+    app.get('/vat', {
+      config: { auth: ALL_ROLES, perMinute: 50 },
+      schema: { tags, security, querystring: PeriodQuery, response: { 200: reportResponse(Vat, 'Output and input VAT over from..to'), ...errors } },
+    }, async (request, reply) => {
+      const org = orgOf(request.principal());
+      const period = checkPeriod(request.query);
+      const report = await request.tenant((db) => vatReport(db, org, period));
+      return answer(reply, org, request.query.format, report, vatDocument, `vat-${period.from}-${period.to}`);
+    });
+
+    app.get('/trial-balance', {
+      config: { auth: ALL_ROLES, perMinute: 50 },
+      schema: {
+        tags, security, querystring: AsOfQuery,
+        response: { 200: reportResponse(TrialBalance, 'Every account with postings up to date; 500 SVC-6004 when debits and credits differ'), ...errorResponses(401, 403, 422, 429, 500) },
+      },
+    }, async (request, reply) => {
+      const org = orgOf(request.principal());
+      const date = request.query.date ?? organizationToday(org.country);
+      const report = await request.tenant((db) => trialBalanceReport(db, org, date, request.log));
+      return answer(reply, org, request.query.format, report, trialBalanceDocument, `trial-balance-${date}`);
+    });
+  };
+}

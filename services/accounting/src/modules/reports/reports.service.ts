@@ -1,0 +1,288 @@
+import type { Kysely } from 'kysely';
+import type { FastifyBaseLogger } from 'fastify';
+import { D, dec, roundHalfUp, type Dec } from '@app/shared/money';
+import type { DB } from '../../db/types.js';
+import { AppError } from '../../lib/errors.js';
+import { currencyDecimals } from '../currencies/currencies.js';
+import * as ledger from '../ledger/ledger.repository.js';
+import { trialBalance } from '../ledger/ledger.service.js';
+import { BEGINNING, addDays, monthStart, sumRanges, sumRangesUpTo, type SumRanges } from '../ledger/period-ranges.js';
+import { activityOf, cashAccountIds, EQUITY, EXPENSE, ASSET, LIABILITY, REVENUE, isFixedAsset, isLongTermLiability, type CashFlowActivity } from './report-accounts.js';
+import * as repo from './reports.repository.js';
+
+/** The organization a report is for (from the caller's principal). */
+export interface ReportOrg {
+  id: string;
+  name: string;
+  baseCurrency: string;
+  country: string;
+  language: string;
+}
+
+type Db = Kysely<DB>;
+const ZERO = new D(0);
+
+/** Decimal strings with the base currency's decimals (A3). */
+function money(org: ReportOrg) {
+  const decimals = currencyDecimals(org.baseCurrency);
+  return (v: Dec | string) => roundHalfUp(dec(v), decimals).toFixed(decimals);
+}
+
+const sumOf = (values: Dec[]) => values.reduce((a, b) => a.plus(b), ZERO);
+
+/** 422 SVC-6001 / SVC-6002 / SVC-6003 for a period query (dates are schema-checked already). */
+export function checkPeriod(q: { from?: string; to?: string }): { from: string; to: string } {
+  if (!q.from) throw new AppError('SVC-6001', { from: ['is required'] });
+  if (!q.to) throw new AppError('SVC-6002', { to: ['is required'] });
+  if (q.from > q.to) throw new AppError('SVC-6003', { from: ['must not be after to'] });
+  return { from: q.from, to: q.to };
+}
+
+/** Net balance on the account type's normal side (A9). */
+function normalSide(typeId: number, debit: string, credit: string): Dec {
+  return typeId === ASSET || typeId === EXPENSE ? dec(debit).minus(credit) : dec(credit).minus(debit);
+}
+
+/** The ledger accounts bank accounts are booked on (none until banking exists). */
+async function bankLedgerIds(db: Db, orgId: string): Promise<Set<string>> {
+  return new Set(await repo.bankLedgerAccountIds(db, orgId));
+}
+
+// ---------------------------------------------------------------------------------------------
+
+export async function profitLoss(db: Db, org: ReportOrg, period: { from: string; to: string }) {
+  const fmt = money(org);
+  const rows = await ledger.accountTotals(db, org.id, sumRanges(period.from, period.to));
+  const section = (typeId: number) => {
+    const accounts = rows
+      .filter((r) => r.account_type_id === typeId)
+      .map((r) => ({ accountCode: r.code, accountName: r.name, amount: fmt(normalSide(typeId, r.debit_total, r.credit_total)) }));
+    return { total: fmt(sumOf(accounts.map((a) => dec(a.amount)))), accounts };
+  };
+  const revenue = section(REVENUE);
+  const expenses = section(EXPENSE);
+  return { period, baseCurrency: org.baseCurrency, revenue, expenses, netProfit: fmt(dec(revenue.total).minus(expenses.total)) };
+}
+
+export async function balanceSheet(db: Db, org: ReportOrg, asOfDate: string) {
+  const fmt = money(org);
+  const rows = await ledger.accountTotals(db, org.id, sumRangesUpTo(asOfDate));
+  const line = (r: ledger.AccountTotalsRow) => ({ accountCode: r.code as string | null, accountName: r.name, balance: fmt(normalSide(r.account_type_id, r.debit_total, r.credit_total)) });
+  const group = (lines: Array<ReturnType<typeof line>>) => ({ total: fmt(sumOf(lines.map((l) => dec(l.balance)))), accounts: lines });
+  const of = (typeId: number) => rows.filter((r) => r.account_type_id === typeId);
+  const current = group(of(ASSET).filter((r) => !isFixedAsset(r)).map(line));
+  const fixed = group(of(ASSET).filter((r) => isFixedAsset(r)).map(line));
+  const currentLiabilities = group(of(LIABILITY).filter((r) => !isLongTermLiability(r)).map(line));
+  const longTerm = group(of(LIABILITY).filter((r) => isLongTermLiability(r)).map(line));
+  // Revenue less expenses up to the date: never closed into retained earnings by this service,
+  // so the line carries every year's result and assets = liabilities + equity holds on any date.
+  const earnings = sumOf(of(REVENUE).map((r) => dec(fmt(normalSide(REVENUE, r.debit_total, r.credit_total)))))
+    .minus(sumOf(of(EXPENSE).map((r) => dec(fmt(normalSide(EXPENSE, r.debit_total, r.credit_total))))));
+  const equity = group([...of(EQUITY).map(line), { accountCode: null, accountName: 'Current Year Earnings', balance: fmt(earnings) }]);
+  return {
+    asOfDate,
+    baseCurrency: org.baseCurrency,
+    assets: { total: fmt(dec(current.total).plus(fixed.total)), current, fixed },
+    liabilities: { total: fmt(dec(currentLiabilities.total).plus(longTerm.total)), current: currentLiabilities, longTerm },
+    equity,
+  };
+}
+
+/** Sum of (debits - credits) of the cash accounts in `ranges`. */
+async function cashMovement(db: Db, orgId: string, cash: Set<string>, ranges: SumRanges): Promise<Dec> {
+  const rows = await ledger.accountTotals(db, orgId, ranges, [...cash]);
+  return sumOf(rows.map((r) => dec(r.debit_total).minus(r.credit_total)));
+}
+
+/** The cash accounts' balance at the end of `date` (0 before the first possible day). */
+function cashBalanceAt(db: Db, orgId: string, cash: Set<string>, date: string): Promise<Dec> {
+  return date < BEGINNING ? Promise.resolve(ZERO) : cashMovement(db, orgId, cash, sumRangesUpTo(date));
+}
+
+export async function cashFlow(db: Db, org: ReportOrg, period: { from: string; to: string }) {
+  const fmt = money(org);
+  const [accounts, banks] = await Promise.all([repo.chart(db, org.id), bankLedgerIds(db, org.id)]);
+  const cash = cashAccountIds(accounts, banks);
+  const pairs = await ledger.pairTotals(db, org.id, sumRanges(period.from, period.to), [...cash]);
+  // Per counter account: money into (+) or out of (-) the cash accounts. Transfers between two
+  // cash accounts move no cash in or out and are left out.
+  const byCounter = new Map<string, { code: string; name: string; typeId: number; amount: Dec }>();
+  for (const p of pairs) {
+    if (cash.has(p.counter_account_id)) continue;
+    const item = byCounter.get(p.counter_account_id) ?? { code: p.counter_code, name: p.counter_name, typeId: p.counter_type_id, amount: ZERO };
+    item.amount = item.amount.plus(p.debit_total).minus(p.credit_total);
+    byCounter.set(p.counter_account_id, item);
+  }
+  const sections: Record<CashFlowActivity, { total: string; items: Array<{ description: string; accountCode: string; amount: string }> }> = {
+    operating: { total: '', items: [] },
+    investing: { total: '', items: [] },
+    financing: { total: '', items: [] },
+  };
+  for (const item of [...byCounter.values()].sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0))) {
+    sections[activityOf({ code: item.code, account_type_id: item.typeId })].items.push({ description: item.name, accountCode: item.code, amount: fmt(item.amount) });
+  }
+  for (const s of Object.values(sections)) s.total = fmt(sumOf(s.items.map((i) => dec(i.amount))));
+  const net = dec(sections.operating.total).plus(sections.investing.total).plus(sections.financing.total);
+  const opening = await cashBalanceAt(db, org.id, cash, addDays(period.from, -1));
+  return {
+    period,
+    baseCurrency: org.baseCurrency,
+    ...sections,
+    netCashFlow: fmt(net),
+    openingBalance: fmt(opening),
+    closingBalance: fmt(dec(fmt(opening)).plus(fmt(net))),
+  };
+}
+
+export async function trialBalanceReport(db: Db, org: ReportOrg, asOfDate: string, log: FastifyBaseLogger) {
+  const tb = await trialBalance(db, org.id, asOfDate, currencyDecimals(org.baseCurrency));
+  if (!tb.balanced) {
+    // A posting written past the ledger API (or a broken sums row): needs a person, not a retry.
+    log.error({ organizationId: org.id, asOfDate, totals: tb.totals }, 'trial balance debit and credit totals differ (SVC-6004)');
+    throw new AppError('SVC-6004');
+  }
+  return {
+    asOfDate,
+    baseCurrency: org.baseCurrency,
+    accounts: tb.accounts.map((a) => ({
+      accountCode: a.accountCode,
+      accountName: a.accountName,
+      accountType: a.accountType,
+      debitTotal: a.debitTotal,
+      creditTotal: a.creditTotal,
+      balance: a.balance,
+    })),
+    totals: tb.totals,
+    balanced: tb.balanced,
+  };
+}
+
+/**
+ * Output VAT rows in base currency. Each row converts its own net and tax; the invoice's rows
+ * then carry together exactly the VAT the invoice posted to 2300 (round(posted tax x rate)): a
+ * rounding difference goes to the row with the largest VAT.
+ */
+function outputVatRows(rows: repo.OutputVatRow[], fmtDecimals: number) {
+  const round = (v: Dec) => roundHalfUp(v, fmtDecimals);
+  const byInvoice = new Map<string, repo.OutputVatRow[]>();
+  for (const r of rows) byInvoice.set(r.invoice_id, [...(byInvoice.get(r.invoice_id) ?? []), r]);
+  const out: Array<{ row: repo.OutputVatRow; base: Dec; vat: Dec }> = [];
+  for (const group of byInvoice.values()) {
+    const first = group[0];
+    // What the sale posted as VAT (A8): the tax less any discount beyond the lines' net.
+    const postedTax = D.max(ZERO, D.min(dec(first.tax_amount), dec(first.total_amount)));
+    const postedBase = round(postedTax.times(first.exchange_rate));
+    const converted = group.map((row) => ({ row, base: round(dec(row.net).times(row.exchange_rate)), vat: round(dec(row.tax).times(row.exchange_rate)) }));
+    const diff = postedBase.minus(sumOf(converted.map((c) => c.vat)));
+    if (!diff.isZero()) converted.reduce((a, b) => (b.vat.gt(a.vat) ? b : a)).vat = converted.reduce((a, b) => (b.vat.gt(a.vat) ? b : a)).vat.plus(diff);
+    out.push(...converted);
+  }
+  return out;
+}
+
+const percent = (v: string | Dec) => {
+  const d = dec(v);
+  return d.toFixed(Math.max(2, d.decimalPlaces()));
+};
+
+export async function vatReport(db: Db, org: ReportOrg, period: { from: string; to: string }) {
+  const fmt = money(org);
+  const decimals = currencyDecimals(org.baseCurrency);
+  const [output, input, status] = await Promise.all([
+    repo.outputVat(db, org.id, period.from, period.to),
+    repo.inputVat(db, org.id, period.from, period.to),
+    repo.vatReconciliation(db, org.id, period.from, period.to),
+  ]);
+  const invoices = outputVatRows(output, decimals).map(({ row, base, vat }) => ({
+    invoiceNumber: row.invoice_number,
+    customerName: row.customer_name,
+    invoiceDate: row.invoice_date,
+    baseAmount: fmt(base),
+    vatAmount: fmt(vat),
+    vatRate: percent(row.tax_rate),
+  }));
+  // Converted as the approval posted them (A8): net and VAT each rounded to base, so input VAT
+  // equals the expenses' 1300 postings.
+  const expenses = input.map((e) => {
+    const net = dec(e.amount).minus(e.tax_amount);
+    return {
+      expenseNumber: e.expense_number,
+      vendorName: e.vendor_name,
+      expenseDate: e.expense_date,
+      baseAmount: fmt(net.times(e.exchange_rate)),
+      vatAmount: fmt(dec(e.tax_amount).times(e.exchange_rate)),
+      // A16: taxAmount / (amount - taxAmount) x 100, 2 decimals (0 when the net is 0).
+      vatRate: net.isZero() ? '0.00' : roundHalfUp(dec(e.tax_amount).div(net).times(100), 2).toFixed(2),
+    };
+  });
+  const outputTotal = sumOf(invoices.map((i) => dec(i.vatAmount)));
+  const inputTotal = sumOf(expenses.map((e) => dec(e.vatAmount)));
+  return {
+    period,
+    country: org.country,
+    baseCurrency: org.baseCurrency,
+    outputVAT: { total: fmt(outputTotal), invoices },
+    inputVAT: { total: fmt(inputTotal), expenses },
+    netVAT: fmt(outputTotal.minus(inputTotal)),
+    reconciliationStatus: {
+      allInvoicesPaid: output.every((r) => r.status === 'paid'),
+      allExpensesApproved: !status.pending_expenses,
+      unmatchedTransactions: status.unmatched_transactions,
+    },
+  };
+}
+
+// Dashboard --------------------------------------------------------------------------------------
+
+export async function dashboard(db: Db, org: ReportOrg, today: string) {
+  const fmt = money(org);
+  const thisMonth = monthStart(today);
+  const lastMonth = monthStart(today, -1);
+  const [accounts, banks, monthly, receivables, categories] = await Promise.all([
+    repo.chart(db, org.id),
+    bankLedgerIds(db, org.id),
+    ledger.monthlyTypeTotals(db, org.id, sumRanges(monthStart(today, -11), today)),
+    repo.receivables(db, org.id, today),
+    repo.expensesByCategory(db, org.id, thisMonth, today, currencyDecimals(org.baseCurrency)),
+  ]);
+  const cash = cashAccountIds(accounts, banks);
+  const [cashNow, flowThis, flowLast] = await Promise.all([
+    cashBalanceAt(db, org.id, cash, today),
+    cashMovement(db, org.id, cash, sumRanges(thisMonth, today)),
+    cashMovement(db, org.id, cash, sumRanges(lastMonth, addDays(thisMonth, -1))),
+  ]);
+
+  // The last 12 calendar months including this one (month to date), months without postings as 0.
+  const monthlyPL = Array.from({ length: 12 }, (_, i) => {
+    const month = monthStart(today, i - 11).slice(0, 7);
+    const of = (typeId: number) => monthly.find((m) => m.month === month && m.account_type_id === typeId);
+    const rev = of(REVENUE);
+    const exp = of(EXPENSE);
+    const revenue = dec(fmt(rev ? normalSide(REVENUE, rev.debit_total, rev.credit_total) : ZERO));
+    const expenses = dec(fmt(exp ? normalSide(EXPENSE, exp.debit_total, exp.credit_total) : ZERO));
+    return { month, revenue: fmt(revenue), expenses: fmt(expenses), profit: fmt(revenue.minus(expenses)) };
+  });
+  const current = monthlyPL[11];
+
+  // Net cash flow = the movement of the cash accounts (transfers between them cancel out).
+  const cashFlowChange = flowLast.isZero() ? 0 : roundHalfUp(flowThis.minus(flowLast).div(flowLast.abs()).times(100), 2).toNumber();
+
+  return {
+    asOfDate: today,
+    baseCurrency: org.baseCurrency,
+    cashBalance: fmt(cashNow),
+    revenueMTD: current.revenue,
+    unpaidInvoices: fmt(receivables?.total ?? ZERO),
+    expensesMTD: current.expenses,
+    profitMTD: current.profit,
+    cashFlowChange,
+    monthlyPL,
+    receivablesAging: {
+      current: fmt(receivables?.current ?? ZERO),
+      days30: fmt(receivables?.days30 ?? ZERO),
+      days60: fmt(receivables?.days60 ?? ZERO),
+      days90plus: fmt(receivables?.days90plus ?? ZERO),
+    },
+    expensesByCategory: categories.map((c) => ({ category: c.category, amount: fmt(c.amount), currencyCode: org.baseCurrency })),
+  };
+}

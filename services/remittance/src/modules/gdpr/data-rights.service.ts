@@ -1,0 +1,68 @@
+import type { Kysely } from 'kysely';
+import type { Static } from 'typebox';
+import type { DB } from '../../db/schema.js';
+import { notFound } from '../../errors.js';
+import { revokeAllSessions } from '../auth/sessions.repository.js';
+import type { OpenBankingService } from '../open-banking/open-banking.service.js';
+import { insertGdprConsentEvent, withdrawAllGdprConsents } from './consents.repository.js';
+import * as repo from './data-rights.repository.js';
+import type { DataExportResponse } from './gdpr.schemas.js';
+
+type ExportData = Static<typeof DataExportResponse>['data'];
+
+export const RETENTION_YEARS = 5;
+export const RETENTION_NOTE =
+  `Your account is closed and you have been signed out everywhere. Under anti-money-laundering law we keep your ` +
+  `records for ${RETENTION_YEARS} years after closure; they are used for nothing else and deleted after that. ` +
+  `Signing in with eID again creates a new, empty account.`;
+
+/** The rights of access (export) and erasure (spec GDPR and compliance, R6, R16). */
+export class DataRightsService {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly openBanking: OpenBankingService,
+  ) {}
+
+  /**
+   * Every personal record of the user, read in one repeatable-read snapshot, together with the
+   * data access request that the export itself creates.
+   */
+  async exportData(userId: string, ip: string | null) {
+    const at = new Date();
+    return this.db
+      .transaction()
+      .setIsolationLevel('repeatable read')
+      .execute(async (trx) => {
+        await repo.insertDataAccessRequest(trx, userId, { type: 'export', ip, at });
+        const user = await repo.findUserForExport(trx, userId);
+        if (!user) throw notFound('User not found');
+        const sections = await repo.selectExportSections(trx, userId);
+        // The sections come from the registry, which the completeness test holds to the schema.
+        const data = { user, ...sections } as ExportData;
+        return { data, exportedAt: at.toISOString() };
+      });
+  }
+
+  /**
+   * Soft delete in one transaction: the user is marked erased, every session revoked (both
+   * surfaces: the per-request check then fails at once), open banking consents revoked, GDPR
+   * consents withdrawn, cards cancelled, and the erasure request recorded. The rows stay for the
+   * retention period. The bank is told about the revoked consents after the commit.
+   */
+  async eraseAccount(userId: string, ip: string | null): Promise<{ message: string; retentionNote: string }> {
+    const at = new Date();
+    const revoked = await this.db.transaction().execute(async (trx) => {
+      if (!(await repo.markUserErased(trx, userId, at))) throw notFound('User not found');
+      await revokeAllSessions(trx, userId);
+      const consents = await repo.revokeAllOpenBankingConsents(trx, userId, at);
+      for (const c of await withdrawAllGdprConsents(trx, userId, at)) {
+        await insertGdprConsentEvent(trx, userId, { ...c, ip_address: ip });
+      }
+      await repo.cancelAllCards(trx, userId, at);
+      await repo.insertDataAccessRequest(trx, userId, { type: 'erasure', ip, at });
+      return consents;
+    });
+    await this.openBanking.tellBankRevoked(revoked);
+    return { message: 'Your account has been deleted', retentionNote: RETENTION_NOTE };
+  }
+}

@@ -1,0 +1,107 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { clientInfo, type SurfaceOptions } from '../../context.js';
+import { clearWebCookie } from '../auth/auth.routes.js';
+import { authOf } from '../../plugins/authenticate.js';
+import { errors } from '../../schemas.js';
+import {
+  ComplaintBody,
+  ComplaintCreatedResponse,
+  ComplaintIdParams,
+  ComplaintListQuery,
+  ComplaintListResponse,
+  ComplaintResponse,
+  ConsentBody,
+  ConsentListResponse,
+  ConsentResponse,
+  DataExportResponse,
+  ErasureResponse,
+} from './gdpr.schemas.js';
+
+export async function gdprRoutes(scope: FastifyInstance, { surface, ctx }: SurfaceOptions): Promise<void> {
+  const app = scope.withTypeProvider<TypeBoxTypeProvider>();
+  const tags = ['gdpr'];
+
+  app.get('/consents', { schema: { tags, response: { 200: ConsentListResponse, ...errors(401) } } }, async (req) => ({
+    data: await ctx.gdpr.listConsents(authOf(req).userId),
+  }));
+
+  app.post(
+    '/consents',
+    {
+      schema: {
+        tags,
+        summary: 'Grant or withdraw a consent: 201 when the record is created, 200 when it is updated',
+        body: ConsentBody,
+        response: { 200: ConsentResponse, 201: ConsentResponse, ...errors(400, 401, 403) },
+      },
+    },
+    async (req, reply) => {
+      const { created, consent } = await ctx.gdpr.recordConsent(authOf(req).userId, {
+        type: req.body.consentType,
+        granted: req.body.granted,
+        ip: clientInfo(req).ip,
+      });
+      return reply.status(created ? 201 : 200).send({ data: consent });
+    },
+  );
+
+  app.get(
+    '/complaints',
+    { schema: { tags, querystring: ComplaintListQuery, response: { 200: ComplaintListResponse, ...errors(400, 401) } } },
+    async (req) => ctx.gdpr.listComplaints(authOf(req).userId, req.query),
+  );
+
+  app.get(
+    '/complaints/:id',
+    { schema: { tags, params: ComplaintIdParams, response: { 200: ComplaintResponse, ...errors(401, 404) } } },
+    async (req) => ({ data: await ctx.gdpr.getComplaint(authOf(req).userId, req.params.id) }),
+  );
+
+  app.post(
+    '/complaints',
+    { schema: { tags, body: ComplaintBody, response: { 201: ComplaintCreatedResponse, ...errors(400, 401, 403, 422) } } },
+    async (req, reply) => reply.status(201).send(await ctx.gdpr.createComplaint(authOf(req).userId, req.body)),
+  );
+
+  app.get(
+    '/user/data-export',
+    { schema: { tags, summary: 'Every personal record of the user (GDPR access)', response: { 200: DataExportResponse, ...errors(401) } } },
+    async (req) => ctx.dataRights.exportData(authOf(req).userId, clientInfo(req).ip),
+  );
+
+  app.get(
+    '/user/data-export/download',
+    {
+      schema: {
+        tags,
+        summary: 'The same export as a JSON file (Content-Disposition: attachment)',
+        response: { 200: DataExportResponse, ...errors(401) },
+      },
+    },
+    async (req, reply) => {
+      const userId = authOf(req).userId;
+      const body = await ctx.dataRights.exportData(userId, clientInfo(req).ip);
+      const day = body.exportedAt.slice(0, 10);
+      reply.header('content-disposition', `attachment; filename="data-export-${userId}-${day}.json"`);
+      reply.header('cache-control', 'no-store');
+      return body;
+    },
+  );
+
+  app.delete(
+    '/user/account',
+    {
+      schema: {
+        tags,
+        summary: 'Erase the account: soft delete, every session and bank consent revoked; records kept 5 years (AML)',
+        response: { 200: ErasureResponse, ...errors(401, 403) },
+      },
+    },
+    async (req, reply) => {
+      const result = await ctx.dataRights.eraseAccount(authOf(req).userId, clientInfo(req).ip);
+      if (surface === 'web') clearWebCookie(reply, ctx.config);
+      return result;
+    },
+  );
+}

@@ -1,0 +1,81 @@
+import type { Kysely } from 'kysely';
+import type { Complaint, ComplaintCategory, DB, GdprConsent, GdprConsentType } from '../../db/schema.js';
+import { badRequest, notFound, validationError, type ErrorDetail } from '../../errors.js';
+import { pageOf, pagination } from '../../lib/pagination.js';
+import { toPlainText } from '../../lib/plain-text.js';
+import * as complaints from './complaints.repository.js';
+import * as consents from './consents.repository.js';
+import { COMPLAINT_COMMITMENT, COMPLAINT_DESCRIPTION_MAX, COMPLAINT_SUBJECT_MAX } from './gdpr.schemas.js';
+
+export function toConsentRecord(c: GdprConsent) {
+  return {
+    id: c.id,
+    consent_type: c.consent_type,
+    granted: c.granted === 1,
+    granted_at: c.granted_at?.toISOString() ?? null,
+    withdrawn_at: c.withdrawn_at?.toISOString() ?? null,
+    ip_address: c.ip_address,
+  };
+}
+
+export function toComplaintRecord(c: Complaint) {
+  return {
+    id: c.id,
+    category: c.category,
+    subject: c.subject,
+    description: c.description,
+    status: c.status,
+    resolution: c.resolution,
+    created_at: c.created_at.toISOString(),
+    resolved_at: c.resolved_at?.toISOString() ?? null,
+  };
+}
+
+/** GDPR consent records and complaints (spec Consent, Complaint). */
+export class GdprService {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  async listConsents(userId: string) {
+    return (await consents.listUserGdprConsents(this.db, userId)).map(toConsentRecord);
+  }
+
+  /** Creates or updates the record and appends the action, with its IP, to the history. */
+  async recordConsent(userId: string, input: { type: GdprConsentType; granted: boolean; ip: string | null }) {
+    const at = new Date();
+    const saved = await this.db.transaction().execute(async (trx) => {
+      const row = await consents.upsertGdprConsent(trx, userId, { ...input, at });
+      await consents.insertGdprConsentEvent(trx, userId, row);
+      return row;
+    });
+    return { created: saved.created, consent: toConsentRecord(saved) };
+  }
+
+  async createComplaint(userId: string, input: { category: ComplaintCategory; subject: string; description: string }) {
+    const subject = toPlainText(input.subject);
+    const description = toPlainText(input.description);
+    const empty: ErrorDetail[] = [];
+    if (!subject) empty.push({ field: 'subject', message: 'is empty (after removing HTML)' });
+    if (!description) empty.push({ field: 'description', message: 'is empty (after removing HTML)' });
+    if (empty.length) throw badRequest('Subject and description are required', empty);
+    const tooLong: ErrorDetail[] = [];
+    if (subject.length > COMPLAINT_SUBJECT_MAX) tooLong.push({ field: 'subject', message: `must be at most ${COMPLAINT_SUBJECT_MAX} characters` });
+    if (description.length > COMPLAINT_DESCRIPTION_MAX) {
+      tooLong.push({ field: 'description', message: `must be at most ${COMPLAINT_DESCRIPTION_MAX} characters` });
+    }
+    if (tooLong.length) throw validationError('Some fields are too long', tooLong);
+    const row = await complaints.insertComplaint(this.db, userId, { category: input.category, subject, description });
+    return { data: toComplaintRecord(row), commitmentNote: COMPLAINT_COMMITMENT };
+  }
+
+  async getComplaint(userId: string, complaintId: string) {
+    const row = await complaints.findUserComplaint(this.db, userId, complaintId);
+    if (!row) throw notFound('Complaint not found');
+    return toComplaintRecord(row);
+  }
+
+  async listComplaints(userId: string, query: { page?: string; limit?: string }) {
+    const page = pageOf(query, 10, 100);
+    const { rows, total } = await complaints.listUserComplaints(this.db, userId, page);
+    return { data: rows.map(toComplaintRecord), pagination: pagination(page, total) };
+  }
+}

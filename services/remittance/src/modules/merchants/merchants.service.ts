@@ -1,0 +1,97 @@
+import { electronicFormatIBAN, extractIBAN, validateIBAN } from 'ibantools';
+import type { Kysely } from 'kysely';
+import QRCode from 'qrcode';
+import type { DB, Merchant } from '../../db/schema.js';
+import { conflict, forbidden, validationError } from '../../errors.js';
+import { newId } from '../../lib/ids.js';
+import { checkPlainText, toNumber } from '../../lib/validation.js';
+import { shortName } from '../payments/payments.service.js';
+import * as repo from './merchants.repository.js';
+import { isValidNorwegianAccount, isValidOrgNumber } from './org-number.js';
+
+export interface MerchantInput {
+  businessName: string;
+  orgNumber: string;
+  address?: string;
+  bankAccount: string;
+}
+
+export const qrValueOf = (merchantId: string) => `app://pay/${merchantId}`;
+
+/** The payout account: a Norwegian account number (11 digits, check digit) or a Norwegian IBAN. */
+function checkPayoutAccount(value: string): string {
+  const compact = value.replace(/[\s.]/g, '');
+  if (/^\d{11}$/.test(compact) && isValidNorwegianAccount(compact)) return compact;
+  const iban = electronicFormatIBAN(value) ?? '';
+  if (validateIBAN(iban).valid && extractIBAN(iban).countryCode === 'NO') return iban;
+  throw validationError('Invalid payout account', [{ field: 'bankAccount', message: 'a Norwegian account number (11 digits) or NO IBAN with valid check digits' }]);
+}
+
+export class MerchantsService {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  /** Registers the caller's business and upgrades the user to the merchant role (R12). */
+  async register(userId: string, input: MerchantInput) {
+    const businessName = checkPlainText('businessName', input.businessName, 200);
+    const orgNumber = input.orgNumber.replace(/\s/g, '');
+    if (!isValidOrgNumber(orgNumber)) {
+      throw validationError('Invalid organisation number', [{ field: 'orgNumber', message: '9 digits with a valid check digit' }]);
+    }
+    const address = input.address === undefined || input.address.trim() === '' ? null : checkPlainText('address', input.address, 300);
+    const bankAccount = checkPayoutAccount(input.bankAccount);
+    const merchant = await this.db.transaction().execute(async (trx) => {
+      const row = await repo.insertMerchant(trx, userId, { id: newId('mer', 8), businessName, orgNumber, address, bankAccount });
+      if (!row) return undefined;
+      await repo.setUserRole(trx, userId, 'merchant');
+      return row;
+    });
+    if (!merchant) throw conflict('You are already a merchant, or this organisation number is registered');
+    return { merchantId: merchant.id, businessName: merchant.business_name, orgNumber: merchant.org_number, address: merchant.address, qrValue: qrValueOf(merchant.id) };
+  }
+
+  private async own(userId: string): Promise<Merchant> {
+    const merchant = await repo.findMerchantOfUser(this.db, userId);
+    if (!merchant) throw forbidden('Merchant role required');
+    return merchant;
+  }
+
+  async dashboard(userId: string, period: repo.Period, now = new Date()) {
+    const merchant = await this.own(userId);
+    const f = await repo.merchantFigures(this.db, userId, merchant.id, period, now);
+    return {
+      period,
+      revenue: toNumber(f.revenue),
+      transactionCount: Number(f.count),
+      fees: toNumber(f.fees),
+      netRevenue: toNumber(f.revenue),
+      nextPayout: toNumber(f.next_payout),
+      payoutTime: new Date(f.payout_time).toISOString(),
+    };
+  }
+
+  async qr(userId: string) {
+    const m = await this.own(userId);
+    return { merchantId: m.id, businessName: m.business_name, qrValue: qrValueOf(m.id), address: m.address };
+  }
+
+  async qrImage(userId: string, format: 'png' | 'svg'): Promise<Buffer | string> {
+    const value = qrValueOf((await this.own(userId)).id);
+    return format === 'png' ? QRCode.toBuffer(value, { type: 'png', width: 512, margin: 2 }) : QRCode.toString(value, { type: 'svg', margin: 2 });
+  }
+
+  async payments(userId: string, page: { page: number; limit: number; offset: number }) {
+    await this.own(userId);
+    const { rows, total } = await repo.listMerchantPayments(this.db, userId, page.limit, page.offset);
+    return {
+      data: rows.map((r) => ({
+        id: r.id,
+        status: r.status,
+        amount: toNumber(r.send_amount),
+        currency: 'NOK',
+        customerName: shortName(r.first_name, r.last_name),
+        createdAt: r.created_at.toISOString(),
+      })),
+      pagination: { page: page.page, limit: page.limit, total },
+    };
+  }
+}

@@ -1,0 +1,34 @@
+import type { NotificationType } from '../../db/schema.js';
+
+/** Notification texts in Norwegian (R13), one builder per trigger. */
+const nok = new Intl.NumberFormat('nb-NO', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const money = (amount: string, currency: string) => `${nok.format(amount as unknown as number)} ${currency}`;
+
+export interface NotificationText {
+  type: NotificationType;
+  title: string;
+  body: string;
+}
+
+export const texts = {
+  remittanceCompleted: (amount: string, currency: string, recipient: string): NotificationText => ({
+    type: 'transaction_complete',
+    title: 'Overføring fullført',
+    body: `Overføringen på ${money(amount, currency)} til ${recipient} er fullført.`,
+  }),
+  remittanceFailed: (amount: string, currency: string, recipient: string, refunded: string): NotificationText => ({
+    type: 'system',
+    title: 'Overføring mislyktes',
+    body: `Overføringen på ${money(amount, currency)} til ${recipient} kunne ikke gjennomføres. ${money(refunded, currency)} er ført tilbake til kontoen din.`,
+  }),
+  qrPaid: (amount: string, merchant: string): NotificationText => ({
+    type: 'qr_payment',
+    title: 'QR-betaling gjennomført',
+    body: `Du betalte ${money(amount, 'NOK')} til ${merchant}.`,
+  }),
+  qrReceived: (amount: string, customer: string): NotificationText => ({
+    type: 'qr_payment',
+    title: 'Ny QR-betaling',
+    body: `Du mottok ${money(amount, 'NOK')} fra ${customer}.`,
+  }),
+};

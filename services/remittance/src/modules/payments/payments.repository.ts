@@ -1,0 +1,180 @@
+import { sql, type Kysely } from 'kysely';
+import type { DB, Transaction, TransactionType } from '../../db/schema.js';
+
+/** The paying account with its consent: the one asked for, or the user's primary. */
+export interface PayingAccount {
+  id: string;
+  bank_name: string;
+  balance: string;
+  external_account_id: string;
+  provider: string;
+  consent_status: string;
+  consent_scope: string;
+  consent_expires_at: Date | null;
+  external_consent_id: string | null;
+}
+
+/**
+ * Everything a remittance checks before its transaction, in one round trip: the user's KYC
+ * status, the recipient (only the user's own, not deleted), the rate for its currency and the
+ * paying account with its consent.
+ */
+export async function loadRemittanceContext(db: Kysely<DB>, userId: string, recipientId: string, bankAccountId: string | null) {
+  return db
+    .selectFrom('users as u')
+    .leftJoin('recipients as r', (j) => j.onRef('r.user_id', '=', 'u.id').on('r.id', '=', recipientId).on('r.deleted_at', 'is', null))
+    .leftJoin('exchange_rates as er', 'er.currency', 'r.currency')
+    .leftJoin('bank_accounts as a', (j) => {
+      const own = j.onRef('a.user_id', '=', 'u.id');
+      return bankAccountId === null ? own.on('a.is_primary', '=', true) : own.on('a.id', '=', bankAccountId);
+    })
+    .leftJoin('ob_consents as c', 'c.id', 'a.consent_id')
+    .select([
+      'u.kyc_status',
+      'r.id as recipient_id',
+      'r.name as recipient_name',
+      'r.country as recipient_country',
+      'r.currency as recipient_currency',
+      'r.bank_account as recipient_account',
+      'er.rate',
+      'a.id as account_id',
+      'a.bank_name',
+      'a.balance',
+      'a.external_account_id',
+      'a.provider',
+      'c.status as consent_status',
+      'c.scope as consent_scope',
+      'c.expires_at as consent_expires_at',
+      'c.external_consent_id',
+    ])
+    .where('u.id', '=', userId)
+    .where('u.deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+/** A QR payment's checks in one round trip: the merchant (and its owner's name) and the primary account. */
+export async function loadQrContext(db: Kysely<DB>, userId: string, merchantId: string) {
+  return db
+    .selectFrom('users as u')
+    // An erased merchant's account is kept for retention only: it no longer receives payments.
+    .leftJoin('merchants as m', (j) =>
+      j
+        .on('m.id', '=', merchantId)
+        .on((eb) => eb.exists(eb.selectFrom('users as mu').select('mu.id').whereRef('mu.id', '=', 'm.user_id').where('mu.deleted_at', 'is', null))),
+    )
+    .leftJoin('bank_accounts as a', (j) => j.onRef('a.user_id', '=', 'u.id').on('a.is_primary', '=', true))
+    .leftJoin('ob_consents as c', 'c.id', 'a.consent_id')
+    .select([
+      'u.first_name',
+      'u.last_name',
+      'm.id as merchant_id',
+      'm.user_id as merchant_user_id',
+      'm.business_name',
+      'm.bank_account as merchant_account',
+      'a.id as account_id',
+      'a.bank_name',
+      'a.balance',
+      'a.external_account_id',
+      'a.provider',
+      'c.status as consent_status',
+      'c.scope as consent_scope',
+      'c.expires_at as consent_expires_at',
+      'c.external_consent_id',
+    ])
+    .where('u.id', '=', userId)
+    .where('u.deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+export async function creditAccount(db: Kysely<DB>, userId: string, accountId: string, amount: string): Promise<void> {
+  await db
+    .updateTable('bank_accounts')
+    .set({ balance: sql`balance + ${amount}::numeric` })
+    .where('user_id', '=', userId)
+    .where('id', '=', accountId)
+    .execute();
+}
+
+export interface NewTransaction {
+  id: string;
+  type: TransactionType;
+  status: 'processing' | 'completed';
+  bankAccountId: string;
+  recipientId: string | null;
+  merchantId: string | null;
+  recipientName: string;
+  recipientCountry: string | null;
+  fromAccount: string;
+  sendAmount: string;
+  receiveAmount: string;
+  receiveCurrency: string;
+  exchangeRate: string;
+  fee: string;
+  total: string;
+  eta: string | null;
+  completedAt: Date | null;
+}
+
+/**
+ * The debit (R9) and the transaction row in one statement: the conditional update
+ * (`balance >= total`) feeds the insert, so concurrent payments can never take the cached
+ * balance below zero, and a refused debit inserts nothing. Undefined when the balance does not
+ * cover the total.
+ */
+export async function debitAndInsertTransaction(db: Kysely<DB>, userId: string, t: NewTransaction): Promise<Transaction | undefined> {
+  const { rows } = await sql<Transaction>`
+    WITH debit AS (
+      UPDATE bank_accounts SET balance = balance - ${t.total}::numeric
+      WHERE user_id = ${userId} AND id = ${t.bankAccountId} AND balance >= ${t.total}::numeric
+      RETURNING id
+    )
+    INSERT INTO transactions (id, user_id, type, status, bank_account_id, recipient_id, merchant_id, recipient_name,
+      recipient_country, from_account, send_amount, send_currency, receive_amount, receive_currency, exchange_rate,
+      fee, total, reference, eta, completed_at)
+    SELECT ${t.id}, ${userId}, ${t.type}, ${t.status}, debit.id, ${t.recipientId}, ${t.merchantId}, ${t.recipientName},
+      ${t.recipientCountry}, ${t.fromAccount}, ${t.sendAmount}::numeric, 'NOK', ${t.receiveAmount}::numeric, ${t.receiveCurrency},
+      ${t.exchangeRate}::numeric, ${t.fee}::numeric, ${t.total}::numeric, ${t.id}, ${t.eta}, ${t.completedAt}::timestamptz
+    FROM debit
+    RETURNING *`.execute(db);
+  return rows[0];
+}
+
+export async function insertPaymentInitiation(
+  db: Kysely<DB>,
+  userId: string,
+  row: { transactionId: string; provider: string; externalPaymentId: string; amount: string },
+): Promise<void> {
+  await db
+    .insertInto('payment_initiations')
+    .values({ transaction_id: row.transactionId, user_id: userId, provider: row.provider, external_payment_id: row.externalPaymentId, amount: row.amount })
+    .execute();
+}
+
+/**
+ * The settlement job's claim (G12): processing remittances, locked for this transaction and
+ * skipped by any other worker that runs at the same time.
+ */
+export async function claimProcessing(db: Kysely<DB>, limit: number) {
+  return db
+    .selectFrom('transactions as t')
+    .innerJoin('payment_initiations as p', 'p.transaction_id', 't.id')
+    .select(['t.id', 't.user_id', 't.bank_account_id', 't.send_amount', 't.send_currency', 't.total', 't.recipient_name', 'p.external_payment_id'])
+    .where('t.status', '=', 'processing')
+    .orderBy('t.created_at')
+    .limit(limit)
+    .forUpdate('t')
+    .skipLocked()
+    .execute();
+}
+
+/** processing -> completed or failed, once. */
+export async function finishTransaction(db: Kysely<DB>, userId: string, transactionId: string, status: 'completed' | 'failed', at: Date): Promise<boolean> {
+  const r = await db
+    .updateTable('transactions')
+    .set(status === 'completed' ? { status, completed_at: at } : { status, failed_at: at })
+    .where('user_id', '=', userId)
+    .where('id', '=', transactionId)
+    .where('status', '=', 'processing')
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}

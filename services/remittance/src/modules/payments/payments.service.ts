@@ -1,0 +1,319 @@
+import { D, type Dec } from '@app/shared/money';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.js';
+import { AppError, notFound, validationError } from '../../errors.js';
+import { remittanceEta } from '../../lib/corridors.js';
+import { newId } from '../../lib/ids.js';
+import { checkAmount, toNumber } from '../../lib/validation.js';
+import { insertNotification } from '../notifications/notifications.repository.js';
+import { texts, type NotificationText } from '../notifications/notification-texts.js';
+import { ProviderError, type OpenBankingProvider } from '../open-banking/providers/provider.js';
+import { claimIdempotencyKey, requestHash, storeIdempotentResponse, type StoredResponse } from './idempotency.js';
+import * as repo from './payments.repository.js';
+
+export const REMITTANCE_FEE_RATE = '0.005';
+export const QR_FEE_RATE = '0.01';
+export const REMITTANCE_BOUNDS = { min: '100', max: '50000' } as const;
+export const QR_BOUNDS = { min: '1', max: '100000' } as const;
+
+const noBankAccount = (message = 'Link a bank account first (open banking consent)') => new AppError(400, 'no_bank_account', message);
+const insufficientBalance = () => new AppError(402, 'insufficient_balance', 'The bank account balance does not cover the amount and the fee');
+const money = (v: Dec) => v.toDecimalPlaces(2, D.ROUND_HALF_UP);
+const nokOnly = (currency: string | undefined) => {
+  if (currency !== undefined && currency !== 'NOK') {
+    throw validationError('Unsupported currency', [{ field: 'currency', message: 'payments are sent in NOK' }]);
+  }
+};
+
+export interface RemittanceInput {
+  recipientId: string;
+  amount: number;
+  currency?: string;
+  bankAccountId?: string;
+}
+
+export interface QrInput {
+  merchantId: string;
+  amount: number;
+}
+
+export interface DisclosureInput {
+  type: 'remittance' | 'qr_payment';
+  amount: number;
+  currency?: string;
+  recipientId?: string;
+}
+
+/** The paying account must exist and its consent must allow payment initiation now. */
+function usableAccount<T extends { account_id: string | null; consent_status: string | null; consent_scope: string | null; consent_expires_at: Date | null; external_consent_id: string | null }>(
+  row: T,
+  now: Date,
+) {
+  if (!row.account_id) return null;
+  if (row.consent_status !== 'active' || !row.consent_scope?.includes('PISP') || !row.external_consent_id) {
+    throw noBankAccount('The bank account\'s consent does not allow payments; renew the open banking consent');
+  }
+  if (row.consent_expires_at && row.consent_expires_at <= now) throw noBankAccount('The open banking consent has expired; renew it');
+  return row as T & { account_id: string; external_consent_id: string };
+}
+
+/** "Ola Nordmann" -> "Ola N." (how a merchant sees its customers). */
+export function shortName(first: string, last: string): string {
+  const initial = last.trim().charAt(0);
+  return initial ? `${first.trim()} ${initial}.` : first.trim();
+}
+
+export class PaymentsService {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly provider: OpenBankingProvider,
+  ) {}
+
+  /** Fee and rate disclosure before paying (not wrapped in data). */
+  async disclosure(userId: string, input: DisclosureInput) {
+    nokOnly(input.currency);
+    if (!Number.isFinite(input.amount) || input.amount <= 0) throw validationError('Invalid amount', [{ field: 'amount', message: 'must be a positive number' }]);
+    const amount = new D(String(input.amount));
+    if (input.type === 'qr_payment') {
+      const fee = money(amount.times(QR_FEE_RATE));
+      return {
+        amount: toNumber(amount),
+        fee: toNumber(fee),
+        feePercentage: 1,
+        exchangeRate: 1,
+        receiveAmount: toNumber(amount),
+        receiveCurrency: 'NOK',
+        estimatedDelivery: 'Instant',
+        totalCost: toNumber(money(amount).plus(fee)),
+      };
+    }
+    if (!input.recipientId) throw validationError('recipientId is required for a remittance', [{ field: 'recipientId', message: 'required' }]);
+    const ctx = await repo.loadRemittanceContext(this.db, userId, input.recipientId, null);
+    if (!ctx?.recipient_id || !ctx.recipient_country || !ctx.recipient_currency) throw notFound('Recipient not found');
+    if (!ctx.rate) throw validationError('Unsupported corridor', [{ field: 'recipientId', message: `no rate for ${ctx.recipient_currency}` }]);
+    const fee = money(amount.times(REMITTANCE_FEE_RATE));
+    return {
+      amount: toNumber(amount),
+      fee: toNumber(fee),
+      feePercentage: 0.5,
+      exchangeRate: Number(ctx.rate),
+      receiveAmount: toNumber(money(amount.times(ctx.rate))),
+      receiveCurrency: ctx.recipient_currency,
+      estimatedDelivery: remittanceEta(ctx.recipient_country),
+      totalCost: toNumber(money(amount).plus(fee)),
+    };
+  }
+
+  /**
+   * A remittance (spec steps, R9): recipient ownership, KYC, paying account, rate, fee; then one
+   * transaction that takes the idempotency key, debits with one conditional update that also
+   * records the transaction, and initiates the payment at the bank. Any refusal rolls all of it back.
+   */
+  async remit(userId: string, input: RemittanceInput, idempotencyKey: string | null): Promise<StoredResponse> {
+    nokOnly(input.currency);
+    const amount = checkAmount('amount', input.amount, REMITTANCE_BOUNDS.min, REMITTANCE_BOUNDS.max);
+    const now = new Date();
+    const ctx = await repo.loadRemittanceContext(this.db, userId, input.recipientId, input.bankAccountId ?? null);
+    if (!ctx?.recipient_id || !ctx.recipient_name || !ctx.recipient_country || !ctx.recipient_currency || !ctx.recipient_account) {
+      throw notFound('Recipient not found');
+    }
+    if (ctx.kyc_status !== 'approved') throw new AppError(403, 'kyc_required', 'Identity verification (KYC) is required before sending money');
+    const account = usableAccount(ctx, now);
+    if (!account) {
+      if (input.bankAccountId) throw notFound('Bank account not found');
+      throw noBankAccount();
+    }
+    if (!ctx.rate) throw validationError('Unsupported corridor', [{ field: 'recipientId', message: `no rate for ${ctx.recipient_currency}` }]);
+    const fee = money(amount.times(REMITTANCE_FEE_RATE));
+    const total = amount.plus(fee);
+    if (new D(account.balance!).lt(total)) throw insufficientBalance();
+    const id = newId('tx_rem', 8);
+    const eta = remittanceEta(ctx.recipient_country);
+
+    return this.inPaymentTransaction(userId, idempotencyKey, requestHash('remittance', input), async (trx) => {
+      const tx = await repo.debitAndInsertTransaction(trx, userId, {
+        id,
+        type: 'remittance',
+        status: 'processing',
+        bankAccountId: account.account_id,
+        recipientId: ctx.recipient_id!,
+        merchantId: null,
+        recipientName: ctx.recipient_name!,
+        recipientCountry: ctx.recipient_country,
+        fromAccount: account.bank_name!,
+        sendAmount: amount.toFixed(2),
+        receiveAmount: money(amount.times(ctx.rate!)).toFixed(2),
+        receiveCurrency: ctx.recipient_currency!,
+        exchangeRate: ctx.rate!,
+        fee: fee.toFixed(2),
+        total: total.toFixed(2),
+        eta,
+        completedAt: null,
+      });
+      if (!tx) throw insufficientBalance();
+      await this.initiate(trx, userId, id, account, total, { creditorAccount: ctx.recipient_account!, creditorName: ctx.recipient_name! });
+      return {
+        statusCode: 201,
+        body: {
+          data: {
+            id: tx.id,
+            type: 'remittance',
+            status: tx.status,
+            sendAmount: toNumber(amount),
+            sendCurrency: 'NOK',
+            receiveAmount: toNumber(tx.receive_amount),
+            receiveCurrency: tx.receive_currency,
+            exchangeRate: Number(tx.exchange_rate),
+            fee: toNumber(fee),
+            feePercent: 0.5,
+            total: toNumber(total),
+            recipientName: tx.recipient_name,
+            recipientCountry: tx.recipient_country,
+            fromAccount: tx.from_account,
+            eta,
+            createdAt: tx.created_at.toISOString(),
+          },
+        },
+      };
+    });
+  }
+
+  /** A QR payment to a merchant (R9, R12): completed at once; the payer pays the 1 % fee. */
+  async payQr(userId: string, input: QrInput, idempotencyKey: string | null): Promise<StoredResponse> {
+    const amount = checkAmount('amount', input.amount, QR_BOUNDS.min, QR_BOUNDS.max);
+    const now = new Date();
+    const ctx = await repo.loadQrContext(this.db, userId, input.merchantId);
+    if (!ctx) throw notFound('User not found');
+    if (!ctx.merchant_id || !ctx.merchant_user_id || !ctx.business_name || !ctx.merchant_account) throw notFound('Merchant not found');
+    if (ctx.merchant_user_id === userId) {
+      throw validationError('You cannot pay your own merchant', [{ field: 'merchantId', message: 'is your own merchant' }]);
+    }
+    const account = usableAccount(ctx, now);
+    if (!account) throw noBankAccount();
+    const fee = money(amount.times(QR_FEE_RATE));
+    const total = amount.plus(fee);
+    if (new D(account.balance!).lt(total)) throw insufficientBalance();
+    const id = newId('tx_qr', 8);
+    const merchantUserId = ctx.merchant_user_id;
+
+    return this.inPaymentTransaction(userId, idempotencyKey, requestHash('qr_payment', input), async (trx) => {
+      const tx = await repo.debitAndInsertTransaction(trx, userId, {
+        id,
+        type: 'qr_payment',
+        status: 'completed',
+        bankAccountId: account.account_id,
+        recipientId: null,
+        merchantId: ctx.merchant_id!,
+        recipientName: ctx.business_name!,
+        recipientCountry: 'NO',
+        fromAccount: account.bank_name!,
+        sendAmount: amount.toFixed(2),
+        receiveAmount: amount.toFixed(2),
+        receiveCurrency: 'NOK',
+        exchangeRate: '1',
+        fee: fee.toFixed(2),
+        total: total.toFixed(2),
+        eta: null,
+        completedAt: now,
+      });
+      if (!tx) throw insufficientBalance();
+      await this.initiate(trx, userId, id, account, total, { creditorAccount: ctx.merchant_account!, creditorName: ctx.business_name! });
+      await this.notify(trx, userId, texts.qrPaid(amount.toFixed(2), ctx.business_name!));
+      await this.notify(trx, merchantUserId, texts.qrReceived(amount.toFixed(2), shortName(ctx.first_name, ctx.last_name)));
+      return {
+        statusCode: 201,
+        body: {
+          data: {
+            id: tx.id,
+            type: 'qr_payment',
+            status: tx.status,
+            amount: toNumber(amount),
+            currency: 'NOK',
+            fee: toNumber(fee),
+            feePercent: 1,
+            merchantName: ctx.business_name!,
+            merchantId: ctx.merchant_id!,
+            fromAccount: tx.from_account,
+            createdAt: tx.created_at.toISOString(),
+          },
+        },
+      };
+    });
+  }
+
+  /** One transaction around the payment, with the Idempotency-Key taken (or replayed) first. */
+  private async inPaymentTransaction(
+    userId: string,
+    key: string | null,
+    hash: string,
+    pay: (trx: Kysely<DB>) => Promise<StoredResponse>,
+  ): Promise<StoredResponse> {
+    return this.db.transaction().execute(async (trx) => {
+      if (key) {
+        const first = await claimIdempotencyKey(trx, userId, key, hash, new Date());
+        if (first) return first;
+      }
+      const response = await pay(trx);
+      if (key) await storeIdempotentResponse(trx, userId, key, response);
+      return response;
+    });
+  }
+
+  /** The payment order at the bank, inside the caller's transaction; a refusal rolls everything back. */
+  private async initiate(
+    trx: Kysely<DB>,
+    userId: string,
+    transactionId: string,
+    account: { external_consent_id: string; external_account_id: string | null; provider: string | null },
+    total: Dec,
+    creditor: { creditorAccount: string; creditorName: string },
+  ): Promise<void> {
+    try {
+      const payment = await this.provider.initiatePayment(
+        account.external_consent_id,
+        { externalAccountId: account.external_account_id!, amount: total.toFixed(2), currency: 'NOK', reference: transactionId, ...creditor },
+        { db: trx },
+      );
+      await repo.insertPaymentInitiation(trx, userId, { transactionId, provider: this.provider.name, externalPaymentId: payment.paymentId, amount: total.toFixed(2) });
+    } catch (err) {
+      if (!(err instanceof ProviderError)) throw err;
+      if (err.reason === 'insufficient_funds') throw insufficientBalance();
+      if (err.reason === 'consent_invalid') throw noBankAccount('The bank refused the consent; renew the open banking consent');
+      throw new AppError(502, 'bank_unavailable', 'The bank did not accept the payment; try again later');
+    }
+  }
+
+  private async notify(db: Kysely<DB>, userId: string, text: NotificationText): Promise<void> {
+    await insertNotification(db, { userId, ...text });
+  }
+
+  /**
+   * The settlement job (R9, G12): claims processing remittances with FOR UPDATE SKIP LOCKED, asks
+   * the bank for each payment's status and moves the settled ones to completed (completedAt,
+   * transaction_complete notification) or failed (debit restored, system notification), each
+   * batch in one transaction. Returns how many moved.
+   */
+  async settle(batchSize = 100): Promise<{ completed: number; failed: number }> {
+    return this.db.transaction().execute(async (trx) => {
+      const out = { completed: 0, failed: 0 };
+      for (const t of await repo.claimProcessing(trx, batchSize)) {
+        const status = await this.provider
+          .paymentStatus(t.external_payment_id, { db: trx })
+          .catch((err: unknown) => (err instanceof ProviderError ? ('pending' as const) : Promise.reject(err)));
+        if (status === 'pending') continue;
+        const now = new Date();
+        if (status === 'completed') {
+          if (!(await repo.finishTransaction(trx, t.user_id, t.id, 'completed', now))) continue;
+          await this.notify(trx, t.user_id, texts.remittanceCompleted(t.send_amount, t.send_currency, t.recipient_name));
+          out.completed++;
+        } else {
+          if (!(await repo.finishTransaction(trx, t.user_id, t.id, 'failed', now))) continue;
+          await repo.creditAccount(trx, t.user_id, t.bank_account_id, t.total);
+          await this.notify(trx, t.user_id, texts.remittanceFailed(t.send_amount, t.send_currency, t.recipient_name, t.total));
+          out.failed++;
+        }
+      }
+      return out;
+    });
+  }
+}

@@ -1,0 +1,74 @@
+import { sql, type Kysely } from 'kysely';
+import type { DB, Transaction, TransactionStatus, TransactionType } from '../../db/schema.js';
+
+export interface TransactionFilter {
+  type?: TransactionType;
+  status?: TransactionStatus;
+}
+
+export async function listTransactions(db: Kysely<DB>, userId: string, filter: TransactionFilter, limit: number, offset: number) {
+  let q = db.selectFrom('transactions').where('user_id', '=', userId);
+  if (filter.type) q = q.where('type', '=', filter.type);
+  if (filter.status) q = q.where('status', '=', filter.status);
+  const [rows, count] = await Promise.all([
+    q
+      .select(['id', 'type', 'status', 'send_amount', 'send_currency', 'recipient_name', 'created_at'])
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute(),
+    q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
+}
+
+export async function findTransaction(db: Kysely<DB>, userId: string, transactionId: string): Promise<Transaction | undefined> {
+  return db.selectFrom('transactions').selectAll().where('user_id', '=', userId).where('id', '=', transactionId).executeTakeFirst();
+}
+
+export interface SummaryRow {
+  total_count: string;
+  total_sent: string;
+  total_paid: string;
+  remittance_count: string;
+  qr_payment_count: string;
+}
+
+/**
+ * All-time and this month's (Europe/Oslo calendar month) figures; failed transactions returned
+ * the money, so they are left out.
+ */
+export async function summarize(db: Kysely<DB>, userId: string, now: Date): Promise<{ allTime: SummaryRow; thisMonth: SummaryRow }> {
+  const { rows } = await sql<{ [k: string]: string }>`
+    WITH t AS (
+      SELECT type, send_amount,
+             created_at >= (date_trunc('month', ${now}::timestamptz AT TIME ZONE 'Europe/Oslo') AT TIME ZONE 'Europe/Oslo') AS this_month
+      FROM transactions WHERE user_id = ${userId} AND status <> 'failed'
+    )
+    SELECT count(*) AS total_count,
+           coalesce(sum(send_amount) FILTER (WHERE type = 'remittance'), 0) AS total_sent,
+           coalesce(sum(send_amount) FILTER (WHERE type = 'qr_payment'), 0) AS total_paid,
+           count(*) FILTER (WHERE type = 'remittance') AS remittance_count,
+           count(*) FILTER (WHERE type = 'qr_payment') AS qr_payment_count,
+           count(*) FILTER (WHERE this_month) AS m_total_count,
+           coalesce(sum(send_amount) FILTER (WHERE this_month AND type = 'remittance'), 0) AS m_total_sent,
+           coalesce(sum(send_amount) FILTER (WHERE this_month AND type = 'qr_payment'), 0) AS m_total_paid,
+           count(*) FILTER (WHERE this_month AND type = 'remittance') AS m_remittance_count,
+           count(*) FILTER (WHERE this_month AND type = 'qr_payment') AS m_qr_payment_count
+    FROM t`.execute(db);
+  const r = rows[0];
+  const pick = (p: string): SummaryRow => ({
+    total_count: String(r[`${p}total_count`]),
+    total_sent: String(r[`${p}total_sent`]),
+    total_paid: String(r[`${p}total_paid`]),
+    remittance_count: String(r[`${p}remittance_count`]),
+    qr_payment_count: String(r[`${p}qr_payment_count`]),
+  });
+  return { allTime: pick(''), thisMonth: pick('m_') };
+}
+
+export async function findUserLanguage(db: Kysely<DB>, userId: string): Promise<string> {
+  const row = await db.selectFrom('user_settings').select('language').where('user_id', '=', userId).executeTakeFirst();
+  return row?.language ?? 'nb';
+}

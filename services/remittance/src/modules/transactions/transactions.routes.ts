@@ -1,0 +1,53 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { SurfaceOptions } from '../../context.js';
+import { authOf } from '../../plugins/authenticate.js';
+import { errors, pageOf } from '../../schemas.js';
+import {
+  ReceiptResponse,
+  SummaryResponse,
+  TransactionDetailResponse,
+  TransactionIdParams,
+  TransactionListQuery,
+  TransactionListResponse,
+} from './transactions.schemas.js';
+
+export async function transactionsRoutes(scope: FastifyInstance, { ctx }: SurfaceOptions): Promise<void> {
+  const app = scope.withTypeProvider<TypeBoxTypeProvider>();
+  const tags = ['transactions'];
+  const service = ctx.transactions;
+
+  app.get('/transactions', { schema: { tags, querystring: TransactionListQuery, response: { 200: TransactionListResponse, ...errors(400, 401) } } }, async (req) => {
+    const { type, status } = req.query;
+    return service.list(authOf(req).userId, { type, status }, pageOf(req.query));
+  });
+
+  app.get('/transactions/summary', { schema: { tags, response: { 200: SummaryResponse, ...errors(401) } } }, async (req) => ({
+    data: await service.summary(authOf(req).userId),
+  }));
+
+  app.get('/transactions/:id', { schema: { tags, params: TransactionIdParams, response: { 200: TransactionDetailResponse, ...errors(401, 404) } } }, async (req) => ({
+    data: await service.detail(authOf(req).userId, req.params.id),
+  }));
+
+  app.get('/transactions/:id/receipt', { schema: { tags, params: TransactionIdParams, response: { 200: ReceiptResponse, ...errors(401, 404) } } }, async (req) => ({
+    data: await service.receipt(authOf(req).userId, req.params.id),
+  }));
+
+  app.get(
+    '/transactions/:id/receipt.pdf',
+    {
+      schema: {
+        tags,
+        summary: "The receipt as a PDF in the user's settings language (nb or en)",
+        params: TransactionIdParams,
+        response: { 200: Type.Unknown({ description: 'application/pdf' }), ...errors(401, 404) },
+      },
+    },
+    async (req, reply) => {
+      const { pdf, filename } = await service.receiptPdf(authOf(req).userId, req.params.id);
+      return reply.type('application/pdf').header('content-disposition', `inline; filename="${filename}"`).send(pdf);
+    },
+  );
+}

@@ -1,0 +1,98 @@
+import type { Kysely } from 'kysely';
+import type { DB, Transaction } from '../../db/schema.js';
+import { notFound } from '../../errors.js';
+import { toNumber } from '../../lib/validation.js';
+import { renderReceiptPdf, type Receipt } from './receipt-pdf.js';
+import * as repo from './transactions.repository.js';
+
+function toDetail(t: Transaction) {
+  return {
+    id: t.id,
+    type: t.type,
+    status: t.status,
+    sendAmount: toNumber(t.send_amount),
+    sendCurrency: t.send_currency,
+    receiveAmount: toNumber(t.receive_amount),
+    receiveCurrency: t.receive_currency,
+    exchangeRate: toNumber(t.exchange_rate, 8),
+    fee: toNumber(t.fee),
+    total: toNumber(t.total),
+    recipientName: t.recipient_name,
+    recipientCountry: t.recipient_country,
+    createdAt: t.created_at.toISOString(),
+    completedAt: t.completed_at?.toISOString() ?? null,
+  };
+}
+
+function toReceipt(t: Transaction): Receipt {
+  return {
+    transactionId: t.id,
+    date: t.created_at.toISOString(),
+    type: t.type,
+    amount: toNumber(t.send_amount),
+    currency: t.send_currency,
+    fee: toNumber(t.fee),
+    exchangeRate: toNumber(t.exchange_rate, 8),
+    receiveAmount: toNumber(t.receive_amount),
+    receiveCurrency: t.receive_currency,
+    recipient: { name: t.recipient_name, countryCode: t.recipient_country },
+    reference: t.reference,
+    status: t.status,
+    estimatedCompletion: t.status === 'processing' ? t.eta : null,
+    completedAt: t.completed_at?.toISOString() ?? null,
+  };
+}
+
+const summaryOf = (r: repo.SummaryRow) => ({
+  totalCount: Number(r.total_count),
+  totalSent: toNumber(r.total_sent),
+  totalPaid: toNumber(r.total_paid),
+  remittanceCount: Number(r.remittance_count),
+  qrPaymentCount: Number(r.qr_payment_count),
+});
+
+export class TransactionsService {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  async list(userId: string, filter: repo.TransactionFilter, page: { page: number; limit: number; offset: number }) {
+    const { rows, total } = await repo.listTransactions(this.db, userId, filter, page.limit, page.offset);
+    return {
+      // Outgoing money: amounts are negated (spec Transaction list item).
+      data: rows.map((t) => ({
+        id: t.id,
+        type: t.type,
+        status: t.status,
+        amount: -toNumber(t.send_amount),
+        currency: t.send_currency,
+        recipientName: t.recipient_name,
+        createdAt: t.created_at.toISOString(),
+      })),
+      pagination: { page: page.page, limit: page.limit, total },
+    };
+  }
+
+  private async own(userId: string, transactionId: string): Promise<Transaction> {
+    const t = await repo.findTransaction(this.db, userId, transactionId);
+    if (!t) throw notFound('Transaction not found');
+    return t;
+  }
+
+  async detail(userId: string, transactionId: string) {
+    return toDetail(await this.own(userId, transactionId));
+  }
+
+  async summary(userId: string, now = new Date()) {
+    const { allTime, thisMonth } = await repo.summarize(this.db, userId, now);
+    return { allTime: summaryOf(allTime), thisMonth: summaryOf(thisMonth) };
+  }
+
+  async receipt(userId: string, transactionId: string): Promise<Receipt> {
+    return toReceipt(await this.own(userId, transactionId));
+  }
+
+  async receiptPdf(userId: string, transactionId: string): Promise<{ pdf: Buffer; filename: string }> {
+    const t = await this.own(userId, transactionId);
+    const language = await repo.findUserLanguage(this.db, userId);
+    return { pdf: await renderReceiptPdf(toReceipt(t), t.total, language), filename: `receipt-${t.id}.pdf` };
+  }
+}

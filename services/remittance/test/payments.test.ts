@@ -1,0 +1,247 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, linkSandboxBank, nextPid, signInMobile, signInWeb, startApp, web } from './helpers.js';
+
+let env: Awaited<ReturnType<typeof startApp>>;
+
+beforeAll(async () => {
+  env = await startApp({ SANDBOX_SETTLEMENT_SECONDS: '0' });
+});
+afterAll(async () => env?.close());
+
+type Auth = ReturnType<typeof web> | ReturnType<typeof bearer>;
+
+/** A user with the sandbox accounts linked and one recipient in the given corridor. */
+async function payer(surface: '/api' | '/v1' = '/api', recipient = { country: 'RS', currency: 'RSD', bankAccount: 'RS35260005601001611379' }) {
+  const auth: Auth = surface === '/api' ? web((await signInWeb(env.app, { pid: nextPid(), given_name: 'Kari', family_name: 'Nordmann' })).cookie) : bearer((await signInMobile(env.app, { pid: nextPid() })).token);
+  const userId = (await env.app.inject({ method: 'GET', url: `${surface}/auth/me`, ...auth })).json().data.id as string;
+  const { primaryId } = await linkSandboxBank(env.app, auth, surface);
+  const r = await env.app.inject({ method: 'POST', url: `${surface}/recipients`, ...auth, payload: { name: 'Marko Marković', ...recipient } });
+  return { auth, surface, userId, primaryId, recipientId: r.json().data.id as string };
+}
+
+const balanceOf = async (accountId: string) =>
+  (await env.db.system.selectFrom('bank_accounts').select('balance').where('id', '=', accountId).executeTakeFirstOrThrow()).balance;
+
+const remit = (p: { auth: Auth; surface: string }, payload: Record<string, unknown>, headers: Record<string, string> = {}) =>
+  env.app.inject({ method: 'POST', url: `${p.surface}/transactions/remittance`, ...p.auth, headers: { ...p.auth.headers, ...headers }, payload });
+
+describe('POST /transactions/remittance (R9)', () => {
+  it('debits amount plus 0.5 % fee, records a processing transaction and its payment initiation, on both surfaces', async () => {
+    for (const surface of ['/api', '/v1'] as const) {
+      const p = await payer(surface);
+      const res = await remit(p, { recipientId: p.recipientId, amount: 1000 });
+      expect(res.statusCode).toBe(201);
+      const rate = (await env.db.system.selectFrom('exchange_rates').select('rate').where('currency', '=', 'RSD').executeTakeFirstOrThrow()).rate;
+      expect(res.json().data).toEqual({
+        id: expect.stringMatching(/^tx_rem_[0-9a-f]{16}$/),
+        type: 'remittance',
+        status: 'processing',
+        sendAmount: 1000,
+        sendCurrency: 'NOK',
+        receiveAmount: Math.round(1000 * Number(rate) * 100) / 100,
+        receiveCurrency: 'RSD',
+        exchangeRate: Number(rate),
+        fee: 5,
+        feePercent: 0.5,
+        total: 1005,
+        recipientName: 'Marko Marković',
+        recipientCountry: 'RS',
+        fromAccount: 'Sandbox Bank',
+        eta: '2-4 business days',
+        createdAt: expect.any(String),
+      });
+      expect(await balanceOf(p.primaryId)).toBe('48995.00');
+      const init = await env.db.system.selectFrom('payment_initiations').selectAll().where('transaction_id', '=', res.json().data.id).executeTakeFirstOrThrow();
+      expect(init).toMatchObject({ user_id: p.userId, provider: 'sandbox', amount: '1005.00' });
+      const bank = await env.db.system.selectFrom('sandbox_bank_payments').selectAll().where('id', '=', init.external_payment_id).executeTakeFirstOrThrow();
+      expect(bank).toMatchObject({ amount: '1005.00', creditor_account: 'RS35260005601001611379', status: 'pending' });
+    }
+  });
+
+  it('rounds the fee and the receive amount half-up to cents and gives the EEA eta for PL', async () => {
+    const p = await payer('/api', { country: 'PL', currency: 'PLN', bankAccount: 'PL61109010140000071219812874' });
+    await env.db.system.updateTable('exchange_rates').set({ rate: '0.36215000' }).where('currency', '=', 'PLN').execute();
+    const res = await remit(p, { recipientId: p.recipientId, amount: 100.9 });
+    expect(res.statusCode).toBe(201);
+    // fee 100.90 * 0.005 = 0.5045 -> 0.50; receive 100.90 * 0.36215 = 36.540935 -> 36.54
+    expect(res.json().data).toMatchObject({ fee: 0.5, total: 101.4, receiveAmount: 36.54, eta: '1-2 business days' });
+  });
+
+  it('accepts 100.00 and 50000.00 and refuses 99.99, 50000.01 and 100.001 with 422', async () => {
+    const p = await payer('/v1');
+    for (const amount of [99.99, 50000.01, 100.001]) {
+      const res = await remit(p, { recipientId: p.recipientId, amount });
+      expect(res.statusCode, String(amount)).toBe(422);
+      expect(res.json()).toMatchObject({ error: 'validation_error', details: [{ field: 'amount' }] });
+    }
+    expect((await remit(p, { recipientId: p.recipientId, amount: 100 })).statusCode).toBe(201);
+    // 50000 + 250 fee exceeds the 49899.50 left: the upper bound itself is accepted, then the balance decides.
+    const top = await remit(p, { recipientId: p.recipientId, amount: 50000 });
+    expect(top.statusCode).toBe(402);
+    await env.db.system.updateTable('bank_accounts').set({ balance: '60000.00' }).where('id', '=', p.primaryId).execute();
+    await env.db.system.updateTable('sandbox_bank_accounts').set({ balance: '60000.00' }).where('is_checking', '=', true).execute();
+    expect((await remit(p, { recipientId: p.recipientId, amount: 50000 })).statusCode).toBe(201);
+  });
+
+  it('pays with the exact balance and refuses one cent short with 402 insufficient_balance, debiting nothing', async () => {
+    const p = await payer('/api');
+    await env.db.system.updateTable('bank_accounts').set({ balance: '1005.00' }).where('id', '=', p.primaryId).execute();
+    const short = await remit(p, { recipientId: p.recipientId, amount: 1000.01 });
+    expect(short.statusCode).toBe(402);
+    expect(short.json().error).toBe('insufficient_balance');
+    expect(await balanceOf(p.primaryId)).toBe('1005.00');
+    const exact = await remit(p, { recipientId: p.recipientId, amount: 1000 });
+    expect(exact.statusCode).toBe(201);
+    expect(await balanceOf(p.primaryId)).toBe('0.00');
+  });
+
+  it('refuses non-numbers and missing fields with 400 bad_request', async () => {
+    const p = await payer('/v1');
+    for (const payload of [{ recipientId: p.recipientId, amount: 'Infinity' }, { recipientId: p.recipientId, amount: '1000' }, { amount: 1000 }, {}]) {
+      const res = await remit(p, payload);
+      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(res.json().error).toBe('bad_request');
+    }
+    const currency = await remit(p, { recipientId: p.recipientId, amount: 1000, currency: 'EUR' });
+    expect(currency.statusCode).toBe(422);
+  });
+
+  it('answers 404 for another user\'s recipient and 403 kyc_required without approved KYC', async () => {
+    const a = await payer('/api');
+    const b = await payer('/api');
+    const foreign = await remit(a, { recipientId: b.recipientId, amount: 500 });
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.json().error).toBe('not_found');
+    await env.db.system.updateTable('users').set({ kyc_status: 'pending' }).where('id', '=', a.userId).execute();
+    const kyc = await remit(a, { recipientId: a.recipientId, amount: 500 });
+    expect(kyc.statusCode).toBe(403);
+    expect(kyc.json().error).toBe('kyc_required');
+    expect(await balanceOf(a.primaryId)).toBe('50000.00');
+  });
+
+  it('answers 400 no_bank_account without a linked account, and uses bankAccountId when given', async () => {
+    const { cookie } = await signInWeb(env.app, { pid: nextPid() });
+    const r = await env.app.inject({ method: 'POST', url: '/api/recipients', ...web(cookie), payload: { name: 'Ana', country: 'RS', currency: 'EUR', bankAccount: 'RS35260005601001611379' } });
+    const none = await env.app.inject({ method: 'POST', url: '/api/transactions/remittance', ...web(cookie), payload: { recipientId: r.json().data.id, amount: 500 } });
+    expect(none.statusCode).toBe(400);
+    expect(none.json().error).toBe('no_bank_account');
+
+    const p = await payer('/v1');
+    const accounts = (await env.app.inject({ method: 'GET', url: '/v1/bank-accounts', ...p.auth })).json().data;
+    const savings = accounts.find((a: { isPrimary: boolean }) => !a.isPrimary);
+    const res = await remit(p, { recipientId: p.recipientId, amount: 1000, bankAccountId: savings.id });
+    expect(res.statusCode).toBe(201);
+    expect(await balanceOf(savings.id)).toBe('495.00');
+    expect(await balanceOf(p.primaryId)).toBe('50000.00');
+    const other = await remit(p, { recipientId: p.recipientId, amount: 1000, bankAccountId: 'bac_unknown' });
+    expect(other.statusCode).toBe(404);
+  });
+
+  it('answers 400 no_bank_account when the account\'s consent is revoked', async () => {
+    const p = await payer('/api');
+    const consents = (await env.app.inject({ method: 'GET', url: '/api/open-banking/consents', ...p.auth })).json().data;
+    await env.app.inject({ method: 'DELETE', url: `/api/open-banking/consents/${consents[0].id}`, ...p.auth });
+    const res = await remit(p, { recipientId: p.recipientId, amount: 500 });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toBe('no_bank_account');
+    expect(await balanceOf(p.primaryId)).toBe('50000.00');
+  });
+
+  it('answers 422 validation_error when the corridor has no rate in force', async () => {
+    const p = await payer('/api', { country: 'TR', currency: 'TRY', bankAccount: 'TR330006100519786457841326' });
+    const saved = await env.db.system.selectFrom('exchange_rates').selectAll().where('currency', '=', 'TRY').executeTakeFirstOrThrow();
+    await env.db.system.deleteFrom('exchange_rates').where('currency', '=', 'TRY').execute();
+    try {
+      const res = await remit(p, { recipientId: p.recipientId, amount: 500 });
+      expect(res.statusCode).toBe(422);
+      expect(res.json().error).toBe('validation_error');
+    } finally {
+      await env.db.system.insertInto('exchange_rates').values(saved).execute();
+    }
+  });
+});
+
+describe('Idempotency-Key (R9)', () => {
+  it('returns the first response for the same key and body and debits once', async () => {
+    const p = await payer('/v1');
+    const first = await remit(p, { recipientId: p.recipientId, amount: 200 }, { 'idempotency-key': 'order-1' });
+    expect(first.statusCode).toBe(201);
+    const again = await remit(p, { amount: 200, recipientId: p.recipientId }, { 'idempotency-key': 'order-1' });
+    expect(again.statusCode).toBe(201);
+    expect(again.json()).toEqual(first.json());
+    expect(await balanceOf(p.primaryId)).toBe('49799.00');
+    const count = await env.db.system.selectFrom('transactions').select((eb) => eb.fn.countAll<string>().as('n')).where('user_id', '=', p.userId).executeTakeFirstOrThrow();
+    expect(Number(count.n)).toBe(1);
+  });
+
+  it('answers 422 idempotency_mismatch for the same key with another body', async () => {
+    const p = await payer('/api');
+    expect((await remit(p, { recipientId: p.recipientId, amount: 300 }, { 'idempotency-key': 'k2' })).statusCode).toBe(201);
+    const other = await remit(p, { recipientId: p.recipientId, amount: 301 }, { 'idempotency-key': 'k2' });
+    expect(other.statusCode).toBe(422);
+    expect(other.json().error).toBe('idempotency_mismatch');
+    expect(await balanceOf(p.primaryId)).toBe('49698.50');
+  });
+
+  it('treats a key older than 24 hours as new, and keys of other users as theirs', async () => {
+    const p = await payer('/api');
+    const q = await payer('/api');
+    expect((await remit(p, { recipientId: p.recipientId, amount: 100 }, { 'idempotency-key': 'same' })).statusCode).toBe(201);
+    expect((await remit(q, { recipientId: q.recipientId, amount: 100 }, { 'idempotency-key': 'same' })).statusCode).toBe(201);
+    expect(await balanceOf(q.primaryId)).toBe('49899.50');
+    await env.db.system.updateTable('idempotency_keys').set({ created_at: sql<Date>`now() - interval '25 hours'` }).where('user_id', '=', p.userId).execute();
+    expect((await remit(p, { recipientId: p.recipientId, amount: 100 }, { 'idempotency-key': 'same' })).statusCode).toBe(201);
+    expect(await balanceOf(p.primaryId)).toBe('49799.00');
+  });
+
+  it('does not keep the key of a refused payment: a retry after topping up goes through', async () => {
+    const p = await payer('/api');
+    await env.db.system.updateTable('bank_accounts').set({ balance: '10.00' }).where('id', '=', p.primaryId).execute();
+    expect((await remit(p, { recipientId: p.recipientId, amount: 100 }, { 'idempotency-key': 'retry' })).statusCode).toBe(402);
+    await env.db.system.updateTable('bank_accounts').set({ balance: '1000.00' }).where('id', '=', p.primaryId).execute();
+    expect((await remit(p, { recipientId: p.recipientId, amount: 100 }, { 'idempotency-key': 'retry' })).statusCode).toBe(201);
+  });
+
+  it('refuses a malformed key with 400', async () => {
+    const p = await payer('/v1');
+    const res = await remit(p, { recipientId: p.recipientId, amount: 100 }, { 'idempotency-key': 'x'.repeat(256) });
+    expect(res.statusCode).toBe(400);
+  });
+});
+
+describe('settlement job (R9, G12)', () => {
+  it('completes processing remittances: completedAt and a transaction_complete notification', async () => {
+    const p = await payer('/api');
+    const id = (await remit(p, { recipientId: p.recipientId, amount: 1000 })).json().data.id;
+    const moved = await env.app.ctx.payments.settle();
+    expect(moved.completed).toBeGreaterThanOrEqual(1);
+    const tx = await env.db.system.selectFrom('transactions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    expect(tx.status).toBe('completed');
+    expect(tx.completed_at).toBeInstanceOf(Date);
+    const notes = await env.db.system.selectFrom('notifications').selectAll().where('user_id', '=', p.userId).where('type', '=', 'transaction_complete').execute();
+    expect(notes).toHaveLength(1);
+    expect(notes[0].title).toBe('Overføring fullført');
+    expect(notes[0].body).toContain('Marko Marković');
+    expect(await balanceOf(p.primaryId)).toBe('48995.00');
+    // Settled once: a second run changes nothing.
+    await env.app.ctx.payments.settle();
+    expect((await env.db.system.selectFrom('notifications').select('id').where('user_id', '=', p.userId).where('type', '=', 'transaction_complete').execute()).length).toBe(1);
+  });
+
+  it('fails a payment the bank rejects (account ending 0000): debit restored and a system notification', async () => {
+    // A valid RS IBAN whose account ends in 0000.
+    const p = await payer('/v1', { country: 'RS', currency: 'EUR', bankAccount: 'RS35160000000000300000' });
+    const id = (await remit(p, { recipientId: p.recipientId, amount: 2000 })).json().data.id;
+    expect(await balanceOf(p.primaryId)).toBe('47990.00');
+    await env.app.ctx.payments.settle();
+    const tx = await env.db.system.selectFrom('transactions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    expect(tx.status).toBe('failed');
+    expect(tx.completed_at).toBeNull();
+    expect(await balanceOf(p.primaryId)).toBe('50000.00');
+    const note = await env.db.system.selectFrom('notifications').selectAll().where('user_id', '=', p.userId).where('type', '=', 'system').executeTakeFirstOrThrow();
+    expect(note.title).toBe('Overføring mislyktes');
+    const bank = await env.db.system.selectFrom('sandbox_bank_accounts').select('balance').where('balance', '=', '50000.00').execute();
+    expect(bank.length).toBeGreaterThan(0);
+  });
+});
