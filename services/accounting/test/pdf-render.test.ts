@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import jsQRModule from 'jsqr';
+import type { PNG } from 'pngjs';
+import { BinaryBitmap, DecodeHintType, HybridBinarizer, PDF417Reader, RGBLuminanceSource } from '@zxing/library';
+import { inkShare, pdfFacts, popplerMissing, renderPage } from '@app/shared/test/pdf-render';
+import { authed, buildTestApp, type Session, type TestApp } from './helpers.js';
+import { buyer, seller, sentInvoice } from './einvoice-fixtures.js';
+
+// The invoice and report PDFs rendered to pixels by poppler, then read back the way a person or a
+// banking app would: text ink where the header is, every font embedded, and the payment code on
+// the page decoded from the rendered image, not from the PNG the code was drawn from.
+
+const jsQR = ((m: unknown) => (m as { default?: unknown }).default ?? m)(jsQRModule) as typeof jsQRModule.default;
+
+function luminance(img: PNG): Uint8ClampedArray {
+  const out = new Uint8ClampedArray(img.width * img.height);
+  for (let i = 0; i < out.length; i++) out[i] = (img.data[i * 4] * 299 + img.data[i * 4 + 1] * 587 + img.data[i * 4 + 2] * 114) / 1000;
+  return out;
+}
+
+function readQr(img: PNG): string | null {
+  return jsQR(new Uint8ClampedArray(img.data.buffer, img.data.byteOffset, img.data.length), img.width, img.height)?.data ?? null;
+}
+
+/** PDF417 read with ZXing; HUB-3A bytes are ISO 8859-2, ZXing hands them back as Latin-1 code units. */
+function readPdf417(img: PNG): string | null {
+  const bitmap = new BinaryBitmap(new HybridBinarizer(new RGBLuminanceSource(luminance(img), img.width, img.height)));
+  const hints = new Map([[DecodeHintType.TRY_HARDER, true]]);
+  try {
+    const text = new PDF417Reader().decode(bitmap, hints).getText();
+    return new TextDecoder('iso-8859-2').decode(Uint8Array.from([...text].map((c) => c.charCodeAt(0))));
+  } catch {
+    return null;
+  }
+}
+
+/** PDF_RENDER_DIR=/some/dir keeps the rendered pages there, to look at them by eye. */
+async function keep(name: string, img: PNG): Promise<PNG> {
+  const dir = process.env.PDF_RENDER_DIR;
+  if (dir) {
+    const { PNG: Png } = await import('pngjs');
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(`${dir}/${name}.png`, Png.sync.write(img));
+  }
+  return img;
+}
+
+const missing = await popplerMissing();
+if (missing) console.warn(`pdf-render: skipped, ${missing}`);
+
+describe.skipIf(missing !== null)('PDFs rendered to pixels', () => {
+  let h: TestApp;
+  let rs: Session;
+  let hr: Session;
+  const item = { description: 'Usluga održavanja — ćevapi i šljivovica', quantity: 2, unitPrice: 1000, taxRate: 20, classificationCode: '62.10.11' };
+  const pdfOf = async (s: Session, url: string) => {
+    const res = await h.app.inject(authed(s.token, { method: 'GET', url }));
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('application/pdf');
+    return res.rawPayload;
+  };
+
+  beforeAll(async () => {
+    h = await buildTestApp({ RATE_LIMITS: 'off' });
+    rs = await seller(h.app, 'RS');
+    hr = await seller(h.app, 'HR');
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('a Serbian invoice: one page, fonts embedded, header inked, and its IPS QR scans from the page to the invoice total and reference', async () => {
+    const inv = await sentInvoice(h.app, rs, { customerId: (await buyer(h.app, rs, 'RS')).id, invoiceDate: '2026-03-10', dueDate: '2026-04-09', items: [item] });
+    const pdf = await pdfOf(rs, `/api/v1/invoices/${inv.id}/pdf`);
+    const facts = await pdfFacts(pdf);
+    expect(facts.pages).toBe(1);
+    expect(facts.fonts.length).toBeGreaterThan(0);
+    expect(facts.fonts.filter((f) => !f.embedded)).toEqual([]);
+    const page = await keep('invoice-rs', await renderPage(pdf, 1, 150));
+    // A4 at 150 dpi.
+    expect(page.width).toBeGreaterThan(1200);
+    expect(page.height).toBeGreaterThan(page.width);
+    expect(inkShare(page, { x0: 0, y0: 0, x1: 1, y1: 0.2 })).toBeGreaterThan(0.002);
+    const payload = readQr(page);
+    expect(payload).not.toBeNull();
+    expect(payload).toContain('|R:260005601001611379|');
+    expect(payload).toContain(`|I:RSD${inv.totalAmount.replace('.', ',')}|`);
+    expect(payload).toContain(`|RO:${inv.paymentReference.replace(' ', '')}`);
+    expect(payload).toContain('N:Prodavac Šumadija d.o.o.');
+  });
+
+  it('a Croatian invoice: its HUB-3A PDF417 scans from the page to the IBAN, the amount in cents and the payee with Croatian letters', async () => {
+    const inv = await sentInvoice(h.app, hr, { customerId: (await buyer(h.app, hr, 'HR')).id, invoiceDate: '2026-03-10', dueDate: '2026-04-09', items: [{ ...item, taxRate: 25 }] });
+    const pdf = await pdfOf(hr, `/api/v1/invoices/${inv.id}/pdf`);
+    expect((await pdfFacts(pdf)).fonts.filter((f) => !f.embedded)).toEqual([]);
+    const text = readPdf417(await keep('invoice-hr', await renderPage(pdf, 1, 200)));
+    expect(text).not.toBeNull();
+    const lines = text!.split('\n');
+    expect(lines[0]).toBe('HRVHUB30');
+    expect(lines[1]).toBe('EUR');
+    const cents = inv.totalAmount.replace('.', '');
+    expect(lines[2]).toBe(cents.padStart(15, '0'));
+    expect(text).toContain('HR1210010051863000160');
+    expect(text).toContain('Prodavatelj Đakovo');
+  });
+
+  it('a trial balance report: fonts embedded and rows inked below the header', async () => {
+    const pdf = await pdfOf(rs, '/api/v1/reports/trial-balance?date=2026-12-31&format=pdf');
+    expect((await pdfFacts(pdf)).fonts.filter((f) => !f.embedded)).toEqual([]);
+    const page = await keep('trial-balance', await renderPage(pdf, 1, 100));
+    expect(inkShare(page, { x0: 0, y0: 0, x1: 1, y1: 0.15 })).toBeGreaterThan(0.002);
+    expect(inkShare(page, { x0: 0, y0: 0.15, x1: 1, y1: 0.6 })).toBeGreaterThan(0.002);
+  });
+});
