@@ -122,13 +122,13 @@ export async function buildApp(
     eid: new EidService(db.system, config, eidClient, sessions),
     openBanking,
     rates: new RatesService(db.system, config, opts.fetch),
-    gdpr: new GdprService(db.system),
-    recipients: new RecipientsService(db.system),
+    gdpr: new GdprService(),
+    recipients: new RecipientsService(),
     payments: new PaymentsService(db.system, sandbox),
-    transactions: new TransactionsService(db.system),
+    transactions: new TransactionsService(),
     merchants: new MerchantsService(db.system),
-    dataRights: new DataRightsService(db.system, openBanking),
-    cards: new CardsService(db.system, { bcryptCost: config.bcryptCost, physicalCards: config.features.physicalCards }),
+    dataRights: new DataRightsService(openBanking),
+    cards: new CardsService({ bcryptCost: config.bcryptCost, physicalCards: config.features.physicalCards }),
     sandbox,
   };
 

@@ -1,5 +1,5 @@
 import type { Database } from '@app/shared/db/database';
-import type { Kysely, Transaction } from 'kysely';
+import type { IsolationLevel, Kysely, Transaction } from 'kysely';
 import type { DB } from './schema.js';
 
 /**
@@ -13,7 +13,7 @@ export interface UserScope {
   /** Statements outside a transaction (reads, single-statement writes). */
   run<T>(fn: (db: Kysely<DB>) => Promise<T>): Promise<T>;
   /** One transaction: commits when fn resolves, rolls back when it throws. */
-  transaction<T>(fn: (trx: Transaction<DB>) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (trx: Transaction<DB>) => Promise<T>, isolation?: IsolationLevel): Promise<T>;
 }
 
 export function userScope(db: Database<DB>, userId: string, requestId?: string): UserScope {
@@ -21,6 +21,7 @@ export function userScope(db: Database<DB>, userId: string, requestId?: string):
   return {
     userId,
     run: (fn) => db.withContext(ctx, fn),
-    transaction: (fn) => db.transaction(ctx, fn),
+    transaction: (fn, isolation) =>
+      isolation ? db.withContext(ctx, (conn) => conn.transaction().setIsolationLevel(isolation).execute(fn)) : db.transaction(ctx, fn),
   };
 }

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { SurfaceOptions } from '../../context.js';
-import { authOf } from '../../plugins/authenticate.js';
+import { scopeOf } from '../../plugins/authenticate.js';
 import { errors } from '../../schemas.js';
 import {
   CardIdParams,
@@ -29,7 +29,7 @@ export async function cardsRoutes(scope: FastifyInstance, { ctx }: SurfaceOption
   const flags = ctx.config.features;
 
   app.get('/cards', { schema: { tags, summary: 'Cards, without cancelled ones', response: { 200: CardListResponse, ...errors(401) } } }, async (req) => ({
-    data: await cards.list(authOf(req).userId),
+    data: await cards.list(scopeOf(req)),
   }));
 
   app.post(
@@ -41,11 +41,11 @@ export async function cardsRoutes(scope: FastifyInstance, { ctx }: SurfaceOption
         req.body ??= {};
       },
     },
-    async (req, reply) => reply.status(201).send({ data: await cards.create(authOf(req).userId, req.body.type ?? 'virtual') }),
+    async (req, reply) => reply.status(201).send({ data: await cards.create(scopeOf(req), req.body.type ?? 'virtual') }),
   );
 
   app.get('/cards/:id', { schema: { tags, params: CardIdParams, response: { 200: CardResponse, ...errors(401, 404) } } }, async (req) => ({
-    data: await cards.get(authOf(req).userId, req.params.id),
+    data: await cards.get(scopeOf(req), req.params.id),
   }));
 
   app.patch(
@@ -53,13 +53,13 @@ export async function cardsRoutes(scope: FastifyInstance, { ctx }: SurfaceOption
     {
       schema: { tags, summary: 'Freeze or unfreeze', params: CardIdParams, body: UpdateCardBody, response: { 200: CardResponse, ...errors(400, 401, 403, 404, 409) } },
     },
-    async (req) => ({ data: await cards.setStatus(authOf(req).userId, req.params.id, req.body.status) }),
+    async (req) => ({ data: await cards.setStatus(scopeOf(req), req.params.id, req.body.status) }),
   );
 
   app.delete(
     '/cards/:id',
     { schema: { tags, summary: 'Cancel (final)', params: CardIdParams, response: { 200: CardResponse, ...errors(401, 403, 404) } } },
-    async (req) => ({ data: await cards.cancel(authOf(req).userId, req.params.id) }),
+    async (req) => ({ data: await cards.cancel(scopeOf(req), req.params.id) }),
   );
 
   if (flags.physicalCards) {
@@ -74,7 +74,7 @@ export async function cardsRoutes(scope: FastifyInstance, { ctx }: SurfaceOption
           response: { 201: PhysicalCardResponse, ...errors(400, 401, 403, 404, 409, 422) },
         },
       },
-      async (req, reply) => reply.status(201).send({ data: await cards.requestPhysical(authOf(req).userId, req.params.id, req.body.address) }),
+      async (req, reply) => reply.status(201).send({ data: await cards.requestPhysical(scopeOf(req), req.params.id, req.body.address) }),
     );
   }
 
@@ -90,7 +90,7 @@ export async function cardsRoutes(scope: FastifyInstance, { ctx }: SurfaceOption
           response: { 200: PinResponse, ...errors(400, 401, 403, 404, 409, 422) },
         },
       },
-      async (req) => ({ data: await cards.setPin(authOf(req).userId, req.params.id, req.body.pin) }),
+      async (req) => ({ data: await cards.setPin(scopeOf(req), req.params.id, req.body.pin) }),
     );
   }
 
@@ -98,7 +98,7 @@ export async function cardsRoutes(scope: FastifyInstance, { ctx }: SurfaceOption
     app.get(
       '/cards/:id/limits',
       { schema: { tags, summary: 'Spending limits (FEATURE_SPENDING_LIMITS)', params: CardIdParams, response: { 200: LimitListResponse, ...errors(401, 404) } } },
-      async (req) => ({ data: await cards.listLimits(authOf(req).userId, req.params.id) }),
+      async (req) => ({ data: await cards.listLimits(scopeOf(req), req.params.id) }),
     );
     app.put(
       '/cards/:id/limits',
@@ -111,7 +111,7 @@ export async function cardsRoutes(scope: FastifyInstance, { ctx }: SurfaceOption
           response: { 200: LimitResponse, ...errors(400, 401, 403, 404, 409, 422) },
         },
       },
-      async (req) => ({ data: await cards.setLimit(authOf(req).userId, req.params.id, req.body.limitType, req.body.amount) }),
+      async (req) => ({ data: await cards.setLimit(scopeOf(req), req.params.id, req.body.limitType, req.body.amount) }),
     );
   }
 }

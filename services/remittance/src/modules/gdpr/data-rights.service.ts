@@ -1,6 +1,5 @@
-import type { Kysely } from 'kysely';
 import type { Static } from 'typebox';
-import type { DB } from '../../db/schema.js';
+import type { UserScope } from '../../db/user-scope.js';
 import { notFound } from '../../errors.js';
 import { revokeAllSessions } from '../auth/sessions.repository.js';
 import type { OpenBankingService } from '../open-banking/open-banking.service.js';
@@ -18,29 +17,23 @@ export const RETENTION_NOTE =
 
 /** The rights of access (export) and erasure (spec GDPR and compliance, R6, R16). */
 export class DataRightsService {
-  constructor(
-    private readonly db: Kysely<DB>,
-    private readonly openBanking: OpenBankingService,
-  ) {}
+  constructor(private readonly openBanking: OpenBankingService) {}
 
   /**
    * Every personal record of the user, read in one repeatable-read snapshot, together with the
    * data access request that the export itself creates.
    */
-  async exportData(userId: string, ip: string | null) {
+  async exportData(user: UserScope, ip: string | null) {
     const at = new Date();
-    return this.db
-      .transaction()
-      .setIsolationLevel('repeatable read')
-      .execute(async (trx) => {
-        await repo.insertDataAccessRequest(trx, userId, { type: 'export', ip, at });
-        const user = await repo.findUserForExport(trx, userId);
-        if (!user) throw notFound('User not found');
-        const sections = await repo.selectExportSections(trx, userId);
-        // The sections come from the registry, which the completeness test holds to the schema.
-        const data = { user, ...sections } as ExportData;
-        return { data, exportedAt: at.toISOString() };
-      });
+    return user.transaction(async (trx) => {
+      await repo.insertDataAccessRequest(trx, user.userId, { type: 'export', ip, at });
+      const profile = await repo.findUserForExport(trx, user.userId);
+      if (!profile) throw notFound('User not found');
+      const sections = await repo.selectExportSections(trx, user.userId);
+      // The sections come from the registry, which the completeness test holds to the schema.
+      const data = { user: profile, ...sections } as ExportData;
+      return { data, exportedAt: at.toISOString() };
+    }, 'repeatable read');
   }
 
   /**
@@ -49,9 +42,10 @@ export class DataRightsService {
    * consents withdrawn, cards cancelled, and the erasure request recorded. The rows stay for the
    * retention period. The bank is told about the revoked consents after the commit.
    */
-  async eraseAccount(userId: string, ip: string | null): Promise<{ message: string; retentionNote: string }> {
+  async eraseAccount(user: UserScope, ip: string | null): Promise<{ message: string; retentionNote: string }> {
     const at = new Date();
-    const revoked = await this.db.transaction().execute(async (trx) => {
+    const userId = user.userId;
+    const revoked = await user.transaction(async (trx) => {
       if (!(await repo.markUserErased(trx, userId, at))) throw notFound('User not found');
       await revokeAllSessions(trx, userId);
       const consents = await repo.revokeAllOpenBankingConsents(trx, userId, at);

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { clientInfo, type SurfaceOptions } from '../../context.js';
 import { clearWebCookie } from '../auth/auth.routes.js';
-import { authOf } from '../../plugins/authenticate.js';
+import { authOf, scopeOf } from '../../plugins/authenticate.js';
 import { errors } from '../../schemas.js';
 import {
   ComplaintBody,
@@ -23,7 +23,7 @@ export async function gdprRoutes(scope: FastifyInstance, { surface, ctx }: Surfa
   const tags = ['gdpr'];
 
   app.get('/consents', { schema: { tags, response: { 200: ConsentListResponse, ...errors(401) } } }, async (req) => ({
-    data: await ctx.gdpr.listConsents(authOf(req).userId),
+    data: await ctx.gdpr.listConsents(scopeOf(req)),
   }));
 
   app.post(
@@ -37,7 +37,7 @@ export async function gdprRoutes(scope: FastifyInstance, { surface, ctx }: Surfa
       },
     },
     async (req, reply) => {
-      const { created, consent } = await ctx.gdpr.recordConsent(authOf(req).userId, {
+      const { created, consent } = await ctx.gdpr.recordConsent(scopeOf(req), {
         type: req.body.consentType,
         granted: req.body.granted,
         ip: clientInfo(req).ip,
@@ -49,25 +49,25 @@ export async function gdprRoutes(scope: FastifyInstance, { surface, ctx }: Surfa
   app.get(
     '/complaints',
     { schema: { tags, querystring: ComplaintListQuery, response: { 200: ComplaintListResponse, ...errors(400, 401) } } },
-    async (req) => ctx.gdpr.listComplaints(authOf(req).userId, req.query),
+    async (req) => ctx.gdpr.listComplaints(scopeOf(req), req.query),
   );
 
   app.get(
     '/complaints/:id',
     { schema: { tags, params: ComplaintIdParams, response: { 200: ComplaintResponse, ...errors(401, 404) } } },
-    async (req) => ({ data: await ctx.gdpr.getComplaint(authOf(req).userId, req.params.id) }),
+    async (req) => ({ data: await ctx.gdpr.getComplaint(scopeOf(req), req.params.id) }),
   );
 
   app.post(
     '/complaints',
     { schema: { tags, body: ComplaintBody, response: { 201: ComplaintCreatedResponse, ...errors(400, 401, 403, 422) } } },
-    async (req, reply) => reply.status(201).send(await ctx.gdpr.createComplaint(authOf(req).userId, req.body)),
+    async (req, reply) => reply.status(201).send(await ctx.gdpr.createComplaint(scopeOf(req), req.body)),
   );
 
   app.get(
     '/user/data-export',
     { schema: { tags, summary: 'Every personal record of the user (GDPR access)', response: { 200: DataExportResponse, ...errors(401) } } },
-    async (req) => ctx.dataRights.exportData(authOf(req).userId, clientInfo(req).ip),
+    async (req) => ctx.dataRights.exportData(scopeOf(req), clientInfo(req).ip),
   );
 
   app.get(
@@ -81,7 +81,7 @@ export async function gdprRoutes(scope: FastifyInstance, { surface, ctx }: Surfa
     },
     async (req, reply) => {
       const userId = authOf(req).userId;
-      const body = await ctx.dataRights.exportData(userId, clientInfo(req).ip);
+      const body = await ctx.dataRights.exportData(scopeOf(req), clientInfo(req).ip);
       const day = body.exportedAt.slice(0, 10);
       reply.header('content-disposition', `attachment; filename="data-export-${userId}-${day}.json"`);
       reply.header('cache-control', 'no-store');
@@ -99,7 +99,7 @@ export async function gdprRoutes(scope: FastifyInstance, { surface, ctx }: Surfa
       },
     },
     async (req, reply) => {
-      const result = await ctx.dataRights.eraseAccount(authOf(req).userId, clientInfo(req).ip);
+      const result = await ctx.dataRights.eraseAccount(scopeOf(req), clientInfo(req).ip);
       if (surface === 'web') clearWebCookie(reply, ctx.config);
       return result;
     },

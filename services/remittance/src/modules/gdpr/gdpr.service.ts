@@ -1,5 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { Complaint, ComplaintCategory, DB, GdprConsent, GdprConsentType } from '../../db/schema.js';
+import type { Complaint, ComplaintCategory, GdprConsent, GdprConsentType } from '../../db/schema.js';
+import type { UserScope } from '../../db/user-scope.js';
 import { badRequest, notFound, validationError, type ErrorDetail } from '../../errors.js';
 import { pageOf, pagination } from '../../lib/pagination.js';
 import { toPlainText } from '../../lib/plain-text.js';
@@ -31,26 +31,24 @@ export function toComplaintRecord(c: Complaint) {
   };
 }
 
-/** GDPR consent records and complaints (spec Consent, Complaint). */
+/** GDPR consent records and complaints (spec Consent, Complaint), in the caller's UserScope. */
 export class GdprService {
-  constructor(private readonly db: Kysely<DB>) {}
-
-  async listConsents(userId: string) {
-    return (await consents.listUserGdprConsents(this.db, userId)).map(toConsentRecord);
+  async listConsents(user: UserScope) {
+    return (await user.run((db) => consents.listUserGdprConsents(db, user.userId))).map(toConsentRecord);
   }
 
   /** Creates or updates the record and appends the action, with its IP, to the history. */
-  async recordConsent(userId: string, input: { type: GdprConsentType; granted: boolean; ip: string | null }) {
+  async recordConsent(user: UserScope, input: { type: GdprConsentType; granted: boolean; ip: string | null }) {
     const at = new Date();
-    const saved = await this.db.transaction().execute(async (trx) => {
-      const row = await consents.upsertGdprConsent(trx, userId, { ...input, at });
-      await consents.insertGdprConsentEvent(trx, userId, row);
+    const saved = await user.transaction(async (trx) => {
+      const row = await consents.upsertGdprConsent(trx, user.userId, { ...input, at });
+      await consents.insertGdprConsentEvent(trx, user.userId, row);
       return row;
     });
     return { created: saved.created, consent: toConsentRecord(saved) };
   }
 
-  async createComplaint(userId: string, input: { category: ComplaintCategory; subject: string; description: string }) {
+  async createComplaint(user: UserScope, input: { category: ComplaintCategory; subject: string; description: string }) {
     const subject = toPlainText(input.subject);
     const description = toPlainText(input.description);
     const empty: ErrorDetail[] = [];
@@ -63,19 +61,19 @@ export class GdprService {
       tooLong.push({ field: 'description', message: `must be at most ${COMPLAINT_DESCRIPTION_MAX} characters` });
     }
     if (tooLong.length) throw validationError('Some fields are too long', tooLong);
-    const row = await complaints.insertComplaint(this.db, userId, { category: input.category, subject, description });
+    const row = await user.run((db) => complaints.insertComplaint(db, user.userId, { category: input.category, subject, description }));
     return { data: toComplaintRecord(row), commitmentNote: COMPLAINT_COMMITMENT };
   }
 
-  async getComplaint(userId: string, complaintId: string) {
-    const row = await complaints.findUserComplaint(this.db, userId, complaintId);
+  async getComplaint(user: UserScope, complaintId: string) {
+    const row = await user.run((db) => complaints.findUserComplaint(db, user.userId, complaintId));
     if (!row) throw notFound('Complaint not found');
     return toComplaintRecord(row);
   }
 
-  async listComplaints(userId: string, query: { page?: string; limit?: string }) {
+  async listComplaints(user: UserScope, query: { page?: string; limit?: string }) {
     const page = pageOf(query, 10, 100);
-    const { rows, total } = await complaints.listUserComplaints(this.db, userId, page);
+    const { rows, total } = await user.run((db) => complaints.listUserComplaints(db, user.userId, page));
     return { data: rows.map(toComplaintRecord), pagination: pagination(page, total) };
   }
 }

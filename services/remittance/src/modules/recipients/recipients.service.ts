@@ -1,6 +1,6 @@
 import { electronicFormatIBAN, extractIBAN, validateIBAN } from 'ibantools';
-import type { Kysely } from 'kysely';
-import type { DB, Recipient } from '../../db/schema.js';
+import type { Recipient } from '../../db/schema.js';
+import type { UserScope } from '../../db/user-scope.js';
 import { notFound, validationError } from '../../errors.js';
 import { corridorAllows, maskAccount } from '../../lib/corridors.js';
 import { newId } from '../../lib/ids.js';
@@ -37,26 +37,25 @@ export function checkIban(field: string, value: string, country: string): string
   return iban;
 }
 
+/** Every operation runs in the caller's UserScope (row-level security as that user). */
 export class RecipientsService {
-  constructor(private readonly db: Kysely<DB>) {}
-
-  async create(userId: string, input: NewRecipient) {
+  async create(user: UserScope, input: NewRecipient) {
     const name = checkPersonName('name', input.name);
     if (!corridorAllows(input.country, input.currency)) {
       throw validationError('Unsupported corridor', [{ field: 'currency', message: `${input.country} does not receive ${input.currency}` }]);
     }
     const bankAccount = checkIban('bankAccount', input.bankAccount, input.country);
     const bankName = input.bankName === undefined || input.bankName.trim() === '' ? null : checkPlainText('bankName', input.bankName, 200);
-    const row = await repo.insertRecipient(this.db, userId, { id: newId('rcp'), name, country: input.country, currency: input.currency, bankAccount, bankName });
+    const row = await user.run((db) => repo.insertRecipient(db, user.userId, { id: newId('rcp'), name, country: input.country, currency: input.currency, bankAccount, bankName }));
     return toRecipientBody(row);
   }
 
-  async list(userId: string, page: { page: number; limit: number; offset: number }) {
-    const { rows, total } = await repo.listRecipients(this.db, userId, page.limit, page.offset);
+  async list(user: UserScope, page: { page: number; limit: number; offset: number }) {
+    const { rows, total } = await user.run((db) => repo.listRecipients(db, user.userId, page.limit, page.offset));
     return { data: rows.map(toRecipientBody), pagination: { page: page.page, limit: page.limit, total } };
   }
 
-  async remove(userId: string, recipientId: string): Promise<void> {
-    if (!(await repo.deleteRecipient(this.db, userId, recipientId, new Date()))) throw notFound('Recipient not found');
+  async remove(user: UserScope, recipientId: string): Promise<void> {
+    if (!(await user.run((db) => repo.deleteRecipient(db, user.userId, recipientId, new Date())))) throw notFound('Recipient not found');
   }
 }

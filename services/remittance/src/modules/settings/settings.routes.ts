@@ -2,9 +2,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { SurfaceOptions } from '../../context.js';
-import { authOf } from '../../plugins/authenticate.js';
+import { scopeOf } from '../../plugins/authenticate.js';
 import { errors } from '../../schemas.js';
-import { getOrCreateSettings, updateSettings, type SettingsRow } from './settings.repository.js';
+import type { SettingsRow } from './settings.repository.js';
+import { changeSettings, readSettings } from './settings.service.js';
 
 const CURRENCIES = ['EUR', 'USD', 'GBP', 'BAM', 'CHF', 'PLN', 'NOK', 'RSD', 'TRY', 'PKR'] as const;
 const LANGUAGES = ['nb', 'en', 'bs', 'sq'] as const;
@@ -26,12 +27,12 @@ const toBody = (s: SettingsRow) => ({
   emailEnabled: s.email_enabled,
 });
 
-export async function settingsRoutes(scope: FastifyInstance, { ctx }: SurfaceOptions): Promise<void> {
+export async function settingsRoutes(scope: FastifyInstance, _opts: SurfaceOptions): Promise<void> {
   const app = scope.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['settings'];
 
   app.get('/settings', { schema: { tags, summary: 'Created with the defaults on first read', response: { 200: SettingsResponse, ...errors(401) } } }, async (req) => ({
-    data: toBody(await getOrCreateSettings(ctx.db.system, authOf(req).userId)),
+    data: toBody(await readSettings(scopeOf(req))),
   }));
 
   app.patch('/settings', { schema: { tags, body: SettingsPatch, response: { 200: SettingsResponse, ...errors(400, 401, 403) } } }, async (req) => {
@@ -41,6 +42,6 @@ export async function settingsRoutes(scope: FastifyInstance, { ctx }: SurfaceOpt
     if (b.language !== undefined) patch.language = b.language;
     if (b.pushEnabled !== undefined) patch.push_enabled = b.pushEnabled;
     if (b.emailEnabled !== undefined) patch.email_enabled = b.emailEnabled;
-    return { data: toBody(await updateSettings(ctx.db.system, authOf(req).userId, patch, new Date())) };
+    return { data: toBody(await changeSettings(scopeOf(req), patch)) };
   });
 }

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { SurfaceOptions } from '../../context.js';
-import { authOf } from '../../plugins/authenticate.js';
+import { scopeOf } from '../../plugins/authenticate.js';
 import { errors, pageOf } from '../../schemas.js';
 import {
   ReceiptResponse,
@@ -20,19 +20,19 @@ export async function transactionsRoutes(scope: FastifyInstance, { ctx }: Surfac
 
   app.get('/transactions', { schema: { tags, querystring: TransactionListQuery, response: { 200: TransactionListResponse, ...errors(400, 401) } } }, async (req) => {
     const { type, status } = req.query;
-    return service.list(authOf(req).userId, { type, status }, pageOf(req.query));
+    return service.list(scopeOf(req), { type, status }, pageOf(req.query));
   });
 
   app.get('/transactions/summary', { schema: { tags, response: { 200: SummaryResponse, ...errors(401) } } }, async (req) => ({
-    data: await service.summary(authOf(req).userId),
+    data: await service.summary(scopeOf(req)),
   }));
 
   app.get('/transactions/:id', { schema: { tags, params: TransactionIdParams, response: { 200: TransactionDetailResponse, ...errors(401, 404) } } }, async (req) => ({
-    data: await service.detail(authOf(req).userId, req.params.id),
+    data: await service.detail(scopeOf(req), req.params.id),
   }));
 
   app.get('/transactions/:id/receipt', { schema: { tags, params: TransactionIdParams, response: { 200: ReceiptResponse, ...errors(401, 404) } } }, async (req) => ({
-    data: await service.receipt(authOf(req).userId, req.params.id),
+    data: await service.receipt(scopeOf(req), req.params.id),
   }));
 
   app.get(
@@ -46,7 +46,7 @@ export async function transactionsRoutes(scope: FastifyInstance, { ctx }: Surfac
       },
     },
     async (req, reply) => {
-      const { pdf, filename } = await service.receiptPdf(authOf(req).userId, req.params.id);
+      const { pdf, filename } = await service.receiptPdf(scopeOf(req), req.params.id);
       return reply.type('application/pdf').header('content-disposition', `inline; filename="${filename}"`).send(pdf);
     },
   );

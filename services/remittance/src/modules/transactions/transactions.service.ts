@@ -1,5 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { DB, Transaction } from '../../db/schema.js';
+import type { Transaction } from '../../db/schema.js';
+import type { UserScope } from '../../db/user-scope.js';
 import { notFound } from '../../errors.js';
 import { toNumber } from '../../lib/validation.js';
 import { renderReceiptPdf, type Receipt } from './receipt-pdf.js';
@@ -43,6 +43,11 @@ function toReceipt(t: Transaction): Receipt {
   };
 }
 
+function found(t: Transaction | undefined): Transaction {
+  if (!t) throw notFound('Transaction not found');
+  return t;
+}
+
 const summaryOf = (r: repo.SummaryRow) => ({
   totalCount: Number(r.total_count),
   totalSent: toNumber(r.total_sent),
@@ -51,11 +56,10 @@ const summaryOf = (r: repo.SummaryRow) => ({
   qrPaymentCount: Number(r.qr_payment_count),
 });
 
+/** Every operation runs in the caller's UserScope (row-level security as that user). */
 export class TransactionsService {
-  constructor(private readonly db: Kysely<DB>) {}
-
-  async list(userId: string, filter: repo.TransactionFilter, page: { page: number; limit: number; offset: number }) {
-    const { rows, total } = await repo.listTransactions(this.db, userId, filter, page.limit, page.offset);
+  async list(user: UserScope, filter: repo.TransactionFilter, page: { page: number; limit: number; offset: number }) {
+    const { rows, total } = await user.run((db) => repo.listTransactions(db, user.userId, filter, page.limit, page.offset));
     return {
       // Outgoing money: amounts are negated (spec Transaction list item).
       data: rows.map((t) => ({
@@ -71,28 +75,28 @@ export class TransactionsService {
     };
   }
 
-  private async own(userId: string, transactionId: string): Promise<Transaction> {
-    const t = await repo.findTransaction(this.db, userId, transactionId);
-    if (!t) throw notFound('Transaction not found');
-    return t;
+  private async own(user: UserScope, transactionId: string): Promise<Transaction> {
+    return found(await user.run((db) => repo.findTransaction(db, user.userId, transactionId)));
   }
 
-  async detail(userId: string, transactionId: string) {
-    return toDetail(await this.own(userId, transactionId));
+  async detail(user: UserScope, transactionId: string) {
+    return toDetail(await this.own(user, transactionId));
   }
 
-  async summary(userId: string, now = new Date()) {
-    const { allTime, thisMonth } = await repo.summarize(this.db, userId, now);
+  async summary(user: UserScope, now = new Date()) {
+    const { allTime, thisMonth } = await user.run((db) => repo.summarize(db, user.userId, now));
     return { allTime: summaryOf(allTime), thisMonth: summaryOf(thisMonth) };
   }
 
-  async receipt(userId: string, transactionId: string): Promise<Receipt> {
-    return toReceipt(await this.own(userId, transactionId));
+  async receipt(user: UserScope, transactionId: string): Promise<Receipt> {
+    return toReceipt(await this.own(user, transactionId));
   }
 
-  async receiptPdf(userId: string, transactionId: string): Promise<{ pdf: Buffer; filename: string }> {
-    const t = await this.own(userId, transactionId);
-    const language = await repo.findUserLanguage(this.db, userId);
+  async receiptPdf(user: UserScope, transactionId: string): Promise<{ pdf: Buffer; filename: string }> {
+    const { t, language } = await user.run(async (db) => ({
+      t: found(await repo.findTransaction(db, user.userId, transactionId)),
+      language: await repo.findUserLanguage(db, user.userId),
+    }));
     return { pdf: await renderReceiptPdf(toReceipt(t), t.total, language), filename: `receipt-${t.id}.pdf` };
   }
 }
