@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Updateable } from 'kysely';
-import type { DB, OrganizationsTable } from '../../db/types.js';
+import type { DB, OrganizationCountry, OrganizationLanguage, OrganizationsTable } from '../../db/types.js';
 import { DEFAULT_CHART } from '../accounts/default-chart.js';
 import { DEFAULT_TAX_RATES } from '../tax-rates/defaults.js';
 
@@ -29,9 +29,9 @@ export async function createOrganizationWithOwner(
     orgId: string;
     userId: string;
     organizationName: string;
-    country: string;
+    country: OrganizationCountry;
     baseCurrency: string;
-    language: string;
+    language: OrganizationLanguage;
     registrationNumber: string | null;
     vatNumber: string | null;
     address: Updateable<OrganizationsTable>;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../../context.js';
-import type { DB } from '../../db/types.js';
+import type { DB, OrganizationCountry, OrganizationLanguage } from '../../db/types.js';
 import { hashPassword, newOpaqueToken, passwordWeaknesses, sha256, verifyPassword } from '../../lib/crypto.js';
 import { AppError } from '../../lib/errors.js';
 import type { Role } from '../../lib/jwt.js';
@@ -68,9 +68,9 @@ export async function register(
   ctx: AppContext,
   input: {
     organizationName: string;
-    country: string;
+    country: OrganizationCountry;
     baseCurrency: string;
-    language: string;
+    language: OrganizationLanguage;
     registrationNumber?: string | null;
     vatNumber?: string | null;
     addressLine1?: string | null;
