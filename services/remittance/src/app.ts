@@ -126,7 +126,7 @@ export async function buildApp(
     recipients: new RecipientsService(),
     payments: new PaymentsService(db.system, sandbox),
     transactions: new TransactionsService(),
-    merchants: new MerchantsService(db.system),
+    merchants: new MerchantsService(),
     dataRights: new DataRightsService(openBanking),
     cards: new CardsService({ bcryptCost: config.bcryptCost, physicalCards: config.features.physicalCards }),
     sandbox,

@@ -55,23 +55,25 @@ export async function merchantFigures(db: Kysely<DB>, userId: string, merchantId
   return rows[0];
 }
 
-/** QR payments received by the user's merchant, newest first, with the payer's name. */
+/**
+ * QR payments received by the user's merchant, newest first, with the payer's name. The payments
+ * are visible through the `payee` policy; the payer's name comes from qr_payer_name(), an
+ * owner-run function that answers only the merchant that was paid (users rows stay private).
+ */
 export async function listMerchantPayments(db: Kysely<DB>, userId: string, limit: number, offset: number) {
   const base = db
     .selectFrom('transactions as t')
     .innerJoin('merchants as m', 'm.id', 't.merchant_id')
     .where('m.user_id', '=', userId)
     .where('t.type', '=', 'qr_payment');
-  const [rows, count] = await Promise.all([
-    base
-      .innerJoin('users as u', 'u.id', 't.user_id')
-      .select(['t.id', 't.status', 't.send_amount', 't.fee', 't.created_at', 'u.first_name', 'u.last_name'])
-      .orderBy('t.created_at', 'desc')
-      .orderBy('t.id', 'desc')
-      .limit(limit)
-      .offset(offset)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
-  ]);
+  const rows = await base
+    .leftJoinLateral(sql<{ first_name: string; last_name: string }>`qr_payer_name(t.id)`.as('u'), (j) => j.onTrue())
+    .select(['t.id', 't.status', 't.send_amount', 't.fee', 't.created_at', 'u.first_name', 'u.last_name'])
+    .orderBy('t.created_at', 'desc')
+    .orderBy('t.id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+  const count = await base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
   return { rows, total: Number(count.n) };
 }

@@ -1,7 +1,8 @@
 import { electronicFormatIBAN, extractIBAN, validateIBAN } from 'ibantools';
-import type { Kysely } from 'kysely';
 import QRCode from 'qrcode';
+import type { Kysely } from 'kysely';
 import type { DB, Merchant } from '../../db/schema.js';
+import type { UserScope } from '../../db/user-scope.js';
 import { conflict, forbidden, validationError } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import { checkPlainText, toNumber } from '../../lib/validation.js';
@@ -27,11 +28,10 @@ function checkPayoutAccount(value: string): string {
   throw validationError('Invalid payout account', [{ field: 'bankAccount', message: 'a Norwegian account number (11 digits) or NO IBAN with valid check digits' }]);
 }
 
+/** Every operation runs in the caller's UserScope (row-level security as that user). */
 export class MerchantsService {
-  constructor(private readonly db: Kysely<DB>) {}
-
   /** Registers the caller's business and upgrades the user to the merchant role (R12). */
-  async register(userId: string, input: MerchantInput) {
+  async register(user: UserScope, input: MerchantInput) {
     const businessName = checkPlainText('businessName', input.businessName, 200);
     const orgNumber = input.orgNumber.replace(/\s/g, '');
     if (!isValidOrgNumber(orgNumber)) {
@@ -39,25 +39,18 @@ export class MerchantsService {
     }
     const address = input.address === undefined || input.address.trim() === '' ? null : checkPlainText('address', input.address, 300);
     const bankAccount = checkPayoutAccount(input.bankAccount);
-    const merchant = await this.db.transaction().execute(async (trx) => {
-      const row = await repo.insertMerchant(trx, userId, { id: newId('mer', 8), businessName, orgNumber, address, bankAccount });
+    const merchant = await user.transaction(async (trx) => {
+      const row = await repo.insertMerchant(trx, user.userId, { id: newId('mer', 8), businessName, orgNumber, address, bankAccount });
       if (!row) return undefined;
-      await repo.setUserRole(trx, userId, 'merchant');
+      await repo.setUserRole(trx, user.userId, 'merchant');
       return row;
     });
     if (!merchant) throw conflict('You are already a merchant, or this organisation number is registered');
     return { merchantId: merchant.id, businessName: merchant.business_name, orgNumber: merchant.org_number, address: merchant.address, qrValue: qrValueOf(merchant.id) };
   }
 
-  private async own(userId: string): Promise<Merchant> {
-    const merchant = await repo.findMerchantOfUser(this.db, userId);
-    if (!merchant) throw forbidden('Merchant role required');
-    return merchant;
-  }
-
-  async dashboard(userId: string, period: repo.Period, now = new Date()) {
-    const merchant = await this.own(userId);
-    const f = await repo.merchantFigures(this.db, userId, merchant.id, period, now);
+  async dashboard(user: UserScope, period: repo.Period, now = new Date()) {
+    const f = await user.run(async (db) => repo.merchantFigures(db, user.userId, (await own(db, user.userId)).id, period, now));
     return {
       period,
       revenue: toNumber(f.revenue),
@@ -69,29 +62,37 @@ export class MerchantsService {
     };
   }
 
-  async qr(userId: string) {
-    const m = await this.own(userId);
+  async qr(user: UserScope) {
+    const m = await user.run((db) => own(db, user.userId));
     return { merchantId: m.id, businessName: m.business_name, qrValue: qrValueOf(m.id), address: m.address };
   }
 
-  async qrImage(userId: string, format: 'png' | 'svg'): Promise<Buffer | string> {
-    const value = qrValueOf((await this.own(userId)).id);
+  async qrImage(user: UserScope, format: 'png' | 'svg'): Promise<Buffer | string> {
+    const value = qrValueOf((await user.run((db) => own(db, user.userId))).id);
     return format === 'png' ? QRCode.toBuffer(value, { type: 'png', width: 512, margin: 2 }) : QRCode.toString(value, { type: 'svg', margin: 2 });
   }
 
-  async payments(userId: string, page: { page: number; limit: number; offset: number }) {
-    await this.own(userId);
-    const { rows, total } = await repo.listMerchantPayments(this.db, userId, page.limit, page.offset);
+  async payments(user: UserScope, page: { page: number; limit: number; offset: number }) {
+    const { rows, total } = await user.run(async (db) => {
+      await own(db, user.userId);
+      return repo.listMerchantPayments(db, user.userId, page.limit, page.offset);
+    });
     return {
       data: rows.map((r) => ({
         id: r.id,
         status: r.status,
         amount: toNumber(r.send_amount),
         currency: 'NOK',
-        customerName: shortName(r.first_name, r.last_name),
+        customerName: shortName(r.first_name ?? '', r.last_name ?? ''),
         createdAt: r.created_at.toISOString(),
       })),
       pagination: { page: page.page, limit: page.limit, total },
     };
   }
+}
+
+async function own(db: Kysely<DB>, userId: string): Promise<Merchant> {
+  const merchant = await repo.findMerchantOfUser(db, userId);
+  if (!merchant) throw forbidden('Merchant role required');
+  return merchant;
 }

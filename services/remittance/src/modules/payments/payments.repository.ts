@@ -52,16 +52,23 @@ export async function loadRemittanceContext(db: Kysely<DB>, userId: string, reci
     .executeTakeFirst();
 }
 
-/** A QR payment's checks in one round trip: the merchant (and its owner's name) and the primary account. */
+/** What payable_merchant() (an owner-run function, see the RLS migration) gives a payer. */
+interface PayableMerchant {
+  id: string;
+  user_id: string;
+  business_name: string;
+  bank_account: string;
+}
+
+/**
+ * A QR payment's checks in one round trip: the merchant and the payer's primary account. The
+ * merchant belongs to another user, so it comes through payable_merchant(), which also leaves
+ * out a merchant whose owner is erased (kept for retention only, it receives no payments).
+ */
 export async function loadQrContext(db: Kysely<DB>, userId: string, merchantId: string) {
   return db
     .selectFrom('users as u')
-    // An erased merchant's account is kept for retention only: it no longer receives payments.
-    .leftJoin('merchants as m', (j) =>
-      j
-        .on('m.id', '=', merchantId)
-        .on((eb) => eb.exists(eb.selectFrom('users as mu').select('mu.id').whereRef('mu.id', '=', 'm.user_id').where('mu.deleted_at', 'is', null))),
-    )
+    .leftJoin(sql<PayableMerchant>`payable_merchant(${merchantId})`.as('m'), (j) => j.onTrue())
     .leftJoin('bank_accounts as a', (j) => j.onRef('a.user_id', '=', 'u.id').on('a.is_primary', '=', true))
     .leftJoin('ob_consents as c', 'c.id', 'a.consent_id')
     .select([
@@ -84,6 +91,14 @@ export async function loadQrContext(db: Kysely<DB>, userId: string, merchantId: 
     .where('u.id', '=', userId)
     .where('u.deleted_at', 'is', null)
     .executeTakeFirst();
+}
+
+/**
+ * The merchant's "payment received" notification, from inside the payer's transaction: the
+ * owner-run notify_qr_payee() writes it only for the caller's own QR payment, only to its merchant.
+ */
+export async function notifyQrPayee(db: Kysely<DB>, transactionId: string, notificationId: string, text: { title: string; body: string }): Promise<void> {
+  await sql`SELECT notify_qr_payee(${transactionId}, ${notificationId}, ${text.title}, ${text.body})`.execute(db);
 }
 
 export async function creditAccount(db: Kysely<DB>, userId: string, accountId: string, amount: string): Promise<void> {

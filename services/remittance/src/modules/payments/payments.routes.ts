@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import { LIMIT_PAYMENTS, type SurfaceOptions } from '../../context.js';
-import { authOf } from '../../plugins/authenticate.js';
+import { scopeOf } from '../../plugins/authenticate.js';
 import { errors } from '../../schemas.js';
 import { DisclosureBody, DisclosureResponse, IdempotencyHeaders, QrPaymentBody, QrPaymentResponse, RemittanceBody, RemittanceResponse } from './payments.schemas.js';
 
@@ -22,7 +22,7 @@ export async function paymentsRoutes(scope: FastifyInstance, { ctx }: SurfaceOpt
       },
     },
     async (req, reply) => {
-      const res = await ctx.payments.remit(authOf(req).userId, req.body, req.headers['idempotency-key'] ?? null);
+      const res = await ctx.payments.remit(scopeOf(req), req.body, req.headers['idempotency-key'] ?? null);
       return reply.status(201).send(res.body as Static<typeof RemittanceResponse>);
     },
   );
@@ -39,7 +39,7 @@ export async function paymentsRoutes(scope: FastifyInstance, { ctx }: SurfaceOpt
       },
     },
     async (req, reply) => {
-      const res = await ctx.payments.payQr(authOf(req).userId, req.body, req.headers['idempotency-key'] ?? null);
+      const res = await ctx.payments.payQr(scopeOf(req), req.body, req.headers['idempotency-key'] ?? null);
       return reply.status(201).send(res.body as Static<typeof QrPaymentResponse>);
     },
   );
@@ -47,6 +47,6 @@ export async function paymentsRoutes(scope: FastifyInstance, { ctx }: SurfaceOpt
   app.post(
     '/transactions/disclosure',
     { schema: { tags, summary: 'Fee and rate disclosure (not wrapped in data)', body: DisclosureBody, response: { 200: DisclosureResponse, ...errors(400, 401, 403, 404, 422) } } },
-    async (req) => ctx.payments.disclosure(authOf(req).userId, req.body),
+    async (req) => ctx.payments.disclosure(scopeOf(req), req.body),
   );
 }

@@ -1,11 +1,12 @@
 import { D, type Dec } from '@app/shared/money';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
+import type { UserScope } from '../../db/user-scope.js';
 import { AppError, notFound, validationError } from '../../errors.js';
 import { remittanceEta } from '../../lib/corridors.js';
 import { newId } from '../../lib/ids.js';
 import { checkAmount, toNumber } from '../../lib/validation.js';
-import { insertNotification } from '../notifications/notifications.repository.js';
+import { insertNotification, newNotificationId } from '../notifications/notifications.repository.js';
 import { texts, type NotificationText } from '../notifications/notification-texts.js';
 import { ProviderError, type OpenBankingProvider } from '../open-banking/providers/provider.js';
 import { claimIdempotencyKey, requestHash, storeIdempotentResponse, type StoredResponse } from './idempotency.js';
@@ -63,14 +64,18 @@ export function shortName(first: string, last: string): string {
   return initial ? `${first.trim()} ${initial}.` : first.trim();
 }
 
+/**
+ * Payments run in the payer's UserScope. The settlement job works across users as the login role
+ * (`system`), which row-level security does not restrict.
+ */
 export class PaymentsService {
   constructor(
-    private readonly db: Kysely<DB>,
+    private readonly system: Kysely<DB>,
     private readonly provider: OpenBankingProvider,
   ) {}
 
   /** Fee and rate disclosure before paying (not wrapped in data). */
-  async disclosure(userId: string, input: DisclosureInput) {
+  async disclosure(user: UserScope, input: DisclosureInput) {
     nokOnly(input.currency);
     if (!Number.isFinite(input.amount) || input.amount <= 0) throw validationError('Invalid amount', [{ field: 'amount', message: 'must be a positive number' }]);
     const amount = new D(String(input.amount));
@@ -88,7 +93,7 @@ export class PaymentsService {
       };
     }
     if (!input.recipientId) throw validationError('recipientId is required for a remittance', [{ field: 'recipientId', message: 'required' }]);
-    const ctx = await repo.loadRemittanceContext(this.db, userId, input.recipientId, null);
+    const ctx = await user.run((db) => repo.loadRemittanceContext(db, user.userId, input.recipientId!, null));
     if (!ctx?.recipient_id || !ctx.recipient_country || !ctx.recipient_currency) throw notFound('Recipient not found');
     if (!ctx.rate) throw validationError('Unsupported corridor', [{ field: 'recipientId', message: `no rate for ${ctx.recipient_currency}` }]);
     const fee = money(amount.times(REMITTANCE_FEE_RATE));
@@ -109,11 +114,12 @@ export class PaymentsService {
    * transaction that takes the idempotency key, debits with one conditional update that also
    * records the transaction, and initiates the payment at the bank. Any refusal rolls all of it back.
    */
-  async remit(userId: string, input: RemittanceInput, idempotencyKey: string | null): Promise<StoredResponse> {
+  async remit(user: UserScope, input: RemittanceInput, idempotencyKey: string | null): Promise<StoredResponse> {
+    const userId = user.userId;
     nokOnly(input.currency);
     const amount = checkAmount('amount', input.amount, REMITTANCE_BOUNDS.min, REMITTANCE_BOUNDS.max);
     const now = new Date();
-    const ctx = await repo.loadRemittanceContext(this.db, userId, input.recipientId, input.bankAccountId ?? null);
+    const ctx = await user.run((db) => repo.loadRemittanceContext(db, userId, input.recipientId, input.bankAccountId ?? null));
     if (!ctx?.recipient_id || !ctx.recipient_name || !ctx.recipient_country || !ctx.recipient_currency || !ctx.recipient_account) {
       throw notFound('Recipient not found');
     }
@@ -130,7 +136,7 @@ export class PaymentsService {
     const id = newId('tx_rem', 8);
     const eta = remittanceEta(ctx.recipient_country);
 
-    return this.inPaymentTransaction(userId, idempotencyKey, requestHash('remittance', input), async (trx) => {
+    return this.inPaymentTransaction(user, idempotencyKey, requestHash('remittance', input), async (trx) => {
       const tx = await repo.debitAndInsertTransaction(trx, userId, {
         id,
         type: 'remittance',
@@ -179,10 +185,11 @@ export class PaymentsService {
   }
 
   /** A QR payment to a merchant (R9, R12): completed at once; the payer pays the 1 % fee. */
-  async payQr(userId: string, input: QrInput, idempotencyKey: string | null): Promise<StoredResponse> {
+  async payQr(user: UserScope, input: QrInput, idempotencyKey: string | null): Promise<StoredResponse> {
+    const userId = user.userId;
     const amount = checkAmount('amount', input.amount, QR_BOUNDS.min, QR_BOUNDS.max);
     const now = new Date();
-    const ctx = await repo.loadQrContext(this.db, userId, input.merchantId);
+    const ctx = await user.run((db) => repo.loadQrContext(db, userId, input.merchantId));
     if (!ctx) throw notFound('User not found');
     if (!ctx.merchant_id || !ctx.merchant_user_id || !ctx.business_name || !ctx.merchant_account) throw notFound('Merchant not found');
     if (ctx.merchant_user_id === userId) {
@@ -194,9 +201,8 @@ export class PaymentsService {
     const total = amount.plus(fee);
     if (new D(account.balance!).lt(total)) throw insufficientBalance();
     const id = newId('tx_qr', 8);
-    const merchantUserId = ctx.merchant_user_id;
 
-    return this.inPaymentTransaction(userId, idempotencyKey, requestHash('qr_payment', input), async (trx) => {
+    return this.inPaymentTransaction(user, idempotencyKey, requestHash('qr_payment', input), async (trx) => {
       const tx = await repo.debitAndInsertTransaction(trx, userId, {
         id,
         type: 'qr_payment',
@@ -219,7 +225,7 @@ export class PaymentsService {
       if (!tx) throw insufficientBalance();
       await this.initiate(trx, userId, id, account, total, { creditorAccount: ctx.merchant_account!, creditorName: ctx.business_name! });
       await this.notify(trx, userId, texts.qrPaid(amount.toFixed(2), ctx.business_name!));
-      await this.notify(trx, merchantUserId, texts.qrReceived(amount.toFixed(2), shortName(ctx.first_name, ctx.last_name)));
+      await repo.notifyQrPayee(trx, id, newNotificationId(), texts.qrReceived(amount.toFixed(2), shortName(ctx.first_name, ctx.last_name)));
       return {
         statusCode: 201,
         body: {
@@ -243,18 +249,18 @@ export class PaymentsService {
 
   /** One transaction around the payment, with the Idempotency-Key taken (or replayed) first. */
   private async inPaymentTransaction(
-    userId: string,
+    user: UserScope,
     key: string | null,
     hash: string,
     pay: (trx: Kysely<DB>) => Promise<StoredResponse>,
   ): Promise<StoredResponse> {
-    return this.db.transaction().execute(async (trx) => {
+    return user.transaction(async (trx) => {
       if (key) {
-        const first = await claimIdempotencyKey(trx, userId, key, hash, new Date());
+        const first = await claimIdempotencyKey(trx, user.userId, key, hash, new Date());
         if (first) return first;
       }
       const response = await pay(trx);
-      if (key) await storeIdempotentResponse(trx, userId, key, response);
+      if (key) await storeIdempotentResponse(trx, user.userId, key, response);
       return response;
     });
   }
@@ -294,7 +300,7 @@ export class PaymentsService {
    * batch in one transaction. Returns how many moved.
    */
   async settle(batchSize = 100): Promise<{ completed: number; failed: number }> {
-    return this.db.transaction().execute(async (trx) => {
+    return this.system.transaction().execute(async (trx) => {
       const out = { completed: 0, failed: 0 };
       for (const t of await repo.claimProcessing(trx, batchSize)) {
         const status = await this.provider
