@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { connectRedis, memoryCounterStore, redisCounterStore } from '@app/shared/counters';
 import type { Database } from '@app/shared/db/database';
 import { createHttp } from '@app/shared/http';
+import { collectRoutes, registerPublic, type RouteEntry } from '@app/shared/routes';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import type { DB } from './db/types.js';
@@ -37,12 +38,6 @@ import { docsPlugin } from './plugins/docs.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { limitsPlugin } from './plugins/limits.js';
 
-export interface RouteEntry {
-  method: string;
-  url: string;
-  auth: readonly string[] | 'all';
-}
-
 declare module 'fastify' {
   interface FastifyInstance {
     routeTable: RouteEntry[];
@@ -60,16 +55,8 @@ export async function buildApp(config: Readonly<Config>, db: Database<DB>): Prom
     counters: redis ? redisCounterStore(redis, 'acc') : memoryCounterStore(),
     redis,
   };
-  // The route map with each route's roles: the security suite walks it (test/security.test.ts).
-  const routeTable: RouteEntry[] = [];
-  app.decorate('routeTable', routeTable);
-  app.addHook('onRoute', (route) => {
-    const auth = route.config?.auth;
-    if (!auth) return;
-    for (const method of [route.method].flat()) {
-      if (method !== 'HEAD') routeTable.push({ method, url: route.url, auth });
-    }
-  });
+  // Every route, public ones included: the security suite walks it (test/security.test.ts).
+  app.decorate('routeTable', collectRoutes(app));
   app.addHook('onClose', async () => {
     await ctx.counters.close();
     await redis?.quit().catch(() => {});
@@ -78,7 +65,8 @@ export async function buildApp(config: Readonly<Config>, db: Database<DB>): Prom
   // Infrastructure
   await app.register(errorsPlugin);
   await app.register(cookie);
-  await app.register(cors, {
+  // Its preflight route answers browsers before they send a token.
+  await registerPublic(app, cors, {
     origin: config.corsOrigins,
     credentials: true,
     exposedHeaders: ['x-request-id', 'retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'content-disposition'],

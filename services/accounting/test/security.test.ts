@@ -1,26 +1,50 @@
 import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RouteEntry } from '../src/app.js';
+import type { RouteEntry } from '@app/shared/routes';
+import { createHttp } from '@app/shared/http';
+import { AccessTokens } from '../src/lib/jwt.js';
+import { authPlugin, rolesOf } from '../src/plugins/auth.js';
+import { errorsPlugin } from '../src/plugins/errors.js';
 import { crossOrgFixtures } from './cross-org-fixtures.js';
 import { addMember, buildTestApp, login, registerOrg, type Session, type TestApp } from './helpers.js';
 
 /**
- * One suite over every authenticated route of the app (STYLE 10), read from the route table the
- * app itself builds, so a new route cannot skip it: no token, an expired token, a forged token,
- * each role, and another organization's token.
+ * One suite over every route of the app (STYLE 10, 14), read from the route table the app itself
+ * builds, so a new route cannot skip it: the public ones are exactly the list below, and every
+ * other one is checked with no token, an expired token, a forged token, each role, and another
+ * organization's token.
  */
 let h: TestApp;
 let owner: Session;
 const sessions: Record<string, Session> = {};
 let routes: RouteEntry[];
 
+/** Routes anybody may call. A new entry here is a decision, reviewed like one. */
+const PUBLIC_ROUTES = [
+  'OPTIONS *',
+  'GET /docs',
+  'GET /docs/json',
+  'GET /docs/static/*',
+  'GET /docs/static/index.html',
+  'GET /docs/static/swagger-initializer.js',
+  'GET /docs/yaml',
+  'GET /openapi.json',
+  'GET /health',
+  'POST /api/v1/auth/register',
+  'POST /api/v1/auth/login',
+  'POST /api/v1/auth/verify-2fa',
+  'POST /api/v1/auth/refresh',
+  'POST /api/v1/auth/accept-invite',
+  'GET /api/v1/public/invoices/:token',
+];
+
 beforeAll(async () => {
   h = await buildTestApp({ RATE_LIMITS: 'off' });
   owner = await registerOrg(h.app);
   sessions.owner = owner;
   for (const role of ['admin', 'accountant', 'viewer'] as const) sessions[role] = await addMember(h.app, owner, role);
-  routes = h.app.routeTable;
+  routes = h.app.routeTable.filter((r) => !r.public);
 });
 afterAll(() => h?.close());
 
@@ -34,6 +58,33 @@ const request = (route: RouteEntry, token?: string, id?: string, payload: object
   });
 
 
+
+describe('public routes', () => {
+  it('are exactly the listed ones; every other route needs a token', () => {
+    const open = h.app.routeTable.filter((r) => r.public).map((r) => `${r.method} ${r.url}`);
+    expect(open.sort()).toEqual([...PUBLIC_ROUTES].sort());
+  });
+
+  it('are only those that say so: a route whose config says nothing needs a token', async () => {
+    const app = createHttp({ logLevel: 'silent', trustProxy: false });
+    await app.register(errorsPlugin);
+    await app.register(authPlugin, { db: h.t.db, tokens: new AccessTokens(h.config.jwtSecret, 60_000) });
+    app.get('/forgotten', async () => 'open');
+    app.get('/declared', { config: { public: true } }, async () => 'open');
+    const forgotten = await app.inject({ url: '/forgotten' });
+    expect([forgotten.statusCode, forgotten.json().error.code]).toEqual([401, 'SVC-1005']);
+    expect((await app.inject({ url: '/declared' })).statusCode).toBe(200);
+    await app.close();
+  });
+
+  it('are answered without a token (never the missing-token 401)', async () => {
+    for (const route of h.app.routeTable.filter((r) => r.public)) {
+      const res = await request(route);
+      const code = res.headers['content-type']?.toString().startsWith('application/json') ? res.json().error?.code : undefined;
+      expect({ route: `${route.method} ${route.url}`, code }).not.toEqual({ route: `${route.method} ${route.url}`, code: 'SVC-1005' });
+    }
+  });
+});
 
 describe('every authenticated route', () => {
   it('is listed (the suite sees the whole map)', () => {
@@ -71,14 +122,15 @@ describe('every authenticated route', () => {
         // Logout ends the session it is called with: give it a throw-away login.
         const token = route.url.endsWith('/logout') ? (await login(h.app, sessions[role].email)).json().tokens.accessToken : sessions[role].token;
         const res = await request(route, token);
-        const allowed = route.auth === 'all' || route.auth.includes(role);
+        const roles = rolesOf(route.config)!;
+        const allowed = roles === 'all' || (roles as readonly string[]).includes(role);
         if (allowed) {
           expect({ url: route.url, method: route.method, role, status: res.statusCode }).not.toMatchObject({ status: 403 });
           expect(res.statusCode).not.toBe(401);
         } else {
           expect({ url: route.url, role, status: res.statusCode, body: res.json().error }).toEqual({
             url: route.url, role, status: 403,
-            body: { code: 'SVC-9001', message: expect.any(String), details: { required: [...(route.auth as string[])], current: [role] } },
+            body: { code: 'SVC-9001', message: expect.any(String), details: { required: [...(roles as string[])], current: [role] } },
           });
         }
       }

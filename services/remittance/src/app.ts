@@ -8,13 +8,14 @@ import swaggerUi from '@fastify/swagger-ui';
 import { Redis } from 'ioredis';
 import type { Database } from '@app/shared/db/database';
 import { createHttp } from '@app/shared/http';
+import { collectRoutes, registerPublic, type RouteEntry } from '@app/shared/routes';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import type { DB } from './db/schema.js';
 import { AppError, registerErrorHandling } from './errors.js';
 import { JOB_LOCKS, runExclusive, Scheduler } from './jobs/scheduler.js';
 import { createTokenService } from './lib/tokens.js';
-import { registerSurfaceAuth } from './plugins/authenticate.js';
+import { registerSurfaceAuth, requireSurfaceOrPublic } from './plugins/authenticate.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { SessionService } from './modules/auth/sessions.service.js';
 import { createMockClient, createOidcClient } from './modules/auth-eid/eid-client.js';
@@ -50,12 +51,6 @@ export interface BuildOptions {
 }
 
 /** The whole remittance service, ready to listen (server.ts) or to take app.inject (tests). */
-export interface RouteEntry {
-  method: string;
-  url: string;
-  isPublic: boolean;
-}
-
 export async function buildApp(
   config: Readonly<Config>,
   db: Database<DB>,
@@ -63,18 +58,15 @@ export async function buildApp(
 ): Promise<FastifyInstance & { ctx: AppContext; scheduler: Scheduler; remitRoutes: RouteEntry[] }> {
   const app = createHttp({ logLevel: config.logLevel, trustProxy: config.trustProxy });
   registerErrorHandling(app);
-  // The route map, for the security suite that checks every authenticated route.
-  const remitRoutes: RouteEntry[] = [];
-  app.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) {
-      if (method !== 'HEAD') remitRoutes.push({ method, url: route.url, isPublic: Boolean(route.config?.remitPublic) });
-    }
-  });
+  // Every route, public ones included, for the security suite (test/route-security.test.ts).
+  const remitRoutes = collectRoutes(app);
+  requireSurfaceOrPublic(app);
 
   // Infrastructure.
   registerSecurityHeaders(app);
   await app.register(cookie);
-  await app.register(cors, { origin: config.allowedOrigins, credentials: true });
+  // Its preflight route answers browsers before they send a token.
+  await registerPublic(app, cors, { origin: config.allowedOrigins, credentials: true });
   let redis: Redis | null = null;
   if (config.rateLimits) {
     if (config.redisUrl) redis = new Redis(config.redisUrl, { connectTimeout: 500, maxRetriesPerRequest: 1, lazyConnect: false });
@@ -104,8 +96,8 @@ export async function buildApp(
       },
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await registerPublic(app, swaggerUi, { routePrefix: '/docs', staticCSP: true });
+  app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
 
   // Application services.
   const tokens = createTokenService(config);

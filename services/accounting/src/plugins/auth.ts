@@ -1,7 +1,8 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '@app/shared/db/database';
+import '@app/shared/routes';
 import type { DB } from '../db/types.js';
 import { AppError } from '../lib/errors.js';
 import { AccessTokens, type Role } from '../lib/jwt.js';
@@ -28,7 +29,10 @@ export type TenantTx = Transaction<DB>;
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** Roles allowed on the route; 'all' = any signed-in user. Absent = public route. */
+    /**
+     * Roles allowed on the route; 'all' or absent = any signed-in user. A route open to callers
+     * without a token says `public: true` instead (closed by default).
+     */
     auth?: readonly Role[] | 'all';
   }
   interface FastifyRequest {
@@ -71,6 +75,12 @@ async function loadPrincipal(db: Kysely<DB>, userId: string, sessionId: string):
 
 export const ALL_ROLES: readonly Role[] = ['owner', 'admin', 'accountant', 'viewer'];
 
+/** Who may call a route: null = anybody (public), else the roles, 'all' = any signed-in user. */
+export function rolesOf(config: FastifyContextConfig | undefined): readonly Role[] | 'all' | null {
+  if (config?.public) return null;
+  return config?.auth ?? 'all';
+}
+
 /** Reads the caller on every authenticated request: token, live user, organization and login. */
 export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Database<DB>; tokens: AccessTokens }) => {
   const { db, tokens } = opts;
@@ -89,8 +99,15 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Database<D
     return db.transaction({ kind: 'tenant', orgId: p.orgId, userId: p.userId, requestId: this.id }, fn);
   });
 
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const config = route.config as FastifyContextConfig | undefined;
+    if (config?.public && config.auth) throw new Error(`${route.url}: a route is either public or has roles, not both`);
+  });
+
   app.addHook('onRequest', async (request) => {
-    const allowed = request.routeOptions.config?.auth;
+    // Unknown URLs (no route) fall through to the not-found answer.
+    if (!request.routeOptions.url) return;
+    const allowed = rolesOf(request.routeOptions.config);
     if (!allowed) return;
     const header = request.headers.authorization;
     const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { registerPublic } from '@app/shared/routes';
 
 /** OpenAPI 3.1 generated from the route schemas (G9): /openapi.json and a reference page at /docs. */
 export const docsPlugin = fp(async (app: FastifyInstance, opts: { title: string; version: string; description: string }) => {
@@ -14,6 +15,7 @@ export const docsPlugin = fp(async (app: FastifyInstance, opts: { title: string;
       },
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  // The reference page and the document describe the API to anybody (G9).
+  await registerPublic(app, swaggerUi, { routePrefix: '/docs', staticCSP: true });
+  app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
 });

@@ -1,5 +1,6 @@
 import type { Database } from '@app/shared/db/database';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import '@app/shared/routes';
 import type { DB } from '../db/schema.js';
 import { userScope, type UserScope } from '../db/user-scope.js';
 import { forbidden, unauthorized } from '../errors.js';
@@ -9,8 +10,8 @@ import type { SessionService } from '../modules/auth/sessions.service.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** Remittance: the route needs no session (eID sign-in, rates, health, bank callbacks). */
-    remitPublic?: boolean;
+    /** Remittance: the surface whose session the route requires (set by registerSurfaceAuth). */
+    surface?: Surface;
     /** Remittance: load the user's profile and accounts with the session (one query). */
     remitProfile?: boolean;
   }
@@ -52,8 +53,12 @@ export function registerSurfaceAuth(
   opts: { surface: Surface; sessions: SessionService; db: Database<DB>; allowedOrigins: readonly string[] },
 ): void {
   const allowed = new Set(opts.allowedOrigins);
+  // A new object: route files share one config object between routes.
+  scope.addHook('onRoute', (route: RouteOptions) => {
+    route.config = { ...(route.config as FastifyContextConfig), surface: opts.surface };
+  });
   scope.addHook('onRequest', async (req) => {
-    if (!req.routeOptions.url || req.routeOptions.config?.remitPublic) return;
+    if (!req.routeOptions.url || req.routeOptions.config?.public) return;
     const token = opts.surface === 'web' ? req.cookies[WEB_COOKIE] : bearerToken(req.headers.authorization);
     if (!token) throw unauthorized();
     if (opts.surface === 'web' && UNSAFE.has(req.method)) {
@@ -62,6 +67,18 @@ export function registerSurfaceAuth(
     }
     const session = await opts.sessions.authenticate(token, opts.surface, req.routeOptions.config?.remitProfile === true);
     sessions.set(req, { session, scope: userScope(opts.db, session.userId, req.id) });
+  });
+}
+
+/**
+ * Closed by default outside the two surfaces as well: a route there (API reference, OpenAPI
+ * document) is public or answers 401, so nothing is open because it sits outside /api and /v1.
+ */
+export function requireSurfaceOrPublic(app: FastifyInstance): void {
+  app.addHook('onRequest', async (req) => {
+    const config = req.routeOptions.config;
+    if (!req.routeOptions.url || config?.public || config?.surface) return;
+    throw unauthorized();
   });
 }
 

@@ -37,7 +37,7 @@ export function authRoutes(ctx: AppContext) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     app.post('/register', {
-      config: { lockout: true, fieldCodes: { baseCurrency: 'SVC-2002', language: 'SVC-2003' } },
+      config: { public: true, lockout: true, fieldCodes: { baseCurrency: 'SVC-2002', language: 'SVC-2003' } },
       schema: { tags, body: RegisterBody, response: { 201: RegisterResponse, ...errorResponses(409, 422, 429) } },
     }, async (request, reply) => {
       const result = await auth.register(ctx, request.body, request.id);
@@ -46,7 +46,7 @@ export function authRoutes(ctx: AppContext) {
     });
 
     app.post('/login', {
-      config: { lockout: true },
+      config: { public: true, lockout: true },
       schema: { tags, body: LoginBody, response: { 200: LoginResponse, ...errorResponses(401, 403, 422, 429) } },
     }, async (request, reply) => {
       const result = await auth.login(ctx, request.body, request.id);
@@ -55,7 +55,7 @@ export function authRoutes(ctx: AppContext) {
     });
 
     app.post('/verify-2fa', {
-      config: { lockout: true },
+      config: { public: true, lockout: true },
       schema: { tags, body: VerifyTwoFactorBody, response: { 200: LoginResponse, ...errorResponses(401, 403, 422, 429) } },
     }, async (request, reply) => {
       const result = await auth.login(ctx, request.body, request.id);
@@ -64,6 +64,7 @@ export function authRoutes(ctx: AppContext) {
     });
 
     app.post('/refresh', {
+      config: { public: true },
       schema: {
         tags,
         description: 'Rotates the refresh token cookie and returns a new access token.',
@@ -131,7 +132,7 @@ export function authRoutes(ctx: AppContext) {
     }, async (request) => auth.setTwoFactor(ctx, request.principal(), request.body.code, false, request.id));
 
     app.post('/accept-invite', {
-      config: { perMinute: 10 },
+      config: { public: true, perMinute: 10 },
       schema: { tags, body: AcceptInviteBody, response: { 201: LoginResponse, ...errorResponses(401, 422) } },
     }, async (request, reply) => {
       const result = await auth.acceptInvite(ctx, request.body, request.id);

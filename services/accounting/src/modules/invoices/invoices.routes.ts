@@ -139,7 +139,7 @@ export function publicInvoicesRoutes(ctx: AppContext) {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     const deps = invoiceDeps(ctx, app.log);
     app.get('/:token', {
-      config: { perMinute: 30 },
+      config: { public: true, perMinute: 30 },
       schema: { tags: ['Invoices'], params: TokenParams, response: { 200: PdfResponse, ...errorResponses(404) } },
     }, async (request, reply) => {
       const { pdf, invoiceNumber } = await viewPublicInvoice(deps, request.params.token, todayIso(), request.id);

@@ -45,7 +45,7 @@ function logFailure(app: FastifyInstance, err: EidError): void {
 export async function eidRoutes(scope: FastifyInstance, { surface, ctx }: SurfaceOptions): Promise<void> {
   const app = scope.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['auth'];
-  const publicLimited = { remitPublic: true, ...LIMIT_AUTH };
+  const publicLimited = { public: true, ...LIMIT_AUTH };
   const stateCookie = {
     httpOnly: true,
     secure: ctx.config.nodeEnv === 'production',
@@ -134,7 +134,7 @@ function registerMockProvider(scope: FastifyInstance, ctx: AppContext): void {
   app.get(
     '/auth/eid/mock/authorize',
     {
-      config: { remitPublic: true, ...LIMIT_AUTH },
+      config: { public: true, ...LIMIT_AUTH },
       schema: { tags: ['auth'], summary: 'Mock eID provider (development)', querystring: MockAuthorizeQuery, response: errors(400) },
     },
     async (req, reply) => {

@@ -68,7 +68,7 @@ export async function authRoutes(scope: FastifyInstance, { surface, ctx }: Surfa
   for (const path of ['/auth/login', '/auth/register', '/auth/verify-otp']) {
     app.post(
       path,
-      { config: { remitPublic: true, ...LIMIT_AUTH }, schema: { tags, deprecated: true, response: errors(410, 429) } },
+      { config: { public: true, ...LIMIT_AUTH }, schema: { tags, deprecated: true, response: errors(410, 429) } },
       async (_req, reply) => reply.status(410).send(errorBody(GONE)),
     );
   }

@@ -16,7 +16,7 @@ export async function healthRoutes(scope: FastifyInstance, { ctx }: SurfaceOptio
   const app = scope.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/health',
-    { config: { remitPublic: true }, schema: { tags: ['health'], response: { 200: Health, 503: Health } } },
+    { config: { public: true }, schema: { tags: ['health'], response: { 200: Health, 503: Health } } },
     async (_req, reply) => {
       let latency: number | null = null;
       try {

@@ -83,7 +83,7 @@ function registerBankRedirects(scope: FastifyInstance, ctx: AppContext): void {
   const tags = ['open banking'];
   app.get(
     '/open-banking/callback',
-    { config: { remitPublic: true }, schema: { tags, querystring: BankCallbackQuery, response: { 302: { description: 'to /bank-accounts or the app' } } } },
+    { config: { public: true }, schema: { tags, querystring: BankCallbackQuery, response: { 302: { description: 'to /bank-accounts or the app' } } } },
     async (req, reply) => reply.redirect(await ctx.openBanking.completeConsent(req.query.consentId, req.query), 302),
   );
 
@@ -92,7 +92,7 @@ function registerBankRedirects(scope: FastifyInstance, ctx: AppContext): void {
   app.get(
     '/open-banking/sandbox/authorize',
     {
-      config: { remitPublic: true },
+      config: { public: true },
       schema: { tags, summary: 'Sandbox bank consent page (development)', querystring: SandboxAuthorizeQuery, response: errors(404) },
     },
     async (req, reply) => {

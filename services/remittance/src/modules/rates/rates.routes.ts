@@ -7,7 +7,7 @@ import { RateParams, RateResponse, RatesResponse } from './rates.schemas.js';
 export async function ratesRoutes(scope: FastifyInstance, { ctx }: SurfaceOptions): Promise<void> {
   const app = scope.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['rates'];
-  const config = { remitPublic: true, ...LIMIT_RATES };
+  const config = { public: true, ...LIMIT_RATES };
   app.get('/rates', { config, schema: { tags, response: { 200: RatesResponse, ...errors(429) } } }, async () => ({
     data: await ctx.rates.all(),
   }));
