@@ -8,6 +8,7 @@ import { connectRedis, memoryCounterStore, redisCounterStore } from '@app/shared
 import type { Database } from '@app/shared/db/database';
 import { createHttp } from '@app/shared/http';
 import { collectRoutes, registerPublic, type RouteEntry } from '@app/shared/routes';
+import { createScheduler } from '@app/shared/scheduler';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import type { DB } from './db/types.js';
@@ -19,12 +20,17 @@ import { authRoutes } from './modules/auth/auth.routes.js';
 import { contactsRoutes } from './modules/contacts/contacts.routes.js';
 import { bankingRoutes } from './modules/banking/banking.routes.js';
 import { currenciesRoutes } from './modules/currencies/currencies.routes.js';
-import { registerContactDeleteBlocker } from './modules/contacts/contacts.service.js';
-import { expensesRoutes, openExpensesBlock } from './modules/expenses/expenses.routes.js';
+import { expensesRoutes } from './modules/expenses/expenses.routes.js';
+import { openExpensesBlock } from './modules/expenses/expenses.service.js';
+import { exchangeRateFeedJob, feedSettings } from './modules/exchange-rates/ecb-feed.js';
 import { exchangeRatesRoutes } from './modules/exchange-rates/exchange-rates.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { einvoiceRoutes } from './modules/einvoice/einvoice.routes.js';
+import type { InvoiceDeps } from './modules/invoices/invoice-transitions.js';
 import { invoicesRoutes, publicInvoicesRoutes } from './modules/invoices/invoices.routes.js';
+import { openInvoicesBlock } from './modules/invoices/invoices.service.js';
+import { overdueInvoicesJob } from './modules/invoices/overdue-job.js';
+import { createMailer } from './modules/mail/mailer.js';
 import { transactionsRoutes } from './modules/ledger/ledger.routes.js';
 import { RECEIPT_MAX_BYTES, type ReceiptDeps } from './modules/receipts/receipts.js';
 import { createVirusScanner } from './modules/receipts/virus-scanner.js';
@@ -84,17 +90,28 @@ export async function buildApp(config: Readonly<Config>, db: Database<DB>): Prom
   await app.register(authPlugin, { db, tokens: ctx.tokens });
   await app.register(limitsPlugin, { enabled: config.rateLimits, redis, counters: ctx.counters });
 
-  // App services
+  // App services: built here, once, and handed to the routes that use them.
+  const storage = localStorage(join(config.dataDir, 'files'));
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, outboxDir: join(config.dataDir, 'outbox'), log: app.log });
+  app.addHook('onClose', async () => mailer.close());
+  const invoices: InvoiceDeps = { config, db, storage, mailer, log: app.log };
   const receipts: ReceiptDeps = {
     scanner: createVirusScanner(config.clamav),
-    storage: localStorage(join(config.dataDir, 'files')),
+    storage,
     tmpDir: join(config.dataDir, 'tmp'),
   };
   if (receipts.scanner.kind === 'builtin') {
     app.log.warn('no virus scanner configured (CLAMAV_SOCKET or CLAMAV_HOST): receipts are checked for the EICAR test file only');
   }
-  // Cross-module rules: what stops a contact's deletion (invoices add SVC-7002 in their routes).
-  registerContactDeleteBlocker(openExpensesBlock);
+  // Cross-module rules: what stops a contact's deletion.
+  const contactDeleteBlockers = [openInvoicesBlock, openExpensesBlock] as const;
+
+  // Background jobs (G12: each claims its work with an advisory lock and SKIP LOCKED); they start
+  // when the app is ready and are awaited when it closes.
+  const scheduler = createScheduler(app);
+  scheduler.add(overdueInvoicesJob(db, app.log));
+  const feed = feedSettings(config.exchangeRateFeed);
+  if (feed.enabled) scheduler.add(exchangeRateFeedJob(db.system, app.log, feed));
 
   // Routes: one place shows the whole map.
   await app.register(healthRoutes(ctx));
@@ -103,14 +120,14 @@ export async function buildApp(config: Readonly<Config>, db: Database<DB>): Prom
   await app.register(usersRoutes(ctx), { prefix: '/api/v1/users' });
   await app.register(auditRoutes(), { prefix: '/api/v1/audit-log' });
   await app.register(currenciesRoutes(), { prefix: '/api/v1/currencies' });
-  await app.register(exchangeRatesRoutes(ctx), { prefix: '/api/v1/exchange-rates' });
-  await app.register(contactsRoutes(), { prefix: '/api/v1/contacts' });
+  await app.register(exchangeRatesRoutes(), { prefix: '/api/v1/exchange-rates' });
+  await app.register(contactsRoutes({ deleteBlockers: contactDeleteBlockers }), { prefix: '/api/v1/contacts' });
   await app.register(accountsRoutes(), { prefix: '/api/v1/accounts' });
   await app.register(transactionsRoutes(), { prefix: '/api/v1/transactions' });
   await app.register(taxRatesRoutes(), { prefix: '/api/v1/settings/tax-rates' });
-  await app.register(invoicesRoutes(ctx), { prefix: '/api/v1/invoices' });
-  await app.register(einvoiceRoutes(ctx), { prefix: '/api/v1/invoices' });
-  await app.register(publicInvoicesRoutes(ctx), { prefix: '/api/v1/public/invoices' });
+  await app.register(invoicesRoutes(invoices), { prefix: '/api/v1/invoices' });
+  await app.register(einvoiceRoutes(invoices), { prefix: '/api/v1/invoices' });
+  await app.register(publicInvoicesRoutes(invoices), { prefix: '/api/v1/public/invoices' });
   await app.register(alertsRoutes(), { prefix: '/api/v1/alerts' });
   await app.register(expensesRoutes(receipts), { prefix: '/api/v1/expenses' });
   await app.register(bankingRoutes(), { prefix: '/api/v1/bank-accounts' });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contactDeleteBlockers, registerContactDeleteBlocker, type ContactDeleteBlocker } from '../src/modules/contacts/contacts.service.js';
+import { AppError } from '../src/lib/errors.js';
+import { deleteContact, type ContactDeleteBlocker } from '../src/modules/contacts/contacts.service.js';
 import { addMember, authed, buildTestApp, registerOrg, type Session, type TestApp } from './helpers.js';
 
 let h: TestApp;
@@ -167,22 +168,20 @@ describe('GET, PUT and DELETE /contacts/:id', () => {
     expect((await api(accountant.token, 'DELETE', `/${c.id}`)).statusCode).toBe(403);
   });
 
-  it('refuses deletion with the code a registered blocker answers, and rolls back', async () => {
+  it('refuses deletion with the code a blocker answers, and rolls back', async () => {
     const c = await create(owner.token, { type: 'customer', name: 'Has invoices' });
     const blocker: ContactDeleteBlocker = async (trx, orgId, contactId) => {
       const row = await trx.selectFrom('contacts').select('name').where('organization_id', '=', orgId).where('id', '=', contactId).executeTakeFirst();
       return row?.name === 'Has invoices' ? 'SVC-7002' : null;
     };
-    registerContactDeleteBlocker(blocker);
-    registerContactDeleteBlocker(blocker);
-    try {
-      expect(contactDeleteBlockers.filter((b) => b === blocker)).toHaveLength(1);
-      const res = await api(owner.token, 'DELETE', `/${c.id}`);
-      expect(res.statusCode).toBe(400);
-      expect(res.json().error.code).toBe('SVC-7002');
-      expect((await api(owner.token, 'GET', `/${c.id}`)).json().isActive).toBe(true);
-    } finally {
-      contactDeleteBlockers.splice(contactDeleteBlockers.indexOf(blocker), 1);
-    }
+    const tenant = { kind: 'tenant' as const, orgId: owner.orgId, userId: owner.userId, requestId: 'blocker-test' };
+    const refused = await h.t.db.transaction(tenant, (trx) => deleteContact(trx, owner.orgId, c.id, [blocker])).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(AppError);
+    expect((refused as AppError).code).toBe('SVC-7002');
+    expect((await api(owner.token, 'GET', `/${c.id}`)).json().isActive).toBe(true);
+    // With no blocker objecting, the same call deletes.
+    await h.t.db.transaction(tenant, (trx) => deleteContact(trx, owner.orgId, c.id, [async () => null]));
+    expect((await api(owner.token, 'GET', `/${c.id}`)).json().isActive).toBe(false);
   });
+
 });

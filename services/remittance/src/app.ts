@@ -9,11 +9,12 @@ import { Redis } from 'ioredis';
 import type { Database } from '@app/shared/db/database';
 import { createHttp } from '@app/shared/http';
 import { collectRoutes, registerPublic, type RouteEntry } from '@app/shared/routes';
+import { createScheduler, runExclusive, type Scheduler } from '@app/shared/scheduler';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import type { DB } from './db/schema.js';
 import { AppError, registerErrorHandling } from './errors.js';
-import { JOB_LOCKS, runExclusive, Scheduler } from './jobs/scheduler.js';
+import { JOB_LOCKS } from './jobs/job-locks.js';
 import { createTokenService } from './lib/tokens.js';
 import { registerSurfaceAuth, requireSurfaceOrPublic } from './plugins/authenticate.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
@@ -152,7 +153,7 @@ export async function buildApp(
   }
 
   // Background jobs (G12: each claims an advisory lock; all stop when the app closes).
-  const scheduler = new Scheduler(app.log);
+  const scheduler = createScheduler(app);
   scheduler.add({
     name: 'consent-expiry',
     intervalMs: config.openBanking.expiryJobIntervalMs,
@@ -198,9 +199,7 @@ export async function buildApp(
         }),
     });
   }
-  app.addHook('onReady', async () => scheduler.start());
   app.addHook('onClose', async () => {
-    await scheduler.stop();
     if (redis) redis.disconnect();
   });
 

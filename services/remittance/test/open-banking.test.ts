@@ -2,7 +2,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userScope } from '../src/db/user-scope.js';
 import { withCheckDigits } from '../src/lib/national-id.js';
-import { JOB_LOCKS, runExclusive } from '../src/jobs/scheduler.js';
+import { runExclusive } from '@app/shared/scheduler';
+import { JOB_LOCKS } from '../src/jobs/job-locks.js';
 import { createSandboxProvider } from '../src/modules/open-banking/providers/sandbox.js';
 import { bearer, pathOf, signInMobile, signInWeb, startApp, web } from './helpers.js';
 

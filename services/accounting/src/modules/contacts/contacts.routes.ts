@@ -5,9 +5,10 @@ import { Paginated } from '../../lib/pagination.js';
 import { IdParams, errorResponses } from '../../lib/schemas.js';
 import { ALL_ROLES } from '../../plugins/auth.js';
 import { CONTACT_FIELD_CODES, Contact, ContactWithNotes, ContactsQuery, CreateContactBody, UpdateContactBody } from './contacts.schemas.js';
-import { createContact, deleteContact, getContact, listContacts, updateContact } from './contacts.service.js';
+import { createContact, deleteContact, getContact, listContacts, updateContact, type ContactDeleteBlocker } from './contacts.service.js';
 
-export function contactsRoutes() {
+/** /api/v1/contacts; `deleteBlockers` are the other features' reasons to refuse a deletion. */
+export function contactsRoutes(deps: { deleteBlockers: readonly ContactDeleteBlocker[] }) {
   const tags = ['Contacts'];
   const security = [{ bearerAuth: [] }];
   const writers = ['owner', 'admin', 'accountant'] as const;
@@ -52,7 +53,7 @@ export function contactsRoutes() {
       schema: { tags, security, params: IdParams, response: { 204: Type.Null(), ...errorResponses(400, 401, 403, 404) } },
     }, async (request, reply) => {
       const orgId = request.principal().orgId;
-      await request.tenantTx((trx) => deleteContact(trx, orgId, request.params.id));
+      await request.tenantTx((trx) => deleteContact(trx, orgId, request.params.id, deps.deleteBlockers));
       return reply.status(204).send(null);
     });
   };

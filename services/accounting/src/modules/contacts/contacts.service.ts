@@ -14,19 +14,12 @@ type Db = Kysely<DB>;
 type Row = Selectable<ContactsTable>;
 
 /**
- * What may stop a contact's deletion. Features that reference contacts add their rule here when
- * their module loads (invoices: SVC-7002 for invoices not cancelled; expenses: SVC-7003 for
- * expenses not rejected). Each check runs inside the delete's transaction, after the contact row
+ * What may stop a contact's deletion. The features that reference contacts own these rules
+ * (invoices: SVC-7002 for invoices not cancelled; expenses: SVC-7003 for expenses not rejected);
+ * buildApp lists them. Each check runs inside the delete's transaction, after the contact row
  * is locked, and answers the catalog code that refuses the deletion, or null.
  */
 export type ContactDeleteBlocker = (trx: Db, organizationId: string, contactId: string) => Promise<ErrorCode | null>;
-
-export const contactDeleteBlockers: ContactDeleteBlocker[] = [];
-
-/** Adds a blocker once (re-imports in tests register the same function again). */
-export function registerContactDeleteBlocker(check: ContactDeleteBlocker): void {
-  if (!contactDeleteBlockers.includes(check)) contactDeleteBlockers.push(check);
-}
 
 const ALPHA2 = new Set(Object.keys(countries.getAlpha2Codes()));
 
@@ -134,12 +127,12 @@ export async function updateContact(trx: Db, orgId: string, id: string, body: St
   return presentContactWithNotes(row);
 }
 
-/** Soft delete (isActive false), refused while a registered blocker objects; deleting twice is a no-op. */
-export async function deleteContact(trx: Db, orgId: string, id: string): Promise<void> {
+/** Soft delete (isActive false), refused while one of the blockers objects; deleting twice is a no-op. */
+export async function deleteContact(trx: Db, orgId: string, id: string, blockers: readonly ContactDeleteBlocker[]): Promise<void> {
   const row = await repo.lockContact(trx, orgId, id);
   if (!row) throw new AppError('SVC-7001');
   if (!row.is_active) return;
-  for (const check of contactDeleteBlockers) {
+  for (const check of blockers) {
     const code = await check(trx, orgId, id);
     if (code) throw new AppError(code);
   }

@@ -1,23 +1,21 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.js';
 import { IdParams, errorResponses } from '../../lib/schemas.js';
 import { ALL_ROLES } from '../../plugins/auth.js';
 import { todayIso } from '../invoices/invoice-status.js';
-import { invoiceDeps } from '../invoices/invoices.routes.js';
+import type { InvoiceDeps } from '../invoices/invoice-transitions.js';
 import { invoicePaymentCode, invoiceUbl } from './einvoice.service.js';
 
 const PngResponse = Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'image/png: RS the NBS IPS QR code, HR the HUB-3A PDF417 barcode' });
 const XmlResponse = Type.Unsafe<string>({ type: 'string', description: 'application/xml: UBL 2.1 (RS: SEF srbdt; HR: CIUS-HR 2025 with the PDF embedded; BA: EN 16931)' });
 
 /** E-invoice documents of an invoice, under /api/v1/invoices (E3, E4). */
-export function einvoiceRoutes(ctx: AppContext) {
+export function einvoiceRoutes(deps: InvoiceDeps) {
   const tags = ['E-invoices'];
   const security = [{ bearerAuth: [] }];
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-    const deps = invoiceDeps(ctx, app.log);
     const sendXml = (reply: FastifyReply, xml: string, number: string) =>
       reply
         .type('application/xml; charset=utf-8')

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Job } from '@app/shared/scheduler';
 import type { DB } from '../../db/types.js';
 import { isKnownCurrency } from '../currencies/currencies.js';
 import { upsertGlobalRates } from './exchange-rates.repository.js';
@@ -102,37 +103,17 @@ export async function runDailyImport(
 }
 
 /**
- * Starts the daily import: a first attempt shortly after start-up, then a check every hour.
- * Never throws (an offline feed only logs a warning); stop() clears the timers and waits for a
- * running import.
+ * The daily import as a scheduled job (buildApp adds it when the feed is on): a first attempt at
+ * start-up, then a check every hour. An offline feed only logs a warning, never breaks start-up.
  */
-export function startRateFeed(
-  system: Kysely<DB>,
-  log: FastifyBaseLogger,
-  settings: FeedSettings,
-  opts: { fetchImpl?: typeof fetch; firstRunMs?: number } = {},
-): { stop(): Promise<void> } {
-  let running: Promise<void> | null = null;
-  let stopped = false;
-  const tick = () => {
-    if (stopped || running) return;
-    running = runDailyImport(system, { url: settings.url, fetchImpl: opts.fetchImpl })
-      .then((outcome) => log.info({ job: JOB, ...outcome }, 'exchange-rate feed'))
-      .catch((err: unknown) => log.warn({ job: JOB, err: (err as Error).message }, 'exchange-rate feed failed; retrying next hour'))
-      .finally(() => {
-        running = null;
-      });
-  };
-  const first = setTimeout(tick, opts.firstRunMs ?? 2_000);
-  const every = setInterval(tick, settings.intervalMs);
-  first.unref();
-  every.unref();
+export function exchangeRateFeedJob(system: Kysely<DB>, log: FastifyBaseLogger, settings: FeedSettings, fetchImpl?: typeof fetch): Job {
   return {
-    async stop() {
-      stopped = true;
-      clearTimeout(first);
-      clearInterval(every);
-      await running;
-    },
+    name: JOB,
+    intervalMs: settings.intervalMs,
+    runOnStart: true,
+    run: () =>
+      runDailyImport(system, { url: settings.url, fetchImpl })
+        .then((outcome) => log.info({ job: JOB, ...outcome }, 'exchange-rate feed'))
+        .catch((err: unknown) => log.warn({ job: JOB, err: (err as Error).message }, 'exchange-rate feed failed; retrying next hour')),
   };
 }

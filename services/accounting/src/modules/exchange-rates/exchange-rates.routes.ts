@@ -1,30 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { AppContext } from '../../context.js';
 import { errorResponses } from '../../lib/schemas.js';
 import { ALL_ROLES } from '../../plugins/auth.js';
-import { feedSettings, startRateFeed } from './ecb-feed.js';
 import { ExchangeRate, ManualRateBody, RateQuery } from './exchange-rates.schemas.js';
 import { getRate, recordManualRate } from './exchange-rates.service.js';
 
 const today = () => new Date().toISOString().slice(0, 10);
 
-export function exchangeRatesRoutes(ctx: AppContext) {
+export function exchangeRatesRoutes() {
   const tags = ['Exchange rates'];
   const security = [{ bearerAuth: [] }];
-  const feed = feedSettings(ctx.config.exchangeRateFeed);
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-
-    if (feed.enabled) {
-      let job: { stop(): Promise<void> } | null = null;
-      app.addHook('onReady', async () => {
-        job = startRateFeed(ctx.db.system, app.log, feed);
-      });
-      app.addHook('onClose', async () => {
-        await job?.stop();
-      });
-    }
 
     app.get('/', {
       config: { auth: ALL_ROLES },

@@ -5,7 +5,6 @@ import { AppError } from '../../lib/errors.js';
 import { pageRequest } from '../../lib/pagination.js';
 import { IdParams, errorResponses } from '../../lib/schemas.js';
 import { ALL_ROLES } from '../../plugins/auth.js';
-import type { ContactDeleteBlocker } from '../contacts/contacts.service.js';
 import { discardStaged, formFieldsToBody, readReceiptForm, storeReceipt, type ReceiptDeps, type StagedReceipt } from '../receipts/receipts.js';
 import { approveExpense, payExpense, rejectExpense } from './expense-transitions.js';
 import * as repo from './expenses.repository.js';
@@ -17,10 +16,6 @@ import { createExpense, deleteExpense, getExpense, listExpenses, updateExpense, 
 const WRITERS = ['owner', 'admin', 'accountant'] as const;
 const APPROVERS = ['owner', 'admin'] as const;
 const FileResponse = Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'application/pdf, image/png or image/jpeg' });
-
-/** A contact with expenses that are not rejected cannot be deleted (SVC-7003). */
-export const openExpensesBlock: ContactDeleteBlocker = async (trx, orgId, contactId) =>
-  (await repo.contactHasOpenExpenses(trx, orgId, contactId)) ? 'SVC-7003' : null;
 
 /** /api/v1/expenses (spec "Expenses"; A8, A12, A13). */
 export function expensesRoutes(receipts: ReceiptDeps) {

@@ -5,12 +5,17 @@ import type { DB, ExpensesTable } from '../../db/types.js';
 import { AppError } from '../../lib/errors.js';
 import { pageMeta, type PageRequest } from '../../lib/pagination.js';
 import type { Principal, TenantTx } from '../../plugins/auth.js';
+import type { ContactDeleteBlocker } from '../contacts/contacts.service.js';
 import { assertCurrency, currencyDecimals } from '../currencies/currencies.js';
 import { documentRate, formatRate } from '../exchange-rates/exchange-rates.service.js';
 import * as repo from './expenses.repository.js';
 import type { CreateExpenseBody, ExpenseSort, ExpensesQuery, UpdateExpenseBody } from './expenses.schemas.js';
 
 type Db = Kysely<DB>;
+
+/** A contact with expenses that are not rejected cannot be deleted (SVC-7003). */
+export const openExpensesBlock: ContactDeleteBlocker = async (trx, orgId, contactId) =>
+  (await repo.contactHasOpenExpenses(trx, orgId, contactId)) ? 'SVC-7003' : null;
 
 const EXPENSE_TYPE = 5;
 const MAX_AMOUNT = '1000000000000000';

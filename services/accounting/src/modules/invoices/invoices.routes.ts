@@ -1,18 +1,12 @@
-import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/errors.js';
 import { pageRequest } from '../../lib/pagination.js';
 import { IdParams, errorResponses } from '../../lib/schemas.js';
 import { ALL_ROLES } from '../../plugins/auth.js';
-import { registerContactDeleteBlocker, type ContactDeleteBlocker } from '../contacts/contacts.service.js';
-import { createMailer } from '../mail/mailer.js';
-import { localStorage } from '../storage/storage.js';
 import { todayIso } from './invoice-status.js';
 import { changeStatus, pdfOf, sendInvoice, viewPublicInvoice, type InvoiceDeps } from './invoice-transitions.js';
-import { startOverdueJob } from './overdue-job.js';
 import * as repo from './invoices.repository.js';
 import {
   INVOICE_SORTS, Invoice, InvoiceBody, InvoiceList, InvoicesQuery, SendBody, SendResponse, StatusBody, TokenParams,
@@ -22,23 +16,6 @@ import { createInvoice, getInvoice, listInvoices, updateInvoice } from './invoic
 const WRITERS = ['owner', 'admin', 'accountant'] as const;
 const PdfResponse = Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'application/pdf' });
 
-/** Storage and mailer shared by the invoice routes, the public link and the e-invoice routes, built once per app. */
-const depsByContext = new WeakMap<AppContext, InvoiceDeps>();
-export function invoiceDeps(ctx: AppContext, log: InvoiceDeps['log']): InvoiceDeps {
-  let deps = depsByContext.get(ctx);
-  if (!deps) {
-    deps = {
-      config: ctx.config,
-      db: ctx.db,
-      storage: localStorage(join(ctx.config.dataDir, 'files')),
-      mailer: createMailer({ smtpUrl: ctx.config.smtpUrl, outboxDir: join(ctx.config.dataDir, 'outbox'), log }),
-      log,
-    };
-    depsByContext.set(ctx, deps);
-  }
-  return deps;
-}
-
 function sendPdf(reply: import('fastify').FastifyReply, pdf: Buffer, invoiceNumber: string, disposition: 'attachment' | 'inline') {
   return reply
     .type('application/pdf')
@@ -47,26 +24,12 @@ function sendPdf(reply: import('fastify').FastifyReply, pdf: Buffer, invoiceNumb
     .send(pdf);
 }
 
-/** A contact with invoices that are not cancelled cannot be deleted (SVC-7002). */
-const openInvoicesBlock: ContactDeleteBlocker = async (trx, orgId, contactId) =>
-  (await repo.contactHasOpenInvoices(trx, orgId, contactId)) ? 'SVC-7002' : null;
-
 /** /api/v1/invoices (spec "Invoices"; A3-A5, A8, A10, A11, A19). */
-export function invoicesRoutes(ctx: AppContext) {
+export function invoicesRoutes(deps: InvoiceDeps) {
   const tags = ['Invoices'];
   const security = [{ bearerAuth: [] }];
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-    const deps = invoiceDeps(ctx, app.log);
-    registerContactDeleteBlocker(openInvoicesBlock);
-    let stopJob: (() => Promise<unknown>) | null = null;
-    app.addHook('onReady', async () => {
-      stopJob = startOverdueJob(ctx.db, app.log);
-    });
-    app.addHook('onClose', async () => {
-      await stopJob?.();
-      deps.mailer.close();
-    });
 
     app.get('/', {
       config: { auth: ALL_ROLES },
@@ -134,10 +97,9 @@ export function invoicesRoutes(ctx: AppContext) {
 }
 
 /** /api/v1/public/invoices/:token: the customer's view link (A10), no sign-in. */
-export function publicInvoicesRoutes(ctx: AppContext) {
+export function publicInvoicesRoutes(deps: InvoiceDeps) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-    const deps = invoiceDeps(ctx, app.log);
     app.get('/:token', {
       config: { public: true, perMinute: 30 },
       schema: { tags: ['Invoices'], params: TokenParams, response: { 200: PdfResponse, ...errorResponses(404) } },

@@ -6,12 +6,17 @@ import type { ErrorCode } from '../../lib/catalog.js';
 import { AppError } from '../../lib/errors.js';
 import { pageMeta, type PageRequest } from '../../lib/pagination.js';
 import type { Principal, TenantTx } from '../../plugins/auth.js';
+import type { ContactDeleteBlocker } from '../contacts/contacts.service.js';
 import { assertCurrency, currencyDecimals } from '../currencies/currencies.js';
 import { paymentReference } from '../einvoice/payment-reference.js';
 import { documentRate, formatRate } from '../exchange-rates/exchange-rates.service.js';
 import { computeTotals } from './invoice-totals.js';
 import * as repo from './invoices.repository.js';
 import type { InvoiceBody, InvoiceSort, InvoicesQuery } from './invoices.schemas.js';
+
+/** A contact with invoices that are not cancelled cannot be deleted (SVC-7002). */
+export const openInvoicesBlock: ContactDeleteBlocker = async (trx, orgId, contactId) =>
+  (await repo.contactHasOpenInvoices(trx, orgId, contactId)) ? 'SVC-7002' : null;
 
 type Db = Kysely<DB>;
 type InvoiceRow = NonNullable<Awaited<ReturnType<typeof repo.findInvoice>>>;

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '@app/shared/db/database';
+import type { Job } from '@app/shared/scheduler';
 import type { DB } from '../../db/types.js';
 import { todayIso } from './invoice-status.js';
 import { markOverdueBatch } from './invoices.repository.js';
@@ -29,19 +30,15 @@ export async function runOverdueJob(db: Database<DB>, today = todayIso()): Promi
   });
 }
 
-/** At start-up and then hourly; returns the function that stops it. */
-export function startOverdueJob(db: Database<DB>, log: FastifyBaseLogger, everyMs = HOUR): () => Promise<unknown> {
-  let running: Promise<unknown> = Promise.resolve();
-  const tick = () => {
-    running = runOverdueJob(db)
-      .then((n) => n > 0 && log.info({ invoices: n }, 'invoices marked overdue'))
-      .catch((err) => log.error({ err }, 'overdue job failed'));
-  };
-  tick();
-  const timer = setInterval(tick, everyMs);
-  timer.unref();
-  return () => {
-    clearInterval(timer);
-    return running;
+/** The job buildApp schedules: at start-up and then hourly (A10). */
+export function overdueInvoicesJob(db: Database<DB>, log: FastifyBaseLogger, everyMs = HOUR): Job {
+  return {
+    name: 'overdue-invoices',
+    intervalMs: everyMs,
+    runOnStart: true,
+    run: () =>
+      runOverdueJob(db)
+        .then((n) => n > 0 && log.info({ invoices: n }, 'invoices marked overdue'))
+        .catch((err) => log.error({ err }, 'overdue job failed')),
   };
 }
