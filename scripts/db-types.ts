@@ -8,7 +8,7 @@ import { generateSchemaTypes } from '../packages/shared/src/db/schema-types.js';
  * `npm run db:types`: migrates a fresh embedded database per service and writes its Kysely types
  * to services/<name>/src/db/schema.generated.ts. test/db-types.test.ts fails when they drift.
  */
-export const SCHEMA_SERVICES = ['accounting'] as const;
+export const SCHEMA_SERVICES = ['accounting', 'remittance'] as const;
 
 export function schemaPaths(name: string) {
   const dir = join(import.meta.dirname, '..', 'services', name, 'src', 'db');

@@ -150,7 +150,8 @@ export function createMockClient(cfg: EidConfig, db: Kysely<DB>, publicUrl: stri
       if (row.client_id !== cfg.clientId || row.redirect_uri !== p.redirectUri) throw new Error('invalid_grant: client mismatch');
       if (!same(row.code_challenge, s256(p.codeVerifier))) throw new Error('invalid_grant: PKCE verification failed');
       if (!same(row.nonce, p.nonce)) throw new Error('ID token nonce mismatch');
-      return row.claims;
+      // Written by this mock's own authorize page from EidClaims (the column is plain jsonb).
+      return row.claims as EidClaims;
     },
   };
 }

@@ -4,7 +4,7 @@ import type { DB, Recipient } from '../../db/schema.js';
 export async function insertRecipient(
   db: Kysely<DB>,
   userId: string,
-  row: { id: string; name: string; country: string; currency: string; bankAccount: string; bankName: string | null },
+  row: { id: string; name: string; country: Recipient['country']; currency: Recipient['currency']; bankAccount: string; bankName: string | null },
 ): Promise<Recipient> {
   return db
     .insertInto('recipients')

@@ -9,8 +9,8 @@ import * as repo from './recipients.repository.js';
 
 export interface NewRecipient {
   name: string;
-  country: string;
-  currency: string;
+  country: Recipient['country'];
+  currency: Recipient['currency'];
   bankAccount: string;
   bankName?: string;
 }

@@ -1,12 +1,7 @@
-import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema.js';
+import type { Kysely, Selectable } from 'kysely';
+import type { DB, UserSettingsTable } from '../../db/schema.js';
 
-export interface SettingsRow {
-  currency: string;
-  language: string;
-  push_enabled: boolean;
-  email_enabled: boolean;
-}
+export type SettingsRow = Pick<Selectable<UserSettingsTable>, 'currency' | 'language' | 'push_enabled' | 'email_enabled'>;
 
 /** The user's settings, created with the defaults on first read (R: Settings). */
 export async function getOrCreateSettings(db: Kysely<DB>, userId: string): Promise<SettingsRow> {

@@ -21,8 +21,8 @@ const SettingsResponse = Type.Object({ data: Settings });
 const SettingsPatch = Type.Partial(Settings);
 
 const toBody = (s: SettingsRow) => ({
-  currency: s.currency as (typeof CURRENCIES)[number],
-  language: s.language as (typeof LANGUAGES)[number],
+  currency: s.currency,
+  language: s.language,
   pushEnabled: s.push_enabled,
   emailEnabled: s.email_enabled,
 });
