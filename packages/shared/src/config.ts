@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 /** Thrown at boot; server.ts prints the one-line reason and exits. */
 export class ConfigError extends Error {}
@@ -58,6 +58,72 @@ export function loadSecret(opts: { name: string; value: string | undefined; node
   mkdirSync(join(dataDir, 'secrets'), { recursive: true, mode: 0o700 });
   writeFileSync(file, secret, { mode: 0o600 });
   return secret;
+}
+
+/** Non-negative whole number from the environment (counts, seconds). */
+export function parseCount(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new ConfigError(`${name} must be a non-negative integer`);
+  return n;
+}
+
+/** BCRYPT_COST: 4-15, default 10; production refuses a cost below 10 (a cheap hash is a weak one). */
+export function parseBcryptCost(value: string | undefined, nodeEnv: NodeEnv): number {
+  const cost = value ? Number(value) : 10;
+  if (!Number.isInteger(cost) || cost < 4 || cost > 15) throw new ConfigError('BCRYPT_COST must be an integer from 4 to 15');
+  if (nodeEnv === 'production' && cost < 10) throw new ConfigError('BCRYPT_COST below 10 is refused in production');
+  return cost;
+}
+
+/** A setting production must be given (G8); elsewhere the development fallback. */
+export function requiredInProduction(nodeEnv: NodeEnv, name: string, value: string | undefined, fallback: string): string {
+  if (value) return value;
+  if (nodeEnv === 'production') throw new ConfigError(`${name} is required in production`);
+  return fallback;
+}
+
+/** The `version` of the package.json in `dir` (the service's root): health and /docs report it. */
+export function packageVersion(dir: string): string {
+  try {
+    return String(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version);
+  } catch {
+    return '0.0.0';
+  }
+}
+
+/** The variables both services read the same way (G1b, G2 host, G3 DATA_DIR, G4, G5, G6). */
+export interface CommonConfig {
+  nodeEnv: NodeEnv;
+  host: string;
+  dataDir: string;
+  redisUrl: string | null;
+  trustProxy: boolean;
+  /** RATE_LIMITS=off (or false, 0, no) switches every limit off (G6). */
+  rateLimits: boolean;
+  logLevel: string;
+}
+
+export function loadCommonConfig(env: Env): CommonConfig {
+  const nodeEnv = parseNodeEnv(env.NODE_ENV);
+  return {
+    nodeEnv,
+    host: env.HOST || '127.0.0.1',
+    dataDir: resolve(env.DATA_DIR || './data'),
+    redisUrl: env.REDIS_URL || null,
+    trustProxy: parseBool('TRUST_PROXY', env.TRUST_PROXY, false),
+    rateLimits: parseBool('RATE_LIMITS', env.RATE_LIMITS, true),
+    logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info'),
+  };
+}
+
+/** Freezes a configuration and everything in it, so no module can change a setting after boot. */
+export function deepFreeze<T>(value: T): Readonly<T> {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 /** Embedded database location: postgres:// URL, memory://, or DATA_DIR/<name>. */

@@ -81,7 +81,7 @@ export async function buildApp(config: Readonly<Config>, db: Database<DB>): Prom
   registerSecurityHeaders(app, { contentSecurityPolicy: false });
   await app.register(docsPlugin, {
     title: 'Accounting API',
-    version: '0.1.0',
+    version: config.version,
     description: 'Multi-tenant bookkeeping and invoicing for organizations in RS, BA and HR.',
   });
   // Multipart bodies (receipts, statements) are streamed by the routes that take them; the

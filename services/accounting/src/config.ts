@@ -1,26 +1,23 @@
-import { resolve } from 'node:path';
+import { join } from 'node:path';
 import {
-  ConfigError,
   databaseUrl,
+  deepFreeze,
+  loadCommonConfig,
   loadSecret,
+  packageVersion,
+  parseBcryptCost,
   parseBool,
   parseDuration,
-  parseNodeEnv,
   parsePort,
+  type CommonConfig,
   type Env,
-  type NodeEnv,
 } from '@app/shared/config';
 
-export interface Config {
-  nodeEnv: NodeEnv;
-  host: string;
+export interface Config extends CommonConfig {
+  /** package.json version, reported by /health and /docs. */
+  version: string;
   port: number;
-  dataDir: string;
   databaseUrl: string;
-  redisUrl: string | null;
-  trustProxy: boolean;
-  rateLimits: boolean;
-  logLevel: string;
   jwtSecret: string;
   accessTokenTtlMs: number;
   refreshTokenTtlMs: number;
@@ -40,24 +37,17 @@ export interface Config {
   clamav: { socket: string | null; host: string | null; port: number; timeoutMs: number };
 }
 
-/** Read and validate the environment once (STYLE 13); the result is frozen. */
+/** Read and validate the environment once (STYLE 13); the result is deeply frozen. */
 export function loadConfig(env: Env = process.env): Readonly<Config> {
-  const nodeEnv = parseNodeEnv(env.NODE_ENV);
-  const dataDir = resolve(env.DATA_DIR ?? './data');
+  const common = loadCommonConfig(env);
+  const { nodeEnv, dataDir } = common;
+  const port = parsePort('ACCOUNTING_PORT', env.ACCOUNTING_PORT, 3000);
   const webOrigin = env.WEB_ORIGIN ?? 'http://localhost:5173';
-  const bcryptCost = env.BCRYPT_COST ? Number(env.BCRYPT_COST) : 10;
-  if (!Number.isInteger(bcryptCost) || bcryptCost < 4 || bcryptCost > 15) throw new ConfigError('BCRYPT_COST must be 4-15');
-  if (nodeEnv === 'production' && bcryptCost < 10) throw new ConfigError('BCRYPT_COST below 10 is refused in production');
-  return Object.freeze({
-    nodeEnv,
-    host: env.HOST ?? '127.0.0.1',
-    port: parsePort('ACCOUNTING_PORT', env.ACCOUNTING_PORT, 3000),
-    dataDir,
+  return deepFreeze({
+    ...common,
+    version: packageVersion(join(import.meta.dirname, '..')),
+    port,
     databaseUrl: databaseUrl(env.ACCOUNTING_DATABASE_URL, dataDir, 'accounting'),
-    redisUrl: env.REDIS_URL || null,
-    trustProxy: parseBool('TRUST_PROXY', env.TRUST_PROXY, false),
-    rateLimits: (env.RATE_LIMITS ?? 'on').toLowerCase() !== 'off',
-    logLevel: env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
     jwtSecret: loadSecret({ name: 'JWT_SECRET', value: env.JWT_SECRET, nodeEnv, dataDir }),
     accessTokenTtlMs: parseDuration('ACCESS_TOKEN_TTL', env.ACCESS_TOKEN_TTL, '15m'),
     refreshTokenTtlMs: parseDuration('REFRESH_TOKEN_TTL', env.REFRESH_TOKEN_TTL, '7d'),
@@ -68,7 +58,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     corsOrigins: [webOrigin, ...(env.CORS_DEV_ORIGIN ?? 'http://localhost:5173').split(',').map((s) => s.trim())].filter(
       (v, i, a) => v && a.indexOf(v) === i,
     ),
-    bcryptCost,
+    bcryptCost: parseBcryptCost(env.BCRYPT_COST, nodeEnv),
     exchangeRateFeed: {
       enabled: parseBool('EXCHANGE_RATE_FEED', env.EXCHANGE_RATE_FEED, false),
       url: env.EXCHANGE_RATE_FEED_URL || null,
@@ -81,6 +71,6 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       port: parsePort('CLAMAV_PORT', env.CLAMAV_PORT, 3310),
       timeoutMs: parseDuration('CLAMAV_TIMEOUT', env.CLAMAV_TIMEOUT, '30s'),
     },
-    publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://${env.HOST ?? '127.0.0.1'}:${env.ACCOUNTING_PORT || 3000}`).replace(/\/+$/, ''),
+    publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://${common.host}:${port}`).replace(/\/+$/, ''),
   });
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -32,5 +32,25 @@ describe('configuration (G3, G7, G8)', () => {
     expect(() => loadConfig({ DATA_DIR: dir, ACCESS_TOKEN_TTL: '15 minutes' })).toThrow('ACCESS_TOKEN_TTL');
     expect(() => loadConfig({ DATA_DIR: dir, NODE_ENV: 'staging' })).toThrow('NODE_ENV');
     expect(Object.isFrozen(c)).toBe(true);
+  });
+
+  it('switches rate limits off for every false spelling of RATE_LIMITS and refuses a word it does not know (G6)', () => {
+    const dir = dataDir();
+    for (const off of ['off', 'false', 'FALSE', '0', 'no']) expect(loadConfig({ DATA_DIR: dir, RATE_LIMITS: off }).rateLimits).toBe(false);
+    for (const on of ['on', 'true', '1', 'yes', '']) expect(loadConfig({ DATA_DIR: dir, RATE_LIMITS: on }).rateLimits).toBe(true);
+    expect(() => loadConfig({ DATA_DIR: dir, RATE_LIMITS: 'sometimes' })).toThrow('RATE_LIMITS');
+  });
+
+  it('freezes the configuration all the way down, so no module can change a nested setting', () => {
+    const c = loadConfig({ DATA_DIR: dataDir() });
+    expect(Object.isFrozen(c.clamav) && Object.isFrozen(c.exchangeRateFeed) && Object.isFrozen(c.corsOrigins)).toBe(true);
+    expect(() => {
+      (c.clamav as { port: number }).port = 1;
+    }).toThrow(TypeError);
+  });
+
+  it('reports the version of its package.json', async () => {
+    const pkg = JSON.parse(readFileSync(join(import.meta.dirname, '../package.json'), 'utf8'));
+    expect(loadConfig({ DATA_DIR: dataDir() }).version).toBe(pkg.version);
   });
 });

@@ -1,13 +1,18 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   ConfigError,
   databaseUrl,
+  deepFreeze,
+  loadCommonConfig,
   loadSecret,
+  packageVersion,
+  parseBcryptCost,
   parseBool,
+  parseCount,
   parseDuration,
-  parseNodeEnv,
   parsePort,
+  requiredInProduction,
+  type CommonConfig,
   type Env,
   type NodeEnv,
 } from '@app/shared/config';
@@ -38,19 +43,13 @@ export interface EidConfig {
   allowSynthetic: boolean;
 }
 
-export interface Config {
-  nodeEnv: NodeEnv;
+export interface Config extends CommonConfig {
+  /** package.json version, reported by /health and /docs. */
   version: string;
   port: number;
-  host: string;
-  dataDir: string;
   databaseUrl: string;
-  redisUrl: string | null;
   /** Key prefix of the rate-limit counters in Redis (instances sharing limits share it). */
   rateLimitPrefix: string;
-  trustProxy: boolean;
-  rateLimits: boolean;
-  logLevel: string;
   /** Public base URL of this service (mock provider, sandbox bank redirects). */
   publicUrl: string;
   allowedOrigins: string[];
@@ -86,35 +85,6 @@ export interface Config {
   };
 }
 
-function readVersion(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(join(import.meta.dirname, '../package.json'), 'utf8'));
-    return String(pkg.version);
-  } catch {
-    return '0.0.0';
-  }
-}
-
-function parsePositiveInt(name: string, value: string | undefined, fallback: number): number {
-  if (value === undefined || value === '') return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new ConfigError(`${name} must be a non-negative integer`);
-  return n;
-}
-
-function parseBcryptCost(value: string | undefined, nodeEnv: NodeEnv): number {
-  const cost = value ? Number(value) : 10;
-  if (!Number.isInteger(cost) || cost < 4 || cost > 15) throw new ConfigError('BCRYPT_COST must be an integer from 4 to 15');
-  if (nodeEnv === 'production' && cost < 10) throw new ConfigError('BCRYPT_COST below 10 is refused in production');
-  return cost;
-}
-
-function requiredInProduction(nodeEnv: NodeEnv, name: string, value: string | undefined, fallback: string): string {
-  if (value) return value;
-  if (nodeEnv === 'production') throw new ConfigError(`${name} is required in production`);
-  return fallback;
-}
-
 function loadJwt(env: Env, nodeEnv: NodeEnv, dataDir: string): JwtKeys {
   const algorithm = (env.JWT_ALGORITHM ?? 'HS256').toUpperCase();
   if (algorithm === 'HS256') {
@@ -131,11 +101,10 @@ function loadJwt(env: Env, nodeEnv: NodeEnv, dataDir: string): JwtKeys {
 
 /** Reads and validates the environment once (STYLE 13); throws ConfigError with a one-line reason. */
 export function loadConfig(env: Env = process.env): Readonly<Config> {
-  const nodeEnv = parseNodeEnv(env.NODE_ENV);
+  const common = loadCommonConfig(env);
+  const { nodeEnv, dataDir } = common;
   const production = nodeEnv === 'production';
-  const dataDir = env.DATA_DIR || './data';
   const port = parsePort('REMITTANCE_PORT', env.REMITTANCE_PORT, 3001);
-  const host = env.HOST || '127.0.0.1';
   const publicUrl = (env.REMITTANCE_PUBLIC_URL || `http://localhost:${port}`).replace(/\/$/, '');
 
   const eidMock = parseBool('EID_MOCK', env.EID_MOCK, !production);
@@ -153,17 +122,11 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   const cards = parseBool('FEATURE_CARDS', env.FEATURE_CARDS, false);
 
   const config: Config = {
-    nodeEnv,
-    version: readVersion(),
+    ...common,
+    version: packageVersion(join(import.meta.dirname, '..')),
     port,
-    host,
-    dataDir,
     databaseUrl: databaseUrl(env.REMITTANCE_DATABASE_URL, dataDir, 'remittance/db'),
-    redisUrl: env.REDIS_URL || null,
     rateLimitPrefix: env.RATE_LIMIT_PREFIX || 'remittance-rl:',
-    trustProxy: parseBool('TRUST_PROXY', env.TRUST_PROXY, false),
-    rateLimits: parseBool('RATE_LIMITS', env.RATE_LIMITS, true),
-    logLevel: env.LOG_LEVEL || 'info',
     publicUrl,
     allowedOrigins: (env.ALLOWED_ORIGINS || 'http://localhost:3001')
       .split(',')
@@ -200,7 +163,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       provider: 'sandbox',
       consentDays: 90,
       unattendedReadsPerDay: 4,
-      sandboxSettlementMs: parsePositiveInt('SANDBOX_SETTLEMENT_SECONDS', env.SANDBOX_SETTLEMENT_SECONDS, 5) * 1000,
+      sandboxSettlementMs: parseCount('SANDBOX_SETTLEMENT_SECONDS', env.SANDBOX_SETTLEMENT_SECONDS, 5) * 1000,
       expiryJobIntervalMs: parseDuration('CONSENT_EXPIRY_INTERVAL', env.CONSENT_EXPIRY_INTERVAL, '1h'),
       balanceSyncIntervalMs: parseDuration('BALANCE_SYNC_INTERVAL', env.BALANCE_SYNC_INTERVAL, '6h'),
       settlementIntervalMs: parseDuration('SETTLEMENT_INTERVAL', env.SETTLEMENT_INTERVAL, '5s'),
@@ -229,12 +192,4 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   }
   if (obProvider !== 'sandbox') throw new ConfigError(`OPEN_BANKING_PROVIDER "${obProvider}" is not implemented (only sandbox)`);
   return deepFreeze(config);
-}
-
-function deepFreeze<T>(value: T): Readonly<T> {
-  if (value && typeof value === 'object') {
-    for (const v of Object.values(value)) deepFreeze(v);
-    Object.freeze(value);
-  }
-  return value;
 }

@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 
-const VERSION = '0.1.0';
 const started = Date.now();
 
 const Health = Type.Object({
@@ -28,7 +27,7 @@ export function healthRoutes(ctx: AppContext) {
       const ok = latency !== null;
       return reply.status(ok ? 200 : 503).header('cache-control', 'no-store').send({
         status: ok ? 'ok' : 'error',
-        version: VERSION,
+        version: ctx.config.version,
         uptime: Math.round((Date.now() - started) / 1000),
         db: ok ? 'connected' : 'disconnected',
         dbLatencyMs: latency === null ? null : Math.round(latency * 100) / 100,
