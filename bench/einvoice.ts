@@ -8,7 +8,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { formatAmount } from '@app/shared/money';
-import { renderInvoicePdf, type InvoicePdfData } from '../services/accounting/src/modules/documents/invoice-pdf.js';
+import { renderInvoicePdf, type InvoicePdfData } from '../services/accounting/src/infra/documents/invoice-pdf.js';
 import { buildEInvoice, type EInvoiceSource } from '../services/accounting/src/modules/einvoice/einvoice-document.js';
 import { paymentCodeInputOf, pngSize, renderPaymentCode } from '../services/accounting/src/modules/einvoice/payment-code.js';
 import { renderUbl } from '../services/accounting/src/modules/einvoice/ubl.js';

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { EICAR, clamdScanner } from '../src/modules/receipts/virus-scanner.js';
+import { EICAR, clamdScanner } from '../src/infra/virus-scanner/virus-scanner.js';
 import { findClamd, startClamd, type Clamd } from './clamd.js';
 import { authed, buildTestApp, registerOrg, type Session, type TestApp } from './helpers.js';
 import { form, type FilePart } from './multipart.js';

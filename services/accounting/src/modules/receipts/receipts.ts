@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { fileTypeFromFile } from 'file-type';
 import { AppError } from '../../lib/errors.js';
-import type { FileStorage } from '../storage/storage.js';
-import type { VirusScanner } from './virus-scanner.js';
+import type { FileStorage } from '../../infra/storage/storage.js';
+import type { VirusScanner } from '../../infra/virus-scanner/virus-scanner.js';
 
 export const RECEIPT_MAX_BYTES = 10 * 1024 * 1024;
 export const RECEIPT_FIELD = 'receiptFile';

@@ -1,5 +1,5 @@
 import { dec } from '@app/shared/money';
-import type { ReportLabels } from '../documents/report-labels.js';
+import type { ReportLabels } from '../../infra/documents/report-labels.js';
 import type { balanceSheet, cashFlow, dashboard, profitLoss, trialBalanceReport, vatReport } from './reports.service.js';
 
 /**

@@ -2,8 +2,8 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { errorResponses } from '../../lib/schemas.js';
 import { ALL_ROLES, type Principal } from '../../plugins/auth.js';
-import { renderReportPdf } from '../documents/report-pdf.js';
-import { reportLabelsFor } from '../documents/report-labels.js';
+import { renderReportPdf } from '../../infra/documents/report-pdf.js';
+import { reportLabelsFor } from '../../infra/documents/report-labels.js';
 import { renderReportCsv } from './report-csv.js';
 import { organizationToday } from './report-dates.js';
 import {

@@ -1,5 +1,5 @@
 import PDFDocument from 'pdfkit';
-import type { ReportDocument } from '../reports/report-document.js';
+import type { ReportDocument } from '../../modules/reports/report-document.js';
 import { FONTS, PAGE } from './pdf-style.js';
 import { formatDate, formatNumber, labelsFor } from './pdf-labels.js';
 import { reportLabelsFor } from './report-labels.js';
