@@ -337,6 +337,25 @@ describe('reconciliation (A15)', () => {
     expect(page.suggestions.find((x: any) => x.bankTxId === line).score).toBe(90);
   });
 
+  it('suggests an invoice payment a week off in date and amount when the line names its number and payment reference (10 + 20 + 20)', async () => {
+    const customer = await createCustomer(t.app, s);
+    const inv = await createInvoice(t.app, s, invoiceBody(customer.id, { invoiceDate: '2026-10-01', dueDate: '2099-01-01' }));
+    await patchStatus(t.app, s, inv.id, { action: 'send' });
+    await patchStatus(t.app, s, inv.id, { action: 'mark-paid', paidAt: '2026-10-02', bankAccountId: bank.id });
+    const { rows: [pay] } = await sql<{ id: string }>`SELECT id FROM ledger_transactions
+      WHERE organization_id = ${s.orgId} AND reference_id = ${inv.id} AND reference_type = 'payment'`.execute(t.t.db.system);
+    const read = (await inject(s, 'GET', `/api/v1/invoices/${inv.id}`)).json();
+    expect(read.paymentReference).toMatch(/^97 /);
+    // 7 days later, 1.00 short (no amount match): only the date (10), number (20) and reference (20) count.
+    const amount = (Number(inv.totalAmount) - 1).toFixed(2);
+    await importCsv(s, bank.id, `2026-10-09,Uplata po ${inv.invoiceNumber},${amount},${read.paymentReference}\n`);
+    const page = await lines(s, bank.id);
+    const line = page.data.find((l: any) => l.description === `Uplata po ${inv.invoiceNumber}`).id;
+    expect(page.suggestions.filter((x: any) => x.bankTxId === line)).toEqual([
+      expect.objectContaining({ bankTxId: line, glTxId: pay.id, score: 50 }),
+    ]);
+  });
+
   it('answers another organization\'s bank account and lines as 404 and changes nothing', async () => {
     const intruder = await registerOrg(t.app);
     const line = await lineId('Incoming twin');

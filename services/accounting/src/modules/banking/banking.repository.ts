@@ -159,9 +159,10 @@ export interface CandidateRow {
 
 /**
  * Postings that can score 50 or more against each bank line (A15): unreconciled postings on the
- * ledger account with the line's amount on the matching side (the +50), or dated the same day
- * with a reference match (30 + 20; the reference rule is matchScore's, repeated here as a filter
- * so that a busy day's postings are not cut off by the limit before the matching one). Each branch
+ * ledger account with the line's amount on the matching side (the +50), or dated within 7 days
+ * with a reference match (same day 30 + 20; within 3 or 7 days 20 or 10 + document number 20 +
+ * payment reference 20; the reference rule is matchScore's, repeated here as a filter so that a
+ * busy week's postings are not cut off by the limit before the matching one). Each branch
  * reads a partial or date index; per line and branch at most `limit` candidates, the closest in
  * date first. The document number is that of
  * the posting's invoice or expense (sale, approval and payment postings refer to them).
@@ -204,15 +205,16 @@ export async function reconciliationCandidates(
         FROM ledger_transactions t
         LEFT JOIN invoices i ON t.reference_type IN ('invoice', 'payment') AND i.id = t.reference_id AND i.organization_id = ${orgId}::uuid
         LEFT JOIN expenses e ON t.reference_type IN ('expense', 'payment') AND e.id = t.reference_id AND e.organization_id = ${orgId}::uuid
-        WHERE t.transaction_date = b.d AND NOT t.reconciled AND t.organization_id = ${orgId}::uuid
+        WHERE t.transaction_date BETWEEN b.d - 7 AND b.d + 7 AND NOT t.reconciled AND t.organization_id = ${orgId}::uuid
           AND (t.debit_account_id = ${ledgerAccountId}::uuid OR t.credit_account_id = ${ledgerAccountId}::uuid)
-          -- Without the amount, only a reference match (20) lifts a same-day posting (30) to 50.
+          -- Without the amount, a reference match (20) lifts a same-day posting (30) to 50, and the
+          -- document number and the payment reference together (40) one within 7 days (10 or 20).
           AND (strpos(lower(b.reference), lower(COALESCE(i.invoice_number, e.expense_number))) > 0
             OR strpos(lower(b.description), lower(COALESCE(i.invoice_number, e.expense_number))) > 0
             OR (b.reference <> '' AND strpos(lower(t.description), lower(b.reference)) > 0)
             -- An invoice's payment reference (E4) is derived in TypeScript: keep its postings when the line has a reference.
             OR (b.reference <> '' AND i.invoice_number IS NOT NULL))
-        ORDER BY t.id LIMIT ${limit}
+        ORDER BY abs(t.transaction_date - b.d), t.id LIMIT ${limit}
       ) t
     )
     SELECT c.bank_id, c.id, c.transaction_date, c.amount, c.description, c.debit_account_id, c.credit_account_id,
