@@ -207,8 +207,10 @@ export async function reconciliationCandidates(
         LEFT JOIN expenses e ON t.reference_type IN ('expense', 'payment') AND e.id = t.reference_id AND e.organization_id = ${orgId}::uuid
         WHERE t.transaction_date BETWEEN b.d - 7 AND b.d + 7 AND NOT t.reconciled AND t.organization_id = ${orgId}::uuid
           AND (t.debit_account_id = ${ledgerAccountId}::uuid OR t.credit_account_id = ${ledgerAccountId}::uuid)
-          -- Without the amount, a reference match (20) lifts a same-day posting (30) to 50, and the
-          -- document number and the payment reference together (40) one within 7 days (10 or 20).
+          -- Without the amount, a reference match (20) lifts a same-day posting (30) to 50; on another
+          -- day (10 or 20) it takes the document number and an invoice's payment reference (E4, 20 + 20),
+          -- so only a line with a reference looks past its own day, and only at invoice postings.
+          AND (t.transaction_date = b.d OR (b.reference <> '' AND i.invoice_number IS NOT NULL))
           AND (strpos(lower(b.reference), lower(COALESCE(i.invoice_number, e.expense_number))) > 0
             OR strpos(lower(b.description), lower(COALESCE(i.invoice_number, e.expense_number))) > 0
             OR (b.reference <> '' AND strpos(lower(t.description), lower(b.reference)) > 0)
