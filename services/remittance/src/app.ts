@@ -76,7 +76,7 @@ export async function buildApp(
       max: 100,
       timeWindow: 60_000,
       ...(redis ? { redis, nameSpace: config.rateLimitPrefix, skipOnError: true } : {}),
-      errorResponseBuilder: (_req, ctx) => new AppError(429, 'rate_limited', `Too many requests, retry in ${ctx.after}`),
+      errorResponseBuilder: (_req, ctx) => new AppError('rate_limited', `Too many requests, retry in ${ctx.after}`),
     });
   } else {
     app.log.warn('RATE_LIMITS=off: every rate limit is disabled');

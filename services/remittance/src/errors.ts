@@ -1,93 +1,86 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isDatabaseUnavailable, OUTAGE_RETRY_AFTER_SECONDS } from '@app/shared/db/unavailable';
+import type { FastifyInstance } from 'fastify';
+import { CodedError, issueFields, registerErrorEnvelope, type Fault, type ValidationIssue } from '@app/shared/errors';
 import { UNSAFE_TEXT_KEYWORD } from '@app/shared/input-hygiene';
+
+/** The R2 catalog (spec Errors): each code's HTTP status, decided here and nowhere else. */
+export const CATALOG = {
+  bad_request: 400,
+  no_bank_account: 400,
+  unauthorized: 401,
+  insufficient_balance: 402,
+  forbidden: 403,
+  kyc_required: 403,
+  age_restricted: 403,
+  not_found: 404,
+  conflict: 409,
+  gone: 410,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  validation_error: 422,
+  idempotency_mismatch: 422,
+  rate_limited: 429,
+  internal_error: 500,
+  eid_provider_error: 502,
+  bank_unavailable: 502,
+  service_unavailable: 503,
+} as const satisfies Record<string, number>;
+
+export type ErrorCode = keyof typeof CATALOG;
 
 export interface ErrorDetail {
   field: string;
   message: string;
 }
 
-/** A domain error carrying its R2 code; the handler below turns it into the response. */
-export class AppError extends Error {
-  constructor(
-    readonly statusCode: number,
-    readonly code: string,
-    message: string,
-    readonly details?: ErrorDetail[],
-    readonly headers?: Record<string, string>,
-  ) {
-    super(message);
-  }
-}
+/** A domain error carrying its R2 code; the catalog above gives its status. */
+export class AppError extends CodedError<ErrorCode, ErrorDetail[]> {}
 
-export const badRequest = (message: string, details?: ErrorDetail[]) => new AppError(400, 'bad_request', message, details);
-export const unauthorized = (message = 'Authentication required') => new AppError(401, 'unauthorized', message);
-export const forbidden = (message = 'Forbidden') => new AppError(403, 'forbidden', message);
-export const notFound = (message = 'Not found') => new AppError(404, 'not_found', message);
-export const conflict = (message: string) => new AppError(409, 'conflict', message);
-export const validationError = (message: string, details?: ErrorDetail[]) =>
-  new AppError(422, 'validation_error', message, details);
+export const badRequest = (message: string, details?: ErrorDetail[]) => new AppError('bad_request', message, details);
+export const unauthorized = (message = 'Authentication required') => new AppError('unauthorized', message);
+export const forbidden = (message = 'Forbidden') => new AppError('forbidden', message);
+export const notFound = (message = 'Not found') => new AppError('not_found', message);
+export const conflict = (message: string) => new AppError('conflict', message);
+export const validationError = (message: string, details?: ErrorDetail[]) => new AppError('validation_error', message, details);
 
 // Missing or wrongly typed fields and values outside a fixed list are 400; values that break a
 // rule (range, length, pattern, format) are 422 (R2). A string PostgreSQL cannot hold (NUL, a
 // lone surrogate) is malformed input: 400 (G14).
 const SHAPE_KEYWORDS = new Set(['type', 'required', 'enum', 'const', 'anyOf', 'oneOf', 'additionalProperties', 'union', UNSAFE_TEXT_KEYWORD]);
 
-interface ValidationIssue {
-  keyword?: string;
-  instancePath?: string;
-  message?: string;
-  params?: Record<string, unknown>;
-}
-
-function fieldOf(issue: ValidationIssue): string {
-  const path = (issue.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
-  const missing = issue.params?.requiredProperties ?? issue.params?.missingProperty;
-  if (issue.keyword === 'required' && missing) {
-    const name = Array.isArray(missing) ? missing.join(',') : String(missing);
-    return path ? `${path}.${name}` : name;
-  }
-  return path || '(root)';
-}
-
 function fromValidation(issues: ValidationIssue[], context: string | undefined): AppError {
-  const details = issues.map((i) => ({ field: fieldOf(i), message: i.message ?? 'is invalid' }));
+  const details = issues.flatMap((i) => issueFields(i).map((field) => ({ field: field || '(root)', message: i.message ?? 'is invalid' })));
   const shape = context !== 'body' || issues.some((i) => SHAPE_KEYWORDS.has(i.keyword ?? ''));
   return shape
     ? badRequest('The request is missing fields or has fields of the wrong type', details)
     : validationError('Some fields are invalid', details);
 }
 
-function toAppError(err: FastifyError & { validation?: ValidationIssue[]; validationContext?: string }): AppError {
-  if (err instanceof AppError) return err;
-  if (isDatabaseUnavailable(err)) {
-    // G15: an outage is retried by the client, not reported as an unhandled error.
-    return new AppError(503, 'service_unavailable', 'The service is temporarily unavailable, retry shortly', undefined, {
-      'retry-after': String(OUTAGE_RETRY_AFTER_SECONDS),
-    });
+function fromFault(fault: Fault): AppError {
+  switch (fault.kind) {
+    case 'unavailable':
+      return new AppError('service_unavailable', 'The service is temporarily unavailable, retry shortly');
+    case 'validation':
+      return fromValidation(fault.issues, fault.context);
+    case 'rate_limited':
+      return new AppError('rate_limited', 'Too many requests, try again later');
+    case 'not_found':
+      return fault.route ? notFound('No such route') : notFound();
+    case 'bad_url':
+      return badRequest('The URL is not correctly percent-encoded', [{ field: 'path', message: 'is not a valid URL' }]);
+    case 'rejected':
+      if (fault.status === 413) return new AppError('payload_too_large', 'The request body is too large');
+      if (fault.status === 415) return new AppError('unsupported_media_type', 'Send the body as application/json');
+      return badRequest(fault.code?.startsWith('FST_ERR_CTP') ? 'Malformed JSON body' : fault.message);
+    case 'internal':
+      return new AppError('internal_error', 'Something went wrong on our side');
   }
-  if (err.validation) return fromValidation(err.validation, err.validationContext);
-  const status = err.statusCode ?? 500;
-  if (status === 429) return new AppError(429, 'rate_limited', 'Too many requests, try again later');
-  if (status === 413) return new AppError(413, 'payload_too_large', 'The request body is too large');
-  if (status === 415) return new AppError(415, 'unsupported_media_type', 'Send the body as application/json');
-  // G15: a path parameter longer than the router accepts names nothing that exists.
-  if (status === 404 || err.code === 'FST_ERR_MAX_PARAM_LENGTH') return notFound();
-  if (err.code === 'FST_ERR_BAD_URL') return badRequest('The URL is not correctly percent-encoded', [{ field: 'path', message: 'is not a valid URL' }]);
-  if (status >= 400 && status < 500) return badRequest(err.code?.startsWith('FST_ERR_CTP') ? 'Malformed JSON body' : err.message);
-  return new AppError(500, 'internal_error', 'Something went wrong on our side');
 }
 
+/** The R2 body: `{error, message, details?}`. */
 export function errorBody(e: AppError) {
   return e.details?.length ? { error: e.code, message: e.message, details: e.details } : { error: e.code, message: e.message };
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    const e = toAppError(err);
-    if (e.statusCode >= 500) request.log.error({ err }, 'request failed');
-    if (e.headers) reply.headers(e.headers);
-    return reply.status(e.statusCode).send(errorBody(e));
-  });
-  app.setNotFoundHandler((_request, reply) => reply.status(404).send(errorBody(notFound('No such route'))));
+  registerErrorEnvelope<AppError>(app, { statusOf: (code) => CATALOG[code], fromFault, body: errorBody });
 }

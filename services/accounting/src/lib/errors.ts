@@ -1,17 +1,11 @@
-import { statusFor, type ErrorCode } from './catalog.js';
+import { CodedError } from '@app/shared/errors';
+import type { ErrorCode } from './catalog.js';
 
 export type ErrorDetails = Record<string, string[]>;
 
-/** A domain error carrying a catalog code; the error handler maps it to status and message. */
-export class AppError extends Error {
-  readonly status: number;
-  constructor(
-    readonly code: ErrorCode,
-    readonly details?: ErrorDetails,
-    readonly headers?: Record<string, string | number>,
-  ) {
-    super(code);
-    this.status = statusFor(code);
+/** A domain error carrying a catalog code; the catalog gives its status and message (A1). */
+export class AppError extends CodedError<ErrorCode, ErrorDetails> {
+  constructor(code: ErrorCode, details?: ErrorDetails, headers?: Record<string, string | number>) {
+    super(code, code, details, headers);
   }
 }
-

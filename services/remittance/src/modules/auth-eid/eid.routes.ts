@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { clientInfo, LIMIT_AUTH, type AppContext, type SurfaceOptions } from '../../context.js';
-import { AppError, badRequest } from '../../errors.js';
+import { AppError, badRequest, type ErrorCode } from '../../errors.js';
 import { randomToken } from '../../lib/ids.js';
 import { WEB_COOKIE } from '../../plugins/authenticate.js';
 import { errors } from '../../schemas.js';
@@ -24,18 +24,18 @@ const STATE_COOKIE_PATH = '/api/auth/eid';
 /** Synthetic Test Norge number (month + 80) of an adult born 1985-05-15. */
 export const MOCK_DEFAULT_PID = '15858512309';
 
-const MOBILE_ERRORS: Record<EidFailure, [number, string]> = {
-  state_mismatch: [400, 'bad_request'],
-  invalid_national_id: [422, 'validation_error'],
-  age_restricted: [403, 'age_restricted'],
-  eid_provider_error: [502, 'eid_provider_error'],
+const MOBILE_ERRORS: Record<EidFailure, ErrorCode> = {
+  state_mismatch: 'bad_request',
+  invalid_national_id: 'validation_error',
+  age_restricted: 'age_restricted',
+  eid_provider_error: 'eid_provider_error',
 };
 
 function mobileError(err: unknown): unknown {
   if (!(err instanceof EidError)) return err;
-  const [status, code] = MOBILE_ERRORS[err.failure];
+  const code = MOBILE_ERRORS[err.failure];
   const message = err.failure === 'eid_provider_error' ? 'The identity provider could not complete the sign-in' : err.message;
-  return new AppError(status, code, message);
+  return new AppError(code, message);
 }
 
 function logFailure(app: FastifyInstance, err: EidError): void {

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Config } from '../../config.js';
 import { clientInfo, LIMIT_AUTH, type SurfaceOptions } from '../../context.js';
-import { AppError, errorBody, notFound } from '../../errors.js';
+import { AppError, notFound } from '../../errors.js';
 import { authOf, scopeOf, WEB_COOKIE } from '../../plugins/authenticate.js';
 import { errors, Message } from '../../schemas.js';
 import { D as Decimal } from '@app/shared/money';
@@ -22,7 +22,7 @@ export function clearWebCookie(reply: FastifyReply, config: Config): void {
   reply.clearCookie(WEB_COOKIE, { path: '/', httpOnly: true, sameSite: 'strict', secure: config.nodeEnv === 'production' });
 }
 
-const GONE = new AppError(410, 'gone', 'Password sign-in was removed; sign in with eID: GET /api/auth/eid (web) or GET /v1/auth/eid/initiate (mobile)');
+const GONE = new AppError('gone', 'Password sign-in was removed; sign in with eID: GET /api/auth/eid (web) or GET /v1/auth/eid/initiate (mobile)');
 
 export async function authRoutes(scope: FastifyInstance, { surface, ctx }: SurfaceOptions): Promise<void> {
   const app = scope.withTypeProvider<TypeBoxTypeProvider>();
@@ -69,7 +69,9 @@ export async function authRoutes(scope: FastifyInstance, { surface, ctx }: Surfa
     app.post(
       path,
       { config: { public: true, ...LIMIT_AUTH }, schema: { tags, deprecated: true, response: errors(410, 429) } },
-      async (_req, reply) => reply.status(410).send(errorBody(GONE)),
+      async () => {
+        throw GONE;
+      },
     );
   }
 }

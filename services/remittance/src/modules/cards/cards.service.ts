@@ -13,7 +13,7 @@ import { PHYSICAL_ADDRESS_MAX, PHYSICAL_ADDRESS_MIN } from './cards.schemas.js';
 /** Cards are valid for three years, to the end of the month. */
 const VALID_YEARS = 3;
 
-const cancelledConflict = () => new AppError(409, 'conflict', 'The card is cancelled and cannot be changed or reactivated');
+const cancelledConflict = () => new AppError('conflict', 'The card is cancelled and cannot be changed or reactivated');
 
 export function toCardBody(c: Card) {
   return {
@@ -91,7 +91,7 @@ export class CardsService {
       if (requested) return requested;
       const existing = await owned(db, user.userId, cardId);
       if (existing.status === 'cancelled') throw cancelledConflict();
-      throw new AppError(409, 'conflict', 'A physical card was already requested for this card');
+      throw new AppError('conflict', 'A physical card was already requested for this card');
     });
     return { cardId: card.id, status: 'requested' as const, shippingAddress: address, requestedAt: card.physical_requested_at!.toISOString() };
   }

@@ -47,7 +47,7 @@ export async function claimIdempotencyKey(db: Kysely<DB>, userId: string, key: s
     .where('key', '=', key)
     .executeTakeFirstOrThrow();
   if (first.request_hash !== hash) {
-    throw new AppError(422, 'idempotency_mismatch', 'This Idempotency-Key was used with another request body');
+    throw new AppError('idempotency_mismatch', 'This Idempotency-Key was used with another request body');
   }
   return { statusCode: first.status_code ?? 201, body: first.response };
 }

@@ -17,8 +17,8 @@ export const QR_FEE_RATE = '0.01';
 export const REMITTANCE_BOUNDS = { min: '100', max: '50000' } as const;
 export const QR_BOUNDS = { min: '1', max: '100000' } as const;
 
-const noBankAccount = (message = 'Link a bank account first (open banking consent)') => new AppError(400, 'no_bank_account', message);
-const insufficientBalance = () => new AppError(402, 'insufficient_balance', 'The bank account balance does not cover the amount and the fee');
+const noBankAccount = (message = 'Link a bank account first (open banking consent)') => new AppError('no_bank_account', message);
+const insufficientBalance = () => new AppError('insufficient_balance', 'The bank account balance does not cover the amount and the fee');
 const money = (v: Dec) => v.toDecimalPlaces(2, D.ROUND_HALF_UP);
 const nokOnly = (currency: string | undefined) => {
   if (currency !== undefined && currency !== 'NOK') {
@@ -123,7 +123,7 @@ export class PaymentsService {
     if (!ctx?.recipient_id || !ctx.recipient_name || !ctx.recipient_country || !ctx.recipient_currency || !ctx.recipient_account) {
       throw notFound('Recipient not found');
     }
-    if (ctx.kyc_status !== 'approved') throw new AppError(403, 'kyc_required', 'Identity verification (KYC) is required before sending money');
+    if (ctx.kyc_status !== 'approved') throw new AppError('kyc_required', 'Identity verification (KYC) is required before sending money');
     const account = usableAccount(ctx, now);
     if (!account) {
       if (input.bankAccountId) throw notFound('Bank account not found');
@@ -285,7 +285,7 @@ export class PaymentsService {
       if (!(err instanceof ProviderError)) throw err;
       if (err.reason === 'insufficient_funds') throw insufficientBalance();
       if (err.reason === 'consent_invalid') throw noBankAccount('The bank refused the consent; renew the open banking consent');
-      throw new AppError(502, 'bank_unavailable', 'The bank did not accept the payment; try again later');
+      throw new AppError('bank_unavailable', 'The bank did not accept the payment; try again later');
     }
   }
 
