@@ -70,6 +70,14 @@ export function redisCounterStore(redis: Redis, prefix: string): CounterStore {
   };
 }
 
+/**
+ * The Redis client of both services (G4). A command waits for at most one reconnection, so an
+ * unreachable Redis fails a request (or is skipped, see registerRateLimits) instead of hanging it.
+ */
 export function connectRedis(url: string): Redis {
-  return new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false });
+  return new Redis(url, { connectTimeout: 1000, maxRetriesPerRequest: 1, enableOfflineQueue: true, lazyConnect: false });
+}
+
+export async function closeRedis(redis: Redis): Promise<void> {
+  await redis.quit().catch(() => redis.disconnect());
 }

@@ -4,9 +4,10 @@ import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import multipart from '@fastify/multipart';
 import { join } from 'node:path';
-import { connectRedis, memoryCounterStore, redisCounterStore } from '@app/shared/counters';
+import { closeRedis, connectRedis, memoryCounterStore, redisCounterStore } from '@app/shared/counters';
 import type { Database } from '@app/shared/db/database';
 import { createHttp } from '@app/shared/http';
+import { registerOpenApi } from '@app/shared/openapi';
 import { collectRoutes, registerPublic, type RouteEntry } from '@app/shared/routes';
 import { createScheduler } from '@app/shared/scheduler';
 import type { Config } from './config.js';
@@ -40,7 +41,6 @@ import { reportsRoutes } from './modules/reports/reports.routes.js';
 import { taxRatesRoutes } from './modules/tax-rates/tax-rates.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { authPlugin } from './plugins/auth.js';
-import { docsPlugin } from './plugins/docs.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { limitsPlugin } from './plugins/limits.js';
 
@@ -65,7 +65,7 @@ export async function buildApp(config: Readonly<Config>, db: Database<DB>): Prom
   app.decorate('routeTable', collectRoutes(app));
   app.addHook('onClose', async () => {
     await ctx.counters.close();
-    await redis?.quit().catch(() => {});
+    if (redis) await closeRedis(redis);
   });
 
   // Infrastructure
@@ -79,10 +79,11 @@ export async function buildApp(config: Readonly<Config>, db: Database<DB>): Prom
   });
   // A JSON API needs no content security policy; the /docs page sets its own (swagger-ui staticCSP).
   registerSecurityHeaders(app, { contentSecurityPolicy: false });
-  await app.register(docsPlugin, {
+  await registerOpenApi(app, {
     title: 'Accounting API',
     version: config.version,
     description: 'Multi-tenant bookkeeping and invoicing for organizations in RS, BA and HR.',
+    securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
   });
   // Multipart bodies (receipts, statements) are streamed by the routes that take them; the
   // per-route limits are tighter than these outer ones.

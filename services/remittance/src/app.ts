@@ -2,12 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import { registerSecurityHeaders } from '@app/shared/security-headers';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
-import rateLimit from '@fastify/rate-limit';
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
-import { Redis } from 'ioredis';
 import type { Database } from '@app/shared/db/database';
+import { closeRedis, connectRedis } from '@app/shared/counters';
 import { createHttp } from '@app/shared/http';
+import { registerOpenApi } from '@app/shared/openapi';
+import { registerRateLimits } from '@app/shared/rate-limits';
 import { collectRoutes, registerPublic, type RouteEntry } from '@app/shared/routes';
 import { createScheduler, runExclusive, type Scheduler } from '@app/shared/scheduler';
 import type { Config } from './config.js';
@@ -68,37 +67,26 @@ export async function buildApp(
   await app.register(cookie);
   // Its preflight route answers browsers before they send a token.
   await registerPublic(app, cors, { origin: config.allowedOrigins, credentials: true });
-  let redis: Redis | null = null;
-  if (config.rateLimits) {
-    if (config.redisUrl) redis = new Redis(config.redisUrl, { connectTimeout: 500, maxRetriesPerRequest: 1, lazyConnect: false });
-    await app.register(rateLimit, {
-      global: true,
-      max: 100,
-      timeWindow: 60_000,
-      ...(redis ? { redis, nameSpace: config.rateLimitPrefix, skipOnError: true } : {}),
-      errorResponseBuilder: (_req, ctx) => new AppError('rate_limited', `Too many requests, retry in ${ctx.after}`),
-    });
-  } else {
-    app.log.warn('RATE_LIMITS=off: every rate limit is disabled');
-  }
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Remittance and payments API',
-        version: config.version,
-        description: 'Web backend under /api (cookie app_token) and standalone API under /v1 (Bearer token).',
-      },
-      components: {
-        securitySchemes: {
-          cookie: { type: 'apiKey', in: 'cookie', name: 'app_token' },
-          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
-        },
-      },
+  // Redis holds the rate-limit counters only, so it is not connected while limits are off.
+  const redis = config.rateLimits && config.redisUrl ? connectRedis(config.redisUrl) : null;
+  await registerRateLimits(app, {
+    enabled: config.rateLimits,
+    redis,
+    nameSpace: config.rateLimitPrefix,
+    max: 100,
+    // Redis unreachable: requests go through unlimited rather than failing.
+    skipOnError: true,
+    tooMany: (retryAfter) => new AppError('rate_limited', `Too many requests, retry in ${retryAfter} seconds`),
+  });
+  await registerOpenApi(app, {
+    title: 'Remittance and payments API',
+    version: config.version,
+    description: 'Web backend under /api (cookie app_token) and standalone API under /v1 (Bearer token).',
+    securitySchemes: {
+      cookie: { type: 'apiKey', in: 'cookie', name: 'app_token' },
+      bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
     },
   });
-  await registerPublic(app, swaggerUi, { routePrefix: '/docs', staticCSP: true });
-  app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
 
   // Application services.
   const tokens = createTokenService(config);
@@ -200,7 +188,7 @@ export async function buildApp(
     });
   }
   app.addHook('onClose', async () => {
-    if (redis) redis.disconnect();
+    if (redis) await closeRedis(redis);
   });
 
   return Object.assign(app, { ctx, scheduler, remitRoutes });

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import rateLimit from '@fastify/rate-limit';
 import type { Redis } from 'ioredis';
 import type { CounterStore } from '@app/shared/counters';
+import { registerRateLimits } from '@app/shared/rate-limits';
 import { AppError } from '../lib/errors.js';
 
 export interface LimitsOptions {
@@ -28,24 +28,20 @@ export const LOCKOUT = { max: 5, windowMs: 60_000, lockMs: 900_000 } as const;
  * answered 429 SVC-1007 and the IP stays locked for 900 s. RATE_LIMITS=off disables both (G6).
  */
 export const limitsPlugin = fp(async (app: FastifyInstance, opts: LimitsOptions) => {
-  if (!opts.enabled) {
-    app.log.warn('RATE_LIMITS=off: every rate limit and the sign-in lockout are disabled');
-    return;
-  }
-  await app.register(rateLimit, {
-    global: true,
-    max: (request: FastifyRequest) => request.routeOptions.config?.perMinute ?? 100,
-    timeWindow: 60_000,
-    redis: opts.redis ?? undefined,
+  const on = await registerRateLimits(app, {
+    enabled: opts.enabled,
+    redis: opts.redis,
     nameSpace: 'acc-rl-',
+    max: (request: FastifyRequest) => request.routeOptions.config?.perMinute ?? 100,
     skipOnError: false,
     // Register and login are limited by the lockout window below (5/min per IP), not twice.
     allowList: (request: FastifyRequest) => request.routeOptions.config?.lockout === true,
     keyGenerator: (request: FastifyRequest) =>
       `${request.method}:${request.routeOptions.url}:${request.auth?.userId ?? request.ip}`,
-    errorResponseBuilder: (_request, context) =>
-      new AppError('SVC-9005', undefined, { 'retry-after': Math.max(1, Math.ceil(context.ttl / 1000)) }),
+    tooMany: (retryAfter) => new AppError('SVC-9005', undefined, { 'retry-after': retryAfter }),
   });
+  // RATE_LIMITS=off switches the sign-in lockout off too.
+  if (!on) return;
 
   const { counters } = opts;
   app.addHook('onRequest', async (request, reply) => {
