@@ -199,7 +199,10 @@ ${rows}
 How: every ledger figure comes from \`account_period_sums\` (day and month sums per account and
 counter account, kept by the posting statement; services/accounting/docs/reports.md), so a
 range reads its whole months and at most about 60 edge days per account pair, whatever the number
-of postings; the GROUP BY reads every posting in the range. The VAT report is different: it lists
+of postings; the GROUP BY reads every posting in the range. Here a day holds about
+${Math.round(data.periodSumRows / 1096).toLocaleString('en')} sums rows (one per account and counter account with postings that day), so what a
+report reads is set by the days at the range's edges and the months in it: as of a date late in a
+month (today, ${today}) that is that month's days plus every month before. The VAT report is different: it lists
 every invoice (per tax rate) and every expense of the period, so it reads invoices, items and
 expenses, and its cost grows with the documents in the period, not with the postings.
 `;
