@@ -1,4 +1,3 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import bcrypt from 'bcrypt';
 
 /** Native bcrypt runs on libuv's thread pool, so hashing never blocks the event loop. */
@@ -23,18 +22,3 @@ export function passwordWeaknesses(password: string): string[] {
   return problems;
 }
 
-/** An unguessable opaque token (refresh, invitation, public link) and the hash we store. */
-export function newOpaqueToken(): { token: string; hash: string } {
-  const token = randomBytes(32).toString('base64url');
-  return { token, hash: sha256(token) };
-}
-
-export function sha256(value: string): string {
-  return createHash('sha256').update(value).digest('hex');
-}
-
-export function safeEqual(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}

@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
+import { pageNumberParam, readPage, totalPages } from '@app/shared/pagination';
 import { AppError } from './errors.js';
 
 /**
@@ -8,10 +9,9 @@ import { AppError } from './errors.js';
  */
 export function listQuery<S extends readonly string[], P extends Record<string, TSchema>>(sortable: S, filters: P) {
   return Type.Object({
-    // Digits only: the query-string conversion would otherwise turn "1.5" into 1 and "0x10" into
-    // 16; pageRequest checks the range, so every bad value answers 400 SVC-9008.
-    page: Type.Optional(Type.String({ pattern: '^[0-9]{1,9}$', description: 'integer >= 1, default 1' })),
-    perPage: Type.Optional(Type.String({ pattern: '^[0-9]{1,9}$', description: 'integer 1-100, default 20' })),
+    // pageRequest checks the range, so every bad value answers 400 SVC-9008.
+    page: pageNumberParam('integer >= 1, default 1'),
+    perPage: pageNumberParam('integer 1-100, default 20'),
     sort: Type.Optional(Type.String({ maxLength: 64 })),
     order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
     ...filters,
@@ -31,21 +31,23 @@ export function pageRequest<S extends string>(
   sortable: readonly S[],
   defaultSort: S,
 ): PageRequest<S> {
-  const page = q.page === undefined ? 1 : Number(q.page);
-  const perPage = q.perPage === undefined ? 20 : Number(q.perPage);
-  if (!Number.isInteger(page) || page < 1) throw new AppError('SVC-9008', { page: ['must be an integer of at least 1'] });
-  if (!Number.isInteger(perPage) || perPage < 1 || perPage > 100) {
-    throw new AppError('SVC-9008', { perPage: ['must be an integer between 1 and 100'] });
+  const read = readPage({ page: q.page, size: q.perPage }, 20, 100);
+  if (!read.ok) {
+    throw new AppError(
+      'SVC-9008',
+      read.invalid[0] === 'page' ? { page: ['must be an integer of at least 1'] } : { perPage: ['must be an integer between 1 and 100'] },
+    );
   }
+  const { page, size: perPage, offset } = read.window;
   const sort = (q.sort ?? defaultSort) as S;
   if (!sortable.includes(sort)) {
     throw new AppError('SVC-9008', { sort: [`must be one of ${sortable.join(', ')}`] });
   }
-  return { page, perPage, offset: (page - 1) * perPage, sort, order: q.order ?? 'desc' };
+  return { page, perPage, offset, sort, order: q.order ?? 'desc' };
 }
 
 export function pageMeta(total: number, p: { page: number; perPage: number }) {
-  return { total, page: p.page, perPage: p.perPage, totalPages: Math.ceil(total / p.perPage) };
+  return { total, page: p.page, perPage: p.perPage, totalPages: totalPages(total, p.perPage) };
 }
 
 export const PageMeta = Type.Object({

@@ -1,14 +1,11 @@
-import { Type } from 'typebox';
+import { pageNumberParam, readPage, totalPages, type PageWindow } from '@app/shared/pagination';
 import { badRequest } from '../errors.js';
 
-/**
- * page and limit as digit strings: the query-string conversion would turn "1.5" into 1 and
- * "0x10" into 16. pageOf checks the range; every bad value is 400 bad_request (R2).
- */
+/** page and limit (R2: every bad value is 400 bad_request). */
 export function pageQuery(defaultLimit: number, maxLimit: number) {
   return {
-    page: Type.Optional(Type.String({ pattern: '^[0-9]{1,9}$', description: 'integer >= 1, default 1' })),
-    limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,9}$', description: `integer 1-${maxLimit}, default ${defaultLimit}` })),
+    page: pageNumberParam('integer >= 1, default 1'),
+    limit: pageNumberParam(`integer 1-${maxLimit}, default ${defaultLimit}`),
   };
 }
 
@@ -18,16 +15,20 @@ export interface Page {
   offset: number;
 }
 
+const MESSAGES = { page: () => 'must be at least 1', size: (max: number) => `must be between 1 and ${max}` };
+
 export function pageOf(q: { page?: string; limit?: string }, defaultLimit: number, maxLimit: number): Page {
-  const page = q.page === undefined ? 1 : Number(q.page);
-  const limit = q.limit === undefined ? defaultLimit : Number(q.limit);
-  const details = [];
-  if (page < 1) details.push({ field: 'page', message: 'must be at least 1' });
-  if (limit < 1 || limit > maxLimit) details.push({ field: 'limit', message: `must be between 1 and ${maxLimit}` });
-  if (details.length) throw badRequest('Invalid pagination', details);
-  return { page, limit, offset: (page - 1) * limit };
+  const read = readPage({ page: q.page, size: q.limit }, defaultLimit, maxLimit);
+  if (!read.ok) {
+    throw badRequest(
+      'Invalid pagination',
+      read.invalid.map((f) => ({ field: f === 'size' ? 'limit' : 'page', message: MESSAGES[f](maxLimit) })),
+    );
+  }
+  const { page, size, offset }: PageWindow = read.window;
+  return { page, limit: size, offset };
 }
 
 export function pagination(p: Page, total: number) {
-  return { page: p.page, limit: p.limit, total, totalPages: Math.ceil(total / p.limit) };
+  return { page: p.page, limit: p.limit, total, totalPages: totalPages(total, p.limit) };
 }

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { DB, OrganizationCountry, OrganizationLanguage } from '../../db/types.js';
-import { hashPassword, newOpaqueToken, passwordWeaknesses, sha256, verifyPassword } from '../../lib/crypto.js';
+import { newOpaqueToken, sha256Hex } from '@app/shared/secrets';
+import { hashPassword, passwordWeaknesses, verifyPassword } from '../../lib/crypto.js';
 import { AppError } from '../../lib/errors.js';
 import type { Role } from '../../lib/jwt.js';
 import { matchTotp, newTotpSecret, totpFor } from '../../lib/totp.js';
@@ -153,7 +154,7 @@ async function consumeTotp(trx: Kysely<DB>, orgId: string, userId: string, secre
 
 export async function refresh(ctx: AppContext, token: string | undefined, requestId: string) {
   if (!token) throw new AppError('SVC-1006');
-  const row = await repo.findRefreshToken(ctx.db.system, sha256(token));
+  const row = await repo.findRefreshToken(ctx.db.system, sha256Hex(token));
   if (!row || row.revoked_at || row.session_revoked_at || row.expires_at.getTime() <= Date.now() || !row.is_active) {
     throw new AppError('SVC-1006');
   }
@@ -218,7 +219,7 @@ export async function setTwoFactor(ctx: AppContext, p: Principal, code: string, 
 }
 
 export async function acceptInvite(ctx: AppContext, input: { token: string; password: string }, requestId: string) {
-  const inv = await repo.findInvitation(ctx.db.system, sha256(input.token));
+  const inv = await repo.findInvitation(ctx.db.system, sha256Hex(input.token));
   if (!inv || inv.used_at || inv.expires_at.getTime() <= Date.now() || !inv.is_active) throw new AppError('SVC-1012');
   assertStrong(input.password);
   const hash = await hashPassword(input.password, ctx.config.bcryptCost);

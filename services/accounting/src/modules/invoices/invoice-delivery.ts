@@ -1,4 +1,4 @@
-import { createHash, createHmac } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { dec } from '@app/shared/money';
 import type { Config } from '../../config.js';
@@ -21,10 +21,6 @@ type Db = Kysely<DB>;
  */
 export function viewToken(secret: string, invoiceId: string): string {
   return createHmac('sha256', secret).update(`invoice-view:${invoiceId}`).digest('base64url');
-}
-
-export function tokenHash(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
 }
 
 export function viewLink(config: Readonly<Config>, invoiceId: string): string {

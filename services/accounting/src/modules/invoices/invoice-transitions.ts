@@ -8,7 +8,8 @@ import type { Principal, TenantTx } from '../../plugins/auth.js';
 import { insertAlert } from '../alerts/alerts.repository.js';
 import { MailDeliveryError, type Mailer } from '../../infra/mail/mailer.js';
 import type { FileStorage } from '../../infra/storage/storage.js';
-import { invoiceEmail, pdfKey, renderStoredInvoice, tokenHash, viewLink, viewToken } from './invoice-delivery.js';
+import { sha256Hex } from '@app/shared/secrets';
+import { invoiceEmail, pdfKey, renderStoredInvoice, viewLink, viewToken } from './invoice-delivery.js';
 import type { Posting } from '../ledger/ledger.types.js';
 import { buildSalePostings, postInvoicePayment, reverseInvoicePostings, writePostings } from './invoice-postings.js';
 import { nextStatus } from './invoice-status.js';
@@ -167,7 +168,7 @@ async function deliver(deps: InvoiceDeps, runTx: RunTx, p: Principal, id: string
         sent_at: sentAt,
         sent_to: to,
         email_id: messageId,
-        token_hash: tokenHash(viewToken(deps.config.jwtSecret, id)),
+        token_hash: sha256Hex(viewToken(deps.config.jwtSecret, id)),
         pdf_key: storedKey,
         send_claimed_at: null,
       });
@@ -184,7 +185,7 @@ async function deliver(deps: InvoiceDeps, runTx: RunTx, p: Principal, id: string
  * becomes viewed; the PDF is returned for every status but draft.
  */
 export async function viewPublicInvoice(deps: InvoiceDeps, token: string, today: string, requestId: string) {
-  const found = await repo.findByTokenHash(deps.db.system, tokenHash(token));
+  const found = await repo.findByTokenHash(deps.db.system, sha256Hex(token));
   if (!found) throw new AppError('SVC-9002');
   const orgId = found.organization_id;
   return deps.db.transaction({ kind: 'tenant', orgId, userId: null, requestId }, async (trx) => {

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.js';
-import { newOpaqueToken } from '../../lib/crypto.js';
+import { newOpaqueToken } from '@app/shared/secrets';
 import { AppError } from '../../lib/errors.js';
 import type { Principal, TenantTx } from '../../plugins/auth.js';
 import { emailExists, revokeAllSessions } from '../auth/auth.repository.js';

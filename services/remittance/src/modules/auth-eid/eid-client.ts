@@ -1,4 +1,5 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { safeEqual } from '@app/shared/secrets';
 import type { Kysely } from 'kysely';
 import * as oidc from 'openid-client';
 import type { EidConfig } from '../../config.js';
@@ -116,10 +117,7 @@ function s256(verifier: string): string {
 }
 
 function same(a: string | null, b: string): boolean {
-  if (a === null) return false;
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
+  return a !== null && safeEqual(a, b);
 }
 
 /**

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { clientInfo, LIMIT_AUTH, type AppContext, type SurfaceOptions } from '../../context.js';
 import { AppError, badRequest, type ErrorCode } from '../../errors.js';
-import { randomToken } from '../../lib/ids.js';
+import { randomToken } from '@app/shared/secrets';
 import { WEB_COOKIE } from '../../plugins/authenticate.js';
 import { errors } from '../../schemas.js';
 import { webCookieOptions } from '../auth/auth.routes.js';

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import * as oidc from 'openid-client';
 import type { Config } from '../../config.js';
 import type { DB, User } from '../../db/schema.js';
-import { newId, sha256Hex } from '../../lib/ids.js';
+import { newId, sha256Hex } from '@app/shared/secrets';
 import { ageOn, parseNationalId } from '../../lib/national-id.js';
 import type { ClientInfo, IssuedSession, SessionService } from '../auth/sessions.service.js';
 import { insertNotification } from '../notifications/notifications.repository.js';

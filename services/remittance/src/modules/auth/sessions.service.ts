@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import type { UserScope } from '../../db/user-scope.js';
-import { newId, sha256Hex } from '../../lib/ids.js';
+import { newId, sha256Hex } from '@app/shared/secrets';
 import type { Surface, TokenClaims, TokenService } from '../../lib/tokens.js';
 import { unauthorized } from '../../errors.js';
 import { findLiveSession, findLiveSessionWithProfile, insertSession, revokeAllSessions, revokeSession, type LiveSession } from './sessions.repository.js';

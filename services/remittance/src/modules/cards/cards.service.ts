@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import type { Card, CardLimitType, CardType, DB } from '../../db/schema.js';
 import type { UserScope } from '../../db/user-scope.js';
 import { AppError, notFound, validationError } from '../../errors.js';
-import { newId } from '../../lib/ids.js';
+import { newId } from '@app/shared/secrets';
 import { toPlainText } from '../../lib/plain-text.js';
 import * as repo from './cards.repository.js';
 import { PHYSICAL_ADDRESS_MAX, PHYSICAL_ADDRESS_MIN } from './cards.schemas.js';

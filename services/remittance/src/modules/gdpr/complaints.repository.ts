@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Complaint, ComplaintCategory, DB } from '../../db/schema.js';
-import { newId } from '../../lib/ids.js';
+import { newId } from '@app/shared/secrets';
 
 export async function insertComplaint(
   db: Kysely<DB>,

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB, GdprConsent, GdprConsentType } from '../../db/schema.js';
-import { newId } from '../../lib/ids.js';
+import { newId } from '@app/shared/secrets';
 
 export async function listUserGdprConsents(db: Kysely<DB>, userId: string): Promise<GdprConsent[]> {
   return db.selectFrom('gdpr_consents').selectAll().where('user_id', '=', userId).orderBy('consent_type').execute();

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Consent, DB } from '../../db/schema.js';
-import { newId } from '../../lib/ids.js';
+import { newId } from '@app/shared/secrets';
 import { EXPORTED_TABLES, USER_COLUMNS } from './export.registry.js';
 
 export type ExportRow = Record<string, unknown>;

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { DB, Merchant } from '../../db/schema.js';
 import type { UserScope } from '../../db/user-scope.js';
 import { conflict, forbidden, validationError } from '../../errors.js';
-import { newId } from '../../lib/ids.js';
+import { newId } from '@app/shared/secrets';
 import { checkPlainText, toNumber } from '../../lib/validation.js';
 import { shortName } from '../payments/payments.service.js';
 import * as repo from './merchants.repository.js';

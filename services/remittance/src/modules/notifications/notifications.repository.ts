@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { DB, NotificationType } from '../../db/schema.js';
-import { randomBytes } from 'node:crypto';
+import { newId } from '@app/shared/secrets';
 
 /** noti_ + 16 hex characters (spec Notification.id). */
 export function newNotificationId(): string {
-  return `noti_${randomBytes(8).toString('hex')}`;
+  return newId('noti', 8);
 }
 
 export async function insertNotification(

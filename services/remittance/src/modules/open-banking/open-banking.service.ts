@@ -1,4 +1,3 @@
-import { timingSafeEqual } from 'node:crypto';
 import { D as Decimal, type Dec } from '@app/shared/money';
 import type { Database } from '@app/shared/db/database';
 import type { Config } from '../../config.js';
@@ -6,7 +5,7 @@ import type { Consent, ConsentScope, DB } from '../../db/schema.js';
 import { userScope, type UserScope } from '../../db/user-scope.js';
 import { notFound } from '../../errors.js';
 import { DAY_MS, osloDay } from '../../lib/dates.js';
-import { newId, randomToken } from '../../lib/ids.js';
+import { newId, randomToken, safeEqual } from '@app/shared/secrets';
 import type { Surface } from '../../lib/tokens.js';
 import * as repo from './open-banking.repository.js';
 import { ProviderError, type OpenBankingProvider } from './providers/provider.js';
@@ -41,12 +40,6 @@ export interface ConsentView {
   revokedAt: string | null;
   renewalDue: boolean;
   unattendedReadsToday: number;
-}
-
-function equalSecret(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 function readable(status: string, expiresAt: Date | null, now: Date): boolean {
@@ -145,7 +138,7 @@ export class OpenBankingService {
       if (error) q.set('error', error);
       return `/bank-accounts?${q}`;
     };
-    if (!consent || !params.state || !equalSecret(consent.callback_state, params.state)) return destination(undefined, 'consent_failed');
+    if (!consent || !params.state || !safeEqual(consent.callback_state, params.state)) return destination(undefined, 'consent_failed');
     if (consent.status === 'active') return destination(consent);
     if (consent.status !== 'pending' || !consent.external_consent_id) return destination(consent, 'consent_failed');
 

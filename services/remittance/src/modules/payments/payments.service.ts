@@ -4,7 +4,7 @@ import type { DB } from '../../db/schema.js';
 import type { UserScope } from '../../db/user-scope.js';
 import { AppError, notFound, validationError } from '../../errors.js';
 import { remittanceEta } from '../../lib/corridors.js';
-import { newId } from '../../lib/ids.js';
+import { newId } from '@app/shared/secrets';
 import { checkAmount, toNumber } from '../../lib/validation.js';
 import { insertNotification, newNotificationId } from '../notifications/notifications.repository.js';
 import { texts, type NotificationText } from '../notifications/notification-texts.js';

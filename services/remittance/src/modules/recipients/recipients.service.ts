@@ -3,7 +3,7 @@ import type { Recipient } from '../../db/schema.js';
 import type { UserScope } from '../../db/user-scope.js';
 import { notFound, validationError } from '../../errors.js';
 import { corridorAllows, maskAccount } from '../../lib/corridors.js';
-import { newId } from '../../lib/ids.js';
+import { newId } from '@app/shared/secrets';
 import { checkPersonName, checkPlainText } from '../../lib/validation.js';
 import * as repo from './recipients.repository.js';
 

@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { D as Decimal, type Dec } from '@app/shared/money';
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../../db/schema.js';
-import { newId } from '../../../lib/ids.js';
+import { newId } from '@app/shared/secrets';
 import { ProviderError, type OpenBankingProvider, type ProviderCall, type ProviderPaymentStatus } from './provider.js';
 
 export const SANDBOX_BANK_NAME = 'Sandbox Bank';
