@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { AccountsTable, DB } from '../../db/types.js';
+import { DEFAULT_CHART } from './default-chart.js';
 
 type Db = Kysely<DB>;
 
@@ -13,6 +14,22 @@ function accountsWithBalances(db: Db, orgId: string) {
     .selectAll('a')
     .select(['t.name as type_name', 't.normal_balance', 'p.code as parent_code', 'b.debit_total', 'b.credit_total'])
     .where('a.organization_id', '=', orgId);
+}
+
+/** The default chart of accounts (A7) of a new organization, in its base currency. */
+export async function insertDefaultChart(db: Db, orgId: string, baseCurrency: string): Promise<void> {
+  await db
+    .insertInto('accounts')
+    .values(
+      DEFAULT_CHART.map(([code, name, typeId]) => ({
+        organization_id: orgId,
+        code,
+        name,
+        account_type_id: typeId,
+        currency_code: baseCurrency,
+      })),
+    )
+    .execute();
 }
 
 export type AccountRow = Awaited<ReturnType<typeof findAccount>> & {};

@@ -1,7 +1,5 @@
-import { sql, type Kysely, type Updateable } from 'kysely';
-import type { DB, OrganizationCountry, OrganizationLanguage, OrganizationsTable } from '../../db/types.js';
-import { DEFAULT_CHART } from '../accounts/default-chart.js';
-import { DEFAULT_TAX_RATES } from '../tax-rates/defaults.js';
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../../db/types.js';
 
 type Db = Kysely<DB>;
 
@@ -21,70 +19,6 @@ export function findUserForLogin(db: Db, email: string) {
 export async function emailExists(db: Db, email: string): Promise<boolean> {
   const { rows } = await sql<{ used: boolean }>`SELECT email_in_use(${email}) AS used`.execute(db);
   return rows[0].used;
-}
-
-export async function createOrganizationWithOwner(
-  db: Db,
-  input: {
-    orgId: string;
-    userId: string;
-    organizationName: string;
-    country: OrganizationCountry;
-    baseCurrency: string;
-    language: OrganizationLanguage;
-    registrationNumber: string | null;
-    vatNumber: string | null;
-    address: Updateable<OrganizationsTable>;
-    email: string;
-    fullName: string;
-    passwordHash: string;
-    fiscalYearStart: string;
-  },
-) {
-  const rates = DEFAULT_TAX_RATES[input.country];
-  await db
-    .insertInto('organizations')
-    .values({
-      id: input.orgId,
-      name: input.organizationName,
-      country: input.country,
-      base_currency: input.baseCurrency,
-      language: input.language,
-      registration_number: input.registrationNumber,
-      vat_number: input.vatNumber,
-      ...input.address,
-      fiscal_year_start: input.fiscalYearStart,
-      default_vat_rate: rates[0].rate,
-    })
-    .execute();
-  await db
-    .insertInto('users')
-    .values({
-      id: input.userId,
-      organization_id: input.orgId,
-      email: input.email,
-      full_name: input.fullName,
-      role: 'owner',
-      password_hash: input.passwordHash,
-      last_login_at: new Date(),
-    })
-    .execute();
-  await db
-    .insertInto('accounts')
-    .values(
-      DEFAULT_CHART.map(([code, name, typeId]) => ({
-        organization_id: input.orgId,
-        code,
-        name,
-        account_type_id: typeId,
-        currency_code: input.baseCurrency,
-      })),
-    )
-    .execute();
-  await db
-    .insertInto('tax_rates')
-    .values(rates.map((r, i) => ({ organization_id: input.orgId, position: i, name: r.name, rate: r.rate, description: r.description })))
-    .execute();
 }
 
 export async function createSession(

@@ -8,7 +8,7 @@ import { AppError } from '../../lib/errors.js';
 import type { Role } from '../../lib/jwt.js';
 import { matchTotp, newTotpSecret, totpFor } from '../../lib/totp.js';
 import type { Principal } from '../../plugins/auth.js';
-import { addressValues } from '../organization/organization.service.js';
+import { addressValues, createOrganizationWithOwner } from '../organization/organization.service.js';
 import { assertVatNumber, isOib } from '../einvoice/tax-ids.js';
 import * as repo from './auth.repository.js';
 
@@ -96,9 +96,8 @@ export async function register(
   try {
     // The new organization's own tenant context: RLS accepts its rows, the audit log records them.
     const login = await tenantTx(ctx, orgId, userId, requestId, async (trx) => {
-      await repo.createOrganizationWithOwner(trx, {
+      await createOrganizationWithOwner(trx, {
         orgId,
-        userId,
         organizationName: input.organizationName.trim(),
         country: input.country,
         baseCurrency: input.baseCurrency,
@@ -106,10 +105,8 @@ export async function register(
         registrationNumber: input.registrationNumber ?? null,
         vatNumber: input.vatNumber ?? null,
         address,
-        email,
-        fullName: input.fullName.trim(),
-        passwordHash,
         fiscalYearStart: `${year}-01-01`,
+        owner: { id: userId, email, fullName: input.fullName.trim(), passwordHash },
       });
       return startSession(ctx, trx, { id: userId, orgId, role: 'owner' }, false);
     });

@@ -1,7 +1,11 @@
-import type { Kysely, Updateable } from 'kysely';
+import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { DB, OrganizationsTable } from '../../db/types.js';
 
 type Db = Kysely<DB>;
+
+export async function insertOrganization(db: Db, values: Insertable<OrganizationsTable>): Promise<void> {
+  await db.insertInto('organizations').values(values).execute();
+}
 
 export function findOrganization(db: Db, orgId: string) {
   return db.selectFrom('organizations').selectAll().where('id', '=', orgId).executeTakeFirst();

@@ -1,10 +1,14 @@
-import type { Selectable, Updateable } from 'kysely';
+import type { Kysely, Selectable, Updateable } from 'kysely';
 import type { Static } from 'typebox';
-import type { OrganizationsTable } from '../../db/types.js';
+import type { DB, OrganizationCountry, OrganizationLanguage, OrganizationsTable } from '../../db/types.js';
 import { AppError } from '../../lib/errors.js';
 import type { TenantTx } from '../../plugins/auth.js';
 import { normalizePaymentAccount } from '../einvoice/payment-account.js';
 import { assertVatNumber } from '../einvoice/tax-ids.js';
+import { insertDefaultChart } from '../accounts/accounts.repository.js';
+import { DEFAULT_TAX_RATES } from '../tax-rates/defaults.js';
+import { insertTaxRates } from '../tax-rates/tax-rates.repository.js';
+import { insertOwner } from '../users/users.repository.js';
 import * as repo from './organization.repository.js';
 import type { UpdateOrganizationBody } from './organization.schemas.js';
 
@@ -61,4 +65,41 @@ export async function updateOrganization(trx: TenantTx, orgId: string, body: Sta
   if (body.fiscalYearStart !== undefined) values.fiscal_year_start = body.fiscalYearStart;
   if (Object.keys(values).length === 0) return presentOrganization(current);
   return presentOrganization(await repo.updateOrganization(trx, orgId, values));
+}
+
+export interface NewOrganization {
+  orgId: string;
+  organizationName: string;
+  country: OrganizationCountry;
+  baseCurrency: string;
+  language: OrganizationLanguage;
+  registrationNumber: string | null;
+  vatNumber: string | null;
+  address: Updateable<OrganizationsTable>;
+  fiscalYearStart: string;
+  owner: { id: string; email: string; fullName: string; passwordHash: string };
+}
+
+/**
+ * Registration's writes, in the caller's transaction: the organization, its owner, the default
+ * chart of accounts (A7) and the country's VAT rates, each written by the module that owns the
+ * table.
+ */
+export async function createOrganizationWithOwner(trx: Kysely<DB>, input: NewOrganization): Promise<void> {
+  const rates = DEFAULT_TAX_RATES[input.country];
+  await repo.insertOrganization(trx, {
+    id: input.orgId,
+    name: input.organizationName,
+    country: input.country,
+    base_currency: input.baseCurrency,
+    language: input.language,
+    registration_number: input.registrationNumber,
+    vat_number: input.vatNumber,
+    ...input.address,
+    fiscal_year_start: input.fiscalYearStart,
+    default_vat_rate: rates[0].rate,
+  });
+  await insertOwner(trx, input.orgId, input.owner);
+  await insertDefaultChart(trx, input.orgId, input.baseCurrency);
+  await insertTaxRates(trx, input.orgId, rates);
 }

@@ -25,6 +25,22 @@ export function lockUser(db: Db, orgId: string, userId: string) {
     .executeTakeFirst();
 }
 
+/** The organization's first user, who registered it: owner, signed in from the start. */
+export async function insertOwner(db: Db, orgId: string, u: { id: string; email: string; fullName: string; passwordHash: string }): Promise<void> {
+  await db
+    .insertInto('users')
+    .values({
+      id: u.id,
+      organization_id: orgId,
+      email: u.email,
+      full_name: u.fullName,
+      role: 'owner',
+      password_hash: u.passwordHash,
+      last_login_at: new Date(),
+    })
+    .execute();
+}
+
 export function insertInvitedUser(db: Db, orgId: string, u: { email: string; fullName: string; role: 'admin' | 'accountant' | 'viewer' }) {
   return db
     .insertInto('users')
