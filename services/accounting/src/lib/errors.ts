@@ -1,5 +1,5 @@
 import { CodedError } from '@app/shared/errors';
-import type { ErrorCode } from './catalog.js';
+import { statusFor, type ErrorCode } from './catalog.js';
 
 export type ErrorDetails = Record<string, string[]>;
 
@@ -7,5 +7,10 @@ export type ErrorDetails = Record<string, string[]>;
 export class AppError extends CodedError<ErrorCode, ErrorDetails> {
   constructor(code: ErrorCode, details?: ErrorDetails, headers?: Record<string, string | number>) {
     super(code, code, details, headers);
+  }
+
+  /** The HTTP status the catalog gives this code. */
+  get status(): number {
+    return statusFor(this.code);
   }
 }

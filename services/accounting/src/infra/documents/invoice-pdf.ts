@@ -1,5 +1,4 @@
-import PDFDocument from 'pdfkit';
-import { FONTS, PAGE } from './pdf-style.js';
+import { PAGE, pdfDocument } from '@app/shared/pdf';
 import { formatDate, formatNumber, labelsFor, type PdfLanguage } from './pdf-labels.js';
 
 /** Everything the document shows, already computed and formatted as decimal strings. */
@@ -52,19 +51,9 @@ const COLS = [
 /** Renders an A4 invoice (A19) and resolves with the PDF bytes. */
 export function renderInvoicePdf(data: InvoicePdfData): Promise<Buffer> {
   const { lang, labels } = labelsFor(data.language);
-  const doc = new PDFDocument({
-    size: 'A4',
-    margin: PAGE.margin,
+  const { doc, done } = pdfDocument({
     bufferPages: true,
     info: { Title: `${labels.title} ${data.invoiceNumber}`, Author: data.organization.name, Subject: data.invoiceNumber },
-  });
-  doc.registerFont('regular', FONTS.regular);
-  doc.registerFont('bold', FONTS.bold);
-  const chunks: Buffer[] = [];
-  doc.on('data', (c: Buffer) => chunks.push(c));
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
   });
 
   const left = PAGE.margin;

@@ -1,6 +1,5 @@
-import PDFDocument from 'pdfkit';
 import type { ReportDocument } from '../../modules/reports/report-document.js';
-import { FONTS, PAGE } from './pdf-style.js';
+import { PAGE, pdfDocument } from '@app/shared/pdf';
 import { formatDate, formatNumber, labelsFor } from './pdf-labels.js';
 import { reportLabelsFor } from './report-labels.js';
 
@@ -11,15 +10,7 @@ import { reportLabelsFor } from './report-labels.js';
 export function renderReportPdf(report: ReportDocument, organizationName: string, language: string): Promise<Buffer> {
   const { lang } = labelsFor(language);
   const labels = reportLabelsFor(lang);
-  const doc = new PDFDocument({ size: 'A4', margin: PAGE.margin, bufferPages: true, info: { Title: report.title, Author: organizationName } });
-  doc.registerFont('regular', FONTS.regular);
-  doc.registerFont('bold', FONTS.bold);
-  const chunks: Buffer[] = [];
-  doc.on('data', (c: Buffer) => chunks.push(c));
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-  });
+  const { doc, done } = pdfDocument({ bufferPages: true, info: { Title: report.title, Author: organizationName } });
 
   const left = PAGE.margin;
   const right = PAGE.width - PAGE.margin;

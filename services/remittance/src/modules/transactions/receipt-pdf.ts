@@ -1,7 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import PDFDocument from 'pdfkit';
+import { pdfDocument } from '@app/shared/pdf';
 
 export interface Receipt {
   transactionId: string;
@@ -20,9 +17,7 @@ export interface Receipt {
   completedAt: string | null;
 }
 
-// The DejaVu fonts the accounting service embeds (Norwegian æ ø å and the recipients' č ć š ž ş ğ).
-const fontDir = join(dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')), 'ttf');
-const FONTS = { regular: readFileSync(join(fontDir, 'DejaVuSans.ttf')), bold: readFileSync(join(fontDir, 'DejaVuSans-Bold.ttf')) };
+// DejaVu (packages/shared/src/pdf.ts) has Norwegian æ ø å and the recipients' č ć š ž ş ğ.
 
 const LABELS = {
   nb: {
@@ -73,15 +68,7 @@ export function renderReceiptPdf(r: Receipt, total: string, language: string): P
   const num = (v: number, min = 2, max = 2) => new Intl.NumberFormat(locale, { minimumFractionDigits: min, maximumFractionDigits: max }).format(v);
   const when = (iso: string) => new Intl.DateTimeFormat(locale, { timeZone: 'Europe/Oslo', dateStyle: 'long', timeStyle: 'short' }).format(new Date(iso));
 
-  const doc = new PDFDocument({ size: 'A4', margin: 50, info: { Title: `${l.title} ${r.transactionId}`, Subject: r.reference } });
-  doc.registerFont('regular', FONTS.regular);
-  doc.registerFont('bold', FONTS.bold);
-  const chunks: Buffer[] = [];
-  doc.on('data', (c: Buffer) => chunks.push(c));
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-  });
+  const { doc, done } = pdfDocument({ info: { Title: `${l.title} ${r.transactionId}`, Subject: r.reference } });
 
   doc.font('bold').fontSize(20).text(l.title);
   doc.font('regular').fontSize(11).fillColor('#555').text(l[r.type]).moveDown(1.5).fillColor('#000');
