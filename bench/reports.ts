@@ -7,6 +7,7 @@
  * Every report's figures are checked against the GROUP BY's before anything is timed.
  * Usage: node --import tsx bench/reports.ts   (or npm run bench -- reports)
  */
+import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import pg from 'pg';
 import { addDays, monthStart } from '../services/accounting/src/modules/ledger/period-ranges.js';
@@ -61,6 +62,7 @@ interface Measured extends Case {
   plain: number[];
 }
 
+const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT }).toString().trim();
 const loadBefore = os.loadavg();
 const today = organizationToday('RS');
 const from = addDays(today, -1095);
@@ -167,7 +169,7 @@ try {
       return `| ${m.report} | ${m.period} | ${ms(p50)} / ${ms(percentile(m.service, 99))} | ${ms(percentile(m.plain, 50))} | < ${m.target} ms | ${p50 < m.target ? 'met' : '**missed**'} |`;
     })
     .join('\n');
-  const section = `Command: \`node --import tsx bench/reports.ts\` (or \`npm run bench -- reports\`; real PostgreSQL at 127.0.0.1:5432, ${machine()}, ${os.cpus().length} cores, app with NODE_ENV=production and RATE_LIMITS=off, server and client in separate processes on loopback).
+  const section = `Command: \`node --import tsx bench/reports.ts\` (or \`npm run bench -- reports\`; real PostgreSQL at 127.0.0.1:5432, ${machine()}, commit ${commit}, ${os.cpus().length} cores, app with NODE_ENV=production and RATE_LIMITS=off, server and client in separate processes on loopback).
 **The machine is shared and was noisy**: other sessions' builds and test suites ran on the same
 ${os.cpus().length} cores; load average (1 / 5 / 15 min) ${loadavg(loadBefore)} at the start and ${loadavg(loadAfter)} at the end,
 so absolute figures are inflated and scattered; the two columns were measured interleaved, request by request.
