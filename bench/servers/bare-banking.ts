@@ -52,10 +52,14 @@ app.get('/lines', async (request) => {
       [q.account],
     );
     const candidates = await client.query(
+      // amount_key (amount as text, scale 4) is what the partial indexes cover since 20261123001100.
       `SELECT b.id AS bank_id, t.id, t.amount FROM unnest($1::uuid[], $2::numeric[]) AS b (id, amount)
-       CROSS JOIN LATERAL (SELECT id, amount FROM ledger_transactions t
-         WHERE (b.amount > 0 AND t.debit_account_id = $3 AND t.amount = b.amount AND NOT t.reconciled)
-            OR (b.amount < 0 AND t.credit_account_id = $3 AND t.amount = -b.amount AND NOT t.reconciled) LIMIT 10) t`,
+       CROSS JOIN LATERAL (
+         (SELECT id, amount FROM ledger_transactions t
+          WHERE b.amount > 0 AND t.debit_account_id = $3 AND t.amount_key = abs(b.amount)::text AND NOT t.reconciled LIMIT 10)
+         UNION ALL
+         (SELECT id, amount FROM ledger_transactions t
+          WHERE b.amount < 0 AND t.credit_account_id = $3 AND t.amount_key = abs(b.amount)::text AND NOT t.reconciled LIMIT 10)) t`,
       [lines.rows.map((l) => l.id), lines.rows.map((l) => l.amount), q.ledger],
     );
     return { data: lines.rows, suggestions: candidates.rows };
