@@ -57,6 +57,9 @@ export async function addToBalance(db: Db, orgId: string, id: string, amount: st
  * One batch of statement lines. A line whose (date, amount, description, reference, occurrence)
  * is already on the account hits the unique key and is skipped (A14 duplicates), also when a
  * concurrent import of an overlapping statement wrote it first. Answers the inserted count and sum.
+ * The rows go in in key order so that the unique index is walked left to right rather than at
+ * random (fewer pages touched per batch); ids are time-ordered (the column default), so the
+ * primary key and the audit rows' record index grow at their right edge.
  */
 export async function insertStatementBatch(
   db: Db,
@@ -70,6 +73,7 @@ export async function insertStatementBatch(
       SELECT ${orgId}::uuid, ${bankAccountId}::uuid, x.d, x.a, x.t, x.r, x.o
       FROM unnest(${b.dates}::date[], ${b.amounts}::numeric[], ${b.descriptions}::text[], ${b.references}::text[], ${b.occurrences}::int[])
         AS x (d, a, t, r, o)
+      ORDER BY x.d, x.a, x.t, x.r, x.o
       ON CONFLICT (bank_account_id, transaction_date, amount, description, reference, occurrence) DO NOTHING
       RETURNING amount
     )

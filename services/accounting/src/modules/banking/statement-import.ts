@@ -3,7 +3,7 @@ import { AppError } from '../../lib/errors.js';
 import type { TenantTx } from '../../plugins/auth.js';
 import { currencyDecimals } from '../currencies/currencies.js';
 import * as repo from './banking.repository.js';
-import { parseStatement } from './statement-csv.js';
+import { drain, readUpload, statementBatches, type StatementBatch, type StatementSummary } from './statement-csv.js';
 
 /** Rows per INSERT: large enough to amortise the round trip, small enough for one parameter set. */
 const BATCH = 5000;
@@ -12,46 +12,74 @@ export const STATEMENT_MAX_BYTES = 5 * 1024 * 1024;
 export type RunTx = <T>(fn: (trx: TenantTx) => Promise<T>) => Promise<T>;
 
 /**
- * POST /bank-accounts/:id/import (A14): the CSV is parsed while it streams in (no database work
- * meanwhile), then every accepted row is written in one transaction, in batches, so a failed
- * import leaves nothing. Duplicates: the n-th row with a given (date, amount, description,
- * reference) in this file is a duplicate when the account already has an n-th such row; the
- * database's unique key decides, so overlapping re-imports and concurrent imports are safe and
- * two identical payments in one file stay two.
+ * POST /bank-accounts/:id/import (A14). The upload is read whole first, as raw bytes (at most 5 MB:
+ * a larger file is refused before any database work, and no connection is held while a client
+ * uploads). Then one transaction: the bytes are parsed as a stream and the accepted rows written
+ * in batches as they come, batch k inserted while batch k+1 is parsed, so the parsed rows are never
+ * held whole. A failure anywhere (a database error, or a whole-file error found after some batches
+ * were written, such as broken quoting at the end) rolls the transaction back and leaves nothing.
+ * A file whose rows are all refused is answered before the transaction opens.
+ *
+ * Duplicates: the n-th row with a given (date, amount, description, reference) in this file is a
+ * duplicate when the account already has an n-th such row; the database's unique key decides, so
+ * overlapping re-imports and concurrent imports are safe and two identical payments in one file
+ * stay two.
  */
 export async function importStatement(runTx: RunTx, orgId: string, bank: { id: string; currency_code: string }, file: AsyncIterable<Buffer>) {
-  const rows = await parseStatement(file, currencyDecimals(bank.currency_code));
-  const accepted = rows.dates.length;
-  if (accepted === 0) {
-    const details = { errors: rows.errors.slice(0, 20).map((e) => `line ${e.line}: ${e.error}`) };
-    throw new AppError(rows.dateErrors > 0 ? 'SVC-5008' : 'SVC-5006', details);
-  }
-  const occurrences = new Array<number>(accepted);
-  const seen = new Map<string, number>();
-  for (let i = 0; i < accepted; i++) {
-    const key = `${rows.dates[i]}\u0000${rows.amounts[i]}\u0000${rows.descriptions[i]}\u0000${rows.references[i]}`;
-    const n = (seen.get(key) ?? 0) + 1;
-    seen.set(key, n);
-    occurrences[i] = n;
-  }
-  seen.clear();
-  const imported = await runTx(async (trx) => {
-    let inserted = 0;
-    let total = dec(0);
-    for (let start = 0; start < accepted; start += BATCH) {
-      const end = Math.min(start + BATCH, accepted);
-      const r = await repo.insertStatementBatch(trx, orgId, bank.id, {
-        dates: rows.dates.slice(start, end),
-        amounts: rows.amounts.slice(start, end),
-        descriptions: rows.descriptions.slice(start, end),
-        references: rows.references.slice(start, end),
-        occurrences: occurrences.slice(start, end),
+  const batches = statementBatches(drain(await readUpload(file)), currencyDecimals(bank.currency_code), BATCH);
+  try {
+    const firstBatch = await batches.next();
+    if (firstBatch.done) throw nothingAccepted(firstBatch.value);
+    // Occurrence counts per fingerprint over the whole file (the n-th occurrence rule).
+    const seen = new Map<string, number>();
+    const occurrencesOf = (b: StatementBatch) =>
+      b.dates.map((date, i) => {
+        const key = `${date}\u0000${b.amounts[i]}\u0000${b.descriptions[i]}\u0000${b.references[i]}`;
+        const n = (seen.get(key) ?? 0) + 1;
+        seen.set(key, n);
+        return n;
       });
-      inserted += r.inserted;
-      total = total.plus(r.total);
-    }
-    if (inserted > 0) await repo.addToBalance(trx, orgId, bank.id, total.toFixed());
-    return inserted;
-  });
-  return { imported, duplicates: accepted - imported, errors: rows.errors };
+    let summary: StatementSummary | undefined;
+    const imported = await runTx(async (trx) => {
+      let inserted = 0;
+      let total = dec(0);
+      // One insert in flight on the transaction's connection while the next batch is parsed.
+      let writing: Promise<void> | null = null;
+      const write = (b: StatementBatch) => {
+        const p = repo.insertStatementBatch(trx, orgId, bank.id, { ...b, occurrences: occurrencesOf(b) }).then((r) => {
+          inserted += r.inserted;
+          total = total.plus(r.total);
+        });
+        p.catch(() => {}); // observed below, when the next batch is ready or at the end
+        return p;
+      };
+      try {
+        let next: IteratorResult<StatementBatch, StatementSummary> = firstBatch;
+        while (!next.done) {
+          const batch = next.value;
+          if (writing) await writing;
+          writing = write(batch);
+          next = await batches.next();
+        }
+        summary = next.value;
+        await writing;
+        writing = null;
+      } finally {
+        // A parse error with an insert in flight: let it settle before the transaction rolls back.
+        if (writing) await writing.catch(() => {});
+      }
+      if (inserted > 0) await repo.addToBalance(trx, orgId, bank.id, total.toFixed());
+      return inserted;
+    });
+    const { accepted, errors } = summary!;
+    return { imported, duplicates: accepted - imported, errors };
+  } finally {
+    // Stops the parser when the import ended early (a database error); a no-op after the last batch.
+    await batches.return(undefined as never);
+  }
+}
+
+function nothingAccepted(s: StatementSummary) {
+  const details = { errors: s.errors.slice(0, 20).map((e) => `line ${e.line}: ${e.error}`) };
+  return new AppError(s.dateErrors > 0 ? 'SVC-5008' : 'SVC-5006', details);
 }
