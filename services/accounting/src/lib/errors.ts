@@ -5,11 +5,8 @@ export type ErrorDetails = Record<string, string[]>;
 
 /** A domain error carrying a catalog code; the catalog gives its status and message (A1). */
 export class AppError extends CodedError<ErrorCode, ErrorDetails> {
-  /** The catalog's status for the code, for code that inspects a caught error. */
-  readonly status: number;
   constructor(code: ErrorCode, details?: ErrorDetails, headers?: Record<string, string | number>) {
     super(code, code, details, headers);
-    this.status = statusFor(code);
   }
 
   /** The HTTP status the catalog gives this code. */
