@@ -180,12 +180,18 @@ export async function reconciliationCandidates(
 ): Promise<CandidateRow[]> {
   if (lines.length === 0) return [];
   const { rows } = await sql<CandidateRow>`
-    WITH b AS (
+    WITH b AS MATERIALIZED (
       -- amount_key: the absolute amount as ledger_transactions.amount_key spells it (scale 4), passed
       -- in so that the comparison is a leakproof text equality between two plain columns.
-      SELECT * FROM unnest(${lines.map((l) => l.id)}::uuid[], ${lines.map((l) => l.date)}::date[], ${lines.map((l) => l.amount)}::numeric[],
+      -- d_from, d_to: the date window of the third branch, computed here (materialized) because date
+      -- minus integer is not leakproof: written inside the branch, RLS kept it from being an index
+      -- condition and every line read all the account's postings. A line without a reference can
+      -- only match on its own day (see below), so its window is that day.
+      SELECT x.*, x.d - w.days AS d_from, x.d + w.days AS d_to
+      FROM unnest(${lines.map((l) => l.id)}::uuid[], ${lines.map((l) => l.date)}::date[], ${lines.map((l) => l.amount)}::numeric[],
         ${lines.map((l) => dec(l.amount).abs().toFixed(4))}::text[], ${lines.map((l) => l.description)}::text[], ${lines.map((l) => l.reference.trim())}::text[])
         AS x (id, d, amount, amount_key, description, reference)
+        CROSS JOIN LATERAL (SELECT CASE WHEN x.reference = '' THEN 0 ELSE 7 END AS days) w
     ),
     c AS (
       SELECT b.id AS bank_id, t.* FROM b CROSS JOIN LATERAL (
@@ -206,15 +212,23 @@ export async function reconciliationCandidates(
       UNION
       SELECT b.id, t.* FROM b CROSS JOIN LATERAL (
         SELECT t.id, t.transaction_date, t.amount, t.description, t.debit_account_id, t.credit_account_id, t.reference_type, t.reference_id
-        FROM ledger_transactions t
+        FROM (
+          -- The account's postings in the window, one index range per side (an OR of the two sides
+          -- could not use them); a posting on both sides is read once.
+          SELECT * FROM ledger_transactions t
+          WHERE t.debit_account_id = ${ledgerAccountId}::uuid AND t.transaction_date BETWEEN b.d_from AND b.d_to
+            AND NOT t.reconciled AND t.organization_id = ${orgId}::uuid
+          UNION ALL
+          SELECT * FROM ledger_transactions t
+          WHERE t.credit_account_id = ${ledgerAccountId}::uuid AND t.debit_account_id <> ${ledgerAccountId}::uuid
+            AND t.transaction_date BETWEEN b.d_from AND b.d_to AND NOT t.reconciled AND t.organization_id = ${orgId}::uuid
+        ) t
         LEFT JOIN invoices i ON t.reference_type IN ('invoice', 'payment') AND i.id = t.reference_id AND i.organization_id = ${orgId}::uuid
         LEFT JOIN expenses e ON t.reference_type IN ('expense', 'payment') AND e.id = t.reference_id AND e.organization_id = ${orgId}::uuid
-        WHERE t.transaction_date BETWEEN b.d - 7 AND b.d + 7 AND NOT t.reconciled AND t.organization_id = ${orgId}::uuid
-          AND (t.debit_account_id = ${ledgerAccountId}::uuid OR t.credit_account_id = ${ledgerAccountId}::uuid)
-          -- Without the amount, a reference match (20) lifts a same-day posting (30) to 50; on another
-          -- day (10 or 20) it takes the document number and an invoice's payment reference (E4, 20 + 20),
-          -- so only a line with a reference looks past its own day, and only at invoice postings.
-          AND (t.transaction_date = b.d OR (b.reference <> '' AND i.invoice_number IS NOT NULL))
+        -- Without the amount, a reference match (20) lifts a same-day posting (30) to 50; on another
+        -- day (10 or 20) it takes the document number and an invoice's payment reference (E4, 20 + 20),
+        -- so only a line with a reference looks past its own day, and only at invoice postings.
+        WHERE (t.transaction_date = b.d OR (b.reference <> '' AND i.invoice_number IS NOT NULL))
           AND (strpos(lower(b.reference), lower(COALESCE(i.invoice_number, e.expense_number))) > 0
             OR strpos(lower(b.description), lower(COALESCE(i.invoice_number, e.expense_number))) > 0
             OR (b.reference <> '' AND strpos(lower(t.description), lower(b.reference)) > 0)
