@@ -6,6 +6,9 @@
  * the same question (bench/reports/group-by.ts), interleaved request by request in the same run.
  * Every report's figures are checked against the GROUP BY's before anything is timed.
  * Usage: node --import tsx bench/reports.ts   (or npm run bench -- reports)
+ * BENCH_KEEP_DB=1 keeps the database (printed at the end) for EXPLAIN and profiles; BENCH_DB_URL=<url> reuses
+ * such a database instead of generating one; BENCH_BEFORE_ROOT=<checkout with node_modules> runs that
+ * checkout's server too, on the same database, interleaved request by request (a "before" column).
  */
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
@@ -13,10 +16,13 @@ import pg from 'pg';
 import { addDays, monthStart } from '../services/accounting/src/modules/ledger/period-ranges.js';
 import { organizationToday } from '../services/accounting/src/modules/reports/report-dates.js';
 import { accountingEnv, createBenchDatabase, json, machine, percentile, ROOT, startProcess, stopProcess, writeSection } from './lib.js';
-import { generate, type LoadedData } from './reports/data.js';
+import { describeData, generate, type LoadedData } from './reports/data.js';
 import * as groupBy from './reports/group-by.js';
 
 const APP_PORT = 3950;
+const BEFORE_PORT = 3951;
+const REUSE_URL = process.env.BENCH_DB_URL;
+const BEFORE_ROOT = process.env.BENCH_BEFORE_ROOT;
 const POSTINGS = Number(process.env.BENCH_POSTINGS ?? 1_000_000);
 const OTHERS = Number(process.env.BENCH_OTHERS ?? 50);
 const PER_OTHER = Number(process.env.BENCH_PER_OTHER ?? 2_000);
@@ -25,6 +31,7 @@ const WARMUP = 5;
 const PASSWORD = 'Correct-Horse-9';
 
 const base = `http://127.0.0.1:${APP_PORT}/api/v1`;
+const beforeBase = `http://127.0.0.1:${BEFORE_PORT}/api/v1`;
 const appEnv = (url: string) => ({ ...accountingEnv(APP_PORT), ACCOUNTING_DATABASE_URL: url });
 
 async function register(name: string): Promise<string> {
@@ -59,6 +66,7 @@ interface Case {
 
 interface Measured extends Case {
   service: number[];
+  before: number[];
   plain: number[];
 }
 
@@ -74,13 +82,14 @@ const periods = [
   { label: `2.5 years back (${back})`, from: back, to: today, asOf: back },
 ];
 
-const db = await createBenchDatabase('bench_reports');
+const db = REUSE_URL ? { url: REUSE_URL, drop: async () => {} } : await createBenchDatabase('bench_reports');
 const admin = new pg.Client({ connectionString: db.url });
 try {
   let app = await startProcess(`${ROOT}/services/accounting/src/server.ts`, appEnv(db.url), `http://127.0.0.1:${APP_PORT}/health`);
   let orgId: string;
   const otherOrgIds: string[] = [];
-  try {
+  if (REUSE_URL) await stopProcess(app);
+  else try {
     orgId = await register('BenchReports');
     for (let i = 0; i < OTHERS; i += 5) {
       const batch = Array.from({ length: Math.min(5, OTHERS - i) }, (_, j) => register(`BenchOther${i + j}`));
@@ -92,7 +101,15 @@ try {
 
   await admin.connect();
   const loadStarted = performance.now();
-  const data: LoadedData = await generate(admin, { orgId: orgId!, otherOrgIds, postings: POSTINGS, perOther: PER_OTHER, from, today });
+  let data: LoadedData;
+  if (REUSE_URL) {
+    const orgs = (await admin.query<{ id: string; name: string }>("SELECT id, name FROM organizations WHERE name = 'BenchReports' OR name LIKE 'BenchOther%' ORDER BY name")).rows;
+    orgId = orgs.find((o) => o.name === 'BenchReports')!.id;
+    otherOrgIds.push(...orgs.filter((o) => o.name !== 'BenchReports').map((o) => o.id));
+    data = await describeData(admin, orgId, otherOrgIds);
+  } else {
+    data = await generate(admin, { orgId: orgId!, otherOrgIds, postings: POSTINGS, perOther: PER_OTHER, from, today });
+  }
   const loadSeconds = (performance.now() - loadStarted) / 1000;
   const { rows: chartRows } = await admin.query<{ id: string; code: string; account_type_id: number }>(
     'SELECT id, code, account_type_id FROM accounts WHERE organization_id = $1',
@@ -119,12 +136,17 @@ try {
   }
 
   app = await startProcess(`${ROOT}/services/accounting/src/server.ts`, appEnv(db.url), `http://127.0.0.1:${APP_PORT}/health`);
+  // After this checkout's server (its migrations applied), so the before server finds them done.
+  const beforeApp = BEFORE_ROOT
+    ? await startProcess(`${BEFORE_ROOT}/services/accounting/src/server.ts`, { ...appEnv(db.url), ACCOUNTING_PORT: String(BEFORE_PORT) }, `http://127.0.0.1:${BEFORE_PORT}/health`)
+    : null;
+  if (REUSE_URL) await admin.query('VACUUM ANALYZE account_period_sums');
   const measured: Measured[] = [];
   const mismatches: string[] = [];
   try {
     const headers = { authorization: `Bearer ${await login('BenchReports')}` };
-    const request = async (path: string) => {
-      const res = await fetch(`${base}${path}`, { headers });
+    const request = async (path: string, url = base) => {
+      const res = await fetch(`${url}${path}`, { headers });
       const body = await res.arrayBuffer();
       if (res.status !== 200) throw new Error(`${path}: ${res.status} ${Buffer.from(body).toString()}`);
       return body;
@@ -136,28 +158,35 @@ try {
     };
     // Right answers first: a fast report with wrong figures is worthless.
     for (const c of cases) {
-      const report = groupBy.fromReport[c.report](JSON.parse(Buffer.from(await request(c.path)).toString()));
+      const body = Buffer.from(await request(c.path)).toString();
+      const report = groupBy.fromReport[c.report](JSON.parse(body));
       const plain = await c.baseline();
       for (const key of Object.keys(plain)) {
         if (report[key] !== plain[key]) mismatches.push(`${c.report} ${c.period} ${key}: report ${report[key]}, GROUP BY ${plain[key]}`);
       }
+      // The before server must answer byte for byte the same report.
+      if (beforeApp && Buffer.from(await request(c.path, beforeBase)).toString() !== body) mismatches.push(`${c.report} ${c.period}: body differs from the before server's`);
     }
     if (mismatches.length) throw new Error(`reports disagree with the GROUP BY:\n${mismatches.join('\n')}`);
     for (const c of cases) {
       for (let i = 0; i < WARMUP; i++) {
         await request(c.path);
+        if (beforeApp) await request(c.path, beforeBase);
         await c.baseline();
       }
-      const m: Measured = { ...c, service: [], plain: [] };
+      const m: Measured = { ...c, service: [], before: [], plain: [] };
       for (let i = 0; i < RUNS; i++) {
         m.service.push(await timed(() => request(c.path)));
+        if (beforeApp) m.before.push(await timed(() => request(c.path, beforeBase)));
         m.plain.push(await timed(c.baseline));
       }
       measured.push(m);
-      console.log(`${c.report} ${c.period}: service p50 ${percentile(m.service, 50).toFixed(1)} ms, GROUP BY p50 ${percentile(m.plain, 50).toFixed(1)} ms`);
+      const beforeNote = beforeApp ? `, before p50 ${percentile(m.before, 50).toFixed(1)} ms` : '';
+      console.log(`${c.report} ${c.period}: service p50 ${percentile(m.service, 50).toFixed(1)} ms${beforeNote}, GROUP BY p50 ${percentile(m.plain, 50).toFixed(1)} ms`);
     }
   } finally {
     await stopProcess(app);
+    if (beforeApp) await stopProcess(beforeApp);
   }
 
   const loadAfter = os.loadavg();
@@ -166,7 +195,8 @@ try {
   const rows = measured
     .map((m) => {
       const p50 = percentile(m.service, 50);
-      return `| ${m.report} | ${m.period} | ${ms(p50)} / ${ms(percentile(m.service, 99))} | ${ms(percentile(m.plain, 50))} | < ${m.target} ms | ${p50 < m.target ? 'met' : '**missed**'} |`;
+      const before = BEFORE_ROOT ? ` ${ms(percentile(m.before, 50))} / ${ms(percentile(m.before, 99))} |` : '';
+      return `| ${m.report} | ${m.period} |${before} ${ms(p50)} / ${ms(percentile(m.service, 99))} | ${ms(percentile(m.plain, 50))} | < ${m.target} ms | ${p50 < m.target ? 'met' : '**missed**'} |`;
     })
     .join('\n');
   const section = `Command: \`node --import tsx bench/reports.ts\` (or \`npm run bench -- reports\`; real PostgreSQL at 127.0.0.1:5432, ${machine()}, commit ${commit}, ${os.cpus().length} cores, app with NODE_ENV=production and RATE_LIMITS=off, server and client in separate processes on loopback).
@@ -194,8 +224,7 @@ invoices and expenses, not postings). Periods: current month = the 1st to today
 (as of 31 December); 2.5 years back = from that date to today for the period reports (as of
 that date for balance sheet and trial balance).
 
-| report | period | service p50 / p99 ms | GROUP BY p50 ms | target | |
-|---|---|---|---|---|---|
+${BEFORE_ROOT ? '| report | period | before p50 / p99 ms | service p50 / p99 ms | GROUP BY p50 ms | target | |\n|---|---|---|---|---|---|---|' : '| report | period | service p50 / p99 ms | GROUP BY p50 ms | target | |\n|---|---|---|---|---|---|'}
 ${rows}
 
 How: every ledger figure comes from \`account_period_sums\` (day and month sums per account and
@@ -212,5 +241,7 @@ expenses, and its cost grows with the documents in the period, not with the post
   console.log(section);
 } finally {
   await admin.end().catch(() => {});
-  await db.drop();
+  // BENCH_KEEP_DB=1 leaves the database for analysis (EXPLAIN, profiles); drop it by hand afterwards.
+  if (process.env.BENCH_KEEP_DB) console.log(`kept database ${db.url}`);
+  else await db.drop();
 }

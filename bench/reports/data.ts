@@ -189,14 +189,20 @@ export async function generate(admin: pg.Client, set: DataSet): Promise<LoadedDa
   await admin.query('SET session_replication_role = origin');
   for (const org of [set.orgId, ...set.otherOrgIds]) await rebuildLedgerTotals(admin, org);
   await admin.query('VACUUM ANALYZE');
-  const one = async (q: string, params: unknown[] = [set.orgId]) => Number((await admin.query(q, params)).rows[0].count);
+  return describeData(admin, set.orgId, set.otherOrgIds);
+}
+
+/** What a loaded data set holds (also for a kept database reused with BENCH_DB_URL). */
+export async function describeData(admin: pg.Client, orgId: string, otherOrgIds: string[]): Promise<LoadedData> {
+  const one = async (q: string, params: unknown[] = [orgId]) => Number((await admin.query(q, params)).rows[0].count);
+  const documentPostings = await one("SELECT count(*) FROM ledger_transactions WHERE organization_id = $1 AND reference_type IS DISTINCT FROM 'manual'");
   return {
-    accounts: ids.size,
+    accounts: await one('SELECT count(*) FROM accounts WHERE organization_id = $1'),
     invoices: await one('SELECT count(*) FROM invoices WHERE organization_id = $1'),
     expenses: await one('SELECT count(*) FROM expenses WHERE organization_id = $1'),
     documentPostings,
-    manualPostings: (await count([set.orgId])) - documentPostings,
-    otherPostings: await count(set.otherOrgIds),
+    manualPostings: (await one('SELECT count(*) FROM ledger_transactions WHERE organization_id = $1')) - documentPostings,
+    otherPostings: await one('SELECT count(*) FROM ledger_transactions WHERE organization_id = ANY($1::uuid[])', [otherOrgIds]),
     periodSumRows: await one('SELECT count(*) FROM account_period_sums WHERE organization_id = $1'),
   };
 }

@@ -1,7 +1,7 @@
 import { CompiledQuery, sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import { withCommit } from '@app/shared/db/database';
 import type { DB, LedgerTransactionsTable } from '../../db/types.js';
-import type { SumRanges } from './period-ranges.js';
+import { sumPieces, type SumRanges } from './period-ranges.js';
 import type { ReferenceType } from './ledger.types.js';
 
 type Db = Kysely<DB>;
@@ -306,15 +306,21 @@ export interface AccountTotalsRow {
   posting_count: number;
 }
 
-/** The WHERE that selects the sums rows of `r` (see period-ranges.ts); nulls select nothing. */
-function inRanges(r: SumRanges) {
-  const [d1, d2] = r.days[0] ?? [null, null];
-  const [d3, d4] = r.days[1] ?? [null, null];
-  const [m1, m2] = r.months ?? [null, null];
-  return sql`(
-    (s.grain = 'month' AND s.period_start BETWEEN ${m1}::date AND ${m2}::date)
-    OR (s.grain = 'day' AND s.period_start BETWEEN ${d1}::date AND ${d2}::date)
-    OR (s.grain = 'day' AND s.period_start BETWEEN ${d3}::date AND ${d4}::date))`;
+/**
+ * The sums rows of `r` as a derived table (account_id, counter_account_id, period_start, debit_total,
+ * credit_total, posting_count): one range read per piece (sumPieces), joined with UNION ALL so
+ * that each is an index-only range scan of the covering primary key; subtracted pieces come
+ * negated. `accountIds` narrows every read to those accounts.
+ */
+function periodSums(orgId: string, r: SumRanges, accountIds?: string[]) {
+  const only = accountIds ? sql` AND account_id = ANY(${accountIds}::uuid[])` : sql``;
+  const reads = sumPieces(r).map((p) => {
+    const values = p.sign === 1 ? sql`debit_total, credit_total, posting_count` : sql`-debit_total, -credit_total, -posting_count`;
+    return sql`SELECT account_id, counter_account_id, period_start, ${values}
+      FROM account_period_sums
+      WHERE organization_id = ${orgId}::uuid AND grain = ${sql.lit(p.grain)} AND period_start BETWEEN ${p.from}::date AND ${p.to}::date${only}`;
+  });
+  return sql`(${sql.join(reads, sql` UNION ALL `)}) AS s (account_id, counter_account_id, period_start, debit_total, credit_total, posting_count)`;
 }
 
 /**
@@ -325,12 +331,10 @@ function inRanges(r: SumRanges) {
  */
 export async function accountTotals(db: Db, orgId: string, ranges: SumRanges, accountIds?: string[]): Promise<AccountTotalsRow[]> {
   if (accountIds?.length === 0) return [];
-  const only = accountIds ? sql`AND s.account_id = ANY(${accountIds}::uuid[])` : sql``;
   const result = await sql<AccountTotalsRow>`
     WITH t AS (
       SELECT s.account_id, sum(s.debit_total) AS debit_total, sum(s.credit_total) AS credit_total, sum(s.posting_count) AS posting_count
-      FROM account_period_sums s
-      WHERE s.organization_id = ${orgId}::uuid ${only} AND ${inRanges(ranges)}
+      FROM ${periodSums(orgId, ranges, accountIds)}
       GROUP BY s.account_id
     )
     SELECT a.id AS account_id, a.code, a.name, a.account_type_id, ty.name AS account_type, ty.normal_balance,
@@ -359,8 +363,7 @@ export async function pairTotals(db: Db, orgId: string, ranges: SumRanges, accou
   const result = await sql<PairTotalsRow>`
     WITH t AS (
       SELECT s.account_id, s.counter_account_id, sum(s.debit_total) AS debit_total, sum(s.credit_total) AS credit_total
-      FROM account_period_sums s
-      WHERE s.organization_id = ${orgId}::uuid AND s.account_id = ANY(${accountIds}::uuid[]) AND ${inRanges(ranges)}
+      FROM ${periodSums(orgId, ranges, accountIds)}
       GROUP BY s.account_id, s.counter_account_id
     )
     SELECT t.account_id, t.counter_account_id, c.code AS counter_code, c.name AS counter_name, c.account_type_id AS counter_type_id,
@@ -375,9 +378,9 @@ export async function monthlyTypeTotals(db: Db, orgId: string, ranges: SumRanges
   const result = await sql<{ month: string; account_type_id: number; debit_total: string; credit_total: string }>`
     SELECT to_char(s.period_start, 'YYYY-MM') AS month, a.account_type_id,
            sum(s.debit_total) AS debit_total, sum(s.credit_total) AS credit_total
-    FROM account_period_sums s
+    FROM ${periodSums(orgId, ranges)}
     JOIN accounts a ON a.id = s.account_id AND a.organization_id = ${orgId}::uuid
-    WHERE s.organization_id = ${orgId}::uuid AND a.account_type_id IN (4, 5) AND ${inRanges(ranges)}
+    WHERE a.account_type_id IN (4, 5)
     GROUP BY 1, 2
     ORDER BY 1, 2`.execute(db);
   return result.rows;
