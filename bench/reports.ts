@@ -135,6 +135,9 @@ try {
     );
   }
 
+  // BENCH_ONLY=vat,dashboard times only those reports (a quick look; the section needs them all).
+  const only = process.env.BENCH_ONLY?.split(',');
+  if (only) cases.splice(0, cases.length, ...cases.filter((c) => only.includes(c.report)));
   app = await startProcess(`${ROOT}/services/accounting/src/server.ts`, appEnv(db.url), `http://127.0.0.1:${APP_PORT}/health`);
   // After this checkout's server (its migrations applied), so the before server finds them done.
   const beforeApp = BEFORE_ROOT

@@ -41,29 +41,45 @@ export interface OutputVatRow {
   invoice_number: string;
   customer_name: string;
   invoice_date: string;
-  status: string;
-  exchange_rate: string;
-  tax_amount: string;
-  total_amount: string;
-  tax_rate: string;
-  net: string;
-  tax: string;
+  paid: boolean;
+  /** Percent with at least 2 decimals (A16). */
+  vat_rate: string;
+  /** The lines' net and tax at this rate, each converted at the invoice's rate and rounded to `decimals`. */
+  base_amount: string;
+  vat_amount: string;
+  /** What the invoice posted to 2300 in base currency less the sum of its rows' vat_amount ("0.00" almost always). */
+  vat_difference: string;
 }
 
 /**
  * Output VAT (A16): invoices sent, viewed, overdue or paid dated in the period, one row per
- * invoice and tax rate with the lines' net and tax in the invoice currency.
+ * invoice and tax rate, converted to base currency here (exact numeric arithmetic, rounded half
+ * away from zero like roundHalfUp), ordered by date, number and rate. The VAT the sale posted
+ * (A8: the tax less any discount beyond the lines' net) comes as each invoice's difference from
+ * its rows' sum; the service gives it to the row with the largest VAT.
  */
-export async function outputVat(db: Db, orgId: string, from: string, to: string): Promise<OutputVatRow[]> {
+export async function outputVat(db: Db, orgId: string, from: string, to: string, decimals: number): Promise<OutputVatRow[]> {
   const result = await sql<OutputVatRow>`
-    SELECT i.id AS invoice_id, i.invoice_number, i.customer_name, to_char(i.invoice_date, 'YYYY-MM-DD') AS invoice_date, i.status,
-           i.exchange_rate, i.tax_amount, i.total_amount, it.tax_rate, sum(it.line_total) AS net, sum(it.line_tax) AS tax
-    FROM invoices i
-    JOIN invoice_items it ON it.invoice_id = i.id AND it.organization_id = i.organization_id
-    WHERE i.organization_id = ${orgId}::uuid AND i.status IN ('sent', 'viewed', 'overdue', 'paid')
-      AND i.invoice_date BETWEEN ${from}::date AND ${to}::date
-    GROUP BY i.id, it.tax_rate
-    ORDER BY i.invoice_date, i.invoice_number, it.tax_rate`.execute(db);
+    WITH g AS (
+      SELECT it.invoice_id, it.tax_rate, sum(it.line_total) AS net, sum(it.line_tax) AS tax
+      FROM invoices i
+      JOIN invoice_items it ON it.invoice_id = i.id AND it.organization_id = i.organization_id
+      WHERE i.organization_id = ${orgId}::uuid AND i.status IN ('sent', 'viewed', 'overdue', 'paid')
+        AND i.invoice_date BETWEEN ${from}::date AND ${to}::date
+      GROUP BY it.invoice_id, it.tax_rate
+    ), c AS (
+      SELECT i.id, i.invoice_number, i.customer_name, i.invoice_date, i.status, g.tax_rate,
+             round(g.net * i.exchange_rate, ${decimals}::int) AS base,
+             round(g.tax * i.exchange_rate, ${decimals}::int) AS vat,
+             round(greatest(0, least(i.tax_amount, i.total_amount)) * i.exchange_rate, ${decimals}::int) AS posted
+      FROM g JOIN invoices i ON i.id = g.invoice_id AND i.organization_id = ${orgId}::uuid
+    )
+    SELECT id AS invoice_id, invoice_number, customer_name, to_char(invoice_date, 'YYYY-MM-DD') AS invoice_date, status = 'paid' AS paid,
+           CASE WHEN scale(trim_scale(tax_rate)) <= 2 THEN round(tax_rate, 2) ELSE trim_scale(tax_rate) END::text AS vat_rate,
+           base::text AS base_amount, vat::text AS vat_amount,
+           (posted - sum(vat) OVER (PARTITION BY invoice_date, invoice_number, id))::text AS vat_difference
+    FROM c
+    ORDER BY c.invoice_date, c.invoice_number, c.id, c.tax_rate`.execute(db);
   return result.rows;
 }
 
@@ -79,15 +95,24 @@ export interface InputVatRow {
   expense_number: string;
   vendor_name: string | null;
   expense_date: string;
-  amount: string;
-  tax_amount: string;
-  exchange_rate: string;
+  base_amount: string;
+  vat_amount: string;
+  vat_rate: string;
 }
 
-/** Input VAT (A16): approved or paid expenses with taxAmount > 0 dated in the period. */
-export async function inputVat(db: Db, orgId: string, from: string, to: string): Promise<InputVatRow[]> {
+/**
+ * Input VAT (A16): approved or paid expenses with taxAmount > 0 dated in the period, converted as
+ * the approval posted them (A8: net and VAT each rounded to base). vat_rate = taxAmount /
+ * (amount - taxAmount) x 100, 2 decimals, 0.00 when the net is 0; the division is carried to 30
+ * decimals before rounding, more than any amount(20,4) quotient needs to round exactly.
+ */
+export async function inputVat(db: Db, orgId: string, from: string, to: string, decimals: number): Promise<InputVatRow[]> {
   const result = await sql<InputVatRow>`
-    SELECT expense_number, vendor_name, to_char(expense_date, 'YYYY-MM-DD') AS expense_date, amount, tax_amount, exchange_rate
+    SELECT expense_number, vendor_name, to_char(expense_date, 'YYYY-MM-DD') AS expense_date,
+           round((amount - tax_amount) * exchange_rate, ${decimals}::int)::text AS base_amount,
+           round(tax_amount * exchange_rate, ${decimals}::int)::text AS vat_amount,
+           CASE WHEN amount = tax_amount THEN '0.00'
+                ELSE round((tax_amount * 100)::numeric(1000, 30) / (amount - tax_amount), 2)::text END AS vat_rate
     FROM expenses
     WHERE organization_id = ${orgId}::uuid AND status IN ('approved', 'paid') AND tax_amount > 0
       AND expense_date BETWEEN ${from}::date AND ${to}::date

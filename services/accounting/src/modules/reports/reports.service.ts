@@ -158,65 +158,66 @@ export async function trialBalanceReport(db: Db, org: ReportOrg, asOfDate: strin
 }
 
 /**
- * Output VAT rows in base currency. Each row converts its own net and tax; the invoice's rows
- * then carry together exactly the VAT the invoice posted to 2300 (round(posted tax x rate)): a
- * rounding difference goes to the row with the largest VAT.
+ * Output VAT rows as the repository converted them. The rows of an invoice carry together
+ * exactly the VAT the invoice posted to 2300 (round(posted tax x rate)): a rounding difference
+ * goes to the row with the largest VAT (the first at its rate order on a tie). Rows of one
+ * invoice come consecutively.
  */
-function outputVatRows(rows: repo.OutputVatRow[], fmtDecimals: number) {
-  const round = (v: Dec) => roundHalfUp(v, fmtDecimals);
-  const byInvoice = new Map<string, repo.OutputVatRow[]>();
-  for (const r of rows) byInvoice.set(r.invoice_id, [...(byInvoice.get(r.invoice_id) ?? []), r]);
-  const out: Array<{ row: repo.OutputVatRow; base: Dec; vat: Dec }> = [];
-  for (const group of byInvoice.values()) {
-    const first = group[0];
-    // What the sale posted as VAT (A8): the tax less any discount beyond the lines' net.
-    const postedTax = D.max(ZERO, D.min(dec(first.tax_amount), dec(first.total_amount)));
-    const postedBase = round(postedTax.times(first.exchange_rate));
-    const converted = group.map((row) => ({ row, base: round(dec(row.net).times(row.exchange_rate)), vat: round(dec(row.tax).times(row.exchange_rate)) }));
-    const diff = postedBase.minus(sumOf(converted.map((c) => c.vat)));
-    if (!diff.isZero()) converted.reduce((a, b) => (b.vat.gt(a.vat) ? b : a)).vat = converted.reduce((a, b) => (b.vat.gt(a.vat) ? b : a)).vat.plus(diff);
-    out.push(...converted);
-  }
-  return out;
+function outputVatRows(rows: repo.OutputVatRow[], decimals: number, zero: string) {
+  return rows.map((row, i) => {
+    let vat = row.vat_amount;
+    if (row.vat_difference !== zero) {
+      let first = i;
+      while (first > 0 && rows[first - 1].invoice_id === row.invoice_id) first--;
+      let largest = first;
+      for (let j = first + 1; j < rows.length && rows[j].invoice_id === row.invoice_id; j++) {
+        if (dec(rows[j].vat_amount).gt(rows[largest].vat_amount)) largest = j;
+      }
+      if (largest === i) vat = dec(vat).plus(row.vat_difference).toFixed(decimals);
+    }
+    return {
+      invoiceNumber: row.invoice_number,
+      customerName: row.customer_name,
+      invoiceDate: row.invoice_date,
+      baseAmount: row.base_amount,
+      vatAmount: vat,
+      vatRate: row.vat_rate,
+    };
+  });
 }
 
-const percent = (v: string | Dec) => {
-  const d = dec(v);
-  return d.toFixed(Math.max(2, d.decimalPlaces()));
-};
+/** Sum of decimal strings that all have `decimals` places, exactly (integer arithmetic on the digits). */
+function sumFixed(values: string[], decimals: number): string {
+  let total = 0n;
+  for (const v of values) total += BigInt(decimals > 0 ? v.replace('.', '') : v);
+  const negative = total < 0n;
+  const digits = (negative ? -total : total).toString().padStart(decimals + 1, '0');
+  const whole = decimals > 0 ? `${digits.slice(0, -decimals)}.${digits.slice(-decimals)}` : digits;
+  return negative ? `-${whole}` : whole;
+}
 
 export async function vatReport(db: Db, org: ReportOrg, period: { from: string; to: string }) {
   const fmt = money(org);
   const decimals = currencyDecimals(org.baseCurrency);
+  const zero = fmt(ZERO);
   const [output, input, status] = await Promise.all([
-    repo.outputVat(db, org.id, period.from, period.to),
-    repo.inputVat(db, org.id, period.from, period.to),
+    repo.outputVat(db, org.id, period.from, period.to, decimals),
+    repo.inputVat(db, org.id, period.from, period.to, decimals),
     repo.vatReconciliation(db, org.id, period.from, period.to),
   ]);
-  const invoices = outputVatRows(output, decimals).map(({ row, base, vat }) => ({
-    invoiceNumber: row.invoice_number,
-    customerName: row.customer_name,
-    invoiceDate: row.invoice_date,
-    baseAmount: fmt(base),
-    vatAmount: fmt(vat),
-    vatRate: percent(row.tax_rate),
+  // Amounts come converted and rounded to the base currency's decimals (A8: as the sale and the
+  // approval posted them), so totals are exact sums of the listed strings.
+  const invoices = outputVatRows(output, decimals, zero);
+  const expenses = input.map((e) => ({
+    expenseNumber: e.expense_number,
+    vendorName: e.vendor_name,
+    expenseDate: e.expense_date,
+    baseAmount: e.base_amount,
+    vatAmount: e.vat_amount,
+    vatRate: e.vat_rate,
   }));
-  // Converted as the approval posted them (A8): net and VAT each rounded to base, so input VAT
-  // equals the expenses' 1300 postings.
-  const expenses = input.map((e) => {
-    const net = dec(e.amount).minus(e.tax_amount);
-    return {
-      expenseNumber: e.expense_number,
-      vendorName: e.vendor_name,
-      expenseDate: e.expense_date,
-      baseAmount: fmt(net.times(e.exchange_rate)),
-      vatAmount: fmt(dec(e.tax_amount).times(e.exchange_rate)),
-      // A16: taxAmount / (amount - taxAmount) x 100, 2 decimals (0 when the net is 0).
-      vatRate: net.isZero() ? '0.00' : roundHalfUp(dec(e.tax_amount).div(net).times(100), 2).toFixed(2),
-    };
-  });
-  const outputTotal = sumOf(invoices.map((i) => dec(i.vatAmount)));
-  const inputTotal = sumOf(expenses.map((e) => dec(e.vatAmount)));
+  const outputTotal = dec(sumFixed(invoices.map((i) => i.vatAmount), decimals));
+  const inputTotal = dec(sumFixed(expenses.map((e) => e.vatAmount), decimals));
   return {
     period,
     country: org.country,
@@ -225,7 +226,7 @@ export async function vatReport(db: Db, org: ReportOrg, period: { from: string; 
     inputVAT: { total: fmt(inputTotal), expenses },
     netVAT: fmt(outputTotal.minus(inputTotal)),
     reconciliationStatus: {
-      allInvoicesPaid: output.every((r) => r.status === 'paid'),
+      allInvoicesPaid: output.every((r) => r.paid),
       allExpensesApproved: !status.pending_expenses,
       unmatchedTransactions: status.unmatched_transactions,
     },
