@@ -385,3 +385,18 @@ export async function monthlyTypeTotals(db: Db, orgId: string, ranges: SumRanges
     ORDER BY 1, 2`.execute(db);
   return result.rows;
 }
+
+/**
+ * Debits less credits (base currency) of `accountIds` in `ranges`, split into the calendar months
+ * from `sinceMonth` (a first day) on and one row (month null) for everything before it: one read
+ * answers a balance and its latest months' movements (the dashboard's cash figures).
+ */
+export async function netByMonth(db: Db, orgId: string, ranges: SumRanges, accountIds: string[], sinceMonth: string) {
+  if (accountIds.length === 0) return [];
+  const result = await sql<{ month: string | null; net: string }>`
+    SELECT CASE WHEN s.period_start >= ${sinceMonth}::date THEN to_char(s.period_start, 'YYYY-MM') END AS month,
+           sum(s.debit_total) - sum(s.credit_total) AS net
+    FROM ${periodSums(orgId, ranges, accountIds)}
+    GROUP BY 1`.execute(db);
+  return result.rows;
+}

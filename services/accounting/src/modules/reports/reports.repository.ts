@@ -60,19 +60,16 @@ export interface OutputVatRow {
  */
 export async function outputVat(db: Db, orgId: string, from: string, to: string, decimals: number): Promise<OutputVatRow[]> {
   const result = await sql<OutputVatRow>`
-    WITH g AS (
-      SELECT it.invoice_id, it.tax_rate, sum(it.line_total) AS net, sum(it.line_tax) AS tax
+    WITH c AS (
+      SELECT i.id, i.invoice_number, i.customer_name, i.invoice_date, i.status, it.tax_rate,
+             round(sum(it.line_total) * i.exchange_rate, ${decimals}::int) AS base,
+             round(sum(it.line_tax) * i.exchange_rate, ${decimals}::int) AS vat,
+             round(greatest(0, least(i.tax_amount, i.total_amount)) * i.exchange_rate, ${decimals}::int) AS posted
       FROM invoices i
       JOIN invoice_items it ON it.invoice_id = i.id AND it.organization_id = i.organization_id
       WHERE i.organization_id = ${orgId}::uuid AND i.status IN ('sent', 'viewed', 'overdue', 'paid')
         AND i.invoice_date BETWEEN ${from}::date AND ${to}::date
-      GROUP BY it.invoice_id, it.tax_rate
-    ), c AS (
-      SELECT i.id, i.invoice_number, i.customer_name, i.invoice_date, i.status, g.tax_rate,
-             round(g.net * i.exchange_rate, ${decimals}::int) AS base,
-             round(g.tax * i.exchange_rate, ${decimals}::int) AS vat,
-             round(greatest(0, least(i.tax_amount, i.total_amount)) * i.exchange_rate, ${decimals}::int) AS posted
-      FROM g JOIN invoices i ON i.id = g.invoice_id AND i.organization_id = ${orgId}::uuid
+      GROUP BY i.invoice_date, i.invoice_number, i.id, it.tax_rate
     )
     SELECT id AS invoice_id, invoice_number, customer_name, to_char(invoice_date, 'YYYY-MM-DD') AS invoice_date, status = 'paid' AS paid,
            CASE WHEN scale(trim_scale(tax_rate)) <= 2 THEN round(tax_rate, 2) ELSE trim_scale(tax_rate) END::text AS vat_rate,

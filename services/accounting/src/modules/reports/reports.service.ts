@@ -246,12 +246,12 @@ export async function dashboard(db: Db, org: ReportOrg, today: string) {
     repo.receivables(db, org.id, today),
     repo.expensesByCategory(db, org.id, thisMonth, today, currencyDecimals(org.baseCurrency)),
   ]);
-  const cash = cashAccountIds(accounts, banks);
-  const [cashNow, flowThis, flowLast] = await Promise.all([
-    cashBalanceAt(db, org.id, cash, today),
-    cashMovement(db, org.id, cash, sumRanges(thisMonth, today)),
-    cashMovement(db, org.id, cash, sumRanges(lastMonth, addDays(thisMonth, -1))),
-  ]);
+  // The cash balance and this and last month's cash movements from one read of the history.
+  const cashRows = await ledger.netByMonth(db, org.id, sumRangesUpTo(today), [...cashAccountIds(accounts, banks)], lastMonth);
+  const cashIn = (month: string | null) => dec(cashRows.find((r) => r.month === month)?.net ?? ZERO);
+  const flowThis = cashIn(thisMonth.slice(0, 7));
+  const flowLast = cashIn(lastMonth.slice(0, 7));
+  const cashNow = cashIn(null).plus(flowLast).plus(flowThis);
 
   // The last 12 calendar months including this one (month to date), months without postings as 0.
   const monthlyPL = Array.from({ length: 12 }, (_, i) => {
