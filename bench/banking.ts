@@ -160,10 +160,11 @@ try {
   const section = `Command: \`node --import tsx bench/banking.ts\` (or \`npm run bench -- banking\`; real PostgreSQL at 127.0.0.1:5432, ${machine()}, app with NODE_ENV=production and RATE_LIMITS=off, server and client in separate processes on loopback, 2 cores shared with seven other sessions' builds and tests, so figures are noisy).
 
 (a) Import of a 5 MB statement of ${ROWS.toLocaleString('en')} new rows (4.9 MB) into a bank account that already holds ${ROWS.toLocaleString('en')} lines, through
-the API (multipart upload streamed into csv-parse, rows kept as column arrays, fingerprints with the
-n-th occurrence, then one transaction of ${Math.ceil(ROWS / 5000)} batched \`INSERT ... SELECT FROM unnest ... ON CONFLICT DO NOTHING\`,
-RLS and the per-row audit trigger included). Peak RSS is the server process's VmHWM, reset just before
-the import${peakResettable ? '' : ' (reset not permitted here: the figure is the peak since start)'}.
+the API (multipart upload read as raw bytes, then in one transaction csv-parse streaming over them and
+${Math.ceil(ROWS / 5000)} batched \`INSERT ... SELECT FROM unnest ... ON CONFLICT DO NOTHING\` written while the next batch is parsed,
+fingerprints with the n-th occurrence, RLS and the statement-level audit trigger included). Peak RSS is the server
+process's VmHWM, reset just before the import${peakResettable ? '' : ' (reset not permitted here: the figure is the peak since start)'};
+"RSS before" is what the process held before it (the server runs under tsx, see the note below).
 
 | what | result |
 |---|---|
@@ -173,8 +174,8 @@ ${importRuns.map((r, i) => `| app, round ${i + 1} | wall ${ms(r.ms)} (target < 2
 
 (b) \`GET /bank-accounts/:id/transactions?reconciled=false&perPage=20\`: 20 unreconciled lines on a
 ledger account with 100,000 postings; the response carries ${suggestionsShown} suggestions (A15 scoring in
-TypeScript over candidates read with the partial indexes on (debit/credit account, amount) WHERE NOT
-reconciled and the date index).
+TypeScript over candidates read with the partial indexes on (debit/credit account, amount_key) WHERE NOT
+reconciled and the (debit/credit account, date) indexes).
 
 | what | result |
 |---|---|
