@@ -77,7 +77,7 @@ function fromFault(fault: Fault): AppError {
 }
 
 /** The R2 body: `{error, message, details?}`. */
-export function errorBody(e: AppError) {
+function errorBody(e: AppError) {
   return e.details?.length ? { error: e.code, message: e.message, details: e.details } : { error: e.code, message: e.message };
 }
 

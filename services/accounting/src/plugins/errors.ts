@@ -16,7 +16,7 @@ declare module 'fastify' {
 }
 
 /** A1 details: field path (`items[0].unitPrice`) -> messages; the whole body under `body`. */
-export function validationDetails(issues: ValidationIssue[]): ErrorDetails {
+function validationDetails(issues: ValidationIssue[]): ErrorDetails {
   const details: ErrorDetails = {};
   for (const issue of issues) {
     const message = issue.keyword === 'required' ? 'is required' : (issue.message ?? 'is invalid');
