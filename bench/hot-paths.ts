@@ -16,12 +16,14 @@
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { accountingEnv, createBenchDatabase, json, load, machine, median, ROOT, startProcess, stopProcess, writeSection, type CycledRequest, type LoadResult } from './lib.js';
 import { setupPhysical } from './physical-schema.js';
 
+const loadNow = () => loadavg().map((l) => l.toFixed(1)).join(' / ');
+const LOAD_START = loadNow();
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
@@ -178,7 +180,10 @@ try {
   for (let i = 0; i < ORGS; i++) writers.push(await registerOrg(base, `BenchWrite${i}`));
   await fillInvoices(accDb.url, readers);
   const remitUser = await remittanceUser(url(PORT.remit), remitDb.url);
-  const phys = await setupPhysical(physDb.url, ORGS, INVOICES);
+  // The physical baseline, too, reads organizations that no write phase adds invoices to.
+  const phys = await setupPhysical(physDb.url, 2 * ORGS, INVOICES);
+  const physReaders = phys.slice(0, ORGS);
+  const physWriters = phys.slice(ORGS);
 
   await start(`${ROOT}/bench/servers/bare-physical.ts`, { DATABASE_URL: physDb.url, PORT: String(PORT.physical) }, `${url(PORT.physical)}/health`);
   await start(`${ROOT}/bench/servers/bare-me.ts`, { DATABASE_URL: accDb.url, PORT: String(PORT.me) }, `${url(PORT.me)}/health`);
@@ -196,7 +201,8 @@ try {
     const label = n === 1 ? 'one organization' : `${n} organizations`;
     const r = readers.slice(0, n);
     const w = writers.slice(0, n);
-    const p = phys.slice(0, n);
+    const p = physReaders.slice(0, n);
+    const pw = physWriters.slice(0, n);
     routes.push(
       {
         name: `accounting GET /auth/me, ${label}`,
@@ -217,7 +223,7 @@ try {
         target: 0.75,
         app: { port: PORT.app, requests: w.map((o) => post('/api/v1/transactions', bearer(o), entry(o))) },
         same: { port: PORT.posting, requests: w.map((o) => post('/post', {}, { ...entry(o), org: o.id })) },
-        physical: { port: PORT.physical, requests: p.map((o) => post('/transactions', {}, { ...entry({ debit: o.debit, credit: o.credit } as Org), org: o.org })) },
+        physical: { port: PORT.physical, requests: pw.map((o) => post('/transactions', {}, { ...entry({ debit: o.debit, credit: o.credit } as Org), org: o.org })) },
       },
       {
         name: `accounting POST /invoices (3 items), ${label}`,
@@ -225,7 +231,7 @@ try {
         app: { port: PORT.app, requests: w.map((o) => post('/api/v1/invoices', bearer(o), invoice(o))) },
         // The same-schema baseline numbers in 2027, so its counter is not the service's.
         same: { port: PORT.invoice, requests: w.map((o) => post('/invoices', {}, { ...invoice(o), org: o.id, invoiceDate: '2027-01-10', dueDate: '2027-02-10' })) },
-        physical: { port: PORT.physical, requests: p.map((o) => post('/invoices', {}, { ...invoice({ customerId: o.customer } as Org), org: o.org })) },
+        physical: { port: PORT.physical, requests: pw.map((o) => post('/invoices', {}, { ...invoice({ customerId: o.customer } as Org), org: o.org })) },
       },
     );
   }
@@ -291,7 +297,7 @@ const rows = routes.map((route) => {
   const errors = [...r.app, ...r.same, ...r.physical].reduce((a, x) => a + x.non2xx + x.errors, 0);
   return `| ${route.name} | ${app.toLocaleString('en')} | ${same === null ? '-' : same.toLocaleString('en')} | ${same === null ? '-' : (app / same).toFixed(2)} | ${physical.toLocaleString('en')} | **${ratio.toFixed(2)}** | ${route.target.toFixed(2)} | ${ratio >= route.target ? 'met' : 'missed'} | ${r.app.map((x) => x.requestsPerSec).join(' / ')} | ${errors} |`;
 });
-const body = `Command: \`npm run bench -- hot-paths\` (BENCH_SECONDS=${SECONDS}, BENCH_ROUNDS=${ROUNDS}, BENCH_WARMUP=${WARMUP}; real PostgreSQL at 127.0.0.1:5432, ${machine()}, autocannon ${CONNECTIONS} connections, services and baselines with 10 pooled connections each, server and load generator in separate processes on loopback). The machine has 2 cores shared by the load generator, Node, PostgreSQL and the test runs of 7 other sessions working at the same time: phases alternate (per route: service, same-schema baseline, physical baseline, the order rotating every round) so noise hits all three alike; figures are medians of ${ROUNDS} rounds of ${SECONDS} s.
+const body = `Command: \`npm run bench -- hot-paths\` (BENCH_SECONDS=${SECONDS}, BENCH_ROUNDS=${ROUNDS}, BENCH_WARMUP=${WARMUP}; real PostgreSQL at 127.0.0.1:5432, ${machine()}, autocannon ${CONNECTIONS} connections, services and baselines with 10 pooled connections each, server and load generator in separate processes on loopback). The machine has 2 cores shared by the load generator, Node, PostgreSQL and whatever else runs (load average ${LOAD_START} at the start, ${loadNow()} at the end): phases alternate (per route: service, same-schema baseline, physical baseline, the order rotating every round) so noise hits all three alike; figures are medians of ${ROUNDS} rounds of ${SECONDS} s.
 
 - physical baseline: bare Fastify + pg, the minimal statements on plain tables in their own database (no triggers, RLS, auth, validation): \`bench/servers/bare-physical.ts\`; \`GET /hello\` (no database) for the rates.
 - same-schema baseline: bare Fastify + pg running the service's statements on the service's database as the table owner (\`bench/servers/bare-me.ts\`, \`bare-posting.ts\`, \`bare-invoice.ts\`, \`bare-same-schema.ts\`).
