@@ -9,6 +9,7 @@
  * Development mode (production refuses the sandbox bank), RATE_LIMITS=off, settlement job off.
  * Usage: node --import tsx bench/remittance-payments.ts   (or npm run bench -- remittance-payments)
  */
+import { loadavg } from 'node:os';
 import pg from 'pg';
 import { createBenchDatabase, json, load, machine, ROOT, startProcess, stopProcess, writeSection } from './lib.js';
 
@@ -40,8 +41,12 @@ async function user(base: string, i: number): Promise<{ token: string; recipient
   );
   const auth = { authorization: `Bearer ${signedIn.token}`, 'content-type': 'application/json' };
   const consent = await json(await fetch(`${base}/v1/open-banking/consents`, { method: 'POST', headers: auth, body: '{}' }));
-  const bank = await fetch(consent.data.redirectUrl, { redirect: 'manual' });
-  await fetch(bank.headers.get('location')!, { redirect: 'manual' });
+  // The sandbox bank's pages on this server, whatever public base URL the links carry (as the tests do).
+  const local = (link: string) => { const u = new URL(link, base); return `${base}${u.pathname}${u.search}`; };
+  const bank = await fetch(local(consent.data.redirectUrl), { redirect: 'manual' });
+  const back2 = bank.headers.get('location');
+  if (!back2) throw new Error(`sandbox bank: ${bank.status} ${await bank.text()}`);
+  await fetch(local(back2), { redirect: 'manual' });
   const recipient = await json(
     await fetch(`${base}/v1/recipients`, {
       method: 'POST',
@@ -118,7 +123,7 @@ try {
   const ratio = (r: (typeof rows)[number]) => r.app.requestsPerSec / r.bare.requestsPerSec;
   const body = `Command: \`npm run bench -- remittance-payments\` (${machine()}, real PostgreSQL on the same machine, ${CONNECTIONS} connections,
 ${SECONDS} s per measurement, service in development mode (production refuses the sandbox bank) with \`RATE_LIMITS=off\` and
-the settlement job off. The machine was shared with other work (load average about 20 on 2 cores during the run), so absolute
+the settlement job off. The machine is shared with other work (load average ${loadavg().map((l) => l.toFixed(1)).join(' / ')} on 2 cores at the end of the run), so absolute
 figures are noisy; service and baseline ran interleaved, round by round.
 
 | what | result |
