@@ -45,6 +45,16 @@ export function findAccount(db: Db, orgId: string, id: string) {
   return accountsWithBalances(db, orgId).where('a.id', '=', id).executeTakeFirst();
 }
 
+/** An account's id, code, type and state, without balances: what other modules check before posting to it. */
+export function findAccountHeader(db: Db, orgId: string, id: string) {
+  return db
+    .selectFrom('accounts')
+    .select(['id', 'code', 'account_type_id', 'is_active'])
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
 export function findAccountByCode(db: Db, orgId: string, code: string) {
   return db.selectFrom('accounts').select('id').where('organization_id', '=', orgId).where('code', '=', code).executeTakeFirst();
 }

@@ -34,15 +34,6 @@ export async function insertBankAccount(db: Db, values: Insertable<BankAccountsT
   return row.id;
 }
 
-export function findLedgerAccount(db: Db, orgId: string, id: string) {
-  return db
-    .selectFrom('accounts')
-    .select(['id', 'code', 'account_type_id', 'is_active'])
-    .where('organization_id', '=', orgId)
-    .where('id', '=', id)
-    .executeTakeFirst();
-}
-
 /** A9: imported lines move the bank account's balance in the import's transaction. */
 export async function addToBalance(db: Db, orgId: string, id: string, amount: string) {
   await db

@@ -10,6 +10,7 @@ import { paymentReference } from '../einvoice/payment-reference.js';
 import * as repo from './banking.repository.js';
 import { BANK_TRANSACTION_SORTS, type BankTransactionsQuery, type CreateBankAccountBody, type ReconcileBody } from './banking.schemas.js';
 import { matchScore, suggestMatches, type BankLine, type PostingCandidate } from './reconciliation.js';
+import * as accounts from '../accounts/accounts.repository.js';
 
 type Db = Kysely<DB>;
 const ASSET_TYPE = 1;
@@ -59,7 +60,7 @@ export async function bankAccountOrThrow(db: Db, orgId: string, id: string) {
 
 /** POST /bank-accounts: the ledger account must be one of the organization's Asset accounts. */
 export async function createBankAccount(trx: TenantTx, orgId: string, body: CreateBankAccountBody) {
-  const account = await repo.findLedgerAccount(trx, orgId, body.accountId);
+  const account = await accounts.findAccountHeader(trx, orgId, body.accountId);
   if (!account) throw new AppError('SVC-5003', { accountId: ['ledger account not found'] });
   if (account.account_type_id !== ASSET_TYPE) throw new AppError('SVC-5002', { accountId: ['must be an Asset account'] });
   if (!account.is_active) throw new AppError('SVC-9003', { accountId: ['account is inactive'] });

@@ -108,15 +108,6 @@ export function findVendor(db: Db, orgId: string, id: string) {
     .executeTakeFirst();
 }
 
-export function findAccount(db: Db, orgId: string, id: string) {
-  return db
-    .selectFrom('accounts')
-    .select(['id', 'code', 'account_type_id', 'is_active'])
-    .where('organization_id', '=', orgId)
-    .where('id', '=', id)
-    .executeTakeFirst();
-}
-
 /** The contact-delete blocker (SVC-7003): expenses of the contact that are not rejected. */
 export async function contactHasOpenExpenses(db: Db, orgId: string, contactId: string): Promise<boolean> {
   const row = await db

@@ -10,6 +10,7 @@ import { assertCurrency, currencyDecimals } from '../currencies/currencies.js';
 import { documentRate, formatRate } from '../exchange-rates/exchange-rates.service.js';
 import * as repo from './expenses.repository.js';
 import type { CreateExpenseBody, ExpenseSort, ExpensesQuery, UpdateExpenseBody } from './expenses.schemas.js';
+import * as accounts from '../accounts/accounts.repository.js';
 
 type Db = Kysely<DB>;
 
@@ -53,7 +54,7 @@ async function vendorOf(db: Db, orgId: string, vendorId: string | null | undefin
 
 async function checkExpenseAccount(db: Db, orgId: string, accountId: string | null | undefined) {
   if (!accountId) return;
-  const a = await repo.findAccount(db, orgId, accountId);
+  const a = await accounts.findAccountHeader(db, orgId, accountId);
   if (!a || a.account_type_id !== EXPENSE_TYPE || !a.is_active) throw new AppError('SVC-9003', { accountId: ['must be an active Expense account'] });
 }
 

@@ -14,6 +14,19 @@ export interface PayingAccount {
   external_consent_id: string | null;
 }
 
+/** The paying account and its consent, as both payment look-ups select them (a: bank_accounts, c: ob_consents). */
+const PAYING_ACCOUNT = [
+  'a.id as account_id',
+  'a.bank_name',
+  'a.balance',
+  'a.external_account_id',
+  'a.provider',
+  'c.status as consent_status',
+  'c.scope as consent_scope',
+  'c.expires_at as consent_expires_at',
+  'c.external_consent_id',
+] as const;
+
 /**
  * Everything a remittance checks before its transaction, in one round trip: the user's KYC
  * status, the recipient (only the user's own, not deleted), the rate for its currency and the
@@ -37,15 +50,7 @@ export async function loadRemittanceContext(db: Kysely<DB>, userId: string, reci
       'r.currency as recipient_currency',
       'r.bank_account as recipient_account',
       'er.rate',
-      'a.id as account_id',
-      'a.bank_name',
-      'a.balance',
-      'a.external_account_id',
-      'a.provider',
-      'c.status as consent_status',
-      'c.scope as consent_scope',
-      'c.expires_at as consent_expires_at',
-      'c.external_consent_id',
+      ...PAYING_ACCOUNT,
     ])
     .where('u.id', '=', userId)
     .where('u.deleted_at', 'is', null)
@@ -78,15 +83,7 @@ export async function loadQrContext(db: Kysely<DB>, userId: string, merchantId: 
       'm.user_id as merchant_user_id',
       'm.business_name',
       'm.bank_account as merchant_account',
-      'a.id as account_id',
-      'a.bank_name',
-      'a.balance',
-      'a.external_account_id',
-      'a.provider',
-      'c.status as consent_status',
-      'c.scope as consent_scope',
-      'c.expires_at as consent_expires_at',
-      'c.external_consent_id',
+      ...PAYING_ACCOUNT,
     ])
     .where('u.id', '=', userId)
     .where('u.deleted_at', 'is', null)
