@@ -356,6 +356,15 @@ describe('reconciliation (A15)', () => {
     ]);
   });
 
+  it('suggests a manual posting of another amount only on the line\'s own day when its description contains the bank reference (30 + 20)', async () => {
+    const sameDay = await posting('2026-11-05', 123, 'Transfer TRF-5521 received');
+    await posting('2026-11-06', 456, 'Transfer TRF-5522 received'); // a day off: 20 + 20 = 40, below the threshold
+    await importCsv(s, bank.id, '2026-11-05,Transfer A,777,TRF-5521\n2026-11-05,Transfer B,888,TRF-5522\n');
+    const page = await lines(s, bank.id);
+    const line = (d: string) => page.data.find((l: any) => l.description === d).id;
+    expect(page.suggestions.filter((x: any) => x.bankTxId === line('Transfer A'))).toEqual([{ bankTxId: line('Transfer A'), glTxId: sameDay, score: 50 }]);
+    expect(page.suggestions.filter((x: any) => x.bankTxId === line('Transfer B'))).toEqual([]);
+  });
   it('answers another organization\'s bank account and lines as 404 and changes nothing', async () => {
     const intruder = await registerOrg(t.app);
     const line = await lineId('Incoming twin');

@@ -158,8 +158,10 @@ export interface CandidateRow {
  * with a reference match (same day 30 + 20; within 3 or 7 days 20 or 10 + document number 20 +
  * payment reference 20; the reference rule is matchScore's, repeated here as a filter so that a
  * busy week's postings are not cut off by the limit before the matching one). Each branch
- * reads a partial or date index; per line and branch at most `limit` candidates, the closest in
- * date first. The document number is that of
+ * reads a partial or date index: the reference branch is split in two, the postings of an invoice
+ * or expense (partial indexes on the open document postings by date, see migration
+ * 20261123006500) and, for a line with a reference, the other postings of its own day; per line
+ * and branch at most `limit` candidates, the closest in date first. The document number is that of
  * the posting's invoice or expense (sale, approval and payment postings refer to them).
  */
 export async function reconciliationCandidates(
@@ -204,15 +206,17 @@ export async function reconciliationCandidates(
       SELECT b.id, t.* FROM b CROSS JOIN LATERAL (
         SELECT t.id, t.transaction_date, t.amount, t.description, t.debit_account_id, t.credit_account_id, t.reference_type, t.reference_id
         FROM (
-          -- The account's postings in the window, one index range per side (an OR of the two sides
-          -- could not use them); a posting on both sides is read once.
+          -- The account's open postings that belong to an invoice or expense, in the window, one
+          -- partial index range per side (an OR of the two sides could not use them); a posting on
+          -- both sides is read once. Only these can match by document number.
           SELECT * FROM ledger_transactions t
           WHERE t.debit_account_id = ${ledgerAccountId}::uuid AND t.transaction_date BETWEEN b.d_from AND b.d_to
-            AND NOT t.reconciled AND t.organization_id = ${orgId}::uuid
+            AND NOT t.reconciled AND t.reference_type IN ('invoice', 'expense', 'payment') AND t.organization_id = ${orgId}::uuid
           UNION ALL
           SELECT * FROM ledger_transactions t
           WHERE t.credit_account_id = ${ledgerAccountId}::uuid AND t.debit_account_id <> ${ledgerAccountId}::uuid
-            AND t.transaction_date BETWEEN b.d_from AND b.d_to AND NOT t.reconciled AND t.organization_id = ${orgId}::uuid
+            AND t.transaction_date BETWEEN b.d_from AND b.d_to
+            AND NOT t.reconciled AND t.reference_type IN ('invoice', 'expense', 'payment') AND t.organization_id = ${orgId}::uuid
         ) t
         LEFT JOIN invoices i ON t.reference_type IN ('invoice', 'payment') AND i.id = t.reference_id AND i.organization_id = ${orgId}::uuid
         LEFT JOIN expenses e ON t.reference_type IN ('expense', 'payment') AND e.id = t.reference_id AND e.organization_id = ${orgId}::uuid
@@ -226,6 +230,23 @@ export async function reconciliationCandidates(
             -- An invoice's payment reference (E4) is derived in TypeScript: keep its postings when the line has a reference.
             OR (b.reference <> '' AND i.invoice_number IS NOT NULL))
         ORDER BY abs(t.transaction_date - b.d), t.id LIMIT ${limit}
+      ) t
+      UNION
+      -- Any other posting (manual, or one whose document is gone) matches by reference only when its
+      -- description contains the line's reference, and then only on the line's own day (30 + 20).
+      SELECT b.id, t.* FROM b CROSS JOIN LATERAL (
+        SELECT t.id, t.transaction_date, t.amount, t.description, t.debit_account_id, t.credit_account_id, t.reference_type, t.reference_id
+        FROM (
+          SELECT * FROM ledger_transactions t
+          WHERE t.debit_account_id = ${ledgerAccountId}::uuid AND t.transaction_date = b.d
+            AND NOT t.reconciled AND t.organization_id = ${orgId}::uuid
+          UNION ALL
+          SELECT * FROM ledger_transactions t
+          WHERE t.credit_account_id = ${ledgerAccountId}::uuid AND t.debit_account_id <> ${ledgerAccountId}::uuid
+            AND t.transaction_date = b.d AND NOT t.reconciled AND t.organization_id = ${orgId}::uuid
+        ) t
+        WHERE b.reference <> '' AND strpos(lower(t.description), lower(b.reference)) > 0
+        ORDER BY t.id LIMIT ${limit}
       ) t
     )
     SELECT c.bank_id, c.id, c.transaction_date, c.amount, c.description, c.debit_account_id, c.credit_account_id,
