@@ -12,6 +12,8 @@
  *   npm run bench -- hot-paths          BENCH_SECONDS (per phase, default 3), BENCH_ROUNDS (default 5),
  *                                       BENCH_WARMUP (s per side before the rounds, default 3)
  *   BENCH_PROFILE=dir                   also writes a CPU profile of each service (node --cpu-prof)
+ *   BENCH_ONLY=regex                    measures only the routes whose name matches (for profiling;
+ *                                       BENCHMARKS.md is then left alone)
  */
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -31,6 +33,7 @@ const CONNECTIONS = 50;
 const ORGS = 20;
 const INVOICES = 200;
 const PROFILE = process.env.BENCH_PROFILE;
+const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null;
 /** A port nobody listens on now (other benchmarks may run on the same machine). */
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -252,6 +255,7 @@ try {
     },
   );
 
+  if (ONLY) routes.splice(0, routes.length, ...routes.filter((r) => ONLY.test(r.name)));
   // Every route answers 2xx before anything is measured.
   for (const route of routes) {
     for (const side of [route.app, route.same, route.physical]) {
@@ -321,5 +325,5 @@ verified tokens in packages/shared/src/tokens.ts checks without crypto on repeat
 - remittance GET /v1/auth/me: one statement (session, user, bank accounts); GET /api/rates: no
   statement (rates in memory, at most 5 s old on another instance).
 `;
-writeSection('Hot paths against bare baselines (issue 9)', body);
+if (!ONLY) writeSection('Hot paths against bare baselines (issue 9)', body);
 console.log(body);

@@ -1,7 +1,8 @@
 /**
  * Where a service's CPU time goes, from a `node --cpu-prof` profile (BENCH_PROFILE=dir with
  * bench/hot-paths.ts): self time by package or source file, and the hottest functions.
- *   node --import tsx bench/profile-summary.ts <file.cpuprofile> [top]
+ *   node --import tsx bench/profile-summary.ts <file.cpuprofile> [top] [lastSeconds]
+ * lastSeconds: only the samples of the profile's last N seconds (the load phases, not start-up).
  */
 import { readFileSync } from 'node:fs';
 
@@ -16,7 +17,7 @@ interface Profile {
   timeDeltas: number[];
 }
 
-const [file, topArg] = process.argv.slice(2);
+const [file, topArg, lastArg] = process.argv.slice(2);
 if (!file) {
   console.error('usage: node --import tsx bench/profile-summary.ts <file.cpuprofile> [top]');
   process.exit(2);
@@ -25,7 +26,13 @@ const top = Number(topArg ?? 25);
 const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const selfUs = new Map<number, number>();
-profile.samples.forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+const totalUs = profile.timeDeltas.reduce((a, b) => a + b, 0);
+const fromUs = lastArg ? totalUs - Number(lastArg) * 1e6 : 0;
+let at = 0;
+profile.samples.forEach((id, i) => {
+  at += profile.timeDeltas[i] ?? 0;
+  if (at >= fromUs) selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+});
 
 function category(n: ProfileNode): string {
   const { url, functionName } = n.callFrame;

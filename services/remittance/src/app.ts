@@ -90,7 +90,7 @@ export async function buildApp(
 
   // Application services.
   const tokens = createTokenService(config);
-  const sessions = new SessionService(db.system, tokens);
+  const sessions = new SessionService(db.system, tokens, db);
   const eidClient = config.eid.mock
     ? createMockClient(config.eid, db.system, config.publicUrl)
     : createOidcClient(config.eid, { allowHttp: config.nodeEnv !== 'production' });

@@ -56,7 +56,7 @@ function safeRequestId(id: string | null | undefined): string {
 }
 
 /** Session-level statements that put a connection in a context; their text is also the cache key. */
-function sessionSql(ctx: DbContext, appRole: string): string {
+export function sessionSql(ctx: DbContext, appRole: string): string {
   const owner = (org: string, user: string) =>
     `SELECT set_config('app.org_id', ${literal(org)}, false), set_config('app.user_id', ${literal(user)}, false)`;
   if (ctx.kind === 'system') return `RESET ROLE; ${owner('', '')}`;

@@ -1,6 +1,6 @@
 import type { FastifyContextConfig, FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
-import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '@app/shared/db/database';
 import '@app/shared/routes';
 import type { DB } from '../db/types.js';
@@ -20,6 +20,8 @@ export interface Principal {
     role: Role;
     twoFactorEnabled: boolean;
     lastLoginAt: Date | null;
+    /** Croatian operator OIB for fiscal documents (E1), or null. */
+    operatorOib: string | null;
   };
   organization: { id: string; name: string; country: string; baseCurrency: string; language: string };
 }
@@ -47,7 +49,7 @@ declare module 'fastify' {
 
 // The one query every authenticated request runs, written once as SQL (no builder work per
 // request). Row-level security limits all three tables to the token's organization.
-const PRINCIPAL_SQL = `SELECT u.id, u.email, u.full_name, u.role, u.is_active, u.two_factor_enabled, u.last_login_at,
+const PRINCIPAL_SQL = `SELECT u.id, u.email, u.full_name, u.role, u.is_active, u.two_factor_enabled, u.last_login_at, u.operator_oib,
   o.name AS org_name, o.country, o.base_currency, o.language, s.revoked_at
   FROM users u JOIN organizations o ON o.id = u.organization_id
   JOIN sessions s ON s.id = $2 AND s.user_id = u.id
@@ -61,6 +63,7 @@ interface PrincipalRow {
   is_active: boolean;
   two_factor_enabled: boolean;
   last_login_at: Date | null;
+  operator_oib: string | null;
   org_name: string;
   country: string;
   base_currency: string;
@@ -68,10 +71,6 @@ interface PrincipalRow {
   revoked_at: Date | null;
 }
 
-async function loadPrincipal(db: Kysely<DB>, userId: string, sessionId: string): Promise<PrincipalRow | undefined> {
-  const result = await db.executeQuery<PrincipalRow>(CompiledQuery.raw(PRINCIPAL_SQL, [userId, sessionId]));
-  return result.rows[0];
-}
 
 export const ALL_ROLES: readonly Role[] = ['owner', 'admin', 'accountant', 'viewer'];
 
@@ -113,9 +112,7 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Database<D
     const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
     if (!match) throw new AppError('SVC-1005');
     const claims = await tokens.verify(match[1]);
-    const row = await db.withContext({ kind: 'tenant', orgId: claims.org, userId: claims.sub, requestId: request.id }, (t) =>
-      loadPrincipal(t, claims.sub, claims.sid),
-    );
+    const [row] = await db.query<PrincipalRow>({ kind: 'tenant', orgId: claims.org }, PRINCIPAL_SQL, [claims.sub, claims.sid]);
     if (!row) {
       const org = await db.system.selectFrom('organizations').select('id').where('id', '=', claims.org).executeTakeFirst();
       throw new AppError(org ? 'SVC-1004' : 'SVC-2001');
@@ -136,6 +133,7 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Database<D
         role,
         twoFactorEnabled: row.two_factor_enabled,
         lastLoginAt: row.last_login_at,
+        operatorOib: row.operator_oib,
       },
       organization: {
         id: claims.org,

@@ -1,4 +1,5 @@
-import { CompiledQuery, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Database } from '@app/shared/db/database';
 import type { DB } from '../../db/schema.js';
 import type { Surface } from '../../lib/tokens.js';
 
@@ -44,9 +45,12 @@ interface SessionProfileRow {
   accounts: SessionProfile['accounts'];
 }
 
-export async function findLiveSessionWithProfile(db: Kysely<DB>, tokenHash: string, surface: Surface): Promise<LiveSession | undefined> {
-  const { rows } = await db.executeQuery<SessionProfileRow>(CompiledQuery.raw(SESSION_PROFILE_SQL, [tokenHash, surface, new Date()]));
-  const r = rows[0];
+// Both look-ups run on every authenticated request before any user is known: as the login role,
+// one statement written once (no query building per request).
+const SYSTEM = { kind: 'system' } as const;
+
+export async function findLiveSessionWithProfile(db: Database<DB>, tokenHash: string, surface: Surface): Promise<LiveSession | undefined> {
+  const [r] = await db.query<SessionProfileRow>(SYSTEM, SESSION_PROFILE_SQL, [tokenHash, surface, new Date()]);
   if (!r) return undefined;
   return {
     sessionId: r.session_id,
@@ -75,18 +79,15 @@ export async function insertSession(
     .execute();
 }
 
+const SESSION_SQL = `
+  SELECT s.id AS "sessionId", u.id AS "userId", u.email, u.role
+  FROM sessions s JOIN users u ON u.id = s.user_id
+  WHERE s.token_hash = $1 AND s.surface = $2 AND s.revoked = 0 AND s.expires_at > $3 AND u.deleted_at IS NULL`;
+
 /** The per-request check: one query on the unique token-hash index (revoked, expired, erased). */
-export async function findLiveSession(db: Kysely<DB>, tokenHash: string, surface: Surface): Promise<LiveSession | undefined> {
-  return db
-    .selectFrom('sessions as s')
-    .innerJoin('users as u', 'u.id', 's.user_id')
-    .select(['s.id as sessionId', 'u.id as userId', 'u.email as email', 'u.role as role'])
-    .where('s.token_hash', '=', tokenHash)
-    .where('s.surface', '=', surface)
-    .where('s.revoked', '=', 0)
-    .where('s.expires_at', '>', new Date())
-    .where('u.deleted_at', 'is', null)
-    .executeTakeFirst();
+export async function findLiveSession(db: Database<DB>, tokenHash: string, surface: Surface): Promise<LiveSession | undefined> {
+  const [row] = await db.query<LiveSession>(SYSTEM, SESSION_SQL, [tokenHash, surface, new Date()]);
+  return row;
 }
 
 export async function revokeSession(db: Kysely<DB>, userId: string, sessionId: string): Promise<number> {

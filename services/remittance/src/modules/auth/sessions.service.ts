@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { Database } from '@app/shared/db/database';
 import type { DB } from '../../db/schema.js';
 import type { UserScope } from '../../db/user-scope.js';
 import { newId, sha256Hex } from '@app/shared/secrets';
@@ -25,6 +26,8 @@ export class SessionService {
   constructor(
     private readonly db: Kysely<DB>,
     private readonly tokens: TokenService,
+    /** The per-request session look-ups take the database itself (Database.query: no query building). */
+    private readonly database: Database<DB>,
   ) {}
 
   /** Signs a JWT for the surface and records its SHA-256 as a session (spec Authentication 7). */
@@ -50,7 +53,7 @@ export class SessionService {
   async authenticate(token: string, surface: Surface, withProfile = false): Promise<LiveSession> {
     const verified = await this.tokens.verify(token, surface);
     if (!verified.ok) throw unauthorized(verified.reason === 'expired' ? 'Token expired' : 'Invalid token');
-    const session = await (withProfile ? findLiveSessionWithProfile : findLiveSession)(this.db, sha256Hex(token), surface);
+    const session = await (withProfile ? findLiveSessionWithProfile : findLiveSession)(this.database, sha256Hex(token), surface);
     if (!session) throw unauthorized('Session revoked or expired');
     return session;
   }
