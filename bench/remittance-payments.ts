@@ -8,13 +8,23 @@
  *  (b) all payments from one account (serialises on that balance row, in both).
  * Development mode (production refuses the sandbox bank), RATE_LIMITS=off, settlement job off.
  * Usage: node --import tsx bench/remittance-payments.ts   (or npm run bench -- remittance-payments)
+ *   BENCH_SECONDS (per measurement, default 10), BENCH_ROUNDS (default 3)
+ *   BENCH_PROFILE=dir      also writes a CPU profile of the service (node --cpu-prof; the largest
+ *                          file of dir/remittance is the main thread: bench/profile-summary.ts reads it)
+ *   BENCH_BEFORE=checkout  also measures the service of another checkout (e.g. a worktree of the
+ *                          commit before a change, with its node_modules) in the same rounds, on
+ *                          its own database
  */
+import { execFileSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import pg from 'pg';
 import { createBenchDatabase, json, load, machine, ROOT, startProcess, stopProcess, writeSection } from './lib.js';
 
 const APP_PORT = 3920;
 const BARE_PORT = 3921;
+const BEFORE_PORT = 3922;
+const PROFILE = process.env.BENCH_PROFILE;
+const BEFORE = process.env.BENCH_BEFORE;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 50;
 const USERS = 100;
@@ -60,42 +70,61 @@ async function user(base: string, i: number): Promise<{ token: string; recipient
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
 
+const serviceEnv = (port: number, url: string) => ({
+  REMITTANCE_PORT: String(port),
+  REMITTANCE_DATABASE_URL: url,
+  REMITTANCE_PUBLIC_URL: `http://127.0.0.1:${port}`,
+  NODE_ENV: 'development',
+  RATE_LIMITS: 'off',
+  LOG_LEVEL: 'warn',
+  JWT_SECRET: 'bench-secret-bench-secret-bench-secret-000',
+  SETTLEMENT_INTERVAL: '0s',
+  CONSENT_EXPIRY_INTERVAL: '0s',
+  BALANCE_SYNC_INTERVAL: '0s',
+});
+
+/** 100 users ready to pay on the service at base, with money for every request of the run. */
+async function prepare(base: string, dbUrl: string) {
+  const users = [];
+  for (let i = 0; i < USERS; i++) users.push(await user(base, i));
+  const admin = new pg.Client({ connectionString: dbUrl });
+  await admin.connect();
+  await admin.query(`UPDATE bank_accounts SET balance = 1000000000; UPDATE sandbox_bank_accounts SET balance = 1000000000`);
+  await admin.end();
+  return users.map((u) => ({
+    method: 'POST' as const,
+    path: '/v1/transactions/remittance',
+    headers: { authorization: `Bearer ${u.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ recipientId: u.recipientId, amount: 150.5 }),
+  }));
+}
+
+const commit = (dir: string) => execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: dir }).toString().trim();
+const HEAD = commit(ROOT);
+const BEFORE_COMMIT = BEFORE ? commit(BEFORE) : null;
+
+type Load = Awaited<ReturnType<typeof load>>;
 const db = await createBenchDatabase('bench_remit');
+const beforeDb = BEFORE ? await createBenchDatabase('bench_remit_before') : null;
 try {
   const app = await startProcess(
     `${ROOT}/services/remittance/src/server.ts`,
-    {
-      REMITTANCE_PORT: String(APP_PORT),
-      REMITTANCE_DATABASE_URL: db.url,
-      REMITTANCE_PUBLIC_URL: `http://127.0.0.1:${APP_PORT}`,
-      NODE_ENV: 'development',
-      RATE_LIMITS: 'off',
-      LOG_LEVEL: 'warn',
-      JWT_SECRET: 'bench-secret-bench-secret-bench-secret-000',
-      SETTLEMENT_INTERVAL: '0s',
-      CONSENT_EXPIRY_INTERVAL: '0s',
-      BALANCE_SYNC_INTERVAL: '0s',
-    },
+    serviceEnv(APP_PORT, db.url),
     `http://127.0.0.1:${APP_PORT}/api/health`,
+    PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}/remittance`] : [],
   );
   const bare = await startProcess(`${ROOT}/bench/servers/bare-remittance.ts`, { DATABASE_URL: db.url, PORT: String(BARE_PORT) }, `http://127.0.0.1:${BARE_PORT}/health`);
-  const rows: Array<{ load: string; app: Awaited<ReturnType<typeof load>>; bare: Awaited<ReturnType<typeof load>> }> = [];
+  const before =
+    BEFORE && beforeDb
+      ? await startProcess(`${BEFORE}/services/remittance/src/server.ts`, serviceEnv(BEFORE_PORT, beforeDb.url), `http://127.0.0.1:${BEFORE_PORT}/api/health`, [], BEFORE)
+      : null;
+  const rows: Array<{ load: string; app: Load; bare: Load; before: Load | null }> = [];
   try {
     const base = `http://127.0.0.1:${APP_PORT}`;
-    const users = [];
-    for (let i = 0; i < USERS; i++) users.push(await user(base, i));
-    // Enough money for every request of the run, at the service and at the sandbox bank.
-    const admin = new pg.Client({ connectionString: db.url });
-    await admin.connect();
-    await admin.query(`UPDATE bank_accounts SET balance = 1000000000; UPDATE sandbox_bank_accounts SET balance = 1000000000`);
-    await admin.end();
-    const requests = users.map((u) => ({
-      method: 'POST' as const,
-      path: '/v1/transactions/remittance',
-      headers: { authorization: `Bearer ${u.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ recipientId: u.recipientId, amount: 150.5 }),
-    }));
+    const requests = await prepare(base, db.url);
+    const beforeRequests = before && beforeDb ? await prepare(`http://127.0.0.1:${BEFORE_PORT}`, beforeDb.url) : null;
     const appUrl = `${base}/v1/transactions/remittance`;
+    const beforeUrl = `http://127.0.0.1:${BEFORE_PORT}/v1/transactions/remittance`;
     const bareUrl = `http://127.0.0.1:${BARE_PORT}/remit`;
     const bareHeaders = { 'content-type': 'application/json' };
     const bareBodies = Array.from({ length: USERS }, (_, i) => JSON.stringify({ account: `acc${i}`, amount: '150.50', fee: '0.75', total: '151.25' }));
@@ -103,25 +132,33 @@ try {
     const bareRequests = bareBodies.map((body) => ({ method: 'POST' as const, path: '/remit', headers: bareHeaders, body }));
     let n = 0;
     const appSpread = (seconds: number) => load({ url: appUrl, seconds, connections: CONNECTIONS, pick: () => requests[n++ % USERS] });
+    const beforeSpread = (seconds: number) => load({ url: beforeUrl, seconds, connections: CONNECTIONS, pick: () => beforeRequests![n++ % USERS] });
     const bareSpread = (seconds: number) => load({ url: bareUrl, seconds, connections: CONNECTIONS, pick: () => bareRequests[n++ % USERS] });
     await appSpread(2);
     await bareSpread(2);
-    // Interleaved rounds, so that the machine's noise hits both sides alike.
-    for (let r = 0; r < ROUNDS; r++) rows.push({ load: 'spread', app: await appSpread(SECONDS), bare: await bareSpread(SECONDS) });
+    if (beforeRequests) await beforeSpread(2);
+    // Interleaved rounds, so that the machine's noise hits all sides alike.
+    for (let r = 0; r < ROUNDS; r++) {
+      rows.push({ load: 'spread', app: await appSpread(SECONDS), bare: await bareSpread(SECONDS), before: beforeRequests ? await beforeSpread(SECONDS) : null });
+    }
+    const single = (url: string, req: (typeof requests)[number]) =>
+      load({ url, method: 'POST', seconds: SECONDS, connections: CONNECTIONS, headers: req.headers, body: req.body });
     rows.push({
       load: 'single',
-      app: await load({ url: appUrl, method: 'POST', seconds: SECONDS, connections: CONNECTIONS, headers: requests[0].headers, body: requests[0].body }),
+      app: await single(appUrl, requests[0]),
       bare: await load({ url: bareUrl, method: 'POST', headers: bareHeaders, body: bareBodies[0], seconds: SECONDS, connections: CONNECTIONS }),
+      before: beforeRequests ? await single(beforeUrl, beforeRequests[0]) : null,
     });
   } finally {
     await stopProcess(app);
     await stopProcess(bare);
+    if (before) await stopProcess(before);
   }
 
   const spread = rows.filter((r) => r.load === 'spread');
   const single = rows.find((r) => r.load === 'single')!;
   const ratio = (r: (typeof rows)[number]) => r.app.requestsPerSec / r.bare.requestsPerSec;
-  const body = `Command: \`npm run bench -- remittance-payments\` (${machine()}, real PostgreSQL on the same machine, ${CONNECTIONS} connections,
+  const body = `Command: \`${BEFORE_COMMIT ? `BENCH_BEFORE=<checkout of ${BEFORE_COMMIT}> ` : ''}npm run bench -- remittance-payments\` on ${HEAD} (${machine()}, real PostgreSQL on the same machine, ${CONNECTIONS} connections,
 ${SECONDS} s per measurement, service in development mode (production refuses the sandbox bank) with \`RATE_LIMITS=off\` and
 the settlement job off. The machine is shared with other work (load average ${loadavg().map((l) => l.toFixed(1)).join(' / ')} on 2 cores at the end of the run), so absolute
 figures are noisy; service and baseline ran interleaved, round by round.
@@ -135,7 +172,14 @@ ${spread.map((r, i) => `| round ${i + 1}, spread over ${USERS} users: service / 
 | service, all from one account | ${fmt(single.app)} |
 | baseline, all from one account | ${fmt(single.bare)} |
 | service / baseline, one account | ${pct(single.app.requestsPerSec, single.bare.requestsPerSec)} |
-
+${
+  BEFORE_COMMIT
+    ? `${spread.map((r, i) => `| round ${i + 1}, spread: service before (${BEFORE_COMMIT}) / baseline | ${r.before!.requestsPerSec} / ${r.bare.requestsPerSec} req/s (${pct(r.before!.requestsPerSec, r.bare.requestsPerSec)}) |`).join('\n')}
+| **service before (${BEFORE_COMMIT}) / baseline, spread (median of rounds)** | **${Math.round(median(spread.map((r) => r.before!.requestsPerSec / r.bare.requestsPerSec)) * 100)} %** |
+| service before (${BEFORE_COMMIT}), all from one account | ${fmt(single.before!)} (${pct(single.before!.requestsPerSec, single.bare.requestsPerSec)} of the baseline) |
+`
+    : ''
+}
 The service's request does more than the baseline: JWT and session check (one query), one look-up query
 (user, recipient, account and consent, rate), then BEGIN, the conditional debit feeding the transaction insert
 (one statement), the sandbox bank's consent check, debit and payment (one statement), the initiation insert,
@@ -146,4 +190,5 @@ lock (and the sandbox bank's), in the service and in the baseline alike.
   console.log(body);
 } finally {
   await db.drop();
+  await beforeDb?.drop();
 }

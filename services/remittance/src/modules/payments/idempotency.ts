@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
+import { withCommit } from '@app/shared/db/database';
 import type { DB } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 
@@ -52,13 +53,12 @@ export async function claimIdempotencyKey(db: Kysely<DB>, userId: string, key: s
   return { statusCode: first.status_code ?? 201, body: first.response };
 }
 
-export async function storeIdempotentResponse(db: Kysely<DB>, userId: string, key: string, response: StoredResponse): Promise<void> {
-  await db
-    .updateTable('idempotency_keys')
-    .set({ status_code: response.statusCode, response: JSON.stringify(response.body) })
-    .where('user_id', '=', userId)
-    .where('key', '=', key)
-    .execute();
+const STORE_SQL = `UPDATE idempotency_keys SET status_code = $3, response = $4::jsonb WHERE user_id = $1 AND key = $2`;
+
+/** The first response under the key; `last` marks it the transaction's last statement (COMMIT rides with it). */
+export async function storeIdempotentResponse(db: Kysely<DB>, userId: string, key: string, response: StoredResponse, last = false): Promise<void> {
+  const q = CompiledQuery.raw(STORE_SQL, [userId, key, response.statusCode, JSON.stringify(response.body)]);
+  await db.executeQuery(last ? withCommit(q) : q);
 }
 
 /** Housekeeping: keys past the window are of no use any more. */

@@ -1,4 +1,6 @@
-import { sql, type Kysely } from 'kysely';
+import { CompiledQuery, sql, type Kysely } from 'kysely';
+import { withCommit } from '@app/shared/db/database';
+import { CORRIDOR_COUNTRIES, remittanceEta } from '../../lib/corridors.js';
 import type { DB, Transaction, TransactionType } from '../../db/schema.js';
 
 /** The paying account with its consent: the one asked for, or the user's primary. */
@@ -55,6 +57,109 @@ export async function loadRemittanceContext(db: Kysely<DB>, userId: string, reci
     .where('u.id', '=', userId)
     .where('u.deleted_at', 'is', null)
     .executeTakeFirst();
+}
+
+/** A remittance's checks, debit and transaction row: what the service reads back (see remitStatement). */
+export interface RemitRow {
+  kyc_status: string;
+  recipient_id: string | null;
+  recipient_name: string | null;
+  recipient_country: string | null;
+  recipient_currency: string | null;
+  recipient_account: string | null;
+  rate: string | null;
+  account_id: string | null;
+  bank_name: string | null;
+  external_account_id: string | null;
+  consent_status: string | null;
+  consent_scope: string | null;
+  consent_expires_at: Date | null;
+  external_consent_id: string | null;
+  /** Set when the debit happened and the transaction row was written. */
+  tx_id: string | null;
+  tx_status: string | null;
+  receive_amount: string | null;
+  exchange_rate: string | null;
+  eta: string | null;
+  created_at: Date | null;
+}
+
+/** The ETA of every corridor country (R10), so the statement picks the recipient's. */
+const ETAS = JSON.stringify(Object.fromEntries(CORRIDOR_COUNTRIES.map((c) => [c, remittanceEta(c)])));
+const DEFAULT_ETA = remittanceEta('');
+
+/**
+ * A remittance in one statement (R9), precompiled: the look-up (the user's KYC status, the
+ * recipient (only the user's own, not deleted), the rate for its currency, the paying account
+ * with its consent: $4 or the primary), the conditional debit (`balance >= total`), which
+ * happens only when every check passes, and the transaction row fed by it. The look-up columns
+ * come back whether or not the debit happened, so a refusal is explained without another query.
+ * receiveAmount = round(amount x rate, 2) (numeric round: half away from zero, as ROUND_HALF_UP).
+ * $1 user, $2 recipient, $3 bankAccountId or null, $4 now, $5 transaction id, $6 amount,
+ * $7 fee, $8 total, $9 ETA by country (JSON), $10 default ETA.
+ */
+const REMIT_SQL = `
+  WITH ctx AS (
+    SELECT u.kyc_status, r.id AS recipient_id, r.name AS recipient_name, r.country AS recipient_country,
+      r.currency AS recipient_currency, r.bank_account AS recipient_account, er.rate,
+      a.id AS account_id, a.bank_name, a.external_account_id,
+      c.status AS consent_status, c.scope AS consent_scope, c.expires_at AS consent_expires_at, c.external_consent_id
+    FROM users u
+    LEFT JOIN recipients r ON r.user_id = u.id AND r.id = $2 AND r.deleted_at IS NULL
+    LEFT JOIN exchange_rates er ON er.currency = r.currency
+    LEFT JOIN bank_accounts a ON a.user_id = u.id AND (CASE WHEN $3::text IS NULL THEN a.is_primary ELSE a.id = $3::text END)
+    LEFT JOIN ob_consents c ON c.id = a.consent_id
+    WHERE u.id = $1 AND u.deleted_at IS NULL
+  ), debit AS (
+    UPDATE bank_accounts b SET balance = b.balance - $8::numeric
+    FROM ctx
+    WHERE b.user_id = $1 AND b.id = ctx.account_id AND b.balance >= $8::numeric
+      AND ctx.recipient_id IS NOT NULL AND ctx.kyc_status = 'approved' AND ctx.rate IS NOT NULL
+      AND ctx.consent_status = 'active' AND position('PISP' in ctx.consent_scope) > 0 AND ctx.external_consent_id IS NOT NULL
+      AND (ctx.consent_expires_at IS NULL OR ctx.consent_expires_at > $4::timestamptz)
+    RETURNING b.id
+  ), tx AS (
+    INSERT INTO transactions (id, user_id, type, status, bank_account_id, recipient_id, merchant_id, recipient_name,
+      recipient_country, from_account, send_amount, send_currency, receive_amount, receive_currency, exchange_rate,
+      fee, total, reference, eta, completed_at)
+    SELECT $5, $1, 'remittance', 'processing', debit.id, ctx.recipient_id, NULL, ctx.recipient_name,
+      ctx.recipient_country, ctx.bank_name, $6::numeric, 'NOK', round($6::numeric * ctx.rate, 2), ctx.recipient_currency,
+      ctx.rate, $7::numeric, $8::numeric, $5, coalesce($9::jsonb ->> ctx.recipient_country, $10), NULL
+    FROM debit, ctx
+    RETURNING id, status, receive_amount, exchange_rate, eta, created_at
+  )
+  SELECT ctx.*, tx.id AS tx_id, tx.status AS tx_status, tx.receive_amount, tx.exchange_rate, tx.eta, tx.created_at
+  FROM ctx LEFT JOIN tx ON true`;
+
+/**
+ * Runs REMIT_SQL (see there). Undefined when the user is gone; tx_id null when a check or the
+ * balance refused the debit (nothing was written).
+ */
+export async function remitStatement(
+  db: Kysely<DB>,
+  userId: string,
+  p: { recipientId: string; bankAccountId: string | null; now: Date; id: string; amount: string; fee: string; total: string },
+): Promise<RemitRow | undefined> {
+  const { rows } = await db.executeQuery<RemitRow>(
+    CompiledQuery.raw(REMIT_SQL, [userId, p.recipientId, p.bankAccountId, p.now, p.id, p.amount, p.fee, p.total, ETAS, DEFAULT_ETA]),
+  );
+  return rows[0];
+}
+
+const INITIATION_SQL = `INSERT INTO payment_initiations (transaction_id, user_id, provider, external_payment_id, amount) VALUES ($1, $2, $3, $4, $5::numeric)`;
+
+/**
+ * The payment initiation row, precompiled; `last` marks it the transaction's last statement, so
+ * COMMIT travels in the same round trip (withCommit).
+ */
+export async function recordInitiation(
+  db: Kysely<DB>,
+  userId: string,
+  row: { transactionId: string; provider: string; externalPaymentId: string; amount: string },
+  last: boolean,
+): Promise<void> {
+  const q = CompiledQuery.raw(INITIATION_SQL, [row.transactionId, userId, row.provider, row.externalPaymentId, row.amount]);
+  await db.executeQuery(last ? withCommit(q) : q);
 }
 
 /** What payable_merchant() (an owner-run function, see the RLS migration) gives a payer. */
@@ -149,17 +254,6 @@ export async function debitAndInsertTransaction(db: Kysely<DB>, userId: string, 
     FROM debit
     RETURNING *`.execute(db);
   return rows[0];
-}
-
-export async function insertPaymentInitiation(
-  db: Kysely<DB>,
-  userId: string,
-  row: { transactionId: string; provider: string; externalPaymentId: string; amount: string },
-): Promise<void> {
-  await db
-    .insertInto('payment_initiations')
-    .values({ transaction_id: row.transactionId, user_id: userId, provider: row.provider, external_payment_id: row.externalPaymentId, amount: row.amount })
-    .execute();
 }
 
 /**

@@ -58,6 +58,26 @@ function usableAccount<T extends { account_id: string | null; consent_status: st
   return row as T & { account_id: string; external_consent_id: string };
 }
 
+/**
+ * Why the remittance statement did not debit, in the order the spec's steps check: recipient
+ * (404), KYC (403), paying account and its consent (404 for a named account, 400), rate (422),
+ * and otherwise the balance (402).
+ */
+function remitRefusal(row: repo.RemitRow | undefined, namedAccount: boolean, now: Date): AppError {
+  if (!row?.recipient_id || !row.recipient_name || !row.recipient_country || !row.recipient_currency || !row.recipient_account) {
+    return notFound('Recipient not found');
+  }
+  if (row.kyc_status !== 'approved') return new AppError('kyc_required', 'Identity verification (KYC) is required before sending money');
+  try {
+    if (!usableAccount(row, now)) return namedAccount ? notFound('Bank account not found') : noBankAccount();
+  } catch (err) {
+    if (err instanceof AppError) return err;
+    throw err;
+  }
+  if (!row.rate) return validationError('Unsupported corridor', [{ field: 'recipientId', message: `no rate for ${row.recipient_currency}` }]);
+  return insufficientBalance();
+}
+
 /** "Ola Nordmann" -> "Ola N." (how a merchant sees its customers). */
 export function shortName(first: string, last: string): string {
   const initial = last.trim().charAt(0);
@@ -111,77 +131,60 @@ export class PaymentsService {
   }
 
   /**
-   * A remittance (spec steps, R9): recipient ownership, KYC, paying account, rate, fee; then one
-   * transaction that takes the idempotency key, debits with one conditional update that also
-   * records the transaction, and initiates the payment at the bank. Any refusal rolls all of it back.
+   * A remittance (spec steps, R9): recipient ownership, KYC, paying account, rate, fee, balance.
+   * One transaction: the idempotency key (when given) is taken first, then one statement makes
+   * the checks, the conditional debit and the transaction row (the debit happens only when every
+   * check passes), then the bank initiates the payment and its initiation row ends the
+   * transaction (COMMIT in the same round trip). Any refusal rolls all of it back.
    */
   async remit(user: UserScope, input: RemittanceInput, idempotencyKey: string | null): Promise<StoredResponse> {
     const userId = user.userId;
     nokOnly(input.currency);
     const amount = checkAmount('amount', input.amount, REMITTANCE_BOUNDS.min, REMITTANCE_BOUNDS.max);
-    const now = new Date();
-    const ctx = await user.run((db) => repo.loadRemittanceContext(db, userId, input.recipientId, input.bankAccountId ?? null));
-    if (!ctx?.recipient_id || !ctx.recipient_name || !ctx.recipient_country || !ctx.recipient_currency || !ctx.recipient_account) {
-      throw notFound('Recipient not found');
-    }
-    if (ctx.kyc_status !== 'approved') throw new AppError('kyc_required', 'Identity verification (KYC) is required before sending money');
-    const account = usableAccount(ctx, now);
-    if (!account) {
-      if (input.bankAccountId) throw notFound('Bank account not found');
-      throw noBankAccount();
-    }
-    if (!ctx.rate) throw validationError('Unsupported corridor', [{ field: 'recipientId', message: `no rate for ${ctx.recipient_currency}` }]);
     const fee = money(amount.times(REMITTANCE_FEE_RATE));
     const total = amount.plus(fee);
-    if (new D(account.balance!).lt(total)) throw insufficientBalance();
+    const totalText = total.toFixed(2);
     const id = newId('tx_rem', 8);
-    const eta = remittanceEta(ctx.recipient_country);
+    const now = new Date();
+    const hash = idempotencyKey ? requestHash('remittance', input) : '';
 
-    return this.inPaymentTransaction(user, idempotencyKey, requestHash('remittance', input), async (trx) => {
-      const tx = await repo.debitAndInsertTransaction(trx, userId, {
+    return this.inPaymentTransaction(user, idempotencyKey, hash, async (trx, last) => {
+      const row = await repo.remitStatement(trx, userId, {
+        recipientId: input.recipientId,
+        bankAccountId: input.bankAccountId ?? null,
+        now,
         id,
-        type: 'remittance',
-        status: 'processing',
-        bankAccountId: account.account_id,
-        recipientId: ctx.recipient_id!,
-        merchantId: null,
-        recipientName: ctx.recipient_name!,
-        recipientCountry: ctx.recipient_country,
-        fromAccount: account.bank_name!,
-        sendAmount: amount.toFixed(2),
-        receiveAmount: money(amount.times(ctx.rate!)).toFixed(2),
-        receiveCurrency: ctx.recipient_currency!,
-        exchangeRate: ctx.rate!,
+        amount: amount.toFixed(2),
         fee: fee.toFixed(2),
-        total: total.toFixed(2),
-        eta,
-        completedAt: null,
+        total: totalText,
       });
-      if (!tx) throw insufficientBalance();
-      await this.initiate(trx, userId, id, account, total, { creditorAccount: ctx.recipient_account!, creditorName: ctx.recipient_name! });
-      return {
+      if (!row?.tx_id) throw remitRefusal(row, input.bankAccountId !== undefined, now);
+      const response = {
         statusCode: 201,
         body: {
           data: {
-            id: tx.id,
+            id: row.tx_id,
             type: 'remittance',
-            status: tx.status,
+            status: row.tx_status!,
             sendAmount: toNumber(amount),
             sendCurrency: 'NOK',
-            receiveAmount: toNumber(tx.receive_amount),
-            receiveCurrency: tx.receive_currency,
-            exchangeRate: Number(tx.exchange_rate),
+            receiveAmount: toNumber(row.receive_amount!),
+            receiveCurrency: row.recipient_currency!,
+            exchangeRate: Number(row.exchange_rate),
             fee: toNumber(fee),
             feePercent: 0.5,
             total: toNumber(total),
-            recipientName: tx.recipient_name,
-            recipientCountry: tx.recipient_country,
-            fromAccount: tx.from_account,
-            eta,
-            createdAt: tx.created_at.toISOString(),
+            recipientName: row.recipient_name!,
+            recipientCountry: row.recipient_country!,
+            fromAccount: row.bank_name!,
+            eta: row.eta!,
+            createdAt: row.created_at!.toISOString(),
           },
         },
       };
+      const account = { external_consent_id: row.external_consent_id!, external_account_id: row.external_account_id, account_id: row.account_id! };
+      await this.initiate(trx, userId, id, account, totalText, { creditorAccount: row.recipient_account!, creditorName: row.recipient_name! }, last);
+      return response;
     });
   }
 
@@ -224,7 +227,7 @@ export class PaymentsService {
         completedAt: now,
       });
       if (!tx) throw insufficientBalance();
-      await this.initiate(trx, userId, id, account, total, { creditorAccount: ctx.merchant_account!, creditorName: ctx.business_name! });
+      await this.initiate(trx, userId, id, account, total.toFixed(2), { creditorAccount: ctx.merchant_account!, creditorName: ctx.business_name! });
       await this.notify(trx, userId, texts.qrPaid(amount.toFixed(2), ctx.business_name!));
       await repo.notifyQrPayee(trx, id, newNotificationId(), texts.qrReceived(amount.toFixed(2), shortName(ctx.first_name, ctx.last_name)));
       return {
@@ -248,46 +251,56 @@ export class PaymentsService {
     });
   }
 
-  /** One transaction around the payment, with the Idempotency-Key taken (or replayed) first. */
+  /**
+   * One transaction around the payment, with the Idempotency-Key taken (or replayed) first.
+   * `pay` gets `last`: true when its final statement ends the transaction (no key to store
+   * after it), so that statement carries the COMMIT (withCommit); with a key, storing the
+   * response does.
+   */
   private async inPaymentTransaction(
     user: UserScope,
     key: string | null,
     hash: string,
-    pay: (trx: Kysely<DB>) => Promise<StoredResponse>,
+    pay: (trx: Kysely<DB>, last: boolean) => Promise<StoredResponse>,
   ): Promise<StoredResponse> {
     return user.transaction(async (trx) => {
       if (key) {
         const first = await claimIdempotencyKey(trx, user.userId, key, hash, new Date());
         if (first) return first;
       }
-      const response = await pay(trx);
-      if (key) await storeIdempotentResponse(trx, user.userId, key, response);
+      const response = await pay(trx, key === null);
+      if (key) await storeIdempotentResponse(trx, user.userId, key, response, true);
       return response;
     });
   }
 
-  /** The payment order at the bank, inside the caller's transaction; a refusal rolls everything back. */
+  /**
+   * The payment order at the bank, inside the caller's transaction; a refusal rolls everything
+   * back. The initiation row is the transaction's last statement when `last` (it carries COMMIT).
+   */
   private async initiate(
     trx: Kysely<DB>,
     userId: string,
     transactionId: string,
-    account: { external_consent_id: string; external_account_id: string | null; provider: string | null },
-    total: Dec,
+    account: { external_consent_id: string; external_account_id: string | null },
+    total: string,
     creditor: { creditorAccount: string; creditorName: string },
+    last = false,
   ): Promise<void> {
+    let payment: { paymentId: string };
     try {
-      const payment = await this.provider.initiatePayment(
+      payment = await this.provider.initiatePayment(
         account.external_consent_id,
-        { externalAccountId: account.external_account_id!, amount: total.toFixed(2), currency: 'NOK', reference: transactionId, ...creditor },
+        { externalAccountId: account.external_account_id!, amount: total, currency: 'NOK', reference: transactionId, ...creditor },
         { db: trx },
       );
-      await repo.insertPaymentInitiation(trx, userId, { transactionId, provider: this.provider.name, externalPaymentId: payment.paymentId, amount: total.toFixed(2) });
     } catch (err) {
       if (!(err instanceof ProviderError)) throw err;
       if (err.reason === 'insufficient_funds') throw insufficientBalance();
       if (err.reason === 'consent_invalid') throw noBankAccount('The bank refused the consent; renew the open banking consent');
       throw new AppError('bank_unavailable', 'The bank did not accept the payment; try again later');
     }
+    await repo.recordInitiation(trx, userId, { transactionId, provider: this.provider.name, externalPaymentId: payment.paymentId, amount: total }, last);
   }
 
   private async notify(db: Kysely<DB>, userId: string, text: NotificationText): Promise<void> {
