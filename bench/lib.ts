@@ -29,9 +29,9 @@ export async function createBenchDatabase(prefix: string): Promise<{ url: string
 }
 
 /** Runs a TypeScript entry point in its own process (the load generator stays in this one). */
-export async function startProcess(script: string, env: Record<string, string>, readyUrl: string, nodeArgs: string[] = [], cwd = ROOT): Promise<ChildProcess> {
+export async function startProcess(script: string, env: Record<string, string>, readyUrl: string, nodeArgs: string[] = []): Promise<ChildProcess> {
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], {
-    cwd,
+    cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

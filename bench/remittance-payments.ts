@@ -116,7 +116,7 @@ try {
   const bare = await startProcess(`${ROOT}/bench/servers/bare-remittance.ts`, { DATABASE_URL: db.url, PORT: String(BARE_PORT) }, `http://127.0.0.1:${BARE_PORT}/health`);
   const before =
     BEFORE && beforeDb
-      ? await startProcess(`${BEFORE}/services/remittance/src/server.ts`, serviceEnv(BEFORE_PORT, beforeDb.url), `http://127.0.0.1:${BEFORE_PORT}/api/health`, [], BEFORE)
+      ? await startProcess(`${BEFORE}/services/remittance/src/server.ts`, serviceEnv(BEFORE_PORT, beforeDb.url), `http://127.0.0.1:${BEFORE_PORT}/api/health`)
       : null;
   const rows: Array<{ load: string; app: Load; bare: Load; before: Load | null }> = [];
   try {
