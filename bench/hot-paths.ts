@@ -21,7 +21,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { accountingEnv, createBenchDatabase, json, load, machine, median, ROOT, startProcess, stopProcess, writeSection, type CycledRequest, type LoadResult } from './lib.js';
+import { accountingEnv, createBenchDatabase, json, load, machine, median, processCpuMs, ROOT, startProcess, stopProcess, writeSection, type CycledRequest, type LoadResult } from './lib.js';
 import { setupPhysical } from './physical-schema.js';
 
 const loadNow = () => loadavg().map((l) => l.toFixed(1)).join(' / ');
@@ -161,11 +161,15 @@ const [accDb, remitDb, physDb] = dbs;
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-hot-'));
 const children: Awaited<ReturnType<typeof startProcess>>[] = [];
 const results = new Map<string, Record<'app' | 'same' | 'physical', LoadResult[]>>();
+/** Server process per port, for the CPU time each request costs it (robust to a busy machine). */
+const pids = new Map<number, number | undefined>();
+const cpuPerRequest = new Map<string, Record<'app' | 'same' | 'physical', number[]>>();
 const routes: Route[] = [];
 try {
   const start = async (script: string, env: Record<string, string>, ready: string, args: string[] = []) => {
     const child = await startProcess(script, env, ready, args);
     children.push(child);
+    pids.set(Number(new URL(ready).port), child.pid);
     return child;
   };
   await start(`${ROOT}/services/accounting/src/server.ts`, accountingEnv(PORT.app, { ACCOUNTING_DATABASE_URL: accDb.url, DATA_DIR: dataDir }), `${url(PORT.app)}/health`, profileArgs('accounting'));
@@ -268,21 +272,34 @@ try {
   }
   const run = (side: { port: number; requests: CycledRequest[] }, seconds: number) =>
     load({ url: url(side.port), requests: side.requests, seconds, connections: CONNECTIONS });
+  /** A measured phase, with the server's CPU µs per response. */
+  const measure = async (side: { port: number; requests: CycledRequest[] }, seconds: number) => {
+    const before = processCpuMs(pids.get(side.port));
+    const r = await run(side, seconds);
+    const after = processCpuMs(pids.get(side.port));
+    return { r, cpuUs: before !== null && after !== null && r.total > 0 ? ((after - before) * 1000) / r.total : NaN };
+  };
   for (const route of routes) {
     for (const side of [route.app, route.same, route.physical]) if (side) await run(side, WARMUP); // JIT, prepared statements, caches
     results.set(route.name, { app: [], same: [], physical: [] });
+    cpuPerRequest.set(route.name, { app: [], same: [], physical: [] });
   }
   for (let round = 0; round < ROUNDS; round++) {
     for (const route of routes) {
       const sides = (['app', 'same', 'physical'] as const).filter((s) => route[s]);
       const order = [...sides.slice(round % sides.length), ...sides.slice(0, round % sides.length)];
       for (const s of order) {
-        const r = await run(route[s]!, SECONDS);
+        const { r, cpuUs } = await measure(route[s]!, SECONDS);
         if (r.non2xx || r.errors) console.warn(`${route.name} ${s}: non-2xx ${r.non2xx}, errors ${r.errors}`);
         results.get(route.name)![s].push(r);
+        cpuPerRequest.get(route.name)![s].push(cpuUs);
       }
       const got = results.get(route.name)!;
-      console.log(`${route.name}: app ${got.app.at(-1)?.requestsPerSec}, same ${got.same.at(-1)?.requestsPerSec ?? '-'}, physical ${got.physical.at(-1)?.requestsPerSec}`);
+      const cpu = cpuPerRequest.get(route.name)!;
+      const us = (xs: number[]) => (xs.length ? `${Math.round(xs.at(-1)!)} µs` : '-');
+      console.log(
+        `${route.name}: app ${got.app.at(-1)?.requestsPerSec} (${us(cpu.app)}), same ${got.same.at(-1)?.requestsPerSec ?? '-'} (${us(cpu.same)}), physical ${got.physical.at(-1)?.requestsPerSec} (${us(cpu.physical)})`,
+      );
     }
   }
 } finally {
@@ -299,16 +316,18 @@ const rows = routes.map((route) => {
   const same = r.same.length ? med(r.same) : null;
   const ratio = app / physical;
   const errors = [...r.app, ...r.same, ...r.physical].reduce((a, x) => a + x.non2xx + x.errors, 0);
-  return `| ${route.name} | ${app.toLocaleString('en')} | ${same === null ? '-' : same.toLocaleString('en')} | ${same === null ? '-' : (app / same).toFixed(2)} | ${physical.toLocaleString('en')} | **${ratio.toFixed(2)}** | ${route.target.toFixed(2)} | ${ratio >= route.target ? 'met' : 'missed'} | ${r.app.map((x) => x.requestsPerSec).join(' / ')} | ${errors} |`;
+  const cpu = cpuPerRequest.get(route.name)!;
+  const us = (xs: number[]) => (xs.length && xs.every(Number.isFinite) ? String(Math.round(median(xs))) : '-');
+  return `| ${route.name} | ${us(cpu.app)} / ${us(cpu.same)} / ${us(cpu.physical)} | ${app.toLocaleString('en')} | ${same === null ? '-' : same.toLocaleString('en')} | ${same === null ? '-' : (app / same).toFixed(2)} | ${physical.toLocaleString('en')} | **${ratio.toFixed(2)}** | ${route.target.toFixed(2)} | ${ratio >= route.target ? 'met' : 'missed'} | ${r.app.map((x) => x.requestsPerSec).join(' / ')} | ${errors} |`;
 });
-const body = `Command: \`npm run bench -- hot-paths\` (BENCH_SECONDS=${SECONDS}, BENCH_ROUNDS=${ROUNDS}, BENCH_WARMUP=${WARMUP}; real PostgreSQL at 127.0.0.1:5432, ${machine()}, autocannon ${CONNECTIONS} connections, services and baselines with 10 pooled connections each, server and load generator in separate processes on loopback). The machine has 2 cores shared by the load generator, Node, PostgreSQL and whatever else runs (load average ${LOAD_START} at the start, ${loadNow()} at the end): phases alternate (per route: service, same-schema baseline, physical baseline, the order rotating every round) so noise hits all three alike; figures are medians of ${ROUNDS} rounds of ${SECONDS} s.
+const body = `Command: \`npm run bench -- hot-paths\` (BENCH_SECONDS=${SECONDS}, BENCH_ROUNDS=${ROUNDS}, BENCH_WARMUP=${WARMUP}; real PostgreSQL at 127.0.0.1:5432, ${machine()}, autocannon ${CONNECTIONS} connections, services and baselines with 10 pooled connections each, server and load generator in separate processes on loopback). The machine has 2 cores shared by the load generator, Node, PostgreSQL and whatever else runs (load average ${LOAD_START} at the start, ${loadNow()} at the end): phases alternate (per route: service, same-schema baseline, physical baseline, the order rotating every round) so noise hits all three alike; figures are medians of ${ROUNDS} rounds of ${SECONDS} s. Server CPU per request is the server process's user + system time (from /proc) over a phase divided by the responses it sent: unlike req/s it hardly depends on what else the machine runs.
 
 - physical baseline: bare Fastify + pg, the minimal statements on plain tables in their own database (no triggers, RLS, auth, validation): \`bench/servers/bare-physical.ts\`; \`GET /hello\` (no database) for the rates.
 - same-schema baseline: bare Fastify + pg running the service's statements on the service's database as the table owner (\`bench/servers/bare-me.ts\`, \`bare-posting.ts\`, \`bare-invoice.ts\`, \`bare-same-schema.ts\`).
 - 20 organizations: each connection cycles through 20 organizations' tokens (and the baselines through 20 organizations' ids), so consecutive requests on a pooled database connection belong to different organizations. Readers (200 invoices each) and writers are different organizations.
 
-| route | service req/s | same-schema req/s | service / same schema | physical req/s | **service / physical** | target | | service rounds | non-2xx + errors |
-|---|---:|---:|---:|---:|---:|---:|---|---|---:|
+| route | server CPU µs per request (service / same schema / physical) | service req/s | same-schema req/s | service / same schema | physical req/s | **service / physical** | target | | service rounds | non-2xx + errors |
+|---|---|---:|---:|---:|---:|---:|---:|---|---|---:|
 ${rows.join('\n')}
 
 What the service does per request now (round trips after the token, which a bounded cache of

@@ -62,6 +62,20 @@ export interface LoadResult {
   p99: number;
   errors: number;
   non2xx: number;
+  /** Responses received in the whole run. */
+  total: number;
+}
+
+/** CPU time (user + system, ms) a process has used so far, from /proc (Linux); null elsewhere. */
+export function processCpuMs(pid: number | undefined): number | null {
+  if (!pid) return null;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in 1/100 s
+  } catch {
+    return null;
+  }
 }
 
 /** One request of a cycle: each connection sends them in turn (e.g. one per organization). */
@@ -98,6 +112,7 @@ export async function load(opts: {
     p99: result.latency.p99,
     errors: result.errors,
     non2xx: result.non2xx,
+    total: result.requests.total,
   };
 }
 

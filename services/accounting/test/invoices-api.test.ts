@@ -173,6 +173,10 @@ describe('reading, listing and updating', () => {
     expect(Object.keys(list.json().data[0]).sort()).toEqual(
       ['createdAt', 'currencyCode', 'customerId', 'customerName', 'dueDate', 'id', 'invoiceDate', 'invoiceNumber', 'status', 'totalAmount'],
     );
+    // The list writes createdAt in SQL; it must read exactly as the invoice itself does.
+    const one = await inject(owner, 'GET', `/api/v1/invoices/${a.id}`);
+    expect(list.json().data[0].createdAt).toBe(one.json().createdAt);
+    expect(list.json().data[0].totalAmount).toBe(one.json().totalAmount);
     const ranged = await inject(owner, 'GET', `/api/v1/invoices?customerId=${cust2.id}&fromDate=2029-01-15&toDate=2029-01-31`);
     expect(ranged.json().data.map((i: any) => i.id)).toEqual([b.id]);
     const paged = await inject(owner, 'GET', `/api/v1/invoices?customerId=${cust2.id}&perPage=1&page=2&sort=invoiceNumber&order=desc`);

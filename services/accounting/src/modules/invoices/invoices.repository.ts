@@ -158,7 +158,9 @@ function listInvoicesSql(f: InvoiceFilters, sort: InvoiceSort, order: 'asc' | 'd
   if (f.status) where.push(`${EFFECTIVE_SQL} = $${++n}`);
   const dir = order === 'asc' ? 'ASC' : 'DESC';
   const sortBy = sort === 'status' ? EFFECTIVE_SQL : SORT_COLUMNS[sort];
-  text = `SELECT id, invoice_number, customer_id, customer_name, invoice_date, due_date, currency_code, total_amount, created_at,
+  // created_at as ISO 8601 text (what Date#toISOString writes): no Date parsed and formatted per row.
+  text = `SELECT id, invoice_number, customer_id, customer_name, invoice_date, due_date, currency_code, total_amount,
+    to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at,
     ${EFFECTIVE_SQL} AS status, count(*) OVER () AS total_count
     FROM invoices WHERE ${where.join(' AND ')}
     ORDER BY ${sortBy} ${dir}, invoice_number ${dir} LIMIT $${n + 1} OFFSET $${n + 2}`;
@@ -175,7 +177,8 @@ export interface InvoiceListRow {
   due_date: string;
   currency_code: string;
   total_amount: string;
-  created_at: Date;
+  /** ISO 8601, UTC, milliseconds. */
+  created_at: string;
   status: InvoiceStatus;
   total_count: number;
 }

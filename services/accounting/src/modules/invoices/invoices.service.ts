@@ -230,7 +230,7 @@ export async function listInvoices(db: Db, p: Principal, q: InvoicesQuery, page:
       currencyCode: r.currency_code,
       totalAmount: formatAmount(r.total_amount, currencyDecimals(r.currency_code)),
       status: r.status,
-      createdAt: r.created_at.toISOString(),
+      createdAt: r.created_at,
     })),
     meta: pageMeta(total, page),
   };
