@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '@app/shared/db/database';
 import '@app/shared/routes';
+import { tenantScope, type TenantScope } from '../db/tenant-scope.js';
 import type { DB } from '../db/types.js';
 import { AppError } from '../lib/errors.js';
 import { AccessTokens, type Role } from '../lib/jwt.js';
@@ -44,7 +45,19 @@ declare module 'fastify' {
     /** Same, inside one transaction: the whole request's writes commit or roll back together. */
     tenantTx<T>(fn: (trx: TenantTx) => Promise<T>): Promise<T>;
     principal(): Principal;
+    /** The signed-in caller's organization scope (see scopeOf). */
+    scope(): TenantScope;
+    /** scope()'s cache: built on first use, so a route that needs no statement builds none. */
+    tenantScope: TenantScope | null;
   }
+}
+
+/**
+ * The signed-in caller's scope, for the service the route calls (route handlers never open a
+ * transaction themselves; see db/tenant-scope.ts).
+ */
+export function scopeOf(request: FastifyRequest): TenantScope {
+  return request.tenantScope ?? request.scope();
 }
 
 // The one query every authenticated request runs, written once as SQL (no builder work per
@@ -85,9 +98,14 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Database<D
   const { db, tokens } = opts;
 
   app.decorateRequest('auth', null);
+  app.decorateRequest('tenantScope', null);
   app.decorateRequest('principal', function (this: FastifyRequest) {
     if (!this.auth) throw new AppError('SVC-1005');
     return this.auth;
+  });
+  app.decorateRequest('scope', function (this: FastifyRequest) {
+    const p = this.principal();
+    return (this.tenantScope ??= tenantScope(db, p.orgId, p.userId, this.id));
   });
   app.decorateRequest('tenant', function <T>(this: FastifyRequest, fn: (db: Tenant) => Promise<T>) {
     const p = this.principal();

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { IdParams, errorResponses } from '../../lib/schemas.js';
-import { ALL_ROLES } from '../../plugins/auth.js';
+import { ALL_ROLES, scopeOf } from '../../plugins/auth.js';
 import { ACCOUNT_FIELD_CODES, Account, AccountsQuery, CreateAccountBody, UpdateAccountBody } from './accounts.schemas.js';
 import { createAccount, getAccount, listAccounts, updateAccount } from './accounts.service.js';
 
@@ -16,24 +16,21 @@ export function accountsRoutes() {
       config: { auth: ALL_ROLES },
       schema: { tags, security, querystring: AccountsQuery, response: { 200: Type.Object({ data: Type.Array(Account) }), ...errorResponses(401, 403, 422) } },
     }, async (request) => {
-      const p = request.principal();
-      return request.tenant((db) => listAccounts(db, p.orgId, p.organization.baseCurrency, request.query));
+      return listAccounts(scopeOf(request), request.principal().organization.baseCurrency, request.query);
     });
 
     app.get('/:id', {
       config: { auth: ALL_ROLES },
       schema: { tags, security, params: IdParams, response: { 200: Account, ...errorResponses(401, 403, 404) } },
     }, async (request) => {
-      const p = request.principal();
-      return request.tenant((db) => getAccount(db, p.orgId, p.organization.baseCurrency, request.params.id));
+      return getAccount(scopeOf(request), request.principal().organization.baseCurrency, request.params.id);
     });
 
     app.post('/', {
       config: { auth: ['owner', 'admin'], perMinute: 10, fieldCodes: ACCOUNT_FIELD_CODES },
       schema: { tags, security, body: CreateAccountBody, response: { 201: Account, ...errorResponses(401, 403, 404, 409, 422) } },
     }, async (request, reply) => {
-      const p = request.principal();
-      const account = await request.tenantTx((trx) => createAccount(trx, p.orgId, p.organization.baseCurrency, request.body));
+      const account = await createAccount(scopeOf(request), request.principal().organization.baseCurrency, request.body);
       return reply.status(201).send(account);
     });
 
@@ -41,8 +38,7 @@ export function accountsRoutes() {
       config: { auth: ['owner', 'admin'], perMinute: 10 },
       schema: { tags, security, params: IdParams, body: UpdateAccountBody, response: { 200: Account, ...errorResponses(400, 401, 403, 404, 422) } },
     }, async (request) => {
-      const p = request.principal();
-      return request.tenantTx((trx) => updateAccount(trx, p.orgId, p.organization.baseCurrency, request.params.id, request.body));
+      return updateAccount(scopeOf(request), request.principal().organization.baseCurrency, request.params.id, request.body);
     });
   };
 }

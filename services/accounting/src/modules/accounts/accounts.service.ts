@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Static } from 'typebox';
 import { dec } from '@app/shared/money';
+import type { TenantScope } from '../../db/tenant-scope.js';
 import type { DB } from '../../db/types.js';
 import { AppError } from '../../lib/errors.js';
 import { assertCurrency, formatMoney } from '../currencies/currencies.js';
@@ -34,15 +35,19 @@ export function presentAccount(a: repo.AccountRow, baseCurrency: string) {
   };
 }
 
-export async function listAccounts(db: Db, orgId: string, baseCurrency: string, q: Static<typeof AccountsQuery>) {
+export async function listAccounts(scope: TenantScope, baseCurrency: string, q: Static<typeof AccountsQuery>) {
   if (q.accountTypeId !== undefined && (q.accountTypeId < 1 || q.accountTypeId > 5)) {
     throw new AppError('SVC-8003', { accountTypeId: ['must be 1-5'] });
   }
-  const rows = await repo.listAccounts(db, orgId, q);
+  const rows = await scope.run((db) => repo.listAccounts(db, scope.orgId, q));
   return { data: rows.map((r) => presentAccount(r, baseCurrency)) };
 }
 
-export async function getAccount(db: Db, orgId: string, baseCurrency: string, id: string) {
+export function getAccount(scope: TenantScope, baseCurrency: string, id: string) {
+  return scope.run((db) => readAccount(db, scope.orgId, baseCurrency, id));
+}
+
+async function readAccount(db: Db, orgId: string, baseCurrency: string, id: string) {
   const row = await repo.findAccount(db, orgId, id);
   if (!row) throw new AppError('SVC-8001');
   return presentAccount(row, baseCurrency);
@@ -53,56 +58,62 @@ function isUniqueViolation(err: unknown): boolean {
 }
 
 /** normalBalance follows the type; the parent must be an account of the same type. */
-export async function createAccount(trx: Db, orgId: string, baseCurrency: string, body: Static<typeof CreateAccountBody>) {
+export async function createAccount(scope: TenantScope, baseCurrency: string, body: Static<typeof CreateAccountBody>) {
+  const orgId = scope.orgId;
   const code = body.code.trim();
   const name = body.name.trim();
   if (!name) throw new AppError('SVC-9003', { name: ['must not be blank'] });
-  const type = await repo.findAccountType(trx, body.accountTypeId);
-  if (!type) throw new AppError('SVC-8003', { accountTypeId: ['must be 1-5'] });
-  const currency = (body.currencyCode ?? baseCurrency).toUpperCase();
-  assertCurrency(currency);
-  if (body.parentAccountId) {
-    const parent = await repo.findAccount(trx, orgId, body.parentAccountId);
-    if (!parent) throw new AppError('SVC-8005');
-    if (parent.account_type_id !== body.accountTypeId) {
-      throw new AppError('SVC-9003', { parentAccountId: ['must be an account of the same type'] });
+  return scope.transaction(async (trx) => {
+    const type = await repo.findAccountType(trx, body.accountTypeId);
+    if (!type) throw new AppError('SVC-8003', { accountTypeId: ['must be 1-5'] });
+    const currency = (body.currencyCode ?? baseCurrency).toUpperCase();
+    assertCurrency(currency);
+    if (body.parentAccountId) {
+      const parent = await repo.findAccount(trx, orgId, body.parentAccountId);
+      if (!parent) throw new AppError('SVC-8005');
+      if (parent.account_type_id !== body.accountTypeId) {
+        throw new AppError('SVC-9003', { parentAccountId: ['must be an account of the same type'] });
+      }
     }
-  }
-  if (await repo.findAccountByCode(trx, orgId, code)) throw new AppError('SVC-8002', { code: ['is already used'] });
-  let id: string;
-  try {
-    id = await repo.insertAccount(trx, {
-      organization_id: orgId,
-      code,
-      name,
-      account_type_id: body.accountTypeId,
-      currency_code: currency,
-      parent_account_id: body.parentAccountId ?? null,
-    });
-  } catch (err) {
-    // Two concurrent creations of one code: the unique key decides.
-    if (isUniqueViolation(err)) throw new AppError('SVC-8002', { code: ['is already used'] });
-    throw err;
-  }
-  return getAccount(trx, orgId, baseCurrency, id);
+    if (await repo.findAccountByCode(trx, orgId, code)) throw new AppError('SVC-8002', { code: ['is already used'] });
+    let id: string;
+    try {
+      id = await repo.insertAccount(trx, {
+        organization_id: orgId,
+        code,
+        name,
+        account_type_id: body.accountTypeId,
+        currency_code: currency,
+        parent_account_id: body.parentAccountId ?? null,
+      });
+    } catch (err) {
+      // Two concurrent creations of one code: the unique key decides.
+      if (isUniqueViolation(err)) throw new AppError('SVC-8002', { code: ['is already used'] });
+      throw err;
+    }
+    return readAccount(trx, orgId, baseCurrency, id);
+  });
 }
 
 /** Renames or (de)activates; an account with postings cannot be deactivated (SVC-8004). */
-export async function updateAccount(trx: Db, orgId: string, baseCurrency: string, id: string, body: Static<typeof UpdateAccountBody>) {
-  const current = await repo.lockAccount(trx, orgId, id);
-  if (!current) throw new AppError('SVC-8001');
-  const values: { name?: string; is_active?: boolean } = {};
-  if (body.name !== undefined) {
-    const name = body.name.trim();
-    if (!name) throw new AppError('SVC-9003', { name: ['must not be blank'] });
-    values.name = name;
-  }
-  if (body.isActive !== undefined && body.isActive !== current.is_active) {
-    if (!body.isActive && (await repo.hasPostings(trx, orgId, id))) {
-      throw new AppError('SVC-8004', { isActive: ['the account has ledger transactions'] });
+export function updateAccount(scope: TenantScope, baseCurrency: string, id: string, body: Static<typeof UpdateAccountBody>) {
+  const orgId = scope.orgId;
+  return scope.transaction(async (trx) => {
+    const current = await repo.lockAccount(trx, orgId, id);
+    if (!current) throw new AppError('SVC-8001');
+    const values: { name?: string; is_active?: boolean } = {};
+    if (body.name !== undefined) {
+      const name = body.name.trim();
+      if (!name) throw new AppError('SVC-9003', { name: ['must not be blank'] });
+      values.name = name;
     }
-    values.is_active = body.isActive;
-  }
-  if (Object.keys(values).length) await repo.updateAccount(trx, orgId, id, values);
-  return getAccount(trx, orgId, baseCurrency, id);
+    if (body.isActive !== undefined && body.isActive !== current.is_active) {
+      if (!body.isActive && (await repo.hasPostings(trx, orgId, id))) {
+        throw new AppError('SVC-8004', { isActive: ['the account has ledger transactions'] });
+      }
+      values.is_active = body.isActive;
+    }
+    if (Object.keys(values).length) await repo.updateAccount(trx, orgId, id, values);
+    return readAccount(trx, orgId, baseCurrency, id);
+  });
 }

@@ -3,9 +3,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { Paginated } from '../../lib/pagination.js';
 import { IdParams, errorResponses } from '../../lib/schemas.js';
-import { ALL_ROLES } from '../../plugins/auth.js';
+import { ALL_ROLES, scopeOf } from '../../plugins/auth.js';
 import { CONTACT_FIELD_CODES, Contact, ContactWithNotes, ContactsQuery, CreateContactBody, UpdateContactBody } from './contacts.schemas.js';
-import { createContact, deleteContact, getContact, listContacts, updateContact, type ContactDeleteBlocker } from './contacts.service.js';
+import { createContact, getContact, listContacts, removeContact, updateContact, type ContactDeleteBlocker } from './contacts.service.js';
 
 /** /api/v1/contacts; `deleteBlockers` are the other features' reasons to refuse a deletion. */
 export function contactsRoutes(deps: { deleteBlockers: readonly ContactDeleteBlocker[] }) {
@@ -19,16 +19,14 @@ export function contactsRoutes(deps: { deleteBlockers: readonly ContactDeleteBlo
       config: { auth: ALL_ROLES },
       schema: { tags, security, querystring: ContactsQuery, response: { 200: Paginated(Contact), ...errorResponses(400, 401, 403, 422) } },
     }, async (request) => {
-      const orgId = request.principal().orgId;
-      return request.tenant((db) => listContacts(db, orgId, request.query));
+      return listContacts(scopeOf(request), request.query);
     });
 
     app.post('/', {
       config: { auth: writers, perMinute: 50, fieldCodes: CONTACT_FIELD_CODES },
       schema: { tags, security, body: CreateContactBody, response: { 201: ContactWithNotes, ...errorResponses(401, 403, 422) } },
     }, async (request, reply) => {
-      const p = request.principal();
-      const contact = await request.tenantTx((trx) => createContact(trx, p.orgId, p.organization.baseCurrency, request.body));
+      const contact = await createContact(scopeOf(request), request.principal().organization.baseCurrency, request.body);
       return reply.status(201).send(contact);
     });
 
@@ -36,24 +34,21 @@ export function contactsRoutes(deps: { deleteBlockers: readonly ContactDeleteBlo
       config: { auth: ALL_ROLES },
       schema: { tags, security, params: IdParams, response: { 200: ContactWithNotes, ...errorResponses(401, 403, 404) } },
     }, async (request) => {
-      const orgId = request.principal().orgId;
-      return request.tenant((db) => getContact(db, orgId, request.params.id));
+      return getContact(scopeOf(request), request.params.id);
     });
 
     app.put('/:id', {
       config: { auth: writers, perMinute: 50, fieldCodes: CONTACT_FIELD_CODES },
       schema: { tags, security, params: IdParams, body: UpdateContactBody, response: { 200: ContactWithNotes, ...errorResponses(401, 403, 404, 422) } },
     }, async (request) => {
-      const orgId = request.principal().orgId;
-      return request.tenantTx((trx) => updateContact(trx, orgId, request.params.id, request.body));
+      return updateContact(scopeOf(request), request.params.id, request.body);
     });
 
     app.delete('/:id', {
       config: { auth: ['owner', 'admin'], perMinute: 10 },
       schema: { tags, security, params: IdParams, response: { 204: Type.Null(), ...errorResponses(400, 401, 403, 404) } },
     }, async (request, reply) => {
-      const orgId = request.principal().orgId;
-      await request.tenantTx((trx) => deleteContact(trx, orgId, request.params.id, deps.deleteBlockers));
+      await removeContact(scopeOf(request), request.params.id, deps.deleteBlockers);
       return reply.status(204).send(null);
     });
   };

@@ -1,6 +1,7 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import countries from 'i18n-iso-countries';
 import type { Static } from 'typebox';
+import type { TenantScope } from '../../db/tenant-scope.js';
 import type { ContactsTable, DB } from '../../db/types.js';
 import type { ErrorCode } from '../../lib/catalog.js';
 import { AppError } from '../../lib/errors.js';
@@ -92,39 +93,47 @@ function optionalFields(body: Static<typeof UpdateContactBody>): Updateable<Cont
   return v;
 }
 
-export async function listContacts(db: Db, orgId: string, q: Static<typeof ContactsQuery>) {
+export async function listContacts(scope: TenantScope, q: Static<typeof ContactsQuery>) {
   const page = pageRequest(q, CONTACT_SORTS, 'createdAt');
-  const { rows, total } = await repo.listContacts(db, orgId, { type: q.type, isActive: q.isActive ?? true, search: q.search }, page);
+  const filter = { type: q.type, isActive: q.isActive ?? true, search: q.search };
+  const { rows, total } = await scope.run((db) => repo.listContacts(db, scope.orgId, filter, page));
   return { data: rows.map(presentContact), meta: pageMeta(total, page) };
 }
 
-export async function getContact(db: Db, orgId: string, id: string) {
-  const row = await repo.findContact(db, orgId, id);
+export async function getContact(scope: TenantScope, id: string) {
+  const row = await scope.run((db) => repo.findContact(db, scope.orgId, id));
   if (!row) throw new AppError('SVC-7001');
   return presentContactWithNotes(row);
 }
 
-export async function createContact(trx: Db, orgId: string, baseCurrency: string, body: Static<typeof CreateContactBody>) {
+export async function createContact(scope: TenantScope, baseCurrency: string, body: Static<typeof CreateContactBody>) {
   const fields = optionalFields(body);
   const values: Insertable<ContactsTable> = {
     ...(fields as Insertable<ContactsTable>),
-    organization_id: orgId,
+    organization_id: scope.orgId,
     type: body.type,
     name: normalizeName(body.name),
     currency_code: fields.currency_code ?? baseCurrency,
   };
   assertVatNumber(values.country, values.vat_number);
-  return presentContactWithNotes(await repo.insertContact(trx, values));
+  return presentContactWithNotes(await scope.transaction((trx) => repo.insertContact(trx, values)));
 }
 
-export async function updateContact(trx: Db, orgId: string, id: string, body: Static<typeof UpdateContactBody>) {
+export function updateContact(scope: TenantScope, id: string, body: Static<typeof UpdateContactBody>) {
   const values = optionalFields(body);
-  const row = Object.keys(values).length ? await repo.updateContact(trx, orgId, id, values) : await repo.findContact(trx, orgId, id);
-  if (!row) throw new AppError('SVC-7001');
-  // E2 on the record as it now stands (the rollback undoes the update); an untouched old
-  // number does not block unrelated edits.
-  if (body.vatNumber !== undefined || body.country !== undefined) assertVatNumber(row.country, row.vat_number);
-  return presentContactWithNotes(row);
+  return scope.transaction(async (trx) => {
+    const row = Object.keys(values).length ? await repo.updateContact(trx, scope.orgId, id, values) : await repo.findContact(trx, scope.orgId, id);
+    if (!row) throw new AppError('SVC-7001');
+    // E2 on the record as it now stands (the rollback undoes the update); an untouched old
+    // number does not block unrelated edits.
+    if (body.vatNumber !== undefined || body.country !== undefined) assertVatNumber(row.country, row.vat_number);
+    return presentContactWithNotes(row);
+  });
+}
+
+/** The route's entry point for deleteContact, in its own transaction. */
+export function removeContact(scope: TenantScope, id: string, blockers: readonly ContactDeleteBlocker[]): Promise<void> {
+  return scope.transaction((trx) => deleteContact(trx, scope.orgId, id, blockers));
 }
 
 /** Soft delete (isActive false), refused while one of the blockers objects; deleting twice is a no-op. */

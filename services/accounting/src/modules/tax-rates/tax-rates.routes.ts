@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { errorResponses } from '../../lib/schemas.js';
-import { ALL_ROLES } from '../../plugins/auth.js';
+import { ALL_ROLES, scopeOf } from '../../plugins/auth.js';
 import { TaxRates, UpdateTaxRatesBody } from './tax-rates.schemas.js';
 import { getTaxRates, updateTaxRates } from './tax-rates.service.js';
 
@@ -15,16 +15,14 @@ export function taxRatesRoutes() {
       config: { auth: ALL_ROLES },
       schema: { tags, security, response: { 200: TaxRates, ...errorResponses(401, 403) } },
     }, async (request) => {
-      const orgId = request.principal().orgId;
-      return request.tenant((db) => getTaxRates(db, orgId));
+      return getTaxRates(scopeOf(request));
     });
 
     app.put('/', {
       config: { auth: ['owner', 'admin'], perMinute: 10 },
       schema: { tags, security, body: UpdateTaxRatesBody, response: { 200: TaxRates, ...errorResponses(401, 403, 422) } },
     }, async (request) => {
-      const orgId = request.principal().orgId;
-      return request.tenantTx((trx) => updateTaxRates(trx, orgId, request.body));
+      return updateTaxRates(scopeOf(request), request.body);
     });
   };
 }

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Static } from 'typebox';
 import { dec } from '@app/shared/money';
+import type { TenantScope } from '../../db/tenant-scope.js';
 import type { DB } from '../../db/types.js';
 import { AppError, type ErrorDetails } from '../../lib/errors.js';
 import * as repo from './tax-rates.repository.js';
@@ -11,7 +12,11 @@ type Db = Kysely<DB>;
 /** Percent with at most 4 decimals (numeric(7,4)) as a plain number for the response. */
 const percent = (v: string) => Number(dec(v).toFixed());
 
-export async function getTaxRates(db: Db, orgId: string) {
+export function getTaxRates(scope: TenantScope) {
+  return scope.run((db) => readTaxRates(db, scope.orgId));
+}
+
+async function readTaxRates(db: Db, orgId: string) {
   const s = await repo.findTaxSettings(db, orgId);
   if (!s) throw new AppError('SVC-2001');
   return {
@@ -29,7 +34,7 @@ function checkRate(value: number, field: string, outOfRange: ErrorDetails, inval
   return d.toFixed();
 }
 
-export async function updateTaxRates(trx: Db, orgId: string, body: Static<typeof UpdateTaxRatesBody>) {
+export async function updateTaxRates(scope: TenantScope, body: Static<typeof UpdateTaxRatesBody>) {
   const outOfRange: ErrorDetails = {};
   const invalid: ErrorDetails = {};
   const defaultRate = checkRate(body.defaultVATRate, 'defaultVATRate', outOfRange, invalid);
@@ -43,6 +48,8 @@ export async function updateTaxRates(trx: Db, orgId: string, body: Static<typeof
   });
   if (Object.keys(outOfRange).length) throw new AppError('SVC-8006', outOfRange);
   if (Object.keys(invalid).length) throw new AppError('SVC-9003', invalid);
-  await repo.replaceTaxRates(trx, orgId, defaultRate, rates);
-  return getTaxRates(trx, orgId);
+  return scope.transaction(async (trx) => {
+    await repo.replaceTaxRates(trx, scope.orgId, defaultRate, rates);
+    return readTaxRates(trx, scope.orgId);
+  });
 }
