@@ -5,7 +5,7 @@ import { AppError } from '../../lib/errors.js';
 import { pageMeta, pageRequest } from '../../lib/pagination.js';
 import type { Principal, TenantTx } from '../../plugins/auth.js';
 import { assertCurrency, currencyDecimals, formatMoney } from '../currencies/currencies.js';
-import { getTransaction } from '../ledger/transactions.service.js';
+import { readTransaction } from '../ledger/transactions.service.js';
 import { paymentReference } from '../einvoice/payment-reference.js';
 import * as repo from './banking.repository.js';
 import { BANK_TRANSACTION_SORTS, type BankTransactionsQuery, type CreateBankAccountBody, type ReconcileBody } from './banking.schemas.js';
@@ -142,7 +142,7 @@ export async function reconcile(trx: TenantTx, p: Principal, id: string, body: R
   const updated = await repo.markReconciled(trx, p.orgId, line.id, posting.id, new Date());
   return {
     bankTransaction: presentBankTransaction(updated, bank.currency_code),
-    transaction: await getTransaction(trx, p.orgId, p.organization.baseCurrency, posting.id),
+    transaction: await readTransaction(trx, p.orgId, p.organization.baseCurrency, posting.id),
     confidence,
   };
 }

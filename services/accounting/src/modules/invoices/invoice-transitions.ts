@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '@app/shared/db/database';
 import type { Config } from '../../config.js';
+import { tenantScope, type TenantScope } from '../../db/tenant-scope.js';
 import type { DB, InvoiceStatus } from '../../db/types.js';
 import { AppError } from '../../lib/errors.js';
 import type { Principal, TenantTx } from '../../plugins/auth.js';
@@ -15,7 +16,7 @@ import { buildSalePostings, postInvoicePayment, reverseInvoicePostings, writePos
 import { nextStatus } from './invoice-status.js';
 import * as repo from './invoices.repository.js';
 import type { SendBody, StatusBody } from './invoices.schemas.js';
-import { getInvoice } from './invoices.service.js';
+import { readInvoice } from './invoices.service.js';
 
 export interface InvoiceDeps {
   config: Readonly<Config>;
@@ -24,9 +25,6 @@ export interface InvoiceDeps {
   mailer: Mailer;
   log: FastifyBaseLogger;
 }
-
-/** Runs fn in one transaction acting for the caller's organization (request.tenantTx). */
-export type RunTx = <T>(fn: (trx: TenantTx) => Promise<T>) => Promise<T>;
 
 export const DELIVERY_FAILED_NOTE = 'Email delivery failed';
 
@@ -48,12 +46,12 @@ function paidDate(body: StatusBody, invoiceDate: string): string {
 }
 
 /** PATCH /invoices/:id/status: send, mark-paid or cancel, with their postings in the same transaction (A8). */
-export async function changeStatus(deps: InvoiceDeps, runTx: RunTx, p: Principal, id: string, body: StatusBody, today: string) {
+export async function changeStatus(deps: InvoiceDeps, scope: TenantScope, p: Principal, id: string, body: StatusBody, today: string) {
   if (body.action === 'send') {
-    await deliver(deps, runTx, p, id, {}, today, 'transition');
-    return runTx((trx) => getInvoice(trx, p, id, today));
+    await deliver(deps, scope, p, id, {}, today, 'transition');
+    return scope.transaction((trx) => readInvoice(trx, p, id, today));
   }
-  return runTx(async (trx) => {
+  return scope.transaction(async (trx) => {
     const inv = await lockOrThrow(trx, p.orgId, id, today);
     const to = nextStatus(inv.status, body.action);
     const base = p.organization.baseCurrency;
@@ -65,13 +63,13 @@ export async function changeStatus(deps: InvoiceDeps, runTx: RunTx, p: Principal
       await reverseInvoicePostings(trx, p.orgId, id, p.userId);
       await repo.updateInvoice(trx, p.orgId, id, { status: to, cancelled_at: new Date() });
     }
-    return getInvoice(trx, p, id, today);
+    return readInvoice(trx, p, id, today);
   });
 }
 
 /** POST /invoices/:id/send: the send transition on a draft; a re-send on sent, viewed or overdue (A10). */
-export function sendInvoice(deps: InvoiceDeps, runTx: RunTx, p: Principal, id: string, body: SendBody, today: string) {
-  return deliver(deps, runTx, p, id, body, today, 'send');
+export function sendInvoice(deps: InvoiceDeps, scope: TenantScope, p: Principal, id: string, body: SendBody, today: string) {
+  return deliver(deps, scope, p, id, body, today, 'send');
 }
 
 function messageIdFor(mailFrom: string): string {
@@ -96,8 +94,8 @@ const SEND_CLAIM_MS = 2 * 60_000;
  * 2 and 3 the e-mail has gone while the invoice is still draft; its claim expires and a new send
  * mails it again.
  */
-async function deliver(deps: InvoiceDeps, runTx: RunTx, p: Principal, id: string, opts: SendBody, today: string, mode: 'transition' | 'send') {
-  const prepared = await runTx(async (trx) => {
+async function deliver(deps: InvoiceDeps, scope: TenantScope, p: Principal, id: string, opts: SendBody, today: string, mode: 'transition' | 'send') {
+  const prepared = await scope.transaction(async (trx) => {
     const inv = await lockOrThrow(trx, p.orgId, id, today);
     const firstSend = inv.status === 'draft';
     const resendable: InvoiceStatus[] = ['sent', 'viewed', 'overdue'];
@@ -143,7 +141,7 @@ async function deliver(deps: InvoiceDeps, runTx: RunTx, p: Principal, id: string
     if (!(err instanceof MailDeliveryError)) throw err;
     deps.log.warn({ invoiceId: id, err: err.message }, 'invoice e-mail delivery failed');
     if (storedKey) await deps.storage.delete(storedKey).catch(() => {});
-    await runTx(async (trx) => {
+    await scope.transaction(async (trx) => {
       if (firstSend) {
         await repo.updateInvoice(trx, p.orgId, id, { send_claimed_at: null });
         await repo.appendNote(trx, p.orgId, id, DELIVERY_FAILED_NOTE);
@@ -158,7 +156,7 @@ async function deliver(deps: InvoiceDeps, runTx: RunTx, p: Principal, id: string
     throw new AppError('SVC-3011');
   }
 
-  return runTx(async (trx) => {
+  return scope.transaction(async (trx) => {
     if (firstSend) {
       const current = await lockOrThrow(trx, p.orgId, id, today);
       // Only a cancel can have moved it meanwhile; the postings then stay unwritten.
@@ -188,7 +186,8 @@ export async function viewPublicInvoice(deps: InvoiceDeps, token: string, today:
   const found = await repo.findByTokenHash(deps.db.system, sha256Hex(token));
   if (!found) throw new AppError('SVC-9002');
   const orgId = found.organization_id;
-  return deps.db.transaction({ kind: 'tenant', orgId, userId: null, requestId }, async (trx) => {
+  // The link's organization, no acting user: the scope is built here, not by the auth plugin.
+  return tenantScope(deps.db, orgId, null, requestId).transaction(async (trx) => {
     const inv = await lockOrThrow(trx, orgId, found.id, today);
     if (inv.status === 'draft') throw new AppError('SVC-9002');
     if (inv.status === 'sent') {
@@ -196,6 +195,15 @@ export async function viewPublicInvoice(deps: InvoiceDeps, token: string, today:
     }
     const pdf = await pdfOf(deps, trx, orgId, inv);
     return { pdf, invoiceNumber: inv.invoice_number };
+  });
+}
+
+/** GET /invoices/:id/pdf: the caller's invoice as its stored PDF. */
+export function invoicePdf(deps: InvoiceDeps, scope: TenantScope, id: string, today: string) {
+  return scope.run(async (db) => {
+    const inv = await repo.findInvoice(db, scope.orgId, id, today);
+    if (!inv) throw new AppError('SVC-3001');
+    return { pdf: await pdfOf(deps, db, scope.orgId, inv), number: inv.invoice_number };
   });
 }
 

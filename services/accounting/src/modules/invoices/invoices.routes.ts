@@ -1,13 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { AppError } from '../../lib/errors.js';
 import { pageRequest } from '../../lib/pagination.js';
 import { IdParams, errorResponses } from '../../lib/schemas.js';
-import { ALL_ROLES } from '../../plugins/auth.js';
+import { ALL_ROLES, scopeOf } from '../../plugins/auth.js';
 import { todayIso } from './invoice-status.js';
-import { changeStatus, pdfOf, sendInvoice, viewPublicInvoice, type InvoiceDeps } from './invoice-transitions.js';
-import * as repo from './invoices.repository.js';
+import { changeStatus, invoicePdf, sendInvoice, viewPublicInvoice, type InvoiceDeps } from './invoice-transitions.js';
 import {
   INVOICE_SORTS, Invoice, InvoiceBody, InvoiceList, InvoicesQuery, SendBody, SendResponse, StatusBody, TokenParams,
 } from './invoices.schemas.js';
@@ -35,17 +33,15 @@ export function invoicesRoutes(deps: InvoiceDeps) {
       config: { auth: ALL_ROLES },
       schema: { tags, security, querystring: InvoicesQuery, response: { 200: InvoiceList, ...errorResponses(400, 401, 403, 422) } },
     }, async (request) => {
-      const p = request.principal();
       const page = pageRequest(request.query, INVOICE_SORTS, 'invoiceDate');
-      return request.tenant((db) => listInvoices(db, p, request.query, page, todayIso()));
+      return listInvoices(scopeOf(request), request.query, page, todayIso());
     });
 
     app.post('/', {
       config: { auth: WRITERS, perMinute: 50 },
       schema: { tags, security, body: InvoiceBody, response: { 201: Invoice, ...errorResponses(401, 403, 404, 422) } },
     }, async (request, reply) => {
-      const p = request.principal();
-      const invoice = await request.tenantTx((trx) => createInvoice(trx, p, request.body));
+      const invoice = await createInvoice(scopeOf(request), request.principal(), request.body);
       return reply.status(201).send(invoice);
     });
 
@@ -53,44 +49,35 @@ export function invoicesRoutes(deps: InvoiceDeps) {
       config: { auth: ALL_ROLES },
       schema: { tags, security, params: IdParams, response: { 200: Invoice, ...errorResponses(401, 403, 404) } },
     }, async (request) => {
-      const p = request.principal();
-      return request.tenant((db) => getInvoice(db, p, request.params.id, todayIso()));
+      return getInvoice(scopeOf(request), request.principal(), request.params.id, todayIso());
     });
 
     app.put('/:id', {
       config: { auth: WRITERS, perMinute: 50 },
       schema: { tags, security, params: IdParams, body: InvoiceBody, response: { 200: Invoice, ...errorResponses(400, 401, 403, 404, 422) } },
     }, async (request) => {
-      const p = request.principal();
-      return request.tenantTx((trx) => updateInvoice(trx, p, request.params.id, request.body, todayIso()));
+      return updateInvoice(scopeOf(request), request.principal(), request.params.id, request.body, todayIso());
     });
 
     app.patch('/:id/status', {
       config: { auth: WRITERS, perMinute: 50 },
       schema: { tags, security, params: IdParams, body: StatusBody, response: { 200: Invoice, ...errorResponses(400, 401, 403, 404, 422, 500) } },
     }, async (request) => {
-      const p = request.principal();
-      return changeStatus(deps, (fn) => request.tenantTx(fn), p, request.params.id, request.body, todayIso());
+      return changeStatus(deps, scopeOf(request), request.principal(), request.params.id, request.body, todayIso());
     });
 
     app.post('/:id/send', {
       config: { auth: WRITERS, perMinute: 10 },
       schema: { tags, security, params: IdParams, body: Type.Optional(SendBody), response: { 200: SendResponse, ...errorResponses(400, 401, 403, 404, 422, 500) } },
     }, async (request) => {
-      const p = request.principal();
-      return sendInvoice(deps, (fn) => request.tenantTx(fn), p, request.params.id, request.body ?? {}, todayIso());
+      return sendInvoice(deps, scopeOf(request), request.principal(), request.params.id, request.body ?? {}, todayIso());
     });
 
     app.get('/:id/pdf', {
       config: { auth: ALL_ROLES },
       schema: { tags, security, params: IdParams, response: { 200: PdfResponse, ...errorResponses(401, 403, 404) } },
     }, async (request, reply) => {
-      const p = request.principal();
-      const { pdf, number } = await request.tenant(async (db) => {
-        const inv = await repo.findInvoice(db, p.orgId, request.params.id, todayIso());
-        if (!inv) throw new AppError('SVC-3001');
-        return { pdf: await pdfOf(deps, db, p.orgId, inv), number: inv.invoice_number };
-      });
+      const { pdf, number } = await invoicePdf(deps, scopeOf(request), request.params.id, todayIso());
       return sendPdf(reply, pdf, number, 'attachment');
     });
   };

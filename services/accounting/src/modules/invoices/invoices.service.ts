@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { D, dec, formatAmount, type Dec } from '@app/shared/money';
+import type { TenantScope } from '../../db/tenant-scope.js';
 import type { DB } from '../../db/types.js';
 import type { ErrorCode } from '../../lib/catalog.js';
 import { AppError } from '../../lib/errors.js';
@@ -184,7 +185,11 @@ export function invoiceNumber(year: number, sequence: number): string {
   return `INV-${year}-${String(sequence).padStart(4, '0')}`;
 }
 
-export async function createInvoice(trx: TenantTx, p: Principal, body: InvoiceBody) {
+export function createInvoice(scope: TenantScope, p: Principal, body: InvoiceBody) {
+  return scope.transaction((trx) => insertInvoice(trx, p, body));
+}
+
+async function insertInvoice(trx: TenantTx, p: Principal, body: InvoiceBody) {
   const { values, itemRows } = await prepare(trx, p, body);
   const year = Number(body.invoiceDate.slice(0, 4));
   const items = itemRows('').map(({ organization_id: _o, invoice_id: _i, ...item }) => ({ ...item, id: randomUUID() }));
@@ -194,7 +199,11 @@ export async function createInvoice(trx: TenantTx, p: Principal, body: InvoiceBo
 }
 
 /** PUT: drafts only (400 SVC-3003 with details.status); the rate is recomputed (A5). */
-export async function updateInvoice(trx: TenantTx, p: Principal, id: string, body: InvoiceBody, today: string) {
+export function updateInvoice(scope: TenantScope, p: Principal, id: string, body: InvoiceBody, today: string) {
+  return scope.transaction((trx) => replaceDraft(trx, p, id, body, today));
+}
+
+async function replaceDraft(trx: TenantTx, p: Principal, id: string, body: InvoiceBody, today: string) {
   const current = await repo.lockInvoice(trx, p.orgId, id, today);
   if (!current) throw new AppError('SVC-3001');
   if (current.status !== 'draft') throw new AppError('SVC-3003', { status: [current.status] });
@@ -209,16 +218,21 @@ export async function updateInvoice(trx: TenantTx, p: Principal, id: string, bod
   return presentInvoice({ ...row, status: 'draft' }, items, p.organization);
 }
 
-export async function getInvoice(db: Db, p: Principal, id: string, today: string) {
+export function getInvoice(scope: TenantScope, p: Principal, id: string, today: string) {
+  return scope.run((db) => readInvoice(db, p, id, today));
+}
+
+/** The invoice as the API shows it, read with the handle the caller holds (inside its transaction). */
+export async function readInvoice(db: Db, p: Principal, id: string, today: string) {
   const row = await repo.findInvoice(db, p.orgId, id, today);
   if (!row) throw new AppError('SVC-3001');
   const items = await repo.findItems(db, p.orgId, id);
   return presentInvoice(row, items, p.organization);
 }
 
-export async function listInvoices(db: Db, p: Principal, q: InvoicesQuery, page: PageRequest<InvoiceSort>, today: string) {
+export async function listInvoices(scope: TenantScope, q: InvoicesQuery, page: PageRequest<InvoiceSort>, today: string) {
   if (q.fromDate && q.toDate && q.fromDate > q.toDate) throw new AppError('SVC-9003', { fromDate: ['must not be after toDate'] });
-  const { rows, total } = await repo.listInvoices(db, p.orgId, q, page, today);
+  const { rows, total } = await scope.run((db) => repo.listInvoices(db, scope.orgId, q, page, today));
   return {
     data: rows.map((r) => ({
       id: r.id,

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Paginated } from '../../lib/pagination.js';
 import { IdParams, errorResponses } from '../../lib/schemas.js';
-import { ALL_ROLES } from '../../plugins/auth.js';
+import { ALL_ROLES, scopeOf } from '../../plugins/auth.js';
 import { ManualEntryBody, ReverseBody, Transaction, TransactionsQuery } from './ledger.schemas.js';
 import { createManualEntry, getTransaction, listTransactions, reverseManualEntry } from './transactions.service.js';
 
@@ -17,16 +17,14 @@ export function transactionsRoutes() {
       config: { auth: ALL_ROLES },
       schema: { tags, security, querystring: TransactionsQuery, response: { 200: Paginated(Transaction), ...errorResponses(400, 401, 403, 422) } },
     }, async (request) => {
-      const p = request.principal();
-      return request.tenant((db) => listTransactions(db, p.orgId, p.organization.baseCurrency, request.query));
+      return listTransactions(scopeOf(request), request.principal().organization.baseCurrency, request.query);
     });
 
     app.get('/:id', {
       config: { auth: ALL_ROLES },
       schema: { tags, security, params: IdParams, response: { 200: Transaction, ...errorResponses(401, 403, 404) } },
     }, async (request) => {
-      const p = request.principal();
-      return request.tenant((db) => getTransaction(db, p.orgId, p.organization.baseCurrency, request.params.id));
+      return getTransaction(scopeOf(request), request.principal().organization.baseCurrency, request.params.id);
     });
 
     app.post('/', {
@@ -34,7 +32,7 @@ export function transactionsRoutes() {
       schema: { tags, security, body: ManualEntryBody, response: { 201: Transaction, ...errorResponses(401, 403, 404, 422) } },
     }, async (request, reply) => {
       const p = request.principal();
-      const entry = await createManualEntry((fn) => request.tenantTx(fn), p.orgId, p.userId, p.organization.baseCurrency, request.body);
+      const entry = await createManualEntry(scopeOf(request), p.userId, p.organization.baseCurrency, request.body);
       return reply.status(201).send(entry);
     });
 
@@ -48,7 +46,7 @@ export function transactionsRoutes() {
     }, async (request, reply) => {
       const p = request.principal();
       const date = request.body?.transactionDate;
-      const reversal = await request.tenantTx((trx) => reverseManualEntry(trx, p.orgId, p.userId, p.organization.baseCurrency, request.params.id, date));
+      const reversal = await reverseManualEntry(scopeOf(request), p.userId, p.organization.baseCurrency, request.params.id, date);
       return reply.status(201).send(reversal);
     });
   };

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Static } from 'typebox';
 import { dec, roundHalfUp } from '@app/shared/money';
+import type { TenantScope } from '../../db/tenant-scope.js';
 import type { DB } from '../../db/types.js';
 import { AppError } from '../../lib/errors.js';
 import { pageMeta, pageRequest } from '../../lib/pagination.js';
@@ -42,14 +43,19 @@ export function presentTransaction(t: Presentable, baseCurrency: string) {
   };
 }
 
-export async function listTransactions(db: Db, orgId: string, baseCurrency: string, q: Static<typeof TransactionsQuery>) {
+export async function listTransactions(scope: TenantScope, baseCurrency: string, q: Static<typeof TransactionsQuery>) {
   const page = pageRequest(q, TRANSACTION_SORTS, 'transactionDate');
   if (q.fromDate && q.toDate && q.fromDate > q.toDate) throw new AppError('SVC-9003', { fromDate: ['must not be after toDate'] });
-  const { rows, total } = await repo.listTransactions(db, orgId, q, page);
+  const { rows, total } = await scope.run((db) => repo.listTransactions(db, scope.orgId, q, page));
   return { data: rows.map((r) => presentTransaction(r, baseCurrency)), meta: pageMeta(total, page) };
 }
 
-export async function getTransaction(db: Db, orgId: string, baseCurrency: string, id: string) {
+export function getTransaction(scope: TenantScope, baseCurrency: string, id: string) {
+  return scope.run((db) => readTransaction(db, scope.orgId, baseCurrency, id));
+}
+
+/** One posting as the API shows it, read with the handle the caller holds (inside its transaction). */
+export async function readTransaction(db: Db, orgId: string, baseCurrency: string, id: string) {
   const { rows } = await repo.listTransactions(db, orgId, { id }, { sort: 'transactionDate', order: 'desc', perPage: 1, offset: 0 });
   if (!rows[0]) throw new AppError('SVC-9002');
   return presentTransaction(rows[0], baseCurrency);
@@ -94,19 +100,13 @@ async function entryAmounts(trx: Db, orgId: string, baseCurrency: string, body: 
  * it under lock, and an entry that finds it changed runs again, in a new transaction, with the
  * new one.
  */
-export async function createManualEntry(
-  transaction: <T>(fn: (trx: Db) => Promise<T>) => Promise<T>,
-  orgId: string,
-  userId: string,
-  baseCurrency: string,
-  body: Static<typeof ManualEntryBody>,
-) {
+export async function createManualEntry(scope: TenantScope, userId: string, baseCurrency: string, body: Static<typeof ManualEntryBody>) {
   if (body.debitAccountId === body.creditAccountId) {
     throw new AppError('SVC-9003', { creditAccountId: ['must differ from debitAccountId'] });
   }
   let base = baseCurrency;
   for (let attempt = 0; attempt < 3; attempt++) {
-    const outcome = await transaction((trx) => postManualEntry(trx, orgId, userId, base, body));
+    const outcome = await scope.transaction((trx) => postManualEntry(trx, scope.orgId, userId, base, body));
     if (outcome.posted) return outcome.posted;
     base = outcome.baseCurrency;
   }
@@ -157,10 +157,13 @@ async function postManualEntry(trx: Db, orgId: string, userId: string, base: str
  * Reverses one manual posting (extension: POST /transactions/:id/reverse). Locked postings
  * belong to a document (invoice, expense) and are reversed by that document's cancellation.
  */
-export async function reverseManualEntry(trx: Db, orgId: string, userId: string, baseCurrency: string, id: string, date?: string) {
-  const posting = await repo.findPosting(trx, orgId, id);
-  if (!posting) throw new AppError('SVC-9002');
-  if (posting.locked) throw new AppError('SVC-9003', { id: ['a locked posting is reversed through its document'] });
-  const reversal = await reversePosting(trx, orgId, id, userId, { transactionDate: date });
-  return getTransaction(trx, orgId, baseCurrency, reversal.id);
+export function reverseManualEntry(scope: TenantScope, userId: string, baseCurrency: string, id: string, date?: string) {
+  const orgId = scope.orgId;
+  return scope.transaction(async (trx) => {
+    const posting = await repo.findPosting(trx, orgId, id);
+    if (!posting) throw new AppError('SVC-9002');
+    if (posting.locked) throw new AppError('SVC-9003', { id: ['a locked posting is reversed through its document'] });
+    const reversal = await reversePosting(trx, orgId, id, userId, { transactionDate: date });
+    return readTransaction(trx, orgId, baseCurrency, reversal.id);
+  });
 }
