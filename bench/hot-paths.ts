@@ -192,7 +192,7 @@ try {
   const physReaders = phys.slice(0, ORGS);
   const physWriters = phys.slice(ORGS);
 
-  await start(`${ROOT}/bench/servers/bare-physical.ts`, { DATABASE_URL: physDb.url, PORT: String(PORT.physical) }, `${url(PORT.physical)}/health`);
+  await start(`${ROOT}/bench/servers/bare-physical.ts`, { DATABASE_URL: physDb.url, PORT: String(PORT.physical) }, `${url(PORT.physical)}/health`, profileArgs('physical'));
   await start(`${ROOT}/bench/servers/bare-me.ts`, { DATABASE_URL: accDb.url, PORT: String(PORT.me) }, `${url(PORT.me)}/health`);
   await start(`${ROOT}/bench/servers/bare-posting.ts`, { DATABASE_URL: accDb.url, PORT: String(PORT.posting) }, `${url(PORT.posting)}/health`);
   await start(`${ROOT}/bench/servers/bare-invoice.ts`, { DATABASE_URL: accDb.url, PORT: String(PORT.invoice) }, `${url(PORT.invoice)}/health`);

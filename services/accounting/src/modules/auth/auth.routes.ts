@@ -22,7 +22,16 @@ const COOKIE = 'refreshToken';
 
 function presentMe(p: Principal, profile: { fullName: string; operatorOib: string | null }) {
   const { user, organization } = p;
-  return { ...user, ...profile, lastLoginAt: user.lastLoginAt ? user.lastLoginAt.toISOString() : null, organization };
+  return {
+    id: user.id,
+    email: user.email,
+    fullName: profile.fullName,
+    role: user.role,
+    twoFactorEnabled: user.twoFactorEnabled,
+    lastLoginAt: user.lastLoginAt ? user.lastLoginAt.toISOString() : null,
+    operatorOib: profile.operatorOib,
+    organization,
+  };
 }
 const COOKIE_PATH = '/api/v1/auth';
 
