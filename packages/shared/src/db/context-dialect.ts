@@ -69,6 +69,17 @@ export function sessionSql(ctx: DbContext, appRole: string): string {
   return `SET ROLE ${appRole}; ${owner(ctx.orgId, '')}`;
 }
 
+/**
+ * A user's whole context for one transaction only (transaction-local settings, role included):
+ * it vanishes at COMMIT or ROLLBACK, leaving the connection in the context it had before.
+ */
+function transactionUserSql(ctx: Extract<DbContext, { kind: 'user' }>, appRole: string): string {
+  if (!OWNER_ID.test(ctx.userId)) throw new Error('user context needs a user id');
+  return `SELECT set_config('role', ${literal(appRole)}, true), set_config('app.org_id', '', true), set_config('app.user_id', ${literal(
+    ctx.userId,
+  )}, true), set_config('app.request_id', ${literal(safeRequestId(ctx.requestId))}, true)`;
+}
+
 /** Transaction-local values the audit trigger reads; they vanish at COMMIT/ROLLBACK. */
 function localSql(ctx: DbContext): string {
   if (ctx.kind === 'anonymous') return '';
@@ -106,8 +117,11 @@ class ContextConnection implements DatabaseConnection {
     private readonly appRole: string,
   ) {}
 
-  /** Session context the connection holds inside the open transaction (cached again at COMMIT). */
-  private sessionInTx: string | null = null;
+  /** A transaction is open (begun, maybe not sent yet). */
+  private inTx = false;
+  /** The cached session context once the transaction commits, and once it rolls back. */
+  private contextAfterCommit: string | null = null;
+  private contextAfterRollback: string | null = null;
   /** BEGIN and context not sent yet: they go out with the transaction's first statement. */
   private pendingBegin: string | null = null;
   /** The transaction already ended with a statement marked withCommit. */
@@ -122,14 +136,27 @@ class ContextConnection implements DatabaseConnection {
     const session = this.pendingSession();
     const iso = settings.isolationLevel ? ` ISOLATION LEVEL ${settings.isolationLevel.toUpperCase()}` : '';
     const parts = [`BEGIN${iso}`];
-    if (session) parts.push(session);
-    const local = localSql(this.ctx);
-    if (local) parts.push(local);
-    // Session settings made inside a transaction revert on ROLLBACK, so the cache is only
-    // trusted again once this transaction commits.
+    const before = this.raw.state.context;
+    if (session !== null && this.ctx.kind === 'user') {
+      // A user's transaction on a connection in another context (typically the login role
+      // after the session look-up): the user's context is set for this transaction only, so
+      // the connection is back in its cached context after it, whatever the outcome, and the
+      // next request's look-up in that context needs no script.
+      parts.push(transactionUserSql(this.ctx, this.appRole));
+      this.contextAfterCommit = before;
+      this.contextAfterRollback = before;
+    } else {
+      if (session) parts.push(session);
+      const local = localSql(this.ctx);
+      if (local) parts.push(local);
+      // Session settings made inside a transaction revert on ROLLBACK, so the cache is only
+      // trusted again once this transaction commits.
+      this.contextAfterCommit = session ?? sessionSql(this.ctx, this.appRole);
+      this.contextAfterRollback = null;
+    }
     this.raw.state.context = null;
     this.pendingBegin = parts.join('; ');
-    this.sessionInTx = session ?? sessionSql(this.ctx, this.appRole);
+    this.inTx = true;
     this.committed = false;
   }
 
@@ -142,23 +169,23 @@ class ContextConnection implements DatabaseConnection {
   }
 
   async commit(): Promise<void> {
-    const session = this.sessionInTx;
-    this.sessionInTx = null;
+    this.inTx = false;
     if (this.committed) {
       this.committed = false;
     } else if (this.pendingBegin !== null) {
-      // No statement ran: nothing to send.
+      // No statement ran: nothing to send, and nothing changed on the connection.
       this.pendingBegin = null;
+      this.raw.state.context = this.contextAfterRollback;
       return;
     } else {
       await this.raw.script('COMMIT');
     }
-    this.raw.state.context = session;
+    this.raw.state.context = this.contextAfterCommit;
   }
 
   async rollback(): Promise<void> {
-    this.sessionInTx = null;
-    this.raw.state.context = null;
+    this.inTx = false;
+    this.raw.state.context = this.contextAfterRollback;
     if (this.pendingBegin !== null || this.committed) {
       // Nothing was sent, or the transaction already ended (the failed statement's COMMIT
       // answered ROLLBACK): no round trip.
@@ -176,7 +203,7 @@ class ContextConnection implements DatabaseConnection {
 
   private async send(compiled: CompiledQuery): Promise<RawResult> {
     const { sql, parameters } = compiled;
-    if (this.sessionInTx !== null) {
+    if (this.inTx) {
       if (this.committed) throw new Error('a statement after the one that committed its transaction (withCommit)');
       const begin = this.pendingBegin;
       this.pendingBegin = null;
