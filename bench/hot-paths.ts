@@ -12,9 +12,13 @@
  *   npm run bench -- hot-paths          BENCH_SECONDS (per phase, default 3), BENCH_ROUNDS (default 5),
  *                                       BENCH_WARMUP (s per side before the rounds, default 3)
  *   BENCH_PROFILE=dir                   also writes a CPU profile of each service (node --cpu-prof)
+ *   BENCH_BEFORE=checkout               also measures both services of another checkout (a worktree of
+ *                                       the commit before a change, with its node_modules) in the same
+ *                                       rounds, on their own databases: "before" next to "service"
  *   BENCH_ONLY=regex                    measures only the routes whose name matches (for profiling;
  *                                       BENCHMARKS.md is then left alone)
  */
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
@@ -33,6 +37,7 @@ const CONNECTIONS = 50;
 const ORGS = 20;
 const INVOICES = 200;
 const PROFILE = process.env.BENCH_PROFILE;
+const BEFORE = process.env.BENCH_BEFORE;
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null;
 /** A port nobody listens on now (other benchmarks may run on the same machine). */
 async function freePort(): Promise<number> {
@@ -42,7 +47,7 @@ async function freePort(): Promise<number> {
   await new Promise((resolve) => server.close(resolve));
   return port;
 }
-const PORT = { app: 0, remit: 0, physical: 0, me: 0, posting: 0, invoice: 0, same: 0 };
+const PORT = { app: 0, remit: 0, beforeApp: 0, beforeRemit: 0, physical: 0, me: 0, posting: 0, invoice: 0, same: 0 };
 for (const key of Object.keys(PORT) as Array<keyof typeof PORT>) PORT[key] = await freePort();
 const url = (port: number) => `http://127.0.0.1:${port}`;
 // One profile per thread (tsx runs a loader thread too); the largest file of a directory is the main thread.
@@ -152,18 +157,25 @@ interface Route {
   name: string;
   target: number;
   app: { port: number; requests: CycledRequest[] };
+  before: { port: number; requests: CycledRequest[] } | null;
   same: { port: number; requests: CycledRequest[] } | null;
   physical: { port: number; requests: CycledRequest[] };
 }
 
 const dbs = await Promise.all([createBenchDatabase('bench_hot_acc'), createBenchDatabase('bench_hot_remit'), createBenchDatabase('bench_hot_phys')]);
 const [accDb, remitDb, physDb] = dbs;
+const beforeDbs = BEFORE ? await Promise.all([createBenchDatabase('bench_hot_acc_before'), createBenchDatabase('bench_hot_remit_before')]) : null;
+if (beforeDbs) dbs.push(...beforeDbs);
+const commitOf = (dir: string) => execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: dir }).toString().trim();
+const HEAD = commitOf(ROOT);
+const BEFORE_COMMIT = BEFORE ? commitOf(BEFORE) : null;
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-hot-'));
 const children: Awaited<ReturnType<typeof startProcess>>[] = [];
-const results = new Map<string, Record<'app' | 'same' | 'physical', LoadResult[]>>();
+type Side = 'app' | 'before' | 'same' | 'physical';
+const results = new Map<string, Record<Side, LoadResult[]>>();
 /** Server process per port, for the CPU time each request costs it (robust to a busy machine). */
 const pids = new Map<number, number | undefined>();
-const cpuPerRequest = new Map<string, Record<'app' | 'same' | 'physical', number[]>>();
+const cpuPerRequest = new Map<string, Record<Side, number[]>>();
 const routes: Route[] = [];
 try {
   const start = async (script: string, env: Record<string, string>, ready: string, args: string[] = []) => {
@@ -172,21 +184,28 @@ try {
     pids.set(Number(new URL(ready).port), child.pid);
     return child;
   };
-  await start(`${ROOT}/services/accounting/src/server.ts`, accountingEnv(PORT.app, { ACCOUNTING_DATABASE_URL: accDb.url, DATA_DIR: dataDir }), `${url(PORT.app)}/health`, profileArgs('accounting'));
-  await start(
-    `${ROOT}/services/remittance/src/server.ts`,
-    { REMITTANCE_PORT: String(PORT.remit), REMITTANCE_DATABASE_URL: remitDb.url, DATA_DIR: dataDir, NODE_ENV: 'development', RATE_LIMITS: 'off', LOG_LEVEL: 'warn' },
-    `${url(PORT.remit)}/api/health`,
-    profileArgs('remittance'),
-  );
-  const base = `${url(PORT.app)}/api/v1`;
-  // Readers (200 invoices each) and writers are different organizations, so the list stays 200 long.
-  const readers: Org[] = [];
-  const writers: Org[] = [];
-  for (let i = 0; i < ORGS; i++) readers.push(await registerOrg(base, `BenchRead${i}`));
-  for (let i = 0; i < ORGS; i++) writers.push(await registerOrg(base, `BenchWrite${i}`));
-  await fillInvoices(accDb.url, readers);
-  const remitUser = await remittanceUser(url(PORT.remit), remitDb.url);
+  /** Both services of a checkout on their own databases, with their organizations and user. */
+  const services = async (root: string, ports: { app: number; remit: number }, acc: string, remit: string, profile: string) => {
+    await start(`${root}/services/accounting/src/server.ts`, accountingEnv(ports.app, { ACCOUNTING_DATABASE_URL: acc, DATA_DIR: dataDir }), `${url(ports.app)}/health`, profileArgs(`${profile}accounting`));
+    await start(
+      `${root}/services/remittance/src/server.ts`,
+      { REMITTANCE_PORT: String(ports.remit), REMITTANCE_DATABASE_URL: remit, DATA_DIR: dataDir, NODE_ENV: 'development', RATE_LIMITS: 'off', LOG_LEVEL: 'warn' },
+      `${url(ports.remit)}/api/health`,
+      profileArgs(`${profile}remittance`),
+    );
+    const base = `${url(ports.app)}/api/v1`;
+    // Readers (200 invoices each) and writers are different organizations, so the list stays 200 long.
+    const readers: Org[] = [];
+    const writers: Org[] = [];
+    for (let i = 0; i < ORGS; i++) readers.push(await registerOrg(base, `BenchRead${i}`));
+    for (let i = 0; i < ORGS; i++) writers.push(await registerOrg(base, `BenchWrite${i}`));
+    await fillInvoices(acc, readers);
+    const remitUser = await remittanceUser(url(ports.remit), remit);
+    return { ports, readers, writers, remitUser };
+  };
+  type Checkout = Awaited<ReturnType<typeof services>>;
+  const now = await services(ROOT, { app: PORT.app, remit: PORT.remit }, accDb.url, remitDb.url, '');
+  const then = BEFORE && beforeDbs ? await services(BEFORE, { app: PORT.beforeApp, remit: PORT.beforeRemit }, beforeDbs[0].url, beforeDbs[1].url, 'before-') : null;
   // The physical baseline, too, reads organizations that no write phase adds invoices to.
   const phys = await setupPhysical(physDb.url, 2 * ORGS, INVOICES);
   const physReaders = phys.slice(0, ORGS);
@@ -204,8 +223,24 @@ try {
   const post = (path: string, headers: Record<string, string>, body: object): CycledRequest => ({ method: 'POST', path, headers: { ...headers, ...JSON_HEADERS }, body: JSON.stringify(body) });
   const get = (path: string, headers: Record<string, string> = {}): CycledRequest => ({ method: 'GET', path, headers });
 
+  /** The service side of each route for one checkout (its own organizations and ports). */
+  const serviceSide = (c: Checkout, n: number) => {
+    const r = c.readers.slice(0, n);
+    const w = c.writers.slice(0, n);
+    return {
+      me: { port: c.ports.app, requests: r.map((o) => get('/api/v1/auth/me', bearer(o))) },
+      list: { port: c.ports.app, requests: r.map((o) => get('/api/v1/invoices?perPage=20', bearer(o))) },
+      posting: { port: c.ports.app, requests: w.map((o) => post('/api/v1/transactions', bearer(o), entry(o))) },
+      invoice: { port: c.ports.app, requests: w.map((o) => post('/api/v1/invoices', bearer(o), invoice(o))) },
+      remitMe: { port: c.ports.remit, requests: [get('/v1/auth/me', { authorization: `Bearer ${c.remitUser.token}` })] },
+      rates: { port: c.ports.remit, requests: [get('/api/rates')] },
+    };
+  };
+  const { readers, writers, remitUser } = now;
   for (const n of [1, ORGS]) {
     const label = n === 1 ? 'one organization' : `${n} organizations`;
+    const app = serviceSide(now, n);
+    const was = then ? serviceSide(then, n) : null;
     const r = readers.slice(0, n);
     const w = writers.slice(0, n);
     const p = physReaders.slice(0, n);
@@ -214,46 +249,54 @@ try {
       {
         name: `accounting GET /auth/me, ${label}`,
         target: 0.85,
-        app: { port: PORT.app, requests: r.map((o) => get('/api/v1/auth/me', bearer(o))) },
+        app: app.me,
+        before: was?.me ?? null,
         same: { port: PORT.me, requests: r.map((o) => get(`/me?user=${o.userId}&session=${o.sessionId}`)) },
         physical: { port: PORT.physical, requests: p.map((o) => get(`/me?user=${o.user}`)) },
       },
       {
         name: `accounting GET /invoices?perPage=20 (200 invoices), ${label}`,
         target: 0.7,
-        app: { port: PORT.app, requests: r.map((o) => get('/api/v1/invoices?perPage=20', bearer(o))) },
+        app: app.list,
+        before: was?.list ?? null,
         same: { port: PORT.same, requests: r.map((o) => get(`/invoices?org=${o.id}`)) },
         physical: { port: PORT.physical, requests: p.map((o) => get(`/invoices?org=${o.org}`)) },
       },
       {
         name: `accounting POST /transactions, ${label}`,
         target: 0.75,
-        app: { port: PORT.app, requests: w.map((o) => post('/api/v1/transactions', bearer(o), entry(o))) },
+        app: app.posting,
+        before: was?.posting ?? null,
         same: { port: PORT.posting, requests: w.map((o) => post('/post', {}, { ...entry(o), org: o.id })) },
         physical: { port: PORT.physical, requests: pw.map((o) => post('/transactions', {}, { ...entry({ debit: o.debit, credit: o.credit } as Org), org: o.org })) },
       },
       {
         name: `accounting POST /invoices (3 items), ${label}`,
         target: 0.4,
-        app: { port: PORT.app, requests: w.map((o) => post('/api/v1/invoices', bearer(o), invoice(o))) },
+        app: app.invoice,
+        before: was?.invoice ?? null,
         // The same-schema baseline numbers in 2027, so its counter is not the service's.
         same: { port: PORT.invoice, requests: w.map((o) => post('/invoices', {}, { ...invoice(o), org: o.id, invoiceDate: '2027-01-10', dueDate: '2027-02-10' })) },
         physical: { port: PORT.physical, requests: pw.map((o) => post('/invoices', {}, { ...invoice({ customerId: o.customer } as Org), org: o.org })) },
       },
     );
   }
+  const app1 = serviceSide(now, 1);
+  const was1 = then ? serviceSide(then, 1) : null;
   routes.push(
     {
       name: 'remittance GET /v1/auth/me (2 bank accounts)',
       target: 0.85,
-      app: { port: PORT.remit, requests: [get('/v1/auth/me', { authorization: `Bearer ${remitUser.token}` })] },
+      app: app1.remitMe,
+      before: was1?.remitMe ?? null,
       same: { port: PORT.same, requests: [get(`/remit-me?hash=${remitUser.hash}`)] },
       physical: { port: PORT.physical, requests: [get(`/me?user=${phys[0].user}`)] },
     },
     {
       name: 'remittance GET /api/rates',
       target: 0.5,
-      app: { port: PORT.remit, requests: [get('/api/rates')] },
+      app: app1.rates,
+      before: was1?.rates ?? null,
       same: null,
       physical: { port: PORT.physical, requests: [get('/hello')] },
     },
@@ -262,7 +305,7 @@ try {
   if (ONLY) routes.splice(0, routes.length, ...routes.filter((r) => ONLY.test(r.name)));
   // Every route answers 2xx before anything is measured.
   for (const route of routes) {
-    for (const side of [route.app, route.same, route.physical]) {
+    for (const side of [route.app, route.before, route.same, route.physical]) {
       if (!side) continue;
       const q = side.requests[0];
       const res = await fetch(`${url(side.port)}${q.path}`, { method: q.method, headers: q.headers, body: q.body });
@@ -280,13 +323,13 @@ try {
     return { r, cpuUs: before !== null && after !== null && r.total > 0 ? ((after - before) * 1000) / r.total : NaN };
   };
   for (const route of routes) {
-    for (const side of [route.app, route.same, route.physical]) if (side) await run(side, WARMUP); // JIT, prepared statements, caches
-    results.set(route.name, { app: [], same: [], physical: [] });
-    cpuPerRequest.set(route.name, { app: [], same: [], physical: [] });
+    for (const side of [route.app, route.before, route.same, route.physical]) if (side) await run(side, WARMUP); // JIT, prepared statements, caches
+    results.set(route.name, { app: [], before: [], same: [], physical: [] });
+    cpuPerRequest.set(route.name, { app: [], before: [], same: [], physical: [] });
   }
   for (let round = 0; round < ROUNDS; round++) {
     for (const route of routes) {
-      const sides = (['app', 'same', 'physical'] as const).filter((s) => route[s]);
+      const sides = (['app', 'before', 'same', 'physical'] as const).filter((s) => route[s]);
       const order = [...sides.slice(round % sides.length), ...sides.slice(0, round % sides.length)];
       for (const s of order) {
         const { r, cpuUs } = await measure(route[s]!, SECONDS);
@@ -315,19 +358,21 @@ const rows = routes.map((route) => {
   const physical = med(r.physical);
   const same = r.same.length ? med(r.same) : null;
   const ratio = app / physical;
-  const errors = [...r.app, ...r.same, ...r.physical].reduce((a, x) => a + x.non2xx + x.errors, 0);
+  const errors = [...r.app, ...r.before, ...r.same, ...r.physical].reduce((a, x) => a + x.non2xx + x.errors, 0);
+  const was = r.before.length ? med(r.before) : null;
+  const beforeCells = BEFORE_COMMIT ? ` ${was === null ? '-' : was.toLocaleString('en')} | ${was === null ? '-' : `**${(was / physical).toFixed(2)}**`} |` : '';
   const cpu = cpuPerRequest.get(route.name)!;
   const us = (xs: number[]) => (xs.length && xs.every(Number.isFinite) ? String(Math.round(median(xs))) : '-');
-  return `| ${route.name} | ${us(cpu.app)} / ${us(cpu.same)} / ${us(cpu.physical)} | ${app.toLocaleString('en')} | ${same === null ? '-' : same.toLocaleString('en')} | ${same === null ? '-' : (app / same).toFixed(2)} | ${physical.toLocaleString('en')} | **${ratio.toFixed(2)}** | ${route.target.toFixed(2)} | ${ratio >= route.target ? 'met' : 'missed'} | ${r.app.map((x) => x.requestsPerSec).join(' / ')} | ${errors} |`;
+  return `| ${route.name} | ${us(cpu.app)}${BEFORE_COMMIT ? ` / ${us(cpu.before)}` : ''} / ${us(cpu.same)} / ${us(cpu.physical)} | ${app.toLocaleString('en')} | ${same === null ? '-' : same.toLocaleString('en')} | ${same === null ? '-' : (app / same).toFixed(2)} | ${physical.toLocaleString('en')} | **${ratio.toFixed(2)}** | ${route.target.toFixed(2)} | ${ratio >= route.target ? 'met' : 'missed'} | ${r.app.map((x) => x.requestsPerSec).join(' / ')} | ${errors} |${beforeCells}`;
 });
-const body = `Command: \`npm run bench -- hot-paths\` (BENCH_SECONDS=${SECONDS}, BENCH_ROUNDS=${ROUNDS}, BENCH_WARMUP=${WARMUP}; real PostgreSQL at 127.0.0.1:5432, ${machine()}, autocannon ${CONNECTIONS} connections, services and baselines with 10 pooled connections each, server and load generator in separate processes on loopback). The machine has 2 cores shared by the load generator, Node, PostgreSQL and whatever else runs (load average ${LOAD_START} at the start, ${loadNow()} at the end): phases alternate (per route: service, same-schema baseline, physical baseline, the order rotating every round) so noise hits all three alike; figures are medians of ${ROUNDS} rounds of ${SECONDS} s. Server CPU per request is the server process's user + system time (from /proc) over a phase divided by the responses it sent: unlike req/s it hardly depends on what else the machine runs.
+const body = `Command: \`${BEFORE_COMMIT ? `BENCH_BEFORE=<checkout of ${BEFORE_COMMIT}> ` : ''}npm run bench -- hot-paths\` on ${HEAD} (BENCH_SECONDS=${SECONDS}, BENCH_ROUNDS=${ROUNDS}, BENCH_WARMUP=${WARMUP}; real PostgreSQL at 127.0.0.1:5432, ${machine()}, autocannon ${CONNECTIONS} connections, services and baselines with 10 pooled connections each, server and load generator in separate processes on loopback). The machine has 2 cores shared by the load generator, Node, PostgreSQL and whatever else runs (load average ${LOAD_START} at the start, ${loadNow()} at the end): phases alternate (per route: service, ${BEFORE_COMMIT ? 'the before checkout, ' : ''}same-schema baseline, physical baseline, the order rotating every round) so noise hits all three alike; figures are medians of ${ROUNDS} rounds of ${SECONDS} s. Server CPU per request is the server process's user + system time (from /proc) over a phase divided by the responses it sent: unlike req/s it hardly depends on what else the machine runs.
 
 - physical baseline: bare Fastify + pg, the minimal statements on plain tables in their own database (no triggers, RLS, auth, validation): \`bench/servers/bare-physical.ts\`; \`GET /hello\` (no database) for the rates.
 - same-schema baseline: bare Fastify + pg running the service's statements on the service's database as the table owner (\`bench/servers/bare-me.ts\`, \`bare-posting.ts\`, \`bare-invoice.ts\`, \`bare-same-schema.ts\`).
 - 20 organizations: each connection cycles through 20 organizations' tokens (and the baselines through 20 organizations' ids), so consecutive requests on a pooled database connection belong to different organizations. Readers (200 invoices each) and writers are different organizations.
 
-| route | server CPU µs per request (service / same schema / physical) | service req/s | same-schema req/s | service / same schema | physical req/s | **service / physical** | target | | service rounds | non-2xx + errors |
-|---|---|---:|---:|---:|---:|---:|---:|---|---|---:|
+| route | server CPU µs per request (service${BEFORE_COMMIT ? ' / before' : ''} / same schema / physical) | service req/s | same-schema req/s | service / same schema | physical req/s | **service / physical** | target | | service rounds | non-2xx + errors |${BEFORE_COMMIT ? ` before (${BEFORE_COMMIT}) req/s | **before / physical** |` : ''}
+|---|---|---:|---:|---:|---:|---:|---:|---|---|---:|${BEFORE_COMMIT ? '---:|---:|' : ''}
 ${rows.join('\n')}
 
 What the service does per request now (round trips after the token, which a bounded cache of
