@@ -1,6 +1,7 @@
 import { dec } from '@app/shared/money';
 import type { ReportLabels } from '../../infra/documents/report-labels.js';
-import type { balanceSheet, cashFlow, dashboard, profitLoss, trialBalanceReport, vatReport } from './reports.service.js';
+import type { balanceSheet, cashFlow, dashboard, profitLoss, trialBalanceReport } from './reports.service.js';
+import type { VatReport } from './reports.schemas.js';
 
 /**
  * One tabular form of every report, rendered by both exports (PDF and CSV): blocks of rows under
@@ -136,7 +137,7 @@ export function trialBalanceDocument(r: Report<typeof trialBalanceReport>, l: Re
   };
 }
 
-export function vatDocument(r: Report<typeof vatReport>, l: ReportLabels): ReportDocument {
+export function vatDocument(r: VatReport, l: ReportLabels): ReportDocument {
   const columns = [text(l.number, 1.6), text(l.party, 2.6), text(l.date, 1.3), money(l.base, 1.5), money(l.vat, 1.3), { label: l.rate, kind: 'number' as const, width: 0.9 }];
   const yesNo = (b: boolean) => (b ? l.yes : l.no);
   return {

@@ -1,4 +1,4 @@
-import { Type, type TSchema } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 
 export const REPORT_FORMATS = ['json', 'pdf', 'csv'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
@@ -102,6 +102,8 @@ export const Vat = Type.Object({
     unmatchedTransactions: Type.Number(),
   }),
 });
+
+export type VatReport = Static<typeof Vat>;
 
 export const TrialBalance = Type.Object({
   asOfDate: Type.String(),

@@ -9,6 +9,7 @@ import { trialBalance } from '../ledger/ledger.service.js';
 import { BEGINNING, addDays, monthStart, sumRanges, sumRangesUpTo, type SumRanges } from '../ledger/period-ranges.js';
 import { activityOf, cashAccountIds, EQUITY, EXPENSE, ASSET, LIABILITY, REVENUE, isFixedAsset, isLongTermLiability, type CashFlowActivity } from './report-accounts.js';
 import * as repo from './reports.repository.js';
+import type { VatReport } from './reports.schemas.js';
 
 /** The organization a report is for (from the caller's principal). */
 export interface ReportOrg {
@@ -158,80 +159,16 @@ export async function trialBalanceReport(db: Db, org: ReportOrg, asOfDate: strin
 }
 
 /**
- * Output VAT rows as the repository converted them. The rows of an invoice carry together
- * exactly the VAT the invoice posted to 2300 (round(posted tax x rate)): a rounding difference
- * goes to the row with the largest VAT (the first at its rate order on a tie). Rows of one
- * invoice come consecutively.
+ * The VAT report (A16) as the JSON text of its response (reports.repository.ts vatReportJson):
+ * amounts converted and rounded to the base currency's decimals as the sale and the approval
+ * posted them (A8), totals the exact sums of the listed amounts. The route sends the text as it is;
+ * the PDF and CSV exports parse it (parseVatReport), so there is one computation of the figures.
  */
-function outputVatRows(rows: repo.OutputVatRow[], decimals: number, zero: string) {
-  return rows.map((row, i) => {
-    let vat = row.vat_amount;
-    if (row.vat_difference !== zero) {
-      let first = i;
-      while (first > 0 && rows[first - 1].invoice_id === row.invoice_id) first--;
-      let largest = first;
-      for (let j = first + 1; j < rows.length && rows[j].invoice_id === row.invoice_id; j++) {
-        if (dec(rows[j].vat_amount).gt(rows[largest].vat_amount)) largest = j;
-      }
-      if (largest === i) vat = dec(vat).plus(row.vat_difference).toFixed(decimals);
-    }
-    return {
-      invoiceNumber: row.invoice_number,
-      customerName: row.customer_name,
-      invoiceDate: row.invoice_date,
-      baseAmount: row.base_amount,
-      vatAmount: vat,
-      vatRate: row.vat_rate,
-    };
-  });
+export async function vatReport(db: Db, org: ReportOrg, period: { from: string; to: string }): Promise<string> {
+  return repo.vatReportJson(db, org, period.from, period.to, currencyDecimals(org.baseCurrency));
 }
 
-/** Sum of decimal strings that all have `decimals` places, exactly (integer arithmetic on the digits). */
-function sumFixed(values: string[], decimals: number): string {
-  let total = 0n;
-  for (const v of values) total += BigInt(decimals > 0 ? v.replace('.', '') : v);
-  const negative = total < 0n;
-  const digits = (negative ? -total : total).toString().padStart(decimals + 1, '0');
-  const whole = decimals > 0 ? `${digits.slice(0, -decimals)}.${digits.slice(-decimals)}` : digits;
-  return negative ? `-${whole}` : whole;
-}
-
-export async function vatReport(db: Db, org: ReportOrg, period: { from: string; to: string }) {
-  const fmt = money(org);
-  const decimals = currencyDecimals(org.baseCurrency);
-  const zero = fmt(ZERO);
-  const [output, input, status] = await Promise.all([
-    repo.outputVat(db, org.id, period.from, period.to, decimals),
-    repo.inputVat(db, org.id, period.from, period.to, decimals),
-    repo.vatReconciliation(db, org.id, period.from, period.to),
-  ]);
-  // Amounts come converted and rounded to the base currency's decimals (A8: as the sale and the
-  // approval posted them), so totals are exact sums of the listed strings.
-  const invoices = outputVatRows(output, decimals, zero);
-  const expenses = input.map((e) => ({
-    expenseNumber: e.expense_number,
-    vendorName: e.vendor_name,
-    expenseDate: e.expense_date,
-    baseAmount: e.base_amount,
-    vatAmount: e.vat_amount,
-    vatRate: e.vat_rate,
-  }));
-  const outputTotal = dec(sumFixed(invoices.map((i) => i.vatAmount), decimals));
-  const inputTotal = dec(sumFixed(expenses.map((e) => e.vatAmount), decimals));
-  return {
-    period,
-    country: org.country,
-    baseCurrency: org.baseCurrency,
-    outputVAT: { total: fmt(outputTotal), invoices },
-    inputVAT: { total: fmt(inputTotal), expenses },
-    netVAT: fmt(outputTotal.minus(inputTotal)),
-    reconciliationStatus: {
-      allInvoicesPaid: output.every((r) => r.paid),
-      allExpensesApproved: !status.pending_expenses,
-      unmatchedTransactions: status.unmatched_transactions,
-    },
-  };
-}
+export const parseVatReport = (json: string): VatReport => JSON.parse(json) as VatReport;
 
 // Dashboard --------------------------------------------------------------------------------------
 
