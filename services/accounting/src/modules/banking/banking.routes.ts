@@ -2,11 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AppError } from '../../lib/errors.js';
 import { IdParams, errorResponses } from '../../lib/schemas.js';
-import { ALL_ROLES } from '../../plugins/auth.js';
+import { ALL_ROLES, scopeOf } from '../../plugins/auth.js';
 import {
   BankAccount, BankAccountList, BankTransactionList, BankTransactionsQuery, CreateBankAccountBody, ImportResult, ReconcileBody, ReconcileResult,
 } from './banking.schemas.js';
-import { bankAccountOrThrow, createBankAccount, listBankAccounts, listBankTransactions, reconcile } from './banking.service.js';
+import { createBankAccount, getBankAccount, listBankAccounts, listBankTransactions, reconcile } from './banking.service.js';
 import { STATEMENT_MAX_BYTES, importStatement } from './statement-import.js';
 
 /** The multipart parser stops a file at the size limit and marks it truncated: that is a 413. */
@@ -29,16 +29,14 @@ export function bankingRoutes() {
       config: { auth: ALL_ROLES },
       schema: { tags, security, response: { 200: BankAccountList, ...errorResponses(401, 403) } },
     }, async (request) => {
-      const p = request.principal();
-      return request.tenant((db) => listBankAccounts(db, p.orgId));
+      return listBankAccounts(scopeOf(request));
     });
 
     app.post('/', {
       config: { auth: OWNER_ADMIN, perMinute: 10 },
       schema: { tags, security, body: CreateBankAccountBody, response: { 201: BankAccount, ...errorResponses(401, 403, 404, 422) } },
     }, async (request, reply) => {
-      const p = request.principal();
-      const account = await request.tenantTx((trx) => createBankAccount(trx, p.orgId, request.body));
+      const account = await createBankAccount(scopeOf(request), request.body);
       return reply.status(201).send(account);
     });
 
@@ -46,8 +44,7 @@ export function bankingRoutes() {
       config: { auth: ALL_ROLES },
       schema: { tags, security, params: IdParams, querystring: BankTransactionsQuery, response: { 200: BankTransactionList, ...errorResponses(400, 401, 403, 404, 422) } },
     }, async (request) => {
-      const p = request.principal();
-      return request.tenant((db) => listBankTransactions(db, p.orgId, request.params.id, request.query, p.organization.country));
+      return listBankTransactions(scopeOf(request), request.params.id, request.query, request.principal().organization.country);
     });
 
     app.post('/:id/import', {
@@ -58,9 +55,9 @@ export function bankingRoutes() {
         response: { 200: ImportResult, ...errorResponses(401, 403, 404, 413, 422) },
       },
     }, async (request) => {
-      const p = request.principal();
+      const scope = scopeOf(request);
       // The bank account first, so an unknown one is told so before the upload is read.
-      const bank = await request.tenant((db) => bankAccountOrThrow(db, p.orgId, request.params.id));
+      const bank = await getBankAccount(scope, request.params.id);
       if (!request.isMultipart()) throw new AppError('SVC-5006', { file: ['send the CSV as multipart/form-data'] });
       let file;
       try {
@@ -69,15 +66,14 @@ export function bankingRoutes() {
         throw new AppError('SVC-5006', { file: [(err as Error).message] });
       }
       if (!file) throw new AppError('SVC-5006', { file: ['a CSV file is required'] });
-      return importStatement((fn) => request.tenantTx(fn), p.orgId, bank, refuseTruncated(file.file));
+      return importStatement(scope, bank, refuseTruncated(file.file));
     });
 
     app.post('/:id/reconcile', {
       config: { auth: WRITERS, perMinute: 10 },
       schema: { tags, security, params: IdParams, body: ReconcileBody, response: { 200: ReconcileResult, ...errorResponses(400, 401, 403, 404, 422) } },
     }, async (request) => {
-      const p = request.principal();
-      return request.tenantTx((trx) => reconcile(trx, p, request.params.id, request.body));
+      return reconcile(scopeOf(request), request.principal(), request.params.id, request.body);
     });
   };
 }

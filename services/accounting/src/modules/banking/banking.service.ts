@@ -3,6 +3,7 @@ import { dec } from '@app/shared/money';
 import type { DB } from '../../db/types.js';
 import { AppError } from '../../lib/errors.js';
 import { pageMeta, pageRequest } from '../../lib/pagination.js';
+import type { TenantScope } from '../../db/tenant-scope.js';
 import type { Principal, TenantTx } from '../../plugins/auth.js';
 import { assertCurrency, currencyDecimals, formatMoney } from '../currencies/currencies.js';
 import { readTransaction } from '../ledger/transactions.service.js';
@@ -48,8 +49,17 @@ export function presentBankTransaction(r: repo.BankTransactionRow, currencyCode:
   };
 }
 
-export async function listBankAccounts(db: Db, orgId: string) {
+export function listBankAccounts(scope: TenantScope) {
+  return scope.run((db) => readBankAccounts(db, scope.orgId));
+}
+
+async function readBankAccounts(db: Db, orgId: string) {
   return { data: (await repo.listBankAccounts(db, orgId)).map(presentBankAccount) };
+}
+
+/** The caller's bank account (404 SVC-5001), before an import reads its upload. */
+export function getBankAccount(scope: TenantScope, id: string) {
+  return scope.run((db) => bankAccountOrThrow(db, scope.orgId, id));
 }
 
 export async function bankAccountOrThrow(db: Db, orgId: string, id: string) {
@@ -59,7 +69,11 @@ export async function bankAccountOrThrow(db: Db, orgId: string, id: string) {
 }
 
 /** POST /bank-accounts: the ledger account must be one of the organization's Asset accounts. */
-export async function createBankAccount(trx: TenantTx, orgId: string, body: CreateBankAccountBody) {
+export function createBankAccount(scope: TenantScope, body: CreateBankAccountBody) {
+  return scope.transaction((trx) => insertBankAccount(trx, scope.orgId, body));
+}
+
+async function insertBankAccount(trx: TenantTx, orgId: string, body: CreateBankAccountBody) {
   const account = await accounts.findAccountHeader(trx, orgId, body.accountId);
   if (!account) throw new AppError('SVC-5003', { accountId: ['ledger account not found'] });
   if (account.account_type_id !== ASSET_TYPE) throw new AppError('SVC-5002', { accountId: ['must be an Asset account'] });
@@ -89,7 +103,11 @@ export async function createBankAccount(trx: TenantTx, orgId: string, body: Crea
 }
 
 /** GET /bank-accounts/:id/transactions: a page of lines and the A15 suggestions for its unreconciled ones. */
-export async function listBankTransactions(db: Db, orgId: string, id: string, q: BankTransactionsQuery, country: string) {
+export function listBankTransactions(scope: TenantScope, id: string, q: BankTransactionsQuery, country: string) {
+  return scope.run((db) => readBankTransactions(db, scope.orgId, id, q, country));
+}
+
+async function readBankTransactions(db: Db, orgId: string, id: string, q: BankTransactionsQuery, country: string) {
   const page = pageRequest(q, BANK_TRANSACTION_SORTS, 'transactionDate');
   if (q.fromDate && q.toDate && q.fromDate > q.toDate) throw new AppError('SVC-9003', { fromDate: ['must not be after toDate'] });
   const bank = await bankAccountOrThrow(db, orgId, id);
@@ -122,7 +140,11 @@ function candidateOf(c: Omit<repo.CandidateRow, 'bank_id'>, country: string): Po
  * account's ledger account (422 SVC-9003). Both are marked reconciled; `confidence` is the
  * pair's A15 score.
  */
-export async function reconcile(trx: TenantTx, p: Principal, id: string, body: ReconcileBody) {
+export function reconcile(scope: TenantScope, p: Principal, id: string, body: ReconcileBody) {
+  return scope.transaction((trx) => reconcileLine(trx, p, id, body));
+}
+
+async function reconcileLine(trx: TenantTx, p: Principal, id: string, body: ReconcileBody) {
   const bank = await bankAccountOrThrow(trx, p.orgId, id);
   const line = await repo.lockBankTransaction(trx, p.orgId, id, body.bankTransactionId);
   if (!line) throw new AppError('SVC-5004', { bankTransactionId: ['bank transaction not found on this bank account'] });

@@ -1,6 +1,6 @@
 import { dec } from '@app/shared/money';
 import { AppError } from '../../lib/errors.js';
-import type { TenantTx } from '../../plugins/auth.js';
+import type { TenantScope } from '../../db/tenant-scope.js';
 import { currencyDecimals } from '../currencies/currencies.js';
 import * as repo from './banking.repository.js';
 import { drain, readUpload, statementBatches, type StatementBatch, type StatementSummary } from './statement-csv.js';
@@ -8,8 +8,6 @@ import { drain, readUpload, statementBatches, type StatementBatch, type Statemen
 /** Rows per INSERT: large enough to amortise the round trip, small enough for one parameter set. */
 const BATCH = 5000;
 export const STATEMENT_MAX_BYTES = 5 * 1024 * 1024;
-
-export type RunTx = <T>(fn: (trx: TenantTx) => Promise<T>) => Promise<T>;
 
 /**
  * POST /bank-accounts/:id/import (A14). The upload is read whole first, as raw bytes (at most 5 MB:
@@ -25,7 +23,7 @@ export type RunTx = <T>(fn: (trx: TenantTx) => Promise<T>) => Promise<T>;
  * overlapping re-imports and concurrent imports are safe and two identical payments in one file
  * stay two.
  */
-export async function importStatement(runTx: RunTx, orgId: string, bank: { id: string; currency_code: string }, file: AsyncIterable<Buffer>) {
+export async function importStatement(scope: TenantScope, bank: { id: string; currency_code: string }, file: AsyncIterable<Buffer>) {
   const batches = statementBatches(drain(await readUpload(file)), currencyDecimals(bank.currency_code), BATCH);
   try {
     const firstBatch = await batches.next();
@@ -40,7 +38,8 @@ export async function importStatement(runTx: RunTx, orgId: string, bank: { id: s
         return n;
       });
     let summary: StatementSummary | undefined;
-    const imported = await runTx(async (trx) => {
+    const orgId = scope.orgId;
+    const imported = await scope.transaction(async (trx) => {
       let inserted = 0;
       let total = dec(0);
       // One insert in flight on the transaction's connection while the next batch is parsed.

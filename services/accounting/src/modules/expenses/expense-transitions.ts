@@ -1,6 +1,7 @@
 import { dec, roundHalfUp } from '@app/shared/money';
 import type { ExpenseStatus } from '../../db/types.js';
 import { AppError } from '../../lib/errors.js';
+import type { TenantScope } from '../../db/tenant-scope.js';
 import type { Principal, TenantTx } from '../../plugins/auth.js';
 import { paymentLedgerAccount } from '../banking/bank-ledger.js';
 import { currencyDecimals } from '../currencies/currencies.js';
@@ -64,7 +65,11 @@ function posting(e: repo.ExpenseRow, baseCurrency: string, p: Omit<Posting, 'cur
  * approve (owner, admin): Dr the expense account (accountId or 5000) / Cr 2110 for the net
  * (amount - taxAmount), plus Dr 1300 / Cr 2110 for taxAmount when above zero.
  */
-export async function approveExpense(trx: TenantTx, p: Principal, id: string) {
+export function approveExpense(scope: TenantScope, p: Principal, id: string) {
+  return scope.transaction((trx) => approve(trx, p, id));
+}
+
+async function approve(trx: TenantTx, p: Principal, id: string) {
   const e = await lockOrThrow(trx, p.orgId, id);
   const to = nextExpenseStatus(e.status, 'approve');
   const codes = await accountsByCode(trx, p.orgId, [DEFAULT_EXPENSE, VAT_RECEIVABLE, AP]);
@@ -97,7 +102,11 @@ export async function approveExpense(trx: TenantTx, p: Principal, id: string) {
 }
 
 /** reject (owner, admin): pending to rejected, with an optional reason; no postings. */
-export async function rejectExpense(trx: TenantTx, p: Principal, id: string, body: RejectBody) {
+export function rejectExpense(scope: TenantScope, p: Principal, id: string, body: RejectBody) {
+  return scope.transaction((trx) => reject(trx, p, id, body));
+}
+
+async function reject(trx: TenantTx, p: Principal, id: string, body: RejectBody) {
   const e = await lockOrThrow(trx, p.orgId, id);
   const to = nextExpenseStatus(e.status, 'reject');
   const row = await repo.updateExpense(trx, p.orgId, id, {
@@ -114,7 +123,11 @@ export async function rejectExpense(trx: TenantTx, p: Principal, id: string, bod
  * referenceType payment. The bank account is the one named, else the organization's first active
  * one, else account 1100 (as invoice mark-paid).
  */
-export async function payExpense(trx: TenantTx, p: Principal, id: string, body: PayBody) {
+export function payExpense(scope: TenantScope, p: Principal, id: string, body: PayBody) {
+  return scope.transaction((trx) => pay(trx, p, id, body));
+}
+
+async function pay(trx: TenantTx, p: Principal, id: string, body: PayBody) {
   const e = await lockOrThrow(trx, p.orgId, id);
   const to = nextExpenseStatus(e.status, 'pay');
   if (body.paidAt < e.expense_date) throw new AppError('SVC-9003', { paidAt: ['must not be before expenseDate'] });

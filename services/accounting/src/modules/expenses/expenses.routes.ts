@@ -4,14 +4,13 @@ import { Type } from 'typebox';
 import { AppError } from '../../lib/errors.js';
 import { pageRequest } from '../../lib/pagination.js';
 import { IdParams, errorResponses } from '../../lib/schemas.js';
-import { ALL_ROLES } from '../../plugins/auth.js';
+import { ALL_ROLES, scopeOf } from '../../plugins/auth.js';
 import { discardStaged, formFieldsToBody, readReceiptForm, storeReceipt, type ReceiptDeps, type StagedReceipt } from '../receipts/receipts.js';
 import { approveExpense, payExpense, rejectExpense } from './expense-transitions.js';
-import * as repo from './expenses.repository.js';
 import {
   CreateExpenseBody, EXPENSE_SORTS, Expense, ExpenseList, ExpensesQuery, PayBody, RejectBody, UpdateExpenseBody,
 } from './expenses.schemas.js';
-import { createExpense, deleteExpense, getExpense, listExpenses, updateExpense, type ReceiptToStore } from './expenses.service.js';
+import { createExpense, deleteExpense, findExpenseReceipt, getExpense, listExpenses, updateExpense, type ReceiptToStore } from './expenses.service.js';
 
 const WRITERS = ['owner', 'admin', 'accountant'] as const;
 const APPROVERS = ['owner', 'admin'] as const;
@@ -58,9 +57,8 @@ export function expensesRoutes(receipts: ReceiptDeps) {
       config: { auth: ALL_ROLES },
       schema: { tags, security, querystring: ExpensesQuery, response: { 200: ExpenseList, ...errorResponses(400, 401, 403, 422) } },
     }, async (request) => {
-      const p = request.principal();
       const page = pageRequest(request.query, EXPENSE_SORTS, 'expenseDate');
-      return request.tenant((db) => listExpenses(db, p, request.query, page));
+      return listExpenses(scopeOf(request), request.principal(), request.query, page);
     });
 
     app.post('/', {
@@ -74,7 +72,7 @@ export function expensesRoutes(receipts: ReceiptDeps) {
       const p = request.principal();
       const stored: string[] = [];
       try {
-        const expense = await request.tenantTx((trx) => createExpense(trx, p, request.body, receiptOf(request, stored)));
+        const expense = await createExpense(scopeOf(request), p, request.body, receiptOf(request, stored));
         return reply.status(201).send(expense);
       } catch (err) {
         await removeAll(stored);
@@ -86,8 +84,7 @@ export function expensesRoutes(receipts: ReceiptDeps) {
       config: { auth: ALL_ROLES },
       schema: { tags, security, params: IdParams, response: { 200: Expense, ...errorResponses(401, 403, 404) } },
     }, async (request) => {
-      const p = request.principal();
-      return request.tenant((db) => getExpense(db, p, request.params.id));
+      return getExpense(scopeOf(request), request.principal(), request.params.id);
     });
 
     app.put('/:id', {
@@ -101,7 +98,7 @@ export function expensesRoutes(receipts: ReceiptDeps) {
       const p = request.principal();
       const stored: string[] = [];
       try {
-        const { expense, replacedReceipt } = await request.tenantTx((trx) => updateExpense(trx, p, request.params.id, request.body, receiptOf(request, stored)));
+        const { expense, replacedReceipt } = await updateExpense(scopeOf(request), p, request.params.id, request.body, receiptOf(request, stored));
         await removeAll([replacedReceipt]);
         return expense;
       } catch (err) {
@@ -114,8 +111,7 @@ export function expensesRoutes(receipts: ReceiptDeps) {
       config: { auth: APPROVERS, perMinute: 10 },
       schema: { tags, security, params: IdParams, response: { 204: Type.Null(), ...errorResponses(400, 401, 403, 404) } },
     }, async (request, reply) => {
-      const p = request.principal();
-      const receipt = await request.tenantTx((trx) => deleteExpense(trx, p.orgId, request.params.id));
+      const receipt = await deleteExpense(scopeOf(request), request.params.id);
       await removeAll([receipt]);
       return reply.status(204).send(null);
     });
@@ -124,8 +120,7 @@ export function expensesRoutes(receipts: ReceiptDeps) {
       config: { auth: APPROVERS, perMinute: 50 },
       schema: { tags, security, params: IdParams, response: { 200: Expense, ...errorResponses(400, 401, 403, 404) } },
     }, async (request) => {
-      const p = request.principal();
-      return request.tenantTx((trx) => approveExpense(trx, p, request.params.id));
+      return approveExpense(scopeOf(request), request.principal(), request.params.id);
     });
 
     app.patch('/:id/reject', {
@@ -136,25 +131,21 @@ export function expensesRoutes(receipts: ReceiptDeps) {
       },
       schema: { tags, security, params: IdParams, body: RejectBody, response: { 200: Expense, ...errorResponses(400, 401, 403, 404, 422) } },
     }, async (request) => {
-      const p = request.principal();
-      return request.tenantTx((trx) => rejectExpense(trx, p, request.params.id, request.body));
+      return rejectExpense(scopeOf(request), request.principal(), request.params.id, request.body);
     });
 
     app.patch('/:id/pay', {
       config: { auth: APPROVERS, perMinute: 50 },
       schema: { tags, security, params: IdParams, body: PayBody, response: { 200: Expense, ...errorResponses(400, 401, 403, 404, 422) } },
     }, async (request) => {
-      const p = request.principal();
-      return request.tenantTx((trx) => payExpense(trx, p, request.params.id, request.body));
+      return payExpense(scopeOf(request), request.principal(), request.params.id, request.body);
     });
 
     app.get('/:id/receipt', {
       config: { auth: ALL_ROLES },
       schema: { tags, security, params: IdParams, response: { 200: FileResponse, ...errorResponses(401, 403, 404) } },
     }, async (request, reply) => {
-      const p = request.principal();
-      const row = await request.tenant((db) => repo.findExpense(db, p.orgId, request.params.id));
-      if (!row) throw new AppError('SVC-4001');
+      const row = await findExpenseReceipt(scopeOf(request), request.params.id);
       const file = row.receipt_key ? await receipts.storage.get(row.receipt_key) : null;
       if (!row.receipt_key || !row.receipt_content_type || !file) throw new AppError('SVC-9002', { receipt: ['the expense has no receipt'] });
       return reply

@@ -4,6 +4,7 @@ import { dec, formatAmount, roundHalfUp, type Dec } from '@app/shared/money';
 import type { DB, ExpensesTable } from '../../db/types.js';
 import { AppError } from '../../lib/errors.js';
 import { pageMeta, type PageRequest } from '../../lib/pagination.js';
+import type { TenantScope } from '../../db/tenant-scope.js';
 import type { Principal, TenantTx } from '../../plugins/auth.js';
 import type { ContactDeleteBlocker } from '../contacts/contacts.service.js';
 import { assertCurrency, currencyDecimals } from '../currencies/currencies.js';
@@ -97,7 +98,11 @@ function receiptKey(orgId: string, expenseId: string, contentType: string): stri
 }
 
 /** POST /expenses: pending, numbered; the receipt (already scanned and typed) is stored last. */
-export async function createExpense(trx: TenantTx, p: Principal, body: CreateExpenseBody, receipt: ReceiptToStore | null) {
+export function createExpense(scope: TenantScope, p: Principal, body: CreateExpenseBody, receipt: ReceiptToStore | null) {
+  return scope.transaction((trx) => insertExpense(trx, p, body, receipt));
+}
+
+async function insertExpense(trx: TenantTx, p: Principal, body: CreateExpenseBody, receipt: ReceiptToStore | null) {
   const values = await prepare(trx, p, body);
   const id = randomUUID();
   let key: string | null = null;
@@ -120,7 +125,11 @@ export async function createExpense(trx: TenantTx, p: Principal, body: CreateExp
  * the stored ones and the rate is recomputed (A5). Returns the replaced receipt key, if any, for
  * removal after commit.
  */
-export async function updateExpense(trx: TenantTx, p: Principal, id: string, body: UpdateExpenseBody, receipt: ReceiptToStore | null) {
+export function updateExpense(scope: TenantScope, p: Principal, id: string, body: UpdateExpenseBody, receipt: ReceiptToStore | null) {
+  return scope.transaction((trx) => replaceExpense(trx, p, id, body, receipt));
+}
+
+async function replaceExpense(trx: TenantTx, p: Principal, id: string, body: UpdateExpenseBody, receipt: ReceiptToStore | null) {
   const current = await repo.lockExpense(trx, p.orgId, id);
   if (!current) throw new AppError('SVC-4001');
   if (current.status !== 'pending') throw new AppError('SVC-4002', { status: [current.status] });
@@ -154,7 +163,11 @@ export async function updateExpense(trx: TenantTx, p: Principal, id: string, bod
 }
 
 /** DELETE: pending only (400 SVC-4002); the receipt key is returned for removal after commit. */
-export async function deleteExpense(trx: TenantTx, orgId: string, id: string): Promise<string | null> {
+export function deleteExpense(scope: TenantScope, id: string): Promise<string | null> {
+  return scope.transaction((trx) => removeExpense(trx, scope.orgId, id));
+}
+
+async function removeExpense(trx: TenantTx, orgId: string, id: string): Promise<string | null> {
   const current = await repo.lockExpense(trx, orgId, id);
   if (!current) throw new AppError('SVC-4001');
   if (current.status !== 'pending') throw new AppError('SVC-4002', { status: [current.status] });
@@ -162,13 +175,28 @@ export async function deleteExpense(trx: TenantTx, orgId: string, id: string): P
   return current.receipt_key;
 }
 
-export async function getExpense(db: Db, p: Principal, id: string) {
+/** GET /expenses/:id/receipt: the expense row that names its stored receipt. */
+export async function findExpenseReceipt(scope: TenantScope, id: string) {
+  const row = await scope.run((db) => repo.findExpense(db, scope.orgId, id));
+  if (!row) throw new AppError('SVC-4001');
+  return row;
+}
+
+export function getExpense(scope: TenantScope, p: Principal, id: string) {
+  return scope.run((db) => readExpense(db, p, id));
+}
+
+async function readExpense(db: Db, p: Principal, id: string) {
   const row = await repo.findExpense(db, p.orgId, id);
   if (!row) throw new AppError('SVC-4001');
   return presentExpense(row, p.organization.baseCurrency);
 }
 
-export async function listExpenses(db: Db, p: Principal, q: ExpensesQuery, page: PageRequest<ExpenseSort>) {
+export function listExpenses(scope: TenantScope, p: Principal, q: ExpensesQuery, page: PageRequest<ExpenseSort>) {
+  return scope.run((db) => findExpenses(db, p, q, page));
+}
+
+async function findExpenses(db: Db, p: Principal, q: ExpensesQuery, page: PageRequest<ExpenseSort>) {
   if (q.fromDate && q.toDate && q.fromDate > q.toDate) throw new AppError('SVC-9003', { fromDate: ['must not be after toDate'] });
   const { rows, total } = await repo.listExpenses(db, p.orgId, q, page);
   return { data: rows.map(presentSummary), meta: pageMeta(total, page) };
