@@ -18,7 +18,7 @@
 import { execFileSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import pg from 'pg';
-import { createBenchDatabase, json, load, machine, ROOT, startProcess, stopProcess, writeSection } from './lib.js';
+import { createBenchDatabase, json, load, machine, processCpuMs, ROOT, startProcess, stopProcess, writeSection } from './lib.js';
 
 const APP_PORT = 3920;
 const BARE_PORT = 3921;
@@ -29,7 +29,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 50;
 const USERS = 100;
 
-const fmt = (r: Awaited<ReturnType<typeof load>>) => `${r.requestsPerSec} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non-2xx ${r.non2xx}, errors ${r.errors}`;
+const fmt = (r: Awaited<ReturnType<typeof load>> & { cpuUs: number }) =>
+  `${r.requestsPerSec} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non-2xx ${r.non2xx}, errors ${r.errors}, server process CPU ${r.cpuUs} µs per request`;
 const pct = (a: number, b: number) => `${Math.round((a / b) * 100)} %`;
 
 /** Mock eID sign-in on /v1, sandbox consent, one recipient: a user ready to pay. */
@@ -103,7 +104,14 @@ const commit = (dir: string) => execFileSync('git', ['rev-parse', '--short', 'HE
 const HEAD = commit(ROOT);
 const BEFORE_COMMIT = BEFORE ? commit(BEFORE) : null;
 
-type Load = Awaited<ReturnType<typeof load>>;
+type Load = Awaited<ReturnType<typeof load>> & { cpuUs: number };
+/** A measured load, with the server process's CPU µs per response (from /proc). */
+async function measured(pid: number | undefined, run: () => ReturnType<typeof load>): Promise<Load> {
+  const before = processCpuMs(pid);
+  const r = await run();
+  const after = processCpuMs(pid);
+  return { ...r, cpuUs: before !== null && after !== null && r.total > 0 ? Math.round(((after - before) * 1000) / r.total) : NaN };
+}
 const db = await createBenchDatabase('bench_remit');
 const beforeDb = BEFORE ? await createBenchDatabase('bench_remit_before') : null;
 try {
@@ -131,9 +139,10 @@ try {
     // One shared sequence over the 100 users: concurrent requests go to different users.
     const bareRequests = bareBodies.map((body) => ({ method: 'POST' as const, path: '/remit', headers: bareHeaders, body }));
     let n = 0;
-    const appSpread = (seconds: number) => load({ url: appUrl, seconds, connections: CONNECTIONS, pick: () => requests[n++ % USERS] });
-    const beforeSpread = (seconds: number) => load({ url: beforeUrl, seconds, connections: CONNECTIONS, pick: () => beforeRequests![n++ % USERS] });
-    const bareSpread = (seconds: number) => load({ url: bareUrl, seconds, connections: CONNECTIONS, pick: () => bareRequests[n++ % USERS] });
+    const appSpread = (seconds: number) => measured(app.pid, () => load({ url: appUrl, seconds, connections: CONNECTIONS, pick: () => requests[n++ % USERS] }));
+    const beforeSpread = (seconds: number) =>
+      measured(before?.pid, () => load({ url: beforeUrl, seconds, connections: CONNECTIONS, pick: () => beforeRequests![n++ % USERS] }));
+    const bareSpread = (seconds: number) => measured(bare.pid, () => load({ url: bareUrl, seconds, connections: CONNECTIONS, pick: () => bareRequests[n++ % USERS] }));
     await appSpread(2);
     await bareSpread(2);
     if (beforeRequests) await beforeSpread(2);
@@ -141,13 +150,13 @@ try {
     for (let r = 0; r < ROUNDS; r++) {
       rows.push({ load: 'spread', app: await appSpread(SECONDS), bare: await bareSpread(SECONDS), before: beforeRequests ? await beforeSpread(SECONDS) : null });
     }
-    const single = (url: string, req: (typeof requests)[number]) =>
-      load({ url, method: 'POST', seconds: SECONDS, connections: CONNECTIONS, headers: req.headers, body: req.body });
+    const single = (pid: number | undefined, url: string, req: (typeof requests)[number]) =>
+      measured(pid, () => load({ url, method: 'POST', seconds: SECONDS, connections: CONNECTIONS, headers: req.headers, body: req.body }));
     rows.push({
       load: 'single',
-      app: await single(appUrl, requests[0]),
-      bare: await load({ url: bareUrl, method: 'POST', headers: bareHeaders, body: bareBodies[0], seconds: SECONDS, connections: CONNECTIONS }),
-      before: beforeRequests ? await single(beforeUrl, beforeRequests[0]) : null,
+      app: await single(app.pid, appUrl, requests[0]),
+      bare: await measured(bare.pid, () => load({ url: bareUrl, method: 'POST', headers: bareHeaders, body: bareBodies[0], seconds: SECONDS, connections: CONNECTIONS })),
+      before: beforeRequests ? await single(before?.pid, beforeUrl, beforeRequests[0]) : null,
     });
   } finally {
     await stopProcess(app);
@@ -176,6 +185,7 @@ ${
   BEFORE_COMMIT
     ? `${spread.map((r, i) => `| round ${i + 1}, spread: service before (${BEFORE_COMMIT}) / baseline | ${r.before!.requestsPerSec} / ${r.bare.requestsPerSec} req/s (${pct(r.before!.requestsPerSec, r.bare.requestsPerSec)}) |`).join('\n')}
 | **service before (${BEFORE_COMMIT}) / baseline, spread (median of rounds)** | **${Math.round(median(spread.map((r) => r.before!.requestsPerSec / r.bare.requestsPerSec)) * 100)} %** |
+| service before (${BEFORE_COMMIT}), spread (last round) | ${fmt(spread[spread.length - 1].before!)} |
 | service before (${BEFORE_COMMIT}), all from one account | ${fmt(single.before!)} (${pct(single.before!.requestsPerSec, single.bare.requestsPerSec)} of the baseline) |
 `
     : ''

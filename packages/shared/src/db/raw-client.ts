@@ -124,11 +124,21 @@ export function createPgPool(url: string, max = 10): RawPool {
           },
           async pipelined(before, sql, params, after) {
             try {
-              const [, r] = await settleAll([
-                before === null ? null : client.query(before),
-                client.query({ name: statementName(sql), text: sql, values: params as unknown[] }),
-                after === null ? null : client.query(after),
-              ]);
+              // node-postgres writes each query as it is submitted (synchronously, in pipeline
+              // mode): corked, the parts leave in one write instead of one system call each.
+              const stream = (client as unknown as { connection?: { stream?: { cork?: () => void; uncork?: () => void } } }).connection?.stream;
+              stream?.cork?.();
+              let parts: Array<Promise<unknown> | null>;
+              try {
+                parts = [
+                  before === null ? null : client.query(before),
+                  client.query({ name: statementName(sql), text: sql, values: params as unknown[] }),
+                  after === null ? null : client.query(after),
+                ];
+              } finally {
+                stream?.uncork?.();
+              }
+              const [, r] = await settleAll(parts);
               return toRawResult(r as pg.QueryResult);
             } catch (err) {
               throw failed(c, err);
