@@ -1,4 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ColumnType } from 'kysely';
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import type { Numeric } from './column-types.js';
 import { openRawPool } from './database.js';
 import type { RawPool } from './raw-client.js';
 import { allowedValues, generateSchemaTypes } from './schema-types.js';
@@ -41,7 +43,8 @@ describe('generateSchemaTypes', () => {
   afterAll(() => pool.close());
 
   it('types numeric as a decimal string both ways, never as a number', () => {
-    expect(output).toContain('export type Numeric = ColumnType<string, string, string>;');
+    expect(output).toContain("import type { Generated, GeneratedAlways, Json, Numeric, Timestamp } from '@app/shared/db/column-types';");
+    expectTypeOf<Numeric>().toEqualTypeOf<ColumnType<string, string, string>>();
     expect(output).toContain('  amount: Numeric;');
     // A domain over numeric is still numeric.
     expect(output).toContain('  fee: Numeric | null;');
