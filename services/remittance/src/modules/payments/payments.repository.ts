@@ -1,6 +1,5 @@
 import { CompiledQuery, sql, type Kysely } from 'kysely';
 import { withCommit } from '@app/shared/db/database';
-import { CORRIDOR_COUNTRIES, remittanceEta } from '../../lib/corridors.js';
 import type { DB, Transaction, TransactionType } from '../../db/schema.js';
 
 /** The paying account with its consent: the one asked for, or the user's primary. */
@@ -59,8 +58,8 @@ export async function loadRemittanceContext(db: Kysely<DB>, userId: string, reci
     .executeTakeFirst();
 }
 
-/** A remittance's checks, debit and transaction row: what the service reads back (see remitStatement). */
-export interface RemitRow {
+/** What a remittance checks before it pays (see REMIT_CONTEXT_SQL). */
+export interface RemitContext {
   kyc_status: string;
   recipient_id: string | null;
   recipient_name: string | null;
@@ -70,96 +69,115 @@ export interface RemitRow {
   rate: string | null;
   account_id: string | null;
   bank_name: string | null;
+  balance: string | null;
   external_account_id: string | null;
   consent_status: string | null;
   consent_scope: string | null;
   consent_expires_at: Date | null;
   external_consent_id: string | null;
-  /** Set when the debit happened and the transaction row was written. */
-  tx_id: string | null;
-  tx_status: string | null;
-  receive_amount: string | null;
-  exchange_rate: string | null;
-  eta: string | null;
-  created_at: Date | null;
 }
 
-/** The ETA of every corridor country (R10), so the statement picks the recipient's. */
-const ETAS = JSON.stringify(Object.fromEntries(CORRIDOR_COUNTRIES.map((c) => [c, remittanceEta(c)])));
-const DEFAULT_ETA = remittanceEta('');
+/**
+ * loadRemittanceContext as a precompiled statement (the payment's hot path): the user's KYC
+ * status, the recipient (the user's own, not deleted), the rate for its currency and the paying
+ * account with its consent ($3, or the primary when null). $1 user, $2 recipient.
+ */
+const REMIT_CONTEXT_SQL = `
+  SELECT u.kyc_status, r.id AS recipient_id, r.name AS recipient_name, r.country AS recipient_country,
+    r.currency AS recipient_currency, r.bank_account AS recipient_account, er.rate,
+    a.id AS account_id, a.bank_name, a.balance, a.external_account_id,
+    c.status AS consent_status, c.scope AS consent_scope, c.expires_at AS consent_expires_at, c.external_consent_id
+  FROM users u
+  LEFT JOIN recipients r ON r.user_id = u.id AND r.id = $2 AND r.deleted_at IS NULL
+  LEFT JOIN exchange_rates er ON er.currency = r.currency
+  LEFT JOIN bank_accounts a ON a.user_id = u.id AND (CASE WHEN $3::text IS NULL THEN a.is_primary ELSE a.id = $3::text END)
+  LEFT JOIN ob_consents c ON c.id = a.consent_id
+  WHERE u.id = $1 AND u.deleted_at IS NULL`;
+
+export async function remitContext(db: Kysely<DB>, userId: string, recipientId: string, bankAccountId: string | null): Promise<RemitContext | undefined> {
+  const { rows } = await db.executeQuery<RemitContext>(CompiledQuery.raw(REMIT_CONTEXT_SQL, [userId, recipientId, bankAccountId]));
+  return rows[0];
+}
 
 /**
- * A remittance in one statement (R9), precompiled: the look-up (the user's KYC status, the
- * recipient (only the user's own, not deleted), the rate for its currency, the paying account
- * with its consent: $4 or the primary), the conditional debit (`balance >= total`), which
- * happens only when every check passes, and the transaction row fed by it. The look-up columns
- * come back whether or not the debit happened, so a refusal is explained without another query.
- * receiveAmount = round(amount x rate, 2) (numeric round: half away from zero, as ROUND_HALF_UP).
- * $1 user, $2 recipient, $3 bankAccountId or null, $4 now, $5 transaction id, $6 amount,
- * $7 fee, $8 total, $9 ETA by country (JSON), $10 default ETA.
+ * The debit (R9), the transaction row and its payment initiation in one precompiled statement:
+ * the conditional update (`balance >= total`) feeds both inserts, so concurrent payments can
+ * never take the cached balance below zero, and a refused debit writes nothing.
+ * $1 user, $2 account, $3 total, $4 id (also the reference), $5 type, $6 status, $7 recipient,
+ * $8 merchant, $9 name, $10 country, $11 from account, $12 send amount, $13 receive amount,
+ * $14 receive currency, $15 rate, $16 fee, $17 eta, $18 completedAt, $19 provider,
+ * $20 the provider's payment id.
  */
-const REMIT_SQL = `
-  WITH ctx AS (
-    SELECT u.kyc_status, r.id AS recipient_id, r.name AS recipient_name, r.country AS recipient_country,
-      r.currency AS recipient_currency, r.bank_account AS recipient_account, er.rate,
-      a.id AS account_id, a.bank_name, a.external_account_id,
-      c.status AS consent_status, c.scope AS consent_scope, c.expires_at AS consent_expires_at, c.external_consent_id
-    FROM users u
-    LEFT JOIN recipients r ON r.user_id = u.id AND r.id = $2 AND r.deleted_at IS NULL
-    LEFT JOIN exchange_rates er ON er.currency = r.currency
-    LEFT JOIN bank_accounts a ON a.user_id = u.id AND (CASE WHEN $3::text IS NULL THEN a.is_primary ELSE a.id = $3::text END)
-    LEFT JOIN ob_consents c ON c.id = a.consent_id
-    WHERE u.id = $1 AND u.deleted_at IS NULL
-  ), debit AS (
-    UPDATE bank_accounts b SET balance = b.balance - $8::numeric
-    FROM ctx
-    WHERE b.user_id = $1 AND b.id = ctx.account_id AND b.balance >= $8::numeric
-      AND ctx.recipient_id IS NOT NULL AND ctx.kyc_status = 'approved' AND ctx.rate IS NOT NULL
-      AND ctx.consent_status = 'active' AND position('PISP' in ctx.consent_scope) > 0 AND ctx.external_consent_id IS NOT NULL
-      AND (ctx.consent_expires_at IS NULL OR ctx.consent_expires_at > $4::timestamptz)
-    RETURNING b.id
+const DEBIT_RECORD_SQL = `
+  WITH debit AS (
+    UPDATE bank_accounts SET balance = balance - $3::numeric
+    WHERE user_id = $1 AND id = $2 AND balance >= $3::numeric
+    RETURNING id
   ), tx AS (
     INSERT INTO transactions (id, user_id, type, status, bank_account_id, recipient_id, merchant_id, recipient_name,
       recipient_country, from_account, send_amount, send_currency, receive_amount, receive_currency, exchange_rate,
       fee, total, reference, eta, completed_at)
-    SELECT $5, $1, 'remittance', 'processing', debit.id, ctx.recipient_id, NULL, ctx.recipient_name,
-      ctx.recipient_country, ctx.bank_name, $6::numeric, 'NOK', round($6::numeric * ctx.rate, 2), ctx.recipient_currency,
-      ctx.rate, $7::numeric, $8::numeric, $5, coalesce($9::jsonb ->> ctx.recipient_country, $10), NULL
-    FROM debit, ctx
-    RETURNING id, status, receive_amount, exchange_rate, eta, created_at
+    SELECT $4, $1, $5, $6, debit.id, $7, $8, $9, $10, $11, $12::numeric, 'NOK', $13::numeric, $14, $15::numeric,
+      $16::numeric, $3::numeric, $4, $17, $18::timestamptz
+    FROM debit
+    RETURNING id, status, receive_amount, receive_currency, exchange_rate, recipient_name, recipient_country, from_account, created_at
+  ), initiation AS (
+    INSERT INTO payment_initiations (transaction_id, user_id, provider, external_payment_id, amount)
+    SELECT tx.id, $1, $19, $20, $3::numeric FROM tx
   )
-  SELECT ctx.*, tx.id AS tx_id, tx.status AS tx_status, tx.receive_amount, tx.exchange_rate, tx.eta, tx.created_at
-  FROM ctx LEFT JOIN tx ON true`;
+  SELECT * FROM tx`;
+
+export type RecordedTransaction = Pick<
+  Transaction,
+  'id' | 'status' | 'receive_amount' | 'receive_currency' | 'exchange_rate' | 'recipient_name' | 'recipient_country' | 'from_account' | 'created_at'
+>;
 
 /**
- * Runs REMIT_SQL (see there). Undefined when the user is gone; tx_id null when a check or the
- * balance refused the debit (nothing was written).
+ * Runs DEBIT_RECORD_SQL (see there); undefined when the balance does not cover the total.
+ * `last` marks it the transaction's last statement: COMMIT rides in the same round trip.
  */
-export async function remitStatement(
+export async function debitAndRecord(
   db: Kysely<DB>,
   userId: string,
-  p: { recipientId: string; bankAccountId: string | null; now: Date; id: string; amount: string; fee: string; total: string },
-): Promise<RemitRow | undefined> {
-  const { rows } = await db.executeQuery<RemitRow>(
-    CompiledQuery.raw(REMIT_SQL, [userId, p.recipientId, p.bankAccountId, p.now, p.id, p.amount, p.fee, p.total, ETAS, DEFAULT_ETA]),
-  );
+  t: NewTransaction,
+  initiation: { provider: string; externalPaymentId: string },
+  last: boolean,
+): Promise<RecordedTransaction | undefined> {
+  const q = CompiledQuery.raw(DEBIT_RECORD_SQL, [
+    userId,
+    t.bankAccountId,
+    t.total,
+    t.id,
+    t.type,
+    t.status,
+    t.recipientId,
+    t.merchantId,
+    t.recipientName,
+    t.recipientCountry,
+    t.fromAccount,
+    t.sendAmount,
+    t.receiveAmount,
+    t.receiveCurrency,
+    t.exchangeRate,
+    t.fee,
+    t.eta,
+    t.completedAt,
+    initiation.provider,
+    initiation.externalPaymentId,
+  ]);
+  const { rows } = await db.executeQuery<RecordedTransaction>(last ? withCommit(q) : q);
   return rows[0];
 }
 
 const INITIATION_SQL = `INSERT INTO payment_initiations (transaction_id, user_id, provider, external_payment_id, amount) VALUES ($1, $2, $3, $4, $5::numeric)`;
 
-/**
- * The payment initiation row, precompiled; `last` marks it the transaction's last statement, so
- * COMMIT travels in the same round trip (withCommit).
- */
+/** The payment initiation row on its own (QR payments, whose debit comes before the bank's), precompiled. */
 export async function recordInitiation(
   db: Kysely<DB>,
   userId: string,
   row: { transactionId: string; provider: string; externalPaymentId: string; amount: string },
-  last: boolean,
 ): Promise<void> {
-  const q = CompiledQuery.raw(INITIATION_SQL, [row.transactionId, userId, row.provider, row.externalPaymentId, row.amount]);
-  await db.executeQuery(last ? withCommit(q) : q);
+  await db.executeQuery(CompiledQuery.raw(INITIATION_SQL, [row.transactionId, userId, row.provider, row.externalPaymentId, row.amount]));
 }
 
 /** What payable_merchant() (an owner-run function, see the RLS migration) gives a payer. */

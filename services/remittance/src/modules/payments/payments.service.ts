@@ -58,26 +58,6 @@ function usableAccount<T extends { account_id: string | null; consent_status: st
   return row as T & { account_id: string; external_consent_id: string };
 }
 
-/**
- * Why the remittance statement did not debit, in the order the spec's steps check: recipient
- * (404), KYC (403), paying account and its consent (404 for a named account, 400), rate (422),
- * and otherwise the balance (402).
- */
-function remitRefusal(row: repo.RemitRow | undefined, namedAccount: boolean, now: Date): AppError {
-  if (!row?.recipient_id || !row.recipient_name || !row.recipient_country || !row.recipient_currency || !row.recipient_account) {
-    return notFound('Recipient not found');
-  }
-  if (row.kyc_status !== 'approved') return new AppError('kyc_required', 'Identity verification (KYC) is required before sending money');
-  try {
-    if (!usableAccount(row, now)) return namedAccount ? notFound('Bank account not found') : noBankAccount();
-  } catch (err) {
-    if (err instanceof AppError) return err;
-    throw err;
-  }
-  if (!row.rate) return validationError('Unsupported corridor', [{ field: 'recipientId', message: `no rate for ${row.recipient_currency}` }]);
-  return insufficientBalance();
-}
-
 /** "Ola Nordmann" -> "Ola N." (how a merchant sees its customers). */
 export function shortName(first: string, last: string): string {
   const initial = last.trim().charAt(0);
@@ -132,10 +112,11 @@ export class PaymentsService {
 
   /**
    * A remittance (spec steps, R9): recipient ownership, KYC, paying account, rate, fee, balance.
-   * One transaction: the idempotency key (when given) is taken first, then one statement makes
-   * the checks, the conditional debit and the transaction row (the debit happens only when every
-   * check passes), then the bank initiates the payment and its initiation row ends the
-   * transaction (COMMIT in the same round trip). Any refusal rolls all of it back.
+   * One transaction: the idempotency key (when given) is taken first, then the checks (one
+   * precompiled look-up, riding with BEGIN), the payment order at the bank, and one statement
+   * with the conditional debit, the transaction row and its payment initiation (COMMIT in the
+   * same round trip). The balance row is locked only by that last statement and its commit.
+   * Any refusal rolls all of it back.
    */
   async remit(user: UserScope, input: RemittanceInput, idempotencyKey: string | null): Promise<StoredResponse> {
     const userId = user.userId;
@@ -144,47 +125,74 @@ export class PaymentsService {
     const fee = money(amount.times(REMITTANCE_FEE_RATE));
     const total = amount.plus(fee);
     const totalText = total.toFixed(2);
-    const id = newId('tx_rem', 8);
-    const now = new Date();
     const hash = idempotencyKey ? requestHash('remittance', input) : '';
 
     return this.inPaymentTransaction(user, idempotencyKey, hash, async (trx, last) => {
-      const row = await repo.remitStatement(trx, userId, {
-        recipientId: input.recipientId,
-        bankAccountId: input.bankAccountId ?? null,
-        now,
-        id,
-        amount: amount.toFixed(2),
-        fee: fee.toFixed(2),
-        total: totalText,
-      });
-      if (!row?.tx_id) throw remitRefusal(row, input.bankAccountId !== undefined, now);
-      const response = {
+      const ctx = await repo.remitContext(trx, userId, input.recipientId, input.bankAccountId ?? null);
+      if (!ctx?.recipient_id || !ctx.recipient_name || !ctx.recipient_country || !ctx.recipient_currency || !ctx.recipient_account) {
+        throw notFound('Recipient not found');
+      }
+      if (ctx.kyc_status !== 'approved') throw new AppError('kyc_required', 'Identity verification (KYC) is required before sending money');
+      const account = usableAccount(ctx, new Date());
+      if (!account) {
+        if (input.bankAccountId) throw notFound('Bank account not found');
+        throw noBankAccount();
+      }
+      if (!ctx.rate) throw validationError('Unsupported corridor', [{ field: 'recipientId', message: `no rate for ${ctx.recipient_currency}` }]);
+      // The cached balance answers before the bank is asked; the conditional debit decides.
+      if (new D(account.balance!).lt(total)) throw insufficientBalance();
+      const id = newId('tx_rem', 8);
+      const eta = remittanceEta(ctx.recipient_country);
+      const paymentId = await this.orderPayment(trx, id, account, totalText, { creditorAccount: ctx.recipient_account, creditorName: ctx.recipient_name });
+      const tx = await repo.debitAndRecord(
+        trx,
+        userId,
+        {
+          id,
+          type: 'remittance',
+          status: 'processing',
+          bankAccountId: account.account_id,
+          recipientId: ctx.recipient_id,
+          merchantId: null,
+          recipientName: ctx.recipient_name,
+          recipientCountry: ctx.recipient_country,
+          fromAccount: account.bank_name!,
+          sendAmount: amount.toFixed(2),
+          receiveAmount: money(amount.times(ctx.rate)).toFixed(2),
+          receiveCurrency: ctx.recipient_currency,
+          exchangeRate: ctx.rate,
+          fee: fee.toFixed(2),
+          total: totalText,
+          eta,
+          completedAt: null,
+        },
+        { provider: this.provider.name, externalPaymentId: paymentId },
+        last,
+      );
+      if (!tx) throw insufficientBalance();
+      return {
         statusCode: 201,
         body: {
           data: {
-            id: row.tx_id,
+            id: tx.id,
             type: 'remittance',
-            status: row.tx_status!,
+            status: tx.status,
             sendAmount: toNumber(amount),
             sendCurrency: 'NOK',
-            receiveAmount: toNumber(row.receive_amount!),
-            receiveCurrency: row.recipient_currency!,
-            exchangeRate: Number(row.exchange_rate),
+            receiveAmount: toNumber(tx.receive_amount),
+            receiveCurrency: tx.receive_currency,
+            exchangeRate: Number(tx.exchange_rate),
             fee: toNumber(fee),
             feePercent: 0.5,
             total: toNumber(total),
-            recipientName: row.recipient_name!,
-            recipientCountry: row.recipient_country!,
-            fromAccount: row.bank_name!,
-            eta: row.eta!,
-            createdAt: row.created_at!.toISOString(),
+            recipientName: tx.recipient_name,
+            recipientCountry: tx.recipient_country,
+            fromAccount: tx.from_account,
+            eta,
+            createdAt: tx.created_at.toISOString(),
           },
         },
       };
-      const account = { external_consent_id: row.external_consent_id!, external_account_id: row.external_account_id, account_id: row.account_id! };
-      await this.initiate(trx, userId, id, account, totalText, { creditorAccount: row.recipient_account!, creditorName: row.recipient_name! }, last);
-      return response;
     });
   }
 
@@ -275,9 +283,32 @@ export class PaymentsService {
   }
 
   /**
-   * The payment order at the bank, inside the caller's transaction; a refusal rolls everything
-   * back. The initiation row is the transaction's last statement when `last` (it carries COMMIT).
+   * The payment order at the bank, inside the caller's transaction (a refusal rolls everything
+   * back); the provider's payment id.
    */
+  private async orderPayment(
+    trx: Kysely<DB>,
+    transactionId: string,
+    account: { external_consent_id: string; external_account_id: string | null },
+    total: string,
+    creditor: { creditorAccount: string; creditorName: string },
+  ): Promise<string> {
+    try {
+      const payment = await this.provider.initiatePayment(
+        account.external_consent_id,
+        { externalAccountId: account.external_account_id!, amount: total, currency: 'NOK', reference: transactionId, ...creditor },
+        { db: trx },
+      );
+      return payment.paymentId;
+    } catch (err) {
+      if (!(err instanceof ProviderError)) throw err;
+      if (err.reason === 'insufficient_funds') throw insufficientBalance();
+      if (err.reason === 'consent_invalid') throw noBankAccount('The bank refused the consent; renew the open banking consent');
+      throw new AppError('bank_unavailable', 'The bank did not accept the payment; try again later');
+    }
+  }
+
+  /** The payment order at the bank and its initiation row, after the debit (QR payments). */
   private async initiate(
     trx: Kysely<DB>,
     userId: string,
@@ -285,22 +316,9 @@ export class PaymentsService {
     account: { external_consent_id: string; external_account_id: string | null },
     total: string,
     creditor: { creditorAccount: string; creditorName: string },
-    last = false,
   ): Promise<void> {
-    let payment: { paymentId: string };
-    try {
-      payment = await this.provider.initiatePayment(
-        account.external_consent_id,
-        { externalAccountId: account.external_account_id!, amount: total, currency: 'NOK', reference: transactionId, ...creditor },
-        { db: trx },
-      );
-    } catch (err) {
-      if (!(err instanceof ProviderError)) throw err;
-      if (err.reason === 'insufficient_funds') throw insufficientBalance();
-      if (err.reason === 'consent_invalid') throw noBankAccount('The bank refused the consent; renew the open banking consent');
-      throw new AppError('bank_unavailable', 'The bank did not accept the payment; try again later');
-    }
-    await repo.recordInitiation(trx, userId, { transactionId, provider: this.provider.name, externalPaymentId: payment.paymentId, amount: total }, last);
+    const paymentId = await this.orderPayment(trx, transactionId, account, total, creditor);
+    await repo.recordInitiation(trx, userId, { transactionId, provider: this.provider.name, externalPaymentId: paymentId, amount: total });
   }
 
   private async notify(db: Kysely<DB>, userId: string, text: NotificationText): Promise<void> {

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { D as Decimal, type Dec } from '@app/shared/money';
-import { sql, type Kysely } from 'kysely';
+import { CompiledQuery, sql, type Kysely } from 'kysely';
 import type { DB } from '../../../db/schema.js';
 import { newId } from '@app/shared/secrets';
 import { ProviderError, type OpenBankingProvider, type ProviderCall, type ProviderPaymentStatus } from './provider.js';
@@ -17,6 +17,25 @@ function accountNumber(): string {
     if (check !== 10) return ten + check;
   }
 }
+
+/**
+ * A payment at the sandbox bank in one precompiled statement (the hot path of every payment):
+ * the consent check, the conditional debit and the payment row. $1 amount, $2 consent,
+ * $3 account, $4 payment id, $5 currency, $6 creditor account, $7 creditor name, $8 reference,
+ * $9 settles at.
+ */
+const BOOK_PAYMENT_SQL = `
+  WITH debit AS (
+    UPDATE sandbox_bank_accounts a SET balance = a.balance - $1::numeric
+    FROM sandbox_bank_consents c
+    WHERE c.id = $2 AND c.status = 'valid' AND position('PISP' in c.scope) > 0
+      AND a.id = $3 AND a.customer_ref = c.customer_ref AND a.balance >= $1::numeric
+    RETURNING a.id
+  )
+  INSERT INTO sandbox_bank_payments (id, account_id, amount, currency, creditor_account, creditor_name, reference, status, settles_at)
+  SELECT $4, debit.id, $1::numeric, $5, $6, $7, $8, 'pending', $9::timestamptz
+  FROM debit
+  RETURNING id`;
 
 /**
  * The sandbox bank (R8): its books are tables of this database. Every consenting customer gets a
@@ -124,19 +143,19 @@ export function createSandboxProvider(db: Kysely<DB>, opts: { publicUrl: string;
       // One statement: the consent check, the conditional debit and the payment row (the hot
       // path of every payment); the reason of a refusal is looked up only when it happens.
       const book = async (trx: Kysely<DB>) => {
-        const { rows } = await sql<{ id: string }>`
-          WITH debit AS (
-            UPDATE sandbox_bank_accounts a SET balance = a.balance - ${amount}::numeric
-            FROM sandbox_bank_consents c
-            WHERE c.id = ${externalConsentId} AND c.status = 'valid' AND position('PISP' in c.scope) > 0
-              AND a.id = ${order.externalAccountId} AND a.customer_ref = c.customer_ref AND a.balance >= ${amount}::numeric
-            RETURNING a.id
-          )
-          INSERT INTO sandbox_bank_payments (id, account_id, amount, currency, creditor_account, creditor_name, reference, status, settles_at)
-          SELECT ${paymentId}, debit.id, ${amount}::numeric, ${order.currency}, ${order.creditorAccount}, ${order.creditorName.slice(0, 200)},
-                 ${order.reference.slice(0, 140)}, 'pending', ${new Date(Date.now() + opts.settlementMs)}
-          FROM debit
-          RETURNING id`.execute(trx);
+        const { rows } = await trx.executeQuery<{ id: string }>(
+          CompiledQuery.raw(BOOK_PAYMENT_SQL, [
+            amount,
+            externalConsentId,
+            order.externalAccountId,
+            paymentId,
+            order.currency,
+            order.creditorAccount,
+            order.creditorName.slice(0, 200),
+            order.reference.slice(0, 140),
+            new Date(Date.now() + opts.settlementMs),
+          ]),
+        );
         if (rows.length === 1) return;
         const consent = await validConsent(externalConsentId, trx);
         if (!consent.scope.includes('PISP')) throw new ProviderError('consent_invalid', 'consent does not cover payment initiation');
