@@ -13,6 +13,20 @@ export interface OpenApiOptions {
 }
 
 /**
+ * The public routes registerOpenApi adds (the reference page, its assets, the document), for the
+ * route-security suites' lists of what may be called without a session.
+ */
+export const DOCS_ROUTES = [
+  'GET /docs',
+  'GET /docs/json',
+  'GET /docs/static/*',
+  'GET /docs/static/index.html',
+  'GET /docs/static/swagger-initializer.js',
+  'GET /docs/yaml',
+  'GET /openapi.json',
+] as const;
+
+/**
  * OpenAPI 3.1 generated from the route schemas (G9): the document at /openapi.json and a
  * reference page at /docs, both public. Register before the routes so every route is described.
  */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase } from '@app/shared/test/clone';
 import type { TestDatabase } from '@app/shared/test/databases';
-import { databaseBehindProxy, OUTAGE_SKIP_REASON, type DatabaseBehindProxy } from '@app/shared/test/outage';
+import { databaseBehindProxy, OUTAGE_SKIP_REASON, outageScenarios, type DatabaseBehindProxy } from '@app/shared/test/outage';
 import { isDatabaseUnavailable } from '@app/shared/db/unavailable';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.js';
@@ -30,36 +30,16 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(`a PostgreSQL outage (${OUTAGE_S
   const contacts = () => app.inject({ method: 'GET', url: '/api/v1/contacts', headers: { authorization: `Bearer ${owner.token}` } });
   const health = () => app.inject({ method: 'GET', url: '/health' });
 
-  it('answers 500 SVC-9006 with Retry-After: 1 while the server is unreachable, and recovers without a restart', async () => {
-    expect((await health()).statusCode).toBe(200);
-    await cut.proxy.down();
-
-    const during = await contacts();
-    expect(during.statusCode).toBe(500);
-    expect(during.json().error).toMatchObject({ code: 'SVC-9006', requestId: during.headers['x-request-id'] });
-    expect(during.headers['retry-after']).toBe('1');
-    const sick = await health();
-    expect(sick.statusCode).toBe(503);
-    expect(sick.json()).toMatchObject({ status: 'error', db: 'disconnected' });
-
-    await cut.proxy.up();
-    expect((await health()).statusCode).toBe(200);
-    expect((await contacts()).statusCode).toBe(200);
-  });
-
-  it('answers the outage code, never SVC-9004, when an administrator terminates the backends', async () => {
-    expect((await contacts()).statusCode).toBe(200);
-    expect(await cut.terminateBackends()).toBeGreaterThan(0);
-    const answers = [];
-    for (let i = 0; i < 4; i++) answers.push(await contacts());
-    for (const res of answers) {
-      if (res.statusCode === 200) continue;
+  outageScenarios({
+    cut: () => cut,
+    request: contacts,
+    health,
+    outage: '500 SVC-9006',
+    never: 'SVC-9004',
+    expectOutage: (res) => {
       expect(res.statusCode).toBe(500);
-      expect(res.json().error.code).toBe('SVC-9006');
-      expect(res.headers['retry-after']).toBe('1');
-    }
-    expect(answers.at(-1)!.statusCode).toBe(200);
-    expect((await health()).statusCode).toBe(200);
+      expect(res.json().error).toMatchObject({ code: 'SVC-9006', requestId: res.headers['x-request-id'] });
+    },
   });
 
   it('classifies a connection lost inside a transaction as the database being unavailable', async () => {

@@ -8,6 +8,7 @@ import { authPlugin, rolesOf } from '../src/plugins/auth.js';
 import { errorsPlugin } from '../src/plugins/errors.js';
 import { crossOrgFixtures } from './cross-org-fixtures.js';
 import { addMember, buildTestApp, login, registerOrg, type Session, type TestApp } from './helpers.js';
+import { DOCS_ROUTES } from '@app/shared/openapi';
 
 /**
  * One suite over every route of the app (STYLE 10, 14), read from the route table the app itself
@@ -23,13 +24,7 @@ let routes: RouteEntry[];
 /** Routes anybody may call. A new entry here is a decision, reviewed like one. */
 const PUBLIC_ROUTES = [
   'OPTIONS *',
-  'GET /docs',
-  'GET /docs/json',
-  'GET /docs/static/*',
-  'GET /docs/static/index.html',
-  'GET /docs/static/swagger-initializer.js',
-  'GET /docs/yaml',
-  'GET /openapi.json',
+  ...DOCS_ROUTES,
   'GET /health',
   'POST /api/v1/auth/register',
   'POST /api/v1/auth/login',

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase } from '@app/shared/test/clone';
 import type { TestDatabase } from '@app/shared/test/databases';
-import { databaseBehindProxy, OUTAGE_SKIP_REASON, type DatabaseBehindProxy } from '@app/shared/test/outage';
+import { databaseBehindProxy, OUTAGE_SKIP_REASON, outageScenarios, type DatabaseBehindProxy } from '@app/shared/test/outage';
 import { buildApp } from '../src/app.js';
 import type { DB } from '../src/db/schema.js';
 import { bearer, signInMobile, testConfig, type TestApp } from './helpers.js';
@@ -28,35 +28,15 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(`a PostgreSQL outage (${OUTAGE_S
   const accounts = () => app.inject({ method: 'GET', url: '/v1/bank-accounts', ...bearer(token) });
   const health = () => app.inject({ method: 'GET', url: '/v1/health' });
 
-  it('answers 503 service_unavailable with Retry-After: 1 while the server is unreachable, and recovers without a restart', async () => {
-    expect((await health()).statusCode).toBe(200);
-    await cut.proxy.down();
-
-    const during = await accounts();
-    expect(during.statusCode).toBe(503);
-    expect(during.json()).toEqual({ error: 'service_unavailable', message: expect.any(String) });
-    expect(during.headers['retry-after']).toBe('1');
-    const sick = await health();
-    expect(sick.statusCode).toBe(503);
-    expect(sick.json()).toMatchObject({ status: 'error', db: 'disconnected' });
-
-    await cut.proxy.up();
-    expect((await health()).statusCode).toBe(200);
-    expect((await accounts()).statusCode).toBe(200);
-  });
-
-  it('answers the outage code, never internal_error, when an administrator terminates the backends', async () => {
-    expect((await accounts()).statusCode).toBe(200);
-    expect(await cut.terminateBackends()).toBeGreaterThan(0);
-    const answers = [];
-    for (let i = 0; i < 4; i++) answers.push(await accounts());
-    for (const res of answers) {
-      if (res.statusCode === 200) continue;
+  outageScenarios({
+    cut: () => cut,
+    request: accounts,
+    health,
+    outage: '503 service_unavailable',
+    never: 'internal_error',
+    expectOutage: (res) => {
       expect(res.statusCode).toBe(503);
-      expect(res.json().error).toBe('service_unavailable');
-      expect(res.headers['retry-after']).toBe('1');
-    }
-    expect(answers.at(-1)!.statusCode).toBe(200);
-    expect((await health()).statusCode).toBe(200);
+      expect(res.json()).toEqual({ error: 'service_unavailable', message: expect.any(String) });
+    },
   });
 });

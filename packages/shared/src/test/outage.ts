@@ -1,3 +1,4 @@
+import { expect, it } from 'vitest';
 import pg from 'pg';
 import { openRawPool, wrapPool, type Database } from '../db/database.js';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
@@ -45,4 +46,60 @@ export async function databaseBehindProxy<DB>(t: TestDatabase<DB>, appRole: stri
       await proxy.close();
     },
   };
+}
+
+/** What the scenarios read from an injected response. */
+interface Answer {
+  statusCode: number;
+  headers: Record<string, unknown>;
+  json(): any;
+}
+
+/**
+ * The G15 scenarios both services must pass, run with each service's own route and outage
+ * answer: (1) the server unreachable, then back, with no restart; (2) an administrator
+ * terminating every backend, which must read as the outage, never as an internal error. Call
+ * inside the describe block that builds the app on `databaseBehindProxy`.
+ */
+export function outageScenarios(opts: {
+  cut: () => Pick<DatabaseBehindProxy<unknown>, 'proxy' | 'terminateBackends'>;
+  /** A route that reads the database for a signed-in caller. */
+  request: () => Promise<Answer>;
+  health: () => Promise<Answer>;
+  /** How the service names its outage answer in the test titles, e.g. "500 SVC-9006". */
+  outage: string;
+  /** The answer that must never appear instead, e.g. "SVC-9004". */
+  never: string;
+  /** The service's outage answer: status, envelope and Retry-After. */
+  expectOutage: (res: Answer) => void;
+}): void {
+  it(`answers ${opts.outage} with Retry-After: 1 while the server is unreachable, and recovers without a restart`, async () => {
+    expect((await opts.health()).statusCode).toBe(200);
+    await opts.cut().proxy.down();
+
+    const during = await opts.request();
+    opts.expectOutage(during);
+    expect(during.headers['retry-after']).toBe('1');
+    const sick = await opts.health();
+    expect(sick.statusCode).toBe(503);
+    expect(sick.json()).toMatchObject({ status: 'error', db: 'disconnected' });
+
+    await opts.cut().proxy.up();
+    expect((await opts.health()).statusCode).toBe(200);
+    expect((await opts.request()).statusCode).toBe(200);
+  });
+
+  it(`answers the outage code, never ${opts.never}, when an administrator terminates the backends`, async () => {
+    expect((await opts.request()).statusCode).toBe(200);
+    expect(await opts.cut().terminateBackends()).toBeGreaterThan(0);
+    const answers: Answer[] = [];
+    for (let i = 0; i < 4; i++) answers.push(await opts.request());
+    for (const res of answers) {
+      if (res.statusCode === 200) continue;
+      opts.expectOutage(res);
+      expect(res.headers['retry-after']).toBe('1');
+    }
+    expect(answers.at(-1)!.statusCode).toBe(200);
+    expect((await opts.health()).statusCode).toBe(200);
+  });
 }
