@@ -1,6 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import {
   CompiledQuery,
+  Kysely as KyselyClass,
+  SingleConnectionProvider,
   PostgresAdapter,
   PostgresIntrospector,
   PostgresQueryCompiler,
@@ -29,17 +31,26 @@ export type DbContext =
   | { kind: 'user'; userId: string; requestId?: string | null }
   | { kind: 'anonymous' };
 
-export const contextStorage = new AsyncLocalStorage<DbContext>();
-
 /**
  * Set while code runs on a checked-out connection (inside withContext). Taking a second
  * connection from there is refused: on PGlite (one connection) it would deadlock, and on a pool
  * it doubles the connections a request holds and escapes its transaction.
  */
-export const holdingConnection = new AsyncLocalStorage<boolean>();
+const holdingConnection = new AsyncLocalStorage<boolean>();
+/**
+ * The nesting check runs under tests only: AsyncLocalStorage turns on async hooks for every
+ * promise in the process, a cost production should not pay for a programming-error check that
+ * the test suites (NODE_ENV=test, vitest) exercise on every database path.
+ */
+const CHECK_NESTING = process.env.NODE_ENV === 'test' || process.env.VITEST !== undefined;
+
+/** Runs fn marked as holding a connection (tests only; see CHECK_NESTING). */
+export function holding<T>(fn: () => Promise<T>): Promise<T> {
+  return CHECK_NESTING ? holdingConnection.run(true, fn) : fn();
+}
 
 export function assertNotNested(): void {
-  if (holdingConnection.getStore()) {
+  if (CHECK_NESTING && holdingConnection.getStore()) {
     throw new Error('a second database connection was requested inside withContext: use the db handle you were given');
   }
 }
@@ -240,7 +251,8 @@ class ContextDriver implements Driver {
 
   async acquireConnection(): Promise<DatabaseConnection> {
     assertNotNested();
-    const ctx = this.fixed ?? contextStorage.getStore() ?? { kind: 'anonymous' };
+    if (!this.fixed) throw new Error('a scoped connection is taken by withContext (runInContext), not by Kysely');
+    const ctx = this.fixed;
     const raw = await this.pool.acquire();
     return new ContextConnection(raw, ctx, this.appRole);
   }
@@ -284,5 +296,34 @@ export function contextDialect(pool: RawPool, appRole: string, fixed: DbContext 
     createDriver: () => new ContextDriver(pool, appRole, fixed),
     createQueryCompiler: () => new PostgresQueryCompiler(),
     createIntrospector: (db: Kysely<any>) => new PostgresIntrospector(db),
+  };
+}
+
+/**
+ * Runs fn on one pooled connection in `ctx`, through a Kysely bound to that connection. This is
+ * what Kysely's `connection().execute()` builds per call, with the context passed as an argument
+ * instead of through an AsyncLocalStorage (which would turn on async hooks for every promise of
+ * the process).
+ */
+export function contextRunner<DB>(pool: RawPool, appRole: string) {
+  const dialect = contextDialect(pool, appRole, null);
+  const executor = new KyselyClass<DB>({ dialect }).getExecutor();
+  // Kysely calls the driver only to begin, commit and roll back (and for savepoints) on a
+  // connection it was given; acquisition and release stay here.
+  const driver = new ContextDriver(pool, appRole, null);
+  return async function runInContext<T>(ctx: DbContext, fn: (db: Kysely<DB>) => Promise<T>): Promise<T> {
+    const raw = await pool.acquire();
+    try {
+      const connection = new ContextConnection(raw, ctx, appRole);
+      const db = new KyselyClass<DB>({
+        config: { dialect },
+        dialect,
+        driver,
+        executor: executor.withConnectionProvider(new SingleConnectionProvider(connection)),
+      });
+      return await holding(() => fn(db));
+    } finally {
+      pool.release(raw);
+    }
   };
 }

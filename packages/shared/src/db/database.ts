@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { Kysely, type Transaction } from 'kysely';
-import { assertNotNested, contextDialect, contextStorage, holdingConnection, sessionSql, type DbContext } from './context-dialect.js';
+import { assertNotNested, contextDialect, contextRunner, sessionSql, type DbContext } from './context-dialect.js';
 import { createPglitePool, createPgPool, type RawPool } from './raw-client.js';
 import { DatabaseUnavailableError } from './unavailable.js';
 
@@ -61,10 +61,10 @@ export async function createDatabase<DB>(opts: DatabaseOptions): Promise<Databas
 
 export function wrapPool<DB>(raw: RawPool, appRole: string): Database<DB> {
   const system = new Kysely<DB>({ dialect: contextDialect(raw, appRole, { kind: 'system' }) });
-  const scoped = new Kysely<DB>({ dialect: contextDialect(raw, appRole, null) });
+  const runInContext = contextRunner<DB>(raw, appRole);
   function withContext<T>(ctx: DbContext, fn: (db: Kysely<DB>) => Promise<T>): Promise<T> {
     assertNotNested();
-    return contextStorage.run(ctx, () => scoped.connection().execute((db) => holdingConnection.run(true, () => fn(db))));
+    return runInContext(ctx, fn);
   }
   async function query<R>(ctx: DbContext, sql: string, params: readonly unknown[]): Promise<R[]> {
     assertNotNested();
