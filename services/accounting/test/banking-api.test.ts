@@ -379,3 +379,36 @@ describe('reconciliation (A15)', () => {
     expect(await reconciled()).toBe(before);
   });
 });
+
+describe('bank line to bank account integrity (the foreign key, checked once per statement)', () => {
+  const code = async (p: Promise<unknown>) => p.then(() => 'ok', (e: { code?: string }) => e.code ?? String(e));
+  const insertLines = (org: string, banks: string[]) => sql`
+    INSERT INTO bank_transactions (organization_id, bank_account_id, transaction_date, amount, description)
+    SELECT ${org}::uuid, b, DATE '2026-05-01', 1, 'integrity ' || ord FROM unnest(${banks}::uuid[]) WITH ORDINALITY AS x (b, ord)`.execute(t.t.db.system);
+  const count = async (bankId: string) =>
+    Number((await sql<{ n: string }>`SELECT count(*)::text AS n FROM bank_transactions WHERE bank_account_id = ${bankId}`.execute(t.t.db.system)).rows[0].n);
+
+  it('refuses a line whose bank account does not exist or belongs to another organization, and moves no line to one', async () => {
+    const bank = await newBank(owner, { code: '1160' });
+    const other = await registerOrg(t.app);
+    const unknown = '00000000-0000-4000-8000-0000000000ee';
+    expect(await code(insertLines(owner.orgId, [bank.id, unknown]))).toBe('23503');
+    expect(await code(insertLines(other.orgId, [bank.id]))).toBe('23503');
+    expect(await count(bank.id)).toBe(0);
+    expect(await code(insertLines(owner.orgId, [bank.id, bank.id]))).toBe('ok');
+    expect(await count(bank.id)).toBe(2);
+    expect(await code(sql`UPDATE bank_transactions SET bank_account_id = ${unknown} WHERE bank_account_id = ${bank.id}`.execute(t.t.db.system))).toBe('23503');
+    expect(await code(sql`UPDATE bank_transactions SET organization_id = ${other.orgId} WHERE bank_account_id = ${bank.id}`.execute(t.t.db.system))).toBe('23503');
+    expect(await count(bank.id)).toBe(2);
+  });
+
+  it('keeps a bank account that has lines from being deleted or re-keyed; one without lines can go', async () => {
+    const used = await newBank(owner, { code: '1161' });
+    const unused = await newBank(owner, { code: '1162' });
+    expect((await importCsv(owner, used.id, '2026-05-02,A,10\n')).json().imported).toBe(1);
+    expect(await code(sql`DELETE FROM bank_accounts WHERE id = ${used.id}`.execute(t.t.db.system))).toBe('23503');
+    expect(await code(sql`UPDATE bank_accounts SET id = ${'00000000-0000-4000-8000-0000000000ef'} WHERE id = ${used.id}`.execute(t.t.db.system))).toBe('23503');
+    expect(await code(sql`UPDATE bank_accounts SET bank_name = 'Renamed' WHERE id = ${used.id}`.execute(t.t.db.system))).toBe('ok');
+    expect(await code(sql`DELETE FROM bank_accounts WHERE id = ${unused.id}`.execute(t.t.db.system))).toBe('ok');
+  });
+});
