@@ -28,9 +28,12 @@ export async function createBenchDatabase(prefix: string): Promise<{ url: string
   };
 }
 
-/** Runs a TypeScript entry point in its own process (the load generator stays in this one). */
+/**
+ * Runs a TypeScript entry point in its own process (the load generator stays in this one); a `.js`
+ * entry point (a compiled service, see bench/compiled.ts) runs without the tsx loader.
+ */
 export async function startProcess(script: string, env: Record<string, string>, readyUrl: string, nodeArgs: string[] = []): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], {
+  const child = spawn(process.execPath, [...nodeArgs, ...(script.endsWith('.js') ? [] : ['--import', 'tsx']), script], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
