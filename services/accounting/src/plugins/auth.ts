@@ -1,6 +1,6 @@
 import type { FastifyContextConfig, FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Kysely, Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { Database } from '@app/shared/db/database';
 import '@app/shared/routes';
 import { tenantScope, type TenantScope } from '../db/tenant-scope.js';
@@ -27,7 +27,7 @@ export interface Principal {
   organization: { id: string; name: string; country: string; baseCurrency: string; language: string };
 }
 
-export type Tenant = Kysely<DB>;
+/** The handle a service's transaction gives to the repositories and posting functions it calls. */
 export type TenantTx = Transaction<DB>;
 
 declare module 'fastify' {
@@ -40,10 +40,6 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     auth: Principal | null;
-    /** Runs fn on one connection acting for the caller's organization (RLS applies). */
-    tenant<T>(fn: (db: Tenant) => Promise<T>): Promise<T>;
-    /** Same, inside one transaction: the whole request's writes commit or roll back together. */
-    tenantTx<T>(fn: (trx: TenantTx) => Promise<T>): Promise<T>;
     principal(): Principal;
     /** The signed-in caller's organization scope (see scopeOf). */
     scope(): TenantScope;
@@ -106,14 +102,6 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Database<D
   app.decorateRequest('scope', function (this: FastifyRequest) {
     const p = this.principal();
     return (this.tenantScope ??= tenantScope(db, p.orgId, p.userId, this.id));
-  });
-  app.decorateRequest('tenant', function <T>(this: FastifyRequest, fn: (db: Tenant) => Promise<T>) {
-    const p = this.principal();
-    return db.withContext({ kind: 'tenant', orgId: p.orgId, userId: p.userId, requestId: this.id }, fn);
-  });
-  app.decorateRequest('tenantTx', function <T>(this: FastifyRequest, fn: (trx: TenantTx) => Promise<T>) {
-    const p = this.principal();
-    return db.transaction({ kind: 'tenant', orgId: p.orgId, userId: p.userId, requestId: this.id }, fn);
   });
 
   app.addHook('onRoute', (route: RouteOptions) => {

@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { errorResponses } from '../../lib/schemas.js';
-import { ALL_ROLES, type Principal } from '../../plugins/auth.js';
+import { ALL_ROLES, scopeOf, type Principal } from '../../plugins/auth.js';
 import {
   AcceptInviteBody,
   CodeBody,
@@ -89,7 +89,7 @@ export function authRoutes(ctx: AppContext) {
       config: { auth: 'all' },
       schema: { tags, security: [{ bearerAuth: [] }], response: { 204: Type.Null(), ...errorResponses(401) } },
     }, async (request, reply) => {
-      await auth.logout(ctx, request.principal(), request.id);
+      await auth.logout(scopeOf(request), request.principal());
       clearRefreshCookie(reply);
       return reply.status(204).send(null);
     });
@@ -108,7 +108,7 @@ export function authRoutes(ctx: AppContext) {
       schema: { tags, security: [{ bearerAuth: [] }], body: UpdateMeBody, response: { 200: MeResponse, ...errorResponses(401, 404, 422) } },
     }, async (request) => {
       const p = request.principal();
-      const profile = await request.tenantTx((trx) => auth.updateProfile(trx, p, request.body));
+      const profile = await auth.updateProfile(scopeOf(request), p, request.body);
       return presentMe(p, profile);
     });
 
@@ -116,7 +116,7 @@ export function authRoutes(ctx: AppContext) {
       config: { auth: ALL_ROLES, perMinute: 10 },
       schema: { tags, security: [{ bearerAuth: [] }], body: PasswordBody, response: { 204: Type.Null(), ...errorResponses(401, 422) } },
     }, async (request, reply) => {
-      await auth.changePassword(ctx, request.principal(), request.body, request.id);
+      await auth.changePassword(scopeOf(request), ctx, request.principal(), request.body);
       clearRefreshCookie(reply);
       return reply.status(204).send(null);
     });
@@ -128,17 +128,17 @@ export function authRoutes(ctx: AppContext) {
         security: [{ bearerAuth: [] }],
         response: { 200: Type.Object({ secret: Type.String(), otpauthUrl: Type.String() }), ...errorResponses(401, 422) },
       },
-    }, async (request) => auth.setupTwoFactor(ctx, request.principal(), request.id));
+    }, async (request) => auth.setupTwoFactor(scopeOf(request), request.principal()));
 
     app.post('/2fa/enable', {
       config: { auth: 'all', perMinute: 10 },
       schema: { tags, security: [{ bearerAuth: [] }], body: CodeBody, response: { 200: Type.Object({ twoFactorEnabled: Type.Boolean() }), ...errorResponses(401, 422) } },
-    }, async (request) => auth.setTwoFactor(ctx, request.principal(), request.body.code, true, request.id));
+    }, async (request) => auth.setTwoFactor(scopeOf(request), request.principal(), request.body.code, true));
 
     app.post('/2fa/disable', {
       config: { auth: 'all', perMinute: 10 },
       schema: { tags, security: [{ bearerAuth: [] }], body: CodeBody, response: { 200: Type.Object({ twoFactorEnabled: Type.Boolean() }), ...errorResponses(401, 422) } },
-    }, async (request) => auth.setTwoFactor(ctx, request.principal(), request.body.code, false, request.id));
+    }, async (request) => auth.setTwoFactor(scopeOf(request), request.principal(), request.body.code, false));
 
     app.post('/accept-invite', {
       config: { public: true, perMinute: 10 },

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../../context.js';
+import { tenantScope, type TenantScope } from '../../db/tenant-scope.js';
 import type { DB, OrganizationCountry, OrganizationLanguage } from '../../db/types.js';
 import { newOpaqueToken, sha256Hex } from '@app/shared/secrets';
 import { hashPassword, passwordWeaknesses, verifyPassword } from '../../lib/crypto.js';
@@ -61,8 +62,13 @@ async function startSession(
   return { accessToken, refreshToken: token, refreshExpiresAt, expiresIn: Math.round(ctx.config.accessTokenTtlMs / 1000) };
 }
 
-function tenantTx<T>(ctx: AppContext, orgId: string, userId: string, requestId: string, fn: (trx: Kysely<DB>) => Promise<T>) {
-  return ctx.db.transaction({ kind: 'tenant', orgId, userId, requestId }, fn);
+/**
+ * Sign-in flows (register, login, refresh, accept-invite) have no principal yet: they find the
+ * organization and user first (as the owner role, outside RLS) and then act in that tenant's
+ * scope, built here as the auth plugin builds the caller's.
+ */
+function signInScope(ctx: AppContext, orgId: string, userId: string, requestId: string): TenantScope {
+  return tenantScope(ctx.db, orgId, userId, requestId);
 }
 
 export async function register(
@@ -95,7 +101,7 @@ export async function register(
   const year = new Date().getUTCFullYear();
   try {
     // The new organization's own tenant context: RLS accepts its rows, the audit log records them.
-    const login = await tenantTx(ctx, orgId, userId, requestId, async (trx) => {
+    const login = await signInScope(ctx, orgId, userId, requestId).transaction(async (trx) => {
       await createOrganizationWithOwner(trx, {
         orgId,
         organizationName: input.organizationName.trim(),
@@ -136,7 +142,7 @@ export async function login(
   if (user.two_factor_enabled) {
     if (!input.code) throw new AppError('SVC-1010', { requiresTwoFactor: ['true'] });
   }
-  const loginResult = await tenantTx(ctx, user.organization_id, user.id, requestId, async (trx) => {
+  const loginResult = await signInScope(ctx, user.organization_id, user.id, requestId).transaction(async (trx) => {
     if (user.two_factor_enabled) await consumeTotp(trx, user.organization_id, user.id, user.two_factor_secret, input.code!);
     await repo.updateUser(trx, user.organization_id, user.id, { last_login_at: new Date() });
     return startSession(ctx, trx, { id: user.id, orgId: user.organization_id, role: user.role }, input.rememberMe === true);
@@ -155,7 +161,7 @@ export async function refresh(ctx: AppContext, token: string | undefined, reques
   if (!row || row.revoked_at || row.session_revoked_at || row.expires_at.getTime() <= Date.now() || !row.is_active) {
     throw new AppError('SVC-1006');
   }
-  const outcome = await tenantTx(ctx, row.organization_id, row.user_id, requestId, async (trx) => {
+  const outcome = await signInScope(ctx, row.organization_id, row.user_id, requestId).transaction(async (trx) => {
     if (!(await repo.claimRotation(trx, row.organization_id, row.id))) return null;
     const next = newOpaqueToken();
     const ttl = row.remember ? ctx.config.refreshTokenTtlRememberMs : ctx.config.refreshTokenTtlMs;
@@ -173,38 +179,38 @@ export async function refresh(ctx: AppContext, token: string | undefined, reques
   });
   if (!outcome) {
     // A rotated-out token came back: someone holds a copy. End the whole login (A17).
-    await tenantTx(ctx, row.organization_id, row.user_id, requestId, (trx) => repo.revokeSession(trx, row.organization_id, row.family_id));
+    await signInScope(ctx, row.organization_id, row.user_id, requestId).transaction((trx) => repo.revokeSession(trx, row.organization_id, row.family_id));
     throw new AppError('SVC-1006');
   }
   return outcome;
 }
 
-export async function logout(ctx: AppContext, p: Principal, requestId: string) {
-  await tenantTx(ctx, p.orgId, p.userId, requestId, (trx) => repo.revokeSession(trx, p.orgId, p.sessionId));
+export async function logout(scope: TenantScope, p: Principal) {
+  await scope.transaction((trx) => repo.revokeSession(trx, p.orgId, p.sessionId));
 }
 
-export async function changePassword(ctx: AppContext, p: Principal, input: { currentPassword: string; newPassword: string }, requestId: string) {
-  const secrets = await ctx.db.withContext({ kind: 'tenant', orgId: p.orgId }, (db) => repo.findUserSecrets(db, p.orgId, p.userId));
+export async function changePassword(scope: TenantScope, ctx: AppContext, p: Principal, input: { currentPassword: string; newPassword: string }) {
+  const secrets = await scope.run((db) => repo.findUserSecrets(db, p.orgId, p.userId));
   if (!secrets || !(await verifyPassword(input.currentPassword, secrets.password_hash))) throw new AppError('SVC-1001');
   assertStrong(input.newPassword);
   const hash = await hashPassword(input.newPassword, ctx.config.bcryptCost);
-  await tenantTx(ctx, p.orgId, p.userId, requestId, async (trx) => {
+  await scope.transaction(async (trx) => {
     await repo.updateUser(trx, p.orgId, p.userId, { password_hash: hash });
     await repo.revokeAllSessions(trx, p.userId, p.orgId);
   });
 }
 
-export async function setupTwoFactor(ctx: AppContext, p: Principal, requestId: string) {
+export async function setupTwoFactor(scope: TenantScope, p: Principal) {
   if (p.user.twoFactorEnabled) throw new AppError('SVC-9003', { twoFactor: ['is already enabled; disable it first'] });
   const secret = newTotpSecret();
-  await tenantTx(ctx, p.orgId, p.userId, requestId, (trx) =>
+  await scope.transaction((trx) =>
     repo.updateUser(trx, p.orgId, p.userId, { two_factor_secret: secret, two_factor_last_step: null }),
   );
   return { secret, otpauthUrl: totpFor(secret, p.user.email).toString() };
 }
 
-export async function setTwoFactor(ctx: AppContext, p: Principal, code: string, enable: boolean, requestId: string) {
-  await tenantTx(ctx, p.orgId, p.userId, requestId, async (trx) => {
+export async function setTwoFactor(scope: TenantScope, p: Principal, code: string, enable: boolean) {
+  await scope.transaction(async (trx) => {
     const secrets = await repo.findUserSecrets(trx, p.orgId, p.userId);
     if (!secrets?.two_factor_secret || secrets.two_factor_enabled === enable) {
       throw new AppError('SVC-9003', { twoFactor: [enable ? 'run 2fa/setup first' : 'is not enabled'] });
@@ -220,7 +226,7 @@ export async function acceptInvite(ctx: AppContext, input: { token: string; pass
   if (!inv || inv.used_at || inv.expires_at.getTime() <= Date.now() || !inv.is_active) throw new AppError('SVC-1012');
   assertStrong(input.password);
   const hash = await hashPassword(input.password, ctx.config.bcryptCost);
-  const result = await tenantTx(ctx, inv.organization_id, inv.user_id, requestId, async (trx) => {
+  const result = await signInScope(ctx, inv.organization_id, inv.user_id, requestId).transaction(async (trx) => {
     if (!(await repo.claimInvitation(trx, inv.organization_id, inv.id))) throw new AppError('SVC-1012');
     await repo.updateUser(trx, inv.organization_id, inv.user_id, { password_hash: hash, last_login_at: new Date() });
     const user = await repo.findLoginUser(trx, inv.organization_id, inv.user_id);
@@ -230,14 +236,14 @@ export async function acceptInvite(ctx: AppContext, input: { token: string; pass
   return { login: result.issued, body: loginBody(result.user, result.issued) };
 }
 
-export async function findProfile(db: Kysely<DB>, p: Principal) {
+async function findProfile(db: Kysely<DB>, p: Principal) {
   const row = await repo.findProfile(db, p.orgId, p.userId);
   if (!row) throw new AppError('SVC-1002');
   return { fullName: row.full_name, operatorOib: row.operator_oib };
 }
 
 /** PUT /auth/me (E1): name and operator OIB (11 digits, "HR" prefix accepted, checked with its check digit). */
-export async function updateProfile(trx: Kysely<DB>, p: Principal, body: { fullName?: string; operatorOib?: string | null }) {
+export async function updateProfile(scope: TenantScope, p: Principal, body: { fullName?: string; operatorOib?: string | null }) {
   const values: { full_name?: string; operator_oib?: string | null } = {};
   if (body.fullName !== undefined) {
     const name = body.fullName.trim();
@@ -249,8 +255,10 @@ export async function updateProfile(trx: Kysely<DB>, p: Principal, body: { fullN
     if (oib !== null && !isOib(oib)) throw new AppError('SVC-9003', { operatorOib: ['must be a valid Croatian OIB (11 digits with a correct check digit)'] });
     values.operator_oib = oib;
   }
-  if (Object.keys(values).length === 0) return findProfile(trx, p);
-  const row = await repo.updateProfile(trx, p.orgId, p.userId, values);
-  if (!row) throw new AppError('SVC-1002');
-  return { fullName: row.full_name, operatorOib: row.operator_oib };
+  return scope.transaction(async (trx) => {
+    if (Object.keys(values).length === 0) return findProfile(trx, p);
+    const row = await repo.updateProfile(trx, p.orgId, p.userId, values);
+    if (!row) throw new AppError('SVC-1002');
+    return { fullName: row.full_name, operatorOib: row.operator_oib };
+  });
 }

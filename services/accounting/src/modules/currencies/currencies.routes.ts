@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses } from '../../lib/schemas.js';
-import { ALL_ROLES } from '../../plugins/auth.js';
-import { listCurrencies } from './currencies.repository.js';
+import { ALL_ROLES, scopeOf } from '../../plugins/auth.js';
+import { listCurrencies } from './currencies.service.js';
 
 export const Currency = Type.Object({
   code: Type.String(),
@@ -22,10 +22,7 @@ export function currenciesRoutes() {
       config: { auth: ALL_ROLES },
       schema: { tags, security, response: { 200: Type.Object({ data: Type.Array(Currency) }), ...errorResponses(401, 403) } },
     }, async (request) => {
-      const rows = await request.tenant(listCurrencies);
-      return {
-        data: rows.map((c) => ({ code: c.code, name: c.name, symbol: c.symbol, decimalPlaces: c.decimal_places, isActive: c.is_active })),
-      };
+      return listCurrencies(scopeOf(request));
     });
   };
 }

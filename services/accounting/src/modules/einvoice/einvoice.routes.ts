@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { IdParams, errorResponses } from '../../lib/schemas.js';
-import { ALL_ROLES } from '../../plugins/auth.js';
+import { ALL_ROLES, scopeOf } from '../../plugins/auth.js';
 import { todayIso } from '../invoices/invoice-status.js';
 import type { InvoiceDeps } from '../invoices/invoice-transitions.js';
 import { invoicePaymentCode, invoiceUbl } from './einvoice.service.js';
@@ -27,8 +27,7 @@ export function einvoiceRoutes(deps: InvoiceDeps) {
       config: { auth: ALL_ROLES, perMinute: 60 },
       schema: { tags, security, params: IdParams, response: { 200: XmlResponse, ...errorResponses(400, 401, 403, 404, 422) } },
     }, async (request, reply) => {
-      const p = request.principal();
-      const { xml, number } = await request.tenant((db) => invoiceUbl(deps, db, p, request.params.id, 'invoice', todayIso()));
+      const { xml, number } = await invoiceUbl(scopeOf(request), deps, request.principal(), request.params.id, 'invoice', todayIso());
       return sendXml(reply, xml, number);
     });
 
@@ -36,8 +35,7 @@ export function einvoiceRoutes(deps: InvoiceDeps) {
       config: { auth: ALL_ROLES, perMinute: 60 },
       schema: { tags, security, params: IdParams, response: { 200: XmlResponse, ...errorResponses(400, 401, 403, 404, 422) } },
     }, async (request, reply) => {
-      const p = request.principal();
-      const { xml, number } = await request.tenant((db) => invoiceUbl(deps, db, p, request.params.id, 'credit-note', todayIso()));
+      const { xml, number } = await invoiceUbl(scopeOf(request), deps, request.principal(), request.params.id, 'credit-note', todayIso());
       return sendXml(reply, xml, number);
     });
 
@@ -45,8 +43,7 @@ export function einvoiceRoutes(deps: InvoiceDeps) {
       config: { auth: ALL_ROLES, perMinute: 60 },
       schema: { tags, security, params: IdParams, response: { 200: PngResponse, ...errorResponses(401, 403, 404, 422) } },
     }, async (request, reply) => {
-      const p = request.principal();
-      const code = await request.tenant((db) => invoicePaymentCode(db, p, request.params.id, todayIso()));
+      const code = await invoicePaymentCode(scopeOf(request), request.principal(), request.params.id, todayIso());
       return reply
         .type('image/png')
         .header('content-disposition', `inline; filename="${code.number}-${code.kind}.png"`)

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { TenantScope } from '../../db/tenant-scope.js';
 import type { DB } from '../../db/types.js';
 import { AppError } from '../../lib/errors.js';
 import type { Principal } from '../../plugins/auth.js';
@@ -16,7 +17,11 @@ type Db = Kysely<DB>;
  * GET /invoices/:id/ubl and /credit-note/ubl (E3). The invoice exists as an e-invoice from sent
  * on (a draft is 400 SVC-3004); its credit note (381) only once it was cancelled after being sent.
  */
-export async function invoiceUbl(deps: InvoiceDeps, db: Db, p: Principal, id: string, kind: DocumentKind, today: string) {
+export function invoiceUbl(scope: TenantScope, deps: InvoiceDeps, p: Principal, id: string, kind: DocumentKind, today: string) {
+  return scope.run((db) => renderInvoiceUbl(deps, db, p, id, kind, today));
+}
+
+async function renderInvoiceUbl(deps: InvoiceDeps, db: Db, p: Principal, id: string, kind: DocumentKind, today: string) {
   const inv = await invoices.findInvoice(db, p.orgId, id, today);
   if (!inv) throw new AppError('SVC-3001');
   if (kind === 'invoice' && inv.status === 'draft') {
@@ -40,7 +45,11 @@ export async function invoiceUbl(deps: InvoiceDeps, db: Db, p: Principal, id: st
 }
 
 /** GET /invoices/:id/payment-code (E4): the invoice's IPS QR or HUB-3A code as a PNG, any status. */
-export async function invoicePaymentCode(db: Db, p: Principal, id: string, today: string) {
+export function invoicePaymentCode(scope: TenantScope, p: Principal, id: string, today: string) {
+  return scope.run((db) => renderInvoicePaymentCode(db, p, id, today));
+}
+
+async function renderInvoicePaymentCode(db: Db, p: Principal, id: string, today: string) {
   const inv = await invoices.findInvoice(db, p.orgId, id, today);
   if (!inv) throw new AppError('SVC-3001');
   const [org, customer] = await Promise.all([findOrganization(db, p.orgId), invoices.findCustomer(db, p.orgId, inv.customer_id)]);

@@ -83,7 +83,8 @@ async function fetchFeed(url: string, fetchImpl: typeof fetch): Promise<string> 
  * Imports today's feed once across every instance (G12): the day is claimed under a
  * transaction-scoped advisory lock and recorded in job_runs, so a second instance either finds
  * the lock taken (busy) or the day done. A failure records nothing; the next tick retries.
- * Runs as the system role: the rows it writes belong to no organization.
+ * Runs as the system role: the rows it writes belong to no organization, so it opens its own
+ * transaction on db.system instead of a TenantScope (see db/tenant-scope.ts).
  */
 export async function runDailyImport(
   system: Kysely<DB>,

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { errorResponses } from '../../lib/schemas.js';
-import { ALL_ROLES } from '../../plugins/auth.js';
+import { ALL_ROLES, scopeOf } from '../../plugins/auth.js';
 import { ExchangeRate, ManualRateBody, RateQuery } from './exchange-rates.schemas.js';
 import { getRate, recordManualRate } from './exchange-rates.service.js';
 
@@ -17,19 +17,17 @@ export function exchangeRatesRoutes() {
       config: { auth: ALL_ROLES },
       schema: { tags, security, querystring: RateQuery, response: { 200: ExchangeRate, ...errorResponses(401, 403, 404, 422) } },
     }, async (request) => {
-      const orgId = request.principal().orgId;
       const q = request.query;
-      return request.tenant((db) => getRate(db, orgId, q.base.toUpperCase(), q.target.toUpperCase(), q.date ?? today()));
+      return getRate(scopeOf(request), q.base.toUpperCase(), q.target.toUpperCase(), q.date ?? today());
     });
 
     app.post('/', {
       config: { auth: ['owner', 'admin'], perMinute: 10 },
       schema: { tags, security, body: ManualRateBody, response: { 201: ExchangeRate, ...errorResponses(401, 403, 422) } },
     }, async (request, reply) => {
-      const p = request.principal();
       const b = request.body;
       const body = { ...b, baseCurrency: b.baseCurrency.toUpperCase(), targetCurrency: b.targetCurrency.toUpperCase() };
-      const rate = await request.tenantTx((trx) => recordManualRate(trx, p.orgId, p.userId, body));
+      const rate = await recordManualRate(scopeOf(request), request.principal().userId, body);
       return reply.status(201).send(rate);
     });
   };

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { dec, roundHalfUp, type Dec } from '@app/shared/money';
+import type { TenantScope } from '../../db/tenant-scope.js';
 import type { DB } from '../../db/types.js';
 import { AppError } from '../../lib/errors.js';
 import { assertCurrency } from '../currencies/currencies.js';
@@ -122,18 +123,17 @@ export function presentRate(r: RateInForce) {
 }
 
 /** GET /exchange-rates: 404 SVC-9002 only when no rate exists on or before the date (A6). */
-export async function getRate(db: Kysely<DB>, organizationId: string, base: string, target: string, date: string) {
+export async function getRate(scope: TenantScope, base: string, target: string, date: string) {
   assertCurrency(base, 'base');
   assertCurrency(target, 'target');
-  const found = await rateInForce(db, organizationId, base, target, date);
+  const found = await scope.run((db) => rateInForce(db, scope.orgId, base, target, date));
   if (!found) throw new AppError('SVC-9002');
   return presentRate(found);
 }
 
 /** POST /exchange-rates: an organization's own manual rate (see docs/books.md). */
 export async function recordManualRate(
-  trx: Kysely<DB>,
-  organizationId: string,
+  scope: TenantScope,
   userId: string,
   body: { baseCurrency: string; targetCurrency: string; rate: number; effectiveDate: string },
 ) {
@@ -144,13 +144,14 @@ export async function recordManualRate(
   }
   const rate = roundHalfUp(dec(body.rate), 10);
   if (rate.lte(0)) throw new AppError('SVC-9003', { rate: ['must be greater than 0.0000000001'] });
-  const row = await upsertManualRate(trx, organizationId, {
+  const values = {
     baseCurrency: body.baseCurrency,
     targetCurrency: body.targetCurrency,
     rate: rate.toFixed(),
     effectiveDate: body.effectiveDate,
     createdBy: userId,
-  });
+  };
+  const row = await scope.transaction((trx) => upsertManualRate(trx, scope.orgId, values));
   return {
     baseCurrency: row.base_currency,
     targetCurrency: row.target_currency,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
 import type { Database } from '@app/shared/db/database';
 import type { Config } from '../../config.js';
 import { tenantScope, type TenantScope } from '../../db/tenant-scope.js';
@@ -46,7 +47,7 @@ function paidDate(body: StatusBody, invoiceDate: string): string {
 }
 
 /** PATCH /invoices/:id/status: send, mark-paid or cancel, with their postings in the same transaction (A8). */
-export async function changeStatus(deps: InvoiceDeps, scope: TenantScope, p: Principal, id: string, body: StatusBody, today: string) {
+export async function changeStatus(scope: TenantScope, deps: InvoiceDeps, p: Principal, id: string, body: StatusBody, today: string) {
   if (body.action === 'send') {
     await deliver(deps, scope, p, id, {}, today, 'transition');
     return scope.transaction((trx) => readInvoice(trx, p, id, today));
@@ -68,7 +69,7 @@ export async function changeStatus(deps: InvoiceDeps, scope: TenantScope, p: Pri
 }
 
 /** POST /invoices/:id/send: the send transition on a draft; a re-send on sent, viewed or overdue (A10). */
-export function sendInvoice(deps: InvoiceDeps, scope: TenantScope, p: Principal, id: string, body: SendBody, today: string) {
+export function sendInvoice(scope: TenantScope, deps: InvoiceDeps, p: Principal, id: string, body: SendBody, today: string) {
   return deliver(deps, scope, p, id, body, today, 'send');
 }
 
@@ -199,7 +200,7 @@ export async function viewPublicInvoice(deps: InvoiceDeps, token: string, today:
 }
 
 /** GET /invoices/:id/pdf: the caller's invoice as its stored PDF. */
-export function invoicePdf(deps: InvoiceDeps, scope: TenantScope, id: string, today: string) {
+export function invoicePdf(scope: TenantScope, deps: InvoiceDeps, id: string, today: string) {
   return scope.run(async (db) => {
     const inv = await repo.findInvoice(db, scope.orgId, id, today);
     if (!inv) throw new AppError('SVC-3001');
@@ -208,7 +209,7 @@ export function invoicePdf(deps: InvoiceDeps, scope: TenantScope, id: string, to
 }
 
 /** The stored PDF; re-rendered from the stored invoice (and stored again) if the file is gone. */
-export async function pdfOf(deps: InvoiceDeps, db: TenantTx | Parameters<Parameters<Database<DB>['withContext']>[1]>[0], orgId: string, inv: repo.InvoiceRow) {
+export async function pdfOf(deps: InvoiceDeps, db: Kysely<DB>, orgId: string, inv: repo.InvoiceRow) {
   if (!inv.pdf_key) throw new AppError('SVC-3010');
   const stored = await deps.storage.get(inv.pdf_key);
   if (stored) return stored;

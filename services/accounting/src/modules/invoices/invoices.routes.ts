@@ -63,21 +63,21 @@ export function invoicesRoutes(deps: InvoiceDeps) {
       config: { auth: WRITERS, perMinute: 50 },
       schema: { tags, security, params: IdParams, body: StatusBody, response: { 200: Invoice, ...errorResponses(400, 401, 403, 404, 422, 500) } },
     }, async (request) => {
-      return changeStatus(deps, scopeOf(request), request.principal(), request.params.id, request.body, todayIso());
+      return changeStatus(scopeOf(request), deps, request.principal(), request.params.id, request.body, todayIso());
     });
 
     app.post('/:id/send', {
       config: { auth: WRITERS, perMinute: 10 },
       schema: { tags, security, params: IdParams, body: Type.Optional(SendBody), response: { 200: SendResponse, ...errorResponses(400, 401, 403, 404, 422, 500) } },
     }, async (request) => {
-      return sendInvoice(deps, scopeOf(request), request.principal(), request.params.id, request.body ?? {}, todayIso());
+      return sendInvoice(scopeOf(request), deps, request.principal(), request.params.id, request.body ?? {}, todayIso());
     });
 
     app.get('/:id/pdf', {
       config: { auth: ALL_ROLES },
       schema: { tags, security, params: IdParams, response: { 200: PdfResponse, ...errorResponses(401, 403, 404) } },
     }, async (request, reply) => {
-      const { pdf, number } = await invoicePdf(deps, scopeOf(request), request.params.id, todayIso());
+      const { pdf, number } = await invoicePdf(scopeOf(request), deps, request.params.id, todayIso());
       return sendPdf(reply, pdf, number, 'attachment');
     });
   };

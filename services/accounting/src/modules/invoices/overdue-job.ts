@@ -16,6 +16,8 @@ const LOCK_KEY = 4_2026_1121;
  * instances (G12): one transaction-level advisory lock lets one instance run the pass, and each
  * batch claims rows with FOR UPDATE SKIP LOCKED, so rows a user is transitioning are skipped and
  * picked up next time. Reads never depend on it (they derive the status), it only persists it.
+ * A background job, not a request: it runs as the system role across organizations and opens its
+ * own transaction on db.system (requests go through a TenantScope; see db/tenant-scope.ts).
  */
 export async function runOverdueJob(db: Database<DB>, today = todayIso()): Promise<number> {
   return db.system.transaction().execute(async (trx) => {

@@ -1,11 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { AppError } from '../../lib/errors.js';
 import { errorResponses } from '../../lib/schemas.js';
-import { ALL_ROLES } from '../../plugins/auth.js';
-import { findOrganization } from './organization.repository.js';
+import { ALL_ROLES, scopeOf } from '../../plugins/auth.js';
 import { Organization, UpdateOrganizationBody } from './organization.schemas.js';
-import { presentOrganization, updateOrganization } from './organization.service.js';
+import { getOrganization, updateOrganization } from './organization.service.js';
 
 export function organizationRoutes() {
   const tags = ['Organization'];
@@ -16,18 +14,14 @@ export function organizationRoutes() {
       config: { auth: ALL_ROLES },
       schema: { tags, security, response: { 200: Organization, ...errorResponses(401, 403, 404) } },
     }, async (request) => {
-      const orgId = request.principal().orgId;
-      const org = await request.tenant((db) => findOrganization(db, orgId));
-      if (!org) throw new AppError('SVC-2001');
-      return presentOrganization(org);
+      return getOrganization(scopeOf(request));
     });
 
     app.put('/', {
       config: { auth: ['owner', 'admin'], perMinute: 10, fieldCodes: { baseCurrency: 'SVC-2002', language: 'SVC-2003' } },
       schema: { tags, security, body: UpdateOrganizationBody, response: { 200: Organization, ...errorResponses(400, 401, 403, 422) } },
     }, async (request) => {
-      const orgId = request.principal().orgId;
-      return request.tenantTx((trx) => updateOrganization(trx, orgId, request.body));
+      return updateOrganization(scopeOf(request), request.body);
     });
   };
 }

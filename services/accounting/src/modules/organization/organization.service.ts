@@ -2,6 +2,7 @@ import type { Kysely, Selectable, Updateable } from 'kysely';
 import type { Static } from 'typebox';
 import type { DB, OrganizationCountry, OrganizationLanguage, OrganizationsTable } from '../../db/types.js';
 import { AppError } from '../../lib/errors.js';
+import type { TenantScope } from '../../db/tenant-scope.js';
 import type { TenantTx } from '../../plugins/auth.js';
 import { normalizePaymentAccount } from '../einvoice/payment-account.js';
 import { assertVatNumber } from '../einvoice/tax-ids.js';
@@ -46,7 +47,17 @@ export function addressValues(
   return values;
 }
 
-export async function updateOrganization(trx: TenantTx, orgId: string, body: Static<typeof UpdateOrganizationBody>) {
+export async function getOrganization(scope: TenantScope) {
+  const org = await scope.run((db) => repo.findOrganization(db, scope.orgId));
+  if (!org) throw new AppError('SVC-2001');
+  return presentOrganization(org);
+}
+
+export function updateOrganization(scope: TenantScope, body: Static<typeof UpdateOrganizationBody>) {
+  return scope.transaction((trx) => applyOrganizationUpdate(trx, scope.orgId, body));
+}
+
+async function applyOrganizationUpdate(trx: TenantTx, orgId: string, body: Static<typeof UpdateOrganizationBody>) {
   const current = await repo.lockOrganization(trx, orgId);
   if (!current) throw new AppError('SVC-2001');
   if (body.baseCurrency !== undefined && body.baseCurrency !== current.base_currency && (await repo.hasPostings(trx, orgId))) {

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { errorResponses } from '../../lib/schemas.js';
-import { ALL_ROLES, type Principal } from '../../plugins/auth.js';
+import { ALL_ROLES, scopeOf, type Principal } from '../../plugins/auth.js';
 import { renderReportPdf } from '../../infra/documents/report-pdf.js';
 import { reportLabelsFor } from '../../infra/documents/report-labels.js';
 import { renderReportCsv } from './report-csv.js';
@@ -14,7 +14,7 @@ import {
   AsOfQuery, BalanceSheet, CashFlow, Dashboard, DashboardQuery, PeriodQuery, ProfitLoss, TrialBalance, Vat, reportResponse,
   type ReportFormat,
 } from './reports.schemas.js';
-import { balanceSheet, cashFlow, checkPeriod, dashboard, profitLoss, trialBalanceReport, parseVatReport, vatReport, type ReportOrg } from './reports.service.js';
+import { balanceSheet, cashFlow, checkPeriod, dashboard, getTrialBalance, profitLoss, parseVatReport, vatReport, type ReportOrg } from './reports.service.js';
 
 const orgOf = (p: Principal): ReportOrg => ({
   id: p.orgId,
@@ -61,7 +61,7 @@ export function reportsRoutes() {
     }, async (request, reply) => {
       const org = orgOf(request.principal());
       const today = organizationToday(org.country);
-      const report = await request.tenant((db) => dashboard(db, org, today));
+      const report = await dashboard(scopeOf(request), org, today);
       return answer(reply, org, request.query.format, report, dashboardDocument, `dashboard-${today}`);
     });
 
@@ -71,7 +71,7 @@ export function reportsRoutes() {
     }, async (request, reply) => {
       const org = orgOf(request.principal());
       const period = checkPeriod(request.query);
-      const report = await request.tenant((db) => profitLoss(db, org, period));
+      const report = await profitLoss(scopeOf(request), org, period);
       return answer(reply, org, request.query.format, report, profitLossDocument, `profit-loss-${period.from}-${period.to}`);
     });
 
@@ -81,7 +81,7 @@ export function reportsRoutes() {
     }, async (request, reply) => {
       const org = orgOf(request.principal());
       const date = request.query.date ?? organizationToday(org.country);
-      const report = await request.tenant((db) => balanceSheet(db, org, date));
+      const report = await balanceSheet(scopeOf(request), org, date);
       return answer(reply, org, request.query.format, report, balanceSheetDocument, `balance-sheet-${date}`);
     });
 
@@ -91,7 +91,7 @@ export function reportsRoutes() {
     }, async (request, reply) => {
       const org = orgOf(request.principal());
       const period = checkPeriod(request.query);
-      const report = await request.tenant((db) => cashFlow(db, org, period));
+      const report = await cashFlow(scopeOf(request), org, period);
       return answer(reply, org, request.query.format, report, cashFlowDocument, `cash-flow-${period.from}-${period.to}`);
     });
 
@@ -101,7 +101,7 @@ export function reportsRoutes() {
     }, async (request, reply) => {
       const org = orgOf(request.principal());
       const period = checkPeriod(request.query);
-      const json = await request.tenant((db) => vatReport(db, org, period));
+      const json = await vatReport(scopeOf(request), org, period);
       const format = request.query.format;
       // The JSON text comes from PostgreSQL in the response schema's shape: sent without parsing
       // and serialising it again (tens of thousands of rows for a long period).
@@ -118,7 +118,7 @@ export function reportsRoutes() {
     }, async (request, reply) => {
       const org = orgOf(request.principal());
       const date = request.query.date ?? organizationToday(org.country);
-      const report = await request.tenant((db) => trialBalanceReport(db, org, date, request.log));
+      const report = await getTrialBalance(scopeOf(request), org, date, request.log);
       return answer(reply, org, request.query.format, report, trialBalanceDocument, `trial-balance-${date}`);
     });
   };

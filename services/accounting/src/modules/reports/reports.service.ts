@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import { D, dec, roundHalfUp, type Dec } from '@app/shared/money';
+import type { TenantScope } from '../../db/tenant-scope.js';
 import type { DB } from '../../db/types.js';
 import { AppError } from '../../lib/errors.js';
 import { currencyDecimals } from '../currencies/currencies.js';
@@ -51,7 +52,11 @@ async function bankLedgerIds(db: Db, orgId: string): Promise<Set<string>> {
 
 // ---------------------------------------------------------------------------------------------
 
-export async function profitLoss(db: Db, org: ReportOrg, period: { from: string; to: string }) {
+export function profitLoss(scope: TenantScope, org: ReportOrg, period: { from: string; to: string }) {
+  return scope.run((db) => computeProfitLoss(db, org, period));
+}
+
+async function computeProfitLoss(db: Db, org: ReportOrg, period: { from: string; to: string }) {
   const fmt = money(org);
   const rows = await ledger.accountTotals(db, org.id, sumRanges(period.from, period.to));
   const section = (typeId: number) => {
@@ -65,7 +70,11 @@ export async function profitLoss(db: Db, org: ReportOrg, period: { from: string;
   return { period, baseCurrency: org.baseCurrency, revenue, expenses, netProfit: fmt(dec(revenue.total).minus(expenses.total)) };
 }
 
-export async function balanceSheet(db: Db, org: ReportOrg, asOfDate: string) {
+export function balanceSheet(scope: TenantScope, org: ReportOrg, asOfDate: string) {
+  return scope.run((db) => computeBalanceSheet(db, org, asOfDate));
+}
+
+async function computeBalanceSheet(db: Db, org: ReportOrg, asOfDate: string) {
   const fmt = money(org);
   const rows = await ledger.accountTotals(db, org.id, sumRangesUpTo(asOfDate));
   const line = (r: ledger.AccountTotalsRow) => ({ accountCode: r.code as string | null, accountName: r.name, balance: fmt(normalSide(r.account_type_id, r.debit_total, r.credit_total)) });
@@ -100,7 +109,11 @@ function cashBalanceAt(db: Db, orgId: string, cash: Set<string>, date: string): 
   return date < BEGINNING ? Promise.resolve(ZERO) : cashMovement(db, orgId, cash, sumRangesUpTo(date));
 }
 
-export async function cashFlow(db: Db, org: ReportOrg, period: { from: string; to: string }) {
+export function cashFlow(scope: TenantScope, org: ReportOrg, period: { from: string; to: string }) {
+  return scope.run((db) => computeCashFlow(db, org, period));
+}
+
+async function computeCashFlow(db: Db, org: ReportOrg, period: { from: string; to: string }) {
   const fmt = money(org);
   const [accounts, banks] = await Promise.all([repo.chart(db, org.id), bankLedgerIds(db, org.id)]);
   const cash = cashAccountIds(accounts, banks);
@@ -135,6 +148,10 @@ export async function cashFlow(db: Db, org: ReportOrg, period: { from: string; t
   };
 }
 
+export function getTrialBalance(scope: TenantScope, org: ReportOrg, asOfDate: string, log: FastifyBaseLogger) {
+  return scope.run((db) => trialBalanceReport(db, org, asOfDate, log));
+}
+
 export async function trialBalanceReport(db: Db, org: ReportOrg, asOfDate: string, log: FastifyBaseLogger) {
   const tb = await trialBalance(db, org.id, asOfDate, currencyDecimals(org.baseCurrency));
   if (!tb.balanced) {
@@ -164,7 +181,11 @@ export async function trialBalanceReport(db: Db, org: ReportOrg, asOfDate: strin
  * posted them (A8), totals the exact sums of the listed amounts. The route sends the text as it is;
  * the PDF and CSV exports parse it (parseVatReport), so there is one computation of the figures.
  */
-export async function vatReport(db: Db, org: ReportOrg, period: { from: string; to: string }): Promise<string> {
+export function vatReport(scope: TenantScope, org: ReportOrg, period: { from: string; to: string }): Promise<string> {
+  return scope.run((db) => computeVatReport(db, org, period));
+}
+
+async function computeVatReport(db: Db, org: ReportOrg, period: { from: string; to: string }): Promise<string> {
   return repo.vatReportJson(db, org, period.from, period.to, currencyDecimals(org.baseCurrency));
 }
 
@@ -172,7 +193,11 @@ export const parseVatReport = (json: string): VatReport => JSON.parse(json) as V
 
 // Dashboard --------------------------------------------------------------------------------------
 
-export async function dashboard(db: Db, org: ReportOrg, today: string) {
+export function dashboard(scope: TenantScope, org: ReportOrg, today: string) {
+  return scope.run((db) => computeDashboard(db, org, today));
+}
+
+async function computeDashboard(db: Db, org: ReportOrg, today: string) {
   const fmt = money(org);
   const thisMonth = monthStart(today);
   const lastMonth = monthStart(today, -1);

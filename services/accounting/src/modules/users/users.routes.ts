@@ -4,8 +4,8 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { IdParams, errorResponses } from '../../lib/schemas.js';
 import { InviteBody, InviteResponse, RoleBody, User, UsersQuery } from './users.schemas.js';
-import { listActiveUsers } from './users.repository.js';
-import { changeRole, invite, presentUser, removeUser } from './users.service.js';
+import { scopeOf } from '../../plugins/auth.js';
+import { changeRole, invite, listUsers, removeUser } from './users.service.js';
 
 export function usersRoutes(ctx: AppContext) {
   const tags = ['Users'];
@@ -16,17 +16,14 @@ export function usersRoutes(ctx: AppContext) {
       config: { auth: ['owner', 'admin'] },
       schema: { tags, security, querystring: UsersQuery, response: { 200: Type.Object({ data: Type.Array(User) }), ...errorResponses(401, 403) } },
     }, async (request) => {
-      const orgId = request.principal().orgId;
-      const rows = await request.tenant((db) => listActiveUsers(db, orgId, request.query.role));
-      return { data: rows.map(presentUser) };
+      return listUsers(scopeOf(request), request.query.role);
     });
 
     app.post('/invite', {
       config: { auth: ['owner', 'admin'], perMinute: 10 },
       schema: { tags, security, body: InviteBody, response: { 201: InviteResponse, ...errorResponses(401, 403, 409, 422) } },
     }, async (request, reply) => {
-      const p = request.principal();
-      const result = await request.tenantTx((trx) => invite(ctx, p, trx, request.body));
+      const result = await invite(scopeOf(request), ctx, request.principal(), request.body);
       return reply.status(201).send(result);
     });
 
@@ -34,16 +31,14 @@ export function usersRoutes(ctx: AppContext) {
       config: { auth: ['owner'], perMinute: 10 },
       schema: { tags, security, params: IdParams, body: RoleBody, response: { 200: User, ...errorResponses(401, 403, 404, 422) } },
     }, async (request) => {
-      const p = request.principal();
-      return request.tenantTx((trx) => changeRole(trx, p, request.params.id, request.body.role));
+      return changeRole(scopeOf(request), request.principal(), request.params.id, request.body.role);
     });
 
     app.delete('/:id', {
       config: { auth: ['owner'], perMinute: 10 },
       schema: { tags, security, params: IdParams, response: { 204: Type.Null(), ...errorResponses(401, 403, 404) } },
     }, async (request, reply) => {
-      const p = request.principal();
-      await request.tenantTx((trx) => removeUser(trx, p, request.params.id));
+      await removeUser(scopeOf(request), request.principal(), request.params.id);
       return reply.status(204).send(null);
     });
   };

@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { newOpaqueToken } from '@app/shared/secrets';
 import { AppError } from '../../lib/errors.js';
+import type { TenantScope } from '../../db/tenant-scope.js';
 import type { Principal, TenantTx } from '../../plugins/auth.js';
 import { emailExists, revokeAllSessions } from '../auth/auth.repository.js';
 import * as repo from './users.repository.js';
@@ -23,10 +24,24 @@ function isUniqueViolation(err: unknown) {
   return typeof err === 'object' && err !== null && (err as { code?: string }).code === '23505';
 }
 
-export async function invite(
+export async function listUsers(scope: TenantScope, role: 'owner' | 'admin' | 'accountant' | 'viewer' | undefined) {
+  const rows = await scope.run((db) => repo.listActiveUsers(db, scope.orgId, role));
+  return { data: rows.map(presentUser) };
+}
+
+export function invite(
+  scope: TenantScope,
   ctx: AppContext,
   p: Principal,
+  body: { email: string; fullName: string; role: 'admin' | 'accountant' | 'viewer' },
+) {
+  return scope.transaction((trx) => insertInvitation(trx, ctx, p, body));
+}
+
+async function insertInvitation(
   trx: TenantTx,
+  ctx: AppContext,
+  p: Principal,
   body: { email: string; fullName: string; role: 'admin' | 'accountant' | 'viewer' },
 ) {
   const email = body.email.trim();
@@ -56,13 +71,21 @@ async function target(trx: TenantTx, p: Principal, userId: string) {
   return user;
 }
 
-export async function changeRole(trx: TenantTx, p: Principal, userId: string, role: 'admin' | 'accountant' | 'viewer') {
+export function changeRole(scope: TenantScope, p: Principal, userId: string, role: 'admin' | 'accountant' | 'viewer') {
+  return scope.transaction((trx) => setUserRole(trx, p, userId, role));
+}
+
+async function setUserRole(trx: TenantTx, p: Principal, userId: string, role: 'admin' | 'accountant' | 'viewer') {
   const user = await target(trx, p, userId);
   if (user.role === 'owner') throw new AppError('SVC-2006');
   return presentUser(await repo.setRole(trx, p.orgId, userId, role));
 }
 
-export async function removeUser(trx: TenantTx, p: Principal, userId: string) {
+export function removeUser(scope: TenantScope, p: Principal, userId: string) {
+  return scope.transaction((trx) => deactivateUser(trx, p, userId));
+}
+
+async function deactivateUser(trx: TenantTx, p: Principal, userId: string) {
   const user = await target(trx, p, userId);
   if (user.id === p.userId) throw new AppError('SVC-2007');
   if (user.role === 'owner') throw new AppError('SVC-2006');

@@ -1,0 +1,19 @@
+import type { TenantScope } from '../../db/tenant-scope.js';
+import { pageMeta, type PageRequest } from '../../lib/pagination.js';
+import * as repo from './alerts.repository.js';
+
+/** GET /alerts: the organization's alerts, one page. */
+export async function listAlerts(scope: TenantScope, page: PageRequest<string>) {
+  const { rows, total } = await scope.run((db) => repo.listAlerts(db, scope.orgId, page));
+  return {
+    data: rows.map((a) => ({
+      id: a.id,
+      type: a.type,
+      message: a.message,
+      referenceType: a.reference_type,
+      referenceId: a.reference_id,
+      createdAt: a.created_at.toISOString(),
+    })),
+    meta: pageMeta(total, page),
+  };
+}
