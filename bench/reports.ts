@@ -9,6 +9,9 @@
  * BENCH_KEEP_DB=1 keeps the database (printed at the end) for EXPLAIN and profiles; BENCH_DB_URL=<url> reuses
  * such a database instead of generating one; BENCH_BEFORE_ROOT=<checkout with node_modules> runs that
  * checkout's server too, on the same database, interleaved request by request (a "before" column).
+ * BENCH_ONLY=vat,dashboard times only those reports. After the reports, the write cost of the covering
+ * primary key of account_period_sums (bench/reports/sums-writes.ts): BENCH_WRITE_STATEMENTS upserts per
+ * key variant (default 2000; 0 skips it).
  */
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
@@ -18,6 +21,7 @@ import { organizationToday } from '../services/accounting/src/modules/reports/re
 import { accountingEnv, createBenchDatabase, json, machine, percentile, ROOT, startProcess, stopProcess, writeSection } from './lib.js';
 import { describeData, generate, type LoadedData } from './reports/data.js';
 import * as groupBy from './reports/group-by.js';
+import { measureSumsWriteCost, type WriteCost } from './reports/sums-writes.js';
 
 const APP_PORT = 3950;
 const BEFORE_PORT = 3951;
@@ -192,6 +196,13 @@ try {
     if (beforeApp) await stopProcess(beforeApp);
   }
 
+  const writeStatements = Number(process.env.BENCH_WRITE_STATEMENTS ?? 2000);
+  let writes: WriteCost | null = null;
+  if (writeStatements > 0) {
+    writes = await measureSumsWriteCost(admin, orgId!, today, writeStatements);
+    console.log('sums upsert, plain key vs covering key:', JSON.stringify(writes));
+  }
+
   const loadAfter = os.loadavg();
   const ms = (v: number) => v.toFixed(1);
   const loadavg = (l: number[]) => l.map((v) => v.toFixed(1)).join(' / ');
@@ -245,8 +256,22 @@ month (today, ${today}) that is that month's days plus every month before. The V
 every invoice (per tax rate) and every expense of the period, so it reads invoices, items and
 expenses, and its cost grows with the documents in the period, not with the postings.
 `;
-  writeSection('Reports (issue 12)', section);
-  console.log(section);
+  const writeSection_ = writes ? `
+Write cost of the covering primary key (migration 20261123005500 INCLUDEs the figures, so a sums
+update is never HOT): \`bench/reports/sums-writes.ts\`, in this run, on two copies of this
+database's sums table (${data.periodSumRows.toLocaleString('en')} rows, same layout, VACUUM ANALYZE), one with the key as before
+that migration and one with the covering key; the posting statement's sums upsert (the ledger's
+PERIOD_SUMS_CTES text, one posting dated ${today}: 4 rows updated) ${writes.statements.toLocaleString('en')} times on each,
+alternating statement by statement, over the account pairs with sums rows that day; as the table
+owner over pg, one round trip each.
+
+| primary key | upsert p50 ms | mean ms | HOT share of updates | index growth |
+|---|---|---|---|---|
+| key columns only (before 20261123005500) | ${writes.plain.p50.toFixed(3)} | ${writes.plain.mean.toFixed(3)} | ${(writes.plain.hot * 100).toFixed(0)} % | ${writes.plain.indexGrowthKb.toFixed(0)} kB |
+| covering (INCLUDE debit_total, credit_total, posting_count) | ${writes.covering.p50.toFixed(3)} | ${writes.covering.mean.toFixed(3)} | ${(writes.covering.hot * 100).toFixed(0)} % | ${writes.covering.indexGrowthKb.toFixed(0)} kB |
+` : '';
+  writeSection('Reports (issue 12)', section + writeSection_);
+  console.log(section + writeSection_);
 } finally {
   await admin.end().catch(() => {});
   // BENCH_KEEP_DB=1 leaves the database for analysis (EXPLAIN, profiles); drop it by hand afterwards.
