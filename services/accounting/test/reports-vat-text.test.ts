@@ -60,6 +60,23 @@ describe('VAT report as JSON text', () => {
     expect(body.netVAT).toBe('30.00');
   });
 
+  it('detail=totals answers the same figures without the two lists; detail=documents is the default', async () => {
+    const query = 'from=2026-06-01&to=2026-06-30';
+    const full = (await vat(owner, query)).json();
+    expect((await vat(owner, `${query}&detail=documents`)).json()).toEqual(full);
+    const res = await vat(owner, `${query}&detail=totals`);
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toBe(JSON.stringify({
+      ...full,
+      outputVAT: { total: full.outputVAT.total },
+      inputVAT: { total: full.inputVAT.total },
+    }));
+    expect(full.outputVAT.invoices.length).toBeGreaterThan(0);
+    const bad = await vat(owner, `${query}&detail=summary`);
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().error.code).toBe('SVC-9003');
+  });
+
   it('answers an empty period with empty lists and zero totals', async () => {
     const s = await registerOrg(t.app, { baseCurrency: 'BAM', country: 'BA', language: 'bs' });
     const res = await vat(s, 'from=2026-01-01&to=2026-01-31');

@@ -149,7 +149,7 @@ export function vatDocument(r: VatReport, l: ReportLabels): ReportDocument {
         title: l.outputVat,
         columns,
         rows: [
-          ...r.outputVAT.invoices.map((i) => ({ cells: [i.invoiceNumber, i.customerName, i.invoiceDate, i.baseAmount, i.vatAmount, i.vatRate] })),
+          ...(r.outputVAT.invoices ?? []).map((i) => ({ cells: [i.invoiceNumber, i.customerName, i.invoiceDate, i.baseAmount, i.vatAmount, i.vatRate] })),
           { cells: ['', l.total, '', '', r.outputVAT.total, ''], role: 'total' },
         ],
       },
@@ -157,7 +157,7 @@ export function vatDocument(r: VatReport, l: ReportLabels): ReportDocument {
         title: l.inputVat,
         columns,
         rows: [
-          ...r.inputVAT.expenses.map((e) => ({ cells: [e.expenseNumber, e.vendorName ?? '', e.expenseDate, e.baseAmount, e.vatAmount, e.vatRate] })),
+          ...(r.inputVAT.expenses ?? []).map((e) => ({ cells: [e.expenseNumber, e.vendorName ?? '', e.expenseDate, e.baseAmount, e.vatAmount, e.vatRate] })),
           { cells: ['', l.total, '', '', r.inputVAT.total, ''], role: 'total' },
         ],
       },

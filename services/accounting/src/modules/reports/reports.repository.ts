@@ -62,6 +62,8 @@ export async function bankLedgerAccountIds(db: Db, orgId: string): Promise<strin
  *    round exactly).
  *  - Totals are exact sums of the listed amounts; allInvoicesPaid is true when every listed row is
  *    paid (and when none is listed).
+ * Without `withLists` (detail=totals) the same figures come without the two lists, whose text is
+ * then never built.
  */
 export async function vatReportJson(
   db: Db,
@@ -69,6 +71,7 @@ export async function vatReportJson(
   from: string,
   to: string,
   decimals: number,
+  withLists: boolean,
 ): Promise<string> {
   const result = await sql<{ body: string }>`
     WITH c AS (
@@ -94,7 +97,7 @@ export async function vatReportJson(
                '{"invoiceNumber":', to_json(invoice_number), ',"customerName":', to_json(customer_name),
                ',"invoiceDate":"', to_char(invoice_date, 'YYYY-MM-DD'), '","baseAmount":"', base, '","vatAmount":"', vat,
                '","vatRate":"', CASE WHEN scale(trim_scale(tax_rate)) <= 2 THEN round(tax_rate, 2) ELSE trim_scale(tax_rate) END, '"}'),
-               ',' ORDER BY invoice_date, invoice_number, id, tax_rate) AS list,
+               ',' ORDER BY invoice_date, invoice_number, id, tax_rate) FILTER (WHERE ${withLists}) AS list,
              coalesce(sum(vat), 0) AS total,
              coalesce(bool_and(status = 'paid'), true) AS all_paid
       FROM o
@@ -104,7 +107,7 @@ export async function vatReportJson(
                '{"expenseNumber":', to_json(expense_number), ',"vendorName":', coalesce(to_json(vendor_name)::text, 'null'),
                ',"expenseDate":"', to_char(expense_date, 'YYYY-MM-DD'), '","baseAmount":"', base, '","vatAmount":"', vat,
                '","vatRate":"', rate, '"}'),
-               ',' ORDER BY expense_date, expense_number) AS list,
+               ',' ORDER BY expense_date, expense_number) FILTER (WHERE ${withLists}) AS list,
              coalesce(sum(vat), 0) AS total
       FROM (
         SELECT expense_date, expense_number, vendor_name,
@@ -129,9 +132,11 @@ export async function vatReportJson(
              '{"period":{"from":', to_json(${from}::text), ',"to":', to_json(${to}::text),
              '},"country":', coalesce(to_json(${org.country}::text)::text, 'null'),
              ',"baseCurrency":', coalesce(to_json(${org.baseCurrency}::text)::text, 'null'),
-             ',"outputVAT":{"total":"', round(output.total, ${decimals}::int), '","invoices":[', output.list,
-             ']},"inputVAT":{"total":"', round(input.total, ${decimals}::int), '","expenses":[', input.list,
-             ']},"netVAT":"', round(output.total - input.total, ${decimals}::int),
+             ',"outputVAT":{"total":"', round(output.total, ${decimals}::int),
+             CASE WHEN ${withLists} THEN concat('","invoices":[', output.list, ']}') ELSE '"}' END,
+             ',"inputVAT":{"total":"', round(input.total, ${decimals}::int),
+             CASE WHEN ${withLists} THEN concat('","expenses":[', input.list, ']}') ELSE '"}' END,
+             ',"netVAT":"', round(output.total - input.total, ${decimals}::int),
              '","reconciliationStatus":{"allInvoicesPaid":', CASE WHEN output.all_paid THEN 'true' ELSE 'false' END,
              ',"allExpensesApproved":', CASE WHEN status.pending_expenses THEN 'false' ELSE 'true' END,
              ',"unmatchedTransactions":', status.unmatched_transactions, '}}') AS body

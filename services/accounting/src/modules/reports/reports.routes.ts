@@ -11,7 +11,7 @@ import {
   type ReportDocument,
 } from './report-document.js';
 import {
-  AsOfQuery, BalanceSheet, CashFlow, Dashboard, DashboardQuery, PeriodQuery, ProfitLoss, TrialBalance, Vat, reportResponse,
+  AsOfQuery, BalanceSheet, CashFlow, Dashboard, DashboardQuery, PeriodQuery, ProfitLoss, TrialBalance, Vat, VatQuery, reportResponse,
   type ReportFormat,
 } from './reports.schemas.js';
 import { balanceSheet, cashFlow, checkPeriod, dashboard, getTrialBalance, profitLoss, parseVatReport, vatReport, type ReportOrg } from './reports.service.js';
@@ -97,11 +97,11 @@ export function reportsRoutes() {
 
     app.get('/vat', {
       config: { auth: ALL_ROLES, perMinute: 50 },
-      schema: { tags, security, querystring: PeriodQuery, response: { 200: reportResponse(Vat, 'Output and input VAT over from..to'), ...errors } },
+      schema: { tags, security, querystring: VatQuery, response: { 200: reportResponse(Vat, 'Output and input VAT over from..to'), ...errors } },
     }, async (request, reply) => {
       const org = orgOf(request.principal());
       const period = checkPeriod(request.query);
-      const json = await vatReport(scopeOf(request), org, period);
+      const json = await vatReport(scopeOf(request), org, period, request.query.detail);
       const format = request.query.format;
       // The JSON text comes from PostgreSQL in the response schema's shape: sent without parsing
       // and serialising it again (tens of thousands of rows for a long period).

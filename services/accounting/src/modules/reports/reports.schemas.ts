@@ -15,6 +15,16 @@ export const PeriodQuery = Type.Object({
   to: Type.Optional(Type.String({ ...ReportDate, description: 'ISO date, required (422 SVC-6002 when missing; SVC-6003 when before from)' })),
   format: Format,
 });
+export const VAT_DETAILS = ['documents', 'totals'] as const;
+export type VatDetail = (typeof VAT_DETAILS)[number];
+/** Extension: `detail=totals` answers the totals and reconciliation status without the document lists. */
+export const VatQuery = Type.Object({
+  ...PeriodQuery.properties,
+  detail: Type.Optional(Type.Enum([...VAT_DETAILS], {
+    description: 'documents (default): the spec\'s response, every invoice row and expense of the period; '
+      + 'totals (extension): the same figures without outputVAT.invoices and inputVAT.expenses, for callers that need only the totals (a long period lists tens of thousands of rows)',
+  })),
+});
 export const AsOfQuery = Type.Object({
   date: Type.Optional(Type.String({ ...ReportDate, description: 'ISO date; default today in the organization\'s time zone' })),
   format: Format,
@@ -83,17 +93,17 @@ export const Vat = Type.Object({
   baseCurrency: Type.String(),
   outputVAT: Type.Object({
     total: Money,
-    invoices: Type.Array(Type.Object({
+    invoices: Type.Optional(Type.Array(Type.Object({
       invoiceNumber: Type.String(), customerName: Type.String(), invoiceDate: Type.String(),
       baseAmount: Money, vatAmount: Money, vatRate: Type.String({ description: 'percent' }),
-    })),
+    }), { description: 'one row per invoice and tax rate; absent with detail=totals' })),
   }),
   inputVAT: Type.Object({
     total: Money,
-    expenses: Type.Array(Type.Object({
+    expenses: Type.Optional(Type.Array(Type.Object({
       expenseNumber: Type.String(), vendorName: Type.Union([Type.String(), Type.Null()]), expenseDate: Type.String(),
       baseAmount: Money, vatAmount: Money, vatRate: Type.String({ description: 'percent, 2 decimals' }),
-    })),
+    }), { description: 'absent with detail=totals' })),
   }),
   netVAT: Money,
   reconciliationStatus: Type.Object({

@@ -10,7 +10,7 @@ import { trialBalance } from '../ledger/ledger.service.js';
 import { BEGINNING, addDays, monthStart, sumRanges, sumRangesUpTo, type SumRanges } from '../ledger/period-ranges.js';
 import { activityOf, cashAccountIds, EQUITY, EXPENSE, ASSET, LIABILITY, REVENUE, isFixedAsset, isLongTermLiability, type CashFlowActivity } from './report-accounts.js';
 import * as repo from './reports.repository.js';
-import type { VatReport } from './reports.schemas.js';
+import type { VatDetail, VatReport } from './reports.schemas.js';
 
 /** The organization a report is for (from the caller's principal). */
 export interface ReportOrg {
@@ -181,12 +181,12 @@ export async function trialBalanceReport(db: Db, org: ReportOrg, asOfDate: strin
  * posted them (A8), totals the exact sums of the listed amounts. The route sends the text as it is;
  * the PDF and CSV exports parse it (parseVatReport), so there is one computation of the figures.
  */
-export function vatReport(scope: TenantScope, org: ReportOrg, period: { from: string; to: string }): Promise<string> {
-  return scope.run((db) => computeVatReport(db, org, period));
+export function vatReport(scope: TenantScope, org: ReportOrg, period: { from: string; to: string }, detail: VatDetail = 'documents'): Promise<string> {
+  return scope.run((db) => computeVatReport(db, org, period, detail));
 }
 
-async function computeVatReport(db: Db, org: ReportOrg, period: { from: string; to: string }): Promise<string> {
-  return repo.vatReportJson(db, org, period.from, period.to, currencyDecimals(org.baseCurrency));
+async function computeVatReport(db: Db, org: ReportOrg, period: { from: string; to: string }, detail: VatDetail): Promise<string> {
+  return repo.vatReportJson(db, org, period.from, period.to, currencyDecimals(org.baseCurrency), detail === 'documents');
 }
 
 export const parseVatReport = (json: string): VatReport => JSON.parse(json) as VatReport;
