@@ -58,6 +58,8 @@ describe('VAT report as JSON text', () => {
       .toEqual([['10.00', '200.00', '10.00'], ['20.00', '100.00', '20.00']]);
     expect(body.outputVAT.total).toBe('30.00');
     expect(body.netVAT).toBe('30.00');
+    // detail=totals sums what each invoice posted instead of the rows: the same figure.
+    expect((await vat(s, 'from=2026-06-01&to=2026-06-30&detail=totals')).json().outputVAT).toEqual({ total: '30.00' });
   });
 
   it('detail=totals answers the same figures without the two lists; detail=documents is the default', async () => {

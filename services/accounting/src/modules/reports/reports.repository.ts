@@ -73,6 +73,27 @@ export async function vatReportJson(
   decimals: number,
   withLists: boolean,
 ): Promise<string> {
+  // With the lists, output VAT is the sum of the listed rows. Without them (detail=totals) it is the
+  // same sum taken per invoice: the rows of an invoice carry together exactly the VAT it posted,
+  // so it is the posted VAT of the invoices with items, without grouping by rate, window or text.
+  const output = withLists
+    ? sql`
+      SELECT string_agg(concat(
+               '{"invoiceNumber":', to_json(invoice_number), ',"customerName":', to_json(customer_name),
+               ',"invoiceDate":"', to_char(invoice_date, 'YYYY-MM-DD'), '","baseAmount":"', base, '","vatAmount":"', vat,
+               '","vatRate":"', CASE WHEN scale(trim_scale(tax_rate)) <= 2 THEN round(tax_rate, 2) ELSE trim_scale(tax_rate) END, '"}'),
+               ',' ORDER BY invoice_date, invoice_number, id, tax_rate) AS list,
+             coalesce(sum(vat), 0) AS total,
+             coalesce(bool_and(status = 'paid'), true) AS all_paid
+      FROM o`
+    : sql`
+      SELECT NULL::text AS list,
+             coalesce(sum(round(greatest(0, least(i.tax_amount, i.total_amount)) * i.exchange_rate, ${decimals}::int)), 0) AS total,
+             coalesce(bool_and(i.status = 'paid'), true) AS all_paid
+      FROM invoices i
+      WHERE i.organization_id = ${org.id}::uuid AND i.status IN ('sent', 'viewed', 'overdue', 'paid')
+        AND i.invoice_date BETWEEN ${from}::date AND ${to}::date
+        AND EXISTS (SELECT 1 FROM invoice_items it WHERE it.invoice_id = i.id AND it.organization_id = i.organization_id)`;
   const result = await sql<{ body: string }>`
     WITH c AS (
       SELECT i.id, i.invoice_number, i.customer_name, i.invoice_date, i.status, it.tax_rate,
@@ -92,16 +113,7 @@ export async function vatReportJson(
       WINDOW invoice AS (PARTITION BY invoice_date, invoice_number, id),
              by_vat AS (invoice ORDER BY vat DESC, tax_rate)
     ),
-    output AS (
-      SELECT string_agg(concat(
-               '{"invoiceNumber":', to_json(invoice_number), ',"customerName":', to_json(customer_name),
-               ',"invoiceDate":"', to_char(invoice_date, 'YYYY-MM-DD'), '","baseAmount":"', base, '","vatAmount":"', vat,
-               '","vatRate":"', CASE WHEN scale(trim_scale(tax_rate)) <= 2 THEN round(tax_rate, 2) ELSE trim_scale(tax_rate) END, '"}'),
-               ',' ORDER BY invoice_date, invoice_number, id, tax_rate) FILTER (WHERE ${withLists}) AS list,
-             coalesce(sum(vat), 0) AS total,
-             coalesce(bool_and(status = 'paid'), true) AS all_paid
-      FROM o
-    ),
+    output AS (${output}),
     input AS (
       SELECT string_agg(concat(
                '{"expenseNumber":', to_json(expense_number), ',"vendorName":', coalesce(to_json(vendor_name)::text, 'null'),
