@@ -9,7 +9,7 @@ import { assertCurrency, currencyDecimals, formatMoney } from '../currencies/cur
 import { documentRate, formatRate } from '../exchange-rates/exchange-rates.service.js';
 import * as repo from './ledger.repository.js';
 import { TRANSACTION_SORTS, type ManualEntryBody, type TransactionsQuery } from './ledger.schemas.js';
-import { postJournalEntries, reversePosting } from './ledger.service.js';
+import { reversePosting } from './ledger.service.js';
 
 type Db = Kysely<DB>;
 
