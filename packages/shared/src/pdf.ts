@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import PDFDocument from 'pdfkit';
 
 /**
  * What every generated PDF of both services shares: DejaVu (Latin with č ć đ š ž æ ø å, and
@@ -9,18 +8,31 @@ import PDFDocument from 'pdfkit';
  * and `bold`, the A4 page, and the document collected into one Buffer.
  */
 const fontDir = join(dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')), 'ttf');
-const FONTS = {
-  regular: readFileSync(join(fontDir, 'DejaVuSans.ttf')),
-  bold: readFileSync(join(fontDir, 'DejaVuSans-Bold.ttf')),
-};
+
+/**
+ * pdfkit and the fonts are loaded with the first document, not at start-up: together about 20 MB
+ * of a service's resident memory that a process which never renders a PDF does not need.
+ */
+let loaded: Promise<{ PDFDocument: typeof import('pdfkit'); fonts: { regular: Buffer; bold: Buffer } }> | null = null;
+function loadPdfkit() {
+  loaded ??= Promise.all([
+    import('pdfkit'),
+    readFile(join(fontDir, 'DejaVuSans.ttf')),
+    readFile(join(fontDir, 'DejaVuSans-Bold.ttf')),
+  ]).then(([m, regular, bold]) => ({ PDFDocument: m.default, fonts: { regular, bold } }));
+  // A failed load (a missing font file) is tried again by the next document.
+  loaded.catch(() => (loaded = null));
+  return loaded;
+}
 
 export const PAGE = { width: 595.28, height: 841.89, margin: 50 };
 
 /** An A4 document with the fonts registered; `done` resolves with the bytes once `doc.end()` is called. */
-export function pdfDocument(options: PDFKit.PDFDocumentOptions = {}): { doc: PDFKit.PDFDocument; done: Promise<Buffer> } {
+export async function pdfDocument(options: PDFKit.PDFDocumentOptions = {}): Promise<{ doc: PDFKit.PDFDocument; done: Promise<Buffer> }> {
+  const { PDFDocument, fonts } = await loadPdfkit();
   const doc = new PDFDocument({ size: 'A4', margin: PAGE.margin, ...options });
-  doc.registerFont('regular', FONTS.regular);
-  doc.registerFont('bold', FONTS.bold);
+  doc.registerFont('regular', fonts.regular);
+  doc.registerFont('bold', fonts.bold);
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
   const done = new Promise<Buffer>((resolve, reject) => {

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import { PGlite } from '@electric-sql/pglite';
 import { classifyDatabaseError, isConnectivityError } from './unavailable.js';
 
 /**
@@ -178,6 +177,9 @@ export interface PgliteOptions {
 
 /** PGlite is one single-threaded backend: acquisition is a mutex over its only connection. */
 export async function createPglitePool(opts: PgliteOptions): Promise<RawPool> {
+  // Loaded only when the embedded database is used: a service on PostgreSQL does not carry
+  // PGlite's WebAssembly build (about 27 MB of resident memory).
+  const { PGlite } = await import('@electric-sql/pglite');
   const db = await PGlite.create({
     dataDir: opts.dataDir,
     loadDataDir: opts.loadDataDir,

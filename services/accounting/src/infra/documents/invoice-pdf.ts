@@ -49,9 +49,9 @@ const COLS = [
 ] as const;
 
 /** Renders an A4 invoice (A19) and resolves with the PDF bytes. */
-export function renderInvoicePdf(data: InvoicePdfData): Promise<Buffer> {
+export async function renderInvoicePdf(data: InvoicePdfData): Promise<Buffer> {
   const { lang, labels } = labelsFor(data.language);
-  const { doc, done } = pdfDocument({
+  const { doc, done } = await pdfDocument({
     bufferPages: true,
     info: { Title: `${labels.title} ${data.invoiceNumber}`, Author: data.organization.name, Subject: data.invoiceNumber },
   });

@@ -7,10 +7,10 @@ import { reportLabelsFor } from './report-labels.js';
  * Renders a report as an A4 PDF with the invoice's look (same fonts, title block, grey table
  * headers, thin row rules, page numbers) in the organization's language.
  */
-export function renderReportPdf(report: ReportDocument, organizationName: string, language: string): Promise<Buffer> {
+export async function renderReportPdf(report: ReportDocument, organizationName: string, language: string): Promise<Buffer> {
   const { lang } = labelsFor(language);
   const labels = reportLabelsFor(lang);
-  const { doc, done } = pdfDocument({ bufferPages: true, info: { Title: report.title, Author: organizationName } });
+  const { doc, done } = await pdfDocument({ bufferPages: true, info: { Title: report.title, Author: organizationName } });
 
   const left = PAGE.margin;
   const right = PAGE.width - PAGE.margin;

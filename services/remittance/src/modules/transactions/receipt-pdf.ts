@@ -61,14 +61,14 @@ const LABELS = {
 };
 
 /** Receipt PDF in the user's language (nb, or en for every other setting), fonts embedded. */
-export function renderReceiptPdf(r: Receipt, total: string, language: string): Promise<Buffer> {
+export async function renderReceiptPdf(r: Receipt, total: string, language: string): Promise<Buffer> {
   const lang = language === 'nb' ? 'nb' : 'en';
   const l = LABELS[lang];
   const locale = lang === 'nb' ? 'nb-NO' : 'en-GB';
   const num = (v: number, min = 2, max = 2) => new Intl.NumberFormat(locale, { minimumFractionDigits: min, maximumFractionDigits: max }).format(v);
   const when = (iso: string) => new Intl.DateTimeFormat(locale, { timeZone: 'Europe/Oslo', dateStyle: 'long', timeStyle: 'short' }).format(new Date(iso));
 
-  const { doc, done } = pdfDocument({ info: { Title: `${l.title} ${r.transactionId}`, Subject: r.reference } });
+  const { doc, done } = await pdfDocument({ info: { Title: `${l.title} ${r.transactionId}`, Subject: r.reference } });
 
   doc.font('bold').fontSize(20).text(l.title);
   doc.font('regular').fontSize(11).fillColor('#555').text(l[r.type]).moveDown(1.5).fillColor('#000');
