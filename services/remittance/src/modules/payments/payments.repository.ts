@@ -15,7 +15,7 @@ export interface PayingAccount {
   external_consent_id: string | null;
 }
 
-/** The paying account and its consent, as both payment look-ups select them (a: bank_accounts, c: ob_consents). */
+/** The paying account and its consent, as the QR payment look-up selects them (a: bank_accounts, c: ob_consents). */
 const PAYING_ACCOUNT = [
   'a.id as account_id',
   'a.bank_name',
@@ -27,36 +27,6 @@ const PAYING_ACCOUNT = [
   'c.expires_at as consent_expires_at',
   'c.external_consent_id',
 ] as const;
-
-/**
- * Everything a remittance checks before its transaction, in one round trip: the user's KYC
- * status, the recipient (only the user's own, not deleted), the rate for its currency and the
- * paying account with its consent.
- */
-export async function loadRemittanceContext(db: Kysely<DB>, userId: string, recipientId: string, bankAccountId: string | null) {
-  return db
-    .selectFrom('users as u')
-    .leftJoin('recipients as r', (j) => j.onRef('r.user_id', '=', 'u.id').on('r.id', '=', recipientId).on('r.deleted_at', 'is', null))
-    .leftJoin('exchange_rates as er', 'er.currency', 'r.currency')
-    .leftJoin('bank_accounts as a', (j) => {
-      const own = j.onRef('a.user_id', '=', 'u.id');
-      return bankAccountId === null ? own.on('a.is_primary', '=', true) : own.on('a.id', '=', bankAccountId);
-    })
-    .leftJoin('ob_consents as c', 'c.id', 'a.consent_id')
-    .select([
-      'u.kyc_status',
-      'r.id as recipient_id',
-      'r.name as recipient_name',
-      'r.country as recipient_country',
-      'r.currency as recipient_currency',
-      'r.bank_account as recipient_account',
-      'er.rate',
-      ...PAYING_ACCOUNT,
-    ])
-    .where('u.id', '=', userId)
-    .where('u.deleted_at', 'is', null)
-    .executeTakeFirst();
-}
 
 /** What a remittance checks before it pays (see REMIT_CONTEXT_SQL). */
 export interface RemitContext {
@@ -78,9 +48,9 @@ export interface RemitContext {
 }
 
 /**
- * loadRemittanceContext as a precompiled statement (the payment's hot path): the user's KYC
- * status, the recipient (the user's own, not deleted), the rate for its currency and the paying
- * account with its consent ($3, or the primary when null). $1 user, $2 recipient.
+ * Everything a remittance (and its fee disclosure) checks, in one precompiled statement: the
+ * user's KYC status, the recipient (the user's own, not deleted), the rate for its currency and
+ * the paying account with its consent ($3, or the primary when null). $1 user, $2 recipient.
  */
 const REMIT_CONTEXT_SQL = `
   SELECT u.kyc_status, r.id AS recipient_id, r.name AS recipient_name, r.country AS recipient_country,

@@ -94,7 +94,7 @@ export class PaymentsService {
     }
     const recipientId = input.recipientId;
     if (!recipientId) throw validationError('recipientId is required for a remittance', [{ field: 'recipientId', message: 'required' }]);
-    const ctx = await user.run((db) => repo.loadRemittanceContext(db, user.userId, recipientId, null));
+    const ctx = await user.run((db) => repo.remitContext(db, user.userId, recipientId, null));
     if (!ctx?.recipient_id || !ctx.recipient_country || !ctx.recipient_currency) throw notFound('Recipient not found');
     if (!ctx.rate) throw validationError('Unsupported corridor', [{ field: 'recipientId', message: `no rate for ${ctx.recipient_currency}` }]);
     const fee = money(amount.times(REMITTANCE_FEE_RATE));
