@@ -3,8 +3,10 @@ import type { IncomingMessage } from 'node:http';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import closeWithGrace from 'close-with-grace';
+import type { HelmetOptions } from 'helmet';
 import secureJson from 'secure-json-parse';
 import { assertSafeText } from './input-hygiene.js';
+import { securityHeaderList } from './security-headers.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -43,6 +45,8 @@ export interface HttpOptions {
   trustProxy: boolean;
   bodyLimit?: number;
   logger?: FastifyServerOptions['logger'];
+  /** Helmet's options for the security headers every response carries. */
+  securityHeaders?: HelmetOptions;
 }
 
 /**
@@ -84,17 +88,35 @@ export function createHttp(opts: HttpOptions): FastifyInstance {
     if (depthOf(parsed) > MAX_JSON_DEPTH) return done(new BodyTooDeepError('JSON body is nested too deeply'), undefined);
     done(null, parsed);
   });
-  app.addHook('preValidation', async (request) => {
-    assertSafeText(request);
-    checkedBodies.set(request, request.body);
+  // The hooks every request runs take callbacks, not promises: an async hook costs a promise and
+  // a microtask per request even when it has nothing to wait for.
+  // The request id and the security headers are set before anything can fail, so every answer
+  // (errors and not-found included) carries them; Fastify keeps reply headers on its error path.
+  const securityHeaders = securityHeaderList(opts.securityHeaders);
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
+    for (let i = 0; i < securityHeaders.length; i++) reply.header(securityHeaders[i][0], securityHeaders[i][1]);
+    done();
+  });
+  app.addHook('preValidation', (request, _reply, done) => {
+    try {
+      assertSafeText(request);
+    } catch (err) {
+      return done(err as Error);
+    }
+    if (request.body !== undefined) checkedBodies.set(request, request.body);
+    done();
   });
   // A route's own preValidation hook may replace the body (a multipart form turned into fields):
   // that new body is checked before the handler too.
-  app.addHook('preHandler', async (request) => {
-    if (request.body !== checkedBodies.get(request)) assertSafeText({ body: request.body });
-  });
-  app.addHook('onSend', async (request, reply) => {
-    reply.header('x-request-id', request.id);
+  app.addHook('preHandler', (request, _reply, done) => {
+    if (request.body === checkedBodies.get(request)) return done();
+    try {
+      assertSafeText({ body: request.body });
+    } catch (err) {
+      return done(err as Error);
+    }
+    done();
   });
   return app;
 }

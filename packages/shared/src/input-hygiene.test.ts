@@ -26,6 +26,21 @@ describe('strings PostgreSQL cannot hold (G14)', () => {
     expect(findUnsafeText(part)).toBe('/fields/name/value');
   });
 
+  it('finds unsafe keys and values of flat parts (the quick pass) and passes safe ones', () => {
+    const flat = (v: object) => {
+      try {
+        assertSafeText({ query: v });
+        return null;
+      } catch (e) {
+        return (e as UnsafeTextError).validation[0].instancePath;
+      }
+    };
+    expect(flat({ a: 'ok', n: 1, t: true, z: null, u: undefined, pair: '\ud83d\ude00' })).toBeNull();
+    expect(flat({ a: 'ok', 'b\u0000': 'x' })).toBe('/b\u0000');
+    expect(flat({ a: 'ok', b: 'x\udc00' })).toBe('/b');
+    expect(flat(Object.assign(Object.create(null), { q: ['ok', '\u0000'] }))).toBe('/q/1');
+  });
+
   it('names the request part in the validation error it throws', () => {
     const err = (() => {
       try {

@@ -80,14 +80,37 @@ export function findUnsafeText(value: unknown): string | null {
   return null;
 }
 
+/**
+ * True when a value certainly holds no unsafe string: a string, number, boolean, null or
+ * undefined, or an object whose keys and values are such scalars (path parameters, query
+ * strings and most bodies). Nothing allocated, so the hot path of every request stays cheap;
+ * anything else (nested values, bytes, streams) answers false and takes the full walk.
+ */
+function flatAndSafe(value: unknown): boolean {
+  if (value === null || value === undefined) return true;
+  if (typeof value === 'string') return !SUSPECT.test(value);
+  if (typeof value !== 'object') return true;
+  if (Array.isArray(value)) return false;
+  for (const key in value) {
+    if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
+    if (SUSPECT.test(key)) return false;
+    const v = (value as Record<string, unknown>)[key];
+    if (typeof v === 'string') {
+      if (SUSPECT.test(v)) return false;
+    } else if (v !== null && typeof v === 'object') return false;
+  }
+  return true;
+}
+
 /** Throws UnsafeTextError naming the first unsafe field of a request's decoded parts. */
 export function assertSafeText(parts: { body?: unknown; params?: unknown; query?: unknown }): void {
-  for (const [part, value] of [
-    ['params', parts.params],
-    ['querystring', parts.query],
-    ['body', parts.body],
-  ] as const) {
-    const path = findUnsafeText(value);
-    if (path !== null) throw new UnsafeTextError(part, path);
-  }
+  checkPart('params', parts.params);
+  checkPart('querystring', parts.query);
+  checkPart('body', parts.body);
+}
+
+function checkPart(part: RequestPart, value: unknown): void {
+  if (flatAndSafe(value)) return;
+  const path = findUnsafeText(value);
+  if (path !== null) throw new UnsafeTextError(part, path);
 }

@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { registerSecurityHeaders } from '@app/shared/security-headers';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import multipart from '@fastify/multipart';
@@ -52,7 +51,8 @@ declare module 'fastify' {
 
 /** The whole accounting service, ready to listen or to be called with inject (STYLE 1). */
 export async function buildApp(config: Readonly<Config>, db: Database<DB>): Promise<FastifyInstance> {
-  const app = createHttp({ logLevel: config.logLevel, trustProxy: config.trustProxy });
+  // A JSON API needs no content security policy; the /docs page sets its own (swagger-ui staticCSP).
+  const app = createHttp({ logLevel: config.logLevel, trustProxy: config.trustProxy, securityHeaders: { contentSecurityPolicy: false } });
   const redis = config.redisUrl ? connectRedis(config.redisUrl) : null;
   const ctx: AppContext = {
     config,
@@ -77,8 +77,6 @@ export async function buildApp(config: Readonly<Config>, db: Database<DB>): Prom
     credentials: true,
     exposedHeaders: ['x-request-id', 'retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'content-disposition'],
   });
-  // A JSON API needs no content security policy; the /docs page sets its own (swagger-ui staticCSP).
-  registerSecurityHeaders(app, { contentSecurityPolicy: false });
   await registerOpenApi(app, {
     title: 'Accounting API',
     version: config.version,

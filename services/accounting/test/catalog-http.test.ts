@@ -54,8 +54,10 @@ describe('HTTP conventions', () => {
   });
 
   it('sends the security headers (nosniff, HSTS, no CSP for a JSON API) on answers and errors', async () => {
-    for (const url of ['/health', '/api/v1/auth/me']) {
+    // 200, 401, 404 (no route) and 400 (an unsafe query string, refused before validation).
+    for (const url of ['/health', '/api/v1/auth/me', '/api/v1/nothing-here', '/api/v1/auth/me?x=%00']) {
       const res = await h.app.inject({ method: 'GET', url });
+      expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
       expect(res.headers['x-content-type-options']).toBe('nosniff');
       expect(res.headers['strict-transport-security']).toMatch(/max-age=\d+/);
       expect(res.headers['content-security-policy']).toBeUndefined();

@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { registerSecurityHeaders } from '@app/shared/security-headers';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import type { Database } from '@app/shared/db/database';
@@ -56,14 +55,13 @@ export async function buildApp(
   db: Database<DB>,
   opts: BuildOptions = {},
 ): Promise<FastifyInstance & { ctx: AppContext; scheduler: Scheduler; remitRoutes: RouteEntry[] }> {
-  const app = createHttp({ logLevel: config.logLevel, trustProxy: config.trustProxy });
+  const app = createHttp({ logLevel: config.logLevel, trustProxy: config.trustProxy, securityHeaders: {} });
   registerErrorHandling(app);
   // Every route, public ones included, for the security suite (test/route-security.test.ts).
   const remitRoutes = collectRoutes(app);
   requireSurfaceOrPublic(app);
 
   // Infrastructure.
-  registerSecurityHeaders(app);
   await app.register(cookie);
   // Its preflight route answers browsers before they send a token.
   await registerPublic(app, cors, { origin: config.allowedOrigins, credentials: true });

@@ -203,6 +203,34 @@ describe('Idempotency-Key (R9)', () => {
     expect((await remit(p, { recipientId: p.recipientId, amount: 100 }, { 'idempotency-key': 'retry' })).statusCode).toBe(201);
   });
 
+  it('checks the session inside the payment: a signed-out or expired session gets 401, debits nothing and replays nothing', async () => {
+    for (const surface of ['/api', '/v1'] as const) {
+      const p = await payer(surface);
+      expect((await remit(p, { recipientId: p.recipientId, amount: 200 }, { 'idempotency-key': 'before-logout' })).statusCode).toBe(201);
+      const balance = await balanceOf(p.primaryId);
+      const count = async () =>
+        Number((await env.db.system.selectFrom('transactions').select((eb) => eb.fn.countAll().as('n')).where('user_id', '=', p.userId).executeTakeFirstOrThrow()).n);
+      const transactions = await count();
+      // Revoked (the token itself is still well signed and unexpired).
+      await env.db.system.updateTable('sessions').set({ revoked: 1, revoked_at: new Date() }).where('user_id', '=', p.userId).execute();
+      for (const headers of [{}, { 'idempotency-key': 'before-logout' }, { 'idempotency-key': 'fresh' }] as Array<Record<string, string>>) {
+        const res = await remit(p, { recipientId: p.recipientId, amount: 200 }, headers);
+        expect(res.statusCode, `${surface} ${JSON.stringify(headers)}`).toBe(401);
+        expect(res.json()).toMatchObject({ error: 'unauthorized' });
+      }
+      // Expired by time, not revoked.
+      await env.db.system.updateTable('sessions').set({ revoked: 0, expires_at: new Date(Date.now() - 1000) }).where('user_id', '=', p.userId).execute();
+      expect((await remit(p, { recipientId: p.recipientId, amount: 200 })).statusCode).toBe(401);
+      expect(await balanceOf(p.primaryId)).toBe(balance);
+      expect(await count()).toBe(transactions);
+      const fresh = await env.db.system.selectFrom('idempotency_keys').select('key').where('user_id', '=', p.userId).where('key', '=', 'fresh').executeTakeFirst();
+      expect(fresh).toBeUndefined();
+      // Live again: the same token pays.
+      await env.db.system.updateTable('sessions').set({ expires_at: new Date(Date.now() + 3_600_000) }).where('user_id', '=', p.userId).execute();
+      expect((await remit(p, { recipientId: p.recipientId, amount: 200 })).statusCode).toBe(201);
+    }
+  });
+
   it('refuses a malformed key with 400', async () => {
     const p = await payer('/v1');
     const res = await remit(p, { recipientId: p.recipientId, amount: 100 }, { 'idempotency-key': 'x'.repeat(256) });

@@ -100,6 +100,31 @@ describe('rates endpoints (R11)', () => {
     }
   });
 
+  it('serves GET /rates from a ready-made body equal to the schema serialiser\'s output, rebuilt when the stale flag flips or the rates change', async () => {
+    const { RatesResponse } = await import('../src/modules/rates/rates.schemas.js');
+    const { default: build } = await import('fast-json-stringify');
+    const serialise = build(RatesResponse as object);
+    const rates = env.app.ctx.rates;
+    const res = await env.app.inject({ method: 'GET', url: '/api/rates' });
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(res.body).toBe(serialise({ data: await rates.all() }));
+    // Around the moment the oldest rate turns stale (24 h after it), both ways: the cached text
+    // follows the flag whatever order the clock is read in.
+    const oldest = Date.parse(JSON.parse(res.body).data.updatedAt);
+    const edge = oldest + env.app.ctx.config.rates.staleAfterMs;
+    for (const at of [edge, edge + 1, edge, edge - 1000, edge + 1]) {
+      const text = await rates.allJson(new Date(at));
+      expect(text).toBe(serialise({ data: await rates.all(new Date(at)) }));
+      expect(JSON.parse(text).data.stale).toBe(at > edge);
+    }
+    // A stored refresh shows at once.
+    const feed = parseNorgesBankSdmx(recorded).map((r) => (r.currency === 'PLN' ? { ...r, nokPerUnit: r.nokPerUnit.mul(4) } : r));
+    await rates.store(feed);
+    const after = await env.app.inject({ method: 'GET', url: '/v1/rates' });
+    expect(after.body).toBe(serialise({ data: await rates.all() }));
+    expect(after.body).not.toBe(res.body);
+  });
+
   it('the refresh job never breaks start-up when the feed is offline', async () => {
     const offline = await startApp({ RATES_FEED: 'on', RATES_REFRESH_INTERVAL: '1h' }, {
       fetch: (async () => {

@@ -109,11 +109,16 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Database<D
     if (config?.public && config.auth) throw new Error(`${route.url}: a route is either public or has roles, not both`);
   });
 
-  app.addHook('onRequest', async (request) => {
-    // Unknown URLs (no route) fall through to the not-found answer.
-    if (!request.routeOptions.url) return;
+  // A callback hook: public routes and unknown URLs (which fall through to the not-found answer)
+  // pass without a promise or a microtask.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (!request.routeOptions.url) return done();
     const allowed = rolesOf(request.routeOptions.config);
-    if (!allowed) return;
+    if (!allowed) return done();
+    authenticate(request, allowed).then(() => done(), (err: Error) => done(err));
+  });
+
+  async function authenticate(request: FastifyRequest, allowed: NonNullable<ReturnType<typeof rolesOf>>): Promise<void> {
     const header = request.headers.authorization;
     const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
     if (!match) throw new AppError('SVC-1005');
@@ -152,5 +157,5 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Database<D
     if (allowed !== 'all' && !allowed.includes(role)) {
       throw new AppError('SVC-9001', { required: [...allowed], current: [role] });
     }
-  });
+  }
 });

@@ -79,8 +79,9 @@ function fromFault(fault: Fault, request: FastifyRequest): AppError {
  */
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
   app.decorateRequest('lang', 'en');
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     request.lang = languageFromHeader(request.headers['accept-language']);
+    done();
   });
   registerErrorEnvelope<AppError>(app, {
     statusOf: statusFor,

@@ -5,7 +5,7 @@ import type { DB } from '../db/schema.js';
 import { userScope, type UserScope } from '../db/user-scope.js';
 import { forbidden, unauthorized } from '../errors.js';
 import type { Surface } from '../lib/tokens.js';
-import type { LiveSession } from '../modules/auth/sessions.repository.js';
+import type { LiveSession, SessionProof } from '../modules/auth/sessions.repository.js';
 import type { SessionService } from '../modules/auth/sessions.service.js';
 
 declare module 'fastify' {
@@ -14,12 +14,18 @@ declare module 'fastify' {
     surface?: Surface;
     /** Remittance: load the user's profile and accounts with the session (one query). */
     remitProfile?: boolean;
+    /**
+     * Remittance: the hook checks the token only; the route checks the session row inside its
+     * own transaction, in the round trip of its first statement (sessionProofOf). Only for
+     * routes whose every path does that check before it answers.
+     */
+    sessionInTransaction?: boolean;
   }
 }
 
 // Kept off FastifyRequest's type: both services share one TypeScript program, and the
 // accounting service declares its own `request.auth`.
-const sessions = new WeakMap<FastifyRequest, { session: LiveSession; scope: UserScope }>();
+const sessions = new WeakMap<FastifyRequest, { session: LiveSession; scope: UserScope; proof?: SessionProof }>();
 
 export const WEB_COOKIE = 'app_token';
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -57,16 +63,26 @@ export function registerSurfaceAuth(
   scope.addHook('onRoute', (route: RouteOptions) => {
     route.config = { ...(route.config as FastifyContextConfig), surface: opts.surface };
   });
-  scope.addHook('onRequest', async (req) => {
-    if (!req.routeOptions.url || req.routeOptions.config?.public) return;
+  // A callback hook: public routes (rates, health) pass without a promise or a microtask.
+  scope.addHook('onRequest', (req, _reply, done) => {
+    if (!req.routeOptions.url || req.routeOptions.config?.public) return done();
     const token = opts.surface === 'web' ? req.cookies[WEB_COOKIE] : bearerToken(req.headers.authorization);
-    if (!token) throw unauthorized();
+    if (!token) return done(unauthorized());
     if (opts.surface === 'web' && UNSAFE.has(req.method)) {
       const origin = requestOrigin(req);
-      if (!origin || !allowed.has(origin)) throw forbidden('Origin not allowed');
+      if (!origin || !allowed.has(origin)) return done(forbidden('Origin not allowed'));
     }
-    const session = await opts.sessions.authenticate(token, opts.surface, req.routeOptions.config?.remitProfile === true);
-    sessions.set(req, { session, scope: userScope(opts.db, session.userId, req.id) });
+    const config = req.routeOptions.config;
+    const checked = config?.sessionInTransaction
+      ? opts.sessions.verifyToken(token, opts.surface)
+      : opts.sessions.authenticate(token, opts.surface, config?.remitProfile === true);
+    checked.then(
+      (session) => {
+        sessions.set(req, { session, scope: userScope(opts.db, session.userId, req.id), proof: 'proof' in session ? (session.proof as SessionProof) : undefined });
+        done();
+      },
+      (err: Error) => done(err),
+    );
   });
 }
 
@@ -75,10 +91,10 @@ export function registerSurfaceAuth(
  * document) is public or answers 401, so nothing is open because it sits outside /api and /v1.
  */
 export function requireSurfaceOrPublic(app: FastifyInstance): void {
-  app.addHook('onRequest', async (req) => {
+  app.addHook('onRequest', (req, _reply, done) => {
     const config = req.routeOptions.config;
-    if (!req.routeOptions.url || config?.public || config?.surface) return;
-    throw unauthorized();
+    if (!req.routeOptions.url || config?.public || config?.surface) return done();
+    done(unauthorized());
   });
 }
 
@@ -87,6 +103,16 @@ export function authOf(req: FastifyRequest): LiveSession {
   const entry = sessions.get(req);
   if (!entry) throw unauthorized();
   return entry.session;
+}
+
+/**
+ * What a `sessionInTransaction` route must check inside its transaction before it answers (null
+ * when the hook has already checked the session row).
+ */
+export function sessionProofOf(req: FastifyRequest): SessionProof | null {
+  const entry = sessions.get(req);
+  if (!entry) throw unauthorized();
+  return entry.proof ?? null;
 }
 
 /** The caller's data scope (row-level security as this user), for the services a route calls. */

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
 import type { Database } from '@app/shared/db/database';
 import type { DB } from '../../db/schema.js';
 import type { Surface } from '../../lib/tokens.js';
@@ -10,6 +10,16 @@ export interface LiveSession {
   role: 'user' | 'merchant';
   /** Loaded with the session for routes that show the user (GET /auth/me). */
   profile?: SessionProfile;
+}
+
+/**
+ * What a route that checks its session inside its own transaction checks it with: the token's
+ * hash and surface (the same conditions as SESSION_SQL: not revoked, not expired, user not
+ * erased), read as the user under row-level security.
+ */
+export interface SessionProof {
+  tokenHash: string;
+  surface: Surface;
 }
 
 export interface SessionProfile {
@@ -83,6 +93,25 @@ const SESSION_SQL = `
   SELECT s.id AS "sessionId", u.id AS "userId", u.email, u.role
   FROM sessions s JOIN users u ON u.id = s.user_id
   WHERE s.token_hash = $1 AND s.surface = $2 AND s.revoked = 0 AND s.expires_at > $3 AND u.deleted_at IS NULL`;
+
+/**
+ * SESSION_SQL's conditions as a boolean expression over placeholders: user, token hash, surface
+ * and the time (the application's clock, as SESSION_SQL takes it).
+ */
+export function liveSessionCondition(uid: string, hash: string, surface: string, now: string): string {
+  return `EXISTS (SELECT 1 FROM sessions s JOIN users su ON su.id = s.user_id
+    WHERE s.token_hash = ${hash} AND s.surface = ${surface} AND s.revoked = 0 AND s.expires_at > ${now}::timestamptz
+      AND s.user_id = ${uid} AND su.deleted_at IS NULL)`;
+}
+
+const SESSION_PROOF_SQL = `SELECT ${liveSessionCondition('$1', '$2', '$3', '$4')} AS live`;
+
+/** A SessionProof checked on its own, in the caller's transaction (as the user). */
+export async function isLiveSession(db: Kysely<DB>, userId: string, proof: SessionProof): Promise<boolean> {
+  const q = CompiledQuery.raw(SESSION_PROOF_SQL, [userId, proof.tokenHash, proof.surface, new Date()]);
+  const { rows } = await db.executeQuery<{ live: boolean }>(q);
+  return rows[0]?.live === true;
+}
 
 /** The per-request check: one query on the unique token-hash index (revoked, expired, erased). */
 export async function findLiveSession(db: Database<DB>, tokenHash: string, surface: Surface): Promise<LiveSession | undefined> {

@@ -5,7 +5,7 @@ import type { UserScope } from '../../db/user-scope.js';
 import { newId, sha256Hex } from '@app/shared/secrets';
 import type { Surface, TokenClaims, TokenService } from '../../lib/tokens.js';
 import { unauthorized } from '../../errors.js';
-import { findLiveSession, findLiveSessionWithProfile, insertSession, revokeAllSessions, revokeSession, type LiveSession } from './sessions.repository.js';
+import { findLiveSession, findLiveSessionWithProfile, insertSession, revokeAllSessions, revokeSession, type LiveSession, type SessionProof } from './sessions.repository.js';
 
 export interface ClientInfo {
   ip: string | null;
@@ -56,6 +56,18 @@ export class SessionService {
     const session = await (withProfile ? findLiveSessionWithProfile : findLiveSession)(this.database, sha256Hex(token), surface);
     if (!session) throw unauthorized('Session revoked or expired');
     return session;
+  }
+
+  /**
+   * The token only (signature, expiry, surface), for a route that checks the session row itself
+   * inside its own transaction (`sessionInTransaction`): the session it returns carries the
+   * token's hash and surface for that check (SessionProof), and no session id.
+   */
+  async verifyToken(token: string, surface: Surface): Promise<LiveSession & { proof: SessionProof }> {
+    const verified = await this.tokens.verify(token, surface);
+    if (!verified.ok) throw unauthorized(verified.reason === 'expired' ? 'Token expired' : 'Invalid token');
+    const { userId, email, role } = verified.claims;
+    return { sessionId: '', userId, email, role, proof: { tokenHash: sha256Hex(token), surface } };
   }
 
   async logout(user: UserScope): Promise<number> {

@@ -1,6 +1,7 @@
 import { CompiledQuery, sql, type Kysely } from 'kysely';
 import { withCommit } from '@app/shared/db/database';
 import type { DB, Transaction, TransactionType } from '../../db/schema.js';
+import { liveSessionCondition, type SessionProof } from '../auth/sessions.repository.js';
 
 /** The paying account with its consent: the one asked for, or the user's primary. */
 export interface PayingAccount {
@@ -30,6 +31,7 @@ const PAYING_ACCOUNT = [
 
 /** What a remittance checks before it pays (see REMIT_CONTEXT_SQL). */
 export interface RemitContext {
+  session_live: boolean;
   kyc_status: string;
   recipient_id: string | null;
   recipient_name: string | null;
@@ -51,9 +53,12 @@ export interface RemitContext {
  * Everything a remittance (and its fee disclosure) checks, in one precompiled statement: the
  * user's KYC status, the recipient (the user's own, not deleted), the rate for its currency and
  * the paying account with its consent ($3, or the primary when null). $1 user, $2 recipient.
+ * With a SessionProof ($4 token hash, $5 surface, $6 now) it also says whether the caller's
+ * session is live, so the payment route needs no session round trip of its own.
  */
 const REMIT_CONTEXT_SQL = `
-  SELECT u.kyc_status, r.id AS recipient_id, r.name AS recipient_name, r.country AS recipient_country,
+  SELECT CASE WHEN $4::text IS NULL THEN true ELSE ${liveSessionCondition('u.id', '$4', '$5', '$6')} END AS session_live,
+    u.kyc_status, r.id AS recipient_id, r.name AS recipient_name, r.country AS recipient_country,
     r.currency AS recipient_currency, r.bank_account AS recipient_account, er.rate,
     a.id AS account_id, a.bank_name, a.balance, a.external_account_id,
     c.status AS consent_status, c.scope AS consent_scope, c.expires_at AS consent_expires_at, c.external_consent_id
@@ -64,8 +69,15 @@ const REMIT_CONTEXT_SQL = `
   LEFT JOIN ob_consents c ON c.id = a.consent_id
   WHERE u.id = $1 AND u.deleted_at IS NULL`;
 
-export async function remitContext(db: Kysely<DB>, userId: string, recipientId: string, bankAccountId: string | null): Promise<RemitContext | undefined> {
-  const { rows } = await db.executeQuery<RemitContext>(CompiledQuery.raw(REMIT_CONTEXT_SQL, [userId, recipientId, bankAccountId]));
+export async function remitContext(
+  db: Kysely<DB>,
+  userId: string,
+  recipientId: string,
+  bankAccountId: string | null,
+  proof: SessionProof | null = null,
+): Promise<RemitContext | undefined> {
+  const params = [userId, recipientId, bankAccountId, proof?.tokenHash ?? null, proof?.surface ?? null, proof ? new Date() : null];
+  const { rows } = await db.executeQuery<RemitContext>(CompiledQuery.raw(REMIT_CONTEXT_SQL, params));
   return rows[0];
 }
 

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import { LIMIT_PAYMENTS, type SurfaceOptions } from '../../context.js';
-import { scopeOf } from '../../plugins/authenticate.js';
+import { scopeOf, sessionProofOf } from '../../plugins/authenticate.js';
 import { errors } from '../../schemas.js';
 import { DisclosureBody, DisclosureResponse, IdempotencyHeaders, QrPaymentBody, QrPaymentResponse, RemittanceBody, RemittanceResponse } from './payments.schemas.js';
 
@@ -13,7 +13,8 @@ export async function paymentsRoutes(scope: FastifyInstance, { ctx }: SurfaceOpt
   app.post(
     '/transactions/remittance',
     {
-      config: LIMIT_PAYMENTS,
+      // The session row is checked in the payment's transaction (PaymentsService.remit).
+      config: { ...LIMIT_PAYMENTS, sessionInTransaction: true },
       schema: {
         tags,
         headers: IdempotencyHeaders,
@@ -22,7 +23,7 @@ export async function paymentsRoutes(scope: FastifyInstance, { ctx }: SurfaceOpt
       },
     },
     async (req, reply) => {
-      const res = await ctx.payments.remit(scopeOf(req), req.body, req.headers['idempotency-key'] ?? null);
+      const res = await ctx.payments.remit(scopeOf(req), req.body, req.headers['idempotency-key'] ?? null, sessionProofOf(req));
       return reply.status(201).send(res.body as Static<typeof RemittanceResponse>);
     },
   );

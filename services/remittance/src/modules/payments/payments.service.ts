@@ -2,12 +2,13 @@ import { D, type Dec } from '@app/shared/money';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import type { UserScope } from '../../db/user-scope.js';
-import { AppError, notFound, validationError } from '../../errors.js';
+import { AppError, notFound, unauthorized, validationError } from '../../errors.js';
 import { remittanceEta } from '../../lib/corridors.js';
 import { newId } from '@app/shared/secrets';
 import { checkAmount, toNumber } from '../../lib/validation.js';
 import { insertNotification, newNotificationId } from '../notifications/notifications.repository.js';
 import { texts, type NotificationText } from '../notifications/notification-texts.js';
+import { isLiveSession, type SessionProof } from '../auth/sessions.repository.js';
 import { ProviderError, type OpenBankingProvider } from '../open-banking/providers/provider.js';
 import { claimIdempotencyKey, requestHash, storeIdempotentResponse, type StoredResponse } from './idempotency.js';
 import * as repo from './payments.repository.js';
@@ -118,7 +119,12 @@ export class PaymentsService {
    * same round trip). The balance row is locked only by that last statement and its commit.
    * Any refusal rolls all of it back.
    */
-  async remit(user: UserScope, input: RemittanceInput, idempotencyKey: string | null): Promise<StoredResponse> {
+  /**
+   * With a SessionProof (the route's hook checked the token only), the session row is checked in
+   * this transaction: by the look-up's own statement, or, with an Idempotency-Key, before the key
+   * can replay a stored response. A dead session answers 401 and leaves nothing behind.
+   */
+  async remit(user: UserScope, input: RemittanceInput, idempotencyKey: string | null, proof: SessionProof | null = null): Promise<StoredResponse> {
     const userId = user.userId;
     nokOnly(input.currency);
     const amount = checkAmount('amount', input.amount, REMITTANCE_BOUNDS.min, REMITTANCE_BOUNDS.max);
@@ -127,9 +133,10 @@ export class PaymentsService {
     const totalText = total.toFixed(2);
     const hash = idempotencyKey ? requestHash('remittance', input) : '';
 
-    return this.inPaymentTransaction(user, idempotencyKey, hash, async (trx, last) => {
-      const ctx = await repo.remitContext(trx, userId, input.recipientId, input.bankAccountId ?? null);
-      if (!ctx?.recipient_id || !ctx.recipient_name || !ctx.recipient_country || !ctx.recipient_currency || !ctx.recipient_account) {
+    return this.inPaymentTransaction(user, idempotencyKey, hash, proof, async (trx, last, checked) => {
+      const ctx = await repo.remitContext(trx, userId, input.recipientId, input.bankAccountId ?? null, checked ? null : proof);
+      if (!ctx?.session_live) throw unauthorized('Session revoked or expired');
+      if (!ctx.recipient_id || !ctx.recipient_name || !ctx.recipient_country || !ctx.recipient_currency || !ctx.recipient_account) {
         throw notFound('Recipient not found');
       }
       if (ctx.kyc_status !== 'approved') throw new AppError('kyc_required', 'Identity verification (KYC) is required before sending money');
@@ -214,7 +221,7 @@ export class PaymentsService {
     if (new D(account.balance!).lt(total)) throw insufficientBalance();
     const id = newId('tx_qr', 8);
 
-    return this.inPaymentTransaction(user, idempotencyKey, requestHash('qr_payment', input), async (trx) => {
+    return this.inPaymentTransaction(user, idempotencyKey, requestHash('qr_payment', input), null, async (trx) => {
       const tx = await repo.debitAndInsertTransaction(trx, userId, {
         id,
         type: 'qr_payment',
@@ -263,20 +270,23 @@ export class PaymentsService {
    * One transaction around the payment, with the Idempotency-Key taken (or replayed) first.
    * `pay` gets `last`: true when its final statement ends the transaction (no key to store
    * after it), so that statement carries the COMMIT (withCommit); with a key, storing the
-   * response does.
+   * response does. With a key and a SessionProof, the session is checked before the key (a
+   * replay answers nothing to a dead session), and `pay` gets `checked` = true.
    */
   private async inPaymentTransaction(
     user: UserScope,
     key: string | null,
     hash: string,
-    pay: (trx: Kysely<DB>, last: boolean) => Promise<StoredResponse>,
+    proof: SessionProof | null,
+    pay: (trx: Kysely<DB>, last: boolean, checked: boolean) => Promise<StoredResponse>,
   ): Promise<StoredResponse> {
     return user.transaction(async (trx) => {
       if (key) {
+        if (proof && !(await isLiveSession(trx, user.userId, proof))) throw unauthorized('Session revoked or expired');
         const first = await claimIdempotencyKey(trx, user.userId, key, hash, new Date());
         if (first) return first;
       }
-      const response = await pay(trx, key === null);
+      const response = await pay(trx, key === null, key !== null);
       if (key) await storeIdempotentResponse(trx, user.userId, key, response, true);
       return response;
     });

@@ -68,6 +68,29 @@ export class RatesService {
     };
   }
 
+  /**
+   * GET /rates's whole response body as JSON text, built when the rows or the stale flag change
+   * and reused otherwise: the route is public and the hottest in the service, and the figures
+   * change only when the feed job stores them. Byte for byte what serialising `{ data: all() }`
+   * with the route's response schema gives (the schema's key order; numbers as JSON writes them);
+   * test/rates.test.ts compares them.
+   */
+  async allJson(now = new Date()): Promise<string> {
+    const rows = await this.rows();
+    const cached = this.body;
+    const at = now.getTime();
+    if (cached && cached.rows === rows && at >= cached.staleFrom === cached.stale) return cached.text;
+    const data = await this.all(now);
+    const oldest = data.updatedAt === null ? null : Date.parse(data.updatedAt);
+    const text = JSON.stringify({
+      data: { baseCurrency: data.baseCurrency, rates: data.rates, updatedAt: data.updatedAt, stale: data.stale },
+    });
+    this.body = { rows, text, stale: data.stale, staleFrom: oldest === null ? -Infinity : oldest + this.config.rates.staleAfterMs + 1 };
+    return text;
+  }
+
+  private body: { rows: Map<string, RateRow>; text: string; stale: boolean; staleFrom: number } | null = null;
+
   async one(currency: string, now = new Date()) {
     const row = (await this.rows()).get(currency.toUpperCase());
     if (!row) throw notFound(`No rate for ${currency}`);
