@@ -4,7 +4,7 @@
  * PostgreSQL, in the same run. Usage: npm run bench -- auth   (or node --import tsx bench/auth.ts)
  */
 import bcrypt from 'bcrypt';
-import { accountingEnv, createBenchDatabase, load, machine, percentile, ROOT, startProcess, stopProcess, writeSection, type LoadResult } from './lib.js';
+import { accountingEnv, createBenchDatabase, load, machine, percentile, ROOT, serviceEntry, startProcess, stopProcess, writeSection, type LoadResult } from './lib.js';
 
 const APP_PORT = 3900;
 const BARE_PORT = 3901;
@@ -25,7 +25,7 @@ try {
     costs.push(`| ${cost} | ${percentile(times, 50).toFixed(1)} ms |`);
   }
 
-  const app = await startProcess(`${ROOT}/services/accounting/src/server.ts`, accountingEnv(APP_PORT, { ACCOUNTING_DATABASE_URL: db.url }), `http://127.0.0.1:${APP_PORT}/health`);
+  const app = await startProcess(await serviceEntry(ROOT, 'accounting'), accountingEnv(APP_PORT, { ACCOUNTING_DATABASE_URL: db.url }), `http://127.0.0.1:${APP_PORT}/health`);
   const base = `http://127.0.0.1:${APP_PORT}/api/v1`;
   const loginTimes: number[] = [];
   const results: Record<'me' | 'baseline' | 'naive', LoadResult[]> = { me: [], baseline: [], naive: [] };

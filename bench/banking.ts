@@ -12,8 +12,6 @@
  *                           with its node_modules) on its own database, measured in the same rounds,
  *                           interleaved with this one: a "before" next to "after" from one run
  *                           (BENCH_BEFORE_COMMIT names it when the checkout has no .git)
- *   BENCH_COMPILED=0        leaves out this checkout's service compiled to JavaScript with tsc
- *                           (bench/compiled.ts), measured alongside for memory without the tsx loader
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
@@ -21,16 +19,13 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import pg from 'pg';
-import { compileAccounting } from './compiled.js';
-import { accountingEnv, createBenchDatabase, json, load, machine, percentile, processCpuMs, ROOT, startProcess, stopProcess, writeSection } from './lib.js';
+import { accountingEnv, createBenchDatabase, json, load, machine, percentile, processCpuMs, ROOT, startProcess, stopProcess, writeSection, serviceEntry } from './lib.js';
 
 const BARE_PORT = 3941;
 const ROWS = 80_000;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const BEFORE = process.env.BENCH_BEFORE;
-const COMPILED = process.env.BENCH_COMPILED !== '0';
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-banking-'));
-const compiledDir = mkdtempSync(join(tmpdir(), 'bench-banking-js-'));
 const commitOf = (dir: string) => {
   try {
     return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: dir, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
@@ -98,9 +93,8 @@ interface Target {
 const targets: Target[] = [];
 const target = (name: string, script: string, port: number): Target =>
   ({ name, script, port, base: `http://127.0.0.1:${port}/api/v1`, headers: {}, orgId: '', importBanks: [], listUrl: '', imports: [], seq: [], suggestions: 0 });
-targets.push(target('after', `${ROOT}/services/accounting/src/server.ts`, 3940));
-if (BEFORE) targets.push(target('before', `${BEFORE}/services/accounting/src/server.ts`, 3942));
-if (COMPILED) targets.push(target('after, compiled JS', compileAccounting(ROOT, compiledDir), 3943));
+targets.push(target('after', await serviceEntry(ROOT, 'accounting'), 3940));
+if (BEFORE) targets.push(target('before', await serviceEntry(BEFORE, 'accounting'), 3942));
 
 const files = [statement(2021), statement(2022), statement(2023), statement(2024)];
 const bareRuns: Record<'plain' | 'app', number[]> = { plain: [], app: [] };
@@ -225,14 +219,13 @@ try {
     await t.db?.drop();
   }
   rmSync(dataDir, { recursive: true, force: true });
-  rmSync(compiledDir, { recursive: true, force: true });
 }
 
 const ms = (v: number) => `${v.toFixed(0)} ms`;
 const fmt = (r: Awaited<ReturnType<typeof load>>) => `${r.requestsPerSec} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non-2xx ${r.non2xx}, errors ${r.errors}`;
 const what = (t: Target) =>
-  t.name === 'before' ? `before (${commitOf(BEFORE!)}, under tsx)` : t.name === 'after' ? `after (${HEAD}, under tsx as \`npm start\` runs it)` : `after (${HEAD}) compiled with tsc, plain node`;
-const section = `Command: \`${BEFORE ? `BENCH_BEFORE=<checkout of ${commitOf(BEFORE)}> ` : ''}npm run bench -- banking\` on ${HEAD} (real PostgreSQL at 127.0.0.1:5432, ${machine()}, app with NODE_ENV=production and RATE_LIMITS=off, server and client in separate processes on loopback, 2 cores shared with other sessions' builds and tests: load average ${LOAD_START} at the start, ${load1()} at the end, so figures are noisy). Each service runs on its own database; the measurements alternate between them (import rounds and sequential requests interleaved) so that noise hits them alike.${COMPILED ? ' "Compiled" is this checkout built with tsc (bench/compiled.ts) and run by plain node, to show memory without the tsx loader.' : ''}
+  t.name === 'before' ? `before (${commitOf(BEFORE!)}, as its \`npm start\` runs it: ${t.script.endsWith('.js') ? 'compiled' : 'under tsx'})` : `after (${HEAD}, compiled, as \`npm start\` runs it)`;
+const section = `Command: \`${BEFORE ? `BENCH_BEFORE=<checkout of ${commitOf(BEFORE)}> ` : ''}npm run bench -- banking\` on ${HEAD} (real PostgreSQL at 127.0.0.1:5432, ${machine()}, app with NODE_ENV=production and RATE_LIMITS=off, server and client in separate processes on loopback, 2 cores shared with other sessions' builds and tests: load average ${LOAD_START} at the start, ${load1()} at the end, so figures are noisy). Each service runs on its own database; the measurements alternate between them (import rounds and sequential requests interleaved) so that noise hits them alike.
 
 (a) Import of a 5 MB statement of ${ROWS.toLocaleString('en')} new rows (4.9 MB) into a bank account that already holds ${ROWS.toLocaleString('en')} lines, through
 the API (multipart upload read as raw bytes, then in one transaction csv-parse streaming over them and

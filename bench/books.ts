@@ -11,7 +11,7 @@ import { createDatabase } from '@app/shared/db/database';
 import type { DB } from '../services/accounting/src/db/types.js';
 import { trialBalance } from '../services/accounting/src/modules/ledger/ledger.service.js';
 import { rebuildLedgerTotals } from './ledger-totals.js';
-import { createBenchDatabase, load, machine, percentile, ROOT, startProcess, stopProcess, writeSection, accountingEnv, json } from './lib.js';
+import { createBenchDatabase, load, machine, percentile, ROOT, startProcess, stopProcess, writeSection, accountingEnv, json, serviceEntry } from './lib.js';
 
 const APP_PORT = 3910;
 const BARE_PORT = 3911;
@@ -40,7 +40,7 @@ const fmt = (r: Awaited<ReturnType<typeof load>>) => `${r.requestsPerSec} req/s,
 const db = await createBenchDatabase('bench_books');
 try {
   // (a) write throughput ------------------------------------------------------------------------
-  let app = await startProcess(`${ROOT}/services/accounting/src/server.ts`, { ...APP_ENV, ACCOUNTING_DATABASE_URL: db.url }, `http://127.0.0.1:${APP_PORT}/health`);
+  let app = await startProcess(await serviceEntry(ROOT, 'accounting'), { ...APP_ENV, ACCOUNTING_DATABASE_URL: db.url }, `http://127.0.0.1:${APP_PORT}/health`);
   const base = `http://127.0.0.1:${APP_PORT}/api/v1`;
   let small: Awaited<ReturnType<typeof register>>;
   let big: Awaited<ReturnType<typeof register>>;
@@ -99,7 +99,7 @@ try {
   }
   const loadSeconds = (performance.now() - loadStarted) / 1000;
 
-  app = await startProcess(`${ROOT}/services/accounting/src/server.ts`, { ...APP_ENV, ACCOUNTING_DATABASE_URL: db.url }, `http://127.0.0.1:${APP_PORT}/health`);
+  app = await startProcess(await serviceEntry(ROOT, 'accounting'), { ...APP_ENV, ACCOUNTING_DATABASE_URL: db.url }, `http://127.0.0.1:${APP_PORT}/health`);
   let accounts: Awaited<ReturnType<typeof load>>;
   let accountsOne: Awaited<ReturnType<typeof load>>;
   let firstPage: Awaited<ReturnType<typeof load>>;

@@ -15,6 +15,7 @@
  *   BENCH_BEFORE=checkout               also measures both services of another checkout (a worktree of
  *                                       the commit before a change, with its node_modules) in the same
  *                                       rounds, on their own databases: "before" next to "service"
+ *   BENCH_KEEP_DB=1                     keeps the databases (printed at the end) for EXPLAIN
  *   BENCH_ONLY=regex                    measures only the routes whose name matches (for profiling;
  *                                       BENCHMARKS.md is then left alone)
  */
@@ -25,7 +26,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { accountingEnv, createBenchDatabase, json, load, machine, median, processCpuMs, ROOT, startProcess, stopProcess, writeSection, type CycledRequest, type LoadResult } from './lib.js';
+import { accountingEnv, createBenchDatabase, json, load, machine, median, postgresCpu, postgresCpuSince, processCpuMs, ROOT, serviceEntry, startProcess, stopProcess, writeSection, type CycledRequest, type LoadResult } from './lib.js';
 import { setupPhysical } from './physical-schema.js';
 
 const loadNow = () => loadavg().map((l) => l.toFixed(1)).join(' / ');
@@ -176,6 +177,9 @@ const results = new Map<string, Record<Side, LoadResult[]>>();
 /** Server process per port, for the CPU time each request costs it (robust to a busy machine). */
 const pids = new Map<number, number | undefined>();
 const cpuPerRequest = new Map<string, Record<Side, number[]>>();
+/** PostgreSQL's CPU µs per response (all its processes) and the load generator's (this process). */
+const pgPerRequest = new Map<string, Record<Side, number[]>>();
+const loaderPerRequest = new Map<string, Record<Side, number[]>>();
 const routes: Route[] = [];
 try {
   const start = async (script: string, env: Record<string, string>, ready: string, args: string[] = []) => {
@@ -186,9 +190,9 @@ try {
   };
   /** Both services of a checkout on their own databases, with their organizations and user. */
   const services = async (root: string, ports: { app: number; remit: number }, acc: string, remit: string, profile: string) => {
-    await start(`${root}/services/accounting/src/server.ts`, accountingEnv(ports.app, { ACCOUNTING_DATABASE_URL: acc, DATA_DIR: dataDir }), `${url(ports.app)}/health`, profileArgs(`${profile}accounting`));
+    await start(await serviceEntry(root, 'accounting'), accountingEnv(ports.app, { ACCOUNTING_DATABASE_URL: acc, DATA_DIR: dataDir }), `${url(ports.app)}/health`, profileArgs(`${profile}accounting`));
     await start(
-      `${root}/services/remittance/src/server.ts`,
+      await serviceEntry(root, 'remittance'),
       { REMITTANCE_PORT: String(ports.remit), REMITTANCE_DATABASE_URL: remit, DATA_DIR: dataDir, NODE_ENV: 'development', RATE_LIMITS: 'off', LOG_LEVEL: 'warn' },
       `${url(ports.remit)}/api/health`,
       profileArgs(`${profile}remittance`),
@@ -318,36 +322,54 @@ try {
   /** A measured phase, with the server's CPU µs per response. */
   const measure = async (side: { port: number; requests: CycledRequest[] }, seconds: number) => {
     const before = processCpuMs(pids.get(side.port));
+    const pgBefore = postgresCpu();
+    const loaderBefore = process.cpuUsage();
     const r = await run(side, seconds);
+    const loader = process.cpuUsage(loaderBefore);
+    const pgUsed = postgresCpuSince(pgBefore);
     const after = processCpuMs(pids.get(side.port));
-    return { r, cpuUs: before !== null && after !== null && r.total > 0 ? ((after - before) * 1000) / r.total : NaN };
+    const per = (ms: number) => (r.total > 0 ? (ms * 1000) / r.total : NaN);
+    return {
+      r,
+      cpuUs: before !== null && after !== null ? per(after - before) : NaN,
+      pgUs: pgUsed !== null ? per(pgUsed) : NaN,
+      loaderUs: per((loader.user + loader.system) / 1000),
+    };
   };
   for (const route of routes) {
     for (const side of [route.app, route.before, route.same, route.physical]) if (side) await run(side, WARMUP); // JIT, prepared statements, caches
     results.set(route.name, { app: [], before: [], same: [], physical: [] });
     cpuPerRequest.set(route.name, { app: [], before: [], same: [], physical: [] });
+    pgPerRequest.set(route.name, { app: [], before: [], same: [], physical: [] });
+    loaderPerRequest.set(route.name, { app: [], before: [], same: [], physical: [] });
   }
   for (let round = 0; round < ROUNDS; round++) {
     for (const route of routes) {
       const sides = (['app', 'before', 'same', 'physical'] as const).filter((s) => route[s]);
       const order = [...sides.slice(round % sides.length), ...sides.slice(0, round % sides.length)];
       for (const s of order) {
-        const { r, cpuUs } = await measure(route[s]!, SECONDS);
+        const { r, cpuUs, pgUs, loaderUs } = await measure(route[s]!, SECONDS);
         if (r.non2xx || r.errors) console.warn(`${route.name} ${s}: non-2xx ${r.non2xx}, errors ${r.errors}`);
         results.get(route.name)![s].push(r);
         cpuPerRequest.get(route.name)![s].push(cpuUs);
+        pgPerRequest.get(route.name)![s].push(pgUs);
+        loaderPerRequest.get(route.name)![s].push(loaderUs);
       }
       const got = results.get(route.name)!;
       const cpu = cpuPerRequest.get(route.name)!;
-      const us = (xs: number[]) => (xs.length ? `${Math.round(xs.at(-1)!)} µs` : '-');
+      const pgc = pgPerRequest.get(route.name)!;
+      const ldc = loaderPerRequest.get(route.name)!;
+      const us = (s: Side) => (cpu[s].length ? `${Math.round(cpu[s].at(-1)!)}+${Math.round(pgc[s].at(-1)!)}+${Math.round(ldc[s].at(-1)!)} µs` : '-');
       console.log(
-        `${route.name}: app ${got.app.at(-1)?.requestsPerSec} (${us(cpu.app)}), same ${got.same.at(-1)?.requestsPerSec ?? '-'} (${us(cpu.same)}), physical ${got.physical.at(-1)?.requestsPerSec} (${us(cpu.physical)})`,
+        `${route.name}: app ${got.app.at(-1)?.requestsPerSec} (${us('app')}), ${BEFORE ? `before ${got.before.at(-1)?.requestsPerSec} (${us('before')}), ` : ''}same ${got.same.at(-1)?.requestsPerSec ?? '-'} (${us('same')}), physical ${got.physical.at(-1)?.requestsPerSec} (${us('physical')})`,
       );
     }
   }
 } finally {
   for (const child of children.reverse()) await stopProcess(child).catch(() => {});
-  for (const db of dbs) await db.drop().catch(() => {});
+  // BENCH_KEEP_DB=1 leaves the databases for EXPLAIN and profiles; drop them by hand afterwards.
+  if (process.env.BENCH_KEEP_DB) console.log(`kept databases ${dbs.map((d) => d.url).join(' ')}`);
+  else for (const db of dbs) await db.drop().catch(() => {});
   rmSync(dataDir, { recursive: true, force: true });
 }
 
@@ -362,17 +384,18 @@ const rows = routes.map((route) => {
   const was = r.before.length ? med(r.before) : null;
   const beforeCells = BEFORE_COMMIT ? ` ${was === null ? '-' : was.toLocaleString('en')} | ${was === null ? '-' : `**${(was / physical).toFixed(2)}**`} |` : '';
   const cpu = cpuPerRequest.get(route.name)!;
+  const pgc = pgPerRequest.get(route.name)!;
   const us = (xs: number[]) => (xs.length && xs.every(Number.isFinite) ? String(Math.round(median(xs))) : '-');
-  return `| ${route.name} | ${us(cpu.app)}${BEFORE_COMMIT ? ` / ${us(cpu.before)}` : ''} / ${us(cpu.same)} / ${us(cpu.physical)} | ${app.toLocaleString('en')} | ${same === null ? '-' : same.toLocaleString('en')} | ${same === null ? '-' : (app / same).toFixed(2)} | ${physical.toLocaleString('en')} | **${ratio.toFixed(2)}** | ${route.target.toFixed(2)} | ${ratio >= route.target ? 'met' : 'missed'} | ${r.app.map((x) => x.requestsPerSec).join(' / ')} | ${errors} |${beforeCells}`;
+  return `| ${route.name} | ${us(cpu.app)}${BEFORE_COMMIT ? ` / ${us(cpu.before)}` : ''} / ${us(cpu.same)} / ${us(cpu.physical)} | ${us(pgc.app)}${BEFORE_COMMIT ? ` / ${us(pgc.before)}` : ''} / ${us(pgc.same)} / ${us(pgc.physical)} | ${app.toLocaleString('en')} | ${same === null ? '-' : same.toLocaleString('en')} | ${same === null ? '-' : (app / same).toFixed(2)} | ${physical.toLocaleString('en')} | **${ratio.toFixed(2)}** | ${route.target.toFixed(2)} | ${ratio >= route.target ? 'met' : 'missed'} | ${r.app.map((x) => x.requestsPerSec).join(' / ')} | ${errors} |${beforeCells}`;
 });
-const body = `Command: \`${BEFORE_COMMIT ? `BENCH_BEFORE=<checkout of ${BEFORE_COMMIT}> ` : ''}npm run bench -- hot-paths\` on ${HEAD} (BENCH_SECONDS=${SECONDS}, BENCH_ROUNDS=${ROUNDS}, BENCH_WARMUP=${WARMUP}; real PostgreSQL at 127.0.0.1:5432, ${machine()}, autocannon ${CONNECTIONS} connections, services and baselines with 10 pooled connections each, server and load generator in separate processes on loopback). The machine has 2 cores shared by the load generator, Node, PostgreSQL and whatever else runs (load average ${LOAD_START} at the start, ${loadNow()} at the end): phases alternate (per route: service, ${BEFORE_COMMIT ? 'the before checkout, ' : ''}same-schema baseline, physical baseline, the order rotating every round) so noise hits all three alike; figures are medians of ${ROUNDS} rounds of ${SECONDS} s. Server CPU per request is the server process's user + system time (from /proc) over a phase divided by the responses it sent: unlike req/s it hardly depends on what else the machine runs.
+const body = `Command: \`${BEFORE_COMMIT ? `BENCH_BEFORE=<checkout of ${BEFORE_COMMIT}> ` : ''}npm run bench -- hot-paths\` on ${HEAD} (BENCH_SECONDS=${SECONDS}, BENCH_ROUNDS=${ROUNDS}, BENCH_WARMUP=${WARMUP}; real PostgreSQL at 127.0.0.1:5432, ${machine()}, autocannon ${CONNECTIONS} connections, services and baselines with 10 pooled connections each, server and load generator in separate processes on loopback). The machine has 2 cores shared by the load generator, Node, PostgreSQL and whatever else runs (load average ${LOAD_START} at the start, ${loadNow()} at the end): phases alternate (per route: service, ${BEFORE_COMMIT ? 'the before checkout, ' : ''}same-schema baseline, physical baseline, the order rotating every round) so noise hits all three alike; figures are medians of ${ROUNDS} rounds of ${SECONDS} s. Server CPU per request is the server process's user + system time (from /proc) over a phase divided by the responses it sent: unlike req/s it hardly depends on what else the machine runs; PostgreSQL CPU per request is the same for all of the server's processes (its backends and background workers). The services run compiled, as `npm start` runs them (scripts/build.ts); the baselines run through tsx.
 
 - physical baseline: bare Fastify + pg, the minimal statements on plain tables in their own database (no triggers, RLS, auth, validation): \`bench/servers/bare-physical.ts\`; \`GET /hello\` (no database) for the rates.
 - same-schema baseline: bare Fastify + pg running the service's statements on the service's database as the table owner (\`bench/servers/bare-me.ts\`, \`bare-posting.ts\`, \`bare-invoice.ts\`, \`bare-same-schema.ts\`).
 - 20 organizations: each connection cycles through 20 organizations' tokens (and the baselines through 20 organizations' ids), so consecutive requests on a pooled database connection belong to different organizations. Readers (200 invoices each) and writers are different organizations.
 
-| route | server CPU µs per request (service${BEFORE_COMMIT ? ' / before' : ''} / same schema / physical) | service req/s | same-schema req/s | service / same schema | physical req/s | **service / physical** | target | | service rounds | non-2xx + errors |${BEFORE_COMMIT ? ` before (${BEFORE_COMMIT}) req/s | **before / physical** |` : ''}
-|---|---|---:|---:|---:|---:|---:|---:|---|---|---:|${BEFORE_COMMIT ? '---:|---:|' : ''}
+| route | server CPU µs per request (service${BEFORE_COMMIT ? ' / before' : ''} / same schema / physical) | PostgreSQL CPU µs per request (same order) | service req/s | same-schema req/s | service / same schema | physical req/s | **service / physical** | target | | service rounds | non-2xx + errors |${BEFORE_COMMIT ? ` before (${BEFORE_COMMIT}) req/s | **before / physical** |` : ''}
+|---|---|---|---:|---:|---:|---:|---:|---:|---|---|---:|${BEFORE_COMMIT ? '---:|---:|' : ''}
 ${rows.join('\n')}
 
 What the service does per request now (round trips after the token, which a bounded cache of

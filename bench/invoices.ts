@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createBenchDatabase, load, machine, percentile, ROOT, startProcess, stopProcess, writeSection, accountingEnv, json } from './lib.js';
+import { createBenchDatabase, load, machine, percentile, ROOT, startProcess, stopProcess, writeSection, accountingEnv, json, serviceEntry } from './lib.js';
 
 const APP_PORT = 3920;
 const BARE_PORT = 3921;
@@ -30,7 +30,7 @@ const ITEMS = [
 
 const db = await createBenchDatabase('bench_invoices');
 try {
-  const app = await startProcess(`${ROOT}/services/accounting/src/server.ts`, { ...APP_ENV, ACCOUNTING_DATABASE_URL: db.url }, `http://127.0.0.1:${APP_PORT}/health`);
+  const app = await startProcess(await serviceEntry(ROOT, 'accounting'), { ...APP_ENV, ACCOUNTING_DATABASE_URL: db.url }, `http://127.0.0.1:${APP_PORT}/health`);
   let bare: Awaited<ReturnType<typeof startProcess>> | null = null;
   const base = `http://127.0.0.1:${APP_PORT}/api/v1`;
   const creates: Array<Awaited<ReturnType<typeof load>>> = [];

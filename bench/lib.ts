@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync, writeFileSync, existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
 
@@ -29,11 +30,13 @@ export async function createBenchDatabase(prefix: string): Promise<{ url: string
 }
 
 /**
- * Runs a TypeScript entry point in its own process (the load generator stays in this one); a `.js`
- * entry point (a compiled service, see bench/compiled.ts) runs without the tsx loader.
+ * Runs a service or baseline in its own process (the load generator stays in this one): a `.js`
+ * entry point (a service compiled by scripts/build.ts, see serviceEntry) runs on plain node with
+ * the `dist` export condition, as `npm start` runs it; a `.ts` one through tsx.
  */
 export async function startProcess(script: string, env: Record<string, string>, readyUrl: string, nodeArgs: string[] = []): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [...nodeArgs, ...(script.endsWith('.js') ? [] : ['--import', 'tsx']), script], {
+  const loader = script.endsWith('.js') ? ['--conditions=dist'] : ['--import', 'tsx'];
+  const child = spawn(process.execPath, [...nodeArgs, ...loader, script], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -50,6 +53,23 @@ export async function startProcess(script: string, env: Record<string, string>, 
   }
   child.kill('SIGKILL');
   throw new Error(`${script} did not become ready`);
+}
+
+const built = new Set<string>();
+/**
+ * A service's entry point in the checkout at `root`, as `npm start` runs it: compiled by that
+ * checkout's scripts/build.ts (once per run). A checkout from before the build step (a
+ * BENCH_BEFORE commit) runs from its sources through tsx, as its own `npm start` did.
+ */
+export async function serviceEntry(root: string, service: 'accounting' | 'remittance'): Promise<string> {
+  const build = join(root, 'scripts/build.ts');
+  if (!existsSync(build)) return join(root, 'services', service, 'src/server.ts');
+  if (!built.has(root)) {
+    const { buildAll } = (await import(pathToFileURL(build).href)) as { buildAll: (root: string) => Promise<void> };
+    await buildAll(root);
+    built.add(root);
+  }
+  return join(root, 'services', service, 'dist/server.js');
 }
 
 export async function stopProcess(child: ChildProcess): Promise<void> {
@@ -79,6 +99,42 @@ export function processCpuMs(pid: number | undefined): number | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * CPU time (user + system, ms) of every PostgreSQL server process now, by pid (Linux /proc), or
+ * null where unreadable. postgresCpuSince(before) gives what they used since: processes that
+ * exist at both readings count their difference, new ones all of theirs; one that exited
+ * meanwhile (an idle pooled connection closing) is left out rather than subtracted.
+ */
+export function postgresCpu(): Map<number, number> | null {
+  try {
+    const byPid = new Map<number, number>();
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      } catch {
+        continue; // exited meanwhile
+      }
+      const close = stat.lastIndexOf(')');
+      if (stat.slice(stat.indexOf('(') + 1, close) !== 'postgres') continue;
+      const fields = stat.slice(close + 2).split(' ');
+      byPid.set(Number(entry), ((Number(fields[11]) + Number(fields[12])) * 1000) / 100);
+    }
+    return byPid;
+  } catch {
+    return null;
+  }
+}
+
+export function postgresCpuSince(before: Map<number, number> | null): number | null {
+  const now = postgresCpu();
+  if (!before || !now) return null;
+  let total = 0;
+  for (const [pid, ms] of now) total += ms - (before.get(pid) ?? 0);
+  return total;
 }
 
 /** One request of a cycle: each connection sends them in turn (e.g. one per organization). */

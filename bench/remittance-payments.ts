@@ -18,7 +18,7 @@
 import { execFileSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import pg from 'pg';
-import { createBenchDatabase, json, load, machine, processCpuMs, ROOT, startProcess, stopProcess, writeSection } from './lib.js';
+import { createBenchDatabase, json, load, machine, processCpuMs, ROOT, startProcess, stopProcess, writeSection, serviceEntry } from './lib.js';
 
 const APP_PORT = 3920;
 const BARE_PORT = 3921;
@@ -116,7 +116,7 @@ const db = await createBenchDatabase('bench_remit');
 const beforeDb = BEFORE ? await createBenchDatabase('bench_remit_before') : null;
 try {
   const app = await startProcess(
-    `${ROOT}/services/remittance/src/server.ts`,
+    await serviceEntry(ROOT, 'remittance'),
     serviceEnv(APP_PORT, db.url),
     `http://127.0.0.1:${APP_PORT}/api/health`,
     PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}/remittance`] : [],
@@ -124,7 +124,7 @@ try {
   const bare = await startProcess(`${ROOT}/bench/servers/bare-remittance.ts`, { DATABASE_URL: db.url, PORT: String(BARE_PORT) }, `http://127.0.0.1:${BARE_PORT}/health`);
   const before =
     BEFORE && beforeDb
-      ? await startProcess(`${BEFORE}/services/remittance/src/server.ts`, serviceEnv(BEFORE_PORT, beforeDb.url), `http://127.0.0.1:${BEFORE_PORT}/api/health`)
+      ? await startProcess(await serviceEntry(BEFORE, 'remittance'), serviceEnv(BEFORE_PORT, beforeDb.url), `http://127.0.0.1:${BEFORE_PORT}/api/health`)
       : null;
   const rows: Array<{ load: string; app: Load; bare: Load; before: Load | null }> = [];
   try {

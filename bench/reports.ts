@@ -18,7 +18,7 @@ import os from 'node:os';
 import pg from 'pg';
 import { addDays, monthStart } from '../services/accounting/src/modules/ledger/period-ranges.js';
 import { organizationToday } from '../services/accounting/src/modules/reports/report-dates.js';
-import { accountingEnv, createBenchDatabase, json, machine, percentile, ROOT, startProcess, stopProcess, writeSection } from './lib.js';
+import { accountingEnv, createBenchDatabase, json, machine, percentile, ROOT, startProcess, stopProcess, writeSection, serviceEntry } from './lib.js';
 import { describeData, generate, type LoadedData } from './reports/data.js';
 import * as groupBy from './reports/group-by.js';
 import { measureSumsWriteCost, type WriteCost } from './reports/sums-writes.js';
@@ -89,7 +89,7 @@ const periods = [
 const db = REUSE_URL ? { url: REUSE_URL, drop: async () => {} } : await createBenchDatabase('bench_reports');
 const admin = new pg.Client({ connectionString: db.url });
 try {
-  let app = await startProcess(`${ROOT}/services/accounting/src/server.ts`, appEnv(db.url), `http://127.0.0.1:${APP_PORT}/health`);
+  let app = await startProcess(await serviceEntry(ROOT, 'accounting'), appEnv(db.url), `http://127.0.0.1:${APP_PORT}/health`);
   let orgId: string;
   const otherOrgIds: string[] = [];
   if (REUSE_URL) await stopProcess(app);
@@ -142,10 +142,10 @@ try {
   // BENCH_ONLY=vat,dashboard times only those reports (a quick look; the section needs them all).
   const only = process.env.BENCH_ONLY?.split(',');
   if (only) cases.splice(0, cases.length, ...cases.filter((c) => only.includes(c.report)));
-  app = await startProcess(`${ROOT}/services/accounting/src/server.ts`, appEnv(db.url), `http://127.0.0.1:${APP_PORT}/health`);
+  app = await startProcess(await serviceEntry(ROOT, 'accounting'), appEnv(db.url), `http://127.0.0.1:${APP_PORT}/health`);
   // After this checkout's server (its migrations applied), so the before server finds them done.
   const beforeApp = BEFORE_ROOT
-    ? await startProcess(`${BEFORE_ROOT}/services/accounting/src/server.ts`, { ...appEnv(db.url), ACCOUNTING_PORT: String(BEFORE_PORT) }, `http://127.0.0.1:${BEFORE_PORT}/health`)
+    ? await startProcess(await serviceEntry(BEFORE_ROOT, 'accounting'), { ...appEnv(db.url), ACCOUNTING_PORT: String(BEFORE_PORT) }, `http://127.0.0.1:${BEFORE_PORT}/health`)
     : null;
   if (REUSE_URL) await admin.query('VACUUM ANALYZE account_period_sums');
   const measured: Measured[] = [];
