@@ -230,24 +230,14 @@ export async function readInvoice(db: Db, p: Principal, id: string, today: strin
   return presentInvoice(row, items, p.organization);
 }
 
-export async function listInvoices(scope: TenantScope, q: InvoicesQuery, page: PageRequest<InvoiceSort>, today: string) {
+/**
+ * One page of the list as the JSON text of the response (InvoiceList): the items come as text from
+ * PostgreSQL (see listInvoicesJson), the page's meta is added here in the schema's key order.
+ */
+export async function listInvoices(scope: TenantScope, q: InvoicesQuery, page: PageRequest<InvoiceSort>, today: string): Promise<string> {
   if (q.fromDate && q.toDate && q.fromDate > q.toDate) throw new AppError('SVC-9003', { fromDate: ['must not be after toDate'] });
-  const { rows, total } = await scope.run((db) => repo.listInvoices(db, scope.orgId, q, page, today));
-  return {
-    data: rows.map((r) => ({
-      id: r.id,
-      invoiceNumber: r.invoice_number,
-      customerId: r.customer_id,
-      customerName: r.customer_name,
-      invoiceDate: r.invoice_date,
-      dueDate: r.due_date,
-      currencyCode: r.currency_code,
-      totalAmount: formatAmount(r.total_amount, currencyDecimals(r.currency_code)),
-      status: r.status,
-      createdAt: r.created_at,
-    })),
-    meta: pageMeta(total, page),
-  };
+  const { data, total } = await scope.run((db) => repo.listInvoicesJson(db, scope.orgId, q, page, today));
+  return `{"data":${data},"meta":${JSON.stringify(pageMeta(total, page))}}`;
 }
 
 /** numeric echoes without trailing zeros of the column's scale ("1.5000" -> "1.5"). */

@@ -1,0 +1,155 @@
+import fastJson from 'fast-json-stringify';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatAmount } from '@app/shared/money';
+import { currencyDecimals } from '../src/modules/currencies/currencies.js';
+import { todayIso } from '../src/modules/invoices/invoice-status.js';
+import { INVOICE_SORTS, InvoiceList } from '../src/modules/invoices/invoices.schemas.js';
+import { authed, buildTestApp, registerOrg, type Session, type TestApp } from './helpers.js';
+import { createCustomer, createInvoice, invoiceBody, patchStatus } from './invoices-fixtures.js';
+
+// The list page's JSON text is built by PostgreSQL (invoices.repository listInvoicesJson) and sent
+// as it is. These tests hold it to what the response schema's serializer makes of the rows the
+// old way (objects mapped in Node, amounts through formatAmount), byte for byte.
+
+let t: TestApp;
+let owner: Session;
+let customerA: string;
+let customerB: string;
+const serialize = fastJson(InvoiceList as object);
+const TODAY = todayIso();
+
+// Names the JSON text must escape exactly as JSON.stringify does.
+const HOSTILE = [
+  'Kupac "Navodnik" \\ kosa crta / i </script>',
+  'Tab\tnewline\ncarriage\rbackspace\bform\ffeed',
+  'Kontrola \u0001 \u001f \u007f kraj',
+  'Đurđević 😀 𝔘 \u2028 \u2029 ǅ',
+];
+
+beforeAll(async () => {
+  t = await buildTestApp({ RATE_LIMITS: 'off' });
+  owner = await registerOrg(t.app, { baseCurrency: 'RSD', language: 'sr' });
+  customerA = (await createCustomer(t.app, owner, { name: 'Kupac A' })).id;
+  customerB = (await createCustomer(t.app, owner, { name: 'Kupac B' })).id;
+  const made: string[] = [];
+  for (let i = 0; i < 9; i++) {
+    const month = String((i % 9) + 1).padStart(2, '0');
+    const inv = await createInvoice(t.app, owner, invoiceBody(i % 2 ? customerA : customerB, { invoiceDate: `2024-${month}-1${i % 3}`, dueDate: `2024-${month}-2${i % 3}` }));
+    made.push(inv.id);
+  }
+  // Sent and past due: the list shows them overdue; one stays sent (not due yet).
+  for (const id of made.slice(0, 3)) expect((await patchStatus(t.app, owner, id, { action: 'send' })).statusCode).toBe(200);
+  const future = await createInvoice(t.app, owner, invoiceBody(customerA, { invoiceDate: TODAY, dueDate: '2099-01-01' }));
+  expect((await patchStatus(t.app, owner, future.id, { action: 'send' })).statusCode).toBe(200);
+  // Rounding boundaries of A3, another currency and hostile names, written past the API.
+  const db = t.t.db.system;
+  const totals = ['10.0050', '10.0049', '0.0000', '999999999.9950'];
+  for (const [i, id] of made.slice(3, 7).entries()) {
+    await sql`UPDATE invoices SET total_amount = ${totals[i]}::numeric, customer_name = ${HOSTILE[i]}, currency_code = ${i % 2 ? 'EUR' : 'RSD'} WHERE id = ${id}`.execute(db);
+  }
+});
+afterAll(async () => t?.close());
+
+interface Row {
+  id: string;
+  invoice_number: string;
+  customer_id: string;
+  customer_name: string;
+  invoice_date: string;
+  due_date: string;
+  currency_code: string;
+  total_amount: string;
+  status: string;
+  created_at: Date;
+}
+
+const SORT_KEY: Record<(typeof INVOICE_SORTS)[number], (r: ReturnType<typeof present>) => string | number> = {
+  invoiceDate: (r) => r.invoiceDate,
+  dueDate: (r) => r.dueDate,
+  invoiceNumber: (r) => r.invoiceNumber,
+  totalAmount: (r) => Number(r.totalAmountRaw),
+  createdAt: (r) => r.createdAt,
+  status: (r) => r.status,
+};
+
+function present(r: Row) {
+  const overdue = (r.status === 'sent' || r.status === 'viewed') && r.due_date < TODAY;
+  return {
+    id: r.id,
+    invoiceNumber: r.invoice_number,
+    customerId: r.customer_id,
+    customerName: r.customer_name,
+    invoiceDate: r.invoice_date,
+    dueDate: r.due_date,
+    currencyCode: r.currency_code,
+    totalAmount: formatAmount(r.total_amount, currencyDecimals(r.currency_code)),
+    totalAmountRaw: r.total_amount,
+    status: overdue ? 'overdue' : r.status,
+    createdAt: r.created_at.toISOString(),
+  };
+}
+
+/** What the list answered before its text came from PostgreSQL: rows mapped in Node, serialised by the schema. */
+async function expectedText(query: { sort: (typeof INVOICE_SORTS)[number]; order: 'asc' | 'desc'; perPage: number; page: number; customerId?: string; status?: string }) {
+  const { rows } = await sql<Row>`SELECT id, invoice_number, customer_id, customer_name, invoice_date, due_date, currency_code, total_amount, status, created_at
+    FROM invoices WHERE organization_id = ${owner.orgId}`.execute(t.t.db.system);
+  const key = SORT_KEY[query.sort];
+  const dir = query.order === 'asc' ? 1 : -1;
+  const all = rows
+    .map(present)
+    .filter((r) => (!query.customerId || r.customerId === query.customerId) && (!query.status || r.status === query.status))
+    .sort((a, b) => {
+      const ka = key(a);
+      const kb = key(b);
+      if (ka !== kb) return (ka < kb ? -1 : 1) * dir;
+      return (a.invoiceNumber < b.invoiceNumber ? -1 : 1) * dir;
+    });
+  const data = all.slice((query.page - 1) * query.perPage, query.page * query.perPage).map(({ totalAmountRaw: _, ...item }) => item);
+  return serialize({ data, meta: { total: all.length, page: query.page, perPage: query.perPage, totalPages: Math.ceil(all.length / query.perPage) } });
+}
+
+async function listText(qs: string) {
+  const res = await t.app.inject(authed(owner.token, { method: 'GET', url: `/api/v1/invoices?${qs}` }));
+  expect(res.statusCode).toBe(200);
+  expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+  return res.body;
+}
+
+describe('the invoice list as JSON text', () => {
+  it('is byte for byte what the schema serializer makes of the rows, for every sort and order', async () => {
+    for (const sort of INVOICE_SORTS) {
+      for (const order of ['asc', 'desc'] as const) {
+        const body = await listText(`sort=${sort}&order=${order}&perPage=4&page=2`);
+        expect(body, `${sort} ${order}`).toBe(await expectedText({ sort, order, perPage: 4, page: 2 }));
+      }
+    }
+  });
+
+  it('escapes names as JSON.stringify does and rounds totals half-up to the currency decimals', async () => {
+    const body = await listText('perPage=100');
+    expect(body).toBe(await expectedText({ sort: 'invoiceDate', order: 'desc', perPage: 100, page: 1 }));
+    const names = (JSON.parse(body).data as Array<{ customerName: string }>).map((i) => i.customerName);
+    for (const name of HOSTILE) expect(names).toContain(name);
+    const totals = (JSON.parse(body).data as Array<{ totalAmount: string }>).map((i) => i.totalAmount);
+    expect(totals).toEqual(expect.arrayContaining(['10.01', '10.00', '0.00', '1000000000.00']));
+  });
+
+  it('answers filters, the effective overdue status and a page past the end with its total', async () => {
+    expect(await listText(`customerId=${customerA}&sort=dueDate&order=asc`)).toBe(
+      await expectedText({ sort: 'dueDate', order: 'asc', perPage: 20, page: 1, customerId: customerA }),
+    );
+    const overdue = await listText('status=overdue');
+    expect(overdue).toBe(await expectedText({ sort: 'invoiceDate', order: 'desc', perPage: 20, page: 1, status: 'overdue' }));
+    expect(JSON.parse(overdue).meta.total).toBe(3);
+    const sent = JSON.parse(await listText('status=sent'));
+    expect(sent.data.map((i: { dueDate: string }) => i.dueDate)).toEqual(['2099-01-01']);
+    expect(JSON.parse(await listText('perPage=5&page=9'))).toEqual({ data: [], meta: { total: 10, page: 9, perPage: 5, totalPages: 2 } });
+  });
+
+  it('lists nothing of another organization', async () => {
+    const other = await registerOrg(t.app);
+    const res = await t.app.inject(authed(other.token, { method: 'GET', url: '/api/v1/invoices' }));
+    expect(res.body).toBe('{"data":[],"meta":{"total":0,"page":1,"perPage":20,"totalPages":0}}');
+  });
+});
