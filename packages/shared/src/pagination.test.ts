@@ -30,4 +30,13 @@ describe('shared secrets and ids', () => {
     expect(hash).toBe(sha256Hex(token));
     expect(newOpaqueToken().token).not.toBe(token);
   });
+
+  it('never hands out the same id twice across refills of its random pool', () => {
+    // 4 KiB pool: 20,000 ids of 12 bytes cross it about 60 times, ids of odd sizes straddle its end.
+    const seen = new Set<string>();
+    for (let i = 0; i < 20_000; i++) seen.add(newId('x', 8 + (i % 13)));
+    expect(seen.size).toBe(20_000);
+    const long = newId('big', 5000);
+    expect(long).toMatch(/^big_[0-9a-f]{10000}$/);
+  });
 });

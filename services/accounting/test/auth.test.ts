@@ -1,6 +1,7 @@
 import { SignJWT } from 'jose';
 import { TOTP, Secret } from 'otpauth';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { sql } from 'kysely';
 import { addMember, authed, buildTestApp, freshIp, login, registerOrg, STRONG_PASSWORD, uniqueEmail, type TestApp } from './helpers.js';
 
 let h: TestApp;
@@ -160,7 +161,19 @@ describe('GET /auth/me', () => {
       id: s.userId, email: s.email, fullName: 'Owner Person', role: 'owner', twoFactorEnabled: false,
       organization: { id: s.orgId, name: 'Test d.o.o.', country: 'BA', baseCurrency: 'BAM', language: 'bs' },
     });
-    expect(typeof res.json().lastLoginAt).toBe('string');
+    // Written by SQL in the principal's one JSON column: exactly what Date#toISOString makes of the stored value.
+    const { rows } = await sql<{ at: Date }>`SELECT last_login_at AS at FROM users WHERE id = ${s.userId}`.execute(h.t.db.system);
+    expect(res.json().lastLoginAt).toBe(rows[0].at.toISOString());
+    expect(Object.keys(res.json()).sort()).toEqual(['email', 'fullName', 'id', 'lastLoginAt', 'operatorOib', 'organization', 'role', 'twoFactorEnabled']);
+  });
+
+  it('answers lastLoginAt null for a user who never signed in, and the operator OIB once set', async () => {
+    const s = await registerOrg(h.app, { country: 'HR', baseCurrency: 'EUR', language: 'hr' });
+    await sql`UPDATE users SET last_login_at = NULL, operator_oib = '12345678903' WHERE id = ${s.userId}`.execute(h.t.db.system);
+    const body = (await me(s.token)).json();
+    expect(body.lastLoginAt).toBeNull();
+    expect(body.operatorOib).toBe('12345678903');
+    expect(body.organization).toEqual({ id: s.orgId, name: 'Test d.o.o.', country: 'HR', baseCurrency: 'EUR', language: 'hr' });
   });
 });
 

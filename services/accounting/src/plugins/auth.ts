@@ -20,7 +20,8 @@ export interface Principal {
     fullName: string;
     role: Role;
     twoFactorEnabled: boolean;
-    lastLoginAt: Date | null;
+    /** ISO 8601, UTC, milliseconds (as Date#toISOString writes it). */
+    lastLoginAt: string | null;
     /** Croatian operator OIB for fiscal documents (E1), or null. */
     operatorOib: string | null;
   };
@@ -57,29 +58,26 @@ export function scopeOf(request: FastifyRequest): TenantScope {
 }
 
 // The one query every authenticated request runs, written once as SQL (no builder work per
-// request). Row-level security limits all three tables to the token's organization.
-const PRINCIPAL_SQL = `SELECT u.id, u.email, u.full_name, u.role, u.is_active, u.two_factor_enabled, u.last_login_at, u.operator_oib,
-  o.name AS org_name, o.country, o.base_currency, o.language, s.revoked_at
+// request). Row-level security limits all three tables to the token's organization. It answers
+// one JSON column in the Principal's shape rather than thirteen columns: node-postgres's work per
+// column of every result (the field parsers and the row object it builds from the row
+// description) was about a tenth of GET /auth/me's CPU; JSON.parse of one value costs far less.
+// lastLoginAt is written as Date#toISOString writes it.
+const PRINCIPAL_SQL = `SELECT json_build_object(
+    'user', json_build_object('id', u.id, 'email', u.email, 'fullName', u.full_name, 'role', u.role,
+      'twoFactorEnabled', u.two_factor_enabled,
+      'lastLoginAt', to_char(u.last_login_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+      'operatorOib', u.operator_oib),
+    'organization', json_build_object('id', o.id, 'name', o.name, 'country', o.country, 'baseCurrency', o.base_currency,
+      'language', o.language),
+    'isActive', u.is_active, 'revoked', s.revoked_at IS NOT NULL) AS principal
   FROM users u JOIN organizations o ON o.id = u.organization_id
   JOIN sessions s ON s.id = $2 AND s.user_id = u.id
   WHERE u.id = $1`;
 
 interface PrincipalRow {
-  id: string;
-  email: string;
-  full_name: string;
-  role: Role;
-  is_active: boolean;
-  two_factor_enabled: boolean;
-  last_login_at: Date | null;
-  operator_oib: string | null;
-  org_name: string;
-  country: string;
-  base_currency: string;
-  language: string;
-  revoked_at: Date | null;
+  principal: { user: Principal['user']; organization: Principal['organization']; isActive: boolean; revoked: boolean };
 }
-
 
 export const ALL_ROLES: readonly Role[] = ['owner', 'admin', 'accountant', 'viewer'];
 
@@ -128,32 +126,12 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Database<D
       const org = await db.system.selectFrom('organizations').select('id').where('id', '=', claims.org).executeTakeFirst();
       throw new AppError(org ? 'SVC-1004' : 'SVC-2001');
     }
-    request.lang = row.language as Language;
-    if (row.revoked_at) throw new AppError('SVC-1004');
-    if (!row.is_active) throw new AppError('SVC-1002');
-    const role = row.role;
-    request.auth = {
-      userId: row.id,
-      orgId: claims.org,
-      role,
-      sessionId: claims.sid,
-      user: {
-        id: row.id,
-        email: row.email,
-        fullName: row.full_name,
-        role,
-        twoFactorEnabled: row.two_factor_enabled,
-        lastLoginAt: row.last_login_at,
-        operatorOib: row.operator_oib,
-      },
-      organization: {
-        id: claims.org,
-        name: row.org_name,
-        country: row.country,
-        baseCurrency: row.base_currency,
-        language: row.language,
-      },
-    };
+    const { user, organization, isActive, revoked } = row.principal;
+    request.lang = organization.language as Language;
+    if (revoked) throw new AppError('SVC-1004');
+    if (!isActive) throw new AppError('SVC-1002');
+    const role = user.role;
+    request.auth = { userId: user.id, orgId: organization.id, role, sessionId: claims.sid, user, organization };
     if (allowed !== 'all' && !allowed.includes(role)) {
       throw new AppError('SVC-9001', { required: [...allowed], current: [role] });
     }

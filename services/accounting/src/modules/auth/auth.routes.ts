@@ -28,7 +28,7 @@ function presentMe(p: Principal, profile: { fullName: string; operatorOib: strin
     fullName: profile.fullName,
     role: user.role,
     twoFactorEnabled: user.twoFactorEnabled,
-    lastLoginAt: user.lastLoginAt ? user.lastLoginAt.toISOString() : null,
+    lastLoginAt: user.lastLoginAt,
     operatorOib: profile.operatorOib,
     organization,
   };
