@@ -67,6 +67,29 @@ describe('open banking consent (R8)', () => {
     expect(consents).toEqual([expect.objectContaining({ id: consentId, status: 'active', renewalDue: false, unattendedReadsToday: 0 })]);
   });
 
+  it('GET /auth/me shows balances in cents as numbers, NOK accounts summed, primary first then by linking time', async () => {
+    const { cookie } = await signInWeb(env.app, { pid: nextPid() });
+    await consentWeb(cookie);
+    const user = (await env.app.inject({ method: 'GET', url: '/api/auth/me', ...web(cookie) })).json().data;
+    const db = env.db.system;
+    await sql`UPDATE bank_accounts SET balance = 10250.05 WHERE user_id = ${user.id} AND is_primary`.execute(db);
+    await sql`UPDATE bank_accounts SET balance = 0.10, created_at = now() - interval '1 day' WHERE user_id = ${user.id} AND NOT is_primary`.execute(db);
+    await sql`INSERT INTO bank_accounts (id, user_id, consent_id, provider, external_account_id, bank_name, account_number, balance, currency, is_primary, created_at)
+      SELECT 'bac_eur_' || ${user.id}, user_id, consent_id, provider, 'ext-eur', 'Euro Bank', '12345678903', 999.99, 'EUR', false, now() - interval '2 days'
+      FROM bank_accounts WHERE user_id = ${user.id} AND is_primary`.execute(db);
+    const me = (await env.app.inject({ method: 'GET', url: '/api/auth/me', ...web(cookie) })).json().data;
+    expect(me.totalBalance).toBe(10250.15);
+    expect(me.bankAccounts.map((a: { balance: number; currency: string; isPrimary: boolean }) => [a.balance, a.currency, a.isPrimary])).toEqual([
+      [10250.05, 'NOK', true],
+      [999.99, 'EUR', false],
+      [0.1, 'NOK', false],
+    ]);
+    const { rows } = await sql<{ created_at: Date }>`SELECT created_at FROM users WHERE id = ${user.id}`.execute(db);
+    expect(me.createdAt).toBe(rows[0].created_at.toISOString());
+    expect(Object.keys(me)).toEqual(['id', 'email', 'firstName', 'lastName', 'role', 'totalBalance', 'bankAccounts', 'kycStatus', 'createdAt']);
+    expect(Object.keys(me.bankAccounts[0])).toEqual(['id', 'bankName', 'accountNumber', 'balance', 'currency', 'isPrimary']);
+  });
+
   it('sends consents created on /v1 back to the app deep link', async () => {
     const { token } = await signInMobile(env.app, { pid: nextPid() });
     const created = await env.app.inject({ method: 'POST', url: '/v1/open-banking/consents', ...bearer(token), payload: { scope: 'AISP' } });

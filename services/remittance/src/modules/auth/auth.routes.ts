@@ -5,7 +5,6 @@ import { clientInfo, LIMIT_AUTH, type SurfaceOptions } from '../../context.js';
 import { AppError, notFound } from '../../errors.js';
 import { authOf, scopeOf, WEB_COOKIE } from '../../plugins/authenticate.js';
 import { errors, Message } from '../../schemas.js';
-import { D as Decimal } from '@app/shared/money';
 import { MeResponse, RefreshResponse } from './auth.schemas.js';
 
 export function webCookieOptions(config: Config, expiresAt: Date) {
@@ -29,23 +28,10 @@ export async function authRoutes(scope: FastifyInstance, { surface, ctx }: Surfa
   const tags = ['auth'];
 
   app.get('/auth/me', { config: { remitProfile: true }, schema: { tags, response: { 200: MeResponse, ...errors(401) } } }, async (req) => {
-    const auth = authOf(req);
-    const profile = auth.profile;
+    // The session look-up answered the whole `data` (sessions.repository SESSION_PROFILE_SQL).
+    const profile = authOf(req).profile;
     if (!profile) throw notFound();
-    const total = profile.accounts.filter((a) => a.currency === 'NOK').reduce((sum, a) => sum.plus(a.balance), new Decimal(0));
-    return {
-      data: {
-        id: auth.userId,
-        email: auth.email,
-        firstName: profile.firstName,
-        lastName: profile.lastName,
-        role: auth.role,
-        totalBalance: total.toDecimalPlaces(2).toNumber(),
-        bankAccounts: profile.accounts.map((a) => ({ ...a, balance: Number(a.balance) })),
-        kycStatus: profile.kycStatus,
-        createdAt: profile.createdAt.toISOString(),
-      },
-    };
+    return { data: profile };
   });
 
   app.post('/auth/logout', { schema: { tags, response: { 200: Message, ...errors(401, 403) } } }, async (req, reply) => {
