@@ -59,6 +59,22 @@ describe('POST /transactions/remittance (R9)', () => {
     }
   });
 
+  it('answers createdAt as the stored time and refuses a consent past its expiry that the job has not marked yet', async () => {
+    const p = await payer('/v1');
+    const res = await remit(p, { recipientId: p.recipientId, amount: 200 });
+    expect(res.statusCode).toBe(201);
+    const row = await env.db.system.selectFrom('transactions').select('created_at').where('id', '=', res.json().data.id).executeTakeFirstOrThrow();
+    expect(res.json().data.createdAt).toBe(row.created_at.toISOString());
+    const consent = (await env.db.system.selectFrom('bank_accounts').select('consent_id').where('id', '=', p.primaryId).executeTakeFirstOrThrow()).consent_id!;
+    await env.db.system.updateTable('ob_consents').set({ expires_at: new Date(Date.now() - 1000) }).where('id', '=', consent).execute();
+    const expired = await remit(p, { recipientId: p.recipientId, amount: 200 });
+    expect(expired.statusCode).toBe(400);
+    expect(expired.json()).toMatchObject({ error: 'no_bank_account', message: expect.stringContaining('expired') });
+    expect(await balanceOf(p.primaryId)).toBe('49799.00');
+    await env.db.system.updateTable('ob_consents').set({ expires_at: new Date(Date.now() + 60_000) }).where('id', '=', consent).execute();
+    expect((await remit(p, { recipientId: p.recipientId, amount: 200 })).statusCode).toBe(201);
+  });
+
   it('rounds the fee and the receive amount half-up to cents and gives the EEA eta for PL', async () => {
     const p = await payer('/api', { country: 'PL', currency: 'PLN', bankAccount: 'PL61109010140000071219812874' });
     await env.db.system.updateTable('exchange_rates').set({ rate: '0.36215000' }).where('currency', '=', 'PLN').execute();

@@ -38,6 +38,7 @@ export interface RemitContext {
   recipient_country: string | null;
   recipient_currency: string | null;
   recipient_account: string | null;
+  /** numeric as text (no float touches money or rates). */
   rate: string | null;
   account_id: string | null;
   bank_name: string | null;
@@ -45,7 +46,8 @@ export interface RemitContext {
   external_account_id: string | null;
   consent_status: string | null;
   consent_scope: string | null;
-  consent_expires_at: Date | null;
+  /** ISO 8601 (timestamptz as JSON writes it). */
+  consent_expires_at: string | null;
   external_consent_id: string | null;
 }
 
@@ -55,13 +57,16 @@ export interface RemitContext {
  * the paying account with its consent ($3, or the primary when null). $1 user, $2 recipient.
  * With a SessionProof ($4 token hash, $5 surface, $6 now) it also says whether the caller's
  * session is live, so the payment route needs no session round trip of its own.
+ * One JSON column rather than sixteen: node-postgres's work per column of a result is a measurable
+ * part of a request (see the session look-ups); numerics travel as text inside it.
  */
 const REMIT_CONTEXT_SQL = `
-  SELECT CASE WHEN $4::text IS NULL THEN true ELSE ${liveSessionCondition('u.id', '$4', '$5', '$6')} END AS session_live,
-    u.kyc_status, r.id AS recipient_id, r.name AS recipient_name, r.country AS recipient_country,
-    r.currency AS recipient_currency, r.bank_account AS recipient_account, er.rate,
-    a.id AS account_id, a.bank_name, a.balance, a.external_account_id,
-    c.status AS consent_status, c.scope AS consent_scope, c.expires_at AS consent_expires_at, c.external_consent_id
+  SELECT json_build_object(
+    'session_live', CASE WHEN $4::text IS NULL THEN true ELSE ${liveSessionCondition('u.id', '$4', '$5', '$6')} END,
+    'kyc_status', u.kyc_status, 'recipient_id', r.id, 'recipient_name', r.name, 'recipient_country', r.country,
+    'recipient_currency', r.currency, 'recipient_account', r.bank_account, 'rate', er.rate::text,
+    'account_id', a.id, 'bank_name', a.bank_name, 'balance', a.balance::text, 'external_account_id', a.external_account_id,
+    'consent_status', c.status, 'consent_scope', c.scope, 'consent_expires_at', c.expires_at, 'external_consent_id', c.external_consent_id) AS context
   FROM users u
   LEFT JOIN recipients r ON r.user_id = u.id AND r.id = $2 AND r.deleted_at IS NULL
   LEFT JOIN exchange_rates er ON er.currency = r.currency
@@ -77,8 +82,8 @@ export async function remitContext(
   proof: SessionProof | null = null,
 ): Promise<RemitContext | undefined> {
   const params = [userId, recipientId, bankAccountId, proof?.tokenHash ?? null, proof?.surface ?? null, proof ? new Date() : null];
-  const { rows } = await db.executeQuery<RemitContext>(CompiledQuery.raw(REMIT_CONTEXT_SQL, params));
-  return rows[0];
+  const { rows } = await db.executeQuery<{ context: RemitContext }>(CompiledQuery.raw(REMIT_CONTEXT_SQL, params));
+  return rows[0]?.context;
 }
 
 /**
@@ -107,12 +112,15 @@ const DEBIT_RECORD_SQL = `
     INSERT INTO payment_initiations (transaction_id, user_id, provider, external_payment_id, amount)
     SELECT tx.id, $1, $19, $20, $3::numeric FROM tx
   )
-  SELECT * FROM tx`;
+  SELECT json_build_object('id', id, 'status', status, 'receive_amount', receive_amount::text, 'receive_currency', receive_currency,
+    'exchange_rate', exchange_rate::text, 'recipient_name', recipient_name, 'recipient_country', recipient_country,
+    'from_account', from_account, 'created_at', to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) AS tx
+  FROM tx`;
 
-export type RecordedTransaction = Pick<
-  Transaction,
-  'id' | 'status' | 'receive_amount' | 'receive_currency' | 'exchange_rate' | 'recipient_name' | 'recipient_country' | 'from_account' | 'created_at'
->;
+/** The recorded transaction, one JSON column (numerics as text, created_at as toISOString writes it). */
+export type RecordedTransaction = Pick<Transaction, 'id' | 'status' | 'receive_amount' | 'receive_currency' | 'exchange_rate' | 'recipient_name' | 'recipient_country' | 'from_account'> & {
+  created_at: string;
+};
 
 /**
  * Runs DEBIT_RECORD_SQL (see there); undefined when the balance does not cover the total.
@@ -147,8 +155,8 @@ export async function debitAndRecord(
     initiation.provider,
     initiation.externalPaymentId,
   ]);
-  const { rows } = await db.executeQuery<RecordedTransaction>(last ? withCommit(q) : q);
-  return rows[0];
+  const { rows } = await db.executeQuery<{ tx: RecordedTransaction }>(last ? withCommit(q) : q);
+  return rows[0]?.tx;
 }
 
 const INITIATION_SQL = `INSERT INTO payment_initiations (transaction_id, user_id, provider, external_payment_id, amount) VALUES ($1, $2, $3, $4, $5::numeric)`;

@@ -47,7 +47,7 @@ export interface DisclosureInput {
 }
 
 /** The paying account must exist and its consent must allow payment initiation now. */
-function usableAccount<T extends { account_id: string | null; consent_status: string | null; consent_scope: string | null; consent_expires_at: Date | null; external_consent_id: string | null }>(
+function usableAccount<T extends { account_id: string | null; consent_status: string | null; consent_scope: string | null; consent_expires_at: Date | string | null; external_consent_id: string | null }>(
   row: T,
   now: Date,
 ) {
@@ -55,7 +55,7 @@ function usableAccount<T extends { account_id: string | null; consent_status: st
   if (row.consent_status !== 'active' || !row.consent_scope?.includes('PISP') || !row.external_consent_id) {
     throw noBankAccount('The bank account\'s consent does not allow payments; renew the open banking consent');
   }
-  if (row.consent_expires_at && row.consent_expires_at <= now) throw noBankAccount('The open banking consent has expired; renew it');
+  if (row.consent_expires_at && new Date(row.consent_expires_at) <= now) throw noBankAccount('The open banking consent has expired; renew it');
   return row as T & { account_id: string; external_consent_id: string };
 }
 
@@ -196,7 +196,7 @@ export class PaymentsService {
             recipientCountry: tx.recipient_country,
             fromAccount: tx.from_account,
             eta,
-            createdAt: tx.created_at.toISOString(),
+            createdAt: tx.created_at,
           },
         },
       };
