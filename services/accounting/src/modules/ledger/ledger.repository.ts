@@ -203,8 +203,15 @@ const MANUAL_POSTING_SQL = `
       posting_count = b.posting_count + EXCLUDED.posting_count
     RETURNING 1
   ),${PERIOD_SUMS_CTES}
-  SELECT acc.id AS account_id, acc.code AS account_code, acc.name AS account_name, acc.is_active AS account_active,
-    acc.base_currency AS account_base_currency, ins.*
+  SELECT json_build_object('account_id', acc.id, 'account_code', acc.code, 'account_name', acc.name, 'account_active', acc.is_active,
+    'account_base_currency', acc.base_currency,
+    'posting', CASE WHEN ins.id IS NOT NULL THEN json_build_object('id', ins.id, 'organization_id', ins.organization_id,
+      'transaction_date', ins.transaction_date, 'description', ins.description, 'notes', ins.notes,
+      'debit_account_id', ins.debit_account_id, 'credit_account_id', ins.credit_account_id, 'amount', ins.amount::text,
+      'currency_code', ins.currency_code, 'exchange_rate', ins.exchange_rate::text, 'base_amount', ins.base_amount::text,
+      'reference_type', ins.reference_type, 'reference_id', ins.reference_id, 'reversal_of', ins.reversal_of, 'locked', ins.locked,
+      'reconciled', ins.reconciled, 'created_by', ins.created_by,
+      'created_at', to_char(ins.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) END) AS row
   FROM acc LEFT JOIN ins ON true`;
 
 export interface ManualPosting {
@@ -220,10 +227,19 @@ export interface ManualPosting {
   createdBy: string;
 }
 
-export type ManualPostingRow = { account_id: string; account_code: string; account_name: string; account_active: boolean; account_base_currency: string } & (
-  | LedgerRow
-  | { [K in keyof LedgerRow]: null }
-);
+/**
+ * One row per account found, as one JSON column (node-postgres's work per column of a result is a
+ * measurable part of a posting request): the account, and the posting when it was inserted
+ * (numerics as text, created_at as Date#toISOString writes it; a new posting is never reconciled).
+ */
+export interface ManualPostingRow {
+  account_id: string;
+  account_code: string;
+  account_name: string;
+  account_active: boolean;
+  account_base_currency: string;
+  posting: (Omit<LedgerRow, 'created_at' | 'reconciled_at' | 'amount_key'> & { created_at: string }) | null;
+}
 
 /** Runs MANUAL_POSTING_SQL as the last statement of its transaction (COMMIT is sent with it). */
 export async function insertManualPosting(db: Db, orgId: string, baseCurrency: string, v: ManualPosting): Promise<ManualPostingRow[]> {
@@ -231,8 +247,8 @@ export async function insertManualPosting(db: Db, orgId: string, baseCurrency: s
     orgId, v.debitAccountId, v.creditAccountId, v.transactionDate, v.description, v.notes, v.amount, v.currencyCode, v.exchangeRate,
     v.baseAmount, v.createdBy, baseCurrency,
   ]);
-  const result = await db.executeQuery<ManualPostingRow>(withCommit(query));
-  return result.rows;
+  const result = await db.executeQuery<{ row: ManualPostingRow }>(withCommit(query));
+  return result.rows.map((r) => r.row);
 }
 
 const SORT_COLUMNS = {

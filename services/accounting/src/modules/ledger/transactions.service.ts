@@ -139,11 +139,20 @@ async function postManualEntry(trx: Db, orgId: string, userId: string, base: str
   const debit = rows.find((r) => r.account_id === body.debitAccountId);
   const credit = rows.find((r) => r.account_id === body.creditAccountId);
   const row = rows[0];
-  if (row?.id != null && debit && credit) {
-    const posting = row as repo.ManualPostingRow & repo.LedgerRow;
+  const posting = row?.posting;
+  if (posting && debit && credit) {
     return {
       posted: presentTransaction(
-        { ...posting, debit_code: debit.account_code, debit_name: debit.account_name, credit_code: credit.account_code, credit_name: credit.account_name },
+        {
+          ...posting,
+          reconciled_at: null,
+          created_at: new Date(posting.created_at),
+          amount_key: null,
+          debit_code: debit.account_code,
+          debit_name: debit.account_name,
+          credit_code: credit.account_code,
+          credit_name: credit.account_name,
+        },
         base,
       ),
     };
