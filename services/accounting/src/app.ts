@@ -70,7 +70,6 @@ export async function buildApp(config: Readonly<Config>, db: Database<DB>): Prom
 
   // Infrastructure
   await app.register(errorsPlugin);
-  await app.register(cookie);
   // Its preflight route answers browsers before they send a token.
   await registerPublic(app, cors, {
     origin: config.corsOrigins,
@@ -114,7 +113,12 @@ export async function buildApp(config: Readonly<Config>, db: Database<DB>): Prom
 
   // Routes: one place shows the whole map.
   await app.register(healthRoutes(ctx));
-  await app.register(authRoutes(ctx), { prefix: '/api/v1/auth' });
+  // Only the auth routes read or set a cookie (the refresh token): the cookie plugin's hooks run
+  // for them, not for every request of the API.
+  await app.register(async (scope) => {
+    await scope.register(cookie);
+    await scope.register(authRoutes(ctx), { prefix: '/api/v1/auth' });
+  });
   await app.register(organizationRoutes(), { prefix: '/api/v1/organization' });
   await app.register(usersRoutes(ctx), { prefix: '/api/v1/users' });
   await app.register(auditRoutes(), { prefix: '/api/v1/audit-log' });
