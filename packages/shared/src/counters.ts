@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 
 /**
  * Shared state for limits and revocations (G4): Redis when REDIS_URL is set, so several
@@ -74,7 +74,9 @@ export function redisCounterStore(redis: Redis, prefix: string): CounterStore {
  * The Redis client of both services (G4). A command waits for at most one reconnection, so an
  * unreachable Redis fails a request (or is skipped, see registerRateLimits) instead of hanging it.
  */
-export function connectRedis(url: string): Redis {
+export async function connectRedis(url: string): Promise<Redis> {
+  // Loaded on use: without REDIS_URL the client's ~60 modules never enter the process.
+  const { Redis } = await import('ioredis');
   return new Redis(url, { connectTimeout: 1000, maxRetriesPerRequest: 1, enableOfflineQueue: true, lazyConnect: false });
 }
 

@@ -53,7 +53,7 @@ declare module 'fastify' {
 export async function buildApp(config: Readonly<Config>, db: Database<DB>): Promise<FastifyInstance> {
   // A JSON API needs no content security policy; the /docs page sets its own (swagger-ui staticCSP).
   const app = createHttp({ logLevel: config.logLevel, trustProxy: config.trustProxy, securityHeaders: { contentSecurityPolicy: false } });
-  const redis = config.redisUrl ? connectRedis(config.redisUrl) : null;
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl) : null;
   const ctx: AppContext = {
     config,
     db,

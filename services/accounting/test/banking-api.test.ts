@@ -130,6 +130,26 @@ describe('statement import (A14)', () => {
     expect((await lines(owner, bank.id)).data[0]).toMatchObject({ description: 'Kupac, d.o.o.', reference: 'R,1' });
   });
 
+  it('stores descriptions and references exactly, whatever array-literal syntax they hold', async () => {
+    // The batches reach PostgreSQL as array literals (statement-csv.ts ArrayLiteral): quotes, backslashes,
+    // braces, commas, the word NULL, an empty reference and non-Latin text must come back as written.
+    const bank = await newBank(owner, { code: '1112' });
+    const texts: Array<[string, string]> = [
+      ['Say "hi" \\ back\\', 'R\\"1'],
+      ['{a,b}', '}{'],
+      ['NULL', 'NULL'],
+      ['Ćao 😀 日本', ''],
+      ['\\\\', '"'],
+    ];
+    const quote = (s: string) => `"${s.replace(/"/g, '""')}"`;
+    const csv = texts.map(([d, r], i) => `2026-06-0${i + 1},${quote(d)},${i + 1},${quote(r)}`).join('\n');
+    expect((await importCsv(owner, bank.id, csv)).json()).toEqual({ imported: texts.length, duplicates: 0, errors: [] });
+    const page = await lines(owner, bank.id, 'sort=transactionDate&order=asc');
+    expect(page.data.map((l: any) => [l.description, l.reference])).toEqual(texts.map(([d, r]) => [d, r === '' ? null : r]));
+    // The same file again: every row a duplicate (the fingerprints of what was stored match the file's).
+    expect((await importCsv(owner, bank.id, csv)).json()).toEqual({ imported: 0, duplicates: texts.length, errors: [] });
+  });
+
   it('reports bad rows with their physical line numbers (also after a multi-line field) and imports the rest', async () => {
     const bank = await newBank(owner, { code: '1105' });
     const csv = [

@@ -66,7 +66,7 @@ export async function buildApp(
   // Its preflight route answers browsers before they send a token.
   await registerPublic(app, cors, { origin: config.allowedOrigins, credentials: true });
   // Redis holds the rate-limit counters only, so it is not connected while limits are off.
-  const redis = config.rateLimits && config.redisUrl ? connectRedis(config.redisUrl) : null;
+  const redis = config.rateLimits && config.redisUrl ? await connectRedis(config.redisUrl) : null;
   await registerRateLimits(app, {
     enabled: config.rateLimits,
     redis,

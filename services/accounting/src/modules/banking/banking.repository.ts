@@ -2,6 +2,7 @@ import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import { dec } from '@app/shared/money';
 import type { BankAccountsTable, BankTransactionsTable, DB } from '../../db/types.js';
 import type { BankTransactionSort } from './banking.schemas.js';
+import type { StatementBatch } from './statement-csv.js';
 
 type Db = Kysely<DB>;
 export type BankTransactionRow = Selectable<BankTransactionsTable>;
@@ -56,13 +57,16 @@ export async function insertStatementBatch(
   db: Db,
   orgId: string,
   bankAccountId: string,
-  b: { dates: string[]; amounts: string[]; descriptions: string[]; references: string[]; occurrences: number[] },
+  b: StatementBatch,
 ): Promise<{ inserted: number; total: string }> {
+  // The columns arrive as array literals in UTF-8 bytes (statement-csv.ts): sent as bytea, read as text, parsed by the array input.
   const { rows } = await sql<{ inserted: number; total: string }>`
     WITH ins AS (
       INSERT INTO bank_transactions (organization_id, bank_account_id, transaction_date, amount, description, reference, occurrence)
       SELECT ${orgId}::uuid, ${bankAccountId}::uuid, x.d, x.a, x.t, x.r, x.o
-      FROM unnest(${b.dates}::date[], ${b.amounts}::numeric[], ${b.descriptions}::text[], ${b.references}::text[], ${b.occurrences}::int[])
+      FROM unnest(convert_from(${b.dates}::bytea, 'UTF8')::date[], convert_from(${b.amounts}::bytea, 'UTF8')::numeric[],
+                  convert_from(${b.descriptions}::bytea, 'UTF8')::text[], convert_from(${b.references}::bytea, 'UTF8')::text[],
+                  convert_from(${b.occurrences}::bytea, 'UTF8')::int[])
         AS x (d, a, t, r, o)
       ORDER BY x.d, x.a, x.t, x.r, x.o
       ON CONFLICT (bank_account_id, transaction_date, amount, description, reference, occurrence) DO NOTHING

@@ -24,19 +24,12 @@ export const STATEMENT_MAX_BYTES = 5 * 1024 * 1024;
  * stay two.
  */
 export async function importStatement(scope: TenantScope, bank: { id: string; currency_code: string }, file: AsyncIterable<Buffer>) {
-  const batches = statementBatches(drain(await readUpload(file)), currencyDecimals(bank.currency_code), BATCH);
+  const chunks = await readUpload(file);
+  const bytes = chunks.reduce((n, c) => n + c.length, 0);
+  const batches = statementBatches(drain(chunks), currencyDecimals(bank.currency_code), BATCH, bytes);
   try {
     const firstBatch = await batches.next();
     if (firstBatch.done) throw nothingAccepted(firstBatch.value);
-    // Occurrence counts per fingerprint over the whole file (the n-th occurrence rule).
-    const seen = new Map<string, number>();
-    const occurrencesOf = (b: StatementBatch) =>
-      b.dates.map((date, i) => {
-        const key = `${date}\u0000${b.amounts[i]}\u0000${b.descriptions[i]}\u0000${b.references[i]}`;
-        const n = (seen.get(key) ?? 0) + 1;
-        seen.set(key, n);
-        return n;
-      });
     let summary: StatementSummary | undefined;
     const orgId = scope.orgId;
     const imported = await scope.transaction(async (trx) => {
@@ -45,7 +38,7 @@ export async function importStatement(scope: TenantScope, bank: { id: string; cu
       // One insert in flight on the transaction's connection while the next batch is parsed.
       let writing: Promise<void> | null = null;
       const write = (b: StatementBatch) => {
-        const p = repo.insertStatementBatch(trx, orgId, bank.id, { ...b, occurrences: occurrencesOf(b) }).then((r) => {
+        const p = repo.insertStatementBatch(trx, orgId, bank.id, b).then((r) => {
           inserted += r.inserted;
           total = total.plus(r.total);
         });

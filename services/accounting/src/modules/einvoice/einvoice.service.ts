@@ -9,7 +9,6 @@ import * as invoices from '../invoices/invoices.repository.js';
 import { findOrganization } from '../organization/organization.repository.js';
 import { attachPdf, buildEInvoice, profileOf, type DocumentKind } from './einvoice-document.js';
 import { paymentCodeInputOf, renderPaymentCode } from './payment-code.js';
-import { renderUbl } from './ubl.js';
 
 type Db = Kysely<DB>;
 
@@ -41,6 +40,8 @@ async function renderInvoiceUbl(deps: InvoiceDeps, db: Db, p: Principal, id: str
   // The document is checked before the PDF is read, so missing data is told without that work.
   let doc = buildEInvoice({ org, customer, operator, invoice: inv, items }, kind);
   if (profileOf(org.country) === 'HR' && kind === 'invoice') doc = attachPdf(doc, inv.invoice_number, await pdfOf(deps, db, p.orgId, inv));
+  // The XML writer (xmlbuilder2, about 150 modules) is loaded with the first e-invoice.
+  const { renderUbl } = await import('./ubl.js');
   return { xml: renderUbl(doc), number: doc.id };
 }
 

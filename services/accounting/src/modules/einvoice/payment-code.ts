@@ -1,6 +1,5 @@
 import type bwipjs from 'bwip-js';
 import type { Selectable } from 'kysely';
-import QRCode from 'qrcode';
 import { dec, formatAmount } from '@app/shared/money';
 import type { ContactsTable, InvoicesTable, OrganizationsTable } from '../../db/types.js';
 import { AppError } from '../../lib/errors.js';
@@ -143,7 +142,8 @@ export async function renderPaymentCode(input: PaymentCodeInput): Promise<Paymen
   if ('missing' in k) throw new AppError('SVC-9003', k.missing);
   if (k.kind === 'ips-qr') {
     const payload = ipsQrPayload(input);
-    // NBS: error correction level M, UTF-8 (C:1).
+    // NBS: error correction level M, UTF-8 (C:1). qrcode is loaded with the first code, like bwip-js.
+    const { default: QRCode } = await import('qrcode');
     const png = await QRCode.toBuffer(payload, { type: 'png', errorCorrectionLevel: 'M', margin: 2, scale: 4 });
     return { kind: k.kind, payload, png };
   }

@@ -1,4 +1,6 @@
-import { stdnum } from 'stdnum';
+// The two validators' own modules: the package index loads every country's (about 400 modules).
+import * as pib from 'stdnum/lib/cjs/rs/pib.js';
+import * as oib from 'stdnum/lib/cjs/hr/oib.js';
 import { AppError } from '../../lib/errors.js';
 
 /**
@@ -7,8 +9,8 @@ import { AppError } from '../../lib/errors.js';
  * without its country prefix. Other countries' numbers are stored as given.
  */
 const VALIDATORS: Record<string, { validate(v: string): { isValid: boolean; compact?: string }; label: string }> = {
-  RS: { validate: (v) => stdnum.RS.pib.validate(v), label: 'a valid Serbian PIB (9 digits with a correct check digit, "RS" prefix optional)' },
-  HR: { validate: (v) => stdnum.HR.oib.validate(v), label: 'a valid Croatian OIB (11 digits with a correct check digit, "HR" prefix optional)' },
+  RS: { validate: (v) => pib.validate(v), label: 'a valid Serbian PIB (9 digits with a correct check digit, "RS" prefix optional)' },
+  HR: { validate: (v) => oib.validate(v), label: 'a valid Croatian OIB (11 digits with a correct check digit, "HR" prefix optional)' },
 };
 
 /** The digits of a valid PIB/OIB without prefix, or null when the value is not one. */
@@ -29,5 +31,5 @@ export function assertVatNumber(country: string | null | undefined, value: strin
 
 /** A Croatian OIB (11 digits, no prefix), as CIUS-HR needs for the operator (HR-BT-5). */
 export function isOib(value: string): boolean {
-  return /^[0-9]{11}$/.test(value) && stdnum.HR.oib.validate(value).isValid;
+  return /^[0-9]{11}$/.test(value) && oib.validate(value).isValid;
 }
