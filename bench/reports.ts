@@ -11,7 +11,8 @@
  * checkout's server too, on the same database, interleaved request by request (a "before" column).
  * BENCH_ONLY=vat,dashboard times only those reports. After the reports, the write cost of the covering
  * primary key of account_period_sums (bench/reports/sums-writes.ts): BENCH_WRITE_STATEMENTS upserts per
- * key variant (default 2000; 0 skips it).
+ * key variant (default 2000; 0 skips it); and the write cost of the VAT report's triggers
+ * (bench/reports/vat-writes.ts): BENCH_VAT_WRITES runs per case and variant (default 200; 0 skips it).
  */
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
@@ -22,6 +23,7 @@ import { accountingEnv, createBenchDatabase, json, machine, percentile, ROOT, st
 import { describeData, generate, type LoadedData } from './reports/data.js';
 import * as groupBy from './reports/group-by.js';
 import { measureSumsWriteCost, type WriteCost } from './reports/sums-writes.js';
+import { measureVatWriteCost, type VatWriteCost } from './reports/vat-writes.js';
 
 const APP_PORT = 3950;
 const BEFORE_PORT = 3951;
@@ -202,6 +204,12 @@ try {
     writes = await measureSumsWriteCost(admin, orgId!, today, writeStatements);
     console.log('sums upsert, plain key vs covering key:', JSON.stringify(writes));
   }
+  const vatWriteRuns = Number(process.env.BENCH_VAT_WRITES ?? 200);
+  let vatWrites: VatWriteCost | null = null;
+  if (vatWriteRuns > 0) {
+    vatWrites = await measureVatWriteCost(admin, orgId!, vatWriteRuns);
+    console.log('VAT report triggers, write cost:', JSON.stringify(vatWrites));
+  }
 
   const loadAfter = os.loadavg();
   const ms = (v: number) => v.toFixed(1);
@@ -260,7 +268,7 @@ Write cost of the covering primary key (migration 20261123005500 INCLUDEs the fi
 update is never HOT): \`bench/reports/sums-writes.ts\`, in this run, on two copies of this
 database's sums table (${data.periodSumRows.toLocaleString('en')} rows, same layout, VACUUM ANALYZE), one with the key as before
 that migration and one with the covering key; the posting statement's sums upsert (the ledger's
-PERIOD_SUMS_CTES text, one posting dated ${today}: 4 rows updated) ${writes.statements.toLocaleString('en')} times on each,
+PERIOD_SUMS_CTES text, one posting dated ${writes.day}: 4 rows updated) ${writes.statements.toLocaleString('en')} times on each,
 alternating statement by statement, over the account pairs with sums rows that day; as the table
 owner over pg, one round trip each.
 
@@ -269,8 +277,22 @@ owner over pg, one round trip each.
 | key columns only (before 20261123005500) | ${writes.plain.p50.toFixed(3)} | ${writes.plain.mean.toFixed(3)} | ${(writes.plain.hot * 100).toFixed(0)} % | ${writes.plain.indexGrowthKb.toFixed(0)} kB |
 | covering (INCLUDE debit_total, credit_total, posting_count) | ${writes.covering.p50.toFixed(3)} | ${writes.covering.mean.toFixed(3)} | ${(writes.covering.hot * 100).toFixed(0)} % | ${writes.covering.indexGrowthKb.toFixed(0)} kB |
 ` : '';
-  writeSection('Reports (issue 12)', section + writeSection_);
-  console.log(section + writeSection_);
+  const vatWriteSection = vatWrites ? `
+Write cost of the VAT report's precomputed rows (migration 20261123007000; services/accounting/docs/reports.md):
+\`bench/reports/vat-writes.ts\`, in this run, on this database: the statement each case's trigger fires on,
+as the application writes it (the status UPDATE; for a draft's lines the INSERT of 2 lines), timed with the
+trigger and without it (ALTER TABLE ... DISABLE TRIGGER) in alternating batches of 10 after 2 uncounted runs,
+${vatWrites.runs} runs per case and variant, over the organization's latest ${vatWrites.cases[0].documents} documents of the kind; each run
+the statement and SET CONSTRAINTS ALL IMMEDIATE (the recomputation of the days that COMMIT runs) timed
+together, then ROLLBACK; as the table owner over pg, one round trip each. The rest of the request (postings,
+COMMIT, a send's PDF and mail) is the same with and without.
+
+| statement | without trigger p50 / mean ms | with trigger p50 / mean ms | added p50 ms |
+|---|---|---|---|
+${vatWrites.cases.map((c) => `| ${c.name} | ${c.without.p50.toFixed(3)} / ${c.without.mean.toFixed(3)} | ${c.with.p50.toFixed(3)} / ${c.with.mean.toFixed(3)} | ${(c.with.p50 - c.without.p50).toFixed(3)} |`).join('\n')}
+` : '';
+  writeSection('Reports (issue 12)', section + writeSection_ + vatWriteSection);
+  console.log(section + writeSection_ + vatWriteSection);
 } finally {
   await admin.end().catch(() => {});
   // BENCH_KEEP_DB=1 leaves the database for analysis (EXPLAIN, profiles); drop it by hand afterwards.

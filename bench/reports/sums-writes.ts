@@ -10,12 +10,16 @@ import { percentile } from '../lib.js';
  * one with the primary key as before that migration (key columns only) and one with the covering
  * key: the posting statement's sums upsert (PERIOD_SUMS_CTES, the ledger's own text, for a posting
  * `ins` of one row: the day and month rows of both sides, 4 rows updated in place) timed
- * alternately on each copy, statement by statement, for postings dated `today` over account pairs
- * that have sums rows that day. Also the share of HOT updates (pg_stat_user_tables) and the index
- * growth over the run. The copies are dropped afterwards.
+ * alternately on each copy, statement by statement, for postings dated on the latest day up to
+ * `today` that has sums rows (today itself on freshly generated data; a kept database reused on a
+ * later day has none for today) over the account pairs that have sums rows that day. Also the
+ * share of HOT updates (pg_stat_user_tables) and the index growth over the run. The copies are
+ * dropped afterwards.
  */
 export interface WriteCost {
   statements: number;
+  /** The day the measured postings are dated. */
+  day: string;
   plain: { p50: number; mean: number; hot: number; indexGrowthKb: number };
   covering: { p50: number; mean: number; hot: number; indexGrowthKb: number };
 }
@@ -36,12 +40,17 @@ export async function measureSumsWriteCost(admin: pg.Client, orgId: string, toda
     await admin.query(`VACUUM ANALYZE ${table}`);
   }
   try {
+    const { rows: latest } = await admin.query<{ day: string | null }>(
+      `SELECT max(period_start)::text AS day FROM account_period_sums WHERE organization_id = $1 AND grain = 'day' AND period_start <= $2`,
+      [orgId, today],
+    );
+    const day = latest[0].day;
+    if (!day) throw new Error(`no sums rows up to ${today}`);
     const { rows: pairs } = await admin.query<{ account_id: string; counter_account_id: string }>(
       `SELECT account_id, counter_account_id FROM account_period_sums
        WHERE organization_id = $1 AND grain = 'day' AND period_start = $2 ORDER BY account_id, counter_account_id`,
-      [orgId, today],
+      [orgId, day],
     );
-    if (pairs.length === 0) throw new Error(`no sums rows on ${today}`);
     const upsert = (table: string) =>
       `WITH ins AS (
          SELECT $1::uuid AS organization_id, $2::date AS transaction_date, $3::uuid AS debit_account_id,
@@ -62,7 +71,7 @@ export async function measureSumsWriteCost(admin: pg.Client, orgId: string, toda
     const times = { plain: [] as number[], covering: [] as number[] };
     for (let i = 0; i < statements; i++) {
       const pair = pairs[i % pairs.length];
-      const params = [orgId, today, pair.account_id, pair.counter_account_id];
+      const params = [orgId, day, pair.account_id, pair.counter_account_id];
       // Alternate which copy goes first, so neither always runs right after the other's write.
       const order = i % 2 === 0 ? (['plain', 'covering'] as const) : (['covering', 'plain'] as const);
       for (const kind of order) {
@@ -89,7 +98,7 @@ export async function measureSumsWriteCost(admin: pg.Client, orgId: string, toda
         };
       };
     };
-    return { statements, plain: await result('plain')(), covering: await result('covering')() };
+    return { statements, day, plain: await result('plain')(), covering: await result('covering')() };
   } finally {
     for (const table of Object.values(tables)) await admin.query(`DROP TABLE IF EXISTS ${table}`);
   }

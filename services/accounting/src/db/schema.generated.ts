@@ -338,6 +338,30 @@ export interface UsersTable {
   operator_oib: string | null;
 }
 
+export interface VatReportDaysTable {
+  organization_id: string;
+  document_date: string;
+  kind: 'invoice' | 'expense';
+  list: string;
+  vat: Numeric;
+  paid: boolean | null;
+  decimals: number | null;
+}
+
+export interface VatReportRowsTable {
+  organization_id: string;
+  kind: 'invoice' | 'expense';
+  document_date: string;
+  document_number: string;
+  document_id: string;
+  tax_rate: Numeric;
+  base: Numeric;
+  vat: Numeric;
+  paid: boolean | null;
+  decimals: number;
+  fragment: string;
+}
+
 export interface DB {
   account_balances: AccountBalancesTable;
   account_period_sums: AccountPeriodSumsTable;
@@ -363,4 +387,6 @@ export interface DB {
   sessions: SessionsTable;
   tax_rates: TaxRatesTable;
   users: UsersTable;
+  vat_report_days: VatReportDaysTable;
+  vat_report_rows: VatReportRowsTable;
 }

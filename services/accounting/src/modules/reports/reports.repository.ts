@@ -44,8 +44,101 @@ export async function bankLedgerAccountIds(db: Db, orgId: string): Promise<strin
   return rows.map((r) => r.account_id);
 }
 
+/** The VAT report's JSON text in pieces: head + invoice days joined by ',' + mid + expense days joined by ',' + tail. */
+export interface VatReportPieces {
+  head: string;
+  invoices: Array<{ day: string; list: string }>;
+  mid: string;
+  expenses: Array<{ day: string; list: string }>;
+  tail: string;
+}
+
+type VatOrg = { id: string; country: string; baseCurrency: string };
+
+/** The report's text up to the output total: period, country and base currency (arguments of a concat). */
+const vatHeader = (org: VatOrg, from: string, to: string) => sql`
+  '{"period":{"from":', to_json(${from}::text), ',"to":', to_json(${to}::text),
+  '},"country":', coalesce(to_json(${org.country}::text)::text, 'null'),
+  ',"baseCurrency":', coalesce(to_json(${org.baseCurrency}::text)::text, 'null')`;
+
+/** reconciliationStatus's inputs: a pending expense dated in the period, and the unreconciled bank lines. */
+const vatReconciliation = (org: VatOrg, from: string, to: string) => sql`
+  SELECT EXISTS (
+           SELECT 1 FROM expenses WHERE organization_id = ${org.id}::uuid AND status = 'pending'
+             AND expense_date BETWEEN ${from}::date AND ${to}::date
+         ) AS pending_expenses,
+         (SELECT count(*) FROM bank_transactions WHERE organization_id = ${org.id}::uuid AND NOT reconciled
+            AND transaction_date BETWEEN ${from}::date AND ${to}::date) AS unmatched_transactions`;
+
 /**
- * The whole VAT report (A16) as the JSON text of its response, built by one statement, so a period
+ * The VAT report (A16) as the pieces of its JSON text, read from what the database keeps
+ * precomputed (migration 20261123007000): each reportable document's rows with their JSON text
+ * (`vat_report_rows`, computed by triggers whenever the document changes, exactly as
+ * `vatReportJsonFromDocuments` computes them on the fly: the definition, see its comment), and per
+ * organization, day and kind those texts joined in the report's order with their VAT sum and
+ * whether all are paid (`vat_report_days`, kept at commit). One statement answers:
+ *  - the period's days, each with its text (a few kB: PostgreSQL never builds, copies and sends one
+ *    value of several MB, which on the bench cost more than reading the rows);
+ *  - one row with the rest of the text: the header and the output and input totals (exact sums of
+ *    the listed amounts), netVAT and the reconciliation status, split where the two lists go.
+ * The caller puts the days in date order. Without `withLists` (detail=totals) no day text is read.
+ * Null when a row was rounded to other decimals than `decimals` (the base currency's, which the
+ * rows were computed with): the caller then computes the report from the documents.
+ */
+export async function vatReportPieces(
+  db: Db,
+  org: VatOrg,
+  from: string,
+  to: string,
+  decimals: number,
+  withLists: boolean,
+): Promise<VatReportPieces | null> {
+  const { rows } = await sql<{ kind: 'invoice' | 'expense' | null; day: string | null; list: string | null; head: string | null; mid: string | null; tail: string | null; exact: boolean | null }>`
+    SELECT kind, to_char(document_date, 'YYYY-MM-DD') AS day, list, NULL AS head, NULL AS mid, NULL AS tail, NULL::boolean AS exact
+    FROM vat_report_days
+    WHERE ${withLists} AND organization_id = ${org.id}::uuid AND document_date BETWEEN ${from}::date AND ${to}::date
+    UNION ALL
+    SELECT NULL, NULL, NULL,
+           concat(${vatHeader(org, from, to)},
+             ',"outputVAT":{"total":"', round(t.output, ${decimals}::int), CASE WHEN ${withLists} THEN '","invoices":[' ELSE '"}' END),
+           concat(
+             CASE WHEN ${withLists} THEN ']}' ELSE '' END,
+             ',"inputVAT":{"total":"', round(t.input, ${decimals}::int), CASE WHEN ${withLists} THEN '","expenses":[' ELSE '"}' END),
+           concat(
+             CASE WHEN ${withLists} THEN ']}' ELSE '' END,
+             ',"netVAT":"', round(t.output - t.input, ${decimals}::int),
+             '","reconciliationStatus":{"allInvoicesPaid":', CASE WHEN t.all_paid THEN 'true' ELSE 'false' END,
+             ',"allExpensesApproved":', CASE WHEN s.pending_expenses THEN 'false' ELSE 'true' END,
+             ',"unmatchedTransactions":', s.unmatched_transactions, '}}'),
+           t.exact
+    FROM (
+      SELECT coalesce(sum(vat) FILTER (WHERE kind = 'invoice'), 0) AS output,
+             coalesce(sum(vat) FILTER (WHERE kind = 'expense'), 0) AS input,
+             coalesce(bool_and(paid) FILTER (WHERE kind = 'invoice'), true) AS all_paid,
+             coalesce(bool_and(decimals IS NOT DISTINCT FROM ${decimals}::smallint), true) AS exact
+      FROM vat_report_days
+      WHERE organization_id = ${org.id}::uuid AND document_date BETWEEN ${from}::date AND ${to}::date
+    ) t,
+    (${vatReconciliation(org, from, to)}) s`.execute(db);
+  const pieces: VatReportPieces = { head: '', invoices: [], mid: '', expenses: [], tail: '' };
+  for (const r of rows) {
+    if (r.kind === 'invoice') pieces.invoices.push({ day: r.day!, list: r.list! });
+    else if (r.kind === 'expense') pieces.expenses.push({ day: r.day!, list: r.list! });
+    else {
+      if (!r.exact) return null;
+      pieces.head = r.head!;
+      pieces.mid = r.mid!;
+      pieces.tail = r.tail!;
+    }
+  }
+  return pieces;
+}
+
+/**
+ * The whole VAT report (A16) as the JSON text of its response, computed from the documents by one
+ * statement: the definition of the report, which `vat_report_rows` (vatReportPieces) keeps
+ * precomputed and which is used as it is only when those rows were rounded to other decimals
+ * than the base currency's (they are recomputed when the base currency changes). So a period
  * with tens of thousands of documents never becomes rows and objects in Node (a profile of the
  * row-by-row version at 29,454 invoice rows showed most of its time in parsing rows, garbage
  * collection and re-serialising them). Keys come in the order of the response schema (`Vat`) and
@@ -65,9 +158,9 @@ export async function bankLedgerAccountIds(db: Db, orgId: string): Promise<strin
  * Without `withLists` (detail=totals) the same figures come without the two lists, whose text is
  * then never built.
  */
-export async function vatReportJson(
+export async function vatReportJsonFromDocuments(
   db: Db,
-  org: { id: string; country: string; baseCurrency: string },
+  org: VatOrg,
   from: string,
   to: string,
   decimals: number,
@@ -132,18 +225,8 @@ export async function vatReportJson(
           AND expense_date BETWEEN ${from}::date AND ${to}::date
       ) e
     ),
-    status AS (
-      SELECT EXISTS (
-               SELECT 1 FROM expenses WHERE organization_id = ${org.id}::uuid AND status = 'pending'
-                 AND expense_date BETWEEN ${from}::date AND ${to}::date
-             ) AS pending_expenses,
-             (SELECT count(*) FROM bank_transactions WHERE organization_id = ${org.id}::uuid AND NOT reconciled
-                AND transaction_date BETWEEN ${from}::date AND ${to}::date) AS unmatched_transactions
-    )
-    SELECT concat(
-             '{"period":{"from":', to_json(${from}::text), ',"to":', to_json(${to}::text),
-             '},"country":', coalesce(to_json(${org.country}::text)::text, 'null'),
-             ',"baseCurrency":', coalesce(to_json(${org.baseCurrency}::text)::text, 'null'),
+    status AS (${vatReconciliation(org, from, to)})
+    SELECT concat(${vatHeader(org, from, to)},
              ',"outputVAT":{"total":"', round(output.total, ${decimals}::int),
              CASE WHEN ${withLists} THEN concat('","invoices":[', output.list, ']}') ELSE '"}' END,
              ',"inputVAT":{"total":"', round(input.total, ${decimals}::int),

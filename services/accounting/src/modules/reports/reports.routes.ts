@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { errorResponses } from '../../lib/schemas.js';
@@ -14,7 +15,9 @@ import {
   AsOfQuery, BalanceSheet, CashFlow, Dashboard, DashboardQuery, PeriodQuery, ProfitLoss, TrialBalance, Vat, VatQuery, reportResponse,
   type ReportFormat,
 } from './reports.schemas.js';
-import { balanceSheet, cashFlow, checkPeriod, dashboard, getTrialBalance, profitLoss, parseVatReport, vatReport, type ReportOrg } from './reports.service.js';
+import {
+  balanceSheet, cashFlow, checkPeriod, dashboard, getTrialBalance, profitLoss, parseVatReport, vatReport, vatReportChunks, vatReportText, type ReportOrg,
+} from './reports.service.js';
 
 const orgOf = (p: Principal): ReportOrg => ({
   id: p.orgId,
@@ -101,12 +104,18 @@ export function reportsRoutes() {
     }, async (request, reply) => {
       const org = orgOf(request.principal());
       const period = checkPeriod(request.query);
-      const json = await vatReport(scopeOf(request), org, period, request.query.detail);
+      const body = await vatReport(scopeOf(request), org, period, request.query.detail);
       const format = request.query.format;
       // The JSON text comes from PostgreSQL in the response schema's shape: sent without parsing
-      // and serialising it again (tens of thousands of rows for a long period).
-      if (!format || format === 'json') return reply.type('application/json; charset=utf-8').send(json);
-      return answer(reply, org, format, parseVatReport(json), vatDocument, `vat-${period.from}-${period.to}`);
+      // and serialising it again (tens of thousands of rows for a long period), in pieces of
+      // about 16 kB rather than as one string of up to several MB (vatReportChunks).
+      if (!format || format === 'json') {
+        const chunks = vatReportChunks(body);
+        reply.type('application/json; charset=utf-8');
+        if (chunks.length === 1) return reply.send(chunks[0]);
+        return reply.header('content-length', chunks.reduce((n, c) => n + c.length, 0)).send(Readable.from(chunks));
+      }
+      return answer(reply, org, format, parseVatReport(vatReportText(body)), vatDocument, `vat-${period.from}-${period.to}`);
     });
 
     app.get('/trial-balance', {

@@ -176,17 +176,64 @@ export async function trialBalanceReport(db: Db, org: ReportOrg, asOfDate: strin
 }
 
 /**
- * The VAT report (A16) as the JSON text of its response (reports.repository.ts vatReportJson):
- * amounts converted and rounded to the base currency's decimals as the sale and the approval
- * posted them (A8), totals the exact sums of the listed amounts. The route sends the text as it is;
- * the PDF and CSV exports parse it (parseVatReport), so there is one computation of the figures.
+ * The VAT report (A16): the rows precomputed per document (reports.repository.ts
+ * vatReportPieces, table vat_report_rows) with each list's days in date order, or, when those
+ * were rounded to other decimals than the base currency's, the JSON text of the same report
+ * computed from the documents (vatReportJsonFromDocuments, the definition). Amounts converted and
+ * rounded to the base currency's decimals as the sale and the approval posted them (A8), totals
+ * the exact sums of the listed amounts. The route sends the text as it is (vatReportChunks); the
+ * PDF and CSV exports parse it (vatReportText, parseVatReport), so there is one computation of the
+ * figures.
  */
-export function vatReport(scope: TenantScope, org: ReportOrg, period: { from: string; to: string }, detail: VatDetail = 'documents'): Promise<string> {
+export type VatReportBody = repo.VatReportPieces | string;
+
+export function vatReport(scope: TenantScope, org: ReportOrg, period: { from: string; to: string }, detail: VatDetail = 'documents'): Promise<VatReportBody> {
   return scope.run((db) => computeVatReport(db, org, period, detail));
 }
 
-async function computeVatReport(db: Db, org: ReportOrg, period: { from: string; to: string }, detail: VatDetail): Promise<string> {
-  return repo.vatReportJson(db, org, period.from, period.to, currencyDecimals(org.baseCurrency), detail === 'documents');
+const byDay = (a: { day: string }, b: { day: string }) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0);
+
+async function computeVatReport(db: Db, org: ReportOrg, period: { from: string; to: string }, detail: VatDetail): Promise<VatReportBody> {
+  const decimals = currencyDecimals(org.baseCurrency);
+  const withLists = detail === 'documents';
+  const pieces = await repo.vatReportPieces(db, org, period.from, period.to, decimals, withLists);
+  if (!pieces) return repo.vatReportJsonFromDocuments(db, org, period.from, period.to, decimals, withLists);
+  // ISO dates sort as text; a day appears once per list.
+  pieces.invoices.sort(byDay);
+  pieces.expenses.sort(byDay);
+  return pieces;
+}
+
+/** The report's JSON text. */
+export function vatReportText(body: VatReportBody): string {
+  if (typeof body === 'string') return body;
+  const list = (days: Array<{ list: string }>) => days.map((d) => d.list).join(',');
+  return body.head + list(body.invoices) + body.mid + list(body.expenses) + body.tail;
+}
+
+/**
+ * The report's JSON text as UTF-8 buffers of about `size` bytes, in order, for the response: 2.5
+ * years are 5.4 MB, and one string and one buffer of that size cost the request more than the
+ * statement did (on the bench, 37 ms to join the days and encode the text against 4 ms in 16 kB
+ * pieces: fresh large allocations, page by page).
+ */
+export function vatReportChunks(body: VatReportBody, size = 16_384): Buffer[] {
+  if (typeof body === 'string') return [Buffer.from(body)];
+  const chunks: Buffer[] = [];
+  let current = body.head;
+  const add = (text: string) => {
+    current += text;
+    if (current.length >= size) {
+      chunks.push(Buffer.from(current));
+      current = '';
+    }
+  };
+  body.invoices.forEach((d, i) => add(i === 0 ? d.list : `,${d.list}`));
+  add(body.mid);
+  body.expenses.forEach((d, i) => add(i === 0 ? d.list : `,${d.list}`));
+  current += body.tail;
+  chunks.push(Buffer.from(current));
+  return chunks;
 }
 
 export const parseVatReport = (json: string): VatReport => JSON.parse(json) as VatReport;
