@@ -196,22 +196,21 @@ ${singles.map((r, i) => `| round ${i + 1}, all from one account: service before 
 `
     : ''
 }
-The service's request does more than the baseline. Round trips: the JWT and session check (one precompiled
-statement as the login role, which the connection keeps: no context script); BEGIN, the user's transaction-local
-context and the look-up (user, recipient, account and consent, rate) in one pipelined write; the sandbox bank's
-consent check, debit and payment (one statement); the conditional debit, the transaction row and its payment
-initiation (one statement) with COMMIT in the same write: 4 round trips and 7 statements against the baseline's
-5 and 5. All payments from one account serialise on that account's row lock, in the service only for the last
-statement and its commit (the sandbox bank's row from the bank's statement on), in the baseline for the whole
-transaction.
-Where the rest of the gap is: the service process spends about 3.5-4 times the baseline's CPU per request
-(the "server process CPU" rows), spread thinly over the whole stack (Fastify hooks and schemas, the session
-check, node-postgres parsing and serialising five statements' messages, Kysely's transaction and connection
-objects, AsyncLocalStorage promise hooks, decimal arithmetic, GC); on 2 cores shared with PostgreSQL and the load
-generator that CPU, not round trips, bounds the rate. PostgreSQL also does more per payment (7 statements with
-RLS policies and foreign-key checks against 5 plain ones). Further cuts would need the session check folded into
-the payment's transaction, or the sandbox bank's statement into the debit statement (the provider interface
-takes a transaction handle, not SQL).
+The service's request does more than the baseline. Round trips: the JWT is checked from the verified-token
+cache (no crypto on repeat use) and the session row inside the payment's transaction; BEGIN, the user's
+transaction-local context and the look-up (session, user, recipient, account and consent, rate; one JSON column)
+in one pipelined write; the sandbox bank's consent check, debit and payment (one statement); the conditional
+debit, the transaction row and its payment initiation (one statement) with COMMIT in the same write: 3 round
+trips and 6 statements against the baseline's 5 and 5. All payments from one account serialise on that
+account's row lock, in the service only for the last statement and its commit (the sandbox bank's row from the
+bank's statement on), in the baseline for the whole transaction.
+Where the rest of the gap is: the service process spends about 2-3 times the baseline's CPU per request
+(the "server process CPU" rows), spread thinly over the whole stack (Fastify hooks and schemas, node-postgres
+parsing and serialising the statements' messages, Kysely's transaction and connection objects,
+AsyncLocalStorage promise hooks, decimal arithmetic, GC); on 2 cores shared with PostgreSQL and the load
+generator that CPU, not round trips, bounds the rate. PostgreSQL also does more per payment (6 statements with
+RLS policies and foreign-key checks against 5 plain ones). A further cut would fold the sandbox bank's
+statement into the debit statement (the provider interface takes a transaction handle, not SQL).
 `;
   writeSection('Remittance payments (issue 11)', body);
   console.log(body);
