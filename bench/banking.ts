@@ -14,15 +14,14 @@
  *                           (BENCH_BEFORE_COMMIT names it when the checkout has no .git)
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
-import pg from 'pg';
+import { BankingApi, kb, procStatus as proc, resetPeak, ROWS, statement } from './banking-data.js';
 import { accountingEnv, createBenchDatabase, json, load, machine, percentile, processCpuMs, ROOT, startProcess, stopProcess, writeSection, serviceEntry } from './lib.js';
 
 const BARE_PORT = 3941;
-const ROWS = 80_000;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const BEFORE = process.env.BENCH_BEFORE;
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-banking-'));
@@ -37,41 +36,6 @@ const HEAD = commitOf(ROOT);
 const load1 = () => loadavg()[0].toFixed(1);
 const LOAD_START = load1();
 
-/** A statement of ROWS lines just under 5 MB; `year` keeps two statements apart. */
-function statement(year: number): Buffer {
-  const lines: string[] = [];
-  for (let i = 0; i < ROWS; i++) {
-    const d = `${year}-${String((i % 12) + 1).padStart(2, '0')}-${String((i % 28) + 1).padStart(2, '0')}`;
-    const amount = ((i % 2 ? -1 : 1) * (((i * 7919) % 500_000) + 1) / 100).toFixed(2);
-    lines.push(`${d},Uplata racun br ${String(i).padStart(6, '0')} usluge,${amount},RF${String(i).padStart(8, '0')}`);
-  }
-  const buf = Buffer.from(`${lines.join('\n')}\n`);
-  if (buf.length > 5 * 1024 * 1024) throw new Error(`statement too large: ${buf.length}`);
-  return buf;
-}
-
-function multipart(csv: Buffer) {
-  const boundary = '----benchboundary';
-  const body = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="statement.csv"\r\nContent-Type: text/csv\r\n\r\n`),
-    csv,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  return { body, type: `multipart/form-data; boundary=${boundary}` };
-}
-
-/** Linux: reset the process's peak RSS (clear_refs 5), then read it back after the work. */
-const proc = (pid: number) => readFileSync(`/proc/${pid}/status`, 'utf8');
-const kb = (status: string, key: string) => Number(new RegExp(`${key}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0);
-function resetPeak(pid: number) {
-  try {
-    writeFileSync(`/proc/${pid}/clear_refs`, '5');
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** One service under test: its own database, process and organization. */
 interface Target {
   name: string;
@@ -79,9 +43,7 @@ interface Target {
   port: number;
   db?: Awaited<ReturnType<typeof createBenchDatabase>>;
   proc?: ChildProcess;
-  base: string;
-  headers: Record<string, string>;
-  orgId: string;
+  api: BankingApi;
   importBanks: string[];
   listUrl: string;
   imports: Array<{ ms: number; peakMb: number; rssBeforeMb: number; cpuMs: number | null; result: string }>;
@@ -92,7 +54,7 @@ interface Target {
 
 const targets: Target[] = [];
 const target = (name: string, script: string, port: number): Target =>
-  ({ name, script, port, base: `http://127.0.0.1:${port}/api/v1`, headers: {}, orgId: '', importBanks: [], listUrl: '', imports: [], seq: [], suggestions: 0 });
+  ({ name, script, port, api: new BankingApi(`http://127.0.0.1:${port}/api/v1`), importBanks: [], listUrl: '', imports: [], seq: [], suggestions: 0 });
 targets.push(target('after', await serviceEntry(ROOT, 'accounting'), 3940));
 if (BEFORE) targets.push(target('before', await serviceEntry(BEFORE, 'accounting'), 3942));
 
@@ -105,38 +67,19 @@ let bare: ChildProcess | undefined;
 async function setUp(t: Target) {
   t.db = await createBenchDatabase('bench_banking');
   t.proc = await startProcess(t.script, { ...accountingEnv(t.port, { DATA_DIR: dataDir }), ACCOUNTING_DATABASE_URL: t.db.url }, `http://127.0.0.1:${t.port}/health`);
-  const reg = await json(await fetch(`${t.base}/auth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ organizationName: 'Bench d.o.o.', country: 'RS', baseCurrency: 'RSD', language: 'sr', email: 'bench.banking@example.test', password: 'Correct-Horse-9', fullName: 'Bench' }),
-  }));
-  t.orgId = reg.organization.id as string;
-  t.headers = { authorization: `Bearer ${reg.tokens.accessToken}`, 'content-type': 'application/json' };
-  t.importBanks = [await newBank(t, await newLedger(t, '1181')), await newBank(t, await newLedger(t, '1182'))];
-}
-async function newLedger(t: Target, c: string) {
-  return (await json(await fetch(`${t.base}/accounts`, { method: 'POST', headers: t.headers, body: JSON.stringify({ code: c, name: `Bank ${c}`, accountTypeId: 1 }) }))).id as string;
-}
-async function newBank(t: Target, accountId: string) {
-  return (await json(await fetch(`${t.base}/bank-accounts`, { method: 'POST', headers: t.headers, body: JSON.stringify({ accountId, bankName: 'Bench banka', currencyCode: 'RSD' }) }))).id as string;
-}
-async function importTo(t: Target, bankId: string, csv: Buffer) {
-  const { body, type } = multipart(csv);
-  const t0 = performance.now();
-  const res = await fetch(`${t.base}/bank-accounts/${bankId}/import`, { method: 'POST', headers: { authorization: t.headers.authorization, 'content-type': type }, body });
-  const out = await json(res);
-  return { ms: performance.now() - t0, out };
+  await t.api.register('bench.banking@example.test');
+  t.importBanks = [await t.api.newBank(await t.api.newLedger('1181')), await t.api.newBank(await t.api.newLedger('1182'))];
 }
 
 /** (a) round r on each target's own account: seed 80,000 lines (year N), then measure importing 80,000 new ones (year N+1). */
 async function importRound(t: Target, round: number) {
   const bankId = t.importBanks[round];
-  await importTo(t, bankId, files[round * 2]);
+  await t.api.importTo(bankId, files[round * 2]);
   const pid = t.proc!.pid!;
   const rssBefore = kb(proc(pid), 'VmRSS');
   peakResettable = resetPeak(pid);
   const cpu0 = processCpuMs(pid);
-  const { ms, out } = await importTo(t, bankId, files[round * 2 + 1]);
+  const { ms, out } = await t.api.importTo(bankId, files[round * 2 + 1]);
   const cpu1 = processCpuMs(pid);
   const peak = kb(proc(pid), 'VmHWM');
   t.imports.push({
@@ -145,39 +88,12 @@ async function importRound(t: Target, round: number) {
   });
 }
 
-/** (b) 100,000 postings on one ledger account (seeded in SQL as the owner: half money in, half money out, amounts and dates spread), then 20 bank lines. */
+/** (b) the list's data (BankingApi.seedSuggestionList), and the suggestions its first page carries. */
 async function seedList(t: Target) {
-  const admin = new pg.Client({ connectionString: t.db!.url });
-  await admin.connect();
-  try {
-    const accounts = (await json(await fetch(`${t.base}/accounts`, { headers: t.headers }))).data as Array<{ id: string; code: string }>;
-    const code = (c: string) => accounts.find((a) => a.code === c)!.id;
-    const ledger = await newLedger(t, '1190');
-    const bankId = await newBank(t, ledger);
-    await admin.query(
-      `INSERT INTO ledger_transactions (organization_id, transaction_date, description, debit_account_id, credit_account_id, amount,
-         currency_code, exchange_rate, base_amount, reference_type, locked)
-       SELECT $1, DATE '2024-01-01' + (g % 900), 'Seed posting ' || g,
-         CASE WHEN g % 2 = 0 THEN $2::uuid ELSE $4::uuid END, CASE WHEN g % 2 = 0 THEN $3::uuid ELSE $2::uuid END,
-         ((g * 7919) % 500000 + 1) / 100.0, 'RSD', 1, ((g * 7919) % 500000 + 1) / 100.0, 'manual', false
-       FROM generate_series(1, 100000) g`,
-      [t.orgId, ledger, code('4900'), code('5000')],
-    );
-    await admin.query('ANALYZE ledger_transactions');
-    const lines = Array.from({ length: 20 }, (_, i) => {
-      const g = 1000 + i * 37; // amounts and dates of existing postings, half of them shifted by days
-      const amount = (((g * 7919) % 500000) + 1) / 100;
-      const date = new Date(Date.UTC(2024, 0, 1) + ((g % 900) + (i % 2 ? 0 : 2)) * 86_400_000).toISOString().slice(0, 10);
-      return `${date},Line ${i},${(g % 2 === 0 ? amount : -amount).toFixed(2)},`;
-    });
-    await importTo(t, bankId, Buffer.from(`${lines.join('\n')}\n`));
-    t.listUrl = `${t.base}/bank-accounts/${bankId}/transactions?reconciled=false&perPage=20`;
-    const first = await json(await fetch(t.listUrl, { headers: t.headers }));
-    t.suggestions = first.suggestions.length;
-    return { bankId, ledger };
-  } finally {
-    await admin.end().catch(() => {});
-  }
+  const seeded = await t.api.seedSuggestionList(t.db!.url);
+  t.listUrl = seeded.listUrl;
+  t.suggestions = (await json(await fetch(t.listUrl, { headers: t.api.headers }))).suggestions.length;
+  return seeded;
 }
 
 try {
@@ -189,23 +105,23 @@ try {
   // tables running): sequential requests interleaved over the targets, then 50 connections on each in turn.
   const listed = [];
   for (const t of targets) listed.push(await seedList(t));
-  for (let i = 0; i < 50; i++) for (const t of targets) await fetch(t.listUrl, { headers: t.headers }).then((r) => r.arrayBuffer());
+  for (let i = 0; i < 50; i++) for (const t of targets) await fetch(t.listUrl, { headers: t.api.headers }).then((r) => r.arrayBuffer());
   for (let i = 0; i < 500; i++) {
     for (const t of targets) {
       const t0 = performance.now();
-      await fetch(t.listUrl, { headers: t.headers }).then((r) => r.arrayBuffer());
+      await fetch(t.listUrl, { headers: t.api.headers }).then((r) => r.arrayBuffer());
       t.seq.push(performance.now() - t0);
     }
   }
-  for (const t of targets) t.load = await load({ url: t.listUrl, headers: t.headers, seconds: SECONDS, connections: 50 });
+  for (const t of targets) t.load = await load({ url: t.listUrl, headers: t.api.headers, seconds: SECONDS, connections: 50 });
   bareLoad = await load({ url: `http://127.0.0.1:${BARE_PORT}/lines?account=${listed[0].bankId}&ledger=${listed[0].ledger}`, seconds: SECONDS, connections: 50 });
   // (a) rounds interleaved over the targets, so that the machine's noise hits all of them alike.
   for (let round = 0; round < 2; round++) for (const t of round % 2 ? [...targets].reverse() : targets) await importRound(t, round);
   // Baselines on the same files: a plain table, and the app's own table (triggers, same keys).
-  const sameSchemaBank = await newBank(after, await newLedger(after, '1183'));
+  const sameSchemaBank = await after.api.newBank(await after.api.newLedger('1183'));
   for (const table of ['plain', 'app'] as const) {
     const account = table === 'app' ? sameSchemaBank : '00000000-0000-4000-8000-0000000000aa';
-    const url = `http://127.0.0.1:${BARE_PORT}/import?table=${table}&account=${account}&org=${after.orgId}`;
+    const url = `http://127.0.0.1:${BARE_PORT}/import?table=${table}&account=${account}&org=${after.api.orgId}`;
     await json(await fetch(url, { method: 'POST', headers: { 'content-type': 'text/csv' }, body: files[0] }));
     const t0 = performance.now();
     await json(await fetch(url, { method: 'POST', headers: { 'content-type': 'text/csv' }, body: files[1] }));
