@@ -6,19 +6,21 @@
  * Each variant of the service's start-up (node flags, environment) runs in its own process on its own
  * database, one after the other.
  * Usage: npm run bench -- banking-memory
- *   BENCH_VARIANTS="default|semi-space 8 MB:--max-semi-space-size=8|MALLOC_ARENA_MAX=2:MALLOC_ARENA_MAX=2"
- *   (name:comma-separated node flags and VAR=value pairs; the default is that list)
+ *   BENCH_VARIANTS="V8 defaults|semi-space 8 MB:--max-semi-space-size=8|MALLOC_ARENA_MAX=2:MALLOC_ARENA_MAX=2"
+ *   (name:comma-separated node flags and VAR=value pairs; by default V8's defaults and the flags
+ *   scripts/node-flags.ts gives the service)
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BankingApi, kb, procStatus, resetPeak, statement } from './banking-data.js';
+import { SERVICE_NODE_FLAGS } from '../scripts/node-flags.js';
 import { accountingEnv, createBenchDatabase, load, machine, ROOT, serviceEntry, startProcess, stopProcess, writeSection } from './lib.js';
 
 const PORT = 3945;
 const HEAD = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT }).toString().trim();
-const variants = (process.env.BENCH_VARIANTS ?? 'default|semi-space 8 MB:--max-semi-space-size=8|MALLOC_ARENA_MAX=2:MALLOC_ARENA_MAX=2').split('|').map((v) => {
+const variants = (process.env.BENCH_VARIANTS ?? `V8 defaults|as npm start runs it (scripts/node-flags.ts):${SERVICE_NODE_FLAGS.accounting.join(',')}`).split('|').map((v) => {
   const [name, spec = ''] = v.split(':');
   const env: Record<string, string> = {};
   const args: string[] = [];
@@ -44,7 +46,7 @@ for (const v of variants) {
   const db = await createBenchDatabase('bench_banking_memory');
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-banking-memory-'));
   const probeFile = join(dataDir, 'memory.json');
-  const proc = await startProcess(script, { ...accountingEnv(PORT, { DATA_DIR: dataDir }), ACCOUNTING_DATABASE_URL: db.url, MEMORY_PROBE_FILE: probeFile, ...v.env }, `http://127.0.0.1:${PORT}/health`, ['-r', join(ROOT, 'bench/memory-probe.cjs'), ...v.args]);
+  const proc = await startProcess(script, { ...accountingEnv(PORT, { DATA_DIR: dataDir }), ACCOUNTING_DATABASE_URL: db.url, MEMORY_PROBE_FILE: probeFile, ...v.env }, `http://127.0.0.1:${PORT}/health`, ['-r', join(ROOT, 'bench/memory-probe.cjs'), ...v.args], { serviceFlags: false });
   const pid = proc.pid!;
   const snaps: Snapshot[] = [];
   const snap = async (phase: string) => {

@@ -34,9 +34,18 @@ export async function createBenchDatabase(prefix: string): Promise<{ url: string
  * entry point (a service compiled by scripts/build.ts, see serviceEntry) runs on plain node with
  * the `dist` export condition, as `npm start` runs it; a `.ts` one through tsx.
  */
-export async function startProcess(script: string, env: Record<string, string>, readyUrl: string, nodeArgs: string[] = []): Promise<ChildProcess> {
+export async function startProcess(
+  script: string,
+  env: Record<string, string>,
+  readyUrl: string,
+  nodeArgs: string[] = [],
+  opts: { serviceFlags?: boolean } = {},
+): Promise<ChildProcess> {
   const loader = script.endsWith('.js') ? ['--conditions=dist'] : ['--import', 'tsx'];
-  const child = spawn(process.execPath, [...nodeArgs, ...loader, script], {
+  // A service starts with its checkout's node flags, as `npm start` starts it (serviceEntry found
+  // them), unless the benchmark compares flags itself (serviceFlags: false).
+  const flags = opts.serviceFlags === false ? [] : (serviceFlags.get(script) ?? []);
+  const child = spawn(process.execPath, [...flags, ...nodeArgs, ...loader, script], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -56,6 +65,8 @@ export async function startProcess(script: string, env: Record<string, string>, 
 }
 
 const built = new Set<string>();
+/** Entry point -> the node flags its checkout's `npm start` gives it (scripts/node-flags.ts). */
+const serviceFlags = new Map<string, string[]>();
 /**
  * A service's entry point in the checkout at `root`, as `npm start` runs it: compiled by that
  * checkout's scripts/build.ts (once per run). A checkout from before the build step (a
@@ -69,7 +80,13 @@ export async function serviceEntry(root: string, service: 'accounting' | 'remitt
     await buildAll(root);
     built.add(root);
   }
-  return join(root, 'services', service, 'dist/server.js');
+  const entry = join(root, 'services', service, 'dist/server.js');
+  const flagsModule = join(root, 'scripts/node-flags.ts');
+  if (existsSync(flagsModule)) {
+    const { SERVICE_NODE_FLAGS } = (await import(pathToFileURL(flagsModule).href)) as { SERVICE_NODE_FLAGS: Record<string, string[]> };
+    serviceFlags.set(entry, SERVICE_NODE_FLAGS[service] ?? []);
+  }
+  return entry;
 }
 
 export async function stopProcess(child: ChildProcess): Promise<void> {

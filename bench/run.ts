@@ -1,11 +1,11 @@
-/** `npm run bench -- <name>`: runs bench/<name>.ts (auth, books, invoices, einvoice, hot-paths, banking, banking-memory, reports, remittance-session, remittance-payments). */
+/** `npm run bench -- <name>`: runs bench/<name>.ts (auth, books, invoices, einvoice, hot-paths, banking, banking-memory, flags-duel, reports, remittance-session, remittance-payments). */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const names = process.argv.slice(2);
 if (names.length === 0) {
-  console.error('usage: npm run bench -- <auth|books|invoices|einvoice|hot-paths|banking|banking-memory|reports|remittance-session|remittance-payments> [...]');
+  console.error('usage: npm run bench -- <auth|books|invoices|einvoice|hot-paths|banking|banking-memory|flags-duel|reports|remittance-session|remittance-payments> [...]');
   process.exit(2);
 }
 const dir = fileURLToPath(new URL('.', import.meta.url));

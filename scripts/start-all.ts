@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { buildAll, ROOT } from './build.js';
+import { SERVICE_NODE_FLAGS } from './node-flags.js';
 
 /**
  * `npm start`: both services as child processes (G1-G2), or the ones named on the command line
@@ -27,7 +28,7 @@ let failed = false;
 
 for (const name of services) {
   const entry = fromSource ? ['--import', 'tsx', `services/${name}/src/server.ts`] : ['--conditions=dist', `services/${name}/dist/server.js`];
-  const child = spawn(process.execPath, entry, { cwd: ROOT, stdio: 'inherit', env: process.env });
+  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS[name as 'accounting' | 'remittance'], ...entry], { cwd: ROOT, stdio: 'inherit', env: process.env });
   children.set(name, child);
   child.on('exit', (code, signal) => {
     children.delete(name);
