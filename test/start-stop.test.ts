@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
+import { SERVICE_NODE_FLAGS } from '../scripts/node-flags.js';
 
 const root = join(import.meta.dirname, '..');
 
@@ -15,6 +16,22 @@ async function waitFor(url: string, deadline: number): Promise<Response> {
       await new Promise((r) => setTimeout(r, 200));
     }
   }
+}
+
+/** Linux: the command lines of the processes whose parent is `pid`. */
+function childCommandLines(pid: number): string[][] {
+  const lines: string[][] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === pid) lines.push(readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').filter(Boolean));
+    } catch {
+      /* the process ended meanwhile */
+    }
+  }
+  return lines;
 }
 
 // G1, G2, G13: the process `npm start` runs starts both services and, on SIGTERM, stops them
@@ -51,6 +68,15 @@ it('starts both services and stops them with exit code 0 on SIGTERM', async () =
       expect(rem.status).toBe(200);
     } catch (err) {
       throw new Error(`${(err as Error).message}; service output:\n${output.slice(-3000)}`);
+    }
+    // Each service runs with the node flags scripts/node-flags.ts gives it (checked where /proc tells).
+    if (existsSync('/proc/self/stat')) {
+      const services = childCommandLines(child.pid!);
+      for (const name of ['accounting', 'remittance'] as const) {
+        const args = services.find((cmd) => cmd.some((a) => a.includes(`services/${name}/`)));
+        expect(args, `${name} process`).toBeDefined();
+        for (const flag of SERVICE_NODE_FLAGS[name]) expect(args).toContain(flag);
+      }
     }
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
