@@ -105,3 +105,20 @@ export class BankingApi {
     }
   }
 }
+
+/**
+ * Start-up variants of the accounting service from BENCH_VARIANTS ("name:flag,VAR=value|name2:..."),
+ * by default V8's defaults and the flags scripts/node-flags.ts gives the service.
+ */
+export function serviceVariants(defaultFlags: string[]): Array<{ name: string; spec: string; env: Record<string, string>; args: string[] }> {
+  return (process.env.BENCH_VARIANTS ?? `V8 defaults|as npm start runs it (scripts/node-flags.ts):${defaultFlags.join(',')}`).split('|').map((v) => {
+    const [name, spec = ''] = v.split(':');
+    const env: Record<string, string> = {};
+    const args: string[] = [];
+    for (const part of spec.split(',').filter(Boolean)) {
+      if (part.startsWith('--')) args.push(part);
+      else env[part.slice(0, part.indexOf('='))] = part.slice(part.indexOf('=') + 1);
+    }
+    return { name, spec, env, args };
+  });
+}

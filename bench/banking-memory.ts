@@ -14,22 +14,13 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BankingApi, kb, procStatus, resetPeak, statement } from './banking-data.js';
+import { BankingApi, kb, procStatus, resetPeak, serviceVariants, statement } from './banking-data.js';
 import { SERVICE_NODE_FLAGS } from '../scripts/node-flags.js';
 import { accountingEnv, createBenchDatabase, load, machine, ROOT, serviceEntry, startProcess, stopProcess, writeSection } from './lib.js';
 
 const PORT = 3945;
 const HEAD = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT }).toString().trim();
-const variants = (process.env.BENCH_VARIANTS ?? `V8 defaults|as npm start runs it (scripts/node-flags.ts):${SERVICE_NODE_FLAGS.accounting.join(',')}`).split('|').map((v) => {
-  const [name, spec = ''] = v.split(':');
-  const env: Record<string, string> = {};
-  const args: string[] = [];
-  for (const part of spec.split(',').filter(Boolean)) {
-    if (part.startsWith('--')) args.push(part);
-    else env[part.slice(0, part.indexOf('='))] = part.slice(part.indexOf('=') + 1);
-  }
-  return { name, spec, env, args };
-});
+const variants = serviceVariants(SERVICE_NODE_FLAGS.accounting);
 
 interface Snapshot {
   phase: string;

@@ -15,25 +15,20 @@ import { execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BankingApi } from './banking-data.js';
+import { BankingApi, serviceVariants } from './banking-data.js';
 import { SERVICE_NODE_FLAGS } from '../scripts/node-flags.js';
 import { accountingEnv, createBenchDatabase, load, machine, median, processCpuMs, ROOT, serviceEntry, startProcess, stopProcess, writeSection } from './lib.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const HEAD = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT }).toString().trim();
-const variants = (process.env.BENCH_VARIANTS ?? `V8 defaults|as npm start runs it (scripts/node-flags.ts):${SERVICE_NODE_FLAGS.accounting.join(',')}`)
-  .split('|')
-  .map((v, i) => {
-    const [name, spec = ''] = v.split(':');
-    const env: Record<string, string> = {};
-    const args: string[] = [];
-    for (const part of spec.split(',').filter(Boolean)) {
-      if (part.startsWith('--')) args.push(part);
-      else env[part.slice(0, part.indexOf('='))] = part.slice(part.indexOf('=') + 1);
-    }
-    return { name, spec, env, args, port: 3950 + i, proc: undefined as ChildProcess | undefined, rps: {} as Record<string, number[]>, cpu: {} as Record<string, number[]> };
-  });
+const variants = serviceVariants(SERVICE_NODE_FLAGS.accounting).map((v, i) => ({
+  ...v,
+  port: 3950 + i,
+  proc: undefined as ChildProcess | undefined,
+  rps: {} as Record<string, number[]>,
+  cpu: {} as Record<string, number[]>,
+}));
 
 const script = await serviceEntry(ROOT, 'accounting');
 const db = await createBenchDatabase('bench_flags_duel');
