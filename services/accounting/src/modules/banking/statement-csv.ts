@@ -10,7 +10,6 @@ import { AppError } from '../../lib/errors.js';
  * rows are handed on in batches (compact column arrays) while the rest is still being parsed.
  */
 export interface StatementBatch {
-  rows: number;
   /**
    * The batch's columns as PostgreSQL array literals in UTF-8 bytes ("{2026-01-31,...}"), written
    * as each row is accepted (ArrayLiteral): the row's strings die young instead of being held, and
@@ -193,7 +192,6 @@ class BatchWriter {
   }
   finish(): StatementBatch {
     return {
-      rows: this.rows,
       dates: this.dates.finish(),
       amounts: this.amounts.finish(),
       descriptions: this.descriptions.finish(),
