@@ -153,3 +153,65 @@ describe('the invoice list as JSON text', () => {
     expect(res.body).toBe('{"data":[],"meta":{"total":0,"page":1,"perPage":20,"totalPages":0}}');
   });
 });
+
+describe('kept list pages (InvoiceListCache; version counter of migration 20261125000100)', () => {
+  const db = () => t.t.db.system;
+  const versionOf = async (orgId: string) =>
+    Number((await sql<{ v: string }>`SELECT version::text AS v FROM invoice_list_versions WHERE organization_id = ${orgId}`.execute(db())).rows[0]?.v ?? 0);
+  const QUERY = { sort: 'invoiceDate', order: 'desc', perPage: 3, page: 1 } as const;
+
+  it('sends the kept page while the version is unchanged, and computes it again once the version moves', async () => {
+    const first = await listText('perPage=3');
+    expect(first).toBe(await expectedText(QUERY));
+    const newest = JSON.parse(first).data[0].id as string;
+    // A change the counter does not hear of (its trigger off): the kept page is what is sent.
+    await sql`ALTER TABLE invoices DISABLE TRIGGER invoice_list_version`.execute(db());
+    await sql`UPDATE invoices SET customer_name = 'Promijenjeno mimo brojača' WHERE id = ${newest}`.execute(db());
+    await sql`ALTER TABLE invoices ENABLE TRIGGER invoice_list_version`.execute(db());
+    expect(await listText('perPage=3')).toBe(first);
+    // The counter moves: the next request computes the page again.
+    await sql`INSERT INTO invoice_list_versions AS v (organization_id, version) VALUES (${owner.orgId}, 1)
+      ON CONFLICT (organization_id) DO UPDATE SET version = v.version + 1`.execute(db());
+    const again = await listText('perPage=3');
+    expect(again).toBe(await expectedText(QUERY));
+    expect(JSON.parse(again).data[0].customerName).toBe('Promijenjeno mimo brojača');
+  });
+
+  it('sees every write at once, through the API or by another client, and a rolled-back one moves nothing', async () => {
+    await listText('perPage=3'); // kept
+    const before = await versionOf(owner.orgId);
+    const made = await createInvoice(t.app, owner, invoiceBody(customerB, { invoiceDate: '2099-02-01', dueDate: '2099-03-01' }));
+    expect(await versionOf(owner.orgId)).toBeGreaterThan(before);
+    const afterCreate = await listText('perPage=3');
+    expect(JSON.parse(afterCreate).data[0].id).toBe(made.id);
+    expect(afterCreate).toBe(await expectedText(QUERY));
+
+    expect((await patchStatus(t.app, owner, made.id, { action: 'send' })).statusCode).toBe(200);
+    expect(JSON.parse(await listText('perPage=3')).data[0].status).toBe('sent');
+
+    // Another instance (or a job) writing: the trigger moves the counter at its commit.
+    await sql`UPDATE invoices SET customer_name = 'Drugi klijent' WHERE id = ${made.id}`.execute(db());
+    expect(JSON.parse(await listText('perPage=3')).data[0].customerName).toBe('Drugi klijent');
+
+    const settled = await versionOf(owner.orgId);
+    await expect(
+      db().transaction().execute(async (trx) => {
+        await sql`UPDATE invoices SET customer_name = 'Nikad' WHERE id = ${made.id}`.execute(trx);
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    expect(await versionOf(owner.orgId)).toBe(settled);
+    expect(await listText('perPage=3')).toBe(await expectedText(QUERY));
+  });
+
+  it("keeps one organization's pages apart from another's: each sees only its own invoices", async () => {
+    const other = await registerOrg(t.app, { baseCurrency: 'RSD' });
+    const otherCustomer = (await createCustomer(t.app, other, { name: 'Tuđi kupac' })).id;
+    await createInvoice(t.app, other, invoiceBody(otherCustomer));
+    const mine = await listText('perPage=3');
+    const theirs = await t.app.inject(authed(other.token, { method: 'GET', url: '/api/v1/invoices?perPage=3' }));
+    expect(JSON.parse(theirs.body).data.map((i: { customerName: string }) => i.customerName)).toEqual(['Tuđi kupac']);
+    expect(mine).toBe(await expectedText(QUERY));
+    expect(await versionOf(other.orgId)).toBeGreaterThan(0);
+  });
+});

@@ -195,6 +195,11 @@ export interface InvoiceItemsTable {
   vat_exemption_code: string | null;
 }
 
+export interface InvoiceListVersionsTable {
+  organization_id: string;
+  version: number;
+}
+
 export interface InvoicesTable {
   id: Generated<string>;
   organization_id: string;
@@ -378,6 +383,7 @@ export interface DB {
   invitations: InvitationsTable;
   invoice_counters: InvoiceCountersTable;
   invoice_items: InvoiceItemsTable;
+  invoice_list_versions: InvoiceListVersionsTable;
   invoices: InvoicesTable;
   job_runs: JobRunsTable;
   ledger_transactions: LedgerTransactionsTable;

@@ -153,12 +153,14 @@ const ITEM_JSON = `concat('{"id":"', i.id, '","invoiceNumber":', to_json(i.invoi
 
 /**
  * The list page's SQL for one combination of filters, sort and order, built once and kept (at
- * most 2^4 x 6 x 2 texts). $1 organization, $2 today, then the filters present, LIMIT, OFFSET.
- * One statement answers the page as the JSON text of its items (`data`, built by PostgreSQL: the
- * route sends it without parsing and serialising every row in Node) and the total: a count over
- * the filtered rows (an index-only scan for the usual filters) rather than a window over the
- * page query, which would read and keep every matching row to count them. A page past the end
- * still gets its total.
+ * most 2^4 x 6 x 2 texts). $1 organization, $2 today, then the filters present, LIMIT, OFFSET, and
+ * the version of the organization's invoices the caller already holds this page at (-1: none).
+ * One statement answers that version (`version`, migration 20261125000100) and, only when it
+ * differs (the page's subqueries are evaluated on first use, inside the CASE), the page as the
+ * JSON text of its items (`data`, built by PostgreSQL: the route sends it without parsing and
+ * serialising every row in Node) and the total: a count over the filtered rows (an index-only scan
+ * for the usual filters) rather than a window over the page query, which would read and keep every
+ * matching row to count them. A page past the end still gets its total.
  */
 const listSql = new Map<string, string>();
 function listInvoicesSql(f: InvoiceFilters, sort: InvoiceSort, order: 'asc' | 'desc'): string {
@@ -177,29 +179,41 @@ function listInvoicesSql(f: InvoiceFilters, sort: InvoiceSort, order: 'asc' | 'd
   // The aggregate orders the page's rows again by the same keys (on the page's columns, where
   // status is already the effective one); invoice numbers are unique per organization, so the
   // order is total and equals the page's.
-  text = `SELECT (SELECT count(*) ${filtered}) AS total,
-    (SELECT coalesce('[' || string_agg(${ITEM_JSON}, ',' ORDER BY i.${SORT_COLUMNS[sort]} ${dir}, i.invoice_number ${dir}) || ']', '[]')
+  const changed = `v.version <> $${n + 3}::bigint`;
+  text = `SELECT v.version::text AS version,
+    CASE WHEN ${changed} THEN (SELECT count(*) ${filtered}) END AS total,
+    CASE WHEN ${changed} THEN (SELECT coalesce('[' || string_agg(${ITEM_JSON}, ',' ORDER BY i.${SORT_COLUMNS[sort]} ${dir}, i.invoice_number ${dir}) || ']', '[]')
        FROM (SELECT id, invoice_number, customer_id, customer_name, invoice_date, due_date, currency_code, total_amount, created_at,
                ${EFFECTIVE_SQL} AS status
              ${filtered} ORDER BY ${sortBy} ${dir}, invoice_number ${dir} LIMIT $${n + 1} OFFSET $${n + 2}) i
-       JOIN currencies c ON c.code = i.currency_code) AS data`;
+       JOIN currencies c ON c.code = i.currency_code) END AS data
+    FROM (SELECT coalesce((SELECT version FROM invoice_list_versions WHERE organization_id = $1), 0) AS version
+          OFFSET 0) v`; // OFFSET 0: read the version once, not once per use (the planner would inline it)
   listSql.set(key, text);
   return text;
 }
 
-/** One page of the list as JSON text (its items, in the response schema's shape) and the total. */
+/**
+ * The version of the organization's invoices and, unless it is `heldVersion` (the version a page
+ * already held was computed at), that page of the list as JSON text (its items, in the response
+ * schema's shape) and the total.
+ */
 export async function listInvoicesJson(
   db: Db,
   orgId: string,
   f: InvoiceFilters,
   page: { offset: number; perPage: number; sort: InvoiceSort; order: 'asc' | 'desc' },
   today: string,
-): Promise<{ data: string; total: number }> {
+  heldVersion: string | null,
+): Promise<{ version: string; page: { data: string; total: number } | null }> {
   const params: unknown[] = [orgId, today];
   for (const v of [f.customerId, f.fromDate, f.toDate, f.status]) if (v) params.push(v);
-  params.push(page.perPage, page.offset);
-  const { rows } = await db.executeQuery<{ data: string; total: number }>(CompiledQuery.raw(listInvoicesSql(f, page.sort, page.order), params));
-  return rows[0];
+  params.push(page.perPage, page.offset, heldVersion ?? '-1');
+  const { rows } = await db.executeQuery<{ version: string; data: string | null; total: number | null }>(
+    CompiledQuery.raw(listInvoicesSql(f, page.sort, page.order), params),
+  );
+  const { version, data, total } = rows[0];
+  return { version, page: data === null ? null : { data, total: total! } };
 }
 
 export function findCustomer(db: Db, orgId: string, id: string) {

@@ -5,6 +5,7 @@ import { sendJsonText } from '@app/shared/http';
 import { pageRequest } from '../../lib/pagination.js';
 import { IdParams, errorResponses } from '../../lib/schemas.js';
 import { ALL_ROLES, scopeOf } from '../../plugins/auth.js';
+import { InvoiceListCache } from './invoice-list-cache.js';
 import { todayIso } from './invoice-status.js';
 import { changeStatus, invoicePdf, sendInvoice, viewPublicInvoice, type InvoiceDeps } from './invoice-transitions.js';
 import {
@@ -29,6 +30,8 @@ export function invoicesRoutes(deps: InvoiceDeps) {
   const security = [{ bearerAuth: [] }];
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+    // This instance's kept list pages (see InvoiceListCache).
+    const listCache = new InvoiceListCache();
 
     app.get('/', {
       config: { auth: ALL_ROLES },
@@ -37,7 +40,7 @@ export function invoicesRoutes(deps: InvoiceDeps) {
       const page = pageRequest(request.query, INVOICE_SORTS, 'invoiceDate');
       // The JSON text is built in the response schema's shape (by PostgreSQL, see listInvoicesJson):
       // sent as it is, without parsing and serialising every row again.
-      return sendJsonText(reply, await listInvoices(scopeOf(request), request.query, page, todayIso()));
+      return sendJsonText(reply, await listInvoices(scopeOf(request), request.query, page, todayIso(), listCache));
     });
 
     app.post('/', {

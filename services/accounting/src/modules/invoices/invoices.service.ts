@@ -6,6 +6,7 @@ import type { DB } from '../../db/types.js';
 import type { ErrorCode } from '../../lib/catalog.js';
 import { AppError } from '../../lib/errors.js';
 import { pageMeta, type PageRequest } from '../../lib/pagination.js';
+import { InvoiceListCache } from './invoice-list-cache.js';
 import type { Principal, TenantTx } from '../../plugins/auth.js';
 import type { ContactDeleteBlocker } from '../contacts/contacts.service.js';
 import { assertCurrency, currencyDecimals } from '../currencies/currencies.js';
@@ -232,12 +233,25 @@ export async function readInvoice(db: Db, p: Principal, id: string, today: strin
 
 /**
  * One page of the list as the JSON text of the response (InvoiceList): the items come as text from
- * PostgreSQL (see listInvoicesJson), the page's meta is added here in the schema's key order.
+ * PostgreSQL (see listInvoicesJson), the page's meta is added here in the schema's key order. The
+ * text is kept in `cache` and sent again while the organization's invoices are unchanged (see
+ * InvoiceListCache; the database says so in the same statement that would compute the page).
  */
-export async function listInvoices(scope: TenantScope, q: InvoicesQuery, page: PageRequest<InvoiceSort>, today: string): Promise<string> {
+export async function listInvoices(
+  scope: TenantScope,
+  q: InvoicesQuery,
+  page: PageRequest<InvoiceSort>,
+  today: string,
+  cache: InvoiceListCache,
+): Promise<string> {
   if (q.fromDate && q.toDate && q.fromDate > q.toDate) throw new AppError('SVC-9003', { fromDate: ['must not be after toDate'] });
-  const { data, total } = await scope.run((db) => repo.listInvoicesJson(db, scope.orgId, q, page, today));
-  return `{"data":${data},"meta":${JSON.stringify(pageMeta(total, page))}}`;
+  const key = InvoiceListCache.key(scope.orgId, q, page, today);
+  const held = cache.get(key);
+  const fresh = await scope.run((db) => repo.listInvoicesJson(db, scope.orgId, q, page, today, held?.version ?? null));
+  if (!fresh.page) return held!.text;
+  const text = `{"data":${fresh.page.data},"meta":${JSON.stringify(pageMeta(fresh.page.total, page))}}`;
+  cache.set(key, fresh.version, text);
+  return text;
 }
 
 /** numeric echoes without trailing zeros of the column's scale ("1.5000" -> "1.5"). */
