@@ -5,6 +5,7 @@ import { migrate } from '@app/shared/db/migrate';
 import { listenGracefully } from '@app/shared/http';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
+import { DATABASE_SETTINGS } from './db/settings.js';
 import type { DB } from './db/types.js';
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('./db/migrations', import.meta.url));
@@ -12,7 +13,7 @@ export const APP_ROLE = 'accounting_app';
 
 async function main() {
   const config = configOrExit('accounting', () => loadConfig());
-  const db = await createDatabase<DB>({ url: config.databaseUrl, appRole: APP_ROLE });
+  const db = await createDatabase<DB>({ url: config.databaseUrl, appRole: APP_ROLE, settings: DATABASE_SETTINGS });
   await migrate(db.raw, MIGRATIONS_DIR);
   const app = await buildApp(config, db);
   if (db.kind === 'pglite') {

@@ -42,12 +42,17 @@ export interface DatabaseOptions {
   /** The restricted role tenant queries run as (created by the migrations). */
   appRole: string;
   poolSize?: number;
+  /**
+   * Server settings for every connection of a PostgreSQL pool (sent at connect, as `-c name=value`
+   * startup options); the embedded database ignores them.
+   */
+  settings?: Readonly<Record<string, string>>;
   /** PGlite tarball to start from (test templates). */
   loadDataDir?: Blob;
 }
 
 export async function openRawPool(opts: DatabaseOptions): Promise<RawPool> {
-  if (/^postgres(ql)?:\/\//.test(opts.url)) return createPgPool(opts.url, opts.poolSize ?? 10);
+  if (/^postgres(ql)?:\/\//.test(opts.url)) return createPgPool(opts.url, opts.poolSize ?? 10, opts.settings);
   if (opts.url === 'memory://' || opts.url === '') return createPglitePool({ loadDataDir: opts.loadDataDir });
   const dir = opts.url.replace(/^file:\/\//, '');
   mkdirSync(dir, { recursive: true });

@@ -80,14 +80,33 @@ function failed(conn: RawConnection, err: unknown): unknown {
   return classifyDatabaseError(err);
 }
 
-export function createPgPool(url: string, max = 10): RawPool {
+const SETTING_NAME = /^[a-z_][a-z0-9_.]*$/;
+const SETTING_VALUE = /^[A-Za-z0-9_.:-]+$/;
+
+/** `settings` as libpq startup options (`-c name=value ...`); only plain names and values. */
+export function startupOptions(settings: Readonly<Record<string, string>> = {}): string | undefined {
+  const parts = Object.entries(settings).map(([name, value]) => {
+    if (!SETTING_NAME.test(name) || !SETTING_VALUE.test(value)) throw new Error(`unsupported database setting ${name}=${value}`);
+    return `-c ${name}=${value}`;
+  });
+  return parts.length ? parts.join(' ') : undefined;
+}
+
+export function createPgPool(url: string, max = 10, settings?: Readonly<Record<string, string>>): RawPool {
   // Pipeline mode: node-postgres writes a query without waiting for the previous one's answer,
   // so a context script and the statement after it (or a last statement and its COMMIT) share
   // one round trip. Code that awaits each query, as Kysely does, behaves exactly as before.
   // connectionTimeoutMillis bounds both a connect to an unreachable server and the wait for a
   // free client under load; either way the request gets the outage answer (G15), not a hang.
   // keepAlive lets the OS notice a server that vanished without closing the socket.
-  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 5000, keepAlive: true, pipeline: true } as pg.PoolConfig);
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    connectionTimeoutMillis: 5000,
+    keepAlive: true,
+    pipeline: true,
+    options: startupOptions(settings),
+  } as pg.PoolConfig);
   // An idle client that loses its server must not crash the process.
   pool.on('error', () => {});
   const states = new WeakMap<pg.PoolClient, RawConnection>();
