@@ -401,7 +401,11 @@ ${rows.join('\n')}
 What the service does per request now (round trips after the token, which a bounded cache of
 verified tokens in packages/shared/src/tokens.ts checks without crypto on repeat use):
 - GET /auth/me (accounting): one statement (user, organization and login by primary keys).
-- GET /invoices: the principal, then page and total in one precompiled statement (\`count(*) OVER ()\`).
+- GET /invoices: the principal, then one statement that answers the version of the organization's
+  invoices and, only when it is not the version of the page this instance keeps, the page and its
+  total (InvoiceListCache, migration 20261125000100): with the invoices unchanged, as here, the
+  page is not computed again. Generic plans (services/accounting/src/db/settings.ts): the
+  statement is not planned again at every execution.
 - POST /transactions (base currency): the principal, then BEGIN + context + the posting statement
   (account check under FOR KEY SHARE, posting, running totals, period sums) + COMMIT in one round trip.
 - POST /invoices: the principal, BEGIN + context + the customer, then the numbered insert (counter,
