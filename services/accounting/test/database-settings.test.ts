@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createDatabase, type Database } from '@app/shared/db/database';
 import { startupOptions } from '@app/shared/db/raw-client';
 import { DATABASE_SETTINGS } from '../src/db/settings.js';
+import { buildTestApp } from './helpers.js';
 
 describe('database settings (db/settings.ts)', () => {
   it('become startup options, and only plain names and values are accepted', () => {
@@ -28,6 +29,16 @@ describe('database settings (db/settings.ts)', () => {
       expect(seen).toEqual(['force_generic_plan', 'force_generic_plan', 'force_generic_plan']);
       await db.query({ kind: 'system' }, 'SELECT 1', []);
       expect(await show()).toBe('force_generic_plan');
+    });
+
+    it("the suite's own app runs with them too, as the service does", async () => {
+      const t = await buildTestApp();
+      try {
+        const [row] = await t.t.db.query<{ plan_cache_mode: string }>({ kind: 'system' }, 'SHOW plan_cache_mode', []);
+        expect(row.plan_cache_mode).toBe('force_generic_plan');
+      } finally {
+        await t.close();
+      }
     });
   });
 });

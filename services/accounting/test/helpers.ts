@@ -6,6 +6,7 @@ import { freshDatabase } from '@app/shared/test/clone';
 import type { TestDatabase } from '@app/shared/test/databases';
 import { buildApp } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
+import { DATABASE_SETTINGS } from '../src/db/settings.js';
 import type { DB } from '../src/db/types.js';
 
 export interface TestApp {
@@ -17,7 +18,7 @@ export interface TestApp {
 
 /** The production app (same plugins, same validators) on a freshly migrated database. */
 export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const t = await freshDatabase<DB>('accounting', 'accounting_app');
+  const t = await freshDatabase<DB>('accounting', 'accounting_app', { settings: DATABASE_SETTINGS });
   const config = testConfig(env);
   const app = await buildApp(config, t.db);
   await app.ready();

@@ -5,6 +5,7 @@ import { databaseBehindProxy, OUTAGE_SKIP_REASON, outageScenarios, type Database
 import { isDatabaseUnavailable } from '@app/shared/db/unavailable';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.js';
+import { DATABASE_SETTINGS } from '../src/db/settings.js';
 import type { DB } from '../src/db/types.js';
 import { registerOrg, testConfig, type Session } from './helpers.js';
 
@@ -15,7 +16,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(`a PostgreSQL outage (${OUTAGE_S
   let app: FastifyInstance;
   let owner: Session;
   beforeAll(async () => {
-    t = await freshDatabase<DB>('accounting', 'accounting_app');
+    t = await freshDatabase<DB>('accounting', 'accounting_app', { settings: DATABASE_SETTINGS });
     cut = await databaseBehindProxy(t, 'accounting_app');
     app = await buildApp(testConfig(), cut.db);
     await app.ready();

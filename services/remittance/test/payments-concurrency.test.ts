@@ -18,7 +18,7 @@ describe.skipIf(!onPostgres)('payments under concurrency on real PostgreSQL (R9,
   let second: Awaited<ReturnType<typeof buildApp>>;
 
   beforeAll(async () => {
-    t = await freshDatabase<DB>('remittance', 'remittance_app', 30);
+    t = await freshDatabase<DB>('remittance', 'remittance_app', { poolSize: 30 });
     app = await buildApp(testConfig({ SANDBOX_SETTLEMENT_SECONDS: '0' }), t.db);
     // A second instance on the same database, for the settlement race.
     second = await buildApp(testConfig({ SANDBOX_SETTLEMENT_SECONDS: '0' }), t.db);

@@ -1,5 +1,5 @@
 import { inject } from 'vitest';
-import { cloneTemplate, type TemplateInfo, type TestDatabase } from './databases.js';
+import { cloneTemplate, type CloneOptions, type TemplateInfo, type TestDatabase } from './databases.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -8,9 +8,12 @@ declare module 'vitest' {
   }
 }
 
-/** A freshly migrated database for one test file (cloned from the run's template). */
-export async function freshDatabase<DB>(service: string, appRole: string, poolSize?: number): Promise<TestDatabase<DB>> {
+/**
+ * A freshly migrated database for one test file (cloned from the run's template), opened as the
+ * service opens its own (`opts.settings`, e.g. the accounting service's db/settings.ts).
+ */
+export async function freshDatabase<DB>(service: string, appRole: string, opts: CloneOptions = {}): Promise<TestDatabase<DB>> {
   const info = inject('dbTemplates')[service];
   if (!info) throw new Error(`no database template for ${service}`);
-  return cloneTemplate<DB>(info, appRole, poolSize);
+  return cloneTemplate<DB>(info, appRole, opts);
 }

@@ -66,12 +66,18 @@ export interface TestDatabase<DB> {
   destroy(): Promise<void>;
 }
 
-export async function cloneTemplate<DB>(info: TemplateInfo, appRole: string, poolSize = 10): Promise<TestDatabase<DB>> {
+/** How a test opens its clone: pool size, and the server settings the service's own pool uses (createDatabase `settings`). */
+export interface CloneOptions {
+  poolSize?: number;
+  settings?: Readonly<Record<string, string>>;
+}
+
+export async function cloneTemplate<DB>(info: TemplateInfo, appRole: string, opts: CloneOptions = {}): Promise<TestDatabase<DB>> {
   if (info.kind === 'postgres') {
     const name = `${info.template}_${randomBytes(4).toString('hex')}`;
     await admin(info.adminUrl, (c) => c.query(`CREATE DATABASE ${name} TEMPLATE ${info.template}`));
     const url = withDatabase(info.adminUrl, name);
-    const raw = await openRawPool({ url, appRole, poolSize });
+    const raw = await openRawPool({ url, appRole, poolSize: opts.poolSize ?? 10, settings: opts.settings });
     return {
       db: wrapPool<DB>(raw, appRole),
       url,
