@@ -31,8 +31,9 @@ export async function createBenchDatabase(prefix: string): Promise<{ url: string
 
 /**
  * Runs a service or baseline in its own process (the load generator stays in this one): a `.js`
- * entry point (a service compiled by scripts/build.ts, see serviceEntry) runs on plain node with
- * the `dist` export condition, as `npm start` runs it; a `.ts` one through tsx.
+ * entry point (a service compiled by scripts/build.ts, see serviceEntry) runs on plain node, as
+ * `npm start` runs it (with the `dist` export condition, which checkouts from before the services
+ * were bundled need to find @app/shared's compiled files); a `.ts` one through tsx.
  */
 export async function startProcess(
   script: string,

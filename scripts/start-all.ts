@@ -6,7 +6,7 @@ import { SERVICE_NODE_FLAGS } from './node-flags.js';
  * `npm start`: both services as child processes (G1-G2), or the ones named on the command line
  * (`npm start -w @app/accounting` runs this with `accounting`). SIGTERM/SIGINT is forwarded to
  * each; they stop gracefully (G13) and this process exits 0 once all have.
- * The services run compiled to JavaScript (scripts/build.ts, about half a second, done on every
+ * The services run compiled to JavaScript bundles (scripts/build.ts, about a second, done on every
  * start so the code never lags the sources); `--source` (`npm run dev`) runs the TypeScript
  * sources through tsx instead, with no build step.
  */
@@ -27,7 +27,7 @@ let stopping = false;
 let failed = false;
 
 for (const name of services) {
-  const entry = fromSource ? ['--import', 'tsx', `services/${name}/src/server.ts`] : ['--conditions=dist', `services/${name}/dist/server.js`];
+  const entry = fromSource ? ['--import', 'tsx', `services/${name}/src/server.ts`] : [`services/${name}/dist/server.js`];
   const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS[name as 'accounting' | 'remittance'], ...entry], { cwd: ROOT, stdio: 'inherit', env: process.env });
   children.set(name, child);
   child.on('exit', (code, signal) => {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { SERVICE_NODE_FLAGS } from '../scripts/node-flags.js';
+import { walkAccounting, walkRemittance } from './bundle-smoke.js';
 
 const root = join(import.meta.dirname, '..');
 
@@ -49,6 +50,7 @@ it('starts both services and stops them with exit code 0 on SIGTERM', async () =
       DATA_DIR: mkdtempSync(join(tmpdir(), 'start-')),
       ACCOUNTING_DATABASE_URL: 'memory://',
       REMITTANCE_DATABASE_URL: 'memory://',
+      RATE_LIMITS: 'off',
       ACCOUNTING_PORT: String(port),
       REMITTANCE_PORT: String(port + 1),
     },
@@ -69,6 +71,9 @@ it('starts both services and stops them with exit code 0 on SIGTERM', async () =
     } catch (err) {
       throw new Error(`${(err as Error).message}; service output:\n${output.slice(-3000)}`);
     }
+    // The bundles serve what needs their packages' own files and what loads on first use.
+    await walkAccounting(`http://127.0.0.1:${port}`);
+    await walkRemittance(`http://127.0.0.1:${port + 1}`);
     // Each service runs with the node flags scripts/node-flags.ts gives it (checked where /proc tells).
     if (existsSync('/proc/self/stat')) {
       const services = childCommandLines(child.pid!);

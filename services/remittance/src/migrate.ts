@@ -1,8 +1,8 @@
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { configOrExit } from '@app/shared/config';
+import { MIGRATIONS_DIR } from './paths.js';
 
-export const MIGRATIONS_DIR = join(import.meta.dirname, 'db/migrations');
+export { MIGRATIONS_DIR };
 
 /** `npm run migrate`: applies the SQL migrations to REMITTANCE_DATABASE_URL (or the embedded database). */
 async function main(): Promise<void> {

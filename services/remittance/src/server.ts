@@ -5,7 +5,7 @@ import { migrate } from '@app/shared/db/migrate';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import type { DB } from './db/schema.js';
-import { MIGRATIONS_DIR } from './migrate.js';
+import { MIGRATIONS_DIR } from './paths.js';
 
 const config = configOrExit('remittance', () => loadConfig(process.env));
 

@@ -1,5 +1,7 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
-import countries from 'i18n-iso-countries';
+// The package's main entry registers the country names of all 78 languages it ships (about 1.6 MB
+// of heap for the life of the process); only the codes are needed here, and index.js holds them.
+import countries from 'i18n-iso-countries/index.js';
 import type { Static } from 'typebox';
 import type { TenantScope } from '../../db/tenant-scope.js';
 import type { ContactsTable, DB } from '../../db/types.js';
