@@ -13,7 +13,7 @@ import { migrate } from '@app/shared/db/migrate';
 import { buildApp } from '../services/remittance/src/app.js';
 import { loadConfig } from '../services/remittance/src/config.js';
 import type { DB } from '../services/remittance/src/db/schema.js';
-import { MIGRATIONS_DIR } from '../services/remittance/src/migrate.js';
+import { MIGRATIONS_DIR } from '../services/remittance/src/paths.js';
 
 const n = Number(process.argv[2] ?? 2000);
 const config = loadConfig({

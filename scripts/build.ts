@@ -26,7 +26,7 @@ import { build } from 'esbuild';
  * transports), and packages a service loads only on first use anyway. The build fails when a
  * bundled module refers to `__dirname` or `__filename`, which mean nothing in an ES module bundle:
  * such a package belongs in EXTERNAL. A module of ours that finds files through `import.meta.url`
- * must sit at its service's `src/` root, as server.ts and migrate.ts do: in the bundle
+ * must sit at its service's `src/` root, as accounting's server.ts and remittance's paths.ts do: in the bundle
  * `import.meta.url` is the bundle's own address, `dist/server.js`.
  *
  * Type checking is `npm run typecheck`'s job, not this one. About two seconds for both services, so

@@ -6,7 +6,7 @@ import { SERVICE_NODE_FLAGS } from './node-flags.js';
  * `npm start`: both services as child processes (G1-G2), or the ones named on the command line
  * (`npm start -w @app/accounting` runs this with `accounting`). SIGTERM/SIGINT is forwarded to
  * each; they stop gracefully (G13) and this process exits 0 once all have.
- * The services run compiled to JavaScript bundles (scripts/build.ts, about a second, done on every
+ * The services run compiled to JavaScript bundles (scripts/build.ts, about two seconds, done on every
  * start so the code never lags the sources); `--source` (`npm run dev`) runs the TypeScript
  * sources through tsx instead, with no build step.
  */

@@ -2,8 +2,6 @@ import { fileURLToPath } from 'node:url';
 import { configOrExit } from '@app/shared/config';
 import { MIGRATIONS_DIR } from './paths.js';
 
-export { MIGRATIONS_DIR };
-
 /** `npm run migrate`: applies the SQL migrations to REMITTANCE_DATABASE_URL (or the embedded database). */
 async function main(): Promise<void> {
   const { createDatabase } = await import('@app/shared/db/database');
