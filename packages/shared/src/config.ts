@@ -102,6 +102,12 @@ export interface CommonConfig {
   /** RATE_LIMITS=off (or false, 0, no) switches every limit off (G6). */
   rateLimits: boolean;
   logLevel: string;
+  /**
+   * The signed-in caller kept in memory between requests, dropped when PostgreSQL notifies a change
+   * (notified-cache.ts). SESSION_CACHE=off reads the session from the database on every request;
+   * SESSION_CACHE_MAX_AGE bounds how long an entry is served even without a change (default 60s).
+   */
+  sessionCache: { enabled: boolean; maxAgeMs: number };
 }
 
 export function loadCommonConfig(env: Env): CommonConfig {
@@ -114,6 +120,10 @@ export function loadCommonConfig(env: Env): CommonConfig {
     trustProxy: parseBool('TRUST_PROXY', env.TRUST_PROXY, false),
     rateLimits: parseBool('RATE_LIMITS', env.RATE_LIMITS, true),
     logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info'),
+    sessionCache: {
+      enabled: parseBool('SESSION_CACHE', env.SESSION_CACHE, true),
+      maxAgeMs: parseDuration('SESSION_CACHE_MAX_AGE', env.SESSION_CACHE_MAX_AGE, '60s'),
+    },
   };
 }
 

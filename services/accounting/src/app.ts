@@ -8,6 +8,7 @@ import type { Database } from '@app/shared/db/database';
 import { createHttp } from '@app/shared/http';
 import { registerOpenApi } from '@app/shared/openapi';
 import { collectRoutes, registerPublic, type RouteEntry } from '@app/shared/routes';
+import { listenForInvalidations } from '@app/shared/notified-cache';
 import { createScheduler } from '@app/shared/scheduler';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
@@ -39,7 +40,7 @@ import { organizationRoutes } from './modules/organization/organization.routes.j
 import { reportsRoutes } from './modules/reports/reports.routes.js';
 import { taxRatesRoutes } from './modules/tax-rates/tax-rates.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
-import { authPlugin } from './plugins/auth.js';
+import { authPlugin, PRINCIPAL_CHANNEL, principalCache } from './plugins/auth.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { limitsPlugin } from './plugins/limits.js';
 
@@ -85,7 +86,12 @@ export async function buildApp(config: Readonly<Config>, db: Database<DB>): Prom
   // Multipart bodies (receipts, statements) are streamed by the routes that take them; the
   // per-route limits are tighter than these outer ones.
   await app.register(multipart, { limits: { fileSize: RECEIPT_MAX_BYTES, files: 2, fields: 30, fieldSize: 10_000, parts: 32 } });
-  await app.register(authPlugin, { db, tokens: ctx.tokens });
+  // The signed-in callers this instance has read, dropped when PostgreSQL notifies a change to
+  // their session, user or organization (SESSION_CACHE=off: read on every request).
+  const principals = principalCache(config.sessionCache.maxAgeMs);
+  const stopListening = await listenForInvalidations(db.raw, PRINCIPAL_CHANNEL, principals, config.sessionCache.enabled);
+  app.addHook('onClose', async () => stopListening());
+  await app.register(authPlugin, { db, tokens: ctx.tokens, principals });
   await app.register(limitsPlugin, { enabled: config.rateLimits, redis, counters: ctx.counters });
 
   // App services: built here, once, and handed to the routes that use them.

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteEntry } from '@app/shared/routes';
 import { createHttp } from '@app/shared/http';
 import { AccessTokens } from '../src/lib/jwt.js';
-import { authPlugin, rolesOf } from '../src/plugins/auth.js';
+import { authPlugin, principalCache, rolesOf } from '../src/plugins/auth.js';
 import { errorsPlugin } from '../src/plugins/errors.js';
 import { crossOrgFixtures } from './cross-org-fixtures.js';
 import { addMember, buildTestApp, login, registerOrg, type Session, type TestApp } from './helpers.js';
@@ -63,7 +63,7 @@ describe('public routes', () => {
   it('are only those that say so: a route whose config says nothing needs a token', async () => {
     const app = createHttp({ logLevel: 'silent', trustProxy: false });
     await app.register(errorsPlugin);
-    await app.register(authPlugin, { db: h.t.db, tokens: new AccessTokens(h.config.jwtSecret, 60_000) });
+    await app.register(authPlugin, { db: h.t.db, tokens: new AccessTokens(h.config.jwtSecret, 60_000), principals: principalCache(60_000) });
     app.get('/forgotten', async () => 'open');
     app.get('/declared', { config: { public: true } }, async () => 'open');
     const forgotten = await app.inject({ url: '/forgotten' });

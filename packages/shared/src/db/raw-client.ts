@@ -28,9 +28,28 @@ export interface RawConnection {
   broken?: boolean;
 }
 
+/** What a pool tells the code that listens on a notification channel (see RawPool.listen). */
+export interface NotificationListener {
+  /** A notification's payload, delivered once per listening connection (so possibly several times). */
+  notify(payload: string): void;
+  /**
+   * true when the first connection of the pool listens on the channel, false when the last one
+   * that did is gone: until the next true, notifications may be lost.
+   */
+  listening(up: boolean): void;
+}
+
 export interface RawPool {
   readonly kind: 'postgres' | 'pglite';
   acquire(): Promise<RawConnection>;
+  /**
+   * LISTEN on `channel` on every connection of the pool (PostgreSQL: each connection sends it,
+   * pipelined before its next statement, the first time it is acquired after this call). Every
+   * connection delivers every notification, and a connection delivers the notifications of its
+   * own transaction before that transaction's COMMIT resolves: whatever the code that committed
+   * does next already sees the listener's reaction. Resolves to the function that stops listening.
+   */
+  listen(channel: string, listener: NotificationListener): Promise<() => void>;
   release(conn: RawConnection, broken?: boolean): void;
   close(): Promise<void>;
   /** PGlite only: a tarball of the data directory, used to clone test databases. */
@@ -110,6 +129,7 @@ export function createPgPool(url: string, max = 10, settings?: Readonly<Record<s
   // An idle client that loses its server must not crash the process.
   pool.on('error', () => {});
   const states = new WeakMap<pg.PoolClient, RawConnection>();
+  const channels = new Channels();
   return {
     kind: 'postgres',
     async acquire() {
@@ -170,11 +190,17 @@ export function createPgPool(url: string, max = 10, settings?: Readonly<Record<s
         client.on('error', () => {
           c.broken = true;
         });
+        channels.attach(client);
         conn = c;
         (conn as any).client = client;
         states.set(client, conn);
       }
+      channels.listenOn(client);
       return conn;
+    },
+    async listen(channel, listener) {
+      channels.add(channel, listener);
+      return () => channels.remove(channel, listener);
     },
     release(conn, broken) {
       const client = (conn as any).client as pg.PoolClient;
@@ -185,6 +211,77 @@ export function createPgPool(url: string, max = 10, settings?: Readonly<Record<s
       await pool.end();
     },
   };
+}
+
+const CHANNEL = /^[a-z_][a-z0-9_]*$/;
+
+/**
+ * The notification channels of one pg pool: which connections listen on which channel, and
+ * how many connections listen on each (a channel's listeners hear `listening(false)` when the
+ * last one is gone, as when the pool closes idle connections, and `true` again when one listens).
+ */
+class Channels {
+  private readonly byName = new Map<string, { listeners: NotificationListener[]; live: number }>();
+  /** Per client: the channels whose LISTEN it has sent (pending) and those it listens on (live). */
+  private readonly clients = new WeakMap<pg.ClientBase, { pending: Set<string>; live: Set<string> }>();
+
+  add(name: string, listener: NotificationListener): void {
+    if (!CHANNEL.test(name)) throw new Error(`unsupported channel name ${name}`);
+    const channel = this.byName.get(name);
+    if (channel) {
+      channel.listeners.push(listener);
+      if (channel.live > 0) listener.listening(true);
+    } else {
+      this.byName.set(name, { listeners: [listener], live: 0 });
+    }
+  }
+
+  /** The listener hears nothing more; connections keep listening (a LISTEN costs nothing idle). */
+  remove(name: string, listener: NotificationListener): void {
+    const channel = this.byName.get(name);
+    if (channel) channel.listeners = channel.listeners.filter((l) => l !== listener);
+  }
+
+  /** Once per client: delivers its notifications and counts it out when it ends. */
+  attach(client: pg.ClientBase): void {
+    const mine = { pending: new Set<string>(), live: new Set<string>() };
+    this.clients.set(client, mine);
+    client.on('notification', (message) => {
+      const channel = this.byName.get(message.channel);
+      if (channel) for (const l of channel.listeners) l.notify(message.payload ?? '');
+    });
+    client.once('end', () => {
+      for (const name of mine.live) {
+        const channel = this.byName.get(name)!;
+        if (--channel.live === 0) for (const l of channel.listeners) l.listening(false);
+      }
+      mine.live.clear();
+    });
+  }
+
+  /**
+   * Queues LISTEN for the channels this client does not listen on yet; it leaves before the
+   * caller's first statement (node-postgres runs a client's queries in order), in the same write
+   * or the one before it, so it adds no round trip of its own.
+   */
+  listenOn(client: pg.ClientBase): void {
+    if (this.byName.size === 0) return;
+    const mine = this.clients.get(client)!;
+    if (mine.live.size + mine.pending.size === this.byName.size) return;
+    for (const [name, channel] of this.byName) {
+      if (mine.live.has(name) || mine.pending.has(name)) continue;
+      mine.pending.add(name);
+      client.query(`LISTEN ${name}`).then(
+        () => {
+          mine.pending.delete(name);
+          mine.live.add(name);
+          if (++channel.live === 1) for (const l of channel.listeners) l.listening(true);
+        },
+        // The connection failed (its statement fails too, and release destroys it): it never listened.
+        () => mine.pending.delete(name),
+      );
+    }
+  }
 }
 
 export interface PgliteOptions {
@@ -252,6 +349,14 @@ export async function createPglitePool(opts: PgliteOptions): Promise<RawPool> {
       const u = unlock;
       unlock = null;
       u?.();
+    },
+    async listen(channel, listener) {
+      if (!CHANNEL.test(channel)) throw new Error(`unsupported channel name ${channel}`);
+      // One connection, in this process: it listens from here on, and delivers a transaction's
+      // notifications before its COMMIT resolves.
+      const unlisten = await db.listen(channel, (payload) => listener.notify(payload));
+      listener.listening(true);
+      return () => void unlisten().catch(() => {});
     },
     async close() {
       await tail;

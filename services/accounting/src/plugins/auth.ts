@@ -2,6 +2,7 @@ import type { FastifyContextConfig, FastifyInstance, FastifyRequest, RouteOption
 import fp from 'fastify-plugin';
 import type { Transaction } from 'kysely';
 import type { Database } from '@app/shared/db/database';
+import { NotifiedCache } from '@app/shared/notified-cache';
 import '@app/shared/routes';
 import { tenantScope, type TenantScope } from '../db/tenant-scope.js';
 import type { DB } from '../db/types.js';
@@ -79,6 +80,16 @@ interface PrincipalRow {
   principal: { user: Principal['user']; organization: Principal['organization']; isActive: boolean; revoked: boolean };
 }
 
+/** The signed-in callers this instance has read, by session id (see NotifiedCache). */
+export type PrincipalCache = NotifiedCache<Pick<Principal, 'user' | 'organization'>>;
+
+/** The cache's notification channel; migration 20261127000100 sends on it. */
+export const PRINCIPAL_CHANNEL = 'principal_cache';
+
+export function principalCache(maxAgeMs: number): PrincipalCache {
+  return new NotifiedCache({ maxEntries: 10_000, maxAgeMs });
+}
+
 export const ALL_ROLES: readonly Role[] = ['owner', 'admin', 'accountant', 'viewer'];
 
 /** Who may call a route: null = anybody (public), else the roles, 'all' = any signed-in user. */
@@ -88,8 +99,8 @@ export function rolesOf(config: FastifyContextConfig | undefined): readonly Role
 }
 
 /** Reads the caller on every authenticated request: token, live user, organization and login. */
-export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Database<DB>; tokens: AccessTokens }) => {
-  const { db, tokens } = opts;
+export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Database<DB>; tokens: AccessTokens; principals: PrincipalCache }) => {
+  const { db, tokens, principals } = opts;
 
   app.decorateRequest('auth', null);
   app.decorateRequest('tenantScope', null);
@@ -121,15 +132,26 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Database<D
     const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
     if (!match) throw new AppError('SVC-1005');
     const claims = await tokens.verify(match[1]);
-    const [row] = await db.query<PrincipalRow>({ kind: 'tenant', orgId: claims.org }, PRINCIPAL_SQL, [claims.sub, claims.sid]);
-    if (!row) {
-      const org = await db.system.selectFrom('organizations').select('id').where('id', '=', claims.org).executeTakeFirst();
-      throw new AppError(org ? 'SVC-1004' : 'SVC-2001');
+    let known = principals.get(claims.sid);
+    // A session belongs to one user of one organization; the statement below checks the token's
+    // user and organization against it, and so does a hit.
+    if (!known || known.user.id !== claims.sub || known.organization.id !== claims.org) {
+      const ticket = principals.ticket();
+      const [row] = await db.query<PrincipalRow>({ kind: 'tenant', orgId: claims.org }, PRINCIPAL_SQL, [claims.sub, claims.sid]);
+      if (!row) {
+        const org = await db.system.selectFrom('organizations').select('id').where('id', '=', claims.org).executeTakeFirst();
+        throw new AppError(org ? 'SVC-1004' : 'SVC-2001');
+      }
+      const { user, organization, isActive, revoked } = row.principal;
+      request.lang = organization.language as Language;
+      if (revoked) throw new AppError('SVC-1004');
+      if (!isActive) throw new AppError('SVC-1002');
+      // Shared by every request of the session from now on: frozen, so no route can change it.
+      known = { user: Object.freeze(user), organization: Object.freeze(organization) };
+      principals.set(claims.sid, known, [`s:${claims.sid}`, `u:${user.id}`, `o:${organization.id}`], ticket);
     }
-    const { user, organization, isActive, revoked } = row.principal;
+    const { user, organization } = known;
     request.lang = organization.language as Language;
-    if (revoked) throw new AppError('SVC-1004');
-    if (!isActive) throw new AppError('SVC-1002');
     const role = user.role;
     request.auth = { userId: user.id, orgId: organization.id, role, sessionId: claims.sid, user, organization };
     if (allowed !== 'all' && !allowed.includes(role)) {
