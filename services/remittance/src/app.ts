@@ -6,6 +6,7 @@ import { closeRedis, connectRedis } from '@app/shared/counters';
 import { createHttp } from '@app/shared/http';
 import { registerOpenApi } from '@app/shared/openapi';
 import { registerRateLimits } from '@app/shared/rate-limits';
+import { listenForInvalidations } from '@app/shared/notified-cache';
 import { collectRoutes, registerPublic, type RouteEntry } from '@app/shared/routes';
 import { createScheduler, runExclusive, type Scheduler } from '@app/shared/scheduler';
 import type { Config } from './config.js';
@@ -16,7 +17,7 @@ import { JOB_LOCKS } from './jobs/job-locks.js';
 import { createTokenService } from './lib/tokens.js';
 import { registerSurfaceAuth, requireSurfaceOrPublic } from './plugins/authenticate.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
-import { SessionService } from './modules/auth/sessions.service.js';
+import { SESSION_CHANNEL, SessionService, sessionCache } from './modules/auth/sessions.service.js';
 import { createMockClient, createOidcClient } from './modules/auth-eid/eid-client.js';
 import { deleteExpiredEidRows } from './modules/auth-eid/eid.repository.js';
 import { eidRoutes } from './modules/auth-eid/eid.routes.js';
@@ -88,7 +89,12 @@ export async function buildApp(
 
   // Application services.
   const tokens = createTokenService(config);
-  const sessions = new SessionService(db.system, tokens, db);
+  // The sessions this instance has checked, dropped when PostgreSQL notifies a change to the
+  // session, its user or the user's bank accounts (SESSION_CACHE=off: read on every request).
+  const keptSessions = sessionCache(config.sessionCache.maxAgeMs);
+  const stopListening = await listenForInvalidations(db.raw, SESSION_CHANNEL, keptSessions, config.sessionCache.enabled);
+  app.addHook('onClose', async () => stopListening());
+  const sessions = new SessionService(db.system, tokens, db, keptSessions);
   const eidClient = config.eid.mock
     ? createMockClient(config.eid, db.system, config.publicUrl)
     : createOidcClient(config.eid, { allowHttp: config.nodeEnv !== 'production' });

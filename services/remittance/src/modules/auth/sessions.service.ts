@@ -2,6 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '@app/shared/db/database';
 import type { DB } from '../../db/schema.js';
 import type { UserScope } from '../../db/user-scope.js';
+import { deepFreeze } from '@app/shared/config';
+import { NotifiedCache } from '@app/shared/notified-cache';
 import { newId, sha256Hex } from '@app/shared/secrets';
 import type { Surface, TokenClaims, TokenService } from '../../lib/tokens.js';
 import { unauthorized } from '../../errors.js';
@@ -22,12 +24,24 @@ export interface IssuedSession {
  * Sign-in (issue) and the per-request check (authenticate) find sessions across users, as the
  * login role: they run before any user is known. Logout and refresh act in the caller's scope.
  */
+/** The sessions this instance has checked, by surface, profile and token (see NotifiedCache). */
+export type SessionCache = NotifiedCache<{ session: LiveSession; expiresAtMs: number }>;
+
+/** The cache's notification channel; migration 20261127000100 sends on it. */
+export const SESSION_CHANNEL = 'session_cache';
+
+export function sessionCache(maxAgeMs: number): SessionCache {
+  return new NotifiedCache({ maxEntries: 10_000, maxAgeMs });
+}
+
 export class SessionService {
   constructor(
     private readonly db: Kysely<DB>,
     private readonly tokens: TokenService,
     /** The per-request session look-ups take the database itself (Database.query: no query building). */
     private readonly database: Database<DB>,
+    /** Sessions kept between requests; a cache that never listens (SESSION_CACHE=off) serves none. */
+    private readonly cache: SessionCache = sessionCache(0),
   ) {}
 
   /** Signs a JWT for the surface and records its SHA-256 as a session (spec Authentication 7). */
@@ -53,8 +67,15 @@ export class SessionService {
   async authenticate(token: string, surface: Surface, withProfile = false): Promise<LiveSession> {
     const verified = await this.tokens.verify(token, surface);
     if (!verified.ok) throw unauthorized(verified.reason === 'expired' ? 'Token expired' : 'Invalid token');
-    const session = await (withProfile ? findLiveSessionWithProfile : findLiveSession)(this.database, sha256Hex(token), surface);
-    if (!session) throw unauthorized('Session revoked or expired');
+    const key = `${surface}${withProfile ? '+' : '-'}${token}`;
+    const kept = this.cache.get(key);
+    if (kept && kept.expiresAtMs > Date.now()) return kept.session;
+    const ticket = this.cache.ticket();
+    const found = await (withProfile ? findLiveSessionWithProfile : findLiveSession)(this.database, sha256Hex(token), surface);
+    if (!found) throw unauthorized('Session revoked or expired');
+    // Shared by every request of the session from now on: frozen, so no route can change it.
+    const session = deepFreeze(found.session);
+    this.cache.set(key, { session, expiresAtMs: found.expires_ms }, [`s:${session.sessionId}`, `u:${session.userId}`], ticket);
     return session;
   }
 
