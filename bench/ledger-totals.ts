@@ -1,11 +1,24 @@
 import type pg from 'pg';
 
 /**
- * After a bulk load of ledger_transactions (which bypasses the posting statement), rebuilds what
- * that statement maintains: the running totals (account_balances) and the day and month sums by
- * counter account (account_period_sums), from the postings of one organization.
+ * After a bulk load of ledger_transactions, rebuilds from the postings of one organization what
+ * the ledger-fold job maintains from their moves: the running totals (account_balances) and the
+ * day and month sums by counter account (account_period_sums). The moves the load's trigger
+ * appended are dropped in the same transaction (the rebuild counts their postings already).
  */
 export async function rebuildLedgerTotals(client: pg.Client, orgId: string): Promise<void> {
+  await client.query('BEGIN');
+  try {
+    await rebuild(client, orgId);
+    await client.query('COMMIT');
+  } catch (err) {
+    await client.query('ROLLBACK');
+    throw err;
+  }
+}
+
+async function rebuild(client: pg.Client, orgId: string): Promise<void> {
+  await client.query('DELETE FROM ledger_moves WHERE organization_id = $1', [orgId]);
   await client.query(
     `INSERT INTO account_balances (account_id, organization_id, debit_total, credit_total, posting_count)
      SELECT account_id, $1, sum(d), sum(c), count(*) FROM (

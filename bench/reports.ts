@@ -268,7 +268,7 @@ Write cost of the covering primary key (migration 20261123005500 INCLUDEs the fi
 update is never HOT): \`bench/reports/sums-writes.ts\`, in this run, on two copies of this
 database's sums table (${data.periodSumRows.toLocaleString('en')} rows, same layout, VACUUM ANALYZE), one with the key as before
 that migration and one with the covering key; the posting statement's sums upsert (the ledger's
-PERIOD_SUMS_CTES text, one posting dated ${writes.day}: 4 rows updated) ${writes.statements.toLocaleString('en')} times on each,
+PERIOD_SUMS_CTE text, one posting's two moves dated ${writes.day}: 4 rows updated) ${writes.statements.toLocaleString('en')} times on each,
 alternating statement by statement, over the account pairs with sums rows that day; as the table
 owner over pg, one round trip each.
 

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { PERIOD_SUMS_CTES } from '../../services/accounting/src/modules/ledger/ledger.repository.js';
+import { PERIOD_SUMS_CTE } from '../../services/accounting/src/modules/ledger/ledger.repository.js';
 import { percentile } from '../lib.js';
 
 /**
@@ -8,8 +8,8 @@ import { percentile } from '../lib.js';
  * indexed column and can never be a HOT update; it always adds an index entry). Measured on two
  * copies of the loaded sums table made the same way (same rows, same heap layout, VACUUM ANALYZE),
  * one with the primary key as before that migration (key columns only) and one with the covering
- * key: the posting statement's sums upsert (PERIOD_SUMS_CTES, the ledger's own text, for a posting
- * `ins` of one row: the day and month rows of both sides, 4 rows updated in place) timed
+ * key: the fold's sums upsert (PERIOD_SUMS_CTE, the ledger's own text, for one posting's two moves:
+ * the day and month rows of both sides, 4 rows updated in place) timed
  * alternately on each copy, statement by statement, for postings dated on the latest day up to
  * `today` that has sums rows (today itself on freshly generated data; a kept database reused on a
  * later day has none for today) over the account pairs that have sums rows that day. Also the
@@ -52,10 +52,10 @@ export async function measureSumsWriteCost(admin: pg.Client, orgId: string, toda
       [orgId, day],
     );
     const upsert = (table: string) =>
-      `WITH ins AS (
-         SELECT $1::uuid AS organization_id, $2::date AS transaction_date, $3::uuid AS debit_account_id,
-                $4::uuid AS credit_account_id, 1.00::numeric AS base_amount
-       ),${PERIOD_SUMS_CTES.replace('INSERT INTO account_period_sums AS s', `INSERT INTO ${table} AS s`)}
+      `WITH d (organization_id, account_id, counter_account_id, transaction_date, debit, credit, posting_count) AS (
+         VALUES ($1::uuid, $3::uuid, $4::uuid, $2::date, 1.00::numeric, 0::numeric, 1),
+                ($1::uuid, $4::uuid, $3::uuid, $2::date, 0::numeric, 1.00::numeric, 1)
+       ),${PERIOD_SUMS_CTE.replace('INSERT INTO account_period_sums AS s', `INSERT INTO ${table} AS s`)}
        SELECT count(*)::text AS count FROM sums`;
     const text = { plain: upsert(tables.plain), covering: upsert(tables.covering) };
     const indexSize = async (table: string) =>

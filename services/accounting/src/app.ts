@@ -32,6 +32,7 @@ import { invoicesRoutes, publicInvoicesRoutes } from './modules/invoices/invoice
 import { openInvoicesBlock } from './modules/invoices/invoices.service.js';
 import { overdueInvoicesJob } from './modules/invoices/overdue-job.js';
 import { createMailer } from './infra/mail/mailer.js';
+import { ledgerFoldJob } from './modules/ledger/fold-job.js';
 import { transactionsRoutes } from './modules/ledger/ledger.routes.js';
 import { RECEIPT_MAX_BYTES, type ReceiptDeps } from './modules/receipts/receipts.js';
 import { createVirusScanner } from './infra/virus-scanner/virus-scanner.js';
@@ -114,6 +115,7 @@ export async function buildApp(config: Readonly<Config>, db: Database<DB>): Prom
   // when the app is ready and are awaited when it closes.
   const scheduler = createScheduler(app);
   scheduler.add(overdueInvoicesJob(db, app.log));
+  scheduler.add(ledgerFoldJob(db, app.log, config.ledgerFoldIntervalMs));
   const feed = feedSettings(config.exchangeRateFeed);
   if (feed.enabled) scheduler.add(exchangeRateFeedJob(db.system, app.log, feed));
 

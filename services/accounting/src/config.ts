@@ -33,6 +33,11 @@ export interface Config extends CommonConfig {
   mailFrom: string;
   /** Absolute base of links put in e-mails (the public invoice view link, A10). */
   publicBaseUrl: string;
+  /**
+   * How often the postings' moves are folded into the running totals and the day and month sums
+   * (LEDGER_FOLD_INTERVAL, default 1s; 0s: never, the reads add every move themselves).
+   */
+  ledgerFoldIntervalMs: number;
   /** Receipt virus scan (A13): clamd over a Unix socket or TCP; neither set: the built-in EICAR check. */
   clamav: { socket: string | null; host: string | null; port: number; timeoutMs: number };
 }
@@ -63,6 +68,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       enabled: parseBool('EXCHANGE_RATE_FEED', env.EXCHANGE_RATE_FEED, false),
       url: env.EXCHANGE_RATE_FEED_URL || null,
     },
+    ledgerFoldIntervalMs: parseDuration('LEDGER_FOLD_INTERVAL', env.LEDGER_FOLD_INTERVAL, '1s'),
     smtpUrl: env.SMTP_URL || null,
     mailFrom: env.MAIL_FROM ?? 'Ledgerline <invoices@localhost>',
     clamav: {

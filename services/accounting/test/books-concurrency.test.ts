@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sum } from '@app/shared/money';
-import { authed, buildTestApp, registerOrg, type Session, type TestApp } from './helpers.js';
+import { authed, buildTestApp, foldLedger, registerOrg, type Session, type TestApp } from './helpers.js';
 
 /**
  * Locking is only exercised by a server with real concurrent connections: PGlite runs one
@@ -55,6 +55,7 @@ describe.skipIf(!onPostgres)('concurrent postings on real PostgreSQL', () => {
       .where('organization_id', '=', s.orgId)
       .execute();
     expect(rows).toHaveLength(N);
+    await foldLedger(h.t.db);
     const balances = await h.t.db.system.selectFrom('account_balances').selectAll().where('organization_id', '=', s.orgId).execute();
     for (const b of balances) {
       const debit = sum(rows.filter((r) => r.debit_account_id === b.account_id).map((r) => r.base_amount));

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authed, buildTestApp, registerOrg, type Session, type TestApp } from './helpers.js';
+import { authed, buildTestApp, foldLedger, registerOrg, type Session, type TestApp } from './helpers.js';
 
 /** Every books route with an id answers another organization's record as 404 and changes nothing (A21). */
 let h: TestApp;
@@ -51,15 +51,29 @@ describe('books routes across organizations', () => {
     await call(intruder.token, 'POST', '/contacts', { type: 'vendor', name: 'Own' });
     await call(owner.token, 'POST', '/exchange-rates', { baseCurrency: 'EUR', targetCurrency: 'CHF', rate: 0.9, effectiveDate: '2026-11-21' });
     await call(intruder.token, 'POST', '/exchange-rates', { baseCurrency: 'EUR', targetCurrency: 'CHF', rate: 0.95, effectiveDate: '2026-11-21' });
+    // Both organizations have postings folded into the totals and postings whose moves are pending.
+    const post = async (s: Session) => {
+      const accounts = (await call(s.token, 'GET', '/accounts')).json().data as Array<{ id: string; code: string }>;
+      const [debit, credit] = ['1000', '3000'].map((c) => accounts.find((a) => a.code === c)!.id);
+      const res = await call(s.token, 'POST', '/transactions', { transactionDate: '2026-06-02', description: 'RLS', debitAccountId: debit, creditAccountId: credit, amount: 3 });
+      expect(res.statusCode).toBe(201);
+    };
+    await post(intruder);
+    await foldLedger(h.t.db);
+    await post(owner);
+    await post(intruder);
     const seen = await h.t.db.withContext({ kind: 'tenant', orgId: intruder.orgId }, async (db) => ({
       contacts: await db.selectFrom('contacts').select('organization_id').execute(),
       postings: await db.selectFrom('ledger_transactions').select('organization_id').execute(),
       balances: await db.selectFrom('account_balances').select('organization_id').execute(),
+      moves: await db.selectFrom('ledger_moves').select('organization_id').execute(),
       manualRates: await db.selectFrom('exchange_rates').select('organization_id').where('organization_id', 'is not', null).execute(),
     }));
     for (const rows of Object.values(seen)) expect(rows.every((r) => r.organization_id === intruder.orgId)).toBe(true);
     expect(seen.contacts).toHaveLength(1);
     expect(seen.manualRates).toHaveLength(1);
+    expect(seen.balances).toHaveLength(2);
+    expect(seen.moves).toHaveLength(2);
     const all = await h.t.db.system.selectFrom('contacts').select('id').execute();
     expect(all.length).toBeGreaterThan(1);
     // Global rates are readable by every organization, but not writable by any.

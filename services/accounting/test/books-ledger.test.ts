@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../src/db/types.js';
 import { postJournalEntries, reversePosting, reverseReference, reverseReferences, trialBalance } from '../src/modules/ledger/ledger.service.js';
 import type { Posting } from '../src/modules/ledger/ledger.types.js';
-import { buildTestApp, registerOrg, type TestApp } from './helpers.js';
+import { buildTestApp, foldLedger, registerOrg, type TestApp } from './helpers.js';
 
 let h: TestApp;
 beforeAll(async () => {
@@ -21,6 +21,7 @@ function asTenant<T>(orgId: string, fn: (trx: Kysely<DB>) => Promise<T>): Promis
 }
 
 async function balances(orgId: string) {
+  await foldLedger(h.t.db);
   const rows = await h.t.db.system.selectFrom('account_balances').selectAll().where('organization_id', '=', orgId).execute();
   return Object.fromEntries(rows.map((r) => [r.account_id, r]));
 }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dec, roundHalfUp, sum } from '@app/shared/money';
-import { addMember, authed, buildTestApp, registerOrg, type Session, type TestApp } from './helpers.js';
+import { addMember, authed, buildTestApp, foldLedger, registerOrg, type Session, type TestApp } from './helpers.js';
 
 let h: TestApp;
 let owner: Session;
@@ -242,6 +242,7 @@ describe('ledger invariants (property-based)', () => {
         // Each posting's base amount is its amount at its rate, rounded half-up to 2 decimals.
         for (const t of posted) expect(t.baseAmount).toBe(roundHalfUp(dec(t.amount).mul(t.exchangeRate), 2).toFixed(2));
 
+        await foldLedger(h.t.db);
         const totals = await h.t.db.system.selectFrom('account_balances').select(['debit_total', 'credit_total']).where('organization_id', '=', s.orgId).execute();
         expect(sum(totals.map((t) => t.debit_total)).toFixed(4)).toBe(sum(totals.map((t) => t.credit_total)).toFixed(4));
 

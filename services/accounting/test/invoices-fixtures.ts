@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { Database } from '@app/shared/db/database';
 import type { DB } from '../src/db/types.js';
-import { authed, type Session } from './helpers.js';
+import { authed, foldLedger, type Session } from './helpers.js';
 
 /** Small factories for the invoice suites. */
 export async function createCustomer(app: FastifyInstance, s: Session, overrides: Record<string, unknown> = {}) {
@@ -41,6 +41,7 @@ export async function trialBalance(db: Database<DB>, orgId: string) {
       (SELECT sum(t.base_amount) FROM ledger_transactions t WHERE t.organization_id = ${orgId})::text AS debit,
       (SELECT sum(t.base_amount) FROM ledger_transactions t WHERE t.organization_id = ${orgId})::text AS credit
     FROM ledger_transactions WHERE organization_id = ${orgId}`.execute(db.system);
+  await foldLedger(db);
   const balances = await sql<{ debit: string | null; credit: string | null }>`
     SELECT sum(debit_total)::text AS debit, sum(credit_total)::text AS credit FROM account_balances WHERE organization_id = ${orgId}`.execute(db.system);
   return {

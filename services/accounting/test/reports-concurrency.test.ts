@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authed, buildTestApp, registerOrg, type Session, type TestApp } from './helpers.js';
+import { authed, buildTestApp, foldLedger, registerOrg, type Session, type TestApp } from './helpers.js';
 import { accountIds } from './reports-fixtures.js';
 
 /**
@@ -41,6 +41,7 @@ describe.skipIf(!onPostgres)('period sums under concurrent postings on real Post
     );
     expect(results.filter((r) => r.statusCode !== 201).map((r) => r.body)).toEqual([]);
 
+    await foldLedger(h.t.db);
     const { rows } = await sql<{ grain: string; mismatches: number }>`
       WITH expected AS (
         SELECT g.grain, CASE g.grain WHEN 'day' THEN m.d ELSE date_trunc('month', m.d)::date END AS period_start,

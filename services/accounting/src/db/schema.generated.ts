@@ -241,6 +241,16 @@ export interface JobRunsTable {
   detail: string | null;
 }
 
+export interface LedgerMovesTable {
+  organization_id: string;
+  account_id: string;
+  counter_account_id: string;
+  transaction_date: string;
+  debit: Numeric;
+  credit: Numeric;
+  posting_count: number;
+}
+
 export interface LedgerTransactionsTable {
   id: Generated<string>;
   organization_id: string;
@@ -386,6 +396,7 @@ export interface DB {
   invoice_list_versions: InvoiceListVersionsTable;
   invoices: InvoicesTable;
   job_runs: JobRunsTable;
+  ledger_moves: LedgerMovesTable;
   ledger_transactions: LedgerTransactionsTable;
   logged_actions: LoggedActionsTable;
   organizations: OrganizationsTable;

@@ -1,18 +1,35 @@
-import type { Insertable, Kysely, Updateable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Updateable } from 'kysely';
 import type { AccountsTable, DB } from '../../db/types.js';
 import { DEFAULT_CHART } from './default-chart.js';
 
 type Db = Kysely<DB>;
 
-/** Accounts with their type, parent code and running totals (A9 reads these, never the postings). */
+/**
+ * Accounts with their type, parent code and running totals (A9 reads these, never the postings):
+ * the folded totals plus the organization's moves not folded yet (ledger_moves, a few seconds'
+ * worth at most), so a posting counts as soon as it commits.
+ */
 function accountsWithBalances(db: Db, orgId: string) {
+  const pending = db
+    .selectFrom('ledger_moves')
+    .select(['account_id', sql<string>`sum(debit)`.as('debit'), sql<string>`sum(credit)`.as('credit')])
+    .where('organization_id', '=', orgId)
+    .groupBy('account_id')
+    .as('m');
   return db
     .selectFrom('accounts as a')
     .innerJoin('account_types as t', 't.id', 'a.account_type_id')
     .leftJoin('accounts as p', (j) => j.onRef('p.id', '=', 'a.parent_account_id').onRef('p.organization_id', '=', 'a.organization_id'))
     .leftJoin('account_balances as b', 'b.account_id', 'a.id')
+    .leftJoin(pending, 'm.account_id', 'a.id')
     .selectAll('a')
-    .select(['t.name as type_name', 't.normal_balance', 'p.code as parent_code', 'b.debit_total', 'b.credit_total'])
+    .select([
+      't.name as type_name',
+      't.normal_balance',
+      'p.code as parent_code',
+      sql<string | null>`coalesce(b.debit_total, 0) + coalesce(m.debit, 0)`.as('debit_total'),
+      sql<string | null>`coalesce(b.credit_total, 0) + coalesce(m.credit, 0)`.as('credit_total'),
+    ])
     .where('a.organization_id', '=', orgId);
 }
 

@@ -1,7 +1,7 @@
 import { CompiledQuery, sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import { withCommit } from '@app/shared/db/database';
 import type { DB, LedgerTransactionsTable } from '../../db/types.js';
-import { sumPieces, type SumRanges } from './period-ranges.js';
+import { rangeBounds, sumPieces, type SumRanges } from './period-ranges.js';
 import type { ReferenceType } from './ledger.types.js';
 
 type Db = Kysely<DB>;
@@ -31,27 +31,19 @@ const COLUMNS = sql.raw(
 );
 
 /**
- * The day and month sums by counter account (account_period_sums, read by the reports) for the
- * rows of a CTE named `ins` (postings just inserted): a `moves` CTE (each posting's debit and
- * credit side) and the `sums` upsert. Every statement that writes postings appends it after its
- * account_balances upsert, so no posting path can skip the sums, and all of them take their row
- * locks in the same order (balances by account id, then sums by key): concurrent postings
- * cannot deadlock.
+ * The day and month sums by counter account (account_period_sums, read by the reports) of the rows
+ * of a CTE named `d` (organization_id, account_id, counter_account_id, transaction_date, debit,
+ * credit, posting_count: moves of ledger_moves), as an upsert CTE named `sums`. Rows are upserted
+ * in key order, so two statements that take the same rows cannot deadlock.
  */
-export const PERIOD_SUMS_CTES = `
-    moves AS (
-      SELECT organization_id, transaction_date, debit_account_id AS account_id, credit_account_id AS counter_account_id,
-             base_amount AS debit, 0::numeric AS credit FROM ins
-      UNION ALL
-      SELECT organization_id, transaction_date, credit_account_id, debit_account_id, 0::numeric, base_amount FROM ins
-    ),
+export const PERIOD_SUMS_CTE = `
     sums AS (
       INSERT INTO account_period_sums AS s
         (organization_id, grain, period_start, account_id, counter_account_id, debit_total, credit_total, posting_count)
-      SELECT m.organization_id, g.grain,
-             CASE g.grain WHEN 'day' THEN m.transaction_date ELSE date_trunc('month', m.transaction_date)::date END,
-             m.account_id, m.counter_account_id, sum(m.debit), sum(m.credit), count(*)
-      FROM moves m CROSS JOIN (VALUES ('day'), ('month')) AS g (grain)
+      SELECT d.organization_id, g.grain,
+             CASE g.grain WHEN 'day' THEN d.transaction_date ELSE date_trunc('month', d.transaction_date)::date END,
+             d.account_id, d.counter_account_id, sum(d.debit), sum(d.credit), sum(d.posting_count)
+      FROM d CROSS JOIN (VALUES ('day'), ('month')) AS g (grain)
       GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5
       ON CONFLICT (organization_id, grain, period_start, account_id, counter_account_id) DO UPDATE SET
         debit_total = s.debit_total + EXCLUDED.debit_total,
@@ -61,30 +53,35 @@ export const PERIOD_SUMS_CTES = `
     )`;
 
 /**
- * Wraps the CTE `ins` (rows just inserted into ledger_transactions) with the running-total
- * upserts: one statement inserts the postings, moves every touched account's balance (rows
- * upserted in account-id order) and adds them to the day and month sums (PERIOD_SUMS_CTES).
+ * Folds up to `limit` moves of ledger_moves (every posting's two sides, appended by a trigger;
+ * migration 20261127000200) into the running totals and the day and month sums, and deletes them,
+ * in one statement: a reader sees each move once, in ledger_moves or in the totals. Moves committed
+ * while it runs are not in its snapshot and wait for the next fold. Runs as the system (every
+ * organization), one instance at a time (foldLedgerMovesJob).
  */
-function withBalances(orgId: string, ins: RawBuilder<unknown>) {
-  return sql<LedgerRow>`
-    WITH ins AS (${ins}),
-    bal AS (
-      INSERT INTO account_balances AS b (account_id, organization_id, debit_total, credit_total, posting_count)
-      SELECT account_id, ${orgId}::uuid, sum(debit), sum(credit), count(*) FROM (
-        SELECT debit_account_id AS account_id, base_amount AS debit, 0::numeric AS credit FROM ins
-        UNION ALL
-        SELECT credit_account_id, 0::numeric, base_amount FROM ins
-      ) m GROUP BY account_id ORDER BY account_id
-      ON CONFLICT (account_id) DO UPDATE SET
-        debit_total = b.debit_total + EXCLUDED.debit_total,
-        credit_total = b.credit_total + EXCLUDED.credit_total,
-        posting_count = b.posting_count + EXCLUDED.posting_count
-      RETURNING 1
-    ),${sql.raw(PERIOD_SUMS_CTES)}
-    SELECT * FROM ins`;
+const FOLD_SQL = `
+  WITH d AS (
+    DELETE FROM ledger_moves WHERE ctid = ANY (ARRAY(SELECT ctid FROM ledger_moves LIMIT $1))
+    RETURNING organization_id, account_id, counter_account_id, transaction_date, debit, credit, posting_count
+  ), bal AS (
+    INSERT INTO account_balances AS b (account_id, organization_id, debit_total, credit_total, posting_count)
+    SELECT account_id, organization_id, sum(debit), sum(credit), sum(posting_count) FROM d
+    GROUP BY account_id, organization_id ORDER BY account_id
+    ON CONFLICT (account_id) DO UPDATE SET
+      debit_total = b.debit_total + EXCLUDED.debit_total,
+      credit_total = b.credit_total + EXCLUDED.credit_total,
+      posting_count = b.posting_count + EXCLUDED.posting_count
+    RETURNING 1
+  ),${PERIOD_SUMS_CTE}
+  SELECT count(*)::int AS moved FROM d`;
+
+/** Folds at most `limit` moves (see FOLD_SQL); returns how many it folded. */
+export async function foldLedgerMoves(db: Db, limit: number): Promise<number> {
+  const { rows } = await db.executeQuery<{ moved: number }>(CompiledQuery.raw(FOLD_SQL, [limit]));
+  return rows[0]?.moved ?? 0;
 }
 
-/** Inserts postings and updates the balances in one round trip. */
+/** Inserts postings (their moves are appended by the table's trigger). */
 export async function insertPostings(db: Db, orgId: string, rows: PostingInput[]): Promise<LedgerRow[]> {
   const ins = sql`
     INSERT INTO ledger_transactions (organization_id, ${COLUMNS})
@@ -95,7 +92,7 @@ export async function insertPostings(db: Db, orgId: string, rows: PostingInput[]
       reversal_of uuid, locked boolean, created_by uuid, ord bigint)
     ORDER BY ord
     RETURNING *`;
-  const result = await withBalances(orgId, ins).execute(db);
+  const result = await sql<LedgerRow>`${ins}`.execute(db);
   return result.rows;
 }
 
@@ -126,7 +123,7 @@ export async function insertReversals(
     ) t
     ORDER BY t.created_at, t.id
     RETURNING *`;
-  const result = await withBalances(orgId, ins).execute(db);
+  const result = await sql<LedgerRow>`${ins}`.execute(db);
   return result.rows;
 }
 
@@ -176,8 +173,9 @@ export function accountsForPosting(db: Db, orgId: string, ids: string[]) {
  * A manual entry in one statement: lock both accounts and the organization FOR KEY SHARE (a
  * concurrent deactivation or base-currency change either waits for this entry or is seen by it),
  * insert the posting only when both are active and the base currency is the one the amounts were
- * computed in, and move the running totals. One row per account found, each carrying the posting
- * when it was inserted: the caller tells a missing or inactive account from the rows.
+ * computed in (the table's trigger appends its moves for the totals). One row per account found,
+ * each carrying the posting when it was inserted: the caller tells a missing or inactive account
+ * from the rows.
  */
 const MANUAL_POSTING_SQL = `
   WITH acc AS (
@@ -191,18 +189,7 @@ const MANUAL_POSTING_SQL = `
     SELECT $1, $4::date, $5, $6, $2, $3, $7::numeric, $8, $9::numeric, $10::numeric, 'manual', false, $11::uuid
     WHERE (SELECT count(*) FROM acc WHERE is_active AND base_currency = $12) = 2
     RETURNING *
-  ), bal AS (
-    INSERT INTO account_balances AS b (account_id, organization_id, debit_total, credit_total, posting_count)
-    SELECT m.account_id, $1, m.debit, m.credit, 1
-    FROM ins CROSS JOIN LATERAL (VALUES (ins.debit_account_id, ins.base_amount, 0::numeric), (ins.credit_account_id, 0::numeric, ins.base_amount))
-      AS m (account_id, debit, credit)
-    ORDER BY m.account_id
-    ON CONFLICT (account_id) DO UPDATE SET
-      debit_total = b.debit_total + EXCLUDED.debit_total,
-      credit_total = b.credit_total + EXCLUDED.credit_total,
-      posting_count = b.posting_count + EXCLUDED.posting_count
-    RETURNING 1
-  ),${PERIOD_SUMS_CTES}
+  )
   SELECT json_build_object('account_id', acc.id, 'account_code', acc.code, 'account_name', acc.name, 'account_active', acc.is_active,
     'account_base_currency', acc.base_currency,
     'posting', CASE WHEN ins.id IS NOT NULL THEN json_build_object('id', ins.id, 'organization_id', ins.organization_id,
@@ -326,7 +313,9 @@ export interface AccountTotalsRow {
  * The sums rows of `r` as a derived table (account_id, counter_account_id, period_start, debit_total,
  * credit_total, posting_count): one range read per piece (sumPieces), joined with UNION ALL so
  * that each is an index-only range scan of the covering primary key; subtracted pieces come
- * negated. `accountIds` narrows every read to those accounts.
+ * negated. The moves not folded yet (ledger_moves, dated in the range) come as rows of their own,
+ * with their date as period_start, so every committed posting counts. `accountIds` narrows every
+ * read to those accounts.
  */
 function periodSums(orgId: string, r: SumRanges, accountIds?: string[]) {
   const only = accountIds ? sql` AND account_id = ANY(${accountIds}::uuid[])` : sql``;
@@ -336,6 +325,10 @@ function periodSums(orgId: string, r: SumRanges, accountIds?: string[]) {
       FROM account_period_sums
       WHERE organization_id = ${orgId}::uuid AND grain = ${sql.lit(p.grain)} AND period_start BETWEEN ${p.from}::date AND ${p.to}::date${only}`;
   });
+  const [from, to] = rangeBounds(r);
+  reads.push(sql`SELECT account_id, counter_account_id, transaction_date, debit, credit, posting_count::bigint
+      FROM ledger_moves
+      WHERE organization_id = ${orgId}::uuid AND transaction_date BETWEEN ${from}::date AND ${to}::date${only}`);
   return sql`(${sql.join(reads, sql` UNION ALL `)}) AS s (account_id, counter_account_id, period_start, debit_total, credit_total, posting_count)`;
 }
 

@@ -48,6 +48,19 @@ export function sumRanges(from: string, to: string): SumRanges {
   return { months: [firstMonth, lastMonth], days };
 }
 
+/** The first and last day `r` covers (its months and edge days together are one unbroken range). */
+export function rangeBounds(r: SumRanges): [string, string] {
+  const starts = r.days.map((d) => d[0]);
+  const ends = r.days.map((d) => d[1]);
+  if (r.months) {
+    starts.push(r.months[0]);
+    ends.push(monthEnd(r.months[1]));
+  }
+  starts.sort();
+  ends.sort();
+  return [starts[0], ends[ends.length - 1]];
+}
+
 /** Everything dated on or before `date`. */
 export function sumRangesUpTo(date: string): SumRanges {
   return sumRanges(BEGINNING, date);
