@@ -399,22 +399,26 @@ const body = `Command: \`${BEFORE_COMMIT ? `BENCH_BEFORE=<checkout of ${BEFORE_C
 ${rows.join('\n')}
 
 What the service does per request now (round trips after the token, which a bounded cache of
-verified tokens in packages/shared/src/tokens.ts checks without crypto on repeat use):
-- GET /auth/me (accounting): one statement (user, organization and login by primary keys).
-- GET /invoices: the principal, then one statement that answers the version of the organization's
-  invoices and, only when it is not the version of the page this instance keeps, the page and its
-  total (InvoiceListCache, migration 20261125000100): with the invoices unchanged, as here, the
-  page is not computed again. Generic plans (services/accounting/src/db/settings.ts): the
-  statement is not planned again at every execution.
-- POST /transactions (base currency): the principal, then BEGIN + context + the posting statement
-  (account check under FOR KEY SHARE, posting, running totals, period sums) + COMMIT in one round trip.
-- POST /invoices: the principal, BEGIN + context + the customer, then the numbered insert (counter,
-  invoice, items) with its COMMIT in the same round trip: the counter row is locked only while the
-  server runs that statement and the commit.
+verified tokens in packages/shared/src/tokens.ts checks without crypto on repeat use; the
+signed-in caller is kept per instance and dropped when PostgreSQL notifies a change to it,
+packages/shared/src/notified-cache.ts, README "Signed-in callers kept in memory"):
+- GET /auth/me, both services: no statement (the caller kept since the session's first request;
+  one statement on a miss: session, user and organization or profile by keys).
+- GET /invoices: one statement that answers the version of the organization's invoices and, only
+  when it is not the version of the page this instance keeps, the page and its total
+  (InvoiceListCache, migration 20261125000100): with the invoices unchanged, as here, the page is
+  not computed again. Generic plans (services/accounting/src/db/settings.ts): the statement is not
+  planned again at every execution.
+- POST /transactions (base currency): BEGIN + context + the posting statement (account check under
+  FOR KEY SHARE, the posting; a trigger appends its two sides to ledger_moves) + COMMIT in one round
+  trip. No shared row is updated: the ledger-fold job adds the moves to the running totals and the
+  day and month sums once a second, many postings at a time (migration 20261127000200).
+- POST /invoices: BEGIN + context + the customer, then the numbered insert (counter, invoice, items)
+  with its COMMIT in the same round trip: the counter row is locked only while the server runs that
+  statement and the commit.
 - With 20 organizations, a connection that must switch organization sends the context script in
   the same round trip as the statement (node-postgres pipeline mode): no extra round trip.
-- remittance GET /v1/auth/me: one statement (session, user, bank accounts); GET /api/rates: no
-  statement (rates in memory, at most 5 s old on another instance).
+- remittance GET /api/rates: no statement (rates in memory, at most 5 s old on another instance).
 `;
 if (!ONLY) writeSection('Hot paths against bare baselines (issue 9)', body);
 console.log(body);

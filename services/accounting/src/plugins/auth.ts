@@ -98,7 +98,11 @@ export function rolesOf(config: FastifyContextConfig | undefined): readonly Role
   return config?.auth ?? 'all';
 }
 
-/** Reads the caller on every authenticated request: token, live user, organization and login. */
+/**
+ * Checks the caller on every authenticated request: the token, then the live user, organization
+ * and login, read once per session and kept in `principals` until PostgreSQL notifies a change
+ * to one of them (README: "Signed-in callers kept in memory").
+ */
 export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Database<DB>; tokens: AccessTokens; principals: PrincipalCache }) => {
   const { db, tokens, principals } = opts;
 
