@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, type Database } from '@app/shared/db/database';
+import { eventually } from '@app/shared/test/eventually';
 import { buildApp } from '../src/app.js';
 import { DATABASE_SETTINGS } from '../src/db/settings.js';
 import type { DB } from '../src/db/types.js';
@@ -25,15 +26,6 @@ async function renameQuietly(db: Database<DB>, userId: string, fullName: string)
     await sql`UPDATE users SET full_name = ${fullName} WHERE id = ${userId}`.execute(trx);
     await sql`ALTER TABLE users ENABLE TRIGGER principal_cache`.execute(trx);
   });
-}
-
-async function eventually(check: () => Promise<boolean>, ms = 2_000): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (await check()) return true;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  return check();
 }
 
 describe('the signed-in caller kept in memory', () => {

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, type Database } from '@app/shared/db/database';
+import { eventually } from '@app/shared/test/eventually';
 import { buildApp } from '../src/app.js';
 import type { DB } from '../src/db/schema.js';
 import { bearer, linkSandboxBank, nextPid, signInMobile, startApp, testConfig, type TestApp } from './helpers.js';
@@ -23,15 +24,6 @@ async function quietly(db: Database<DB>, table: 'users' | 'sessions', change: st
     await sql.raw(change).execute(trx);
     await sql.raw(`ALTER TABLE ${table} ENABLE TRIGGER session_cache`).execute(trx);
   });
-}
-
-async function eventually(check: () => Promise<boolean>, ms = 2_000): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (await check()) return true;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  return check();
 }
 
 describe('the sessions kept in memory', () => {

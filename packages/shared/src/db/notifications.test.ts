@@ -2,6 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase } from '../test/clone.js';
 import type { TestDatabase } from '../test/databases.js';
+import { eventually } from '../test/eventually.js';
 import type { NotificationListener } from './raw-client.js';
 
 // RawPool.listen, which the session caches rely on: what a connection of the pool commits is
@@ -72,9 +73,7 @@ describe('pool notifications', () => {
       await other.end();
     }
     // Pushed to the idle connections of the pool as the commit completes.
-    const deadline = Date.now() + 2_000;
-    while (!heard.includes('row:3') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
-    expect(heard).toContain('row:3');
+    expect(await eventually(async () => heard.includes('row:3'))).toBe(true);
   });
 
   it.runIf(Boolean(process.env.TEST_DATABASE_URL))('says when no connection listens any more, and when one listens again (PostgreSQL)', async () => {
@@ -87,8 +86,7 @@ describe('pool notifications', () => {
     } finally {
       await admin.end();
     }
-    const deadline = Date.now() + 2_000;
-    while (!states.includes(false) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    expect(await eventually(async () => states.includes(false))).toBe(true);
     expect(states).toEqual([false]);
     // The next statement runs on a new connection, which listens before it.
     await onOneConnection('SELECT 1').catch(() => onOneConnection('SELECT 1'));
