@@ -61,6 +61,17 @@ describe('NotifiedCache', () => {
     expect(c.size).toBe(0);
   });
 
+  it('lets an entry stored with a shorter maxAgeMs expire sooner, never later than the cache allows', () => {
+    const { c, advance } = cache({ maxAgeMs: 5_000 });
+    c.set('short', 'profile', ['u:a'], c.ticket(), 1_000);
+    c.set('long', 'session', ['u:a'], c.ticket(), 60_000);
+    advance(1_000);
+    expect(c.get('short')).toBeUndefined();
+    expect(c.get('long')).toBe('session');
+    advance(4_000);
+    expect(c.get('long')).toBeUndefined();
+  });
+
   it('holds at most maxEntries, dropping the oldest stored, and its tags with it', () => {
     const { c } = cache({ maxEntries: 2 });
     c.set('s1', 'one', ['u:a'], c.ticket());

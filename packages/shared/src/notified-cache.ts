@@ -23,7 +23,7 @@ import type { RawPool } from './db/raw-client.js';
  *   (the oldest stored goes first).
  */
 export class NotifiedCache<V> {
-  private readonly entries = new Map<string, { value: V; tags: readonly string[]; storedAt: number }>();
+  private readonly entries = new Map<string, { value: V; tags: readonly string[]; expiresAt: number }>();
   private readonly byTag = new Map<string, Set<string>>();
   private generation = 0;
   private live = false;
@@ -43,7 +43,7 @@ export class NotifiedCache<V> {
     if (!this.live) return undefined;
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    if (this.now() - entry.storedAt >= this.opts.maxAgeMs) {
+    if (this.now() >= entry.expiresAt) {
       this.delete(key);
       return undefined;
     }
@@ -55,12 +55,15 @@ export class NotifiedCache<V> {
     return this.live ? this.generation : -1;
   }
 
-  /** Stores `value` unless something was dropped since `ticket` was taken. Returns whether it did. */
-  set(key: string, value: V, tags: readonly string[], ticket: number): boolean {
+  /**
+   * Stores `value` unless something was dropped since `ticket` was taken. Returns whether it did.
+   * `maxAgeMs` shortens the cache's own for this entry (a value whose changes are not notified).
+   */
+  set(key: string, value: V, tags: readonly string[], ticket: number, maxAgeMs = this.opts.maxAgeMs): boolean {
     if (!this.live || ticket !== this.generation || this.opts.maxEntries <= 0) return false;
     if (this.entries.has(key)) this.delete(key);
     else if (this.entries.size >= this.opts.maxEntries) this.delete(this.entries.keys().next().value!);
-    this.entries.set(key, { value, tags, storedAt: this.now() });
+    this.entries.set(key, { value, tags, expiresAt: this.now() + Math.min(maxAgeMs, this.opts.maxAgeMs) });
     for (const tag of tags) {
       let keys = this.byTag.get(tag);
       if (!keys) this.byTag.set(tag, (keys = new Set()));

@@ -109,7 +109,8 @@ export async function buildApp(
     rates: new RatesService(db.system, config, opts.fetch),
     gdpr: new GdprService(),
     recipients: new RecipientsService(),
-    payments: new PaymentsService(db.system, sandbox),
+    // A payment's new balance shows on this instance's next GET /auth/me (balances are not notified).
+    payments: new PaymentsService(db.system, sandbox, (userId) => keptSessions.invalidate(`u:${userId}`)),
     transactions: new TransactionsService(),
     merchants: new MerchantsService(),
     dataRights: new DataRightsService(openBanking),

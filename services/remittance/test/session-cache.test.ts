@@ -1,8 +1,9 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDatabase, type Database } from '@app/shared/db/database';
 import { eventually } from '@app/shared/test/eventually';
 import { buildApp } from '../src/app.js';
+import { PROFILE_MAX_AGE_MS } from '../src/modules/auth/sessions.service.js';
 import type { DB } from '../src/db/schema.js';
 import { bearer, linkSandboxBank, nextPid, signInMobile, startApp, testConfig, type TestApp } from './helpers.js';
 
@@ -36,17 +37,43 @@ describe('the sessions kept in memory', () => {
     expect((await me(env.app, token)).json().data.firstName).toBe('Loud');
   });
 
-  it('show a newly linked bank account and a moved balance on the next request', async () => {
-    const { token, user } = await signInMobile(env.app, { pid: nextPid() });
+  it('show a newly linked bank account, a new primary and a payment of this instance on the next request', async () => {
+    const { token } = await signInMobile(env.app, { pid: nextPid() });
     expect((await me(env.app, token)).json().data.bankAccounts).toEqual([]);
-    const { primaryId } = await linkSandboxBank(env.app, bearer(token), '/v1');
+    const { primaryId, accounts } = await linkSandboxBank(env.app, bearer(token), '/v1');
     const linked = (await me(env.app, token)).json().data;
     expect(linked.bankAccounts.map((a: { balance: number }) => a.balance)).toEqual([50000, 1500]);
     expect(linked.totalBalance).toBe(51500);
-    await env.db.system.updateTable('bank_accounts').set({ balance: '49000.50' }).where('id', '=', primaryId).where('user_id', '=', user.id).execute();
-    const moved = (await me(env.app, token)).json().data;
-    expect(moved.bankAccounts[0].balance).toBe(49000.5);
-    expect(moved.totalBalance).toBe(50500.5);
+    const savings = accounts.find((a) => a.id !== primaryId)!.id;
+    expect((await env.app.inject({ method: 'POST', url: `/v1/bank-accounts/${savings}/primary`, ...bearer(token) })).statusCode).toBe(200);
+    expect((await me(env.app, token)).json().data.bankAccounts[0]).toMatchObject({ id: savings, isPrimary: true, balance: 1500 });
+    const recipient = await env.app.inject({
+      method: 'POST', url: '/v1/recipients', ...bearer(token),
+      payload: { name: 'Marko Marković', country: 'RS', currency: 'RSD', bankAccount: 'RS35260005601001611379' },
+    });
+    const paid = await env.app.inject({ method: 'POST', url: '/v1/transactions/remittance', ...bearer(token), payload: { recipientId: recipient.json().data.id, amount: 1000, bankAccountId: primaryId } });
+    expect(paid.statusCode).toBe(201);
+    const after = (await me(env.app, token)).json().data;
+    expect(after.bankAccounts.find((a: { id: string }) => a.id === primaryId).balance).toBe(48995);
+    expect(after.totalBalance).toBe(50495);
+  });
+
+  it('show a balance moved elsewhere (a job, another instance) within 5 seconds', async () => {
+    const { token, user } = await signInMobile(env.app, { pid: nextPid() });
+    const { primaryId } = await linkSandboxBank(env.app, bearer(token), '/v1');
+    expect((await me(env.app, token)).json().data.totalBalance).toBe(51500);
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    try {
+      await env.db.system.updateTable('bank_accounts').set({ balance: '49000.50' }).where('id', '=', primaryId).where('user_id', '=', user.id).execute();
+      // Balance changes are not notified (a NOTIFY would serialize the payments' commits).
+      expect((await me(env.app, token)).json().data.totalBalance).toBe(51500);
+      vi.setSystemTime(Date.now() + PROFILE_MAX_AGE_MS);
+      const moved = (await me(env.app, token)).json().data;
+      expect(moved.bankAccounts[0].balance).toBe(49000.5);
+      expect(moved.totalBalance).toBe(50500.5);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('are refused once the session expires, with no change to tell', async () => {

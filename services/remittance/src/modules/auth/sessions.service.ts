@@ -30,6 +30,13 @@ export type SessionCache = NotifiedCache<{ session: LiveSession; expiresAtMs: nu
 /** The cache's notification channel; migration 20261127000100 sends on it. */
 export const SESSION_CHANNEL = 'session_cache';
 
+/**
+ * A kept GET /auth/me profile is served for at most this long: balance changes are not notified
+ * (migration 20261127000100 says why), so a balance moved by another instance or a job shows
+ * within 5 s; this instance's payments drop their payer's profile when they commit.
+ */
+export const PROFILE_MAX_AGE_MS = 5_000;
+
 export function sessionCache(maxAgeMs: number): SessionCache {
   return new NotifiedCache({ maxEntries: 10_000, maxAgeMs });
 }
@@ -75,7 +82,8 @@ export class SessionService {
     if (!found) throw unauthorized('Session revoked or expired');
     // Shared by every request of the session from now on: frozen, so no route can change it.
     const session = deepFreeze(found.session);
-    this.cache.set(key, { session, expiresAtMs: found.expires_ms }, [`s:${session.sessionId}`, `u:${session.userId}`], ticket);
+    const maxAge = withProfile ? PROFILE_MAX_AGE_MS : undefined;
+    this.cache.set(key, { session, expiresAtMs: found.expires_ms }, [`s:${session.sessionId}`, `u:${session.userId}`], ticket, maxAge);
     return session;
   }
 

@@ -73,6 +73,8 @@ export class PaymentsService {
   constructor(
     private readonly system: Kysely<DB>,
     private readonly provider: OpenBankingProvider,
+    /** Told a user's balances moved, after the commit (the kept GET /auth/me profile is dropped). */
+    private readonly balancesMoved: (userId: string) => void = () => {},
   ) {}
 
   /** Fee and rate disclosure before paying (not wrapped in data). */
@@ -280,7 +282,7 @@ export class PaymentsService {
     proof: SessionProof | null,
     pay: (trx: Kysely<DB>, last: boolean, checked: boolean) => Promise<StoredResponse>,
   ): Promise<StoredResponse> {
-    return user.transaction(async (trx) => {
+    const response = await user.transaction(async (trx) => {
       if (key) {
         if (proof && !(await isLiveSession(trx, user.userId, proof))) throw unauthorized('Session revoked or expired');
         const first = await claimIdempotencyKey(trx, user.userId, key, hash, new Date());
@@ -290,6 +292,8 @@ export class PaymentsService {
       if (key) await storeIdempotentResponse(trx, user.userId, key, response, true);
       return response;
     });
+    this.balancesMoved(user.userId);
+    return response;
   }
 
   /**
@@ -342,7 +346,8 @@ export class PaymentsService {
    * batch in one transaction. Returns how many moved.
    */
   async settle(batchSize = 100): Promise<{ completed: number; failed: number }> {
-    return this.system.transaction().execute(async (trx) => {
+    const credited: string[] = [];
+    const out = await this.system.transaction().execute(async (trx) => {
       const out = { completed: 0, failed: 0 };
       for (const t of await repo.claimProcessing(trx, batchSize)) {
         const status = await this.provider
@@ -357,11 +362,14 @@ export class PaymentsService {
         } else {
           if (!(await repo.finishTransaction(trx, t.user_id, t.id, 'failed', now))) continue;
           await repo.creditAccount(trx, t.user_id, t.bank_account_id, t.total);
+          credited.push(t.user_id);
           await this.notify(trx, t.user_id, texts.remittanceFailed(t.send_amount, t.send_currency, t.recipient_name, t.total));
           out.failed++;
         }
       }
       return out;
     });
+    for (const userId of credited) this.balancesMoved(userId);
+    return out;
   }
 }
