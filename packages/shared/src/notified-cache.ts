@@ -30,11 +30,6 @@ export class NotifiedCache<V> {
 
   constructor(private readonly opts: { maxEntries: number; maxAgeMs: number; now?: () => number }) {}
 
-  /** Whether entries are served and stored now (a connection listens). */
-  get listening(): boolean {
-    return this.live;
-  }
-
   get size(): number {
     return this.entries.size;
   }

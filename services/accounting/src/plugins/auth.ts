@@ -147,6 +147,7 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Database<D
         throw new AppError(org ? 'SVC-1004' : 'SVC-2001');
       }
       const { user, organization, isActive, revoked } = row.principal;
+      // The refusals below answer in the organization's language.
       request.lang = organization.language as Language;
       if (revoked) throw new AppError('SVC-1004');
       if (!isActive) throw new AppError('SVC-1002');

@@ -1,7 +1,7 @@
 import { CompiledQuery, sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import { withCommit } from '@app/shared/db/database';
 import type { DB, LedgerTransactionsTable } from '../../db/types.js';
-import { rangeBounds, sumPieces, type SumRanges } from './period-ranges.js';
+import { sumPieces, type SumRanges } from './period-ranges.js';
 import type { ReferenceType } from './ledger.types.js';
 
 type Db = Kysely<DB>;
@@ -57,7 +57,7 @@ export const PERIOD_SUMS_CTE = `
  * migration 20261127000200) into the running totals and the day and month sums, and deletes them,
  * in one statement: a reader sees each move once, in ledger_moves or in the totals. Moves committed
  * while it runs are not in its snapshot and wait for the next fold. Runs as the system (every
- * organization), one instance at a time (foldLedgerMovesJob).
+ * organization), one instance at a time (fold-job.ts).
  */
 const FOLD_SQL = `
   WITH d AS (
@@ -83,7 +83,7 @@ export async function foldLedgerMoves(db: Db, limit: number): Promise<number> {
 
 /** Inserts postings (their moves are appended by the table's trigger). */
 export async function insertPostings(db: Db, orgId: string, rows: PostingInput[]): Promise<LedgerRow[]> {
-  const ins = sql`
+  const result = await sql<LedgerRow>`
     INSERT INTO ledger_transactions (organization_id, ${COLUMNS})
     SELECT ${orgId}::uuid, ${COLUMNS}
     FROM jsonb_to_recordset(${JSON.stringify(rows.map((r, ord) => ({ ...r, ord })))}::jsonb) AS x (
@@ -91,8 +91,7 @@ export async function insertPostings(db: Db, orgId: string, rows: PostingInput[]
       currency_code text, exchange_rate numeric, base_amount numeric, reference_type text, reference_id uuid,
       reversal_of uuid, locked boolean, created_by uuid, ord bigint)
     ORDER BY ord
-    RETURNING *`;
-  const result = await sql<LedgerRow>`${ins}`.execute(db);
+    RETURNING *`.execute(db);
   return result.rows;
 }
 
@@ -109,7 +108,7 @@ export async function insertReversals(
   where: RawBuilder<unknown>,
   opts: { transactionDate: string | null; createdBy: string | null },
 ): Promise<LedgerRow[]> {
-  const ins = sql`
+  const result = await sql<LedgerRow>`
     INSERT INTO ledger_transactions (organization_id, ${COLUMNS})
     SELECT t.organization_id, COALESCE(${opts.transactionDate}::date, CURRENT_DATE), 'Reversal: ' || t.description, t.notes,
            t.credit_account_id, t.debit_account_id, t.amount, t.currency_code, t.exchange_rate, t.base_amount,
@@ -122,8 +121,7 @@ export async function insertReversals(
       FOR UPDATE OF s
     ) t
     ORDER BY t.created_at, t.id
-    RETURNING *`;
-  const result = await sql<LedgerRow>`${ins}`.execute(db);
+    RETURNING *`.execute(db);
   return result.rows;
 }
 
@@ -325,10 +323,9 @@ function periodSums(orgId: string, r: SumRanges, accountIds?: string[]) {
       FROM account_period_sums
       WHERE organization_id = ${orgId}::uuid AND grain = ${sql.lit(p.grain)} AND period_start BETWEEN ${p.from}::date AND ${p.to}::date${only}`;
   });
-  const [from, to] = rangeBounds(r);
   reads.push(sql`SELECT account_id, counter_account_id, transaction_date, debit, credit, posting_count::bigint
       FROM ledger_moves
-      WHERE organization_id = ${orgId}::uuid AND transaction_date BETWEEN ${from}::date AND ${to}::date${only}`);
+      WHERE organization_id = ${orgId}::uuid AND transaction_date BETWEEN ${r.from}::date AND ${r.to}::date${only}`);
   return sql`(${sql.join(reads, sql` UNION ALL `)}) AS s (account_id, counter_account_id, period_start, debit_total, credit_total, posting_count)`;
 }
 

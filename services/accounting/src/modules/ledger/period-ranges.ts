@@ -4,6 +4,9 @@
  * any length therefore reads at most its months and about 60 days per account pair.
  */
 export interface SumRanges {
+  /** The inclusive range itself (the moves not folded yet are read over it). */
+  from: string;
+  to: string;
   /** First days of the first and last whole month, or null when no month lies wholly inside. */
   months: [string, string] | null;
   /** At most two inclusive day ranges at the edges. */
@@ -40,25 +43,12 @@ export function monthEnd(date: string): string {
 export function sumRanges(from: string, to: string): SumRanges {
   const firstMonth = from === monthStart(from) ? from : monthStart(from, 1);
   const lastMonth = to === monthEnd(to) ? monthStart(to) : monthStart(to, -1);
-  if (firstMonth > lastMonth) return { months: null, days: [[from, to]] };
+  if (firstMonth > lastMonth) return { from, to, months: null, days: [[from, to]] };
   const days: Array<[string, string]> = [];
   if (from < firstMonth) days.push([from, addDays(firstMonth, -1)]);
   const afterLast = monthStart(lastMonth, 1);
   if (afterLast <= to) days.push([afterLast, to]);
-  return { months: [firstMonth, lastMonth], days };
-}
-
-/** The first and last day `r` covers (its months and edge days together are one unbroken range). */
-export function rangeBounds(r: SumRanges): [string, string] {
-  const starts = r.days.map((d) => d[0]);
-  const ends = r.days.map((d) => d[1]);
-  if (r.months) {
-    starts.push(r.months[0]);
-    ends.push(monthEnd(r.months[1]));
-  }
-  starts.sort();
-  ends.sort();
-  return [starts[0], ends[ends.length - 1]];
+  return { from, to, months: [firstMonth, lastMonth], days };
 }
 
 /** Everything dated on or before `date`. */

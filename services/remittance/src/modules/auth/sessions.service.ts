@@ -20,10 +20,6 @@ export interface IssuedSession {
   sessionId: string;
 }
 
-/**
- * Sign-in (issue) and the per-request check (authenticate) find sessions across users, as the
- * login role: they run before any user is known. Logout and refresh act in the caller's scope.
- */
 /** The sessions this instance has checked, by surface, profile and token (see NotifiedCache). */
 export type SessionCache = NotifiedCache<{ session: LiveSession; expiresAtMs: number }>;
 
@@ -41,6 +37,10 @@ export function sessionCache(maxAgeMs: number): SessionCache {
   return new NotifiedCache({ maxEntries: 10_000, maxAgeMs });
 }
 
+/**
+ * Sign-in (issue) and the per-request check (authenticate) find sessions across users, as the
+ * login role: they run before any user is known. Logout and refresh act in the caller's scope.
+ */
 export class SessionService {
   constructor(
     private readonly db: Kysely<DB>,
