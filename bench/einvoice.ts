@@ -34,7 +34,7 @@ function source(country: 'RS' | 'HR'): EInvoiceSource {
     customer: {
       id: 'c', organization_id: 'org', type: 'customer', name: 'Kupac Ćirić d.o.o.', email: 'k@example.test', phone: null,
       registration_number: '08765432', vat_number: country === 'RS' ? '100000090' : '10000000000', address_line1: 'Bulevar 2', address_line2: null,
-      city: 'Novi Sad', postal_code: '21000', country, currency_code: 'RSD', payment_terms: 30, notes: null, is_active: true, created_at: now, updated_at: now,
+      city: 'Novi Sad', postal_code: '21000', country, currency_code: 'RSD', payment_terms: 30, notes: null, is_active: true, created_at: now, updated_at: now, seq: 1,
     },
     operator: { fullName: 'Ana Operaterka', operatorOib: '33392005961' },
     invoice: {

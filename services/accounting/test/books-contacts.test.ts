@@ -80,6 +80,17 @@ describe('GET /contacts', () => {
     }
   });
 
+  it('lists contacts created in the same instant in the order they were made, not by id', async () => {
+    const s = await registerOrg(h.app);
+    const at = new Date('2026-11-27T10:00:00.000Z');
+    // Inserted first with the higher id: an id tie-break would put it first.
+    for (const [id, name] of [['ffffffff-ffff-4fff-bfff-ffffffffffff', 'Made first'], ['00000000-0000-4000-8000-000000000000', 'Made second']]) {
+      await h.t.db.system.insertInto('contacts').values({ id, organization_id: s.orgId, type: 'customer', name, currency_code: 'RSD', created_at: at, updated_at: at }).execute();
+    }
+    expect((await api(s.token, 'GET', '')).json().data.map((c: { name: string }) => c.name)).toEqual(['Made second', 'Made first']);
+    expect((await api(s.token, 'GET', '?order=asc')).json().data.map((c: { name: string }) => c.name)).toEqual(['Made first', 'Made second']);
+  });
+
   it('pages with the {data, meta} envelope, newest first by default', async () => {
     const res = await api(s.token, 'GET', '?perPage=2');
     expect(res.statusCode).toBe(200);

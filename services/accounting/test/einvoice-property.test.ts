@@ -74,7 +74,7 @@ function source(s: Sample): EInvoiceSource {
       id: 'c', organization_id: 'org', type: 'customer', name: 'Kupac d.o.o.', email: 'k@example.test', phone: null,
       registration_number: 'registrationNumber' in b ? b.registrationNumber : null, vat_number: b.vatNumber,
       address_line1: b.addressLine1, address_line2: null, city: b.city, postal_code: b.postalCode, country: b.country,
-      currency_code: s.currency, payment_terms: 30, notes: null, is_active: true, created_at: now, updated_at: now,
+      currency_code: s.currency, payment_terms: 30, notes: null, is_active: true, created_at: now, updated_at: now, seq: 1,
     },
     operator: { fullName: 'Ana Operaterka', operatorOib: '33392005961' },
     invoice: {

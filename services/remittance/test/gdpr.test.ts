@@ -210,6 +210,17 @@ describe('complaints', () => {
     expect(await env.db.system.selectFrom('complaints').select('id').where('user_id', '=', u.id).execute()).toEqual([]);
   });
 
+  it('lists complaints created in the same instant in the order they were made, not by id', async () => {
+    const u = await user();
+    const at = new Date('2026-11-27T10:00:00.000Z');
+    // Inserted first with the higher id: an id tie-break would put it first.
+    for (const [id, subject] of [['cmp_ffffffffffffffffffffffff', 'made first'], ['cmp_000000000000000000000000', 'made second']]) {
+      await env.db.system.insertInto('complaints').values({ id, user_id: u.id, category: 'other', subject, description: 'x', created_at: at }).execute();
+    }
+    const listed = (await call('api', u.as('api'), 'GET', '/complaints')).json().data.map((c: { subject: string }) => c.subject);
+    expect(listed).toEqual(['made second', 'made first']);
+  });
+
   it('lists the own complaints newest first with page, limit (default 10, max 100) and totalPages', async () => {
     const u = await user();
     const other = await user();

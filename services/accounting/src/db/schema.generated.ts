@@ -101,6 +101,7 @@ export interface ContactsTable {
   is_active: Generated<boolean>;
   created_at: Generated<Timestamp>;
   updated_at: Generated<Timestamp>;
+  seq: GeneratedAlways<number>;
 }
 
 export interface CurrenciesTable {

@@ -54,6 +54,7 @@ export interface ComplaintsTable {
   resolution: string | null;
   created_at: Generated<Timestamp>;
   resolved_at: Timestamp | null;
+  seq: GeneratedAlways<number>;
 }
 
 export interface DataAccessRequestsTable {
@@ -143,6 +144,7 @@ export interface NotificationsTable {
   body: string;
   read: Generated<number>;
   created_at: Generated<Timestamp>;
+  seq: GeneratedAlways<number>;
 }
 
 export interface ObConsentsTable {
@@ -161,6 +163,7 @@ export interface ObConsentsTable {
   access_count_today: Generated<number>;
   last_access_date: string | null;
   created_at: Generated<Timestamp>;
+  seq: GeneratedAlways<number>;
 }
 
 export interface PaymentInitiationsTable {
@@ -182,6 +185,7 @@ export interface RecipientsTable {
   bank_name: string | null;
   deleted_at: Timestamp | null;
   created_at: Generated<Timestamp>;
+  seq: GeneratedAlways<number>;
 }
 
 export interface SandboxBankAccountsTable {
@@ -254,6 +258,7 @@ export interface TransactionsTable {
   completed_at: Timestamp | null;
   failed_at: Timestamp | null;
   created_at: Generated<Timestamp>;
+  seq: GeneratedAlways<number>;
 }
 
 export interface UserSettingsTable {

@@ -34,7 +34,8 @@ export async function listContacts(db: Db, orgId: string, f: ContactFilter, p: P
     .selectAll()
     .select(sql<number>`count(*) OVER ()`.as('total_count'))
     .orderBy(sql`${SORT_COLUMNS[p.sort]} ${direction}`)
-    .orderBy(sql`id ${direction}`)
+    // Rows created in the same instant: in the order they were made (migration 20261127000300).
+    .orderBy(sql`seq ${direction}`)
     .limit(p.perPage)
     .offset(p.offset)
     .execute();

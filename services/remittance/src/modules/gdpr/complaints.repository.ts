@@ -24,7 +24,7 @@ export async function listUserComplaints(
       .selectAll()
       .where('user_id', '=', userId)
       .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
+      .orderBy('seq', 'desc')
       .limit(page.limit)
       .offset(page.offset)
       .execute();

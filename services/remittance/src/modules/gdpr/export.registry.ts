@@ -20,6 +20,7 @@ export interface ExportedTable {
 }
 
 const OWNER = 'the user id (the export is of that user)';
+const SEQ = 'insertion order among rows created in the same instant (internal, no information of the user)';
 
 export const EXPORTED_TABLES: readonly ExportedTable[] = [
   {
@@ -36,7 +37,7 @@ export const EXPORTED_TABLES: readonly ExportedTable[] = [
     section: 'recipients',
     userColumn: 'user_id',
     columns: ['id', 'name', 'country', 'currency', 'bank_account', 'bank_name', 'deleted_at', 'created_at'],
-    withheld: { user_id: OWNER },
+    withheld: { user_id: OWNER, seq: SEQ },
     orderBy: 'created_at',
   },
   {
@@ -66,7 +67,7 @@ export const EXPORTED_TABLES: readonly ExportedTable[] = [
       'failed_at',
       'created_at',
     ],
-    withheld: { user_id: OWNER },
+    withheld: { user_id: OWNER, seq: SEQ },
     orderBy: 'created_at',
   },
   {
@@ -127,7 +128,7 @@ export const EXPORTED_TABLES: readonly ExportedTable[] = [
     section: 'notifications',
     userColumn: 'user_id',
     columns: ['id', 'type', 'title', 'body', 'read', 'created_at'],
-    withheld: { user_id: OWNER },
+    withheld: { user_id: OWNER, seq: SEQ },
     orderBy: 'created_at',
   },
   {
@@ -135,7 +136,7 @@ export const EXPORTED_TABLES: readonly ExportedTable[] = [
     section: 'complaints',
     userColumn: 'user_id',
     columns: ['id', 'category', 'subject', 'description', 'status', 'resolution', 'created_at', 'resolved_at'],
-    withheld: { user_id: OWNER },
+    withheld: { user_id: OWNER, seq: SEQ },
     orderBy: 'created_at',
   },
   {
@@ -165,7 +166,7 @@ export const EXPORTED_TABLES: readonly ExportedTable[] = [
       'last_access_date',
       'created_at',
     ],
-    withheld: { user_id: OWNER, callback_state: 'a one-time secret of the bank redirect' },
+    withheld: { user_id: OWNER, callback_state: 'a one-time secret of the bank redirect', seq: SEQ },
     orderBy: 'created_at',
   },
   {

@@ -70,7 +70,7 @@ export async function listMerchantPayments(db: Kysely<DB>, userId: string, limit
     .leftJoinLateral(sql<{ first_name: string; last_name: string }>`qr_payer_name(t.id)`.as('u'), (j) => j.onTrue())
     .select(['t.id', 't.status', 't.send_amount', 't.fee', 't.created_at', 'u.first_name', 'u.last_name'])
     .orderBy('t.created_at', 'desc')
-    .orderBy('t.id', 'desc')
+    .orderBy('t.seq', 'desc')
     .limit(limit)
     .offset(offset)
     .execute();

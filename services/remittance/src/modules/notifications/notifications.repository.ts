@@ -32,7 +32,7 @@ export async function listNotifications(db: Kysely<DB>, userId: string, limit: n
     .select(['id', 'type', 'title', 'body', 'read', 'created_at'])
     .where('user_id', '=', userId)
     .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
+    .orderBy('seq', 'desc')
     .limit(limit)
     .execute();
 }

@@ -35,7 +35,7 @@ export async function findUserConsent(db: Kysely<DB>, userId: string, consentId:
 }
 
 export async function listUserConsents(db: Kysely<DB>, userId: string): Promise<Consent[]> {
-  return db.selectFrom('ob_consents').selectAll().where('user_id', '=', userId).orderBy('created_at', 'desc').execute();
+  return db.selectFrom('ob_consents').selectAll().where('user_id', '=', userId).orderBy('created_at', 'desc').orderBy('seq', 'desc').execute();
 }
 
 /** pending -> active, once (a replayed callback finds nothing to activate). */

@@ -21,7 +21,7 @@ export async function listRecipients(db: Kysely<DB>, userId: string, limit: numb
       .where('user_id', '=', userId)
       .where('deleted_at', 'is', null)
       .orderBy('created_at', 'desc')
-      .orderBy('id')
+      .orderBy('seq', 'desc')
       .limit(limit)
       .offset(offset)
       .execute(),

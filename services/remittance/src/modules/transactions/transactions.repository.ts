@@ -14,7 +14,7 @@ export async function listTransactions(db: Kysely<DB>, userId: string, filter: T
     q
       .select(['id', 'type', 'status', 'send_amount', 'send_currency', 'recipient_name', 'created_at'])
       .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
+      .orderBy('seq', 'desc')
       .limit(limit)
       .offset(offset)
       .execute(),
