@@ -4,7 +4,19 @@
  * PostgreSQL, in the same run. Usage: npm run bench -- auth   (or node --import tsx bench/auth.ts)
  */
 import bcrypt from 'bcrypt';
-import { accountingEnv, createBenchDatabase, load, machine, percentile, ROOT, serviceEntry, startProcess, stopProcess, writeSection, type LoadResult } from './lib.js';
+import {
+  accountingEnv,
+  createBenchDatabase,
+  type LoadResult,
+  load,
+  machine,
+  percentile,
+  ROOT,
+  serviceEntry,
+  startProcess,
+  stopProcess,
+  writeSection,
+} from './lib.js';
 
 const APP_PORT = 3900;
 const BARE_PORT = 3901;
@@ -25,7 +37,11 @@ try {
     costs.push(`| ${cost} | ${percentile(times, 50).toFixed(1)} ms |`);
   }
 
-  const app = await startProcess(await serviceEntry(ROOT, 'accounting'), accountingEnv(APP_PORT, { ACCOUNTING_DATABASE_URL: db.url }), `http://127.0.0.1:${APP_PORT}/health`);
+  const app = await startProcess(
+    await serviceEntry(ROOT, 'accounting'),
+    accountingEnv(APP_PORT, { ACCOUNTING_DATABASE_URL: db.url }),
+    `http://127.0.0.1:${APP_PORT}/health`,
+  );
   const base = `http://127.0.0.1:${APP_PORT}/api/v1`;
   const loginTimes: number[] = [];
   const results: Record<'me' | 'baseline' | 'naive', LoadResult[]> = { me: [], baseline: [], naive: [] };
@@ -33,7 +49,15 @@ try {
     const res = await fetch(`${base}/auth/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ organizationName: 'Bench d.o.o.', country: 'RS', baseCurrency: 'RSD', language: 'sr', email: 'bench@example.test', password: 'Correct-Horse-9', fullName: 'Bench' }),
+      body: JSON.stringify({
+        organizationName: 'Bench d.o.o.',
+        country: 'RS',
+        baseCurrency: 'RSD',
+        language: 'sr',
+        email: 'bench@example.test',
+        password: 'Correct-Horse-9',
+        fullName: 'Bench',
+      }),
     });
     const registered = await res.json();
     for (let i = 0; i < 40; i++) {
@@ -52,16 +76,22 @@ try {
     const q = `user=${registered.user.id}&session=${session}&org=${registered.organization.id}`;
     // Both servers stay up (an idle process costs nothing) and the phases alternate, so machine
     // noise hits the service and its baseline alike.
-    const bare = await startProcess(`${ROOT}/bench/servers/bare-me.ts`, { DATABASE_URL: db.url, PORT: String(BARE_PORT) }, `http://127.0.0.1:${BARE_PORT}/me?${q}`);
+    const bare = await startProcess(
+      `${ROOT}/bench/servers/bare-me.ts`,
+      { DATABASE_URL: db.url, PORT: String(BARE_PORT) },
+      `http://127.0.0.1:${BARE_PORT}/me?${q}`,
+    );
     try {
       const phases = {
-        me: (seconds: number) => load({ url: `${base}/auth/me`, headers: { authorization: `Bearer ${token}` }, seconds }),
+        me: (seconds: number) =>
+          load({ url: `${base}/auth/me`, headers: { authorization: `Bearer ${token}` }, seconds }),
         baseline: (seconds: number) => load({ url: `http://127.0.0.1:${BARE_PORT}/me?${q}`, seconds }),
         naive: (seconds: number) => load({ url: `http://127.0.0.1:${BARE_PORT}/naive-rls?${q}`, seconds }),
       };
       for (const run of Object.values(phases)) await run(2); // warm-up
       for (let round = 0; round < ROUNDS; round++) {
-        for (const [name, run] of Object.entries(phases)) results[name as keyof typeof results].push(await run(SECONDS / ROUNDS));
+        for (const [name, run] of Object.entries(phases))
+          results[name as keyof typeof results].push(await run(SECONDS / ROUNDS));
       }
     } finally {
       await stopProcess(bare);

@@ -10,7 +10,7 @@ export function statement(year: number): Buffer<ArrayBuffer> {
   const lines: string[] = [];
   for (let i = 0; i < ROWS; i++) {
     const d = `${year}-${String((i % 12) + 1).padStart(2, '0')}-${String((i % 28) + 1).padStart(2, '0')}`;
-    const amount = ((i % 2 ? -1 : 1) * (((i * 7919) % 500_000) + 1) / 100).toFixed(2);
+    const amount = (((i % 2 ? -1 : 1) * (((i * 7919) % 500_000) + 1)) / 100).toFixed(2);
     lines.push(`${d},Uplata racun br ${String(i).padStart(6, '0')} usluge,${amount},RF${String(i).padStart(8, '0')}`);
   }
   const buf = Buffer.from(`${lines.join('\n')}\n`);
@@ -21,7 +21,9 @@ export function statement(year: number): Buffer<ArrayBuffer> {
 export function multipart(csv: Buffer) {
   const boundary = '----benchboundary';
   const body = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="statement.csv"\r\nContent-Type: text/csv\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="statement.csv"\r\nContent-Type: text/csv\r\n\r\n`,
+    ),
     csv,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
@@ -47,24 +49,54 @@ export class BankingApi {
   constructor(readonly base: string) {}
 
   async register(email: string) {
-    const reg = await json(await fetch(`${this.base}/auth/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ organizationName: 'Bench d.o.o.', country: 'RS', baseCurrency: 'RSD', language: 'sr', email, password: 'Correct-Horse-9', fullName: 'Bench' }),
-    }));
+    const reg = await json(
+      await fetch(`${this.base}/auth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          organizationName: 'Bench d.o.o.',
+          country: 'RS',
+          baseCurrency: 'RSD',
+          language: 'sr',
+          email,
+          password: 'Correct-Horse-9',
+          fullName: 'Bench',
+        }),
+      }),
+    );
     this.orgId = reg.organization.id as string;
     this.headers = { authorization: `Bearer ${reg.tokens.accessToken}`, 'content-type': 'application/json' };
   }
   async newLedger(code: string) {
-    return (await json(await fetch(`${this.base}/accounts`, { method: 'POST', headers: this.headers, body: JSON.stringify({ code, name: `Bank ${code}`, accountTypeId: 1 }) }))).id as string;
+    return (
+      await json(
+        await fetch(`${this.base}/accounts`, {
+          method: 'POST',
+          headers: this.headers,
+          body: JSON.stringify({ code, name: `Bank ${code}`, accountTypeId: 1 }),
+        }),
+      )
+    ).id as string;
   }
   async newBank(accountId: string) {
-    return (await json(await fetch(`${this.base}/bank-accounts`, { method: 'POST', headers: this.headers, body: JSON.stringify({ accountId, bankName: 'Bench banka', currencyCode: 'RSD' }) }))).id as string;
+    return (
+      await json(
+        await fetch(`${this.base}/bank-accounts`, {
+          method: 'POST',
+          headers: this.headers,
+          body: JSON.stringify({ accountId, bankName: 'Bench banka', currencyCode: 'RSD' }),
+        }),
+      )
+    ).id as string;
   }
   async importTo(bankId: string, csv: Buffer) {
     const { body, type } = multipart(csv);
     const t0 = performance.now();
-    const res = await fetch(`${this.base}/bank-accounts/${bankId}/import`, { method: 'POST', headers: { authorization: this.headers.authorization, 'content-type': type }, body });
+    const res = await fetch(`${this.base}/bank-accounts/${bankId}/import`, {
+      method: 'POST',
+      headers: { authorization: this.headers.authorization, 'content-type': type },
+      body,
+    });
     const out = await json(res);
     return { ms: performance.now() - t0, out };
   }
@@ -78,7 +110,10 @@ export class BankingApi {
     const admin = new pg.Client({ connectionString: dbUrl });
     await admin.connect();
     try {
-      const accounts = (await json(await fetch(`${this.base}/accounts`, { headers: this.headers }))).data as Array<{ id: string; code: string }>;
+      const accounts = (await json(await fetch(`${this.base}/accounts`, { headers: this.headers }))).data as Array<{
+        id: string;
+        code: string;
+      }>;
       const code = (c: string) => accounts.find((a) => a.code === c)!.id;
       const ledger = await this.newLedger('1190');
       const bankId = await this.newBank(ledger);
@@ -95,11 +130,17 @@ export class BankingApi {
       const lines = Array.from({ length: 20 }, (_, i) => {
         const g = 1000 + i * 37;
         const amount = (((g * 7919) % 500000) + 1) / 100;
-        const date = new Date(Date.UTC(2024, 0, 1) + ((g % 900) + (i % 2 ? 0 : 2)) * 86_400_000).toISOString().slice(0, 10);
+        const date = new Date(Date.UTC(2024, 0, 1) + ((g % 900) + (i % 2 ? 0 : 2)) * 86_400_000)
+          .toISOString()
+          .slice(0, 10);
         return `${date},Line ${i},${(g % 2 === 0 ? amount : -amount).toFixed(2)},`;
       });
       await this.importTo(bankId, Buffer.from(`${lines.join('\n')}\n`));
-      return { bankId, ledger, listUrl: `${this.base}/bank-accounts/${bankId}/transactions?reconciled=false&perPage=20` };
+      return {
+        bankId,
+        ledger,
+        listUrl: `${this.base}/bank-accounts/${bankId}/transactions?reconciled=false&perPage=20`,
+      };
     } finally {
       await admin.end().catch(() => {});
     }
@@ -110,15 +151,21 @@ export class BankingApi {
  * Start-up variants of the accounting service from BENCH_VARIANTS ("name:flag,VAR=value|name2:..."),
  * by default V8's defaults and the flags scripts/node-flags.ts gives the service.
  */
-export function serviceVariants(defaultFlags: string[]): Array<{ name: string; spec: string; env: Record<string, string>; args: string[] }> {
-  return (process.env.BENCH_VARIANTS ?? `V8 defaults|as npm start runs it (scripts/node-flags.ts):${defaultFlags.join(',')}`).split('|').map((v) => {
-    const [name, spec = ''] = v.split(':');
-    const env: Record<string, string> = {};
-    const args: string[] = [];
-    for (const part of spec.split(',').filter(Boolean)) {
-      if (part.startsWith('--')) args.push(part);
-      else env[part.slice(0, part.indexOf('='))] = part.slice(part.indexOf('=') + 1);
-    }
-    return { name, spec, env, args };
-  });
+export function serviceVariants(
+  defaultFlags: string[],
+): Array<{ name: string; spec: string; env: Record<string, string>; args: string[] }> {
+  return (
+    process.env.BENCH_VARIANTS ?? `V8 defaults|as npm start runs it (scripts/node-flags.ts):${defaultFlags.join(',')}`
+  )
+    .split('|')
+    .map((v) => {
+      const [name, spec = ''] = v.split(':');
+      const env: Record<string, string> = {};
+      const args: string[] = [];
+      for (const part of spec.split(',').filter(Boolean)) {
+        if (part.startsWith('--')) args.push(part);
+        else env[part.slice(0, part.indexOf('='))] = part.slice(part.indexOf('=') + 1);
+      }
+      return { name, spec, env, args };
+    });
 }

@@ -14,9 +14,19 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BankingApi, kb, procStatus, resetPeak, serviceVariants, statement } from './banking-data.js';
 import { SERVICE_NODE_FLAGS } from '../scripts/node-flags.js';
-import { accountingEnv, createBenchDatabase, load, machine, ROOT, serviceEntry, startProcess, stopProcess, writeSection } from './lib.js';
+import { BankingApi, kb, procStatus, resetPeak, serviceVariants, statement } from './banking-data.js';
+import {
+  accountingEnv,
+  createBenchDatabase,
+  load,
+  machine,
+  ROOT,
+  serviceEntry,
+  startProcess,
+  stopProcess,
+  writeSection,
+} from './lib.js';
 
 const PORT = 3945;
 const HEAD = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT }).toString().trim();
@@ -37,7 +47,18 @@ for (const v of variants) {
   const db = await createBenchDatabase('bench_banking_memory');
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-banking-memory-'));
   const probeFile = join(dataDir, 'memory.json');
-  const proc = await startProcess(script, { ...accountingEnv(PORT, { DATA_DIR: dataDir }), ACCOUNTING_DATABASE_URL: db.url, MEMORY_PROBE_FILE: probeFile, ...v.env }, `http://127.0.0.1:${PORT}/health`, ['-r', join(ROOT, 'bench/memory-probe.cjs'), ...v.args], { serviceFlags: false });
+  const proc = await startProcess(
+    script,
+    {
+      ...accountingEnv(PORT, { DATA_DIR: dataDir }),
+      ACCOUNTING_DATABASE_URL: db.url,
+      MEMORY_PROBE_FILE: probeFile,
+      ...v.env,
+    },
+    `http://127.0.0.1:${PORT}/health`,
+    ['-r', join(ROOT, 'bench/memory-probe.cjs'), ...v.args],
+    { serviceFlags: false },
+  );
   const pid = proc.pid!;
   const snaps: Snapshot[] = [];
   const snap = async (phase: string) => {
@@ -45,7 +66,13 @@ for (const v of variants) {
     const m = existsSync(probeFile) ? JSON.parse(readFileSync(probeFile, 'utf8')) : null;
     const s = procStatus(pid);
     const sp = (name: string) => (m ? `${m.spaces[name].used}/${m.spaces[name].size}` : '-');
-    snaps.push({ phase, rss: kb(s, 'VmRSS') / 1024, peak: kb(s, 'VmHWM') / 1024, heap: `new ${sp('new_space')}, old ${sp('old_space')}`, external: m?.external ?? NaN });
+    snaps.push({
+      phase,
+      rss: kb(s, 'VmRSS') / 1024,
+      peak: kb(s, 'VmHWM') / 1024,
+      heap: `new ${sp('new_space')}, old ${sp('old_space')}`,
+      external: m?.external ?? NaN,
+    });
   };
   try {
     const api = new BankingApi(`http://127.0.0.1:${PORT}/api/v1`);
@@ -74,11 +101,15 @@ for (const v of variants) {
 
 const body = `Command: \`npm run bench -- banking-memory\` on ${HEAD} (real PostgreSQL at 127.0.0.1:5432, ${machine()}; the service compiled as \`npm start\` runs it, NODE_ENV=production, RATE_LIMITS=off). Each variant is a fresh process on a fresh database taken through the banking benchmark's phases; after each phase: the process's RSS, its peak since start (or, on a measured import's row, since just before that import), V8's new and old space (used/committed, MB) and external memory (Buffers), read by a preloaded probe (bench/memory-probe.cjs). Requests per second are noted for orientation only: the variants run one after the other, not interleaved.
 
-${results.map((r) => `**${r.name}**${r.spec && r.spec !== r.name ? ` (\`${r.spec}\`)` : ''}
+${results
+  .map(
+    (r) => `**${r.name}**${r.spec && r.spec !== r.name ? ` (\`${r.spec}\`)` : ''}
 
 | phase | RSS | peak | V8 heap (MB used/committed) | external |
 |---|---:|---:|---|---:|
 ${r.snaps.map((s) => `| ${s.phase} | ${s.rss.toFixed(0)} MB | ${s.peak.toFixed(0)} MB | ${s.heap} | ${s.external} MB |`).join('\n')}
-`).join('\n')}`;
+`,
+  )
+  .join('\n')}`;
 writeSection('Banking import memory by phase (issue 10)', body);
 console.log(body);

@@ -13,13 +13,27 @@
  *                           interleaved with this one: a "before" next to "after" from one run
  *                           (BENCH_BEFORE_COMMIT names it when the checkout has no .git)
  */
+
+import type { ChildProcess } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ChildProcess } from 'node:child_process';
-import { BankingApi, kb, procStatus as proc, resetPeak, ROWS, statement } from './banking-data.js';
-import { accountingEnv, createBenchDatabase, json, load, machine, percentile, processCpuMs, ROOT, startProcess, stopProcess, writeSection, serviceEntry } from './lib.js';
+import { BankingApi, kb, procStatus as proc, ROWS, resetPeak, statement } from './banking-data.js';
+import {
+  accountingEnv,
+  createBenchDatabase,
+  json,
+  load,
+  machine,
+  percentile,
+  processCpuMs,
+  ROOT,
+  serviceEntry,
+  startProcess,
+  stopProcess,
+  writeSection,
+} from './lib.js';
 
 const BARE_PORT = 3941;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -27,7 +41,9 @@ const BEFORE = process.env.BENCH_BEFORE;
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-banking-'));
 const commitOf = (dir: string) => {
   try {
-    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: dir, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: dir, stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
   } catch {
     return process.env.BENCH_BEFORE_COMMIT ?? 'unknown';
   }
@@ -53,8 +69,17 @@ interface Target {
 }
 
 const targets: Target[] = [];
-const target = (name: string, script: string, port: number): Target =>
-  ({ name, script, port, api: new BankingApi(`http://127.0.0.1:${port}/api/v1`), importBanks: [], listUrl: '', imports: [], seq: [], suggestions: 0 });
+const target = (name: string, script: string, port: number): Target => ({
+  name,
+  script,
+  port,
+  api: new BankingApi(`http://127.0.0.1:${port}/api/v1`),
+  importBanks: [],
+  listUrl: '',
+  imports: [],
+  seq: [],
+  suggestions: 0,
+});
 targets.push(target('after', await serviceEntry(ROOT, 'accounting'), 3940));
 if (BEFORE) targets.push(target('before', await serviceEntry(BEFORE, 'accounting'), 3942));
 
@@ -66,9 +91,16 @@ let bare: ChildProcess | undefined;
 
 async function setUp(t: Target) {
   t.db = await createBenchDatabase('bench_banking');
-  t.proc = await startProcess(t.script, { ...accountingEnv(t.port, { DATA_DIR: dataDir }), ACCOUNTING_DATABASE_URL: t.db.url }, `http://127.0.0.1:${t.port}/health`);
+  t.proc = await startProcess(
+    t.script,
+    { ...accountingEnv(t.port, { DATA_DIR: dataDir }), ACCOUNTING_DATABASE_URL: t.db.url },
+    `http://127.0.0.1:${t.port}/health`,
+  );
   await t.api.register('bench.banking@example.test');
-  t.importBanks = [await t.api.newBank(await t.api.newLedger('1181')), await t.api.newBank(await t.api.newLedger('1182'))];
+  t.importBanks = [
+    await t.api.newBank(await t.api.newLedger('1181')),
+    await t.api.newBank(await t.api.newLedger('1182')),
+  ];
 }
 
 /** (a) round r on each target's own account: seed 80,000 lines (year N), then measure importing 80,000 new ones (year N+1). */
@@ -83,7 +115,10 @@ async function importRound(t: Target, round: number) {
   const cpu1 = processCpuMs(pid);
   const peak = kb(proc(pid), 'VmHWM');
   t.imports.push({
-    ms, peakMb: peak / 1024, rssBeforeMb: rssBefore / 1024, cpuMs: cpu0 === null || cpu1 === null ? null : cpu1 - cpu0,
+    ms,
+    peakMb: peak / 1024,
+    rssBeforeMb: rssBefore / 1024,
+    cpuMs: cpu0 === null || cpu1 === null ? null : cpu1 - cpu0,
     result: JSON.stringify({ imported: out.imported, duplicates: out.duplicates, errors: out.errors.length }),
   });
 }
@@ -99,13 +134,18 @@ async function seedList(t: Target) {
 try {
   for (const t of targets) await setUp(t);
   const after = targets[0];
-  bare = await startProcess(`${ROOT}/bench/servers/bare-banking.ts`, { DATABASE_URL: after.db!.url, PORT: String(BARE_PORT) }, `http://127.0.0.1:${BARE_PORT}/health`);
+  bare = await startProcess(
+    `${ROOT}/bench/servers/bare-banking.ts`,
+    { DATABASE_URL: after.db!.url, PORT: String(BARE_PORT) },
+    `http://127.0.0.1:${BARE_PORT}/health`,
+  );
 
   // (b) first, on databases that nothing else has written to yet (no autovacuum of the imports'
   // tables running): sequential requests interleaved over the targets, then 50 connections on each in turn.
   const listed = [];
   for (const t of targets) listed.push(await seedList(t));
-  for (let i = 0; i < 50; i++) for (const t of targets) await fetch(t.listUrl, { headers: t.api.headers }).then((r) => r.arrayBuffer());
+  for (let i = 0; i < 50; i++)
+    for (const t of targets) await fetch(t.listUrl, { headers: t.api.headers }).then((r) => r.arrayBuffer());
   for (let i = 0; i < 500; i++) {
     for (const t of targets) {
       const t0 = performance.now();
@@ -113,10 +153,16 @@ try {
       t.seq.push(performance.now() - t0);
     }
   }
-  for (const t of targets) t.load = await load({ url: t.listUrl, headers: t.api.headers, seconds: SECONDS, connections: 50 });
-  bareLoad = await load({ url: `http://127.0.0.1:${BARE_PORT}/lines?account=${listed[0].bankId}&ledger=${listed[0].ledger}`, seconds: SECONDS, connections: 50 });
+  for (const t of targets)
+    t.load = await load({ url: t.listUrl, headers: t.api.headers, seconds: SECONDS, connections: 50 });
+  bareLoad = await load({
+    url: `http://127.0.0.1:${BARE_PORT}/lines?account=${listed[0].bankId}&ledger=${listed[0].ledger}`,
+    seconds: SECONDS,
+    connections: 50,
+  });
   // (a) rounds interleaved over the targets, so that the machine's noise hits all of them alike.
-  for (let round = 0; round < 2; round++) for (const t of round % 2 ? [...targets].reverse() : targets) await importRound(t, round);
+  for (let round = 0; round < 2; round++)
+    for (const t of round % 2 ? [...targets].reverse() : targets) await importRound(t, round);
   // Baselines on the same files: a plain table, and the app's own table (triggers, same keys).
   const sameSchemaBank = await after.api.newBank(await after.api.newLedger('1183'));
   for (const table of ['plain', 'app'] as const) {
@@ -127,7 +173,6 @@ try {
     await json(await fetch(url, { method: 'POST', headers: { 'content-type': 'text/csv' }, body: files[1] }));
     bareRuns[table].push(performance.now() - t0);
   }
-
 } finally {
   if (bare) await stopProcess(bare);
   for (const t of targets) {
@@ -138,9 +183,12 @@ try {
 }
 
 const ms = (v: number) => `${v.toFixed(0)} ms`;
-const fmt = (r: Awaited<ReturnType<typeof load>>) => `${r.requestsPerSec} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non-2xx ${r.non2xx}, errors ${r.errors}`;
+const fmt = (r: Awaited<ReturnType<typeof load>>) =>
+  `${r.requestsPerSec} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non-2xx ${r.non2xx}, errors ${r.errors}`;
 const what = (t: Target) =>
-  t.name === 'before' ? `before (${commitOf(BEFORE!)}, as its \`npm start\` runs it: ${t.script.endsWith('.js') ? 'compiled' : 'under tsx'})` : `after (${HEAD}, compiled, as \`npm start\` runs it)`;
+  t.name === 'before'
+    ? `before (${commitOf(BEFORE!)}, as its \`npm start\` runs it: ${t.script.endsWith('.js') ? 'compiled' : 'under tsx'})`
+    : `after (${HEAD}, compiled, as \`npm start\` runs it)`;
 const section = `Command: \`${BEFORE ? `BENCH_BEFORE=<checkout of ${commitOf(BEFORE)}> ` : ''}npm run bench -- banking\` on ${HEAD} (real PostgreSQL at 127.0.0.1:5432, ${machine()}, app with NODE_ENV=production and RATE_LIMITS=off, server and client in separate processes on loopback, 2 cores shared with other sessions' builds and tests: load average ${LOAD_START} at the start, ${load1()} at the end, so figures are noisy). Each service runs on its own database; the measurements alternate between them (import rounds and sequential requests interleaved) so that noise hits them alike.
 
 (a) Import of a 5 MB statement of ${ROWS.toLocaleString('en')} new rows (4.9 MB) into a bank account that already holds ${ROWS.toLocaleString('en')} lines, through

@@ -6,12 +6,25 @@
  *      (bulk-loaded with INSERT ... SELECT generate_series, running totals set to match).
  * Usage: node --import tsx bench/books.ts   (or npm run bench -- books)
  */
-import pg from 'pg';
+
 import { createDatabase } from '@app/shared/db/database';
+import pg from 'pg';
 import type { DB } from '../services/accounting/src/db/types.js';
 import { trialBalance } from '../services/accounting/src/modules/ledger/ledger.service.js';
 import { rebuildLedgerTotals } from './ledger-totals.js';
-import { createBenchDatabase, load, machine, percentile, ROOT, startProcess, stopProcess, writeSection, accountingEnv, json, serviceEntry } from './lib.js';
+import {
+  accountingEnv,
+  createBenchDatabase,
+  json,
+  load,
+  machine,
+  percentile,
+  ROOT,
+  serviceEntry,
+  startProcess,
+  stopProcess,
+  writeSection,
+} from './lib.js';
 
 const APP_PORT = 3910;
 const BARE_PORT = 3911;
@@ -20,52 +33,96 @@ const POSTINGS = Number(process.env.BENCH_POSTINGS ?? 1_000_000);
 
 const APP_ENV = accountingEnv(APP_PORT);
 
-
 async function register(base: string, name: string) {
   const body = await json(
     await fetch(`${base}/auth/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ organizationName: name, country: 'RS', baseCurrency: 'RSD', language: 'sr', email: `${name.toLowerCase()}@example.test`, password: 'Correct-Horse-9', fullName: 'Bench' }),
+      body: JSON.stringify({
+        organizationName: name,
+        country: 'RS',
+        baseCurrency: 'RSD',
+        language: 'sr',
+        email: `${name.toLowerCase()}@example.test`,
+        password: 'Correct-Horse-9',
+        fullName: 'Bench',
+      }),
     }),
   );
   const token = body.tokens.accessToken as string;
   const accounts = await json(await fetch(`${base}/accounts`, { headers: { authorization: `Bearer ${token}` } }));
-  const ids = Object.fromEntries(accounts.data.map((a: { code: string; id: string }) => [a.code, a.id])) as Record<string, string>;
+  const ids = Object.fromEntries(accounts.data.map((a: { code: string; id: string }) => [a.code, a.id])) as Record<
+    string,
+    string
+  >;
   return { token, orgId: body.organization.id as string, ids };
 }
 
-const fmt = (r: Awaited<ReturnType<typeof load>>) => `${r.requestsPerSec} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non-2xx ${r.non2xx}, errors ${r.errors}`;
+const fmt = (r: Awaited<ReturnType<typeof load>>) =>
+  `${r.requestsPerSec} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non-2xx ${r.non2xx}, errors ${r.errors}`;
 
 const db = await createBenchDatabase('bench_books');
 try {
   // (a) write throughput ------------------------------------------------------------------------
-  let app = await startProcess(await serviceEntry(ROOT, 'accounting'), { ...APP_ENV, ACCOUNTING_DATABASE_URL: db.url }, `http://127.0.0.1:${APP_PORT}/health`);
+  let app = await startProcess(
+    await serviceEntry(ROOT, 'accounting'),
+    { ...APP_ENV, ACCOUNTING_DATABASE_URL: db.url },
+    `http://127.0.0.1:${APP_PORT}/health`,
+  );
   const base = `http://127.0.0.1:${APP_PORT}/api/v1`;
   let small: Awaited<ReturnType<typeof register>>;
   let big: Awaited<ReturnType<typeof register>>;
   let post: Awaited<ReturnType<typeof load>>;
   let postFx: Awaited<ReturnType<typeof load>>;
   const entry = (ids: Record<string, string>, extra: object = {}) =>
-    JSON.stringify({ transactionDate: '2026-11-20', description: 'bench entry', debitAccountId: ids['1000'], creditAccountId: ids['1100'], amount: 12.34, ...extra });
+    JSON.stringify({
+      transactionDate: '2026-11-20',
+      description: 'bench entry',
+      debitAccountId: ids['1000'],
+      creditAccountId: ids['1100'],
+      amount: 12.34,
+      ...extra,
+    });
   try {
     small = await register(base, 'BenchSmall');
     big = await register(base, 'BenchBig');
     const headers = { authorization: `Bearer ${small.token}`, 'content-type': 'application/json' };
     await load({ url: `${base}/transactions`, method: 'POST', headers, body: entry(small.ids), seconds: 2 });
-    post = await load({ url: `${base}/transactions`, method: 'POST', headers, body: entry(small.ids), seconds: SECONDS });
-    postFx = await load({ url: `${base}/transactions`, method: 'POST', headers, body: entry(small.ids, { currencyCode: 'EUR' }), seconds: SECONDS });
+    post = await load({
+      url: `${base}/transactions`,
+      method: 'POST',
+      headers,
+      body: entry(small.ids),
+      seconds: SECONDS,
+    });
+    postFx = await load({
+      url: `${base}/transactions`,
+      method: 'POST',
+      headers,
+      body: entry(small.ids, { currencyCode: 'EUR' }),
+      seconds: SECONDS,
+    });
   } finally {
     await stopProcess(app);
   }
 
-  const bare = await startProcess(`${ROOT}/bench/servers/bare-posting.ts`, { DATABASE_URL: db.url, PORT: String(BARE_PORT) }, `http://127.0.0.1:${BARE_PORT}/health`);
+  const bare = await startProcess(
+    `${ROOT}/bench/servers/bare-posting.ts`,
+    { DATABASE_URL: db.url, PORT: String(BARE_PORT) },
+    `http://127.0.0.1:${BARE_PORT}/health`,
+  );
   let baseline: Awaited<ReturnType<typeof load>>;
   try {
     const body = JSON.stringify({ ...JSON.parse(entry(small!.ids)), org: small!.orgId });
     const headers = { 'content-type': 'application/json' };
     await load({ url: `http://127.0.0.1:${BARE_PORT}/post`, method: 'POST', headers, body, seconds: 2 });
-    baseline = await load({ url: `http://127.0.0.1:${BARE_PORT}/post`, method: 'POST', headers, body, seconds: SECONDS });
+    baseline = await load({
+      url: `http://127.0.0.1:${BARE_PORT}/post`,
+      method: 'POST',
+      headers,
+      body,
+      seconds: SECONDS,
+    });
   } finally {
     await stopProcess(bare);
   }
@@ -99,18 +156,28 @@ try {
   }
   const loadSeconds = (performance.now() - loadStarted) / 1000;
 
-  app = await startProcess(await serviceEntry(ROOT, 'accounting'), { ...APP_ENV, ACCOUNTING_DATABASE_URL: db.url }, `http://127.0.0.1:${APP_PORT}/health`);
+  app = await startProcess(
+    await serviceEntry(ROOT, 'accounting'),
+    { ...APP_ENV, ACCOUNTING_DATABASE_URL: db.url },
+    `http://127.0.0.1:${APP_PORT}/health`,
+  );
   let accounts: Awaited<ReturnType<typeof load>>;
   let accountsOne: Awaited<ReturnType<typeof load>>;
   let firstPage: Awaited<ReturnType<typeof load>>;
   try {
     const headers = { authorization: `Bearer ${big!.token}` };
     const check = await json(await fetch(`${base}/accounts`, { headers }));
-    if (!check.data.some((a: { currentBalance: string }) => a.currentBalance !== '0.00')) throw new Error('bulk load left no balances');
+    if (!check.data.some((a: { currentBalance: string }) => a.currentBalance !== '0.00'))
+      throw new Error('bulk load left no balances');
     await load({ url: `${base}/accounts`, headers, seconds: 2 });
     accounts = await load({ url: `${base}/accounts`, headers, seconds: SECONDS });
     accountsOne = await load({ url: `${base}/accounts`, headers, seconds: SECONDS, connections: 1 });
-    firstPage = await load({ url: `${base}/transactions?perPage=20&fromDate=2026-11-01`, headers, seconds: SECONDS, connections: 1 });
+    firstPage = await load({
+      url: `${base}/transactions?perPage=20&fromDate=2026-11-01`,
+      headers,
+      seconds: SECONDS,
+      connections: 1,
+    });
   } finally {
     await stopProcess(app);
   }
@@ -120,11 +187,17 @@ try {
   const timings: Record<string, number[]> = {};
   let balanced = false;
   try {
-    for (const [label, date] of [['as of today', '2026-11-21'], ['as of 30 days ago', '2026-10-22'], ['as of 1 year ago', '2025-11-21']] as const) {
+    for (const [label, date] of [
+      ['as of today', '2026-11-21'],
+      ['as of 30 days ago', '2026-10-22'],
+      ['as of 1 year ago', '2025-11-21'],
+    ] as const) {
       timings[label] = [];
       for (let i = 0; i < 60; i++) {
         const t0 = performance.now();
-        const tb = await tdb.withContext({ kind: 'tenant', orgId: big!.orgId }, (conn) => trialBalance(conn, big!.orgId, date));
+        const tb = await tdb.withContext({ kind: 'tenant', orgId: big!.orgId }, (conn) =>
+          trialBalance(conn, big!.orgId, date),
+        );
         timings[label].push(performance.now() - t0);
         balanced = tb.balanced;
       }
@@ -135,7 +208,10 @@ try {
 
   const ratio = (post!.requestsPerSec / baseline!.requestsPerSec) * 100;
   const tbRows = Object.entries(timings)
-    .map(([label, t]) => `| trial balance ${label} (1 connection, 60 runs, in process) | p50 ${percentile(t, 50).toFixed(1)} ms, p95 ${percentile(t, 95).toFixed(1)} ms |`)
+    .map(
+      ([label, t]) =>
+        `| trial balance ${label} (1 connection, 60 runs, in process) | p50 ${percentile(t, 50).toFixed(1)} ms, p95 ${percentile(t, 95).toFixed(1)} ms |`,
+    )
     .join('\n');
   const body = `Command: \`node --import tsx bench/books.ts\` (or \`npm run bench -- books\`; real PostgreSQL at ${new URL(process.env.BENCH_DATABASE_URL ?? 'postgres://127.0.0.1:5432').host}, ${machine()}, app with NODE_ENV=production and RATE_LIMITS=off, autocannon 16 connections unless stated, ${SECONDS} s per phase, server and load generator in separate processes on loopback, 2 cores shared with other work).
 

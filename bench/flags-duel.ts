@@ -11,13 +11,25 @@
  *   V8's defaults and the flags scripts/node-flags.ts gives the service)
  *   BENCH_ROUNDS (8), BENCH_SECONDS (5)
  */
-import { execFileSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BankingApi, serviceVariants } from './banking-data.js';
 import { SERVICE_NODE_FLAGS } from '../scripts/node-flags.js';
-import { accountingEnv, createBenchDatabase, load, machine, median, processCpuMs, ROOT, serviceEntry, startProcess, stopProcess, writeSection } from './lib.js';
+import { BankingApi, serviceVariants } from './banking-data.js';
+import {
+  accountingEnv,
+  createBenchDatabase,
+  load,
+  machine,
+  median,
+  processCpuMs,
+  ROOT,
+  serviceEntry,
+  startProcess,
+  stopProcess,
+  writeSection,
+} from './lib.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -36,14 +48,23 @@ const dataDir = mkdtempSync(join(tmpdir(), 'bench-flags-duel-'));
 const routes = ['GET /api/v1/auth/me', 'GET /api/v1/bank-accounts/:id/transactions (suggestions)'];
 try {
   for (const v of variants) {
-    v.proc = await startProcess(script, { ...accountingEnv(v.port, { DATA_DIR: dataDir }), ACCOUNTING_DATABASE_URL: db.url, ...v.env }, `http://127.0.0.1:${v.port}/health`, v.args, { serviceFlags: false });
+    v.proc = await startProcess(
+      script,
+      { ...accountingEnv(v.port, { DATA_DIR: dataDir }), ACCOUNTING_DATABASE_URL: db.url, ...v.env },
+      `http://127.0.0.1:${v.port}/health`,
+      v.args,
+      { serviceFlags: false },
+    );
   }
   const api = new BankingApi(`http://127.0.0.1:${variants[0].port}/api/v1`);
   await api.register('bench.flags@example.test');
   const { listUrl } = await api.seedSuggestionList(db.url);
   const url = (route: string, port: number) =>
-    route === routes[0] ? `http://127.0.0.1:${port}/api/v1/auth/me` : listUrl.replace(`:${variants[0].port}/`, `:${port}/`);
-  for (const v of variants) for (const r of routes) await load({ url: url(r, v.port), headers: api.headers, seconds: 2, connections: 50 }); // warm-up
+    route === routes[0]
+      ? `http://127.0.0.1:${port}/api/v1/auth/me`
+      : listUrl.replace(`:${variants[0].port}/`, `:${port}/`);
+  for (const v of variants)
+    for (const r of routes) await load({ url: url(r, v.port), headers: api.headers, seconds: 2, connections: 50 }); // warm-up
   for (let round = 0; round < ROUNDS; round++) {
     for (const r of routes) {
       for (const v of round % 2 ? [...variants].reverse() : variants) {
@@ -51,8 +72,12 @@ try {
         const c0 = processCpuMs(pid);
         const res = await load({ url: url(r, v.port), headers: api.headers, seconds: SECONDS, connections: 50 });
         const c1 = processCpuMs(pid);
-        (v.rps[r] ??= []).push(res.requestsPerSec);
-        if (c0 !== null && c1 !== null && res.total > 0) (v.cpu[r] ??= []).push(Math.round(((c1 - c0) * 1000) / res.total));
+        v.rps[r] ??= [];
+        v.rps[r].push(res.requestsPerSec);
+        if (c0 !== null && c1 !== null && res.total > 0) {
+          v.cpu[r] ??= [];
+          v.cpu[r].push(Math.round(((c1 - c0) * 1000) / res.total));
+        }
       }
     }
   }

@@ -22,14 +22,34 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import { type AddressInfo, createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { accountingEnv, createBenchDatabase, json, load, machine, median, postgresCpu, postgresCpuSince, processCpuMs, ROOT, serviceEntry, startProcess, stopProcess, writeSection, type CycledRequest, type LoadResult } from './lib.js';
+import {
+  accountingEnv,
+  type CycledRequest,
+  createBenchDatabase,
+  json,
+  type LoadResult,
+  load,
+  machine,
+  median,
+  postgresCpu,
+  postgresCpuSince,
+  processCpuMs,
+  ROOT,
+  serviceEntry,
+  startProcess,
+  stopProcess,
+  writeSection,
+} from './lib.js';
 import { setupPhysical } from './physical-schema.js';
 
-const loadNow = () => loadavg().map((l) => l.toFixed(1)).join(' / ');
+const loadNow = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' / ');
 const LOAD_START = loadNow();
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -78,14 +98,31 @@ async function registerOrg(base: string, name: string): Promise<Org> {
     await fetch(`${base}/auth/register`, {
       method: 'POST',
       headers: JSON_HEADERS,
-      body: JSON.stringify({ organizationName: name, country: 'RS', baseCurrency: 'RSD', language: 'sr', email: `${name.toLowerCase()}@example.test`, password: 'Correct-Horse-9', fullName: 'Bench' }),
+      body: JSON.stringify({
+        organizationName: name,
+        country: 'RS',
+        baseCurrency: 'RSD',
+        language: 'sr',
+        email: `${name.toLowerCase()}@example.test`,
+        password: 'Correct-Horse-9',
+        fullName: 'Bench',
+      }),
     }),
   );
   const token = reg.tokens.accessToken as string;
   const headers = { authorization: `Bearer ${token}`, ...JSON_HEADERS };
   const accounts = await json(await fetch(`${base}/accounts`, { headers }));
-  const ids = Object.fromEntries(accounts.data.map((a: { code: string; id: string }) => [a.code, a.id])) as Record<string, string>;
-  const customer = await json(await fetch(`${base}/contacts`, { method: 'POST', headers, body: JSON.stringify({ type: 'customer', name: 'Kupac Čačić', email: 'kupac@example.test' }) }));
+  const ids = Object.fromEntries(accounts.data.map((a: { code: string; id: string }) => [a.code, a.id])) as Record<
+    string,
+    string
+  >;
+  const customer = await json(
+    await fetch(`${base}/contacts`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ type: 'customer', name: 'Kupac Čačić', email: 'kupac@example.test' }),
+    }),
+  );
   return {
     id: reg.organization.id,
     userId: reg.user.id,
@@ -136,7 +173,11 @@ async function remittanceUser(base: string, dbUrl: string) {
   const c = new pg.Client({ connectionString: dbUrl });
   await c.connect();
   try {
-    const user = (await c.query(`SELECT user_id FROM sessions WHERE token_hash = $1`, [createHash('sha256').update(token).digest('hex')])).rows[0].user_id as string;
+    const user = (
+      await c.query(`SELECT user_id FROM sessions WHERE token_hash = $1`, [
+        createHash('sha256').update(token).digest('hex'),
+      ])
+    ).rows[0].user_id as string;
     await c.query(
       `INSERT INTO ob_consents (id, user_id, provider, external_consent_id, status, scope, surface, callback_state, granted_at, expires_at)
        VALUES ('obc_bench', $1, 'sandbox', 'ext-bench', 'active', 'AISP+PISP', 'api', 'bench-state', now(), now() + interval '90 days')`,
@@ -163,9 +204,15 @@ interface Route {
   physical: { port: number; requests: CycledRequest[] };
 }
 
-const dbs = await Promise.all([createBenchDatabase('bench_hot_acc'), createBenchDatabase('bench_hot_remit'), createBenchDatabase('bench_hot_phys')]);
+const dbs = await Promise.all([
+  createBenchDatabase('bench_hot_acc'),
+  createBenchDatabase('bench_hot_remit'),
+  createBenchDatabase('bench_hot_phys'),
+]);
 const [accDb, remitDb, physDb] = dbs;
-const beforeDbs = BEFORE ? await Promise.all([createBenchDatabase('bench_hot_acc_before'), createBenchDatabase('bench_hot_remit_before')]) : null;
+const beforeDbs = BEFORE
+  ? await Promise.all([createBenchDatabase('bench_hot_acc_before'), createBenchDatabase('bench_hot_remit_before')])
+  : null;
 if (beforeDbs) dbs.push(...beforeDbs);
 const commitOf = (dir: string) => execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: dir }).toString().trim();
 const HEAD = commitOf(ROOT);
@@ -189,11 +236,29 @@ try {
     return child;
   };
   /** Both services of a checkout on their own databases, with their organizations and user. */
-  const services = async (root: string, ports: { app: number; remit: number }, acc: string, remit: string, profile: string) => {
-    await start(await serviceEntry(root, 'accounting'), accountingEnv(ports.app, { ACCOUNTING_DATABASE_URL: acc, DATA_DIR: dataDir }), `${url(ports.app)}/health`, profileArgs(`${profile}accounting`));
+  const services = async (
+    root: string,
+    ports: { app: number; remit: number },
+    acc: string,
+    remit: string,
+    profile: string,
+  ) => {
+    await start(
+      await serviceEntry(root, 'accounting'),
+      accountingEnv(ports.app, { ACCOUNTING_DATABASE_URL: acc, DATA_DIR: dataDir }),
+      `${url(ports.app)}/health`,
+      profileArgs(`${profile}accounting`),
+    );
     await start(
       await serviceEntry(root, 'remittance'),
-      { REMITTANCE_PORT: String(ports.remit), REMITTANCE_DATABASE_URL: remit, DATA_DIR: dataDir, NODE_ENV: 'development', RATE_LIMITS: 'off', LOG_LEVEL: 'warn' },
+      {
+        REMITTANCE_PORT: String(ports.remit),
+        REMITTANCE_DATABASE_URL: remit,
+        DATA_DIR: dataDir,
+        NODE_ENV: 'development',
+        RATE_LIMITS: 'off',
+        LOG_LEVEL: 'warn',
+      },
       `${url(ports.remit)}/api/health`,
       profileArgs(`${profile}remittance`),
     );
@@ -209,22 +274,69 @@ try {
   };
   type Checkout = Awaited<ReturnType<typeof services>>;
   const now = await services(ROOT, { app: PORT.app, remit: PORT.remit }, accDb.url, remitDb.url, '');
-  const then = BEFORE && beforeDbs ? await services(BEFORE, { app: PORT.beforeApp, remit: PORT.beforeRemit }, beforeDbs[0].url, beforeDbs[1].url, 'before-') : null;
+  const then =
+    BEFORE && beforeDbs
+      ? await services(
+          BEFORE,
+          { app: PORT.beforeApp, remit: PORT.beforeRemit },
+          beforeDbs[0].url,
+          beforeDbs[1].url,
+          'before-',
+        )
+      : null;
   // The physical baseline, too, reads organizations that no write phase adds invoices to.
   const phys = await setupPhysical(physDb.url, 2 * ORGS, INVOICES);
   const physReaders = phys.slice(0, ORGS);
   const physWriters = phys.slice(ORGS);
 
-  await start(`${ROOT}/bench/servers/bare-physical.ts`, { DATABASE_URL: physDb.url, PORT: String(PORT.physical) }, `${url(PORT.physical)}/health`, profileArgs('physical'));
-  await start(`${ROOT}/bench/servers/bare-me.ts`, { DATABASE_URL: accDb.url, PORT: String(PORT.me) }, `${url(PORT.me)}/health`);
-  await start(`${ROOT}/bench/servers/bare-posting.ts`, { DATABASE_URL: accDb.url, PORT: String(PORT.posting) }, `${url(PORT.posting)}/health`);
-  await start(`${ROOT}/bench/servers/bare-invoice.ts`, { DATABASE_URL: accDb.url, PORT: String(PORT.invoice) }, `${url(PORT.invoice)}/health`);
-  await start(`${ROOT}/bench/servers/bare-same-schema.ts`, { DATABASE_URL: accDb.url, REMITTANCE_DATABASE_URL: remitDb.url, PORT: String(PORT.same) }, `${url(PORT.same)}/health`);
+  await start(
+    `${ROOT}/bench/servers/bare-physical.ts`,
+    { DATABASE_URL: physDb.url, PORT: String(PORT.physical) },
+    `${url(PORT.physical)}/health`,
+    profileArgs('physical'),
+  );
+  await start(
+    `${ROOT}/bench/servers/bare-me.ts`,
+    { DATABASE_URL: accDb.url, PORT: String(PORT.me) },
+    `${url(PORT.me)}/health`,
+  );
+  await start(
+    `${ROOT}/bench/servers/bare-posting.ts`,
+    { DATABASE_URL: accDb.url, PORT: String(PORT.posting) },
+    `${url(PORT.posting)}/health`,
+  );
+  await start(
+    `${ROOT}/bench/servers/bare-invoice.ts`,
+    { DATABASE_URL: accDb.url, PORT: String(PORT.invoice) },
+    `${url(PORT.invoice)}/health`,
+  );
+  await start(
+    `${ROOT}/bench/servers/bare-same-schema.ts`,
+    { DATABASE_URL: accDb.url, REMITTANCE_DATABASE_URL: remitDb.url, PORT: String(PORT.same) },
+    `${url(PORT.same)}/health`,
+  );
 
   const bearer = (o: Org) => ({ authorization: `Bearer ${o.token}` });
-  const entry = (o: Org) => ({ transactionDate: today, description: 'bench entry', debitAccountId: o.debit, creditAccountId: o.credit, amount: 12.34 });
-  const invoice = (o: Org) => ({ customerId: o.customerId, invoiceDate: today, dueDate: due, items: ITEMS, notes: 'Bench' });
-  const post = (path: string, headers: Record<string, string>, body: object): CycledRequest => ({ method: 'POST', path, headers: { ...headers, ...JSON_HEADERS }, body: JSON.stringify(body) });
+  const entry = (o: Org) => ({
+    transactionDate: today,
+    description: 'bench entry',
+    debitAccountId: o.debit,
+    creditAccountId: o.credit,
+    amount: 12.34,
+  });
+  const invoice = (o: Org) => ({
+    customerId: o.customerId,
+    invoiceDate: today,
+    dueDate: due,
+    items: ITEMS,
+    notes: 'Bench',
+  });
+  const post = (path: string, headers: Record<string, string>, body: object): CycledRequest => ({
+    method: 'POST',
+    path,
+    headers: { ...headers, ...JSON_HEADERS },
+    body: JSON.stringify(body),
+  });
   const get = (path: string, headers: Record<string, string> = {}): CycledRequest => ({ method: 'GET', path, headers });
 
   /** The service side of each route for one checkout (its own organizations and ports). */
@@ -236,7 +348,10 @@ try {
       list: { port: c.ports.app, requests: r.map((o) => get('/api/v1/invoices?perPage=20', bearer(o))) },
       posting: { port: c.ports.app, requests: w.map((o) => post('/api/v1/transactions', bearer(o), entry(o))) },
       invoice: { port: c.ports.app, requests: w.map((o) => post('/api/v1/invoices', bearer(o), invoice(o))) },
-      remitMe: { port: c.ports.remit, requests: [get('/v1/auth/me', { authorization: `Bearer ${c.remitUser.token}` })] },
+      remitMe: {
+        port: c.ports.remit,
+        requests: [get('/v1/auth/me', { authorization: `Bearer ${c.remitUser.token}` })],
+      },
       rates: { port: c.ports.remit, requests: [get('/api/rates')] },
     };
   };
@@ -272,7 +387,12 @@ try {
         app: app.posting,
         before: was?.posting ?? null,
         same: { port: PORT.posting, requests: w.map((o) => post('/post', {}, { ...entry(o), org: o.id })) },
-        physical: { port: PORT.physical, requests: pw.map((o) => post('/transactions', {}, { ...entry({ debit: o.debit, credit: o.credit } as Org), org: o.org })) },
+        physical: {
+          port: PORT.physical,
+          requests: pw.map((o) =>
+            post('/transactions', {}, { ...entry({ debit: o.debit, credit: o.credit } as Org), org: o.org }),
+          ),
+        },
       },
       {
         name: `accounting POST /invoices (3 items), ${label}`,
@@ -280,8 +400,16 @@ try {
         app: app.invoice,
         before: was?.invoice ?? null,
         // The same-schema baseline numbers in 2027, so its counter is not the service's.
-        same: { port: PORT.invoice, requests: w.map((o) => post('/invoices', {}, { ...invoice(o), org: o.id, invoiceDate: '2027-01-10', dueDate: '2027-02-10' })) },
-        physical: { port: PORT.physical, requests: pw.map((o) => post('/invoices', {}, { ...invoice({ customerId: o.customer } as Org), org: o.org })) },
+        same: {
+          port: PORT.invoice,
+          requests: w.map((o) =>
+            post('/invoices', {}, { ...invoice(o), org: o.id, invoiceDate: '2027-01-10', dueDate: '2027-02-10' }),
+          ),
+        },
+        physical: {
+          port: PORT.physical,
+          requests: pw.map((o) => post('/invoices', {}, { ...invoice({ customerId: o.customer } as Org), org: o.org })),
+        },
       },
     );
   }
@@ -359,7 +487,10 @@ try {
       const cpu = cpuPerRequest.get(route.name)!;
       const pgc = pgPerRequest.get(route.name)!;
       const ldc = loaderPerRequest.get(route.name)!;
-      const us = (s: Side) => (cpu[s].length ? `${Math.round(cpu[s].at(-1)!)}+${Math.round(pgc[s].at(-1)!)}+${Math.round(ldc[s].at(-1)!)} µs` : '-');
+      const us = (s: Side) =>
+        cpu[s].length
+          ? `${Math.round(cpu[s].at(-1)!)}+${Math.round(pgc[s].at(-1)!)}+${Math.round(ldc[s].at(-1)!)} µs`
+          : '-';
       console.log(
         `${route.name}: app ${got.app.at(-1)?.requestsPerSec} (${us('app')}), ${BEFORE ? `before ${got.before.at(-1)?.requestsPerSec} (${us('before')}), ` : ''}same ${got.same.at(-1)?.requestsPerSec ?? '-'} (${us('same')}), physical ${got.physical.at(-1)?.requestsPerSec} (${us('physical')})`,
       );
@@ -382,7 +513,9 @@ const rows = routes.map((route) => {
   const ratio = app / physical;
   const errors = [...r.app, ...r.before, ...r.same, ...r.physical].reduce((a, x) => a + x.non2xx + x.errors, 0);
   const was = r.before.length ? med(r.before) : null;
-  const beforeCells = BEFORE_COMMIT ? ` ${was === null ? '-' : was.toLocaleString('en')} | ${was === null ? '-' : `**${(was / physical).toFixed(2)}**`} |` : '';
+  const beforeCells = BEFORE_COMMIT
+    ? ` ${was === null ? '-' : was.toLocaleString('en')} | ${was === null ? '-' : `**${(was / physical).toFixed(2)}**`} |`
+    : '';
   const cpu = cpuPerRequest.get(route.name)!;
   const pgc = pgPerRequest.get(route.name)!;
   const us = (xs: number[]) => (xs.length && xs.every(Number.isFinite) ? String(Math.round(median(xs))) : '-');

@@ -9,7 +9,19 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createBenchDatabase, load, machine, percentile, ROOT, startProcess, stopProcess, writeSection, accountingEnv, json, serviceEntry } from './lib.js';
+import {
+  accountingEnv,
+  createBenchDatabase,
+  json,
+  load,
+  machine,
+  percentile,
+  ROOT,
+  serviceEntry,
+  startProcess,
+  stopProcess,
+  writeSection,
+} from './lib.js';
 
 const APP_PORT = 3920;
 const BARE_PORT = 3921;
@@ -18,8 +30,8 @@ const dataDir = mkdtempSync(join(tmpdir(), 'bench-invoices-'));
 
 const APP_ENV = accountingEnv(APP_PORT, { DATA_DIR: dataDir, PUBLIC_BASE_URL: 'http://127.0.0.1:3920' });
 
-
-const fmt = (r: { requestsPerSec: number; p50: number; p99: number; non2xx: number; errors: number }) => `${r.requestsPerSec} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non-2xx ${r.non2xx}, errors ${r.errors}`;
+const fmt = (r: { requestsPerSec: number; p50: number; p99: number; non2xx: number; errors: number }) =>
+  `${r.requestsPerSec} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non-2xx ${r.non2xx}, errors ${r.errors}`;
 const ms = (v: number) => `${v.toFixed(1)} ms`;
 
 const ITEMS = [
@@ -30,30 +42,66 @@ const ITEMS = [
 
 const db = await createBenchDatabase('bench_invoices');
 try {
-  const app = await startProcess(await serviceEntry(ROOT, 'accounting'), { ...APP_ENV, ACCOUNTING_DATABASE_URL: db.url }, `http://127.0.0.1:${APP_PORT}/health`);
+  const app = await startProcess(
+    await serviceEntry(ROOT, 'accounting'),
+    { ...APP_ENV, ACCOUNTING_DATABASE_URL: db.url },
+    `http://127.0.0.1:${APP_PORT}/health`,
+  );
   let bare: Awaited<ReturnType<typeof startProcess>> | null = null;
   const base = `http://127.0.0.1:${APP_PORT}/api/v1`;
   const creates: Array<Awaited<ReturnType<typeof load>>> = [];
   const baselines: Array<Awaited<ReturnType<typeof load>>> = [];
   const sends: number[] = [];
   try {
-    const reg = await json(await fetch(`${base}/auth/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ organizationName: 'Bench d.o.o.', country: 'RS', baseCurrency: 'RSD', language: 'sr', email: 'bench.invoices@example.test', password: 'Correct-Horse-9', fullName: 'Bench' }),
-    }));
+    const reg = await json(
+      await fetch(`${base}/auth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          organizationName: 'Bench d.o.o.',
+          country: 'RS',
+          baseCurrency: 'RSD',
+          language: 'sr',
+          email: 'bench.invoices@example.test',
+          password: 'Correct-Horse-9',
+          fullName: 'Bench',
+        }),
+      }),
+    );
     const orgId = reg.organization.id as string;
     const headers = { authorization: `Bearer ${reg.tokens.accessToken}`, 'content-type': 'application/json' };
-    const customer = await json(await fetch(`${base}/contacts`, { method: 'POST', headers, body: JSON.stringify({ type: 'customer', name: 'Kupac Čačić', email: 'kupac@example.test' }) }));
+    const customer = await json(
+      await fetch(`${base}/contacts`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ type: 'customer', name: 'Kupac Čačić', email: 'kupac@example.test' }),
+      }),
+    );
     const today = new Date().toISOString().slice(0, 10);
     const due = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
-    const body = JSON.stringify({ customerId: customer.id, invoiceDate: today, dueDate: due, items: ITEMS, notes: 'Bench' });
-    bare = await startProcess(`${ROOT}/bench/servers/bare-invoice.ts`, { DATABASE_URL: db.url, PORT: String(BARE_PORT) }, `http://127.0.0.1:${BARE_PORT}/health`);
+    const body = JSON.stringify({
+      customerId: customer.id,
+      invoiceDate: today,
+      dueDate: due,
+      items: ITEMS,
+      notes: 'Bench',
+    });
+    bare = await startProcess(
+      `${ROOT}/bench/servers/bare-invoice.ts`,
+      { DATABASE_URL: db.url, PORT: String(BARE_PORT) },
+      `http://127.0.0.1:${BARE_PORT}/health`,
+    );
     const bareReq = {
       url: `http://127.0.0.1:${BARE_PORT}/invoices`,
       method: 'POST' as const,
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ org: orgId, customerId: customer.id, invoiceDate: '2027-01-10', dueDate: '2027-02-10', items: ITEMS }),
+      body: JSON.stringify({
+        org: orgId,
+        customerId: customer.id,
+        invoiceDate: '2027-01-10',
+        dueDate: '2027-02-10',
+        items: ITEMS,
+      }),
     };
     const appReq = { url: `${base}/invoices`, method: 'POST' as const, headers, body };
     await load({ ...appReq, seconds: 2 });
@@ -65,8 +113,16 @@ try {
     }
 
     // (b) sequential sends of fresh drafts for SECONDS (after a few warm-up sends).
-    const draft = async () => (await json(await fetch(`${base}/invoices`, { method: 'POST', headers, body }))).id as string;
-    const send = async (id: string) => json(await fetch(`${base}/invoices/${id}/status`, { method: 'PATCH', headers, body: JSON.stringify({ action: 'send' }) }));
+    const draft = async () =>
+      (await json(await fetch(`${base}/invoices`, { method: 'POST', headers, body }))).id as string;
+    const send = async (id: string) =>
+      json(
+        await fetch(`${base}/invoices/${id}/status`, {
+          method: 'PATCH',
+          headers,
+          body: JSON.stringify({ action: 'send' }),
+        }),
+      );
     for (let i = 0; i < 5; i++) await send(await draft());
     const until = Date.now() + SECONDS * 1000;
     while (Date.now() < until) {

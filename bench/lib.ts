@@ -1,6 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
@@ -84,7 +84,9 @@ export async function serviceEntry(root: string, service: 'accounting' | 'remitt
   const entry = join(root, 'services', service, 'dist/server.js');
   const flagsModule = join(root, 'scripts/node-flags.ts');
   if (existsSync(flagsModule)) {
-    const { SERVICE_NODE_FLAGS } = (await import(pathToFileURL(flagsModule).href)) as { SERVICE_NODE_FLAGS: Record<string, string[]> };
+    const { SERVICE_NODE_FLAGS } = (await import(pathToFileURL(flagsModule).href)) as {
+      SERVICE_NODE_FLAGS: Record<string, string[]>;
+    };
     serviceFlags.set(entry, SERVICE_NODE_FLAGS[service] ?? []);
   }
   return entry;
@@ -207,7 +209,9 @@ export function percentile(values: number[], p: number): number {
 /** Replaces (or appends) the section under `heading` in BENCHMARKS.md. */
 export function writeSection(heading: string, body: string): void {
   const file = `${ROOT}/BENCHMARKS.md`;
-  const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n\nFigures from the machines these were run on (2 cores); every comparison is against a baseline measured in the same run.\n';
+  const current = existsSync(file)
+    ? readFileSync(file, 'utf8')
+    : '# Benchmarks\n\nFigures from the machines these were run on (2 cores); every comparison is against a baseline measured in the same run.\n';
   const marker = `## ${heading}\n`;
   const start = current.indexOf(marker);
   let next: string;

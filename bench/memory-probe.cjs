@@ -9,8 +9,18 @@ if (file) {
   setInterval(() => {
     const m = process.memoryUsage();
     const spaces = {};
-    for (const s of v8.getHeapSpaceStatistics()) spaces[s.space_name] = { size: mb(s.space_size), used: mb(s.space_used_size) };
-    writeFileSync(`${file}.tmp`, JSON.stringify({ rss: mb(m.rss), heapTotal: mb(m.heapTotal), heapUsed: mb(m.heapUsed), external: mb(m.external), spaces }));
+    for (const s of v8.getHeapSpaceStatistics())
+      spaces[s.space_name] = { size: mb(s.space_size), used: mb(s.space_used_size) };
+    writeFileSync(
+      `${file}.tmp`,
+      JSON.stringify({
+        rss: mb(m.rss),
+        heapTotal: mb(m.heapTotal),
+        heapUsed: mb(m.heapUsed),
+        external: mb(m.external),
+        spaces,
+      }),
+    );
     renameSync(`${file}.tmp`, file);
   }, 250).unref();
 }

@@ -45,20 +45,29 @@ function category(n: ProfileNode): string {
 }
 
 const total = [...selfUs.values()].reduce((a, b) => a + b, 0);
-const busy = total - [...selfUs.entries()].filter(([id]) => byId.get(id)!.callFrame.functionName === '(idle)').reduce((a, [, v]) => a + v, 0);
+const busy =
+  total -
+  [...selfUs.entries()]
+    .filter(([id]) => byId.get(id)!.callFrame.functionName === '(idle)')
+    .reduce((a, [, v]) => a + v, 0);
 const sum = (key: (n: ProfileNode) => string) => {
   const m = new Map<string, number>();
   for (const [id, us] of selfUs) {
     const k = key(byId.get(id)!);
     m.set(k, (m.get(k) ?? 0) + us);
   }
-  return [...m.entries()].filter(([k]) => !k.startsWith('(idle)')).sort((a, b) => b[1] - a[1]).slice(0, top);
+  return [...m.entries()]
+    .filter(([k]) => !k.startsWith('(idle)'))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top);
 };
 const pct = (us: number) => `${((us / busy) * 100).toFixed(1)}%`;
 console.log(`${file}: ${(total / 1e6).toFixed(1)} s profiled, ${(busy / 1e6).toFixed(1)} s busy (not idle)`);
 console.log('\nself time by package / file (share of busy time):');
 for (const [k, us] of sum(category)) console.log(`  ${pct(us).padStart(6)}  ${k}`);
 console.log('\nhottest functions:');
-for (const [k, us] of sum((n) => `${n.callFrame.functionName || '(anonymous)'}  ${category(n)}:${n.callFrame.lineNumber + 1}`)) {
+for (const [k, us] of sum(
+  (n) => `${n.callFrame.functionName || '(anonymous)'}  ${category(n)}:${n.callFrame.lineNumber + 1}`,
+)) {
   console.log(`  ${pct(us).padStart(6)}  ${k}`);
 }

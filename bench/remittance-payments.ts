@@ -18,7 +18,18 @@
 import { execFileSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import pg from 'pg';
-import { createBenchDatabase, json, load, machine, processCpuMs, ROOT, startProcess, stopProcess, writeSection, serviceEntry } from './lib.js';
+import {
+  createBenchDatabase,
+  json,
+  load,
+  machine,
+  processCpuMs,
+  ROOT,
+  serviceEntry,
+  startProcess,
+  stopProcess,
+  writeSection,
+} from './lib.js';
 
 const APP_PORT = 3920;
 const BARE_PORT = 3921;
@@ -40,20 +51,32 @@ async function user(base: string, i: number): Promise<{ token: string; recipient
   // Synthetic national ids (month + 80), one per user: DDMMYY + individual number + check digits.
   const { withCheckDigits } = await import('../services/remittance/src/lib/national-id.js');
   let pid: string | null = null;
-  for (let k = 0; !pid; k++) pid = withCheckDigits(`${String(1 + (i % 28)).padStart(2, '0')}${81 + ((i + k) % 12)}${70 + (i % 20)}${String(100 + i).padStart(3, '0')}`);
+  for (let k = 0; !pid; k++)
+    pid = withCheckDigits(
+      `${String(1 + (i % 28)).padStart(2, '0')}${81 + ((i + k) % 12)}${70 + (i % 20)}${String(100 + i).padStart(3, '0')}`,
+    );
   authorize.searchParams.set('pid', pid);
   const back = new URL((await fetch(authorize, { redirect: 'manual' })).headers.get('location')!);
   const signedIn = await json(
     await fetch(`${base}/v1/auth/eid/callback`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ code: back.searchParams.get('code'), state: back.searchParams.get('state'), platform: 'mobile' }),
+      body: JSON.stringify({
+        code: back.searchParams.get('code'),
+        state: back.searchParams.get('state'),
+        platform: 'mobile',
+      }),
     }),
   );
   const auth = { authorization: `Bearer ${signedIn.token}`, 'content-type': 'application/json' };
-  const consent = await json(await fetch(`${base}/v1/open-banking/consents`, { method: 'POST', headers: auth, body: '{}' }));
+  const consent = await json(
+    await fetch(`${base}/v1/open-banking/consents`, { method: 'POST', headers: auth, body: '{}' }),
+  );
   // The sandbox bank's pages on this server, whatever public base URL the links carry (as the tests do).
-  const local = (link: string) => { const u = new URL(link, base); return `${base}${u.pathname}${u.search}`; };
+  const local = (link: string) => {
+    const u = new URL(link, base);
+    return `${base}${u.pathname}${u.search}`;
+  };
   const bank = await fetch(local(consent.data.redirectUrl), { redirect: 'manual' });
   const back2 = bank.headers.get('location');
   if (!back2) throw new Error(`sandbox bank: ${bank.status} ${await bank.text()}`);
@@ -62,7 +85,12 @@ async function user(base: string, i: number): Promise<{ token: string; recipient
     await fetch(`${base}/v1/recipients`, {
       method: 'POST',
       headers: auth,
-      body: JSON.stringify({ name: 'Marko Marković', country: 'RS', currency: 'RSD', bankAccount: 'RS35260005601001611379' }),
+      body: JSON.stringify({
+        name: 'Marko Marković',
+        country: 'RS',
+        currency: 'RSD',
+        bankAccount: 'RS35260005601001611379',
+      }),
     }),
   );
   return { token: signedIn.token, recipientId: recipient.data.id };
@@ -90,7 +118,9 @@ async function prepare(base: string, dbUrl: string) {
   for (let i = 0; i < USERS; i++) users.push(await user(base, i));
   const admin = new pg.Client({ connectionString: dbUrl });
   await admin.connect();
-  await admin.query(`UPDATE bank_accounts SET balance = 1000000000; UPDATE sandbox_bank_accounts SET balance = 1000000000`);
+  await admin.query(
+    `UPDATE bank_accounts SET balance = 1000000000; UPDATE sandbox_bank_accounts SET balance = 1000000000`,
+  );
   await admin.end();
   return users.map((u) => ({
     method: 'POST' as const,
@@ -110,7 +140,10 @@ async function measured(pid: number | undefined, run: () => ReturnType<typeof lo
   const before = processCpuMs(pid);
   const r = await run();
   const after = processCpuMs(pid);
-  return { ...r, cpuUs: before !== null && after !== null && r.total > 0 ? Math.round(((after - before) * 1000) / r.total) : NaN };
+  return {
+    ...r,
+    cpuUs: before !== null && after !== null && r.total > 0 ? Math.round(((after - before) * 1000) / r.total) : NaN,
+  };
 }
 const db = await createBenchDatabase('bench_remit');
 const beforeDb = BEFORE ? await createBenchDatabase('bench_remit_before') : null;
@@ -121,10 +154,18 @@ try {
     `http://127.0.0.1:${APP_PORT}/api/health`,
     PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}/remittance`] : [],
   );
-  const bare = await startProcess(`${ROOT}/bench/servers/bare-remittance.ts`, { DATABASE_URL: db.url, PORT: String(BARE_PORT) }, `http://127.0.0.1:${BARE_PORT}/health`);
+  const bare = await startProcess(
+    `${ROOT}/bench/servers/bare-remittance.ts`,
+    { DATABASE_URL: db.url, PORT: String(BARE_PORT) },
+    `http://127.0.0.1:${BARE_PORT}/health`,
+  );
   const before =
     BEFORE && beforeDb
-      ? await startProcess(await serviceEntry(BEFORE, 'remittance'), serviceEnv(BEFORE_PORT, beforeDb.url), `http://127.0.0.1:${BEFORE_PORT}/api/health`)
+      ? await startProcess(
+          await serviceEntry(BEFORE, 'remittance'),
+          serviceEnv(BEFORE_PORT, beforeDb.url),
+          `http://127.0.0.1:${BEFORE_PORT}/api/health`,
+        )
       : null;
   const rows: Array<{ load: string; app: Load; bare: Load; before: Load | null }> = [];
   try {
@@ -135,28 +176,59 @@ try {
     const beforeUrl = `http://127.0.0.1:${BEFORE_PORT}/v1/transactions/remittance`;
     const bareUrl = `http://127.0.0.1:${BARE_PORT}/remit`;
     const bareHeaders = { 'content-type': 'application/json' };
-    const bareBodies = Array.from({ length: USERS }, (_, i) => JSON.stringify({ account: `acc${i}`, amount: '150.50', fee: '0.75', total: '151.25' }));
+    const bareBodies = Array.from({ length: USERS }, (_, i) =>
+      JSON.stringify({ account: `acc${i}`, amount: '150.50', fee: '0.75', total: '151.25' }),
+    );
     // One shared sequence over the 100 users: concurrent requests go to different users.
-    const bareRequests = bareBodies.map((body) => ({ method: 'POST' as const, path: '/remit', headers: bareHeaders, body }));
+    const bareRequests = bareBodies.map((body) => ({
+      method: 'POST' as const,
+      path: '/remit',
+      headers: bareHeaders,
+      body,
+    }));
     let n = 0;
-    const appSpread = (seconds: number) => measured(app.pid, () => load({ url: appUrl, seconds, connections: CONNECTIONS, pick: () => requests[n++ % USERS] }));
+    const appSpread = (seconds: number) =>
+      measured(app.pid, () =>
+        load({ url: appUrl, seconds, connections: CONNECTIONS, pick: () => requests[n++ % USERS] }),
+      );
     const beforeSpread = (seconds: number) =>
-      measured(before?.pid, () => load({ url: beforeUrl, seconds, connections: CONNECTIONS, pick: () => beforeRequests![n++ % USERS] }));
-    const bareSpread = (seconds: number) => measured(bare.pid, () => load({ url: bareUrl, seconds, connections: CONNECTIONS, pick: () => bareRequests[n++ % USERS] }));
+      measured(before?.pid, () =>
+        load({ url: beforeUrl, seconds, connections: CONNECTIONS, pick: () => beforeRequests![n++ % USERS] }),
+      );
+    const bareSpread = (seconds: number) =>
+      measured(bare.pid, () =>
+        load({ url: bareUrl, seconds, connections: CONNECTIONS, pick: () => bareRequests[n++ % USERS] }),
+      );
     await appSpread(2);
     await bareSpread(2);
     if (beforeRequests) await beforeSpread(2);
     // Interleaved rounds, so that the machine's noise hits all sides alike.
     for (let r = 0; r < ROUNDS; r++) {
-      rows.push({ load: 'spread', app: await appSpread(SECONDS), bare: await bareSpread(SECONDS), before: beforeRequests ? await beforeSpread(SECONDS) : null });
+      rows.push({
+        load: 'spread',
+        app: await appSpread(SECONDS),
+        bare: await bareSpread(SECONDS),
+        before: beforeRequests ? await beforeSpread(SECONDS) : null,
+      });
     }
     const single = (pid: number | undefined, url: string, req: (typeof requests)[number]) =>
-      measured(pid, () => load({ url, method: 'POST', seconds: SECONDS, connections: CONNECTIONS, headers: req.headers, body: req.body }));
+      measured(pid, () =>
+        load({ url, method: 'POST', seconds: SECONDS, connections: CONNECTIONS, headers: req.headers, body: req.body }),
+      );
     for (let r = 0; r < ROUNDS; r++) {
       rows.push({
         load: 'single',
         app: await single(app.pid, appUrl, requests[0]),
-        bare: await measured(bare.pid, () => load({ url: bareUrl, method: 'POST', headers: bareHeaders, body: bareBodies[0], seconds: SECONDS, connections: CONNECTIONS })),
+        bare: await measured(bare.pid, () =>
+          load({
+            url: bareUrl,
+            method: 'POST',
+            headers: bareHeaders,
+            body: bareBodies[0],
+            seconds: SECONDS,
+            connections: CONNECTIONS,
+          }),
+        ),
         before: beforeRequests ? await single(before?.pid, beforeUrl, beforeRequests[0]) : null,
       });
     }
@@ -172,7 +244,9 @@ try {
   const ratio = (r: (typeof rows)[number]) => r.app.requestsPerSec / r.bare.requestsPerSec;
   const body = `Command: \`${BEFORE_COMMIT ? `BENCH_BEFORE=<checkout of ${BEFORE_COMMIT}> ` : ''}npm run bench -- remittance-payments\` on ${HEAD} (${machine()}, real PostgreSQL on the same machine, ${CONNECTIONS} connections,
 ${SECONDS} s per measurement, service in development mode (production refuses the sandbox bank) with \`RATE_LIMITS=off\` and
-the settlement job off. The machine is shared with other work (load average ${loadavg().map((l) => l.toFixed(1)).join(' / ')} on 2 cores at the end of the run), so absolute
+the settlement job off. The machine is shared with other work (load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' / ')} on 2 cores at the end of the run), so absolute
 figures are noisy; service and baseline ran interleaved, round by round.
 
 | what | result |

@@ -24,14 +24,19 @@ const config = loadConfig({
   CONSENT_EXPIRY_INTERVAL: '0s',
   BALANCE_SYNC_INTERVAL: '0s',
 });
-const db = await createDatabase<DB>({ url: process.env.REMITTANCE_DATABASE_URL ?? 'memory://', appRole: 'remittance_app' });
+const db = await createDatabase<DB>({
+  url: process.env.REMITTANCE_DATABASE_URL ?? 'memory://',
+  appRole: 'remittance_app',
+});
 await migrate(db.raw, MIGRATIONS_DIR);
 const app = await buildApp(config, db);
 await app.ready();
 
 const start = await app.inject({ method: 'GET', url: '/v1/auth/eid/initiate?platform=mobile' });
 const authorize = new URL(start.json().redirectUrl);
-const back = new URL((await app.inject({ method: 'GET', url: authorize.pathname + authorize.search })).headers.location as string);
+const back = new URL(
+  (await app.inject({ method: 'GET', url: authorize.pathname + authorize.search })).headers.location as string,
+);
 const signIn = await app.inject({
   method: 'POST',
   url: '/v1/auth/eid/callback',
@@ -49,6 +54,8 @@ for (let i = 0; i < n; i++) {
 }
 times.sort((a, b) => a - b);
 const pct = (p: number) => times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))].toFixed(3);
-console.log(`remittance authenticated request (${db.kind}, n=${n}): p50 ${pct(50)} ms, p95 ${pct(95)} ms, p99 ${pct(99)} ms`);
+console.log(
+  `remittance authenticated request (${db.kind}, n=${n}): p50 ${pct(50)} ms, p95 ${pct(95)} ms, p99 ${pct(99)} ms`,
+);
 await app.close();
 await db.close();

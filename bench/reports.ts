@@ -19,7 +19,18 @@ import os from 'node:os';
 import pg from 'pg';
 import { addDays, monthStart } from '../services/accounting/src/modules/ledger/period-ranges.js';
 import { organizationToday } from '../services/accounting/src/modules/reports/report-dates.js';
-import { accountingEnv, createBenchDatabase, json, machine, percentile, ROOT, startProcess, stopProcess, writeSection, serviceEntry } from './lib.js';
+import {
+  accountingEnv,
+  createBenchDatabase,
+  json,
+  machine,
+  percentile,
+  ROOT,
+  serviceEntry,
+  startProcess,
+  stopProcess,
+  writeSection,
+} from './lib.js';
 import { describeData, generate, type LoadedData } from './reports/data.js';
 import * as groupBy from './reports/group-by.js';
 import { measureSumsWriteCost, type WriteCost } from './reports/sums-writes.js';
@@ -45,7 +56,15 @@ async function register(name: string): Promise<string> {
     await fetch(`${base}/auth/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ organizationName: name, country: 'RS', baseCurrency: 'RSD', language: 'sr', email: `${name.toLowerCase()}@example.test`, password: PASSWORD, fullName: 'Bench' }),
+      body: JSON.stringify({
+        organizationName: name,
+        country: 'RS',
+        baseCurrency: 'RSD',
+        language: 'sr',
+        email: `${name.toLowerCase()}@example.test`,
+        password: PASSWORD,
+        fullName: 'Bench',
+      }),
     }),
   );
   return body.organization.id as string;
@@ -91,25 +110,34 @@ const periods = [
 const db = REUSE_URL ? { url: REUSE_URL, drop: async () => {} } : await createBenchDatabase('bench_reports');
 const admin = new pg.Client({ connectionString: db.url });
 try {
-  let app = await startProcess(await serviceEntry(ROOT, 'accounting'), appEnv(db.url), `http://127.0.0.1:${APP_PORT}/health`);
+  let app = await startProcess(
+    await serviceEntry(ROOT, 'accounting'),
+    appEnv(db.url),
+    `http://127.0.0.1:${APP_PORT}/health`,
+  );
   let orgId: string;
   const otherOrgIds: string[] = [];
   if (REUSE_URL) await stopProcess(app);
-  else try {
-    orgId = await register('BenchReports');
-    for (let i = 0; i < OTHERS; i += 5) {
-      const batch = Array.from({ length: Math.min(5, OTHERS - i) }, (_, j) => register(`BenchOther${i + j}`));
-      otherOrgIds.push(...(await Promise.all(batch)));
+  else
+    try {
+      orgId = await register('BenchReports');
+      for (let i = 0; i < OTHERS; i += 5) {
+        const batch = Array.from({ length: Math.min(5, OTHERS - i) }, (_, j) => register(`BenchOther${i + j}`));
+        otherOrgIds.push(...(await Promise.all(batch)));
+      }
+    } finally {
+      await stopProcess(app);
     }
-  } finally {
-    await stopProcess(app);
-  }
 
   await admin.connect();
   const loadStarted = performance.now();
   let data: LoadedData;
   if (REUSE_URL) {
-    const orgs = (await admin.query<{ id: string; name: string }>("SELECT id, name FROM organizations WHERE name = 'BenchReports' OR name LIKE 'BenchOther%' ORDER BY name")).rows;
+    const orgs = (
+      await admin.query<{ id: string; name: string }>(
+        "SELECT id, name FROM organizations WHERE name = 'BenchReports' OR name LIKE 'BenchOther%' ORDER BY name",
+      )
+    ).rows;
     orgId = orgs.find((o) => o.name === 'BenchReports')!.id;
     otherOrgIds.push(...orgs.filter((o) => o.name !== 'BenchReports').map((o) => o.id));
     data = await describeData(admin, orgId, otherOrgIds);
@@ -129,25 +157,71 @@ try {
     vatReceivableId: idOf('1300'),
   };
 
-  const cases: Case[] = [{ report: 'dashboard', period: `today (${today})`, path: '/reports/dashboard', target: 50, baseline: () => groupBy.dashboard(admin, orgId, chart, today) }];
+  const cases: Case[] = [
+    {
+      report: 'dashboard',
+      period: `today (${today})`,
+      path: '/reports/dashboard',
+      target: 50,
+      baseline: () => groupBy.dashboard(admin, orgId, chart, today),
+    },
+  ];
   for (const p of periods) {
     const range = `from=${p.from}&to=${p.to}`;
     cases.push(
-      { report: 'profit-loss', period: p.label, path: `/reports/profit-loss?${range}`, target: 100, baseline: () => groupBy.profitLoss(admin, orgId, p.from, p.to) },
-      { report: 'balance-sheet', period: p.label, path: `/reports/balance-sheet?date=${p.asOf}`, target: 100, baseline: () => groupBy.balanceSheet(admin, orgId, p.asOf) },
-      { report: 'cash-flow', period: p.label, path: `/reports/cash-flow?${range}`, target: 100, baseline: () => groupBy.cashFlow(admin, orgId, chart, p.from, p.to) },
-      { report: 'vat', period: p.label, path: `/reports/vat?${range}`, target: 100, baseline: () => groupBy.vat(admin, orgId, chart, p.from, p.to) },
-      { report: 'trial-balance', period: p.label, path: `/reports/trial-balance?date=${p.asOf}`, target: 100, baseline: () => groupBy.trialBalance(admin, orgId, p.asOf) },
+      {
+        report: 'profit-loss',
+        period: p.label,
+        path: `/reports/profit-loss?${range}`,
+        target: 100,
+        baseline: () => groupBy.profitLoss(admin, orgId, p.from, p.to),
+      },
+      {
+        report: 'balance-sheet',
+        period: p.label,
+        path: `/reports/balance-sheet?date=${p.asOf}`,
+        target: 100,
+        baseline: () => groupBy.balanceSheet(admin, orgId, p.asOf),
+      },
+      {
+        report: 'cash-flow',
+        period: p.label,
+        path: `/reports/cash-flow?${range}`,
+        target: 100,
+        baseline: () => groupBy.cashFlow(admin, orgId, chart, p.from, p.to),
+      },
+      {
+        report: 'vat',
+        period: p.label,
+        path: `/reports/vat?${range}`,
+        target: 100,
+        baseline: () => groupBy.vat(admin, orgId, chart, p.from, p.to),
+      },
+      {
+        report: 'trial-balance',
+        period: p.label,
+        path: `/reports/trial-balance?date=${p.asOf}`,
+        target: 100,
+        baseline: () => groupBy.trialBalance(admin, orgId, p.asOf),
+      },
     );
   }
 
   // BENCH_ONLY=vat,dashboard times only those reports (a quick look; the section needs them all).
   const only = process.env.BENCH_ONLY?.split(',');
   if (only) cases.splice(0, cases.length, ...cases.filter((c) => only.includes(c.report)));
-  app = await startProcess(await serviceEntry(ROOT, 'accounting'), appEnv(db.url), `http://127.0.0.1:${APP_PORT}/health`);
+  app = await startProcess(
+    await serviceEntry(ROOT, 'accounting'),
+    appEnv(db.url),
+    `http://127.0.0.1:${APP_PORT}/health`,
+  );
   // After this checkout's server (its migrations applied), so the before server finds them done.
   const beforeApp = BEFORE_ROOT
-    ? await startProcess(await serviceEntry(BEFORE_ROOT, 'accounting'), { ...appEnv(db.url), ACCOUNTING_PORT: String(BEFORE_PORT) }, `http://127.0.0.1:${BEFORE_PORT}/health`)
+    ? await startProcess(
+        await serviceEntry(BEFORE_ROOT, 'accounting'),
+        { ...appEnv(db.url), ACCOUNTING_PORT: String(BEFORE_PORT) },
+        `http://127.0.0.1:${BEFORE_PORT}/health`,
+      )
     : null;
   if (REUSE_URL) await admin.query('VACUUM ANALYZE account_period_sums');
   const measured: Measured[] = [];
@@ -171,10 +245,12 @@ try {
       const report = groupBy.fromReport[c.report](JSON.parse(body));
       const plain = await c.baseline();
       for (const key of Object.keys(plain)) {
-        if (report[key] !== plain[key]) mismatches.push(`${c.report} ${c.period} ${key}: report ${report[key]}, GROUP BY ${plain[key]}`);
+        if (report[key] !== plain[key])
+          mismatches.push(`${c.report} ${c.period} ${key}: report ${report[key]}, GROUP BY ${plain[key]}`);
       }
       // The before server must answer byte for byte the same report.
-      if (beforeApp && Buffer.from(await request(c.path, beforeBase)).toString() !== body) mismatches.push(`${c.report} ${c.period}: body differs from the before server's`);
+      if (beforeApp && Buffer.from(await request(c.path, beforeBase)).toString() !== body)
+        mismatches.push(`${c.report} ${c.period}: body differs from the before server's`);
     }
     if (mismatches.length) throw new Error(`reports disagree with the GROUP BY:\n${mismatches.join('\n')}`);
     for (const c of cases) {
@@ -191,7 +267,9 @@ try {
       }
       measured.push(m);
       const beforeNote = beforeApp ? `, before p50 ${percentile(m.before, 50).toFixed(1)} ms` : '';
-      console.log(`${c.report} ${c.period}: service p50 ${percentile(m.service, 50).toFixed(1)} ms${beforeNote}, GROUP BY p50 ${percentile(m.plain, 50).toFixed(1)} ms`);
+      console.log(
+        `${c.report} ${c.period}: service p50 ${percentile(m.service, 50).toFixed(1)} ms${beforeNote}, GROUP BY p50 ${percentile(m.plain, 50).toFixed(1)} ms`,
+      );
     }
   } finally {
     await stopProcess(app);
@@ -225,11 +303,15 @@ try {
 **The machine is shared and was noisy**: other sessions' builds and test suites ran on the same
 ${os.cpus().length} cores; load average (1 / 5 / 15 min) ${loadavg(loadBefore)} at the start and ${loadavg(loadAfter)} at the end,
 so absolute figures are inflated and scattered; the columns were measured interleaved, request by request.
-${BEFORE_ROOT ? `
+${
+  BEFORE_ROOT
+    ? `
 Before: the server of the checkout at BENCH_BEFORE_ROOT (${process.env.BENCH_BEFORE_LABEL ?? 'an earlier commit'}), started on the same database and port ${BEFORE_PORT},
 timed in the same loop (after, before, GROUP BY, request by request); before timing, its body was checked byte-identical to
 this checkout's for every row. It runs on this checkout's schema (its migrations must be a subset).
-` : ''}
+`
+    : ''
+}
 Data (generated with set-based SQL, \`bench/reports/data.ts\`; ${REUSE_URL ? 'generated by an earlier run of this bench kept with BENCH_KEEP_DB and reused here with BENCH_DB_URL, VACUUM ANALYZE of the sums before timing' : `load, totals and VACUUM ANALYZE ${loadSeconds.toFixed(0)} s`}): one organization
 with ${data.accounts} accounts (the default chart plus created ones in every code range) and ${(data.documentPostings + data.manualPostings).toLocaleString('en')} postings
 evenly over ${from} .. ${today}: ${data.invoices.toLocaleString('en')} invoices (two lines, 20% and 10%, every tenth in EUR) and ${data.expenses.toLocaleString('en')} expenses
@@ -263,7 +345,8 @@ month (today, ${today}) that is that month's days plus every month before. The V
 every invoice (per tax rate) and every expense of the period, so it reads invoices, items and
 expenses, and its cost grows with the documents in the period, not with the postings.
 `;
-  const writeSection_ = writes ? `
+  const writeSection_ = writes
+    ? `
 Write cost of the covering primary key (migration 20261123005500 INCLUDEs the figures, so a sums
 update is never HOT): \`bench/reports/sums-writes.ts\`, in this run, on two copies of this
 database's sums table (${data.periodSumRows.toLocaleString('en')} rows, same layout, VACUUM ANALYZE), one with the key as before
@@ -276,8 +359,10 @@ owner over pg, one round trip each.
 |---|---|---|---|---|
 | key columns only (before 20261123005500) | ${writes.plain.p50.toFixed(3)} | ${writes.plain.mean.toFixed(3)} | ${(writes.plain.hot * 100).toFixed(0)} % | ${writes.plain.indexGrowthKb.toFixed(0)} kB |
 | covering (INCLUDE debit_total, credit_total, posting_count) | ${writes.covering.p50.toFixed(3)} | ${writes.covering.mean.toFixed(3)} | ${(writes.covering.hot * 100).toFixed(0)} % | ${writes.covering.indexGrowthKb.toFixed(0)} kB |
-` : '';
-  const vatWriteSection = vatWrites ? `
+`
+    : '';
+  const vatWriteSection = vatWrites
+    ? `
 Write cost of the VAT report's precomputed rows (migration 20261123007000; services/accounting/docs/reports.md):
 \`bench/reports/vat-writes.ts\`, in this run, on this database: the statement each case's trigger fires on,
 as the application writes it (the status UPDATE; for a draft's lines the INSERT of 2 lines), timed with the
@@ -290,7 +375,8 @@ COMMIT, a send's PDF and mail) is the same with and without.
 | statement | without trigger p50 / mean ms | with trigger p50 / mean ms | added p50 ms |
 |---|---|---|---|
 ${vatWrites.cases.map((c) => `| ${c.name} | ${c.without.p50.toFixed(3)} / ${c.without.mean.toFixed(3)} | ${c.with.p50.toFixed(3)} / ${c.with.mean.toFixed(3)} | ${(c.with.p50 - c.without.p50).toFixed(3)} |`).join('\n')}
-` : '';
+`
+    : '';
   writeSection('Reports (issue 12)', section + writeSection_ + vatWriteSection);
   console.log(section + writeSection_ + vatWriteSection);
 } finally {

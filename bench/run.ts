@@ -5,7 +5,9 @@ import { fileURLToPath } from 'node:url';
 
 const names = process.argv.slice(2);
 if (names.length === 0) {
-  console.error('usage: npm run bench -- <auth|books|invoices|einvoice|hot-paths|banking|banking-memory|flags-duel|reports|remittance-session|remittance-payments> [...]');
+  console.error(
+    'usage: npm run bench -- <auth|books|invoices|einvoice|hot-paths|banking|banking-memory|flags-duel|reports|remittance-session|remittance-payments> [...]',
+  );
   process.exit(2);
 }
 const dir = fileURLToPath(new URL('.', import.meta.url));

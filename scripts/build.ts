@@ -75,7 +75,9 @@ export async function buildAll(root = ROOT): Promise<void> {
       target: 'node20',
       external: EXTERNAL,
       // The bundled CommonJS packages call require(); in an ES module it comes from createRequire.
-      banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
+      banner: {
+        js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);",
+      },
       minifyWhitespace: true,
       legalComments: 'external',
       sourcemap: 'linked',
@@ -86,7 +88,9 @@ export async function buildAll(root = ROOT): Promise<void> {
       const found = /\b__(dirname|filename)\b/.exec(code);
       if (found) {
         const at = code.slice(Math.max(0, found.index - 120), found.index + 40);
-        throw new Error(`services/${name}/dist/${file} refers to ${found[0]} (…${at}…): add its package to EXTERNAL in scripts/build.ts`);
+        throw new Error(
+          `services/${name}/dist/${file} refers to ${found[0]} (…${at}…): add its package to EXTERNAL in scripts/build.ts`,
+        );
       }
     }
     for (const f of filesUnder(src)) {

@@ -5,7 +5,10 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 let status = 0;
 for (const name of ['accounting', 'remittance']) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', `services/${name}/src/migrate.ts`], { cwd: root, stdio: 'inherit' });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', `services/${name}/src/migrate.ts`], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   if (r.status !== 0) status = r.status ?? 1;
 }
 process.exit(status);

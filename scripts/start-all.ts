@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { buildAll, ROOT } from './build.js';
 import { SERVICE_NODE_FLAGS } from './node-flags.js';
 
@@ -27,8 +27,14 @@ let stopping = false;
 let failed = false;
 
 for (const name of services) {
-  const entry = fromSource ? ['--import', 'tsx', `services/${name}/src/server.ts`] : [`services/${name}/dist/server.js`];
-  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS[name as 'accounting' | 'remittance'], ...entry], { cwd: ROOT, stdio: 'inherit', env: process.env });
+  const entry = fromSource
+    ? ['--import', 'tsx', `services/${name}/src/server.ts`]
+    : [`services/${name}/dist/server.js`];
+  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS[name as 'accounting' | 'remittance'], ...entry], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: process.env,
+  });
   children.set(name, child);
   child.on('exit', (code, signal) => {
     children.delete(name);

@@ -15,7 +15,10 @@ import { bearer, linkSandboxBank, signInMobile, type TestApp } from '../services
 export function overHttp(base: string): FastifyInstance & TestApp {
   const inject = async (opts: InjectOptions) => {
     const headers: Record<string, string> = { ...(opts.headers as Record<string, string>) };
-    if (opts.cookies) headers.cookie = Object.entries(opts.cookies).map(([k, v]) => `${k}=${v}`).join('; ');
+    if (opts.cookies)
+      headers.cookie = Object.entries(opts.cookies)
+        .map(([k, v]) => `${k}=${v}`)
+        .join('; ');
     let body: string | Uint8Array<ArrayBuffer> | undefined;
     if (opts.payload !== undefined) {
       if (typeof opts.payload === 'string') body = opts.payload;
@@ -25,7 +28,12 @@ export function overHttp(base: string): FastifyInstance & TestApp {
         headers['content-type'] ??= 'application/json';
       }
     }
-    const res = await fetch(new URL(opts.url as string, base), { method: opts.method ?? 'GET', headers, body, redirect: 'manual' });
+    const res = await fetch(new URL(opts.url as string, base), {
+      method: opts.method ?? 'GET',
+      headers,
+      body,
+      redirect: 'manual',
+    });
     const raw = Buffer.from(await res.arrayBuffer());
     return {
       statusCode: res.status,
@@ -43,7 +51,10 @@ export function overHttp(base: string): FastifyInstance & TestApp {
   return { inject } as unknown as FastifyInstance & TestApp;
 }
 
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 /** The API reference page and one of swagger-ui's files, which it serves from its package. */
 async function servesReference(app: FastifyInstance): Promise<void> {
@@ -61,7 +72,12 @@ export async function walkAccounting(base: string): Promise<void> {
   const s = await seller(app, 'RS');
   const c = await buyer(app, s, 'RS');
   const item = { description: 'Usluga', quantity: 2, unitPrice: 1000, taxRate: 20, classificationCode: '62.10.11' };
-  const inv = await sentInvoice(app, s, { customerId: c.id, invoiceDate: '2026-03-10', dueDate: '2026-04-09', items: [item] });
+  const inv = await sentInvoice(app, s, {
+    customerId: c.id,
+    invoiceDate: '2026-03-10',
+    dueDate: '2026-04-09',
+    items: [item],
+  });
   // PDF (pdfkit and the DejaVu fonts, found through the package), the payment code (qrcode, loaded
   // on first use) and the e-invoice (a chunk loaded on first use).
   const pdf = await app.inject(authed(s.token, { method: 'GET', url: `/api/v1/invoices/${inv.id}/pdf` }));
@@ -72,26 +88,49 @@ export async function walkAccounting(base: string): Promise<void> {
   expect(ubl.statusCode).toBe(200);
   expect(ubl.body).toContain(inv.invoiceNumber);
   // A receipt (multipart, the type by content) and a statement import (csv-parse).
-  const expense = await app.inject(authed(s.token, {
-    method: 'POST',
-    url: '/api/v1/expenses',
-    ...form({ expenseDate: '2026-05-04', category: 'Travel', amount: '118.80', taxAmount: '19.80', description: 'Taxi' }, { filename: 'r.txt', type: 'text/plain', data: PNG }),
-  }));
+  const expense = await app.inject(
+    authed(s.token, {
+      method: 'POST',
+      url: '/api/v1/expenses',
+      ...form(
+        { expenseDate: '2026-05-04', category: 'Travel', amount: '118.80', taxAmount: '19.80', description: 'Taxi' },
+        { filename: 'r.txt', type: 'text/plain', data: PNG },
+      ),
+    }),
+  );
   expect(expense.statusCode).toBe(201);
   const receipt = await app.inject(authed(s.token, { method: 'GET', url: expense.json().receiptUrl }));
   expect([receipt.statusCode, receipt.headers['content-type']]).toEqual([200, 'image/png']);
-  const accounts = (await app.inject(authed(s.token, { method: 'GET', url: '/api/v1/accounts' }))).json().data as Array<{ code: string; id: string }>;
-  const bank = await app.inject(authed(s.token, {
-    method: 'POST',
-    url: '/api/v1/bank-accounts',
-    payload: { accountId: accounts.find((a) => a.code === '1100')!.id, bankName: 'Banka Intesa', iban: 'RS35 1050 0812 3123 1231', currencyCode: 'RSD' },
-  }));
+  const accounts = (await app.inject(authed(s.token, { method: 'GET', url: '/api/v1/accounts' }))).json()
+    .data as Array<{ code: string; id: string }>;
+  const bank = await app.inject(
+    authed(s.token, {
+      method: 'POST',
+      url: '/api/v1/bank-accounts',
+      payload: {
+        accountId: accounts.find((a) => a.code === '1100')!.id,
+        bankName: 'Banka Intesa',
+        iban: 'RS35 1050 0812 3123 1231',
+        currencyCode: 'RSD',
+      },
+    }),
+  );
   expect(bank.statusCode).toBe(201);
-  const imported = await app.inject(authed(s.token, {
-    method: 'POST',
-    url: `/api/v1/bank-accounts/${bank.json().id}/import`,
-    ...form({}, { field: 'file', filename: 's.csv', type: 'text/csv', data: Buffer.from('Date;Description;Amount\n2026-03-11;"Uplata; kupac";2.400,00\n') }),
-  }));
+  const imported = await app.inject(
+    authed(s.token, {
+      method: 'POST',
+      url: `/api/v1/bank-accounts/${bank.json().id}/import`,
+      ...form(
+        {},
+        {
+          field: 'file',
+          filename: 's.csv',
+          type: 'text/csv',
+          data: Buffer.from('Date;Description;Amount\n2026-03-11;"Uplata; kupac";2.400,00\n'),
+        },
+      ),
+    }),
+  );
   expect([imported.statusCode, imported.json()]).toEqual([200, { imported: 1, duplicates: 0, errors: [] }]);
 }
 

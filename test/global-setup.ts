@@ -1,8 +1,6 @@
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { dropTemplate, prepareTemplate, type TemplateInfo } from '../packages/shared/src/test/databases.js';
-// The ProvidedContext type (dbTemplates) is declared beside its reader.
-import type { freshDatabase as _reader } from '../packages/shared/src/test/clone.js';
 
 /** Migrates one template database per service per run; test files clone it (see databases.ts). */
 const SERVICES = {

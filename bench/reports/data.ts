@@ -65,12 +65,21 @@ async function createAccounts(admin: pg.Client, orgId: string): Promise<void> {
 }
 
 async function idsByCode(admin: pg.Client, orgId: string): Promise<Map<string, string>> {
-  const { rows } = await admin.query<{ id: string; code: string }>('SELECT id, code FROM accounts WHERE organization_id = $1 ORDER BY code', [orgId]);
+  const { rows } = await admin.query<{ id: string; code: string }>(
+    'SELECT id, code FROM accounts WHERE organization_id = $1 ORDER BY code',
+    [orgId],
+  );
   return new Map(rows.map((r) => [r.code, r.id]));
 }
 
 /** Invoices with two lines (20% and 10%), every tenth in EUR; their sale postings and, when paid, the payment. */
-async function createInvoices(admin: pg.Client, orgId: string, from: string, today: string, ids: Map<string, string>): Promise<void> {
+async function createInvoices(
+  admin: pg.Client,
+  orgId: string,
+  from: string,
+  today: string,
+  ids: Map<string, string>,
+): Promise<void> {
   const { rows } = await admin.query<{ id: string }>(
     `INSERT INTO contacts (organization_id, type, name, currency_code) VALUES ($1, 'customer', 'Bench kupac d.o.o.', 'RSD') RETURNING id`,
     [orgId],
@@ -118,7 +127,13 @@ async function createInvoices(admin: pg.Client, orgId: string, from: string, tod
 }
 
 /** Expenses (every fifth without VAT, every tenth in EUR): approvals Dr expense / Cr 2110 and Dr 1300 / Cr 2110, payments Dr 2110 / Cr 1100. */
-async function createExpenses(admin: pg.Client, orgId: string, from: string, today: string, ids: Map<string, string>): Promise<void> {
+async function createExpenses(
+  admin: pg.Client,
+  orgId: string,
+  from: string,
+  today: string,
+  ids: Map<string, string>,
+): Promise<void> {
   const expenseAccounts = [...ids.entries()].filter(([code]) => code >= '5000' && code < '8000').map(([, id]) => id);
   await admin.query(
     `INSERT INTO expenses (organization_id, expense_number, vendor_name, expense_date, category, amount, tax_amount, currency_code,
@@ -152,7 +167,15 @@ async function createExpenses(admin: pg.Client, orgId: string, from: string, tod
  * Manual postings g in [first, last] of `total`, dated in order over the days from `from`; pairs:
  * account k with k+1, k+7 and k+61 (of the code-ordered accounts), so 600 pairs in all.
  */
-function insertManual(admin: pg.Client, orgId: string, accountIds: string[], from: string, first: number, last: number, total: number) {
+function insertManual(
+  admin: pg.Client,
+  orgId: string,
+  accountIds: string[],
+  from: string,
+  first: number,
+  last: number,
+  total: number,
+) {
   return admin.query(
     `INSERT INTO ledger_transactions (organization_id, transaction_date, description, debit_account_id, credit_account_id,
        amount, currency_code, exchange_rate, base_amount, reference_type, locked)
@@ -174,7 +197,10 @@ export async function generate(admin: pg.Client, set: DataSet): Promise<LoadedDa
   await createInvoices(admin, set.orgId, set.from, set.today, ids);
   await createExpenses(admin, set.orgId, set.from, set.today, ids);
   const count = async (orgIds: string[]) =>
-    Number((await admin.query('SELECT count(*) FROM ledger_transactions WHERE organization_id = ANY($1::uuid[])', [orgIds])).rows[0].count);
+    Number(
+      (await admin.query('SELECT count(*) FROM ledger_transactions WHERE organization_id = ANY($1::uuid[])', [orgIds]))
+        .rows[0].count,
+    );
   const documentPostings = await count([set.orgId]);
   const manual = Math.max(0, set.postings - documentPostings);
   const accountIds = [...ids.values()];
@@ -182,7 +208,16 @@ export async function generate(admin: pg.Client, set: DataSet): Promise<LoadedDa
   const otherAccounts = new Map<string, string[]>();
   for (const org of set.otherOrgIds) otherAccounts.set(org, [...(await idsByCode(admin, org)).values()]);
   for (let c = 0; c < chunks; c++) {
-    if (manual > 0) await insertManual(admin, set.orgId, accountIds, set.from, c * CHUNK, Math.min(manual, (c + 1) * CHUNK) - 1, manual);
+    if (manual > 0)
+      await insertManual(
+        admin,
+        set.orgId,
+        accountIds,
+        set.from,
+        c * CHUNK,
+        Math.min(manual, (c + 1) * CHUNK) - 1,
+        manual,
+      );
     for (const org of set.otherOrgIds.filter((_, i) => i % chunks === c)) {
       await insertManual(admin, org, otherAccounts.get(org)!, set.from, 0, set.perOther - 1, set.perOther);
     }
@@ -191,8 +226,14 @@ export async function generate(admin: pg.Client, set: DataSet): Promise<LoadedDa
   for (const org of [set.orgId, ...set.otherOrgIds]) await rebuildLedgerTotals(admin, org);
   // The VAT report's rows and days are kept by triggers, which replica mode skipped: computed here
   // by the functions those triggers run (migration 20261123007000), as its backfill does.
-  await admin.query('SELECT vat_report_rows_refresh_invoices(ARRAY(SELECT id FROM invoices WHERE organization_id = $1))', [set.orgId]);
-  await admin.query('SELECT vat_report_rows_refresh_expenses(ARRAY(SELECT id FROM expenses WHERE organization_id = $1))', [set.orgId]);
+  await admin.query(
+    'SELECT vat_report_rows_refresh_invoices(ARRAY(SELECT id FROM invoices WHERE organization_id = $1))',
+    [set.orgId],
+  );
+  await admin.query(
+    'SELECT vat_report_rows_refresh_expenses(ARRAY(SELECT id FROM expenses WHERE organization_id = $1))',
+    [set.orgId],
+  );
   await admin.query('VACUUM ANALYZE');
   return describeData(admin, set.orgId, set.otherOrgIds);
 }
@@ -200,14 +241,19 @@ export async function generate(admin: pg.Client, set: DataSet): Promise<LoadedDa
 /** What a loaded data set holds (also for a kept database reused with BENCH_DB_URL). */
 export async function describeData(admin: pg.Client, orgId: string, otherOrgIds: string[]): Promise<LoadedData> {
   const one = async (q: string, params: unknown[] = [orgId]) => Number((await admin.query(q, params)).rows[0].count);
-  const documentPostings = await one("SELECT count(*) FROM ledger_transactions WHERE organization_id = $1 AND reference_type IS DISTINCT FROM 'manual'");
+  const documentPostings = await one(
+    "SELECT count(*) FROM ledger_transactions WHERE organization_id = $1 AND reference_type IS DISTINCT FROM 'manual'",
+  );
   return {
     accounts: await one('SELECT count(*) FROM accounts WHERE organization_id = $1'),
     invoices: await one('SELECT count(*) FROM invoices WHERE organization_id = $1'),
     expenses: await one('SELECT count(*) FROM expenses WHERE organization_id = $1'),
     documentPostings,
-    manualPostings: (await one('SELECT count(*) FROM ledger_transactions WHERE organization_id = $1')) - documentPostings,
-    otherPostings: await one('SELECT count(*) FROM ledger_transactions WHERE organization_id = ANY($1::uuid[])', [otherOrgIds]),
+    manualPostings:
+      (await one('SELECT count(*) FROM ledger_transactions WHERE organization_id = $1')) - documentPostings,
+    otherPostings: await one('SELECT count(*) FROM ledger_transactions WHERE organization_id = ANY($1::uuid[])', [
+      otherOrgIds,
+    ]),
     periodSumRows: await one('SELECT count(*) FROM account_period_sums WHERE organization_id = $1'),
   };
 }

@@ -1,5 +1,5 @@
+import { D, type Dec, dec } from '@app/shared/money';
 import type pg from 'pg';
-import { D, dec, type Dec } from '@app/shared/money';
 import { addDays, monthStart } from '../../services/accounting/src/modules/ledger/period-ranges.js';
 import { activityOf } from '../../services/accounting/src/modules/reports/report-accounts.js';
 
@@ -44,7 +44,8 @@ async function accountTotals(pgc: pg.Client, orgId: string, from: string, to: st
 }
 
 /** Normal-side balance per type (A9): assets and expenses debit - credit, the others credit - debit. */
-const side = (r: AccountRow) => (r.account_type_id === 1 || r.account_type_id === 5 ? dec(r.debit).minus(r.credit) : dec(r.credit).minus(r.debit));
+const side = (r: AccountRow) =>
+  r.account_type_id === 1 || r.account_type_id === 5 ? dec(r.debit).minus(r.credit) : dec(r.credit).minus(r.debit);
 const ofType = (rows: AccountRow[], type: number) => total(rows.filter((r) => r.account_type_id === type).map(side));
 
 export async function trialBalance(pgc: pg.Client, orgId: string, date: string): Promise<Figures> {
@@ -69,11 +70,22 @@ export async function profitLoss(pgc: pg.Client, orgId: string, from: string, to
   const rows = await accountTotals(pgc, orgId, from, to);
   const revenue = ofType(rows, 4);
   const expenses = ofType(rows, 5);
-  return { revenue: f(revenue), expenses: f(expenses), netProfit: f(revenue.minus(expenses)), accounts: String(rows.filter((r) => r.account_type_id >= 4).length) };
+  return {
+    revenue: f(revenue),
+    expenses: f(expenses),
+    netProfit: f(revenue.minus(expenses)),
+    accounts: String(rows.filter((r) => r.account_type_id >= 4).length),
+  };
 }
 
 /** Money into (+) or out of (-) the cash accounts in [from, to] per counter account; transfers between cash accounts left out. */
-export async function cashFlow(pgc: pg.Client, orgId: string, chart: Chart, from: string, to: string): Promise<Figures> {
+export async function cashFlow(
+  pgc: pg.Client,
+  orgId: string,
+  chart: Chart,
+  from: string,
+  to: string,
+): Promise<Figures> {
   const flows = await pgc.query<{ code: string; account_type_id: number; amount: string }>(
     `SELECT c.code, c.account_type_id, sum(CASE WHEN t.debit_account_id = ANY($4::uuid[]) THEN t.base_amount ELSE -t.base_amount END) AS amount
      FROM ledger_transactions t
@@ -90,7 +102,8 @@ export async function cashFlow(pgc: pg.Client, orgId: string, chart: Chart, from
        AND (debit_account_id = ANY($3::uuid[])) <> (credit_account_id = ANY($3::uuid[]))`,
     [orgId, addDays(from, -1), chart.cashIds],
   );
-  const by = (activity: string) => total(flows.rows.filter((r) => activityOf(r) === activity).map((r) => dec(r.amount)));
+  const by = (activity: string) =>
+    total(flows.rows.filter((r) => activityOf(r) === activity).map((r) => dec(r.amount)));
   const net = total(flows.rows.map((r) => dec(r.amount)));
   const open = dec(opening.rows[0].amount ?? 0);
   return {

@@ -26,7 +26,12 @@ export interface WriteCost {
 
 const KEY = 'organization_id, grain, period_start, account_id, counter_account_id';
 
-export async function measureSumsWriteCost(admin: pg.Client, orgId: string, today: string, statements: number): Promise<WriteCost> {
+export async function measureSumsWriteCost(
+  admin: pg.Client,
+  orgId: string,
+  today: string,
+  statements: number,
+): Promise<WriteCost> {
   const tables = { plain: 'bench_sums_plain_key', covering: 'bench_sums_covering_key' } as const;
   for (const [kind, table] of Object.entries(tables)) {
     await admin.query(`DROP TABLE IF EXISTS ${table}`);
@@ -61,9 +66,12 @@ export async function measureSumsWriteCost(admin: pg.Client, orgId: string, toda
     const indexSize = async (table: string) =>
       Number((await admin.query<{ s: string }>(`SELECT pg_relation_size('${table}_pkey') AS s`)).rows[0].s);
     const stats = async (table: string) =>
-      (await admin.query<{ upd: string; hot: string }>(
-        `SELECT n_tup_upd AS upd, n_tup_hot_upd AS hot FROM pg_stat_user_tables WHERE relname = $1`, [table],
-      )).rows[0];
+      (
+        await admin.query<{ upd: string; hot: string }>(
+          `SELECT n_tup_upd AS upd, n_tup_hot_upd AS hot FROM pg_stat_user_tables WHERE relname = $1`,
+          [table],
+        )
+      ).rows[0];
     const before = {
       plain: { index: await indexSize(tables.plain), ...(await stats(tables.plain)) },
       covering: { index: await indexSize(tables.covering), ...(await stats(tables.covering)) },

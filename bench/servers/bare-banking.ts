@@ -26,7 +26,10 @@ await pool.query(`CREATE UNIQUE INDEX IF NOT EXISTS bench_plain_lines_key
 app.post('/import', async (request) => {
   const q = request.query as { table: 'plain' | 'app'; account: string; org: string };
   const table = q.table === 'app' ? 'bank_transactions' : 'bench_plain_lines';
-  const rows = (request.body as string).split('\n').filter(Boolean).map((l) => l.split(','));
+  const rows = (request.body as string)
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => l.split(','));
   let inserted = 0;
   await transaction(pool, async (client) => {
     for (let i = 0; i < rows.length; i += 5000) {

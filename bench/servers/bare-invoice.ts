@@ -20,11 +20,23 @@ const ITEMS = `INSERT INTO invoice_items (organization_id, invoice_id, line_numb
   SELECT $1, $2, n, $3, 1, 10, 20, 10, 2 FROM generate_series(1, 3) AS n`;
 
 app.post('/invoices', async (request, reply) => {
-  const b = request.body as { org: string; customerId: string; invoiceDate: string; dueDate: string; items: Array<{ description: string }> };
+  const b = request.body as {
+    org: string;
+    customerId: string;
+    invoiceDate: string;
+    dueDate: string;
+    items: Array<{ description: string }>;
+  };
   const year = Number(b.invoiceDate.slice(0, 4));
   const row = await transaction(pool, async (client) => {
     const n = (await client.query(COUNTER, [b.org, year])).rows[0].last_number as number;
-    const { rows } = await client.query(INVOICE, [b.org, `INV-${year}-${String(n).padStart(4, '0')}`, b.customerId, b.invoiceDate, b.dueDate]);
+    const { rows } = await client.query(INVOICE, [
+      b.org,
+      `INV-${year}-${String(n).padStart(4, '0')}`,
+      b.customerId,
+      b.invoiceDate,
+      b.dueDate,
+    ]);
     await client.query(ITEMS, [b.org, rows[0].id, b.items[0].description]);
     return rows[0];
   });

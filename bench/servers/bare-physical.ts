@@ -42,12 +42,27 @@ app.get('/invoices', async (request) => {
 });
 
 app.post('/transactions', async (request, reply) => {
-  const b = request.body as { org: string; transactionDate: string; description: string; debitAccountId: string; creditAccountId: string; amount: number };
+  const b = request.body as {
+    org: string;
+    transactionDate: string;
+    description: string;
+    debitAccountId: string;
+    creditAccountId: string;
+    amount: number;
+  };
   const amount = String(b.amount);
   const row = await transaction(pool, async (client) => {
-    const { rows } = await client.query({ name: 'posting', text: POSTING, values: [b.org, b.transactionDate, b.description, b.debitAccountId, b.creditAccountId, amount] });
+    const { rows } = await client.query({
+      name: 'posting',
+      text: POSTING,
+      values: [b.org, b.transactionDate, b.description, b.debitAccountId, b.creditAccountId, amount],
+    });
     for (const id of [b.debitAccountId, b.creditAccountId].sort()) {
-      await client.query({ name: 'balance', text: BALANCE, values: [id, id === b.debitAccountId ? amount : '0', id === b.creditAccountId ? amount : '0'] });
+      await client.query({
+        name: 'balance',
+        text: BALANCE,
+        values: [id, id === b.debitAccountId ? amount : '0', id === b.creditAccountId ? amount : '0'],
+      });
     }
     return rows[0];
   });
@@ -55,12 +70,23 @@ app.post('/transactions', async (request, reply) => {
 });
 
 app.post('/invoices', async (request, reply) => {
-  const b = request.body as { org: string; customerId: string; invoiceDate: string; dueDate: string; items: Array<{ description: string }> };
+  const b = request.body as {
+    org: string;
+    customerId: string;
+    invoiceDate: string;
+    dueDate: string;
+    items: Array<{ description: string }>;
+  };
   const year = Number(b.invoiceDate.slice(0, 4));
   const row = await transaction(pool, async (client) => {
-    const n = (await client.query({ name: 'counter', text: COUNTER, values: [b.org, year] })).rows[0].last_number as number;
+    const n = (await client.query({ name: 'counter', text: COUNTER, values: [b.org, year] })).rows[0]
+      .last_number as number;
     const number = `INV-${year}-${String(n).padStart(4, '0')}`;
-    const { rows } = await client.query({ name: 'invoice', text: INVOICE, values: [b.org, number, b.customerId, b.invoiceDate, b.dueDate] });
+    const { rows } = await client.query({
+      name: 'invoice',
+      text: INVOICE,
+      values: [b.org, number, b.customerId, b.invoiceDate, b.dueDate],
+    });
     await client.query({ name: 'items', text: ITEMS, values: [rows[0].id, b.items[0].description] });
     return rows[0];
   });

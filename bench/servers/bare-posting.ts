@@ -16,10 +16,24 @@ const INSERT_POSTING = `INSERT INTO ledger_transactions (organization_id, transa
   VALUES ($1, $2, $3, $4, $5, $6, 'RSD', 1, $6, 'manual', false) RETURNING *`;
 
 app.post('/post', async (request, reply) => {
-  const b = request.body as { org: string; transactionDate: string; description: string; debitAccountId: string; creditAccountId: string; amount: number };
+  const b = request.body as {
+    org: string;
+    transactionDate: string;
+    description: string;
+    debitAccountId: string;
+    creditAccountId: string;
+    amount: number;
+  };
   const amount = String(b.amount);
   const row = await transaction(pool, async (client) => {
-    const { rows } = await client.query(INSERT_POSTING, [b.org, b.transactionDate, b.description, b.debitAccountId, b.creditAccountId, amount]);
+    const { rows } = await client.query(INSERT_POSTING, [
+      b.org,
+      b.transactionDate,
+      b.description,
+      b.debitAccountId,
+      b.creditAccountId,
+      amount,
+    ]);
     return rows[0];
   });
   return reply.status(201).send(row);

@@ -19,7 +19,8 @@ await pool.query(`
   INSERT INTO bare_accounts SELECT 'acc' || n, 1000000000 FROM generate_series(0, 99) AS n ON CONFLICT DO NOTHING;`);
 
 const DEBIT = 'UPDATE bare_accounts SET balance = balance - $2 WHERE id = $1 AND balance >= $2';
-const INSERT_TX = 'INSERT INTO bare_transactions (account_id, amount, fee) VALUES ($1, $2, $3) RETURNING id, created_at';
+const INSERT_TX =
+  'INSERT INTO bare_transactions (account_id, amount, fee) VALUES ($1, $2, $3) RETURNING id, created_at';
 const INSERT_PAYMENT = 'INSERT INTO bare_payments (transaction_id, amount) VALUES ($1, $2)';
 
 app.post('/remit', async (request, reply) => {

@@ -45,7 +45,12 @@ export function parseNodeEnv(value: string | undefined): NodeEnv {
  * A secret from the environment; outside production a missing one is generated once and kept
  * in DATA_DIR so restarts keep sessions valid. Production refuses to start without it (G8).
  */
-export function loadSecret(opts: { name: string; value: string | undefined; nodeEnv: NodeEnv; dataDir: string }): string {
+export function loadSecret(opts: {
+  name: string;
+  value: string | undefined;
+  nodeEnv: NodeEnv;
+  dataDir: string;
+}): string {
   const { name, value, nodeEnv, dataDir } = opts;
   if (value) {
     if (value.length < 32) throw new ConfigError(`${name} must be at least 32 characters`);
@@ -71,13 +76,19 @@ export function parseCount(name: string, value: string | undefined, fallback: nu
 /** BCRYPT_COST: 4-15, default 10; production refuses a cost below 10 (a cheap hash is a weak one). */
 export function parseBcryptCost(value: string | undefined, nodeEnv: NodeEnv): number {
   const cost = value ? Number(value) : 10;
-  if (!Number.isInteger(cost) || cost < 4 || cost > 15) throw new ConfigError('BCRYPT_COST must be an integer from 4 to 15');
+  if (!Number.isInteger(cost) || cost < 4 || cost > 15)
+    throw new ConfigError('BCRYPT_COST must be an integer from 4 to 15');
   if (nodeEnv === 'production' && cost < 10) throw new ConfigError('BCRYPT_COST below 10 is refused in production');
   return cost;
 }
 
 /** A setting production must be given (G8); elsewhere the development fallback. */
-export function requiredInProduction(nodeEnv: NodeEnv, name: string, value: string | undefined, fallback: string): string {
+export function requiredInProduction(
+  nodeEnv: NodeEnv,
+  name: string,
+  value: string | undefined,
+  fallback: string,
+): string {
   if (value) return value;
   if (nodeEnv === 'production') throw new ConfigError(`${name} is required in production`);
   return fallback;

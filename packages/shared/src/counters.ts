@@ -77,7 +77,12 @@ export function redisCounterStore(redis: Redis, prefix: string): CounterStore {
 export async function connectRedis(url: string): Promise<Redis> {
   // Loaded on use: without REDIS_URL the client's ~60 modules never enter the process.
   const { Redis } = await import('ioredis');
-  return new Redis(url, { connectTimeout: 1000, maxRetriesPerRequest: 1, enableOfflineQueue: true, lazyConnect: false });
+  return new Redis(url, {
+    connectTimeout: 1000,
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: true,
+    lazyConnect: false,
+  });
 }
 
 export async function closeRedis(redis: Redis): Promise<void> {

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { describe, expect, it } from 'vitest';
-import { CodedError, fieldPath, issueFields, registerErrorEnvelope, type Fault } from './errors.js';
+import { CodedError, type Fault, fieldPath, issueFields, registerErrorEnvelope } from './errors.js';
 import { createHttp } from './http.js';
 
 const CATALOG = { teapot: 418, invalid: 422, missing: 404, broken: 500 } as const;
@@ -25,7 +25,11 @@ async function appWith(seen: Fault[] = []) {
   app.get('/crash', async () => {
     throw new Error('secret internals');
   });
-  app.post('/items', { schema: { body: Type.Object({ items: Type.Array(Type.Object({ price: Type.Number() })) }) } }, async () => 'ok');
+  app.post(
+    '/items',
+    { schema: { body: Type.Object({ items: Type.Array(Type.Object({ price: Type.Number() })) }) } },
+    async () => 'ok',
+  );
   await app.ready();
   return app;
 }
@@ -35,10 +39,9 @@ describe('shared error envelope', () => {
     expect(fieldPath('/items/0/unitPrice')).toBe('items[0].unitPrice');
     expect(fieldPath('/customer/address/12')).toBe('customer.address[12]');
     expect(fieldPath('')).toBe('');
-    expect(issueFields({ keyword: 'required', instancePath: '/items/1', params: { requiredProperties: ['a', 'b'] } })).toEqual([
-      'items[1].a',
-      'items[1].b',
-    ]);
+    expect(
+      issueFields({ keyword: 'required', instancePath: '/items/1', params: { requiredProperties: ['a', 'b'] } }),
+    ).toEqual(['items[1].a', 'items[1].b']);
     expect(issueFields({ keyword: 'minimum', instancePath: '/amount' })).toEqual(['amount']);
   });
 

@@ -56,7 +56,8 @@ export type Fault =
 
 export function faultOf(err: FastifyError): Fault {
   if (isDatabaseUnavailable(err)) return { kind: 'unavailable' };
-  if (err.validation) return { kind: 'validation', issues: err.validation as ValidationIssue[], context: err.validationContext };
+  if (err.validation)
+    return { kind: 'validation', issues: err.validation as ValidationIssue[], context: err.validationContext };
   const status = err.statusCode ?? 500;
   if (status === 429) return { kind: 'rate_limited' };
   if (status === 404 || err.code === 'FST_ERR_MAX_PARAM_LENGTH') return { kind: 'not_found', route: false };
@@ -84,10 +85,15 @@ export function registerErrorEnvelope<E extends CodedError>(app: FastifyInstance
   const send = (reply: FastifyReply, request: FastifyRequest, err: E) => {
     const status = envelope.statusOf(err.code);
     if (err.headers) reply.headers(err.headers);
-    return reply.status(status).type('application/json; charset=utf-8').send(envelope.body(err, status, request));
+    return reply
+      .status(status)
+      .type('application/json; charset=utf-8')
+      .send(envelope.body(err, status, request));
   };
 
-  app.setNotFoundHandler((request, reply) => send(reply, request, envelope.fromFault({ kind: 'not_found', route: true }, request)));
+  app.setNotFoundHandler((request, reply) =>
+    send(reply, request, envelope.fromFault({ kind: 'not_found', route: true }, request)),
+  );
 
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof CodedError) {

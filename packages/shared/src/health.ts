@@ -24,13 +24,16 @@ export function healthHandler(db: { ping(): Promise<number> }, version: string) 
       latency = null;
     }
     const ok = latency !== null;
-    return reply.status(ok ? 200 : 503).header('cache-control', 'no-store').send({
-      status: ok ? 'ok' : 'error',
-      version,
-      uptime: Math.round(process.uptime()),
-      db: ok ? 'connected' : 'disconnected',
-      dbLatencyMs: latency === null ? null : Math.round(latency * 100) / 100,
-      timestamp: new Date().toISOString(),
-    });
+    return reply
+      .status(ok ? 200 : 503)
+      .header('cache-control', 'no-store')
+      .send({
+        status: ok ? 'ok' : 'error',
+        version,
+        uptime: Math.round(process.uptime()),
+        db: ok ? 'connected' : 'disconnected',
+        dbLatencyMs: latency === null ? null : Math.round(latency * 100) / 100,
+        timestamp: new Date().toISOString(),
+      });
   };
 }

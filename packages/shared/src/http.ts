@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
-import type { FastifySchemaCompiler } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type, type TSchema } from 'typebox';
-import { Compile } from 'typebox/compile';
-import { Value } from 'typebox/value';
-import closeWithGrace from 'close-with-grace';
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import closeWithGrace from 'close-with-grace';
+import type { FastifySchemaCompiler } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions, LogController } from 'fastify';
 import type { HelmetOptions } from 'helmet';
 import secureJson from 'secure-json-parse';
+import { type TSchema, Type } from 'typebox';
+import { Compile } from 'typebox/compile';
+import { Value } from 'typebox/value';
 import { assertSafeText } from './input-hygiene.js';
 import { securityHeaderList } from './security-headers.js';
 
@@ -59,7 +59,10 @@ const compileValidator: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) 
   const check = Compile(schema);
   const additional = (schema as { additionalProperties?: unknown }).additionalProperties;
   const convert =
-    httpPart === 'body' || (Type.IsObject(schema) && (additional === undefined || typeof additional === 'boolean') && Object.values(schema.properties).every(textOnly))
+    httpPart === 'body' ||
+    (Type.IsObject(schema) &&
+      (additional === undefined || typeof additional === 'boolean') &&
+      Object.values(schema.properties).every(textOnly))
       ? null
       : (value: unknown) => Value.Convert(schema, value);
   return (value) => {
@@ -80,7 +83,10 @@ const compileValidator: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) 
  */
 function lazily<F extends (...args: never[]) => unknown>(compile: () => F): F {
   let compiled: F | undefined;
-  return ((...args: Parameters<F>) => (compiled ??= compile())(...args)) as F;
+  return ((...args: Parameters<F>) => {
+    compiled ??= compile();
+    return compiled(...args);
+  }) as F;
 }
 
 const validatorCompiler: FastifySchemaCompiler<TSchema> = (route) => lazily(() => compileValidator(route));
@@ -119,7 +125,10 @@ export function createHttp(opts: HttpOptions): FastifyInstance {
     trustProxy: opts.trustProxy,
     bodyLimit: opts.bodyLimit ?? 1024 * 1024,
     genReqId: requestIdFrom,
-    logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: opts.logLevel === 'silent' }),
+    logController: new LogController({
+      requestIdLogLabel: 'requestId',
+      disableRequestLogging: opts.logLevel === 'silent',
+    }),
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true },
@@ -142,7 +151,8 @@ export function createHttp(opts: HttpOptions): FastifyInstance {
       e.code = 'FST_ERR_CTP_INVALID_JSON_BODY';
       return done(e, undefined);
     }
-    if (depthOf(parsed) > MAX_JSON_DEPTH) return done(new BodyTooDeepError('JSON body is nested too deeply'), undefined);
+    if (depthOf(parsed) > MAX_JSON_DEPTH)
+      return done(new BodyTooDeepError('JSON body is nested too deeply'), undefined);
     done(null, parsed);
   });
   // The hooks every request runs take callbacks, not promises: an async hook costs a promise and

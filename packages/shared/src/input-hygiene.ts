@@ -28,10 +28,18 @@ export class UnsafeTextError extends Error {
     instancePath: string,
   ) {
     super(`${validationContext}${instancePath} must not contain U+0000 or unpaired surrogates`);
-    this.validation = [{ keyword: UNSAFE_TEXT_KEYWORD, instancePath, message: 'must not contain U+0000 or unpaired surrogates', params: {} }];
+    this.validation = [
+      {
+        keyword: UNSAFE_TEXT_KEYWORD,
+        instancePath,
+        message: 'must not contain U+0000 or unpaired surrogates',
+        params: {},
+      },
+    ];
   }
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding U+0000 is this pattern's purpose.
 const SUSPECT = /[\u0000\uD800-\uDFFF]/;
 
 /** A string PostgreSQL cannot store as text or JSON: a NUL, or a surrogate without its pair. */
@@ -46,7 +54,12 @@ function escapePointer(key: string): string {
 
 function isOpaque(v: object): boolean {
   // Bytes, dates and streams (a multipart file) are not text to check.
-  return ArrayBuffer.isView(v) || v instanceof ArrayBuffer || v instanceof Date || typeof (v as { pipe?: unknown }).pipe === 'function';
+  return (
+    ArrayBuffer.isView(v) ||
+    v instanceof ArrayBuffer ||
+    v instanceof Date ||
+    typeof (v as { pipe?: unknown }).pipe === 'function'
+  );
 }
 
 /**
@@ -92,7 +105,7 @@ function flatAndSafe(value: unknown): boolean {
   if (typeof value !== 'object') return true;
   if (Array.isArray(value)) return false;
   for (const key in value) {
-    if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
+    if (!Object.hasOwn(value, key)) continue;
     if (SUSPECT.test(key)) return false;
     const v = (value as Record<string, unknown>)[key];
     if (typeof v === 'string') {

@@ -32,9 +32,12 @@ describe('formatAmount', () => {
 
   it('the fast path agrees with Decimal on any plain numeric text', () => {
     const numeric = fc
-      .tuple(fc.boolean(), fc.bigInt({ min: 0n, max: 10n ** 15n }), fc.option(fc.stringMatching(/^\d{0,6}$/), { nil: undefined }))
-      .map(([neg, whole, frac]) => `${neg ? '-' : ''}${whole}${frac === undefined ? '' : `.${frac}`}`)
-      ;
+      .tuple(
+        fc.boolean(),
+        fc.bigInt({ min: 0n, max: 10n ** 15n }),
+        fc.option(fc.stringMatching(/^\d{0,6}$/), { nil: undefined }),
+      )
+      .map(([neg, whole, frac]) => `${neg ? '-' : ''}${whole}${frac === undefined ? '' : `.${frac}`}`);
     fc.assert(
       fc.property(numeric, fc.integer({ min: 0, max: 4 }), (value, decimals) => {
         expect(formatAmount(value, decimals)).toBe(slow(value, decimals));

@@ -3,7 +3,11 @@ import { NotifiedCache } from './notified-cache.js';
 
 function cache(opts: { maxEntries?: number; maxAgeMs?: number } = {}) {
   let now = 1_000;
-  const c = new NotifiedCache<string>({ maxEntries: opts.maxEntries ?? 10, maxAgeMs: opts.maxAgeMs ?? 60_000, now: () => now });
+  const c = new NotifiedCache<string>({
+    maxEntries: opts.maxEntries ?? 10,
+    maxAgeMs: opts.maxAgeMs ?? 60_000,
+    now: () => now,
+  });
   c.setListening(true);
   return { c, advance: (ms: number) => (now += ms) };
 }

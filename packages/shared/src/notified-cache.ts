@@ -61,7 +61,10 @@ export class NotifiedCache<V> {
     this.entries.set(key, { value, tags, expiresAt: this.now() + Math.min(maxAgeMs, this.opts.maxAgeMs) });
     for (const tag of tags) {
       let keys = this.byTag.get(tag);
-      if (!keys) this.byTag.set(tag, (keys = new Set()));
+      if (!keys) {
+        keys = new Set();
+        this.byTag.set(tag, keys);
+      }
       keys.add(key);
     }
     return true;
@@ -103,7 +106,12 @@ export class NotifiedCache<V> {
  * Connects a cache to a channel of the pool: each notification's payload is a tag to drop. With
  * `enabled` false the cache never serves (SESSION_CACHE=off: every request reads the database).
  */
-export async function listenForInvalidations(pool: RawPool, channel: string, cache: NotifiedCache<unknown>, enabled = true): Promise<() => void> {
+export async function listenForInvalidations(
+  pool: RawPool,
+  channel: string,
+  cache: NotifiedCache<unknown>,
+  enabled = true,
+): Promise<() => void> {
   if (!enabled) return () => {};
   const stop = await pool.listen(channel, {
     notify: (tag) => cache.invalidate(tag),

@@ -5,7 +5,10 @@ import { newId, newOpaqueToken, safeEqual, sha256Hex } from './secrets.js';
 describe('shared pagination', () => {
   it('defaults to the first page and the default size, and computes the offset', () => {
     expect(readPage({}, 20, 100)).toEqual({ ok: true, window: { page: 1, size: 20, offset: 0 } });
-    expect(readPage({ page: '3', size: '50' }, 20, 100)).toEqual({ ok: true, window: { page: 3, size: 50, offset: 100 } });
+    expect(readPage({ page: '3', size: '50' }, 20, 100)).toEqual({
+      ok: true,
+      window: { page: 3, size: 50, offset: 100 },
+    });
     expect(totalPages(101, 50)).toBe(3);
   });
 

@@ -28,7 +28,9 @@ function loadPdfkit() {
 export const PAGE = { width: 595.28, height: 841.89, margin: 50 };
 
 /** An A4 document with the fonts registered; `done` resolves with the bytes once `doc.end()` is called. */
-export async function pdfDocument(options: PDFKit.PDFDocumentOptions = {}): Promise<{ doc: PDFKit.PDFDocument; done: Promise<Buffer> }> {
+export async function pdfDocument(
+  options: PDFKit.PDFDocumentOptions = {},
+): Promise<{ doc: PDFKit.PDFDocument; done: Promise<Buffer> }> {
   const { PDFDocument, fonts } = await loadPdfkit();
   const doc = new PDFDocument({ size: 'A4', margin: PAGE.margin, ...options });
   doc.registerFont('regular', fonts.regular);

@@ -1,4 +1,10 @@
-import type { FastifyContextConfig, FastifyInstance, FastifyPluginAsync, FastifyPluginCallback, RouteOptions } from 'fastify';
+import type {
+  FastifyContextConfig,
+  FastifyInstance,
+  FastifyPluginAsync,
+  FastifyPluginCallback,
+  RouteOptions,
+} from 'fastify';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

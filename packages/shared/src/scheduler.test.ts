@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createHttp } from './http.js';
-import { Scheduler, createScheduler } from './scheduler.js';
+import { createScheduler, Scheduler } from './scheduler.js';
 
 const silent = createHttp({ logLevel: 'silent', trustProxy: false }).log;
 const nextTurn = () => new Promise((r) => setImmediate(r));
@@ -17,7 +17,16 @@ describe('Scheduler', () => {
     const gate = deferred();
     let runs = 0;
     let finished = false;
-    scheduler.add({ name: 'slow', intervalMs: 3_600_000, runOnStart: true, run: async () => { runs += 1; await gate.promise; finished = true; } });
+    scheduler.add({
+      name: 'slow',
+      intervalMs: 3_600_000,
+      runOnStart: true,
+      run: async () => {
+        runs += 1;
+        await gate.promise;
+        finished = true;
+      },
+    });
     scheduler.start();
     await nextTurn();
     expect(runs).toBe(1);
@@ -33,8 +42,22 @@ describe('Scheduler', () => {
   it('leaves out jobs without an interval, and never starts a job after stop()', async () => {
     const scheduler = new Scheduler(silent);
     let runs = 0;
-    scheduler.add({ name: 'off', intervalMs: 0, runOnStart: true, run: async () => { runs += 1; } });
-    scheduler.add({ name: 'late', intervalMs: 3_600_000, runOnStart: true, run: async () => { runs += 1; } });
+    scheduler.add({
+      name: 'off',
+      intervalMs: 0,
+      runOnStart: true,
+      run: async () => {
+        runs += 1;
+      },
+    });
+    scheduler.add({
+      name: 'late',
+      intervalMs: 3_600_000,
+      runOnStart: true,
+      run: async () => {
+        runs += 1;
+      },
+    });
     expect(scheduler.names).toEqual(['late']);
     scheduler.start();
     await scheduler.stop();
@@ -44,7 +67,14 @@ describe('Scheduler', () => {
 
   it('keeps running after a job fails', async () => {
     const scheduler = new Scheduler(silent);
-    scheduler.add({ name: 'fails', intervalMs: 3_600_000, runOnStart: true, run: async () => { throw new Error('feed offline'); } });
+    scheduler.add({
+      name: 'fails',
+      intervalMs: 3_600_000,
+      runOnStart: true,
+      run: async () => {
+        throw new Error('feed offline');
+      },
+    });
     scheduler.start();
     await nextTurn();
     await expect(scheduler.stop()).resolves.toBeUndefined();
@@ -56,7 +86,16 @@ describe('Scheduler', () => {
     const gate = deferred();
     let runs = 0;
     let finished = false;
-    scheduler.add({ name: 'job', intervalMs: 3_600_000, runOnStart: true, run: async () => { runs += 1; await gate.promise; finished = true; } });
+    scheduler.add({
+      name: 'job',
+      intervalMs: 3_600_000,
+      runOnStart: true,
+      run: async () => {
+        runs += 1;
+        await gate.promise;
+        finished = true;
+      },
+    });
     await nextTurn();
     expect(runs).toBe(0);
     await app.ready();

@@ -1,5 +1,5 @@
-import { sql, type Kysely } from 'kysely';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { type Kysely, sql } from 'kysely';
 
 /**
  * Runs `work` only where this instance wins the job's advisory lock for the duration of the
@@ -9,8 +9,8 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
  * cannot be held). Jobs that do all their work in one transaction may instead take
  * `pg_try_advisory_xact_lock` inside it, which works on both databases.
  */
-export async function runExclusive<T>(
-  db: Kysely<any>,
+export async function runExclusive<T, DB>(
+  db: Kysely<DB>,
   kind: 'postgres' | 'pglite',
   key: number,
   work: () => Promise<T>,

@@ -29,6 +29,7 @@ export function securityHeaderList(options: HelmetOptions = {}): ReadonlyArray<r
     finished = true;
   });
   // Helmet's middleware is synchronous; a version that is not would leave the list empty.
-  if (!finished || failure) throw new Error(`helmet did not produce its headers synchronously: ${String(failure ?? 'no callback')}`);
+  if (!finished || failure)
+    throw new Error(`helmet did not produce its headers synchronously: ${String(failure ?? 'no callback')}`);
   return [...recorded];
 }

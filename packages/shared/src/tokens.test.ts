@@ -74,7 +74,13 @@ describe('shared token service', () => {
   it('keeps at most cacheSize verified tokens, still answering for evicted ones', async () => {
     const tokens = new TokenService({ algorithm: 'HS256', secret: SECRET });
     let checks = 0;
-    const verifier = tokens.verifier({ cacheSize: 2, claims: (p) => (checks++, anyClaims(p)) });
+    const verifier = tokens.verifier({
+      cacheSize: 2,
+      claims: (p) => {
+        checks++;
+        return anyClaims(p);
+      },
+    });
     const issued = await Promise.all(['a', 'b', 'c'].map((sub) => tokens.sign({}, { subject: sub, ttlSeconds: 60 })));
     for (const { token } of issued) await verifier.verify(token);
     expect(checks).toBe(3);

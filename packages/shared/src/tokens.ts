@@ -1,5 +1,5 @@
-import { createPrivateKey, createPublicKey, createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
-import { SignJWT, errors, jwtVerify, type JWTPayload } from 'jose';
+import { createPrivateKey, createPublicKey, createSecretKey, type KeyObject, randomUUID } from 'node:crypto';
+import { errors, type JWTPayload, jwtVerify, SignJWT } from 'jose';
 
 /** Signing keys: a shared HS256 secret, or an RS256 key pair (PEM). */
 export type JwtKeys =

@@ -1,43 +1,43 @@
-import type { FastifyInstance } from 'fastify';
-import cookie from '@fastify/cookie';
-import cors from '@fastify/cors';
-import multipart from '@fastify/multipart';
 import { join } from 'node:path';
 import { closeRedis, connectRedis, memoryCounterStore, redisCounterStore } from '@app/shared/counters';
 import type { Database } from '@app/shared/db/database';
 import { createHttp } from '@app/shared/http';
-import { registerOpenApi } from '@app/shared/openapi';
-import { collectRoutes, registerPublic, type RouteEntry } from '@app/shared/routes';
 import { listenForInvalidations } from '@app/shared/notified-cache';
+import { registerOpenApi } from '@app/shared/openapi';
+import { collectRoutes, type RouteEntry, registerPublic } from '@app/shared/routes';
 import { createScheduler } from '@app/shared/scheduler';
+import cookie from '@fastify/cookie';
+import cors from '@fastify/cors';
+import multipart from '@fastify/multipart';
+import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import type { DB } from './db/types.js';
+import { createMailer } from './infra/mail/mailer.js';
+import { localStorage } from './infra/storage/storage.js';
+import { createVirusScanner } from './infra/virus-scanner/virus-scanner.js';
 import { AccessTokens } from './lib/jwt.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { alertsRoutes } from './modules/alerts/alerts.routes.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
-import { contactsRoutes } from './modules/contacts/contacts.routes.js';
 import { bankingRoutes } from './modules/banking/banking.routes.js';
+import { contactsRoutes } from './modules/contacts/contacts.routes.js';
 import { currenciesRoutes } from './modules/currencies/currencies.routes.js';
-import { expensesRoutes } from './modules/expenses/expenses.routes.js';
-import { openExpensesBlock } from './modules/expenses/expenses.service.js';
+import { einvoiceRoutes } from './modules/einvoice/einvoice.routes.js';
 import { exchangeRateFeedJob, feedSettings } from './modules/exchange-rates/ecb-feed.js';
 import { exchangeRatesRoutes } from './modules/exchange-rates/exchange-rates.routes.js';
+import { expensesRoutes } from './modules/expenses/expenses.routes.js';
+import { openExpensesBlock } from './modules/expenses/expenses.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
-import { einvoiceRoutes } from './modules/einvoice/einvoice.routes.js';
 import type { InvoiceDeps } from './modules/invoices/invoice-transitions.js';
 import { invoicesRoutes, publicInvoicesRoutes } from './modules/invoices/invoices.routes.js';
 import { openInvoicesBlock } from './modules/invoices/invoices.service.js';
 import { overdueInvoicesJob } from './modules/invoices/overdue-job.js';
-import { createMailer } from './infra/mail/mailer.js';
 import { ledgerFoldJob } from './modules/ledger/fold-job.js';
 import { transactionsRoutes } from './modules/ledger/ledger.routes.js';
-import { RECEIPT_MAX_BYTES, type ReceiptDeps } from './modules/receipts/receipts.js';
-import { createVirusScanner } from './infra/virus-scanner/virus-scanner.js';
-import { localStorage } from './infra/storage/storage.js';
 import { organizationRoutes } from './modules/organization/organization.routes.js';
+import { RECEIPT_MAX_BYTES, type ReceiptDeps } from './modules/receipts/receipts.js';
 import { reportsRoutes } from './modules/reports/reports.routes.js';
 import { taxRatesRoutes } from './modules/tax-rates/tax-rates.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
@@ -54,7 +54,11 @@ declare module 'fastify' {
 /** The whole accounting service, ready to listen or to be called with inject (STYLE 1). */
 export async function buildApp(config: Readonly<Config>, db: Database<DB>): Promise<FastifyInstance> {
   // A JSON API needs no content security policy; the /docs page sets its own (swagger-ui staticCSP).
-  const app = createHttp({ logLevel: config.logLevel, trustProxy: config.trustProxy, securityHeaders: { contentSecurityPolicy: false } });
+  const app = createHttp({
+    logLevel: config.logLevel,
+    trustProxy: config.trustProxy,
+    securityHeaders: { contentSecurityPolicy: false },
+  });
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : null;
   const ctx: AppContext = {
     config,
@@ -76,7 +80,14 @@ export async function buildApp(config: Readonly<Config>, db: Database<DB>): Prom
   await registerPublic(app, cors, {
     origin: config.corsOrigins,
     credentials: true,
-    exposedHeaders: ['x-request-id', 'retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'content-disposition'],
+    exposedHeaders: [
+      'x-request-id',
+      'retry-after',
+      'x-ratelimit-limit',
+      'x-ratelimit-remaining',
+      'x-ratelimit-reset',
+      'content-disposition',
+    ],
   });
   await registerOpenApi(app, {
     title: 'Accounting API',
@@ -86,11 +97,18 @@ export async function buildApp(config: Readonly<Config>, db: Database<DB>): Prom
   });
   // Multipart bodies (receipts, statements) are streamed by the routes that take them; the
   // per-route limits are tighter than these outer ones.
-  await app.register(multipart, { limits: { fileSize: RECEIPT_MAX_BYTES, files: 2, fields: 30, fieldSize: 10_000, parts: 32 } });
+  await app.register(multipart, {
+    limits: { fileSize: RECEIPT_MAX_BYTES, files: 2, fields: 30, fieldSize: 10_000, parts: 32 },
+  });
   // The signed-in callers this instance has read, dropped when PostgreSQL notifies a change to
   // their session, user or organization (SESSION_CACHE=off: read on every request).
   const principals = principalCache(config.sessionCache.maxAgeMs);
-  const stopListening = await listenForInvalidations(db.raw, PRINCIPAL_CHANNEL, principals, config.sessionCache.enabled);
+  const stopListening = await listenForInvalidations(
+    db.raw,
+    PRINCIPAL_CHANNEL,
+    principals,
+    config.sessionCache.enabled,
+  );
   app.addHook('onClose', async () => stopListening());
   await app.register(authPlugin, { db, tokens: ctx.tokens, principals });
   await app.register(limitsPlugin, { enabled: config.rateLimits, redis, counters: ctx.counters });
@@ -106,7 +124,9 @@ export async function buildApp(config: Readonly<Config>, db: Database<DB>): Prom
     tmpDir: join(config.dataDir, 'tmp'),
   };
   if (receipts.scanner.kind === 'builtin') {
-    app.log.warn('no virus scanner configured (CLAMAV_SOCKET or CLAMAV_HOST): receipts are checked for the EICAR test file only');
+    app.log.warn(
+      'no virus scanner configured (CLAMAV_SOCKET or CLAMAV_HOST): receipts are checked for the EICAR test file only',
+    );
   }
   // Cross-module rules: what stops a contact's deletion.
   const contactDeleteBlockers = [openInvoicesBlock, openExpensesBlock] as const;

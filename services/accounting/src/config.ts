@@ -1,7 +1,9 @@
 import { join } from 'node:path';
 import {
+  type CommonConfig,
   databaseUrl,
   deepFreeze,
+  type Env,
   loadCommonConfig,
   loadSecret,
   packageVersion,
@@ -9,8 +11,6 @@ import {
   parseBool,
   parseDuration,
   parsePort,
-  type CommonConfig,
-  type Env,
 } from '@app/shared/config';
 
 export interface Config extends CommonConfig {
@@ -60,9 +60,10 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     inviteTtlMs: parseDuration('INVITE_TTL', env.INVITE_TTL, '7d'),
     webOrigin,
     // The production web origin and the local development origin (spec: Authentication 10).
-    corsOrigins: [webOrigin, ...(env.CORS_DEV_ORIGIN ?? 'http://localhost:5173').split(',').map((s) => s.trim())].filter(
-      (v, i, a) => v && a.indexOf(v) === i,
-    ),
+    corsOrigins: [
+      webOrigin,
+      ...(env.CORS_DEV_ORIGIN ?? 'http://localhost:5173').split(',').map((s) => s.trim()),
+    ].filter((v, i, a) => v && a.indexOf(v) === i),
     bcryptCost: parseBcryptCost(env.BCRYPT_COST, nodeEnv),
     exchangeRateFeed: {
       enabled: parseBool('EXCHANGE_RATE_FEED', env.EXCHANGE_RATE_FEED, false),

@@ -1,6 +1,6 @@
-import type { Redis } from 'ioredis';
-import type { Database } from '@app/shared/db/database';
 import type { CounterStore } from '@app/shared/counters';
+import type { Database } from '@app/shared/db/database';
+import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import type { DB } from './db/types.js';
 import type { AccessTokens } from './lib/jwt.js';

@@ -17,7 +17,10 @@ async function main() {
   await migrate(db.raw, MIGRATIONS_DIR);
   const app = await buildApp(config, db);
   if (db.kind === 'pglite') {
-    app.log.info({ dataDir: config.databaseUrl }, 'embedded PGlite database (development/single instance; set ACCOUNTING_DATABASE_URL for PostgreSQL)');
+    app.log.info(
+      { dataDir: config.databaseUrl },
+      'embedded PGlite database (development/single instance; set ACCOUNTING_DATABASE_URL for PostgreSQL)',
+    );
   }
   await listenGracefully(app, { port: config.port, host: config.host, onClose: () => db.close() });
 }

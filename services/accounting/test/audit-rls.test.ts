@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addMember, authed, buildTestApp, registerOrg, uniqueEmail, type TestApp } from './helpers.js';
+import { addMember, authed, buildTestApp, registerOrg, type TestApp, uniqueEmail } from './helpers.js';
 
 let h: TestApp;
 beforeAll(async () => {
@@ -23,10 +23,22 @@ describe('audit log (A20)', () => {
     expect(userInsert.new_values).not.toHaveProperty('password_hash');
     expect(afterRegister.find((r) => r.table_name === 'refresh_tokens')!.new_values).not.toHaveProperty('token_hash');
 
-    const res = await h.app.inject(authed(s.token, { method: 'PUT', url: '/api/v1/organization', headers: { 'x-request-id': 'audit-req-1' }, payload: { name: 'Renamed' } }));
+    const res = await h.app.inject(
+      authed(s.token, {
+        method: 'PUT',
+        url: '/api/v1/organization',
+        headers: { 'x-request-id': 'audit-req-1' },
+        payload: { name: 'Renamed' },
+      }),
+    );
     expect(res.headers['x-request-id']).toBe('audit-req-1');
     const update = (await auditRows(s.orgId)).find((r) => r.request_id === 'audit-req-1')!;
-    expect(update).toMatchObject({ table_name: 'organizations', action: 'UPDATE', record_id: s.orgId, user_id: s.userId });
+    expect(update).toMatchObject({
+      table_name: 'organizations',
+      action: 'UPDATE',
+      record_id: s.orgId,
+      user_id: s.userId,
+    });
     expect(update.old_values).toMatchObject({ name: 'Test d.o.o.' });
     expect(update.new_values).toMatchObject({ name: 'Renamed' });
   });
@@ -37,10 +49,18 @@ describe('audit log (A20)', () => {
     // Make the second insert of the invite transaction fail after the first one succeeded.
     await sql`CREATE OR REPLACE FUNCTION test_fail_invitation() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN RAISE EXCEPTION 'injected failure'; END $$`.execute(h.t.db.system);
-    await sql`CREATE TRIGGER test_fail BEFORE INSERT ON invitations FOR EACH ROW EXECUTE FUNCTION test_fail_invitation()`.execute(h.t.db.system);
+    await sql`CREATE TRIGGER test_fail BEFORE INSERT ON invitations FOR EACH ROW EXECUTE FUNCTION test_fail_invitation()`.execute(
+      h.t.db.system,
+    );
     try {
       const before = (await auditRows(s.orgId)).length;
-      const res = await h.app.inject(authed(s.token, { method: 'POST', url: '/api/v1/users/invite', payload: { email, fullName: 'Never', role: 'viewer' } }));
+      const res = await h.app.inject(
+        authed(s.token, {
+          method: 'POST',
+          url: '/api/v1/users/invite',
+          payload: { email, fullName: 'Never', role: 'viewer' },
+        }),
+      );
       expect(res.statusCode).toBe(500);
       expect(res.json().error).toMatchObject({ code: 'SVC-9006', requestId: res.headers['x-request-id'] });
       expect(res.json().error.message).not.toContain('injected');
@@ -57,15 +77,29 @@ describe('audit log (A20)', () => {
     const admin = await addMember(h.app, s, 'admin');
     await h.app.inject(authed(s.token, { method: 'PUT', url: '/api/v1/organization', payload: { name: 'One' } }));
     await h.app.inject(authed(s.token, { method: 'PUT', url: '/api/v1/organization', payload: { name: 'Two' } }));
-    const res = await h.app.inject(authed(admin.token, { method: 'GET', url: '/api/v1/audit-log?tableName=organizations&action=UPDATE&perPage=1' }));
+    const res = await h.app.inject(
+      authed(admin.token, { method: 'GET', url: '/api/v1/audit-log?tableName=organizations&action=UPDATE&perPage=1' }),
+    );
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.meta).toEqual({ total: 2, page: 1, perPage: 1, totalPages: 2 });
-    expect(body.data[0]).toMatchObject({ tableName: 'organizations', action: 'UPDATE', recordId: s.orgId, newValues: expect.objectContaining({ name: 'Two' }) });
-    const asc = await h.app.inject(authed(s.token, { method: 'GET', url: `/api/v1/audit-log?recordId=${s.orgId}&order=asc` }));
+    expect(body.data[0]).toMatchObject({
+      tableName: 'organizations',
+      action: 'UPDATE',
+      recordId: s.orgId,
+      newValues: expect.objectContaining({ name: 'Two' }),
+    });
+    const asc = await h.app.inject(
+      authed(s.token, { method: 'GET', url: `/api/v1/audit-log?recordId=${s.orgId}&order=asc` }),
+    );
     expect(asc.json().data.map((r: { action: string }) => r.action)).toEqual(['INSERT', 'UPDATE', 'UPDATE']);
     const today = new Date().toISOString().slice(0, 10);
-    const dated = await h.app.inject(authed(s.token, { method: 'GET', url: `/api/v1/audit-log?fromDate=${today}&toDate=${today}&tableName=organizations` }));
+    const dated = await h.app.inject(
+      authed(s.token, {
+        method: 'GET',
+        url: `/api/v1/audit-log?fromDate=${today}&toDate=${today}&tableName=organizations`,
+      }),
+    );
     expect(dated.json().meta.total).toBe(3);
     const past = await h.app.inject(authed(s.token, { method: 'GET', url: '/api/v1/audit-log?toDate=2000-01-01' }));
     expect(past.json().meta.total).toBe(0);
@@ -78,16 +112,22 @@ describe('audit log (A20)', () => {
 });
 
 describe('row-level security (A21)', () => {
-  it('shows only the caller\'s rows even when a query forgets its organization filter', async () => {
+  it("shows only the caller's rows even when a query forgets its organization filter", async () => {
     const a = await registerOrg(h.app);
     const b = await registerOrg(h.app);
     await addMember(h.app, b, 'viewer');
-    const users = await h.t.db.withContext({ kind: 'tenant', orgId: a.orgId }, (db) => db.selectFrom('users').select('organization_id').execute());
+    const users = await h.t.db.withContext({ kind: 'tenant', orgId: a.orgId }, (db) =>
+      db.selectFrom('users').select('organization_id').execute(),
+    );
     expect(users.length).toBeGreaterThan(0);
     expect(new Set(users.map((u) => u.organization_id))).toEqual(new Set([a.orgId]));
-    const accounts = await h.t.db.withContext({ kind: 'tenant', orgId: a.orgId }, (db) => db.selectFrom('accounts').select('organization_id').execute());
+    const accounts = await h.t.db.withContext({ kind: 'tenant', orgId: a.orgId }, (db) =>
+      db.selectFrom('accounts').select('organization_id').execute(),
+    );
     expect(accounts).toHaveLength(17);
-    const audit = await h.t.db.withContext({ kind: 'tenant', orgId: a.orgId }, (db) => db.selectFrom('logged_actions').select('organization_id').distinct().execute());
+    const audit = await h.t.db.withContext({ kind: 'tenant', orgId: a.orgId }, (db) =>
+      db.selectFrom('logged_actions').select('organization_id').distinct().execute(),
+    );
     expect(audit).toEqual([{ organization_id: a.orgId }]);
   });
 
@@ -96,7 +136,10 @@ describe('row-level security (A21)', () => {
     const b = await registerOrg(h.app);
     await expect(
       h.t.db.withContext({ kind: 'tenant', orgId: a.orgId }, (db) =>
-        db.insertInto('tax_rates').values({ organization_id: b.orgId, position: 9, name: 'Evil', rate: '1', description: '' }).execute(),
+        db
+          .insertInto('tax_rates')
+          .values({ organization_id: b.orgId, position: 9, name: 'Evil', rate: '1', description: '' })
+          .execute(),
       ),
     ).rejects.toThrow(/row-level security/);
     const updated = await h.t.db.withContext({ kind: 'tenant', orgId: a.orgId }, (db) =>
@@ -108,13 +151,25 @@ describe('row-level security (A21)', () => {
   it('runs tenant queries as a role that is neither superuser nor table owner, and cannot touch the audit log', async () => {
     const a = await registerOrg(h.app);
     const role = await h.t.db.withContext({ kind: 'tenant', orgId: a.orgId }, (db) =>
-      sql<{ name: string; superuser: boolean; bypass: boolean }>`SELECT current_user AS name, rolsuper AS superuser, rolbypassrls AS bypass FROM pg_roles WHERE rolname = current_user`.execute(db),
+      sql<{
+        name: string;
+        superuser: boolean;
+        bypass: boolean;
+      }>`SELECT current_user AS name, rolsuper AS superuser, rolbypassrls AS bypass FROM pg_roles WHERE rolname = current_user`.execute(
+        db,
+      ),
     );
     expect(role.rows[0]).toEqual({ name: 'accounting_app', superuser: false, bypass: false });
-    const owner = await h.t.db.system.selectFrom('pg_tables' as never).select('tableowner' as never).where('tablename' as never, '=', 'users' as never).executeTakeFirst();
+    const owner = await h.t.db.system
+      .selectFrom('pg_tables' as never)
+      .select('tableowner' as never)
+      .where('tablename' as never, '=', 'users' as never)
+      .executeTakeFirst();
     expect(owner).not.toEqual({ tableowner: 'accounting_app' });
     await expect(
-      h.t.db.withContext({ kind: 'tenant', orgId: a.orgId }, (db) => db.deleteFrom('logged_actions').where('organization_id', '=', a.orgId).execute()),
+      h.t.db.withContext({ kind: 'tenant', orgId: a.orgId }, (db) =>
+        db.deleteFrom('logged_actions').where('organization_id', '=', a.orgId).execute(),
+      ),
     ).rejects.toThrow(/permission denied/);
   });
 });

@@ -1,8 +1,18 @@
 import { SignJWT } from 'jose';
-import { TOTP, Secret } from 'otpauth';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
-import { addMember, authed, buildTestApp, freshIp, login, registerOrg, STRONG_PASSWORD, uniqueEmail, type TestApp } from './helpers.js';
+import { Secret, TOTP } from 'otpauth';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  addMember,
+  authed,
+  buildTestApp,
+  freshIp,
+  login,
+  registerOrg,
+  STRONG_PASSWORD,
+  type TestApp,
+  uniqueEmail,
+} from './helpers.js';
 
 let h: TestApp;
 beforeAll(async () => {
@@ -13,20 +23,59 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-const me = (token: string) => h.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: { authorization: `Bearer ${token}` } });
+const me = (token: string) =>
+  h.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: { authorization: `Bearer ${token}` } });
 const refresh = (cookie: string | undefined) =>
-  h.app.inject({ method: 'POST', url: '/api/v1/auth/refresh', cookies: cookie === undefined ? {} : { refreshToken: cookie } });
-const cookieOf = (res: { cookies: Array<{ name: string; value: string }> }) => res.cookies.find((c) => c.name === 'refreshToken');
+  h.app.inject({
+    method: 'POST',
+    url: '/api/v1/auth/refresh',
+    cookies: cookie === undefined ? {} : { refreshToken: cookie },
+  });
+const cookieOf = (res: { cookies: Array<{ name: string; value: string }> }) =>
+  res.cookies.find((c) => c.name === 'refreshToken');
 
 describe('POST /auth/register', () => {
   it('creates the organization, its owner, the default chart and the country tax rates', async () => {
-    const s = await registerOrg(h.app, { country: 'HR', baseCurrency: 'EUR', language: 'hr', organizationName: 'Tvrtka d.o.o.' });
+    const s = await registerOrg(h.app, {
+      country: 'HR',
+      baseCurrency: 'EUR',
+      language: 'hr',
+      organizationName: 'Tvrtka d.o.o.',
+    });
     expect(s.body.user).toMatchObject({ email: s.email, role: 'owner', fullName: 'Owner Person' });
     expect(s.body.organization).toMatchObject({ name: 'Tvrtka d.o.o.', country: 'HR', baseCurrency: 'EUR' });
     expect(s.body.tokens.refreshToken).toBe(s.refreshCookie);
-    const accounts = await h.t.db.system.selectFrom('accounts').select(['code', 'account_type_id']).where('organization_id', '=', s.orgId).orderBy('code').execute();
-    expect(accounts.map((a) => a.code)).toEqual(['1000', '1100', '1200', '1300', '1500', '2110', '2300', '2500', '3000', '3100', '4000', '4900', '5000', '5100', '5200', '5300', '5400']);
-    const rates = await h.t.db.system.selectFrom('tax_rates').select('rate').where('organization_id', '=', s.orgId).orderBy('position').execute();
+    const accounts = await h.t.db.system
+      .selectFrom('accounts')
+      .select(['code', 'account_type_id'])
+      .where('organization_id', '=', s.orgId)
+      .orderBy('code')
+      .execute();
+    expect(accounts.map((a) => a.code)).toEqual([
+      '1000',
+      '1100',
+      '1200',
+      '1300',
+      '1500',
+      '2110',
+      '2300',
+      '2500',
+      '3000',
+      '3100',
+      '4000',
+      '4900',
+      '5000',
+      '5100',
+      '5200',
+      '5300',
+      '5400',
+    ]);
+    const rates = await h.t.db.system
+      .selectFrom('tax_rates')
+      .select('rate')
+      .where('organization_id', '=', s.orgId)
+      .orderBy('position')
+      .execute();
     expect(rates.map((r) => Number(r.rate))).toEqual([25, 13, 5, 0]);
   });
 
@@ -34,16 +83,35 @@ describe('POST /auth/register', () => {
     ['RS', [20, 10, 0]],
     ['BA', [17, 0]],
   ])('seeds the %s VAT rates', async (country, expected) => {
-    const s = await registerOrg(h.app, { country, baseCurrency: country === 'BA' ? 'BAM' : 'RSD', language: country === 'BA' ? 'bs' : 'sr' });
-    const rates = await h.t.db.system.selectFrom('tax_rates').select('rate').where('organization_id', '=', s.orgId).orderBy('position').execute();
+    const s = await registerOrg(h.app, {
+      country,
+      baseCurrency: country === 'BA' ? 'BAM' : 'RSD',
+      language: country === 'BA' ? 'bs' : 'sr',
+    });
+    const rates = await h.t.db.system
+      .selectFrom('tax_rates')
+      .select('rate')
+      .where('organization_id', '=', s.orgId)
+      .orderBy('position')
+      .execute();
     expect(rates.map((r) => Number(r.rate))).toEqual(expected);
   });
 
   it('answers 409 SVC-1008 for an e-mail that exists, in any letter case', async () => {
     const s = await registerOrg(h.app);
     const res = await h.app.inject({
-      method: 'POST', url: '/api/v1/auth/register', remoteAddress: freshIp(),
-      payload: { organizationName: 'X', country: 'RS', baseCurrency: 'RSD', language: 'sr', email: s.email.toUpperCase(), password: STRONG_PASSWORD, fullName: 'Y' },
+      method: 'POST',
+      url: '/api/v1/auth/register',
+      remoteAddress: freshIp(),
+      payload: {
+        organizationName: 'X',
+        country: 'RS',
+        baseCurrency: 'RSD',
+        language: 'sr',
+        email: s.email.toUpperCase(),
+        password: STRONG_PASSWORD,
+        fullName: 'Y',
+      },
     });
     expect(res.statusCode).toBe(409);
     expect(res.json().error.code).toBe('SVC-1008');
@@ -51,30 +119,71 @@ describe('POST /auth/register', () => {
 
   it('answers 422 SVC-1009 listing every weakness of the password', async () => {
     const res = await h.app.inject({
-      method: 'POST', url: '/api/v1/auth/register', remoteAddress: freshIp(),
-      payload: { organizationName: 'X', country: 'RS', baseCurrency: 'RSD', language: 'sr', email: uniqueEmail(), password: 'short', fullName: 'Y' },
+      method: 'POST',
+      url: '/api/v1/auth/register',
+      remoteAddress: freshIp(),
+      payload: {
+        organizationName: 'X',
+        country: 'RS',
+        baseCurrency: 'RSD',
+        language: 'sr',
+        email: uniqueEmail(),
+        password: 'short',
+        fullName: 'Y',
+      },
     });
     expect(res.statusCode).toBe(422);
     const body = res.json();
     expect(body.error.code).toBe('SVC-1009');
-    expect(body.error.details.password).toEqual(expect.arrayContaining(['must be at least 8 characters', 'must contain an upper-case letter', 'must contain a digit']));
+    expect(body.error.details.password).toEqual(
+      expect.arrayContaining([
+        'must be at least 8 characters',
+        'must contain an upper-case letter',
+        'must contain a digit',
+      ]),
+    );
   });
 
   it('answers 422 SVC-2002 for an unsupported base currency and SVC-2003 for a language', async () => {
-    const base = { organizationName: 'X', country: 'RS', language: 'sr', baseCurrency: 'RSD', email: uniqueEmail(), password: STRONG_PASSWORD, fullName: 'Y' };
-    const cur = await h.app.inject({ method: 'POST', url: '/api/v1/auth/register', remoteAddress: freshIp(), payload: { ...base, baseCurrency: 'USD' } });
+    const base = {
+      organizationName: 'X',
+      country: 'RS',
+      language: 'sr',
+      baseCurrency: 'RSD',
+      email: uniqueEmail(),
+      password: STRONG_PASSWORD,
+      fullName: 'Y',
+    };
+    const cur = await h.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/register',
+      remoteAddress: freshIp(),
+      payload: { ...base, baseCurrency: 'USD' },
+    });
     expect(cur.statusCode).toBe(422);
     expect(cur.json().error.code).toBe('SVC-2002');
-    const lang = await h.app.inject({ method: 'POST', url: '/api/v1/auth/register', remoteAddress: freshIp(), payload: { ...base, language: 'de' } });
+    const lang = await h.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/register',
+      remoteAddress: freshIp(),
+      payload: { ...base, language: 'de' },
+    });
     expect(lang.json().error.code).toBe('SVC-2003');
   });
 
   it('answers 422 SVC-9003 with field details for other invalid input', async () => {
-    const res = await h.app.inject({ method: 'POST', url: '/api/v1/auth/register', remoteAddress: freshIp(), payload: { organizationName: '', country: 'DE', email: 'not-an-email' } });
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/register',
+      remoteAddress: freshIp(),
+      payload: { organizationName: '', country: 'DE', email: 'not-an-email' },
+    });
     expect(res.statusCode).toBe(422);
     const { error } = res.json();
     expect(error.code).toBe('SVC-9003');
-    expect(Object.keys(error.details)).toEqual(expect.arrayContaining(['organizationName', 'country', 'email', 'password', 'fullName']));
+    expect(Object.keys(error.details)).toEqual(
+      expect.arrayContaining(['organizationName', 'country', 'email', 'password', 'fullName']),
+    );
   });
 });
 
@@ -84,7 +193,14 @@ describe('POST /auth/login', () => {
     const res = await login(h.app, s.email, s.password, { rememberMe: true });
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(body.user).toEqual({ id: s.userId, email: s.email, fullName: 'Owner Person', role: 'owner', organizationId: s.orgId, organizationName: 'Test d.o.o.' });
+    expect(body.user).toEqual({
+      id: s.userId,
+      email: s.email,
+      fullName: 'Owner Person',
+      role: 'owner',
+      organizationId: s.orgId,
+      organizationName: 'Test d.o.o.',
+    });
     expect(body.tokens.refreshToken).toBeUndefined();
     const cookie = cookieOf(res)! as { expires?: Date; name: string; value: string };
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/api/v1/auth' });
@@ -96,7 +212,10 @@ describe('POST /auth/login', () => {
 
   it('answers 401 SVC-1001 for a wrong password and for an unknown e-mail', async () => {
     const s = await registerOrg(h.app);
-    for (const res of [await login(h.app, s.email, 'Wrong-pass1'), await login(h.app, uniqueEmail(), STRONG_PASSWORD)]) {
+    for (const res of [
+      await login(h.app, s.email, 'Wrong-pass1'),
+      await login(h.app, uniqueEmail(), STRONG_PASSWORD),
+    ]) {
       expect(res.statusCode).toBe(401);
       expect(res.json().error.code).toBe('SVC-1001');
     }
@@ -112,7 +231,13 @@ describe('POST /auth/login', () => {
   });
 
   it('localizes the message from Accept-Language before sign-in', async () => {
-    const res = await h.app.inject({ method: 'POST', url: '/api/v1/auth/login', remoteAddress: freshIp(), headers: { 'accept-language': 'hr-HR,hr;q=0.9,en;q=0.5' }, payload: { email: uniqueEmail(), password: 'x' } });
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      remoteAddress: freshIp(),
+      headers: { 'accept-language': 'hr-HR,hr;q=0.9,en;q=0.5' },
+      payload: { email: uniqueEmail(), password: 'x' },
+    });
     expect(res.json().error).toEqual({ code: 'SVC-1001', message: 'Pogrešna e-adresa ili lozinka.' });
   });
 });
@@ -131,7 +256,12 @@ describe('tokens', () => {
     const [, payload] = s.token.split('.');
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
     const expired = await new SignJWT({ org: claims.org, role: claims.role, sid: claims.sid })
-      .setProtectedHeader({ alg: 'HS256' }).setSubject(claims.sub).setJti('x').setIssuedAt(1_700_000_000).setExpirationTime(1_700_000_100).sign(secretKey());
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(claims.sub)
+      .setJti('x')
+      .setIssuedAt(1_700_000_000)
+      .setExpirationTime(1_700_000_100)
+      .sign(secretKey());
     expect((await me(expired)).json().error.code).toBe('SVC-1003');
     const tampered = s.token.slice(0, -3) + (s.token.endsWith('aaa') ? 'bbb' : 'aaa');
     const res = await me(tampered);
@@ -146,7 +276,12 @@ describe('tokens', () => {
     const [, payload] = s.token.split('.');
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
     const ghost = await new SignJWT({ org: '00000000-0000-4000-8000-000000000000', role: 'owner', sid: claims.sid })
-      .setProtectedHeader({ alg: 'HS256' }).setSubject(claims.sub).setJti('y').setIssuedAt().setExpirationTime('5m').sign(secretKey());
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(claims.sub)
+      .setJti('y')
+      .setIssuedAt()
+      .setExpirationTime('5m')
+      .sign(secretKey());
     const res = await me(ghost);
     expect(res.statusCode).toBe(404);
     expect(res.json().error.code).toBe('SVC-2001');
@@ -158,22 +293,45 @@ describe('GET /auth/me', () => {
     const s = await registerOrg(h.app, { country: 'BA', baseCurrency: 'BAM', language: 'bs' });
     const res = await me(s.token);
     expect(res.json()).toMatchObject({
-      id: s.userId, email: s.email, fullName: 'Owner Person', role: 'owner', twoFactorEnabled: false,
+      id: s.userId,
+      email: s.email,
+      fullName: 'Owner Person',
+      role: 'owner',
+      twoFactorEnabled: false,
       organization: { id: s.orgId, name: 'Test d.o.o.', country: 'BA', baseCurrency: 'BAM', language: 'bs' },
     });
     // Written by SQL in the principal's one JSON column: exactly what Date#toISOString makes of the stored value.
-    const { rows } = await sql<{ at: Date }>`SELECT last_login_at AS at FROM users WHERE id = ${s.userId}`.execute(h.t.db.system);
+    const { rows } = await sql<{ at: Date }>`SELECT last_login_at AS at FROM users WHERE id = ${s.userId}`.execute(
+      h.t.db.system,
+    );
     expect(res.json().lastLoginAt).toBe(rows[0].at.toISOString());
-    expect(Object.keys(res.json()).sort()).toEqual(['email', 'fullName', 'id', 'lastLoginAt', 'operatorOib', 'organization', 'role', 'twoFactorEnabled']);
+    expect(Object.keys(res.json()).sort()).toEqual([
+      'email',
+      'fullName',
+      'id',
+      'lastLoginAt',
+      'operatorOib',
+      'organization',
+      'role',
+      'twoFactorEnabled',
+    ]);
   });
 
   it('answers lastLoginAt null for a user who never signed in, and the operator OIB once set', async () => {
     const s = await registerOrg(h.app, { country: 'HR', baseCurrency: 'EUR', language: 'hr' });
-    await sql`UPDATE users SET last_login_at = NULL, operator_oib = '12345678903' WHERE id = ${s.userId}`.execute(h.t.db.system);
+    await sql`UPDATE users SET last_login_at = NULL, operator_oib = '12345678903' WHERE id = ${s.userId}`.execute(
+      h.t.db.system,
+    );
     const body = (await me(s.token)).json();
     expect(body.lastLoginAt).toBeNull();
     expect(body.operatorOib).toBe('12345678903');
-    expect(body.organization).toEqual({ id: s.orgId, name: 'Test d.o.o.', country: 'HR', baseCurrency: 'EUR', language: 'hr' });
+    expect(body.organization).toEqual({
+      id: s.orgId,
+      name: 'Test d.o.o.',
+      country: 'HR',
+      baseCurrency: 'EUR',
+      language: 'hr',
+    });
   });
 });
 
@@ -212,7 +370,11 @@ describe('refresh rotation', () => {
     try {
       const s = await registerOrg(short.app);
       await new Promise((r) => setTimeout(r, 1100));
-      const res = await short.app.inject({ method: 'POST', url: '/api/v1/auth/refresh', cookies: { refreshToken: s.refreshCookie } });
+      const res = await short.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/refresh',
+        cookies: { refreshToken: s.refreshCookie },
+      });
       expect(res.json().error.code).toBe('SVC-1006');
     } finally {
       await short.close();
@@ -235,7 +397,13 @@ describe('POST /auth/logout', () => {
 describe('PUT /auth/password', () => {
   it('changes the password and revokes every login of the user', async () => {
     const s = await registerOrg(h.app);
-    const res = await h.app.inject(authed(s.token, { method: 'PUT', url: '/api/v1/auth/password', payload: { currentPassword: STRONG_PASSWORD, newPassword: 'Another-Pass-7' } }));
+    const res = await h.app.inject(
+      authed(s.token, {
+        method: 'PUT',
+        url: '/api/v1/auth/password',
+        payload: { currentPassword: STRONG_PASSWORD, newPassword: 'Another-Pass-7' },
+      }),
+    );
     expect(res.statusCode).toBe(204);
     expect((await refresh(s.refreshCookie)).statusCode).toBe(401);
     expect((await login(h.app, s.email, STRONG_PASSWORD)).statusCode).toBe(401);
@@ -244,9 +412,21 @@ describe('PUT /auth/password', () => {
 
   it('answers 401 SVC-1001 for a wrong current password and 422 SVC-1009 for a weak new one', async () => {
     const s = await registerOrg(h.app);
-    const wrong = await h.app.inject(authed(s.token, { method: 'PUT', url: '/api/v1/auth/password', payload: { currentPassword: 'Nope-nope-1', newPassword: 'Another-Pass-7' } }));
+    const wrong = await h.app.inject(
+      authed(s.token, {
+        method: 'PUT',
+        url: '/api/v1/auth/password',
+        payload: { currentPassword: 'Nope-nope-1', newPassword: 'Another-Pass-7' },
+      }),
+    );
     expect(wrong.json().error.code).toBe('SVC-1001');
-    const weak = await h.app.inject(authed(s.token, { method: 'PUT', url: '/api/v1/auth/password', payload: { currentPassword: STRONG_PASSWORD, newPassword: 'alllowercase' } }));
+    const weak = await h.app.inject(
+      authed(s.token, {
+        method: 'PUT',
+        url: '/api/v1/auth/password',
+        payload: { currentPassword: STRONG_PASSWORD, newPassword: 'alllowercase' },
+      }),
+    );
     expect(weak.statusCode).toBe(422);
     expect(weak.json().error).toMatchObject({ code: 'SVC-1009', details: { password: expect.any(Array) } });
     expect(weak.json().error.details).not.toHaveProperty('newPassword');
@@ -270,12 +450,24 @@ describe('two-factor authentication', () => {
     expect(otpauthUrl).toMatch(/^otpauth:\/\/totp\/.*secret=/);
     const totp = new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 });
 
-    const wrong = await h.app.inject(authed(s.token, { method: 'POST', url: '/api/v1/auth/2fa/enable', payload: { code: totp.generate({ timestamp: now + 120_000 }) } }));
+    const wrong = await h.app.inject(
+      authed(s.token, {
+        method: 'POST',
+        url: '/api/v1/auth/2fa/enable',
+        payload: { code: totp.generate({ timestamp: now + 120_000 }) },
+      }),
+    );
     expect(wrong.statusCode).toBe(401);
     expect(wrong.json().error.code).toBe('SVC-1011');
 
     // The previous step is still accepted (A17).
-    const enable = await h.app.inject(authed(s.token, { method: 'POST', url: '/api/v1/auth/2fa/enable', payload: { code: totp.generate({ timestamp: now - 30_000 }) } }));
+    const enable = await h.app.inject(
+      authed(s.token, {
+        method: 'POST',
+        url: '/api/v1/auth/2fa/enable',
+        payload: { code: totp.generate({ timestamp: now - 30_000 }) },
+      }),
+    );
     expect(enable.json()).toEqual({ twoFactorEnabled: true });
 
     const noCode = await login(h.app, s.email);
@@ -286,19 +478,35 @@ describe('two-factor authentication', () => {
     expect(withCode.statusCode).toBe(200);
 
     // A code is never accepted twice.
-    const replay = await h.app.inject({ method: 'POST', url: '/api/v1/auth/verify-2fa', remoteAddress: freshIp(), payload: { email: s.email, password: STRONG_PASSWORD, code: totp.generate({ timestamp: now }) } });
+    const replay = await h.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/verify-2fa',
+      remoteAddress: freshIp(),
+      payload: { email: s.email, password: STRONG_PASSWORD, code: totp.generate({ timestamp: now }) },
+    });
     expect(replay.statusCode).toBe(401);
     expect(replay.json().error.code).toBe('SVC-1011');
 
     vi.setSystemTime(now + 30_000);
-    const verify = await h.app.inject({ method: 'POST', url: '/api/v1/auth/verify-2fa', remoteAddress: freshIp(), payload: { email: s.email, password: STRONG_PASSWORD, code: totp.generate({ timestamp: now + 30_000 }) } });
+    const verify = await h.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/verify-2fa',
+      remoteAddress: freshIp(),
+      payload: { email: s.email, password: STRONG_PASSWORD, code: totp.generate({ timestamp: now + 30_000 }) },
+    });
     expect(verify.statusCode).toBe(200);
     expect(verify.json().user.id).toBe(s.userId);
     expect((await me(verify.json().tokens.accessToken)).json().twoFactorEnabled).toBe(true);
 
     vi.setSystemTime(now + 60_000);
     const token = verify.json().tokens.accessToken;
-    const disable = await h.app.inject(authed(token, { method: 'POST', url: '/api/v1/auth/2fa/disable', payload: { code: totp.generate({ timestamp: now + 60_000 }) } }));
+    const disable = await h.app.inject(
+      authed(token, {
+        method: 'POST',
+        url: '/api/v1/auth/2fa/disable',
+        payload: { code: totp.generate({ timestamp: now + 60_000 }) },
+      }),
+    );
     expect(disable.json()).toEqual({ twoFactorEnabled: false });
     expect((await login(h.app, s.email)).statusCode).toBe(200);
   });
@@ -308,7 +516,13 @@ describe('two-factor authentication', () => {
     const s = await registerOrg(h.app);
     const { secret } = (await h.app.inject(authed(s.token, { method: 'POST', url: '/api/v1/auth/2fa/setup' }))).json();
     const totp = new TOTP({ secret: Secret.fromBase32(secret) });
-    const res = await h.app.inject(authed(s.token, { method: 'POST', url: '/api/v1/auth/2fa/enable', payload: { code: totp.generate({ timestamp: now - 60_000 }) } }));
+    const res = await h.app.inject(
+      authed(s.token, {
+        method: 'POST',
+        url: '/api/v1/auth/2fa/enable',
+        payload: { code: totp.generate({ timestamp: now - 60_000 }) },
+      }),
+    );
     expect(res.json().error.code).toBe('SVC-1011');
   });
 });
@@ -317,21 +531,39 @@ describe('invitations', () => {
   it('accepts an invitation once, answering like login with 201', async () => {
     const owner = await registerOrg(h.app);
     const email = uniqueEmail('inv');
-    const inv = await h.app.inject(authed(owner.token, { method: 'POST', url: '/api/v1/users/invite', payload: { email, fullName: 'Invited Person', role: 'accountant' } }));
+    const inv = await h.app.inject(
+      authed(owner.token, {
+        method: 'POST',
+        url: '/api/v1/users/invite',
+        payload: { email, fullName: 'Invited Person', role: 'accountant' },
+      }),
+    );
     expect(inv.statusCode).toBe(201);
     const link = new URL(inv.json().inviteLink);
     expect(`${link.origin}${link.pathname}`).toBe('https://app.example.test/accept-invite');
     const token = link.searchParams.get('token')!;
 
-    const weak = await h.app.inject({ method: 'POST', url: '/api/v1/auth/accept-invite', payload: { token, password: 'weak' } });
+    const weak = await h.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/accept-invite',
+      payload: { token, password: 'weak' },
+    });
     expect(weak.json().error.code).toBe('SVC-1009');
 
-    const ok = await h.app.inject({ method: 'POST', url: '/api/v1/auth/accept-invite', payload: { token, password: STRONG_PASSWORD } });
+    const ok = await h.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/accept-invite',
+      payload: { token, password: STRONG_PASSWORD },
+    });
     expect(ok.statusCode).toBe(201);
     expect(ok.json().user).toMatchObject({ email, role: 'accountant', organizationId: owner.orgId });
     expect(cookieOf(ok)).toBeDefined();
 
-    const again = await h.app.inject({ method: 'POST', url: '/api/v1/auth/accept-invite', payload: { token, password: STRONG_PASSWORD } });
+    const again = await h.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/accept-invite',
+      payload: { token, password: STRONG_PASSWORD },
+    });
     expect(again.statusCode).toBe(401);
     expect(again.json().error.code).toBe('SVC-1012');
     expect((await login(h.app, email)).statusCode).toBe(200);
@@ -341,10 +573,20 @@ describe('invitations', () => {
     const short = await buildTestApp({ INVITE_TTL: '1s' });
     try {
       const owner = await registerOrg(short.app);
-      const inv = await short.app.inject(authed(owner.token, { method: 'POST', url: '/api/v1/users/invite', payload: { email: uniqueEmail(), fullName: 'Late', role: 'viewer' } }));
+      const inv = await short.app.inject(
+        authed(owner.token, {
+          method: 'POST',
+          url: '/api/v1/users/invite',
+          payload: { email: uniqueEmail(), fullName: 'Late', role: 'viewer' },
+        }),
+      );
       const token = new URL(inv.json().inviteLink).searchParams.get('token')!;
       await new Promise((r) => setTimeout(r, 1100));
-      const res = await short.app.inject({ method: 'POST', url: '/api/v1/auth/accept-invite', payload: { token, password: STRONG_PASSWORD } });
+      const res = await short.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/accept-invite',
+        payload: { token, password: STRONG_PASSWORD },
+      });
       expect(res.statusCode).toBe(401);
       expect(res.json().error.code).toBe('SVC-1012');
     } finally {
@@ -355,7 +597,13 @@ describe('invitations', () => {
   it('does not let an invited user sign in before accepting', async () => {
     const owner = await registerOrg(h.app);
     const email = uniqueEmail();
-    await h.app.inject(authed(owner.token, { method: 'POST', url: '/api/v1/users/invite', payload: { email, fullName: 'Pending', role: 'viewer' } }));
+    await h.app.inject(
+      authed(owner.token, {
+        method: 'POST',
+        url: '/api/v1/users/invite',
+        payload: { email, fullName: 'Pending', role: 'viewer' },
+      }),
+    );
     expect((await login(h.app, email, STRONG_PASSWORD)).json().error.code).toBe('SVC-1001');
   });
 });

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, authed, buildTestApp, registerOrg, type Session, type TestApp } from './helpers.js';
 import { createCustomer, createInvoice, invoiceBody, patchStatus, postingsOf } from './invoices-fixtures.js';
 import { form } from './multipart.js';
@@ -16,7 +16,9 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 const inject = (s: Session, method: string, url: string, payload?: unknown) =>
-  t.app.inject(authed(s.token, { method: method as 'GET', url, ...(payload === undefined ? {} : { payload: payload as object }) }));
+  t.app.inject(
+    authed(s.token, { method: method as 'GET', url, ...(payload === undefined ? {} : { payload: payload as object }) }),
+  );
 
 async function accountIds(s: Session): Promise<Record<string, string>> {
   const res = await inject(s, 'GET', '/api/v1/accounts');
@@ -25,42 +27,76 @@ async function accountIds(s: Session): Promise<Record<string, string>> {
 
 /** A fresh Asset ledger account and a bank account on it. */
 async function newBank(s: Session, opts: { code: string; balance?: number }) {
-  const acc = await inject(s, 'POST', '/api/v1/accounts', { code: opts.code, name: `Bank ${opts.code}`, accountTypeId: 1 });
+  const acc = await inject(s, 'POST', '/api/v1/accounts', {
+    code: opts.code,
+    name: `Bank ${opts.code}`,
+    accountTypeId: 1,
+  });
   if (acc.statusCode !== 201) throw new Error(`account: ${acc.body}`);
   const res = await inject(s, 'POST', '/api/v1/bank-accounts', {
-    accountId: acc.json().id, bankName: 'Banka Intesa', iban: 'RS35 1050 0812 3123 1231', currencyCode: 'RSD', currentBalance: opts.balance ?? 0,
+    accountId: acc.json().id,
+    bankName: 'Banka Intesa',
+    iban: 'RS35 1050 0812 3123 1231',
+    currencyCode: 'RSD',
+    currentBalance: opts.balance ?? 0,
   });
   if (res.statusCode !== 201) throw new Error(`bank account: ${res.body}`);
   return res.json() as { id: string; accountId: string; accountCode: string; currentBalance: string };
 }
 
 const importCsv = (s: Session, bankId: string, csv: string | Buffer, filename = 'statement.csv') =>
-  t.app.inject(authed(s.token, {
-    method: 'POST',
-    url: `/api/v1/bank-accounts/${bankId}/import`,
-    ...form({}, { field: 'file', filename, type: 'text/csv', data: Buffer.isBuffer(csv) ? csv : Buffer.from(csv) }),
-  }));
+  t.app.inject(
+    authed(s.token, {
+      method: 'POST',
+      url: `/api/v1/bank-accounts/${bankId}/import`,
+      ...form({}, { field: 'file', filename, type: 'text/csv', data: Buffer.isBuffer(csv) ? csv : Buffer.from(csv) }),
+    }),
+  );
 
-const lines = async (s: Session, bankId: string, query = '') => (await inject(s, 'GET', `/api/v1/bank-accounts/${bankId}/transactions?perPage=100&${query}`)).json();
+const lines = async (s: Session, bankId: string, query = '') =>
+  (await inject(s, 'GET', `/api/v1/bank-accounts/${bankId}/transactions?perPage=100&${query}`)).json();
 
 describe('bank accounts', () => {
   it('creates a bank account on an Asset ledger account and lists it with its code and opening balance', async () => {
     const ids = await accountIds(owner);
-    const res = await inject(owner, 'POST', '/api/v1/bank-accounts', { accountId: ids['1100'], bankName: 'Raiffeisen', accountNumber: '265-1234-56', currencyCode: 'RSD', currentBalance: 1500.5 });
+    const res = await inject(owner, 'POST', '/api/v1/bank-accounts', {
+      accountId: ids['1100'],
+      bankName: 'Raiffeisen',
+      accountNumber: '265-1234-56',
+      currencyCode: 'RSD',
+      currentBalance: 1500.5,
+    });
     expect(res.statusCode).toBe(201);
-    expect(res.json()).toMatchObject({ accountId: ids['1100'], accountCode: '1100', bankName: 'Raiffeisen', accountNumber: '265-1234-56', iban: null, currencyCode: 'RSD', currentBalance: '1500.50', isActive: true });
+    expect(res.json()).toMatchObject({
+      accountId: ids['1100'],
+      accountCode: '1100',
+      bankName: 'Raiffeisen',
+      accountNumber: '265-1234-56',
+      iban: null,
+      currencyCode: 'RSD',
+      currentBalance: '1500.50',
+      isActive: true,
+    });
     const list = await inject(accountant, 'GET', '/api/v1/bank-accounts');
     expect(list.json().data.map((b: { id: string }) => b.id)).toContain(res.json().id);
   });
 
   it('answers 422 SVC-5002 for a ledger account that is not an Asset and 404 SVC-5003 for an unknown or foreign one', async () => {
     const ids = await accountIds(owner);
-    const revenue = await inject(owner, 'POST', '/api/v1/bank-accounts', { accountId: ids['4000'], bankName: 'X', currencyCode: 'RSD' });
+    const revenue = await inject(owner, 'POST', '/api/v1/bank-accounts', {
+      accountId: ids['4000'],
+      bankName: 'X',
+      currencyCode: 'RSD',
+    });
     expect([revenue.statusCode, revenue.json().error.code]).toEqual([422, 'SVC-5002']);
     const other = await registerOrg(t.app);
     const foreign = (await accountIds(other))['1100'];
     for (const accountId of [foreign, '00000000-0000-4000-8000-000000000000']) {
-      const res = await inject(owner, 'POST', '/api/v1/bank-accounts', { accountId, bankName: 'X', currencyCode: 'RSD' });
+      const res = await inject(owner, 'POST', '/api/v1/bank-accounts', {
+        accountId,
+        bankName: 'X',
+        currencyCode: 'RSD',
+      });
       expect([res.statusCode, res.json().error.code]).toEqual([404, 'SVC-5003']);
     }
   });
@@ -82,7 +118,10 @@ describe('bank accounts', () => {
     const id = '00000000-0000-4000-8000-000000000000';
     expect((await inject(owner, 'GET', `/api/v1/bank-accounts/${id}/transactions`)).json().error.code).toBe('SVC-5001');
     expect((await importCsv(owner, id, '2026-01-01,x,1\n')).json().error.code).toBe('SVC-5001');
-    const rec = await inject(owner, 'POST', `/api/v1/bank-accounts/${id}/reconcile`, { bankTransactionId: id, transactionId: id });
+    const rec = await inject(owner, 'POST', `/api/v1/bank-accounts/${id}/reconcile`, {
+      bankTransactionId: id,
+      transactionId: id,
+    });
     expect(rec.json().error.code).toBe('SVC-5001');
   });
 });
@@ -90,7 +129,11 @@ describe('bank accounts', () => {
 describe('statement import (A14)', () => {
   it('imports a file with a header; lines list newest first; currentBalance = opening + imported lines (A9)', async () => {
     const bank = await newBank(owner, { code: '1101', balance: 1000 });
-    const res = await importCsv(owner, bank.id, 'Date,Description,Amount,Reference\n2026-03-01,Uplata kupca,1500.00,INV-2026-0001\n2026-03-02,Kirija,-400.5,\n');
+    const res = await importCsv(
+      owner,
+      bank.id,
+      'Date,Description,Amount,Reference\n2026-03-01,Uplata kupca,1500.00,INV-2026-0001\n2026-03-02,Kirija,-400.5,\n',
+    );
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ imported: 2, duplicates: 0, errors: [] });
     const page = await lines(owner, bank.id);
@@ -103,8 +146,13 @@ describe('statement import (A14)', () => {
     // A20: one audit row per imported line, with the caller and the line's values.
     const audit = await sql<{ record_id: string; user_id: string; org: string; amount: string }>`
       SELECT record_id, user_id, organization_id::text AS org, new_values ->> 'amount' AS amount FROM logged_actions
-      WHERE table_name = 'bank_transactions' AND action = 'INSERT' AND new_values ->> 'bank_account_id' = ${bank.id} ORDER BY amount`.execute(t.t.db.system);
-    expect(audit.rows.map((r) => [r.user_id, r.org, Number(r.amount)])).toEqual([[owner.userId, owner.orgId, -400.5], [owner.userId, owner.orgId, 1500]]);
+      WHERE table_name = 'bank_transactions' AND action = 'INSERT' AND new_values ->> 'bank_account_id' = ${bank.id} ORDER BY amount`.execute(
+      t.t.db.system,
+    );
+    expect(audit.rows.map((r) => [r.user_id, r.org, Number(r.amount)])).toEqual([
+      [owner.userId, owner.orgId, -400.5],
+      [owner.userId, owner.orgId, 1500],
+    ]);
     expect(audit.rows.map((r) => r.record_id).sort()).toEqual(page.data.map((l: any) => l.id).sort());
   });
 
@@ -116,16 +164,25 @@ describe('statement import (A14)', () => {
 
   it('detects semicolons with a decimal comma, strips a BOM and keeps quoted delimiters and line breaks', async () => {
     const bank = await newBank(owner, { code: '1103' });
-    const csv = '\uFEFFDate;Description;Amount;Reference\n2026-04-01;"Račun; Čačak";-1.234,56;R-1\n2026-04-02;"Dve\nlinije";1234,5;\n2026-04-03;Treća;7;\n';
+    const csv =
+      '\uFEFFDate;Description;Amount;Reference\n2026-04-01;"Račun; Čačak";-1.234,56;R-1\n2026-04-02;"Dve\nlinije";1234,5;\n2026-04-03;Treća;7;\n';
     const res = await importCsv(owner, bank.id, csv);
     expect(res.json()).toEqual({ imported: 3, duplicates: 0, errors: [] });
     const page = await lines(owner, bank.id, 'sort=transactionDate&order=asc');
-    expect(page.data.map((l: any) => [l.amount, l.description])).toEqual([['-1234.56', 'Račun; Čačak'], ['1234.50', 'Dve\nlinije'], ['7.00', 'Treća']]);
+    expect(page.data.map((l: any) => [l.amount, l.description])).toEqual([
+      ['-1234.56', 'Račun; Čačak'],
+      ['1234.50', 'Dve\nlinije'],
+      ['7.00', 'Treća'],
+    ]);
   });
 
   it('keeps commas inside quoted fields of a comma file', async () => {
     const bank = await newBank(owner, { code: '1104' });
-    const res = await importCsv(owner, bank.id, 'Date,Description,Amount,Reference\n2026-04-01,"Kupac, d.o.o.",10.00,"R,1"\n');
+    const res = await importCsv(
+      owner,
+      bank.id,
+      'Date,Description,Amount,Reference\n2026-04-01,"Kupac, d.o.o.",10.00,"R,1"\n',
+    );
     expect(res.json().imported).toBe(1);
     expect((await lines(owner, bank.id)).data[0]).toMatchObject({ description: 'Kupac, d.o.o.', reference: 'R,1' });
   });
@@ -143,11 +200,21 @@ describe('statement import (A14)', () => {
     ];
     const quote = (s: string) => `"${s.replace(/"/g, '""')}"`;
     const csv = texts.map(([d, r], i) => `2026-06-0${i + 1},${quote(d)},${i + 1},${quote(r)}`).join('\n');
-    expect((await importCsv(owner, bank.id, csv)).json()).toEqual({ imported: texts.length, duplicates: 0, errors: [] });
+    expect((await importCsv(owner, bank.id, csv)).json()).toEqual({
+      imported: texts.length,
+      duplicates: 0,
+      errors: [],
+    });
     const page = await lines(owner, bank.id, 'sort=transactionDate&order=asc');
-    expect(page.data.map((l: any) => [l.description, l.reference])).toEqual(texts.map(([d, r]) => [d, r === '' ? null : r]));
+    expect(page.data.map((l: any) => [l.description, l.reference])).toEqual(
+      texts.map(([d, r]) => [d, r === '' ? null : r]),
+    );
     // The same file again: every row a duplicate (the fingerprints of what was stored match the file's).
-    expect((await importCsv(owner, bank.id, csv)).json()).toEqual({ imported: 0, duplicates: texts.length, errors: [] });
+    expect((await importCsv(owner, bank.id, csv)).json()).toEqual({
+      imported: 0,
+      duplicates: texts.length,
+      errors: [],
+    });
   });
 
   it('reports bad rows with their physical line numbers (also after a multi-line field) and imports the rest', async () => {
@@ -186,7 +253,11 @@ describe('statement import (A14)', () => {
     const bank = await newBank(owner, { code: '1107' });
     const row = '2026-06-10,Kafa,-150,\n';
     expect((await importCsv(owner, bank.id, row + row)).json()).toEqual({ imported: 2, duplicates: 0, errors: [] });
-    expect((await importCsv(owner, bank.id, row + row + row)).json()).toEqual({ imported: 1, duplicates: 2, errors: [] });
+    expect((await importCsv(owner, bank.id, row + row + row)).json()).toEqual({
+      imported: 1,
+      duplicates: 2,
+      errors: [],
+    });
     expect((await lines(owner, bank.id)).meta.total).toBe(3);
   });
 
@@ -194,17 +265,32 @@ describe('statement import (A14)', () => {
     const bank = await newBank(owner, { code: '1108' });
     const res = await importCsv(owner, bank.id, 'Date,Description,Amount\n2026/01/01,A,1\n2026-01-02,B,x\n');
     expect([res.statusCode, res.json().error.code]).toEqual([422, 'SVC-5008']);
-    expect(res.json().error.details.errors).toEqual([expect.stringContaining('line 2'), expect.stringContaining('line 3')]);
+    expect(res.json().error.details.errors).toEqual([
+      expect.stringContaining('line 2'),
+      expect.stringContaining('line 3'),
+    ]);
     expect((await lines(owner, bank.id)).meta.total).toBe(0);
   });
 
   it('answers 422 SVC-5006 for an all-bad file without date errors, too few columns, no data rows, broken quoting or no file', async () => {
     const bank = await newBank(owner, { code: '1109' });
-    for (const csv of ['2026-01-02,B,x\n', 'Date,Amount\n2026-01-01,1\n', 'Date,Description,Amount\n', '', '2026-01-01,"unclosed,1\n']) {
+    for (const csv of [
+      '2026-01-02,B,x\n',
+      'Date,Amount\n2026-01-01,1\n',
+      'Date,Description,Amount\n',
+      '',
+      '2026-01-01,"unclosed,1\n',
+    ]) {
       const res = await importCsv(owner, bank.id, csv);
-      expect([JSON.stringify(csv), res.statusCode, res.json().error.code]).toEqual([JSON.stringify(csv), 422, 'SVC-5006']);
+      expect([JSON.stringify(csv), res.statusCode, res.json().error.code]).toEqual([
+        JSON.stringify(csv),
+        422,
+        'SVC-5006',
+      ]);
     }
-    const noFile = await t.app.inject(authed(owner.token, { method: 'POST', url: `/api/v1/bank-accounts/${bank.id}/import`, ...form({ note: 'x' }) }));
+    const noFile = await t.app.inject(
+      authed(owner.token, { method: 'POST', url: `/api/v1/bank-accounts/${bank.id}/import`, ...form({ note: 'x' }) }),
+    );
     expect([noFile.statusCode, noFile.json().error.code]).toEqual([422, 'SVC-5006']);
     const json = await inject(owner, 'POST', `/api/v1/bank-accounts/${bank.id}/import`, { file: 'x' });
     expect(json.json().error.code).toBe('SVC-5006');
@@ -225,10 +311,18 @@ describe('statement import (A14)', () => {
   it('filters lines by date and reconciled flag and sorts by amount', async () => {
     const bank = await newBank(owner, { code: '1111' });
     await importCsv(owner, bank.id, '2026-07-01,A,10\n2026-07-05,B,-30\n2026-07-09,C,20\n');
-    expect((await lines(owner, bank.id, 'fromDate=2026-07-02&toDate=2026-07-09')).data.map((l: any) => l.description)).toEqual(['C', 'B']);
-    expect((await lines(owner, bank.id, 'sort=amount&order=asc')).data.map((l: any) => l.amount)).toEqual(['-30.00', '10.00', '20.00']);
+    expect(
+      (await lines(owner, bank.id, 'fromDate=2026-07-02&toDate=2026-07-09')).data.map((l: any) => l.description),
+    ).toEqual(['C', 'B']);
+    expect((await lines(owner, bank.id, 'sort=amount&order=asc')).data.map((l: any) => l.amount)).toEqual([
+      '-30.00',
+      '10.00',
+      '20.00',
+    ]);
     expect((await lines(owner, bank.id, 'reconciled=true')).meta.total).toBe(0);
-    expect((await inject(owner, 'GET', `/api/v1/bank-accounts/${bank.id}/transactions?reconciled=maybe`)).statusCode).toBe(422);
+    expect(
+      (await inject(owner, 'GET', `/api/v1/bank-accounts/${bank.id}/transactions?reconciled=maybe`)).statusCode,
+    ).toBe(422);
   });
 });
 
@@ -238,13 +332,22 @@ describe('payments on bank accounts (A8)', () => {
     const first = await newBank(s, { code: '1120' });
     const second = await newBank(s, { code: '1121' });
     const customer = await createCustomer(t.app, s);
-    const inv = await createInvoice(t.app, s, invoiceBody(customer.id, { invoiceDate: '2026-01-10', dueDate: '2099-01-01' }));
+    const inv = await createInvoice(
+      t.app,
+      s,
+      invoiceBody(customer.id, { invoiceDate: '2026-01-10', dueDate: '2099-01-01' }),
+    );
     await patchStatus(t.app, s, inv.id, { action: 'send' });
-    expect((await patchStatus(t.app, s, inv.id, { action: 'mark-paid', paidAt: '2026-01-20', bankAccountId: second.id })).statusCode).toBe(200);
+    expect(
+      (await patchStatus(t.app, s, inv.id, { action: 'mark-paid', paidAt: '2026-01-20', bankAccountId: second.id }))
+        .statusCode,
+    ).toBe(200);
     const invPay = (await postingsOf(t.t.db, s.orgId, inv.id)).filter((p) => p.reference_type === 'payment');
     expect(invPay.map((p) => [p.debit, p.credit])).toEqual([['1121', '1200']]);
 
-    const e = (await inject(s, 'POST', '/api/v1/expenses', { expenseDate: '2026-01-10', category: 'Rent', amount: 100 })).json();
+    const e = (
+      await inject(s, 'POST', '/api/v1/expenses', { expenseDate: '2026-01-10', category: 'Rent', amount: 100 })
+    ).json();
     await inject(s, 'PATCH', `/api/v1/expenses/${e.id}/approve`);
     const paid = await inject(s, 'PATCH', `/api/v1/expenses/${e.id}/pay`, { paidAt: '2026-01-11' });
     expect(paid.json().paidBankAccountId).toBe(first.id);
@@ -266,7 +369,13 @@ describe('reconciliation (A15)', () => {
   /** A manual posting on the bank's ledger account: money in debits it, money out credits it. */
   async function posting(date: string, amount: number, description = 'Manual', direction: 'in' | 'out' = 'in') {
     const [debit, credit] = direction === 'in' ? [bank.accountId, ids['4900']] : [ids['5000'], bank.accountId];
-    const res = await inject(s, 'POST', '/api/v1/transactions', { transactionDate: date, description, debitAccountId: debit, creditAccountId: credit, amount });
+    const res = await inject(s, 'POST', '/api/v1/transactions', {
+      transactionDate: date,
+      description,
+      debitAccountId: debit,
+      creditAccountId: credit,
+      amount,
+    });
     if (res.statusCode !== 201) throw new Error(res.body);
     return res.json().id as string;
   }
@@ -281,7 +390,8 @@ describe('reconciliation (A15)', () => {
     const out = await posting('2026-08-12', 80, 'Bank fee', 'out');
     await importCsv(s, bank.id, '2026-08-10,Incoming,500,R-77\n2026-08-10,Incoming twin,500,\n2026-08-12,Fee,-80,\n');
     const page = await lines(s, bank.id);
-    const byLine = (d: string) => page.suggestions.filter((x: any) => x.bankTxId === page.data.find((l: any) => l.description === d).id);
+    const byLine = (d: string) =>
+      page.suggestions.filter((x: any) => x.bankTxId === page.data.find((l: any) => l.description === d).id);
     // 50 amount + 30 same date + 20 the posting's description contains the reference R-77 = 100.
     expect(byLine('Incoming')).toEqual([{ bankTxId: expect.any(String), glTxId: exact, score: 100 }]);
     // The exact posting went to the line it fits best; the twin gets the other one (50 + 20).
@@ -295,10 +405,17 @@ describe('reconciliation (A15)', () => {
     const line = await lineId('Fee');
     const page = await lines(s, bank.id);
     const suggestion = page.suggestions.find((x: any) => x.bankTxId === line);
-    const ok = await inject(s, 'POST', `/api/v1/bank-accounts/${bank.id}/reconcile`, { bankTransactionId: line, transactionId: suggestion.glTxId });
+    const ok = await inject(s, 'POST', `/api/v1/bank-accounts/${bank.id}/reconcile`, {
+      bankTransactionId: line,
+      transactionId: suggestion.glTxId,
+    });
     expect(ok.statusCode).toBe(200);
     expect(ok.json().confidence).toBe(80);
-    expect(ok.json().bankTransaction).toMatchObject({ id: line, reconciled: true, matchedTransactionId: suggestion.glTxId });
+    expect(ok.json().bankTransaction).toMatchObject({
+      id: line,
+      reconciled: true,
+      matchedTransactionId: suggestion.glTxId,
+    });
     expect(ok.json().transaction).toMatchObject({ id: suggestion.glTxId, reconciled: true });
     expect(ok.json().transaction.reconciledAt).toEqual(expect.any(String));
     const after = await lines(s, bank.id);
@@ -309,9 +426,15 @@ describe('reconciliation (A15)', () => {
   it('answers 400 SVC-5005 when either side is already reconciled', async () => {
     const reconciledLine = (await lines(s, bank.id, 'reconciled=true')).data[0];
     const free = await posting('2026-08-20', 1);
-    const res = await inject(s, 'POST', `/api/v1/bank-accounts/${bank.id}/reconcile`, { bankTransactionId: reconciledLine.id, transactionId: free });
+    const res = await inject(s, 'POST', `/api/v1/bank-accounts/${bank.id}/reconcile`, {
+      bankTransactionId: reconciledLine.id,
+      transactionId: free,
+    });
     expect([res.statusCode, res.json().error.code]).toEqual([400, 'SVC-5005']);
-    const res2 = await inject(s, 'POST', `/api/v1/bank-accounts/${bank.id}/reconcile`, { bankTransactionId: await lineId('Incoming'), transactionId: reconciledLine.matchedTransactionId });
+    const res2 = await inject(s, 'POST', `/api/v1/bank-accounts/${bank.id}/reconcile`, {
+      bankTransactionId: await lineId('Incoming'),
+      transactionId: reconciledLine.matchedTransactionId,
+    });
     expect([res2.statusCode, res2.json().error.code]).toEqual([400, 'SVC-5005']);
   });
 
@@ -321,14 +444,29 @@ describe('reconciliation (A15)', () => {
     const elsewhere = (await lines(s, other.id)).data[0].id;
     const p = await posting('2026-08-21', 2);
     for (const bankTransactionId of [elsewhere, '00000000-0000-4000-8000-000000000000']) {
-      const res = await inject(s, 'POST', `/api/v1/bank-accounts/${bank.id}/reconcile`, { bankTransactionId, transactionId: p });
+      const res = await inject(s, 'POST', `/api/v1/bank-accounts/${bank.id}/reconcile`, {
+        bankTransactionId,
+        transactionId: p,
+      });
       expect([res.statusCode, res.json().error.code]).toEqual([404, 'SVC-5004']);
     }
     const line = await lineId('Incoming twin');
-    const missing = await inject(s, 'POST', `/api/v1/bank-accounts/${bank.id}/reconcile`, { bankTransactionId: line, transactionId: '00000000-0000-4000-8000-000000000000' });
+    const missing = await inject(s, 'POST', `/api/v1/bank-accounts/${bank.id}/reconcile`, {
+      bankTransactionId: line,
+      transactionId: '00000000-0000-4000-8000-000000000000',
+    });
     expect(missing.statusCode).toBe(404);
-    const offAccount = await inject(s, 'POST', '/api/v1/transactions', { transactionDate: '2026-08-10', description: 'x', debitAccountId: ids['5000'], creditAccountId: ids['2110'], amount: 500 });
-    const res = await inject(s, 'POST', `/api/v1/bank-accounts/${bank.id}/reconcile`, { bankTransactionId: line, transactionId: offAccount.json().id });
+    const offAccount = await inject(s, 'POST', '/api/v1/transactions', {
+      transactionDate: '2026-08-10',
+      description: 'x',
+      debitAccountId: ids['5000'],
+      creditAccountId: ids['2110'],
+      amount: 500,
+    });
+    const res = await inject(s, 'POST', `/api/v1/bank-accounts/${bank.id}/reconcile`, {
+      bankTransactionId: line,
+      transactionId: offAccount.json().id,
+    });
     expect([res.statusCode, res.json().error.code]).toEqual([422, 'SVC-9003']);
   });
 
@@ -336,16 +474,23 @@ describe('reconciliation (A15)', () => {
     const p = await posting('2026-08-25', 42);
     await importCsv(s, bank.id, '2026-08-25,Race A,42,\n2026-08-25,Race B,42,\n');
     const [a, b] = [await lineId('Race A'), await lineId('Race B')];
-    const results = await Promise.all([a, b].map((bankTransactionId) =>
-      inject(s, 'POST', `/api/v1/bank-accounts/${bank.id}/reconcile`, { bankTransactionId, transactionId: p })));
+    const results = await Promise.all(
+      [a, b].map((bankTransactionId) =>
+        inject(s, 'POST', `/api/v1/bank-accounts/${bank.id}/reconcile`, { bankTransactionId, transactionId: p }),
+      ),
+    );
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 400]);
     expect(results.find((r) => r.statusCode === 400)!.json().error.code).toBe('SVC-5005');
-    const matched = await sql<{ n: string }>`SELECT count(*)::text AS n FROM bank_transactions WHERE matched_transaction_id = ${p}`.execute(t.t.db.system);
+    const matched = await sql<{
+      n: string;
+    }>`SELECT count(*)::text AS n FROM bank_transactions WHERE matched_transaction_id = ${p}`.execute(t.t.db.system);
     expect(matched.rows[0].n).toBe('1');
   });
 
   it('suggests by the document number of an expense payment found in the bank reference', async () => {
-    const e = (await inject(s, 'POST', '/api/v1/expenses', { expenseDate: '2026-09-01', category: 'Rent', amount: 321 })).json();
+    const e = (
+      await inject(s, 'POST', '/api/v1/expenses', { expenseDate: '2026-09-01', category: 'Rent', amount: 321 })
+    ).json();
     await inject(s, 'PATCH', `/api/v1/expenses/${e.id}/approve`);
     await inject(s, 'PATCH', `/api/v1/expenses/${e.id}/pay`, { paidAt: '2026-09-03', bankAccountId: bank.id });
     await importCsv(s, bank.id, `2026-09-06,Rent paid,-321,${e.expenseNumber}\n`);
@@ -359,11 +504,19 @@ describe('reconciliation (A15)', () => {
 
   it('suggests an invoice payment a week off in date and amount when the line names its number and payment reference (10 + 20 + 20)', async () => {
     const customer = await createCustomer(t.app, s);
-    const inv = await createInvoice(t.app, s, invoiceBody(customer.id, { invoiceDate: '2026-10-01', dueDate: '2099-01-01' }));
+    const inv = await createInvoice(
+      t.app,
+      s,
+      invoiceBody(customer.id, { invoiceDate: '2026-10-01', dueDate: '2099-01-01' }),
+    );
     await patchStatus(t.app, s, inv.id, { action: 'send' });
     await patchStatus(t.app, s, inv.id, { action: 'mark-paid', paidAt: '2026-10-02', bankAccountId: bank.id });
-    const { rows: [pay] } = await sql<{ id: string }>`SELECT id FROM ledger_transactions
-      WHERE organization_id = ${s.orgId} AND reference_id = ${inv.id} AND reference_type = 'payment'`.execute(t.t.db.system);
+    const {
+      rows: [pay],
+    } = await sql<{ id: string }>`SELECT id FROM ledger_transactions
+      WHERE organization_id = ${s.orgId} AND reference_id = ${inv.id} AND reference_type = 'payment'`.execute(
+      t.t.db.system,
+    );
     const read = (await inject(s, 'GET', `/api/v1/invoices/${inv.id}`)).json();
     expect(read.paymentReference).toMatch(/^97 /);
     // 7 days later, 1.00 short (no amount match): only the date (10), number (20) and reference (20) count.
@@ -376,24 +529,35 @@ describe('reconciliation (A15)', () => {
     ]);
   });
 
-  it('suggests a manual posting of another amount only on the line\'s own day when its description contains the bank reference (30 + 20)', async () => {
+  it("suggests a manual posting of another amount only on the line's own day when its description contains the bank reference (30 + 20)", async () => {
     const sameDay = await posting('2026-11-05', 123, 'Transfer TRF-5521 received');
     await posting('2026-11-06', 456, 'Transfer TRF-5522 received'); // a day off: 20 + 20 = 40, below the threshold
     await importCsv(s, bank.id, '2026-11-05,Transfer A,777,TRF-5521\n2026-11-05,Transfer B,888,TRF-5522\n');
     const page = await lines(s, bank.id);
     const line = (d: string) => page.data.find((l: any) => l.description === d).id;
-    expect(page.suggestions.filter((x: any) => x.bankTxId === line('Transfer A'))).toEqual([{ bankTxId: line('Transfer A'), glTxId: sameDay, score: 50 }]);
+    expect(page.suggestions.filter((x: any) => x.bankTxId === line('Transfer A'))).toEqual([
+      { bankTxId: line('Transfer A'), glTxId: sameDay, score: 50 },
+    ]);
     expect(page.suggestions.filter((x: any) => x.bankTxId === line('Transfer B'))).toEqual([]);
   });
-  it('answers another organization\'s bank account and lines as 404 and changes nothing', async () => {
+  it("answers another organization's bank account and lines as 404 and changes nothing", async () => {
     const intruder = await registerOrg(t.app);
     const line = await lineId('Incoming twin');
     const reconciled = async () =>
-      (await sql<{ n: string }>`SELECT count(*)::text AS n FROM bank_transactions WHERE bank_account_id = ${bank.id} AND reconciled`.execute(t.t.db.system)).rows[0].n;
+      (
+        await sql<{
+          n: string;
+        }>`SELECT count(*)::text AS n FROM bank_transactions WHERE bank_account_id = ${bank.id} AND reconciled`.execute(
+          t.t.db.system,
+        )
+      ).rows[0].n;
     const before = await reconciled();
     expect((await inject(intruder, 'GET', `/api/v1/bank-accounts/${bank.id}/transactions`)).statusCode).toBe(404);
     expect((await importCsv(intruder, bank.id, '2026-01-01,x,1\n')).statusCode).toBe(404);
-    const rec = await inject(intruder, 'POST', `/api/v1/bank-accounts/${bank.id}/reconcile`, { bankTransactionId: line, transactionId: line });
+    const rec = await inject(intruder, 'POST', `/api/v1/bank-accounts/${bank.id}/reconcile`, {
+      bankTransactionId: line,
+      transactionId: line,
+    });
     expect(rec.statusCode).toBe(404);
     expect((await inject(intruder, 'GET', '/api/v1/bank-accounts')).json().data).toEqual([]);
     expect(await reconciled()).toBe(before);
@@ -401,12 +565,25 @@ describe('reconciliation (A15)', () => {
 });
 
 describe('bank line to bank account integrity (the foreign key, checked once per statement)', () => {
-  const code = async (p: Promise<unknown>) => p.then(() => 'ok', (e: { code?: string }) => e.code ?? String(e));
-  const insertLines = (org: string, banks: string[]) => sql`
+  const code = async (p: Promise<unknown>) =>
+    p.then(
+      () => 'ok',
+      (e: { code?: string }) => e.code ?? String(e),
+    );
+  const insertLines = (org: string, banks: string[]) =>
+    sql`
     INSERT INTO bank_transactions (organization_id, bank_account_id, transaction_date, amount, description)
-    SELECT ${org}::uuid, b, DATE '2026-05-01', 1, 'integrity ' || ord FROM unnest(${banks}::uuid[]) WITH ORDINALITY AS x (b, ord)`.execute(t.t.db.system);
+    SELECT ${org}::uuid, b, DATE '2026-05-01', 1, 'integrity ' || ord FROM unnest(${banks}::uuid[]) WITH ORDINALITY AS x (b, ord)`.execute(
+      t.t.db.system,
+    );
   const count = async (bankId: string) =>
-    Number((await sql<{ n: string }>`SELECT count(*)::text AS n FROM bank_transactions WHERE bank_account_id = ${bankId}`.execute(t.t.db.system)).rows[0].n);
+    Number(
+      (
+        await sql<{
+          n: string;
+        }>`SELECT count(*)::text AS n FROM bank_transactions WHERE bank_account_id = ${bankId}`.execute(t.t.db.system)
+      ).rows[0].n,
+    );
 
   it('refuses a line whose bank account does not exist or belongs to another organization, and moves no line to one', async () => {
     const bank = await newBank(owner, { code: '1160' });
@@ -417,8 +594,20 @@ describe('bank line to bank account integrity (the foreign key, checked once per
     expect(await count(bank.id)).toBe(0);
     expect(await code(insertLines(owner.orgId, [bank.id, bank.id]))).toBe('ok');
     expect(await count(bank.id)).toBe(2);
-    expect(await code(sql`UPDATE bank_transactions SET bank_account_id = ${unknown} WHERE bank_account_id = ${bank.id}`.execute(t.t.db.system))).toBe('23503');
-    expect(await code(sql`UPDATE bank_transactions SET organization_id = ${other.orgId} WHERE bank_account_id = ${bank.id}`.execute(t.t.db.system))).toBe('23503');
+    expect(
+      await code(
+        sql`UPDATE bank_transactions SET bank_account_id = ${unknown} WHERE bank_account_id = ${bank.id}`.execute(
+          t.t.db.system,
+        ),
+      ),
+    ).toBe('23503');
+    expect(
+      await code(
+        sql`UPDATE bank_transactions SET organization_id = ${other.orgId} WHERE bank_account_id = ${bank.id}`.execute(
+          t.t.db.system,
+        ),
+      ),
+    ).toBe('23503');
     expect(await count(bank.id)).toBe(2);
   });
 
@@ -427,8 +616,16 @@ describe('bank line to bank account integrity (the foreign key, checked once per
     const unused = await newBank(owner, { code: '1162' });
     expect((await importCsv(owner, used.id, '2026-05-02,A,10\n')).json().imported).toBe(1);
     expect(await code(sql`DELETE FROM bank_accounts WHERE id = ${used.id}`.execute(t.t.db.system))).toBe('23503');
-    expect(await code(sql`UPDATE bank_accounts SET id = ${'00000000-0000-4000-8000-0000000000ef'} WHERE id = ${used.id}`.execute(t.t.db.system))).toBe('23503');
-    expect(await code(sql`UPDATE bank_accounts SET bank_name = 'Renamed' WHERE id = ${used.id}`.execute(t.t.db.system))).toBe('ok');
+    expect(
+      await code(
+        sql`UPDATE bank_accounts SET id = ${'00000000-0000-4000-8000-0000000000ef'} WHERE id = ${used.id}`.execute(
+          t.t.db.system,
+        ),
+      ),
+    ).toBe('23503');
+    expect(
+      await code(sql`UPDATE bank_accounts SET bank_name = 'Renamed' WHERE id = ${used.id}`.execute(t.t.db.system)),
+    ).toBe('ok');
     expect(await code(sql`DELETE FROM bank_accounts WHERE id = ${unused.id}`.execute(t.t.db.system))).toBe('ok');
   });
 });

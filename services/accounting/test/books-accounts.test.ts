@@ -30,8 +30,37 @@ async function post(s: Session, payload: object) {
 describe('GET /accounts', () => {
   it('lists the default chart ordered by code with type, normal side and a zero balance', async () => {
     const list = await accounts(owner);
-    expect(list.map((a) => a.code)).toEqual(['1000', '1100', '1200', '1300', '1500', '2110', '2300', '2500', '3000', '3100', '4000', '4900', '5000', '5100', '5200', '5300', '5400']);
-    expect(list[0]).toMatchObject({ code: '1000', name: 'Cash', accountTypeId: 1, accountTypeName: 'Asset', normalBalance: 'debit', currencyCode: 'EUR', parentAccountId: null, parentAccountCode: null, isActive: true, currentBalance: '0.00' });
+    expect(list.map((a) => a.code)).toEqual([
+      '1000',
+      '1100',
+      '1200',
+      '1300',
+      '1500',
+      '2110',
+      '2300',
+      '2500',
+      '3000',
+      '3100',
+      '4000',
+      '4900',
+      '5000',
+      '5100',
+      '5200',
+      '5300',
+      '5400',
+    ]);
+    expect(list[0]).toMatchObject({
+      code: '1000',
+      name: 'Cash',
+      accountTypeId: 1,
+      accountTypeName: 'Asset',
+      normalBalance: 'debit',
+      currencyCode: 'EUR',
+      parentAccountId: null,
+      parentAccountCode: null,
+      isActive: true,
+      currentBalance: '0.00',
+    });
     expect(list.find((a) => a.code === '4000')).toMatchObject({ accountTypeName: 'Revenue', normalBalance: 'credit' });
   });
 
@@ -47,9 +76,27 @@ describe('GET /accounts', () => {
   it('shows currentBalance on the normal side of each account (A9)', async () => {
     const s = await registerOrg(h.app, { baseCurrency: 'RSD' });
     const a = await byCode(s);
-    await post(s, { transactionDate: '2026-05-01', description: 'Capital', debitAccountId: a['1100'].id, creditAccountId: a['3000'].id, amount: 1000 });
-    await post(s, { transactionDate: '2026-05-02', description: 'Rent', debitAccountId: a['5100'].id, creditAccountId: a['1100'].id, amount: 250.5 });
-    await post(s, { transactionDate: '2026-05-03', description: 'Refund', debitAccountId: a['3000'].id, creditAccountId: a['1100'].id, amount: 0.25 });
+    await post(s, {
+      transactionDate: '2026-05-01',
+      description: 'Capital',
+      debitAccountId: a['1100'].id,
+      creditAccountId: a['3000'].id,
+      amount: 1000,
+    });
+    await post(s, {
+      transactionDate: '2026-05-02',
+      description: 'Rent',
+      debitAccountId: a['5100'].id,
+      creditAccountId: a['1100'].id,
+      amount: 250.5,
+    });
+    await post(s, {
+      transactionDate: '2026-05-03',
+      description: 'Refund',
+      debitAccountId: a['3000'].id,
+      creditAccountId: a['1100'].id,
+      amount: 0.25,
+    });
     const after = await byCode(s);
     expect(after['1100'].currentBalance).toBe('749.25');
     expect(after['3000'].currentBalance).toBe('999.75');
@@ -60,10 +107,29 @@ describe('GET /accounts', () => {
 describe('POST /accounts', () => {
   it('creates an account whose normal balance follows its type, under a parent of the same type', async () => {
     const list = await byCode(owner);
-    const res = await api(owner.token, 'POST', '/accounts', { code: '1110', name: 'Bank - Zagrebačka', accountTypeId: 1, parentAccountId: list['1100'].id });
+    const res = await api(owner.token, 'POST', '/accounts', {
+      code: '1110',
+      name: 'Bank - Zagrebačka',
+      accountTypeId: 1,
+      parentAccountId: list['1100'].id,
+    });
     expect(res.statusCode).toBe(201);
-    expect(res.json()).toMatchObject({ code: '1110', name: 'Bank - Zagrebačka', accountTypeName: 'Asset', normalBalance: 'debit', currencyCode: 'EUR', parentAccountId: list['1100'].id, parentAccountCode: '1100', currentBalance: '0.00' });
-    const liability = await api(owner.token, 'POST', '/accounts', { code: '2400', name: 'Payroll liabilities', accountTypeId: 2, currencyCode: 'usd' });
+    expect(res.json()).toMatchObject({
+      code: '1110',
+      name: 'Bank - Zagrebačka',
+      accountTypeName: 'Asset',
+      normalBalance: 'debit',
+      currencyCode: 'EUR',
+      parentAccountId: list['1100'].id,
+      parentAccountCode: '1100',
+      currentBalance: '0.00',
+    });
+    const liability = await api(owner.token, 'POST', '/accounts', {
+      code: '2400',
+      name: 'Payroll liabilities',
+      accountTypeId: 2,
+      currencyCode: 'usd',
+    });
     expect(liability.json()).toMatchObject({ normalBalance: 'credit', currencyCode: 'USD' });
   });
 
@@ -72,7 +138,9 @@ describe('POST /accounts', () => {
     expect(res.statusCode).toBe(409);
     expect(res.json().error.code).toBe('SVC-8002');
     const other = await registerOrg(h.app);
-    expect((await api(other.token, 'POST', '/accounts', { code: '1110', name: 'Own', accountTypeId: 1 })).statusCode).toBe(201);
+    expect(
+      (await api(other.token, 'POST', '/accounts', { code: '1110', name: 'Own', accountTypeId: 1 })).statusCode,
+    ).toBe(201);
   });
 
   it.each([[0], [6], [2.5], ['1']])('answers 422 SVC-8003 for accountTypeId %s', async (accountTypeId) => {
@@ -85,7 +153,12 @@ describe('POST /accounts', () => {
     const other = await registerOrg(h.app);
     const foreign = (await byCode(other))['1100'];
     for (const parentAccountId of [crypto.randomUUID(), foreign.id]) {
-      const res = await api(owner.token, 'POST', '/accounts', { code: '1120', name: 'X', accountTypeId: 1, parentAccountId });
+      const res = await api(owner.token, 'POST', '/accounts', {
+        code: '1120',
+        name: 'X',
+        accountTypeId: 1,
+        parentAccountId,
+      });
       expect(res.statusCode).toBe(404);
       expect(res.json().error.code).toBe('SVC-8005');
     }
@@ -112,7 +185,10 @@ describe('POST /accounts', () => {
     const accountant = await addMember(h.app, owner, 'accountant');
     const res = await api(accountant.token, 'POST', '/accounts', { code: '5999', name: 'X', accountTypeId: 5 });
     expect(res.statusCode).toBe(403);
-    expect(res.json().error).toMatchObject({ code: 'SVC-9001', details: { required: ['owner', 'admin'], current: ['accountant'] } });
+    expect(res.json().error).toMatchObject({
+      code: 'SVC-9001',
+      details: { required: ['owner', 'admin'], current: ['accountant'] },
+    });
   });
 });
 
@@ -130,7 +206,13 @@ describe('PUT /accounts/:id', () => {
   it('answers 400 SVC-8004 when deactivating an account with postings', async () => {
     const s = await registerOrg(h.app);
     const a = await byCode(s);
-    await post(s, { transactionDate: '2026-05-01', description: 'Supplies', debitAccountId: a['5300'].id, creditAccountId: a['1000'].id, amount: 12 });
+    await post(s, {
+      transactionDate: '2026-05-01',
+      description: 'Supplies',
+      debitAccountId: a['5300'].id,
+      creditAccountId: a['1000'].id,
+      amount: 12,
+    });
     const res = await api(s.token, 'PUT', `/accounts/${a['5300'].id}`, { isActive: false });
     expect(res.statusCode).toBe(400);
     expect(res.json().error.code).toBe('SVC-8004');
@@ -167,17 +249,41 @@ describe('GET/PUT /settings/tax-rates', () => {
 
   it('replaces the rates and the default rate', async () => {
     const s = await registerOrg(h.app, { country: 'BA', baseCurrency: 'BAM', language: 'bs' });
-    const payload = { defaultVATRate: 17, rates: [{ name: 'Standard', rate: 17, description: 'PDV' }, { name: 'Special', rate: 8.5, description: 'Test' }, { name: 'Zero', rate: 0 }] };
+    const payload = {
+      defaultVATRate: 17,
+      rates: [
+        { name: 'Standard', rate: 17, description: 'PDV' },
+        { name: 'Special', rate: 8.5, description: 'Test' },
+        { name: 'Zero', rate: 0 },
+      ],
+    };
     const res = await api(s.token, 'PUT', '/settings/tax-rates', payload);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ country: 'BA', defaultVATRate: 17, rates: [{ name: 'Standard', rate: 17, description: 'PDV' }, { name: 'Special', rate: 8.5, description: 'Test' }, { name: 'Zero', rate: 0, description: '' }] });
+    expect(res.json()).toEqual({
+      country: 'BA',
+      defaultVATRate: 17,
+      rates: [
+        { name: 'Standard', rate: 17, description: 'PDV' },
+        { name: 'Special', rate: 8.5, description: 'Test' },
+        { name: 'Zero', rate: 0, description: '' },
+      ],
+    });
     expect((await api(s.token, 'GET', '/settings/tax-rates')).json().rates).toHaveLength(3);
   });
 
   it.each([
     [{ defaultVATRate: 101, rates: [{ name: 'A', rate: 10 }] }, 'defaultVATRate'],
     [{ defaultVATRate: 20, rates: [{ name: 'A', rate: -1 }] }, 'rates[0].rate'],
-    [{ defaultVATRate: 20, rates: [{ name: 'A', rate: 20 }, { name: 'B', rate: 100.5 }] }, 'rates[1].rate'],
+    [
+      {
+        defaultVATRate: 20,
+        rates: [
+          { name: 'A', rate: 20 },
+          { name: 'B', rate: 100.5 },
+        ],
+      },
+      'rates[1].rate',
+    ],
   ])('answers 422 SVC-8006 for a rate outside 0-100: %o', async (payload, field) => {
     const res = await api(owner.token, 'PUT', '/settings/tax-rates', payload);
     expect(res.statusCode).toBe(422);
@@ -188,7 +294,13 @@ describe('GET/PUT /settings/tax-rates', () => {
 
   it('answers 422 SVC-9003 for duplicate names, no rates or a non-number', async () => {
     for (const payload of [
-      { defaultVATRate: 20, rates: [{ name: 'A', rate: 20 }, { name: 'a', rate: 10 }] },
+      {
+        defaultVATRate: 20,
+        rates: [
+          { name: 'A', rate: 20 },
+          { name: 'a', rate: 10 },
+        ],
+      },
       { defaultVATRate: 20, rates: [] },
       { defaultVATRate: '20', rates: [{ name: 'A', rate: 20 }] },
     ]) {
@@ -201,6 +313,9 @@ describe('GET/PUT /settings/tax-rates', () => {
   it('lets every role read and only owner/admin write', async () => {
     const viewer = await addMember(h.app, owner, 'viewer');
     expect((await api(viewer.token, 'GET', '/settings/tax-rates')).statusCode).toBe(200);
-    expect((await api(viewer.token, 'PUT', '/settings/tax-rates', { defaultVATRate: 20, rates: [{ name: 'A', rate: 20 }] })).statusCode).toBe(403);
+    expect(
+      (await api(viewer.token, 'PUT', '/settings/tax-rates', { defaultVATRate: 20, rates: [{ name: 'A', rate: 20 }] }))
+        .statusCode,
+    ).toBe(403);
   });
 });

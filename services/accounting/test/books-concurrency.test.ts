@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sum } from '@app/shared/money';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authed, buildTestApp, foldLedger, registerOrg, type Session, type TestApp } from './helpers.js';
 
 /**
@@ -8,7 +8,8 @@ import { authed, buildTestApp, foldLedger, registerOrg, type Session, type TestA
  * PostgreSQL server is reachable).
  */
 const onPostgres = !!process.env.TEST_DATABASE_URL;
-if (!onPostgres) console.warn('books-concurrency: skipped, set TEST_DATABASE_URL=postgres://... to run it on real PostgreSQL');
+if (!onPostgres)
+  console.warn('books-concurrency: skipped, set TEST_DATABASE_URL=postgres://... to run it on real PostgreSQL');
 
 describe.skipIf(!onPostgres)('concurrent postings on real PostgreSQL', () => {
   let h: TestApp;
@@ -56,15 +57,22 @@ describe.skipIf(!onPostgres)('concurrent postings on real PostgreSQL', () => {
       .execute();
     expect(rows).toHaveLength(N);
     await foldLedger(h.t.db);
-    const balances = await h.t.db.system.selectFrom('account_balances').selectAll().where('organization_id', '=', s.orgId).execute();
+    const balances = await h.t.db.system
+      .selectFrom('account_balances')
+      .selectAll()
+      .where('organization_id', '=', s.orgId)
+      .execute();
     for (const b of balances) {
       const debit = sum(rows.filter((r) => r.debit_account_id === b.account_id).map((r) => r.base_amount));
       const credit = sum(rows.filter((r) => r.credit_account_id === b.account_id).map((r) => r.base_amount));
       expect(b.debit_total).toBe(debit.toFixed(4));
       expect(b.credit_total).toBe(credit.toFixed(4));
-      expect(b.posting_count).toBe(rows.filter((r) => r.debit_account_id === b.account_id || r.credit_account_id === b.account_id).length);
+      expect(b.posting_count).toBe(
+        rows.filter((r) => r.debit_account_id === b.account_id || r.credit_account_id === b.account_id).length,
+      );
     }
-    const accounts = (await h.app.inject(authed(s.token, { method: 'GET', url: '/api/v1/accounts' }))).json().data as Array<{ code: string; currentBalance: string }>;
+    const accounts = (await h.app.inject(authed(s.token, { method: 'GET', url: '/api/v1/accounts' }))).json()
+      .data as Array<{ code: string; currentBalance: string }>;
     const cash = accounts.find((x) => x.code === '1000')!;
     const bank = accounts.find((x) => x.code === '1100')!;
     const equity = accounts.find((x) => x.code === '3000')!;
@@ -78,18 +86,37 @@ describe.skipIf(!onPostgres)('concurrent postings on real PostgreSQL', () => {
     await h.t.db.withContext({ kind: 'tenant', orgId: s.orgId }, (db) =>
       db.transaction().execute((trx) =>
         postJournalEntries(trx, s.orgId, [
-          { transactionDate: '2026-06-02', description: 'Sale', debitAccountId: a['1200'], creditAccountId: a['4000'], amount: '50.00', currencyCode: 'EUR', exchangeRate: '1.000000', baseAmount: '50.00', referenceType: 'invoice', referenceId: ref, locked: true, createdBy: null },
+          {
+            transactionDate: '2026-06-02',
+            description: 'Sale',
+            debitAccountId: a['1200'],
+            creditAccountId: a['4000'],
+            amount: '50.00',
+            currencyCode: 'EUR',
+            exchangeRate: '1.000000',
+            baseAmount: '50.00',
+            referenceType: 'invoice',
+            referenceId: ref,
+            locked: true,
+            createdBy: null,
+          },
         ]),
       ),
     );
     const cancel = () =>
       h.t.db.withContext({ kind: 'tenant', orgId: s.orgId }, (db) =>
-        db.transaction().execute((trx) => reverseReference(trx, s.orgId, { referenceType: 'invoice', referenceId: ref }, s.userId)),
+        db
+          .transaction()
+          .execute((trx) => reverseReference(trx, s.orgId, { referenceType: 'invoice', referenceId: ref }, s.userId)),
       );
     const outcomes = await Promise.allSettled([cancel(), cancel(), cancel()]);
     const reversed = outcomes.flatMap((o) => (o.status === 'fulfilled' ? o.value : []));
     expect(reversed).toHaveLength(1);
-    const rows = await h.t.db.system.selectFrom('ledger_transactions').select('id').where('reference_id', '=', ref).execute();
+    const rows = await h.t.db.system
+      .selectFrom('ledger_transactions')
+      .select('id')
+      .where('reference_id', '=', ref)
+      .execute();
     expect(rows).toHaveLength(2);
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../src/lib/errors.js';
-import { deleteContact, type ContactDeleteBlocker } from '../src/modules/contacts/contacts.service.js';
+import { type ContactDeleteBlocker, deleteContact } from '../src/modules/contacts/contacts.service.js';
 import { addMember, authed, buildTestApp, registerOrg, type Session, type TestApp } from './helpers.js';
 
 let h: TestApp;
@@ -22,16 +22,42 @@ async function create(token: string, body: object) {
 
 describe('POST /contacts', () => {
   it('creates a contact with the defaults: organization base currency, 30 days, active', async () => {
-    const c = await create(owner.token, { type: 'customer', name: '  Kupac d.o.o. ', email: 'kupac@example.rs', country: 'rs', notes: 'VIP' });
-    expect(c).toMatchObject({ type: 'customer', name: 'Kupac d.o.o.', email: 'kupac@example.rs', country: 'RS', currencyCode: 'RSD', paymentTerms: 30, isActive: true, notes: 'VIP', phone: null });
+    const c = await create(owner.token, {
+      type: 'customer',
+      name: '  Kupac d.o.o. ',
+      email: 'kupac@example.rs',
+      country: 'rs',
+      notes: 'VIP',
+    });
+    expect(c).toMatchObject({
+      type: 'customer',
+      name: 'Kupac d.o.o.',
+      email: 'kupac@example.rs',
+      country: 'RS',
+      currencyCode: 'RSD',
+      paymentTerms: 30,
+      isActive: true,
+      notes: 'VIP',
+      phone: null,
+    });
     const row = await h.t.db.system.selectFrom('contacts').selectAll().where('id', '=', c.id).executeTakeFirstOrThrow();
     expect(row.organization_id).toBe(owner.orgId);
-    const audit = await h.t.db.system.selectFrom('logged_actions').select(['action', 'user_id']).where('record_id', '=', c.id).execute();
+    const audit = await h.t.db.system
+      .selectFrom('logged_actions')
+      .select(['action', 'user_id'])
+      .where('record_id', '=', c.id)
+      .execute();
     expect(audit).toEqual([{ action: 'INSERT', user_id: owner.userId }]);
   });
 
   it('keeps a given currency and payment terms (0 = due on receipt)', async () => {
-    const c = await create(owner.token, { type: 'vendor', name: 'Supplier GmbH', country: 'DE', currencyCode: 'eur', paymentTerms: 0 });
+    const c = await create(owner.token, {
+      type: 'vendor',
+      name: 'Supplier GmbH',
+      country: 'DE',
+      currencyCode: 'eur',
+      paymentTerms: 0,
+    });
     expect(c).toMatchObject({ currencyCode: 'EUR', paymentTerms: 0, country: 'DE' });
   });
 
@@ -75,7 +101,13 @@ describe('GET /contacts', () => {
   let s: Session;
   beforeAll(async () => {
     s = await registerOrg(h.app);
-    for (const [type, name] of [['customer', 'Alfa'], ['vendor', 'Beta'], ['both', 'Gama'], ['customer', 'Delta'], ['vendor', 'Epsilon']] as const) {
+    for (const [type, name] of [
+      ['customer', 'Alfa'],
+      ['vendor', 'Beta'],
+      ['both', 'Gama'],
+      ['customer', 'Delta'],
+      ['vendor', 'Epsilon'],
+    ] as const) {
       await create(s.token, { type, name });
     }
   });
@@ -84,11 +116,31 @@ describe('GET /contacts', () => {
     const s = await registerOrg(h.app);
     const at = new Date('2026-11-27T10:00:00.000Z');
     // Inserted first with the higher id: an id tie-break would put it first.
-    for (const [id, name] of [['ffffffff-ffff-4fff-bfff-ffffffffffff', 'Made first'], ['00000000-0000-4000-8000-000000000000', 'Made second']]) {
-      await h.t.db.system.insertInto('contacts').values({ id, organization_id: s.orgId, type: 'customer', name, currency_code: 'RSD', created_at: at, updated_at: at }).execute();
+    for (const [id, name] of [
+      ['ffffffff-ffff-4fff-bfff-ffffffffffff', 'Made first'],
+      ['00000000-0000-4000-8000-000000000000', 'Made second'],
+    ]) {
+      await h.t.db.system
+        .insertInto('contacts')
+        .values({
+          id,
+          organization_id: s.orgId,
+          type: 'customer',
+          name,
+          currency_code: 'RSD',
+          created_at: at,
+          updated_at: at,
+        })
+        .execute();
     }
-    expect((await api(s.token, 'GET', '')).json().data.map((c: { name: string }) => c.name)).toEqual(['Made second', 'Made first']);
-    expect((await api(s.token, 'GET', '?order=asc')).json().data.map((c: { name: string }) => c.name)).toEqual(['Made first', 'Made second']);
+    expect((await api(s.token, 'GET', '')).json().data.map((c: { name: string }) => c.name)).toEqual([
+      'Made second',
+      'Made first',
+    ]);
+    expect((await api(s.token, 'GET', '?order=asc')).json().data.map((c: { name: string }) => c.name)).toEqual([
+      'Made first',
+      'Made second',
+    ]);
   });
 
   it('pages with the {data, meta} envelope, newest first by default', async () => {
@@ -110,7 +162,8 @@ describe('GET /contacts', () => {
   });
 
   it('filters by type: customer and vendor include contacts of type both', async () => {
-    const names = async (type: string) => (await api(s.token, 'GET', `?type=${type}&sort=name&order=asc`)).json().data.map((c: { name: string }) => c.name);
+    const names = async (type: string) =>
+      (await api(s.token, 'GET', `?type=${type}&sort=name&order=asc`)).json().data.map((c: { name: string }) => c.name);
     expect(await names('customer')).toEqual(['Alfa', 'Delta', 'Gama']);
     expect(await names('vendor')).toEqual(['Beta', 'Epsilon', 'Gama']);
     expect(await names('both')).toEqual(['Gama']);
@@ -182,11 +235,18 @@ describe('GET, PUT and DELETE /contacts/:id', () => {
   it('refuses deletion with the code a blocker answers, and rolls back', async () => {
     const c = await create(owner.token, { type: 'customer', name: 'Has invoices' });
     const blocker: ContactDeleteBlocker = async (trx, orgId, contactId) => {
-      const row = await trx.selectFrom('contacts').select('name').where('organization_id', '=', orgId).where('id', '=', contactId).executeTakeFirst();
+      const row = await trx
+        .selectFrom('contacts')
+        .select('name')
+        .where('organization_id', '=', orgId)
+        .where('id', '=', contactId)
+        .executeTakeFirst();
       return row?.name === 'Has invoices' ? 'SVC-7002' : null;
     };
     const tenant = { kind: 'tenant' as const, orgId: owner.orgId, userId: owner.userId, requestId: 'blocker-test' };
-    const refused = await h.t.db.transaction(tenant, (trx) => deleteContact(trx, owner.orgId, c.id, [blocker])).catch((e: unknown) => e);
+    const refused = await h.t.db
+      .transaction(tenant, (trx) => deleteContact(trx, owner.orgId, c.id, [blocker]))
+      .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(AppError);
     expect((refused as AppError).code).toBe('SVC-7002');
     expect((await api(owner.token, 'GET', `/${c.id}`)).json().isActive).toBe(true);
@@ -194,5 +254,4 @@ describe('GET, PUT and DELETE /contacts/:id', () => {
     await h.t.db.transaction(tenant, (trx) => deleteContact(trx, owner.orgId, c.id, [async () => null]));
     expect((await api(owner.token, 'GET', `/${c.id}`)).json().isActive).toBe(false);
   });
-
 });

@@ -20,7 +20,8 @@ afterAll(() => h?.close());
 
 const getRate = (token: string, query: Record<string, string>) =>
   h.app.inject(authed(token, { method: 'GET', url: '/api/v1/exchange-rates', query }));
-const postRate = (token: string, payload: object) => h.app.inject(authed(token, { method: 'POST', url: '/api/v1/exchange-rates', payload }));
+const postRate = (token: string, payload: object) =>
+  h.app.inject(authed(token, { method: 'POST', url: '/api/v1/exchange-rates', payload }));
 
 /** A global (feed) rate written as the system role. */
 async function globalRate(base: string, target: string, rate: string, date: string, source: 'nbs' | 'ecb' = 'ecb') {
@@ -34,9 +35,21 @@ describe('GET /currencies', () => {
   it('lists the seven currencies with their minor units, matching the synchronous map', async () => {
     const res = await h.app.inject(authed(owner.token, { method: 'GET', url: '/api/v1/currencies' }));
     expect(res.statusCode).toBe(200);
-    const data = res.json().data as Array<{ code: string; decimalPlaces: number; name: string; symbol: string | null; isActive: boolean }>;
+    const data = res.json().data as Array<{
+      code: string;
+      decimalPlaces: number;
+      name: string;
+      symbol: string | null;
+      isActive: boolean;
+    }>;
     expect(data.map((c) => c.code).sort()).toEqual(['BAM', 'CHF', 'EUR', 'GBP', 'HRK', 'RSD', 'USD']);
-    expect(data.find((c) => c.code === 'EUR')).toEqual({ code: 'EUR', name: 'Euro', symbol: '€', decimalPlaces: 2, isActive: true });
+    expect(data.find((c) => c.code === 'EUR')).toEqual({
+      code: 'EUR',
+      name: 'Euro',
+      symbol: '€',
+      decimalPlaces: 2,
+      isActive: true,
+    });
     expect(Object.fromEntries(data.map((c) => [c.code, c.decimalPlaces]))).toEqual(CURRENCY_DECIMALS);
   });
 
@@ -50,7 +63,13 @@ describe('GET /exchange-rates', () => {
   it('answers the seeded laws-fixed EUR-BAM and EUR-HRK rates', async () => {
     const bam = await getRate(owner.token, { base: 'EUR', target: 'BAM', date: '2026-06-30' });
     expect(bam.statusCode).toBe(200);
-    expect(bam.json()).toMatchObject({ baseCurrency: 'EUR', targetCurrency: 'BAM', rate: '1.955830', effectiveDate: '1999-01-01', source: 'cbbh' });
+    expect(bam.json()).toMatchObject({
+      baseCurrency: 'EUR',
+      targetCurrency: 'BAM',
+      rate: '1.955830',
+      effectiveDate: '1999-01-01',
+      source: 'cbbh',
+    });
     const hrk = await getRate(owner.token, { base: 'EUR', target: 'HRK', date: '2026-06-30' });
     expect(hrk.json()).toMatchObject({ rate: '7.534500', source: 'hnb' });
     expect(typeof hrk.json().lastUpdated).toBe('string');
@@ -72,7 +91,12 @@ describe('GET /exchange-rates', () => {
     await globalRate('EUR', 'USD', '1.2500', '2019-05-02');
     await globalRate('EUR', 'GBP', '0.8000', '2019-05-03');
     const inverse = await getRate(owner.token, { base: 'USD', target: 'EUR', date: '2019-05-02' });
-    expect(inverse.json()).toMatchObject({ baseCurrency: 'USD', targetCurrency: 'EUR', rate: '0.800000', effectiveDate: '2019-05-02' });
+    expect(inverse.json()).toMatchObject({
+      baseCurrency: 'USD',
+      targetCurrency: 'EUR',
+      rate: '0.800000',
+      effectiveDate: '2019-05-02',
+    });
     // 1 GBP = 1/0.8 EUR = 1.25 EUR = 1.5625 USD; the cross rate is as old as its older leg.
     const cross = await getRate(owner.token, { base: 'GBP', target: 'USD', date: '2019-05-10' });
     expect(cross.json()).toMatchObject({ rate: '1.562500', effectiveDate: '2019-05-02' });
@@ -84,7 +108,10 @@ describe('GET /exchange-rates', () => {
   it('prefers the most recent of a direct quote and a cross rate', async () => {
     const s = await registerOrg(h.app);
     // A manual direct USD/RSD quote, older than the EUR legs.
-    expect((await postRate(s.token, { baseCurrency: 'USD', targetCurrency: 'RSD', rate: 100, effectiveDate: '2026-01-10' })).statusCode).toBe(201);
+    expect(
+      (await postRate(s.token, { baseCurrency: 'USD', targetCurrency: 'RSD', rate: 100, effectiveDate: '2026-01-10' }))
+        .statusCode,
+    ).toBe(201);
     const recent = await getRate(s.token, { base: 'USD', target: 'RSD', date: '2026-11-21' });
     // Cross through the seeded 2026-11-20 legs: 117.2 / 1.16.
     expect(recent.json()).toMatchObject({ rate: '101.034483', effectiveDate: '2026-11-20' });
@@ -123,15 +150,31 @@ describe('POST /exchange-rates (manual, per organization)', () => {
   it('records an organization rate that wins over the global one on the same date and stays invisible to others', async () => {
     const a = await registerOrg(h.app);
     const b = await registerOrg(h.app);
-    const res = await postRate(a.token, { baseCurrency: 'EUR', targetCurrency: 'RSD', rate: 118.5, effectiveDate: '2026-11-20' });
+    const res = await postRate(a.token, {
+      baseCurrency: 'EUR',
+      targetCurrency: 'RSD',
+      rate: 118.5,
+      effectiveDate: '2026-11-20',
+    });
     expect(res.statusCode).toBe(201);
-    expect(res.json()).toMatchObject({ baseCurrency: 'EUR', targetCurrency: 'RSD', rate: '118.500000', effectiveDate: '2026-11-20', source: 'manual' });
+    expect(res.json()).toMatchObject({
+      baseCurrency: 'EUR',
+      targetCurrency: 'RSD',
+      rate: '118.500000',
+      effectiveDate: '2026-11-20',
+      source: 'manual',
+    });
     expect((await getRate(a.token, { base: 'EUR', target: 'RSD', date: '2026-11-21' })).json().rate).toBe('118.500000');
     expect((await getRate(b.token, { base: 'EUR', target: 'RSD', date: '2026-11-21' })).json().rate).toBe('117.200000');
     // Recording the same pair and date again replaces the rate.
     await postRate(a.token, { baseCurrency: 'EUR', targetCurrency: 'RSD', rate: 118.25, effectiveDate: '2026-11-20' });
     expect((await getRate(a.token, { base: 'EUR', target: 'RSD', date: '2026-11-21' })).json().rate).toBe('118.250000');
-    const audit = await h.t.db.system.selectFrom('logged_actions').select('action').where('organization_id', '=', a.orgId).where('table_name', '=', 'exchange_rates').execute();
+    const audit = await h.t.db.system
+      .selectFrom('logged_actions')
+      .select('action')
+      .where('organization_id', '=', a.orgId)
+      .where('table_name', '=', 'exchange_rates')
+      .execute();
     expect(audit.map((r) => r.action)).toEqual(['INSERT', 'UPDATE']);
   });
 
@@ -211,7 +254,12 @@ describe('ECB feed', () => {
     const days = parseEcbXml(ECB_FILE);
     expect(await importEcbDays(h.t.db.system, days)).toBe(3);
     expect(await importEcbDays(h.t.db.system, days)).toBe(0);
-    const rows = await h.t.db.system.selectFrom('exchange_rates').select(['target_currency', 'rate', 'source']).where('effective_date', '=', '2022-07-08').orderBy('target_currency').execute();
+    const rows = await h.t.db.system
+      .selectFrom('exchange_rates')
+      .select(['target_currency', 'rate', 'source'])
+      .where('effective_date', '=', '2022-07-08')
+      .orderBy('target_currency')
+      .execute();
     expect(rows).toEqual([
       { target_currency: 'CHF', rate: '0.9913000000', source: 'ecb' },
       { target_currency: 'GBP', rate: '0.8458500000', source: 'ecb' },
@@ -230,14 +278,23 @@ describe('ECB feed', () => {
     const offline = (async () => {
       throw new TypeError('fetch failed');
     }) as typeof fetch;
-    await expect(runDailyImport(h.t.db.system, { url: 'http://ecb.invalid', fetchImpl: offline, today: '2030-01-01' })).rejects.toThrow('fetch failed');
-    expect(await runDailyImport(h.t.db.system, { url: 'http://ecb.invalid', fetchImpl, today: '2030-01-01' })).toMatchObject({ status: 'imported', days: 1 });
-    expect(await runDailyImport(h.t.db.system, { url: 'http://ecb.invalid', fetchImpl, today: '2030-01-01' })).toEqual({ status: 'already-done' });
+    await expect(
+      runDailyImport(h.t.db.system, { url: 'http://ecb.invalid', fetchImpl: offline, today: '2030-01-01' }),
+    ).rejects.toThrow('fetch failed');
+    expect(
+      await runDailyImport(h.t.db.system, { url: 'http://ecb.invalid', fetchImpl, today: '2030-01-01' }),
+    ).toMatchObject({ status: 'imported', days: 1 });
+    expect(await runDailyImport(h.t.db.system, { url: 'http://ecb.invalid', fetchImpl, today: '2030-01-01' })).toEqual({
+      status: 'already-done',
+    });
     expect(fetches).toBe(1);
   });
 
   it('does not break start-up when on and offline, and stops its timer on close', async () => {
-    const other = await buildTestApp({ EXCHANGE_RATE_FEED: 'on', EXCHANGE_RATE_FEED_URL: 'http://127.0.0.1:9/unreachable.xml' });
+    const other = await buildTestApp({
+      EXCHANGE_RATE_FEED: 'on',
+      EXCHANGE_RATE_FEED_URL: 'http://127.0.0.1:9/unreachable.xml',
+    });
     const res = await other.app.inject({ method: 'GET', url: '/health' });
     expect(res.statusCode).toBeLessThan(500);
     await other.close();
@@ -246,7 +303,9 @@ describe('ECB feed', () => {
     let served = 0;
     const server = createServer((_req, res) => {
       served += 1;
-      res.writeHead(200, { 'content-type': 'text/xml' }).end(ECB_FILE.replace("time='2022-07-08'", "time='2022-07-11'"));
+      res
+        .writeHead(200, { 'content-type': 'text/xml' })
+        .end(ECB_FILE.replace("time='2022-07-08'", "time='2022-07-11'"));
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const feedUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/eurofxref.xml`;
@@ -254,10 +313,15 @@ describe('ECB feed', () => {
       const other = await buildTestApp({ EXCHANGE_RATE_FEED: 'on', EXCHANGE_RATE_FEED_URL: feedUrl });
       try {
         const deadline = Date.now() + 10_000;
-        let row;
+        let row: { rate: string } | undefined;
         while (!row && Date.now() < deadline) {
           await new Promise((r) => setTimeout(r, 250));
-          row = await other.t.db.system.selectFrom('exchange_rates').select('rate').where('effective_date', '=', '2022-07-11').where('target_currency', '=', 'USD').executeTakeFirst();
+          row = await other.t.db.system
+            .selectFrom('exchange_rates')
+            .select('rate')
+            .where('effective_date', '=', '2022-07-11')
+            .where('target_currency', '=', 'USD')
+            .executeTakeFirst();
         }
         expect(row).toEqual({ rate: '1.0163000000' });
         expect(served).toBe(1);

@@ -1,6 +1,6 @@
+import { dec, roundHalfUp, sum } from '@app/shared/money';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dec, roundHalfUp, sum } from '@app/shared/money';
 import { addMember, authed, buildTestApp, foldLedger, registerOrg, type Session, type TestApp } from './helpers.js';
 
 let h: TestApp;
@@ -37,24 +37,68 @@ describe('POST /transactions', () => {
     expect(res.statusCode).toBe(201);
     const t = res.json();
     expect(t).toMatchObject({
-      transactionDate: '2026-06-15', description: 'Owner deposit', notes: 'bank slip 42',
-      debitAccountId: acc['1100'], debitAccountCode: '1100', debitAccountName: 'Bank',
-      creditAccountId: acc['3000'], creditAccountCode: '3000', creditAccountName: "Owner's Equity",
-      amount: '1500.50', currencyCode: 'RSD', exchangeRate: '1.000000', baseAmount: '1500.50',
-      referenceType: 'manual', referenceId: null, locked: false, reconciled: false, reconciledAt: null, createdBy: owner.userId,
+      transactionDate: '2026-06-15',
+      description: 'Owner deposit',
+      notes: 'bank slip 42',
+      debitAccountId: acc['1100'],
+      debitAccountCode: '1100',
+      debitAccountName: 'Bank',
+      creditAccountId: acc['3000'],
+      creditAccountCode: '3000',
+      creditAccountName: "Owner's Equity",
+      amount: '1500.50',
+      currencyCode: 'RSD',
+      exchangeRate: '1.000000',
+      baseAmount: '1500.50',
+      referenceType: 'manual',
+      referenceId: null,
+      locked: false,
+      reconciled: false,
+      reconciledAt: null,
+      createdBy: owner.userId,
     });
-    const audit = await h.t.db.system.selectFrom('logged_actions').select(['table_name', 'user_id']).where('record_id', '=', t.id).execute();
+    const audit = await h.t.db.system
+      .selectFrom('logged_actions')
+      .select(['table_name', 'user_id'])
+      .where('record_id', '=', t.id)
+      .execute();
     expect(audit).toEqual([{ table_name: 'ledger_transactions', user_id: owner.userId }]);
     expect((await api(owner.token, 'GET', `/transactions/${t.id}`)).json()).toEqual(t);
   });
 
   it('converts a foreign-currency entry at the rate in force on the transaction date (A5)', async () => {
-    const recent = (await api(owner.token, 'POST', '/transactions', entry({ currencyCode: 'EUR', amount: 10.5, transactionDate: '2026-11-21' }))).json();
-    expect(recent).toMatchObject({ amount: '10.50', currencyCode: 'EUR', exchangeRate: '117.200000', baseAmount: '1230.60' });
-    const older = (await api(owner.token, 'POST', '/transactions', entry({ currencyCode: 'EUR', amount: 10.5, transactionDate: '2025-06-01' }))).json();
+    const recent = (
+      await api(
+        owner.token,
+        'POST',
+        '/transactions',
+        entry({ currencyCode: 'EUR', amount: 10.5, transactionDate: '2026-11-21' }),
+      )
+    ).json();
+    expect(recent).toMatchObject({
+      amount: '10.50',
+      currencyCode: 'EUR',
+      exchangeRate: '117.200000',
+      baseAmount: '1230.60',
+    });
+    const older = (
+      await api(
+        owner.token,
+        'POST',
+        '/transactions',
+        entry({ currencyCode: 'EUR', amount: 10.5, transactionDate: '2025-06-01' }),
+      )
+    ).json();
     expect(older).toMatchObject({ exchangeRate: '117.000000', baseAmount: '1228.50' });
     // USD crosses through EUR: 117.2 / 1.16 = 101.034483 (rounded to 6 decimals before use).
-    const usd = (await api(owner.token, 'POST', '/transactions', entry({ currencyCode: 'USD', amount: 3.33, transactionDate: '2026-11-21' }))).json();
+    const usd = (
+      await api(
+        owner.token,
+        'POST',
+        '/transactions',
+        entry({ currencyCode: 'USD', amount: 3.33, transactionDate: '2026-11-21' }),
+      )
+    ).json();
     expect(usd).toMatchObject({ exchangeRate: '101.034483', baseAmount: '336.44' });
   });
 
@@ -73,6 +117,7 @@ describe('POST /transactions', () => {
     [{ amount: 0 }, 'amount'],
     [{ amount: -5 }, 'amount'],
     [{ amount: '10' }, 'amount'],
+    // biome-ignore lint/correctness/noPrecisionLoss: the test sends a literal JSON number outside the double range.
     [{ amount: 1e400 }, 'amount'],
     [{ amount: 10.123 }, 'amount'],
     [{ currencyCode: 'XYZ' }, 'currencyCode'],
@@ -83,11 +128,26 @@ describe('POST /transactions', () => {
   ])('answers 422 SVC-9003 for %o (details.%s) and writes nothing', async (over, field) => {
     const o = over as Record<string, unknown>;
     const body = o.creditAccountId === 'SAME' ? entry({ creditAccountId: acc['1100'] }) : entry(o);
-    const before = await h.t.db.system.selectFrom('ledger_transactions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    const res = await api(owner.token, 'POST', '/transactions', typeof o.amount === 'number' && !Number.isFinite(o.amount) ? undefined : body);
+    const before = await h.t.db.system
+      .selectFrom('ledger_transactions')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    const res = await api(
+      owner.token,
+      'POST',
+      '/transactions',
+      typeof o.amount === 'number' && !Number.isFinite(o.amount) ? undefined : body,
+    );
     if (typeof o.amount === 'number' && !Number.isFinite(o.amount)) {
       // JSON.stringify cannot carry 1e400; send the literal text a client would.
-      const raw = await h.app.inject(authed(owner.token, { method: 'POST', url: '/api/v1/transactions', headers: { 'content-type': 'application/json' }, payload: JSON.stringify(entry()).replace('1500.5', '1e400') }));
+      const raw = await h.app.inject(
+        authed(owner.token, {
+          method: 'POST',
+          url: '/api/v1/transactions',
+          headers: { 'content-type': 'application/json' },
+          payload: JSON.stringify(entry()).replace('1500.5', '1e400'),
+        }),
+      );
       expect(raw.statusCode).toBe(422);
       expect(Object.keys(raw.json().error.details)).toContain(field);
       return;
@@ -95,7 +155,10 @@ describe('POST /transactions', () => {
     expect(res.statusCode).toBe(422);
     expect(res.json().error.code).toBe('SVC-9003');
     expect(Object.keys(res.json().error.details)).toContain(field);
-    const after = await h.t.db.system.selectFrom('ledger_transactions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const after = await h.t.db.system
+      .selectFrom('ledger_transactions')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
   });
 
@@ -103,7 +166,13 @@ describe('POST /transactions', () => {
     const s = await registerOrg(h.app);
     const a = await chart(s);
     await api(s.token, 'PUT', `/accounts/${a['5400']}`, { isActive: false });
-    const res = await api(s.token, 'POST', '/transactions', { transactionDate: '2026-06-01', description: 'Trip', debitAccountId: a['5400'], creditAccountId: a['1000'], amount: 5 });
+    const res = await api(s.token, 'POST', '/transactions', {
+      transactionDate: '2026-06-01',
+      description: 'Trip',
+      debitAccountId: a['5400'],
+      creditAccountId: a['1000'],
+      amount: 5,
+    });
     expect(res.statusCode).toBe(422);
     expect(res.json().error).toMatchObject({ code: 'SVC-9003', details: { debitAccountId: ['account is inactive'] } });
   });
@@ -130,14 +199,23 @@ describe('GET /transactions', () => {
       ['2026-05-10', '1000', '1100', 20],
     ];
     for (const [transactionDate, d, c, amount] of rows) {
-      const res = await api(s.token, 'POST', '/transactions', { transactionDate, description: `${d}/${c}`, debitAccountId: a[d], creditAccountId: a[c], amount });
+      const res = await api(s.token, 'POST', '/transactions', {
+        transactionDate,
+        description: `${d}/${c}`,
+        debitAccountId: a[d],
+        creditAccountId: a[c],
+        amount,
+      });
       expect(res.statusCode).toBe(201);
     }
   });
   const list = async (qs: string) => {
     const res = await api(s.token, 'GET', `/transactions${qs}`);
     expect(res.statusCode, res.body).toBe(200);
-    return res.json() as { data: Array<{ transactionDate: string; amount: string; description: string }>; meta: object };
+    return res.json() as {
+      data: Array<{ transactionDate: string; amount: string; description: string }>;
+      meta: object;
+    };
   };
 
   it('lists newest first with the {data, meta} envelope', async () => {
@@ -148,24 +226,46 @@ describe('GET /transactions', () => {
   });
 
   it('filters by inclusive date range, by account on either side and by reference type', async () => {
-    expect((await list('?fromDate=2026-02-10&toDate=2026-04-10')).data.map((t) => t.transactionDate)).toEqual(['2026-04-10', '2026-03-10', '2026-02-10']);
-    expect((await list(`?accountId=${a['1100']}&order=asc`)).data.map((t) => t.description)).toEqual(['1100/4900', '5300/1100', '1000/1100']);
+    expect((await list('?fromDate=2026-02-10&toDate=2026-04-10')).data.map((t) => t.transactionDate)).toEqual([
+      '2026-04-10',
+      '2026-03-10',
+      '2026-02-10',
+    ]);
+    expect((await list(`?accountId=${a['1100']}&order=asc`)).data.map((t) => t.description)).toEqual([
+      '1100/4900',
+      '5300/1100',
+      '1000/1100',
+    ]);
     expect((await list('?referenceType=manual')).meta).toMatchObject({ total: 5 });
     expect((await list('?referenceType=invoice')).meta).toMatchObject({ total: 0 });
     expect((await list(`?accountId=${crypto.randomUUID()}`)).data).toEqual([]);
   });
 
   it('sorts by amount', async () => {
-    expect((await list('?sort=amount&order=asc')).data.map((t) => t.amount)).toEqual(['5.00', '20.00', '30.00', '70.00', '100.00']);
+    expect((await list('?sort=amount&order=asc')).data.map((t) => t.amount)).toEqual([
+      '5.00',
+      '20.00',
+      '30.00',
+      '70.00',
+      '100.00',
+    ]);
   });
 
-  it.each([['page=0'], ['perPage=101'], ['perPage=2.5'], ['page=x'], ['sort=description'], ['order=sideways']])('answers 400 SVC-9008 for %s', async (qs) => {
-    const res = await api(s.token, 'GET', `/transactions?${qs}`);
-    expect(res.statusCode).toBe(400);
-    expect(res.json().error.code).toBe('SVC-9008');
-  });
+  it.each([['page=0'], ['perPage=101'], ['perPage=2.5'], ['page=x'], ['sort=description'], ['order=sideways']])(
+    'answers 400 SVC-9008 for %s',
+    async (qs) => {
+      const res = await api(s.token, 'GET', `/transactions?${qs}`);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error.code).toBe('SVC-9008');
+    },
+  );
 
-  it.each([['fromDate=2026-05-01&toDate=2026-04-01'], ['referenceType=refund'], ['accountId=42'], ['fromDate=10.01.2026']])('answers 422 SVC-9003 for %s', async (qs) => {
+  it.each([
+    ['fromDate=2026-05-01&toDate=2026-04-01'],
+    ['referenceType=refund'],
+    ['accountId=42'],
+    ['fromDate=10.01.2026'],
+  ])('answers 422 SVC-9003 for %s', async (qs) => {
     const res = await api(s.token, 'GET', `/transactions?${qs}`);
     expect(res.statusCode).toBe(422);
     expect(res.json().error.code).toBe('SVC-9003');
@@ -183,10 +283,26 @@ describe('POST /transactions/:id/reverse', () => {
   it('reverses a manual entry once, moving the balances back', async () => {
     const s = await registerOrg(h.app);
     const a = await chart(s);
-    const t = (await api(s.token, 'POST', '/transactions', { transactionDate: '2026-06-01', description: 'Typo', debitAccountId: a['1000'], creditAccountId: a['4900'], amount: 99 })).json();
+    const t = (
+      await api(s.token, 'POST', '/transactions', {
+        transactionDate: '2026-06-01',
+        description: 'Typo',
+        debitAccountId: a['1000'],
+        creditAccountId: a['4900'],
+        amount: 99,
+      })
+    ).json();
     const res = await api(s.token, 'POST', `/transactions/${t.id}/reverse`, { transactionDate: '2026-06-02' });
     expect(res.statusCode).toBe(201);
-    expect(res.json()).toMatchObject({ description: 'Reversal: Typo', debitAccountId: a['4900'], creditAccountId: a['1000'], amount: '99.00', reversalOf: t.id, locked: true, transactionDate: '2026-06-02' });
+    expect(res.json()).toMatchObject({
+      description: 'Reversal: Typo',
+      debitAccountId: a['4900'],
+      creditAccountId: a['1000'],
+      amount: '99.00',
+      reversalOf: t.id,
+      locked: true,
+      transactionDate: '2026-06-02',
+    });
     const balances = (await api(s.token, 'GET', '/accounts')).json().data;
     expect(balances.every((x: { currentBalance: string }) => x.currentBalance === '0.00')).toBe(true);
     expect((await api(s.token, 'POST', `/transactions/${t.id}/reverse`, {})).statusCode).toBe(422);
@@ -199,7 +315,17 @@ describe('PUT /organization baseCurrency (SVC-2004)', () => {
     const s = await registerOrg(h.app, { baseCurrency: 'RSD' });
     expect((await api(s.token, 'PUT', '/organization', { baseCurrency: 'EUR' })).statusCode).toBe(200);
     const a = await chart(s);
-    expect((await api(s.token, 'POST', '/transactions', { transactionDate: '2026-06-01', description: 'First', debitAccountId: a['1000'], creditAccountId: a['3000'], amount: 1 })).statusCode).toBe(201);
+    expect(
+      (
+        await api(s.token, 'POST', '/transactions', {
+          transactionDate: '2026-06-01',
+          description: 'First',
+          debitAccountId: a['1000'],
+          creditAccountId: a['3000'],
+          amount: 1,
+        })
+      ).statusCode,
+    ).toBe(201);
     const res = await api(s.token, 'PUT', '/organization', { baseCurrency: 'RSD' });
     expect(res.statusCode).toBe(400);
     expect(res.json().error.code).toBe('SVC-2004');
@@ -222,40 +348,64 @@ describe('ledger invariants (property-based)', () => {
 
   it('keeps debit totals equal to credit totals and every currentBalance equal to the balance recomputed from the postings', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(anEntry, { minLength: 1, maxLength: 10 }), fc.constantFrom('RSD', 'EUR', 'BAM'), async (entries, base) => {
-        const s = await registerOrg(h.app, { baseCurrency: base });
-        const a = await chart(s);
-        const posted: Array<{ amount: string; exchangeRate: string; baseAmount: string }> = [];
-        for (const e of entries) {
-          const transactionDate = new Date(Date.UTC(2025, 0, 1) + e.day * 86_400_000).toISOString().slice(0, 10);
-          const amount = e.cents / 100;
-          const res = await api(s.token, 'POST', '/transactions', {
-            transactionDate, description: 'prop', debitAccountId: a[e.debit], creditAccountId: a[e.credit], amount, currencyCode: e.currency,
-          });
-          if (e.debit === e.credit) {
-            expect(res.statusCode).toBe(422);
-            continue;
+      fc.asyncProperty(
+        fc.array(anEntry, { minLength: 1, maxLength: 10 }),
+        fc.constantFrom('RSD', 'EUR', 'BAM'),
+        async (entries, base) => {
+          const s = await registerOrg(h.app, { baseCurrency: base });
+          const a = await chart(s);
+          const posted: Array<{ amount: string; exchangeRate: string; baseAmount: string }> = [];
+          for (const e of entries) {
+            const transactionDate = new Date(Date.UTC(2025, 0, 1) + e.day * 86_400_000).toISOString().slice(0, 10);
+            const amount = e.cents / 100;
+            const res = await api(s.token, 'POST', '/transactions', {
+              transactionDate,
+              description: 'prop',
+              debitAccountId: a[e.debit],
+              creditAccountId: a[e.credit],
+              amount,
+              currencyCode: e.currency,
+            });
+            if (e.debit === e.credit) {
+              expect(res.statusCode).toBe(422);
+              continue;
+            }
+            expect(res.statusCode, res.body).toBe(201);
+            posted.push(res.json());
           }
-          expect(res.statusCode, res.body).toBe(201);
-          posted.push(res.json());
-        }
-        // Each posting's base amount is its amount at its rate, rounded half-up to 2 decimals.
-        for (const t of posted) expect(t.baseAmount).toBe(roundHalfUp(dec(t.amount).mul(t.exchangeRate), 2).toFixed(2));
+          // Each posting's base amount is its amount at its rate, rounded half-up to 2 decimals.
+          for (const t of posted)
+            expect(t.baseAmount).toBe(roundHalfUp(dec(t.amount).mul(t.exchangeRate), 2).toFixed(2));
 
-        await foldLedger(h.t.db);
-        const totals = await h.t.db.system.selectFrom('account_balances').select(['debit_total', 'credit_total']).where('organization_id', '=', s.orgId).execute();
-        expect(sum(totals.map((t) => t.debit_total)).toFixed(4)).toBe(sum(totals.map((t) => t.credit_total)).toFixed(4));
+          await foldLedger(h.t.db);
+          const totals = await h.t.db.system
+            .selectFrom('account_balances')
+            .select(['debit_total', 'credit_total'])
+            .where('organization_id', '=', s.orgId)
+            .execute();
+          expect(sum(totals.map((t) => t.debit_total)).toFixed(4)).toBe(
+            sum(totals.map((t) => t.credit_total)).toFixed(4),
+          );
 
-        const txs = (await api(s.token, 'GET', '/transactions?perPage=100')).json().data as Array<{ debitAccountId: string; creditAccountId: string; baseAmount: string }>;
-        expect(txs).toHaveLength(posted.length);
-        const accounts = (await api(s.token, 'GET', '/accounts')).json().data as Array<{ id: string; normalBalance: string; currentBalance: string }>;
-        for (const account of accounts) {
-          const debits = sum(txs.filter((t) => t.debitAccountId === account.id).map((t) => t.baseAmount));
-          const credits = sum(txs.filter((t) => t.creditAccountId === account.id).map((t) => t.baseAmount));
-          const expected = account.normalBalance === 'debit' ? debits.minus(credits) : credits.minus(debits);
-          expect(account.currentBalance).toBe(expected.toFixed(2));
-        }
-      }),
+          const txs = (await api(s.token, 'GET', '/transactions?perPage=100')).json().data as Array<{
+            debitAccountId: string;
+            creditAccountId: string;
+            baseAmount: string;
+          }>;
+          expect(txs).toHaveLength(posted.length);
+          const accounts = (await api(s.token, 'GET', '/accounts')).json().data as Array<{
+            id: string;
+            normalBalance: string;
+            currentBalance: string;
+          }>;
+          for (const account of accounts) {
+            const debits = sum(txs.filter((t) => t.debitAccountId === account.id).map((t) => t.baseAmount));
+            const credits = sum(txs.filter((t) => t.creditAccountId === account.id).map((t) => t.baseAmount));
+            const expected = account.normalBalance === 'debit' ? debits.minus(credits) : credits.minus(debits);
+            expect(account.currentBalance).toBe(expected.toFixed(2));
+          }
+        },
+      ),
       { numRuns: 12 },
     );
   });

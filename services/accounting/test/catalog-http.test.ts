@@ -19,7 +19,9 @@ describe('error catalog (A18)', () => {
       : Object.entries(CATALOG).map(([c, e]) => [c, e.status] as const);
     expect(specCodes.length).toBe(70);
     for (const [code, status] of specCodes) {
-      const entry = (CATALOG as unknown as Record<string, { status: number; en: string; sr: string; bs: string; hr: string }>)[code];
+      const entry = (
+        CATALOG as unknown as Record<string, { status: number; en: string; sr: string; bs: string; hr: string }>
+      )[code];
       expect(entry, code).toBeDefined();
       expect([code, entry.status]).toEqual([code, status]);
       for (const lang of LANGUAGES) {
@@ -49,7 +51,11 @@ describe('HTTP conventions', () => {
   it('echoes a valid X-Request-Id and replaces an invalid one', async () => {
     const echoed = await h.app.inject({ method: 'GET', url: '/health', headers: { 'x-request-id': 'abc-123' } });
     expect(echoed.headers['x-request-id']).toBe('abc-123');
-    const replaced = await h.app.inject({ method: 'GET', url: '/health', headers: { 'x-request-id': 'bad id with spaces <>' } });
+    const replaced = await h.app.inject({
+      method: 'GET',
+      url: '/health',
+      headers: { 'x-request-id': 'bad id with spaces <>' },
+    });
     expect(replaced.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
@@ -76,35 +82,76 @@ describe('HTTP conventions', () => {
 
   it('answers malformed, too deep and prototype-polluting JSON safely', async () => {
     const s = await registerOrg(h.app);
-    const malformed = await h.app.inject(authed(s.token, { method: 'PUT', url: '/api/v1/organization', headers: { 'content-type': 'application/json' }, payload: '{"name": ' }));
+    const malformed = await h.app.inject(
+      authed(s.token, {
+        method: 'PUT',
+        url: '/api/v1/organization',
+        headers: { 'content-type': 'application/json' },
+        payload: '{"name": ',
+      }),
+    );
     expect(malformed.statusCode).toBe(422);
     expect(malformed.json().error.code).toBe('SVC-9003');
     let deep = '1';
     for (let i = 0; i < 200; i++) deep = `{"a":${deep}}`;
-    const tooDeep = await h.app.inject(authed(s.token, { method: 'PUT', url: '/api/v1/organization', headers: { 'content-type': 'application/json' }, payload: deep }));
+    const tooDeep = await h.app.inject(
+      authed(s.token, {
+        method: 'PUT',
+        url: '/api/v1/organization',
+        headers: { 'content-type': 'application/json' },
+        payload: deep,
+      }),
+    );
     expect(tooDeep.statusCode).toBe(422);
-    const proto = await h.app.inject(authed(s.token, { method: 'PUT', url: '/api/v1/organization', headers: { 'content-type': 'application/json' }, payload: '{"__proto__": {"isAdmin": true}, "name": "Proto"}' }));
+    const proto = await h.app.inject(
+      authed(s.token, {
+        method: 'PUT',
+        url: '/api/v1/organization',
+        headers: { 'content-type': 'application/json' },
+        payload: '{"__proto__": {"isAdmin": true}, "name": "Proto"}',
+      }),
+    );
     expect(proto.statusCode).toBe(200);
     expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
-    const huge = await h.app.inject(authed(s.token, { method: 'PUT', url: '/api/v1/organization', payload: { name: 'x'.repeat(2 * 1024 * 1024) } }));
+    const huge = await h.app.inject(
+      authed(s.token, { method: 'PUT', url: '/api/v1/organization', payload: { name: 'x'.repeat(2 * 1024 * 1024) } }),
+    );
     expect(huge.statusCode).toBe(422);
   });
 
   it('never coerces body strings such as "Infinity" into numbers (G14)', async () => {
-    const res = await h.app.inject({ method: 'POST', url: '/api/v1/auth/login', remoteAddress: freshIp(), payload: { email: 'a@b.test', password: 'x', rememberMe: 'true' } });
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      remoteAddress: freshIp(),
+      payload: { email: 'a@b.test', password: 'x', rememberMe: 'true' },
+    });
     expect(res.statusCode).toBe(422);
     expect(res.json().error.details.rememberMe).toBeDefined();
-    const long = await h.app.inject({ method: 'POST', url: '/api/v1/auth/login', remoteAddress: freshIp(), payload: { email: 'a@b.test', password: 'x'.repeat(500) } });
+    const long = await h.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      remoteAddress: freshIp(),
+      payload: { email: 'a@b.test', password: 'x'.repeat(500) },
+    });
     expect(long.statusCode).toBe(422);
   });
 
   it('allows CORS with credentials for the web origin and the local development origin only', async () => {
     for (const origin of ['https://app.example.test', 'http://localhost:5173']) {
-      const res = await h.app.inject({ method: 'OPTIONS', url: '/api/v1/auth/login', headers: { origin, 'access-control-request-method': 'POST' } });
+      const res = await h.app.inject({
+        method: 'OPTIONS',
+        url: '/api/v1/auth/login',
+        headers: { origin, 'access-control-request-method': 'POST' },
+      });
       expect(res.headers['access-control-allow-origin']).toBe(origin);
       expect(res.headers['access-control-allow-credentials']).toBe('true');
     }
-    const evil = await h.app.inject({ method: 'OPTIONS', url: '/api/v1/auth/login', headers: { origin: 'https://evil.test', 'access-control-request-method': 'POST' } });
+    const evil = await h.app.inject({
+      method: 'OPTIONS',
+      url: '/api/v1/auth/login',
+      headers: { origin: 'https://evil.test', 'access-control-request-method': 'POST' },
+    });
     expect(evil.headers['access-control-allow-origin']).toBeUndefined();
   });
 

@@ -9,9 +9,15 @@ const SECRET = 'p'.repeat(40);
 
 describe('configuration (G3, G7, G8)', () => {
   it('refuses to start in production without a JWT secret, or with a short one, or a cheap bcrypt cost', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: dataDir() })).toThrow('JWT_SECRET is required in production');
-    expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: dataDir(), JWT_SECRET: 'short' })).toThrow('at least 32 characters');
-    expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: dataDir(), JWT_SECRET: SECRET, BCRYPT_COST: '4' })).toThrow('BCRYPT_COST');
+    expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: dataDir() })).toThrow(
+      'JWT_SECRET is required in production',
+    );
+    expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: dataDir(), JWT_SECRET: 'short' })).toThrow(
+      'at least 32 characters',
+    );
+    expect(() =>
+      loadConfig({ NODE_ENV: 'production', DATA_DIR: dataDir(), JWT_SECRET: SECRET, BCRYPT_COST: '4' }),
+    ).toThrow('BCRYPT_COST');
     expect(loadConfig({ NODE_ENV: 'production', DATA_DIR: dataDir(), JWT_SECRET: SECRET }).jwtSecret).toBe(SECRET);
   });
 
@@ -24,8 +30,16 @@ describe('configuration (G3, G7, G8)', () => {
 
   it('reads durations, ports and the database location', () => {
     const dir = dataDir();
-    const c = loadConfig({ DATA_DIR: dir, ACCESS_TOKEN_TTL: '2s', REFRESH_TOKEN_TTL: '1d', INVITE_TTL: '90m', ACCOUNTING_PORT: '4000' });
-    expect([c.accessTokenTtlMs, c.refreshTokenTtlMs, c.inviteTtlMs, c.port]).toEqual([2000, 86_400_000, 5_400_000, 4000]);
+    const c = loadConfig({
+      DATA_DIR: dir,
+      ACCESS_TOKEN_TTL: '2s',
+      REFRESH_TOKEN_TTL: '1d',
+      INVITE_TTL: '90m',
+      ACCOUNTING_PORT: '4000',
+    });
+    expect([c.accessTokenTtlMs, c.refreshTokenTtlMs, c.inviteTtlMs, c.port]).toEqual([
+      2000, 86_400_000, 5_400_000, 4000,
+    ]);
     expect(c.databaseUrl).toBe(join(dir, 'accounting'));
     expect(c.rateLimits).toBe(true);
     expect(loadConfig({ DATA_DIR: dir, RATE_LIMITS: 'off' }).rateLimits).toBe(false);
@@ -36,14 +50,18 @@ describe('configuration (G3, G7, G8)', () => {
 
   it('switches rate limits off for every false spelling of RATE_LIMITS and refuses a word it does not know (G6)', () => {
     const dir = dataDir();
-    for (const off of ['off', 'false', 'FALSE', '0', 'no']) expect(loadConfig({ DATA_DIR: dir, RATE_LIMITS: off }).rateLimits).toBe(false);
-    for (const on of ['on', 'true', '1', 'yes', '']) expect(loadConfig({ DATA_DIR: dir, RATE_LIMITS: on }).rateLimits).toBe(true);
+    for (const off of ['off', 'false', 'FALSE', '0', 'no'])
+      expect(loadConfig({ DATA_DIR: dir, RATE_LIMITS: off }).rateLimits).toBe(false);
+    for (const on of ['on', 'true', '1', 'yes', ''])
+      expect(loadConfig({ DATA_DIR: dir, RATE_LIMITS: on }).rateLimits).toBe(true);
     expect(() => loadConfig({ DATA_DIR: dir, RATE_LIMITS: 'sometimes' })).toThrow('RATE_LIMITS');
   });
 
   it('freezes the configuration all the way down, so no module can change a nested setting', () => {
     const c = loadConfig({ DATA_DIR: dataDir() });
-    expect(Object.isFrozen(c.clamav) && Object.isFrozen(c.exchangeRateFeed) && Object.isFrozen(c.corsOrigins)).toBe(true);
+    expect(Object.isFrozen(c.clamav) && Object.isFrozen(c.exchangeRateFeed) && Object.isFrozen(c.corsOrigins)).toBe(
+      true,
+    );
     expect(() => {
       (c.clamav as { port: number }).port = 1;
     }).toThrow(TypeError);

@@ -1,6 +1,6 @@
-import { afterAll, describe, expect, it } from 'vitest';
 import { createDatabase, type Database } from '@app/shared/db/database';
 import { startupOptions } from '@app/shared/db/raw-client';
+import { afterAll, describe, expect, it } from 'vitest';
 import { DATABASE_SETTINGS } from '../src/db/settings.js';
 import { buildTestApp } from './helpers.js';
 
@@ -17,14 +17,22 @@ describe('database settings (db/settings.ts)', () => {
     afterAll(async () => db?.close());
 
     it('every pooled connection runs with them, also after a context script', async () => {
-      db = await createDatabase({ url: process.env.TEST_DATABASE_URL!, appRole: 'accounting_app', settings: DATABASE_SETTINGS, poolSize: 2 });
-      const show = async () => (await db!.raw.acquire().then(async (c) => {
-        try {
-          return (await c.query('SHOW plan_cache_mode', [])).rows[0] as { plan_cache_mode: string };
-        } finally {
-          db!.raw.release(c);
-        }
-      })).plan_cache_mode;
+      db = await createDatabase({
+        url: process.env.TEST_DATABASE_URL!,
+        appRole: 'accounting_app',
+        settings: DATABASE_SETTINGS,
+        poolSize: 2,
+      });
+      const show = async () =>
+        (
+          await db!.raw.acquire().then(async (c) => {
+            try {
+              return (await c.query('SHOW plan_cache_mode', [])).rows[0] as { plan_cache_mode: string };
+            } finally {
+              db!.raw.release(c);
+            }
+          })
+        ).plan_cache_mode;
       const seen = await Promise.all([show(), show(), show()]);
       expect(seen).toEqual(['force_generic_plan', 'force_generic_plan', 'force_generic_plan']);
       await db.query({ kind: 'system' }, 'SELECT 1', []);

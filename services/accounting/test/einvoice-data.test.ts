@@ -1,6 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { isValidModel97, mod11Ini, mod97CheckDigits, paymentReference } from '../src/modules/einvoice/payment-reference.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  isValidModel97,
+  mod11Ini,
+  mod97CheckDigits,
+  paymentReference,
+} from '../src/modules/einvoice/payment-reference.js';
 import { compactTaxId } from '../src/modules/einvoice/tax-ids.js';
 import { authed, buildTestApp, registerOrg, type TestApp } from './helpers.js';
 import { createCustomer, createInvoice, invoiceBody } from './invoices-fixtures.js';
@@ -42,25 +47,42 @@ describe('tax identifiers (E2, stdnum)', () => {
 
   it('refuses an organization whose Serbian PIB fails its check digit, with details.vatNumber', async () => {
     const s = await registerOrg(h.app);
-    const bad = await h.app.inject(authed(s.token, { method: 'PUT', url: '/api/v1/organization', payload: { vatNumber: 'RS101134703' } }));
+    const bad = await h.app.inject(
+      authed(s.token, { method: 'PUT', url: '/api/v1/organization', payload: { vatNumber: 'RS101134703' } }),
+    );
     expect(bad.statusCode).toBe(422);
-    expect(bad.json().error).toMatchObject({ code: 'SVC-9003', details: { vatNumber: [expect.stringContaining('PIB')] } });
-    const good = await h.app.inject(authed(s.token, { method: 'PUT', url: '/api/v1/organization', payload: { vatNumber: 'RS101134702' } }));
+    expect(bad.json().error).toMatchObject({
+      code: 'SVC-9003',
+      details: { vatNumber: [expect.stringContaining('PIB')] },
+    });
+    const good = await h.app.inject(
+      authed(s.token, { method: 'PUT', url: '/api/v1/organization', payload: { vatNumber: 'RS101134702' } }),
+    );
     expect(good.statusCode).toBe(200);
     expect(good.json().vatNumber).toBe('RS101134702');
   });
 
   it('refuses to register a Croatian organization with a wrong OIB, and stores nothing', async () => {
     const email = `oib.${Date.now()}@example.test`;
-    await expect(registerOrg(h.app, { country: 'HR', baseCurrency: 'EUR', language: 'hr', vatNumber: 'HR33392005962', email })).rejects.toThrow(/422.*vatNumber/);
-    const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM users WHERE email = ${email}`.execute(h.t.db.system);
+    await expect(
+      registerOrg(h.app, { country: 'HR', baseCurrency: 'EUR', language: 'hr', vatNumber: 'HR33392005962', email }),
+    ).rejects.toThrow(/422.*vatNumber/);
+    const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM users WHERE email = ${email}`.execute(
+      h.t.db.system,
+    );
     expect(rows[0].n).toBe(0);
   });
 
   it('checks contacts by their own country: RS and HR numbers are verified, other countries stored as given', async () => {
     const s = await registerOrg(h.app);
     const post = (payload: Record<string, unknown>) =>
-      h.app.inject(authed(s.token, { method: 'POST', url: '/api/v1/contacts', payload: { type: 'customer', name: 'K', ...payload } }));
+      h.app.inject(
+        authed(s.token, {
+          method: 'POST',
+          url: '/api/v1/contacts',
+          payload: { type: 'customer', name: 'K', ...payload },
+        }),
+      );
     expect((await post({ country: 'RS', vatNumber: '101134703' })).json().error.details).toHaveProperty('vatNumber');
     expect((await post({ country: 'HR', vatNumber: 'HR33392005961' })).statusCode).toBe(201);
     expect((await post({ country: 'DE', vatNumber: 'DE-anything' })).statusCode).toBe(201);
@@ -70,7 +92,9 @@ describe('tax identifiers (E2, stdnum)', () => {
   it('rechecks a contact whose country changes under an existing number, and leaves it unchanged when refused', async () => {
     const s = await registerOrg(h.app);
     const c = await createCustomer(h.app, s, { country: 'DE', vatNumber: '123456789' });
-    const res = await h.app.inject(authed(s.token, { method: 'PUT', url: `/api/v1/contacts/${c.id}`, payload: { country: 'RS' } }));
+    const res = await h.app.inject(
+      authed(s.token, { method: 'PUT', url: `/api/v1/contacts/${c.id}`, payload: { country: 'RS' } }),
+    );
     expect(res.statusCode).toBe(422);
     expect(res.json().error.details).toHaveProperty('vatNumber');
     const after = await h.app.inject(authed(s.token, { method: 'GET', url: `/api/v1/contacts/${c.id}` }));
@@ -80,14 +104,25 @@ describe('tax identifiers (E2, stdnum)', () => {
 
 describe('seller data (E1)', () => {
   it('takes the address and payment account at registration and returns them in the organization', async () => {
-    const s = await registerOrg(h.app, { addressLine1: 'Knez Mihailova 1', city: 'Beograd', postalCode: '11000', iban: '260-0056010016113-79' });
+    const s = await registerOrg(h.app, {
+      addressLine1: 'Knez Mihailova 1',
+      city: 'Beograd',
+      postalCode: '11000',
+      iban: '260-0056010016113-79',
+    });
     const org = (await h.app.inject(authed(s.token, { method: 'GET', url: '/api/v1/organization' }))).json();
-    expect(org).toMatchObject({ addressLine1: 'Knez Mihailova 1', city: 'Beograd', postalCode: '11000', iban: '260005601001611379' });
+    expect(org).toMatchObject({
+      addressLine1: 'Knez Mihailova 1',
+      city: 'Beograd',
+      postalCode: '11000',
+      iban: '260005601001611379',
+    });
   });
 
   it('stores an IBAN in electronic format and refuses one with a wrong checksum', async () => {
     const s = await registerOrg(h.app, { country: 'HR', baseCurrency: 'EUR', language: 'hr' });
-    const put = (iban: string) => h.app.inject(authed(s.token, { method: 'PUT', url: '/api/v1/organization', payload: { iban } }));
+    const put = (iban: string) =>
+      h.app.inject(authed(s.token, { method: 'PUT', url: '/api/v1/organization', payload: { iban } }));
     expect((await put('hr12 1001 0051 8630 0016 0')).json().iban).toBe('HR1210010051863000160');
     const bad = await put('HR1210010051863000161');
     expect(bad.statusCode).toBe(422);
@@ -96,12 +131,20 @@ describe('seller data (E1)', () => {
 
   it('sets and shows the operator OIB of the signed-in user, HR prefix accepted', async () => {
     const s = await registerOrg(h.app, { country: 'HR', baseCurrency: 'EUR', language: 'hr' });
-    const put = await h.app.inject(authed(s.token, { method: 'PUT', url: '/api/v1/auth/me', payload: { operatorOib: 'HR33392005961', fullName: 'Ana Anić' } }));
+    const put = await h.app.inject(
+      authed(s.token, {
+        method: 'PUT',
+        url: '/api/v1/auth/me',
+        payload: { operatorOib: 'HR33392005961', fullName: 'Ana Anić' },
+      }),
+    );
     expect(put.statusCode).toBe(200);
     expect(put.json()).toMatchObject({ id: s.userId, fullName: 'Ana Anić', operatorOib: '33392005961' });
     const me = await h.app.inject(authed(s.token, { method: 'GET', url: '/api/v1/auth/me' }));
     expect(me.json()).toMatchObject({ fullName: 'Ana Anić', operatorOib: '33392005961' });
-    const bad = await h.app.inject(authed(s.token, { method: 'PUT', url: '/api/v1/auth/me', payload: { operatorOib: '33392005962' } }));
+    const bad = await h.app.inject(
+      authed(s.token, { method: 'PUT', url: '/api/v1/auth/me', payload: { operatorOib: '33392005962' } }),
+    );
     expect(bad.statusCode).toBe(422);
     expect(bad.json().error.details).toHaveProperty('operatorOib');
   });
@@ -111,12 +154,23 @@ describe('invoice data (E1)', () => {
   it('keeps the line codes, defaults the unit to H87 and the supply date to the invoice date', async () => {
     const s = await registerOrg(h.app);
     const c = await createCustomer(h.app, s);
-    const inv = await createInvoice(h.app, s, invoiceBody(c.id, {
-      items: [
-        { description: 'Sat rada', quantity: 2, unitPrice: 100, taxRate: 20, unitCode: 'HUR', classificationCode: '62.01.11' },
-        { description: 'Izvoz', quantity: 1, unitPrice: 50, taxRate: 0, vatExemptionCode: 'PDV-RS-24-1-2' },
-      ],
-    }));
+    const inv = await createInvoice(
+      h.app,
+      s,
+      invoiceBody(c.id, {
+        items: [
+          {
+            description: 'Sat rada',
+            quantity: 2,
+            unitPrice: 100,
+            taxRate: 20,
+            unitCode: 'HUR',
+            classificationCode: '62.01.11',
+          },
+          { description: 'Izvoz', quantity: 1, unitPrice: 50, taxRate: 0, vatExemptionCode: 'PDV-RS-24-1-2' },
+        ],
+      }),
+    );
     expect(inv.supplyDate).toBe(inv.invoiceDate);
     expect(inv.items.map((i: any) => [i.unitCode, i.classificationCode, i.vatExemptionCode])).toEqual([
       ['HUR', '62.01.11', null],
@@ -129,18 +183,26 @@ describe('invoice data (E1)', () => {
   it('refuses an exemption code on a taxed line', async () => {
     const s = await registerOrg(h.app);
     const c = await createCustomer(h.app, s);
-    const res = await h.app.inject(authed(s.token, {
-      method: 'POST',
-      url: '/api/v1/invoices',
-      payload: invoiceBody(c.id, { items: [{ description: 'x', quantity: 1, unitPrice: 1, taxRate: 20, vatExemptionCode: 'PDV-RS-24-1-2' }] }),
-    }));
+    const res = await h.app.inject(
+      authed(s.token, {
+        method: 'POST',
+        url: '/api/v1/invoices',
+        payload: invoiceBody(c.id, {
+          items: [{ description: 'x', quantity: 1, unitPrice: 1, taxRate: 20, vatExemptionCode: 'PDV-RS-24-1-2' }],
+        }),
+      }),
+    );
     expect(res.statusCode).toBe(422);
     expect(res.json().error.details).toHaveProperty(['items[0].vatExemptionCode']);
   });
 
   it('gives a Serbian invoice a model 97 reference whose check digits verify, a Croatian one HR01, a Bosnian none', async () => {
     const rs = await registerOrg(h.app);
-    const inv = await createInvoice(h.app, rs, invoiceBody((await createCustomer(h.app, rs)).id, { supplyDate: '2026-03-01' }));
+    const inv = await createInvoice(
+      h.app,
+      rs,
+      invoiceBody((await createCustomer(h.app, rs)).id, { supplyDate: '2026-03-01' }),
+    );
     expect(inv.supplyDate).toBe('2026-03-01');
     expect(inv.paymentReference).toBe(`97 ${mod97CheckDigits('20260001')}20260001`);
     expect(isValidModel97(inv.paymentReference.slice(3))).toBe(true);

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { XMLParser } from 'fast-xml-parser';
@@ -11,21 +11,36 @@ import { validateXML } from 'xmllint-wasm';
  * suites that need it skip and say why.
  */
 export const EINVOICE_DIR = fileURLToPath(new URL('../../../../shared/einvoice/', import.meta.url));
-export const HAVE_RULES = existsSync(`${EINVOICE_DIR}rules/rs-srbdt.sef.json`) && existsSync(`${EINVOICE_DIR}xsd/maindoc`);
+export const HAVE_RULES =
+  existsSync(`${EINVOICE_DIR}rules/rs-srbdt.sef.json`) && existsSync(`${EINVOICE_DIR}xsd/maindoc`);
 export const SKIP_REASON = `skipped: the official e-invoice rules are not at ${EINVOICE_DIR} (a clone on its own; CI provides ../shared/einvoice)`;
 
 export type RuleSet = 'rs-srbdt' | 'en16931-ubl' | 'hr-cius-2025';
-export const RULES_BY_COUNTRY: Record<string, RuleSet[]> = { RS: ['rs-srbdt'], HR: ['en16931-ubl', 'hr-cius-2025'], BA: ['en16931-ubl'] };
+export const RULES_BY_COUNTRY: Record<string, RuleSet[]> = {
+  RS: ['rs-srbdt'],
+  HR: ['en16931-ubl', 'hr-cius-2025'],
+  BA: ['en16931-ubl'],
+};
 
 const loaded = new Map<RuleSet, unknown>();
 /** Each compiled rule file is read once per test file (the first load is most of the cost). */
 export async function loadRules(names: RuleSet[]) {
-  for (const n of names) if (!loaded.has(n)) loaded.set(n, JSON.parse(await readFile(`${EINVOICE_DIR}rules/${n}.sef.json`, 'utf8')));
+  for (const n of names)
+    if (!loaded.has(n)) loaded.set(n, JSON.parse(await readFile(`${EINVOICE_DIR}rules/${n}.sef.json`, 'utf8')));
 }
 
-const svrl = new XMLParser({ ignoreAttributes: false, removeNSPrefix: true, isArray: (name) => name === 'failed-assert' });
+const svrl = new XMLParser({
+  ignoreAttributes: false,
+  removeNSPrefix: true,
+  isArray: (name) => name === 'failed-assert',
+});
 
-export interface Failure { rules: RuleSet; id: string; flag: string; text: string }
+export interface Failure {
+  rules: RuleSet;
+  id: string;
+  flag: string;
+  text: string;
+}
 
 /** The failed assertions of the SVRL reports of every rule set of the country. */
 export function failures(country: string, xml: string): Failure[] {
@@ -33,7 +48,10 @@ export function failures(country: string, xml: string): Failure[] {
   for (const rules of RULES_BY_COUNTRY[country]) {
     const pkg = loaded.get(rules);
     if (!pkg) throw new Error(`rules ${rules} not loaded`);
-    const { principalResult } = SaxonJS.transform({ stylesheetInternal: pkg, sourceText: xml, destination: 'serialized' }, 'sync');
+    const { principalResult } = SaxonJS.transform(
+      { stylesheetInternal: pkg, sourceText: xml, destination: 'serialized' },
+      'sync',
+    );
     const report = svrl.parse(principalResult)['schematron-output'] ?? {};
     for (const f of report['failed-assert'] ?? []) {
       const text = typeof f.text === 'string' ? f.text : String(f.text?.['#text'] ?? '');
@@ -49,7 +67,10 @@ export const fatal = (country: string, xml: string) => failures(country, xml).fi
 let preload: Array<{ fileName: string; contents: string }> | null = null;
 /** UBL 2.1 XSD validation (with the Croatian extension components), as xmllint reports it. */
 export async function xsdErrors(xml: string): Promise<string[]> {
-  preload ??= readdirSync(`${EINVOICE_DIR}xsd/common`).map((f) => ({ fileName: `common/${f}`, contents: readFileSync(`${EINVOICE_DIR}xsd/common/${f}`, 'utf8') }));
+  preload ??= readdirSync(`${EINVOICE_DIR}xsd/common`).map((f) => ({
+    fileName: `common/${f}`,
+    contents: readFileSync(`${EINVOICE_DIR}xsd/common/${f}`, 'utf8'),
+  }));
   const main = xml.includes('<CreditNote') ? 'UBL-CreditNote-2.1.xsd' : 'UBL-Invoice-2.1.xsd';
   const r = await validateXML({
     xml: [{ fileName: 'document.xml', contents: xml }],

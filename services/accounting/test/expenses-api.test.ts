@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, authed, buildTestApp, registerOrg, type Session, type TestApp } from './helpers.js';
 import { createCustomer, postingsOf, trialBalance } from './invoices-fixtures.js';
 
@@ -21,10 +21,19 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 const inject = (s: Session, method: string, url: string, payload?: unknown) =>
-  t.app.inject(authed(s.token, { method: method as 'GET', url, ...(payload === undefined ? {} : { payload: payload as object }) }));
+  t.app.inject(
+    authed(s.token, { method: method as 'GET', url, ...(payload === undefined ? {} : { payload: payload as object }) }),
+  );
 
 const body = (overrides: Record<string, unknown> = {}) => ({
-  vendorId, expenseDate: '2026-03-10', category: 'Office', amount: 1200, taxAmount: 200, paymentMethod: 'bank_transfer', description: 'Papir', ...overrides,
+  vendorId,
+  expenseDate: '2026-03-10',
+  category: 'Office',
+  amount: 1200,
+  taxAmount: 200,
+  paymentMethod: 'bank_transfer',
+  description: 'Papir',
+  ...overrides,
 });
 
 async function create(s: Session, overrides: Record<string, unknown> = {}) {
@@ -42,15 +51,32 @@ describe('creating and reading expenses', () => {
   it('creates a pending expense with a generated number, the vendor name and amounts with the currency decimals', async () => {
     const e = await create(accountant);
     expect(e).toMatchObject({
-      status: 'pending', vendorId, vendorName: 'Dobavljač d.o.o.', expenseDate: '2026-03-10', category: 'Office',
-      amount: '1200.00', taxAmount: '200.00', currencyCode: 'RSD', exchangeRate: '1.000000', baseAmount: '1200.00',
-      paymentMethod: 'bank_transfer', description: 'Papir', receiptUrl: null, createdBy: accountant.userId, approvedBy: null, approvedAt: null,
+      status: 'pending',
+      vendorId,
+      vendorName: 'Dobavljač d.o.o.',
+      expenseDate: '2026-03-10',
+      category: 'Office',
+      amount: '1200.00',
+      taxAmount: '200.00',
+      currencyCode: 'RSD',
+      exchangeRate: '1.000000',
+      baseAmount: '1200.00',
+      paymentMethod: 'bank_transfer',
+      description: 'Papir',
+      receiptUrl: null,
+      createdBy: accountant.userId,
+      approvedBy: null,
+      approvedAt: null,
     });
     expect(e.expenseNumber).toMatch(/^EXP-2026-\d{4}$/);
     const got = await inject(viewer, 'GET', `/api/v1/expenses/${e.id}`);
     expect(got.statusCode).toBe(200);
     expect(got.json()).toEqual(e);
-    const audit = await sql<{ n: string }>`SELECT count(*)::text AS n FROM logged_actions WHERE table_name = 'expenses' AND record_id = ${e.id}`.execute(t.t.db.system);
+    const audit = await sql<{
+      n: string;
+    }>`SELECT count(*)::text AS n FROM logged_actions WHERE table_name = 'expenses' AND record_id = ${e.id}`.execute(
+      t.t.db.system,
+    );
     expect(audit.rows[0].n).toBe('1');
   });
 
@@ -58,7 +84,11 @@ describe('creating and reading expenses', () => {
     const a = await create(owner, { expenseDate: '2031-02-01' });
     const b = await create(owner, { expenseDate: '2031-07-01' });
     const c = await create(owner, { expenseDate: '2032-01-01' });
-    expect([a.expenseNumber, b.expenseNumber, c.expenseNumber]).toEqual(['EXP-2031-0001', 'EXP-2031-0002', 'EXP-2032-0001']);
+    expect([a.expenseNumber, b.expenseNumber, c.expenseNumber]).toEqual([
+      'EXP-2031-0001',
+      'EXP-2031-0002',
+      'EXP-2032-0001',
+    ]);
     const other = await registerOrg(t.app);
     const d = await inject(other, 'POST', '/api/v1/expenses', body({ vendorId: undefined, expenseDate: '2031-02-01' }));
     expect(d.json().expenseNumber).toBe('EXP-2031-0001');
@@ -66,17 +96,33 @@ describe('creating and reading expenses', () => {
 
   it('gives concurrent creations distinct, gapless numbers', async () => {
     const s = await registerOrg(t.app);
-    const made = await Promise.all(Array.from({ length: 8 }, () => inject(s, 'POST', '/api/v1/expenses', body({ vendorId: undefined, expenseDate: '2033-01-01' }))));
+    const made = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        inject(s, 'POST', '/api/v1/expenses', body({ vendorId: undefined, expenseDate: '2033-01-01' })),
+      ),
+    );
     expect(made.map((r) => r.statusCode)).toEqual(Array(8).fill(201));
-    expect(made.map((r) => r.json().expenseNumber).sort()).toEqual(Array.from({ length: 8 }, (_, i) => `EXP-2033-000${i + 1}`));
+    expect(made.map((r) => r.json().expenseNumber).sort()).toEqual(
+      Array.from({ length: 8 }, (_, i) => `EXP-2033-000${i + 1}`),
+    );
   });
 
   it('converts a foreign-currency expense at the rate in force on the expense date', async () => {
-    const rate = await inject(owner, 'POST', '/api/v1/exchange-rates', { baseCurrency: 'EUR', targetCurrency: 'RSD', rate: 117.123456, effectiveDate: '2030-06-01' });
+    const rate = await inject(owner, 'POST', '/api/v1/exchange-rates', {
+      baseCurrency: 'EUR',
+      targetCurrency: 'RSD',
+      rate: 117.123456,
+      effectiveDate: '2030-06-01',
+    });
     expect(rate.statusCode).toBe(201);
     const e = await create(owner, { expenseDate: '2030-06-02', currencyCode: 'EUR', amount: 100.01, taxAmount: 0 });
     // 100.01 x 117.123456 = 11713.51683... -> 11713.52
-    expect([e.currencyCode, e.exchangeRate, e.amount, e.baseAmount]).toEqual(['EUR', '117.123456', '100.01', '11713.52']);
+    expect([e.currencyCode, e.exchangeRate, e.amount, e.baseAmount]).toEqual([
+      'EUR',
+      '117.123456',
+      '100.01',
+      '11713.52',
+    ]);
   });
 
   it.each([
@@ -115,7 +161,9 @@ describe('creating and reading expenses', () => {
   });
 
   it('answers 404 SVC-4001 for an unknown expense and 404 SVC-9002 for an id that is not a UUID', async () => {
-    expect((await inject(owner, 'GET', '/api/v1/expenses/00000000-0000-4000-8000-000000000000')).json().error.code).toBe('SVC-4001');
+    expect(
+      (await inject(owner, 'GET', '/api/v1/expenses/00000000-0000-4000-8000-000000000000')).json().error.code,
+    ).toBe('SVC-4001');
     expect((await inject(owner, 'GET', '/api/v1/expenses/nope')).json().error.code).toBe('SVC-9002');
   });
 });
@@ -127,9 +175,15 @@ describe('listing expenses', () => {
     s = await registerOrg(t.app);
     const v1 = (await createCustomer(t.app, s, { type: 'vendor', name: 'A' })).id;
     v2 = (await createCustomer(t.app, s, { type: 'both', name: 'B' })).id;
-    await create(s, { vendorId: v1, expenseDate: '2026-01-05', category: 'Travel', amount: 10 , taxAmount: 0 });
+    await create(s, { vendorId: v1, expenseDate: '2026-01-05', category: 'Travel', amount: 10, taxAmount: 0 });
     await create(s, { vendorId: v2, expenseDate: '2026-02-05', category: 'Office', amount: 30, taxAmount: 0 });
-    const third = await create(s, { vendorId: v2, expenseDate: '2026-03-05', category: 'Office', amount: 20, taxAmount: 0 });
+    const third = await create(s, {
+      vendorId: v2,
+      expenseDate: '2026-03-05',
+      category: 'Office',
+      amount: 20,
+      taxAmount: 0,
+    });
     await inject(s, 'PATCH', `/api/v1/expenses/${third.id}/approve`);
   });
   const list = async (query: string) => (await inject(s, 'GET', `/api/v1/expenses?${query}`)).json();
@@ -139,7 +193,9 @@ describe('listing expenses', () => {
     expect((await list('status=approved')).data.map((e: any) => e.expenseDate)).toEqual(['2026-03-05']);
     expect((await list('category=Office')).meta.total).toBe(2);
     expect((await list(`vendorId=${v2}`)).data.map((e: any) => e.vendorName)).toEqual(['B', 'B']);
-    expect((await list('fromDate=2026-02-01&toDate=2026-02-28')).data.map((e: any) => e.expenseDate)).toEqual(['2026-02-05']);
+    expect((await list('fromDate=2026-02-01&toDate=2026-02-28')).data.map((e: any) => e.expenseDate)).toEqual([
+      '2026-02-05',
+    ]);
   });
 
   it('sorts, paginates and shows the summary fields only', async () => {
@@ -147,7 +203,19 @@ describe('listing expenses', () => {
     expect(page.meta).toEqual({ total: 3, page: 2, perPage: 2, totalPages: 2 });
     expect(page.data.map((e: any) => e.amount)).toEqual(['30.00']);
     expect(Object.keys(page.data[0]).sort()).toEqual(
-      ['amount', 'category', 'createdAt', 'currencyCode', 'expenseDate', 'expenseNumber', 'id', 'receiptUrl', 'status', 'vendorId', 'vendorName'].sort(),
+      [
+        'amount',
+        'category',
+        'createdAt',
+        'currencyCode',
+        'expenseDate',
+        'expenseNumber',
+        'id',
+        'receiptUrl',
+        'status',
+        'vendorId',
+        'vendorName',
+      ].sort(),
     );
   });
 
@@ -161,9 +229,20 @@ describe('listing expenses', () => {
 describe('updating and deleting', () => {
   it('updates the given fields of a pending expense and recomputes the amounts', async () => {
     const e = await create(owner);
-    const res = await inject(accountant, 'PUT', `/api/v1/expenses/${e.id}`, { amount: 500, taxAmount: 0, category: 'Rent' });
+    const res = await inject(accountant, 'PUT', `/api/v1/expenses/${e.id}`, {
+      amount: 500,
+      taxAmount: 0,
+      category: 'Rent',
+    });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ amount: '500.00', taxAmount: '0.00', baseAmount: '500.00', category: 'Rent', vendorId, description: 'Papir' });
+    expect(res.json()).toMatchObject({
+      amount: '500.00',
+      taxAmount: '0.00',
+      baseAmount: '500.00',
+      category: 'Rent',
+      vendorId,
+      description: 'Papir',
+    });
   });
 
   it('refuses to move the expense date into another year (the number carries it)', async () => {
@@ -199,7 +278,10 @@ describe('approval, rejection and payment (A8, A12)', () => {
     const e = await create(owner);
     const res = await inject(accountant, 'PATCH', `/api/v1/expenses/${e.id}/approve`);
     expect(res.statusCode).toBe(403);
-    expect(res.json().error).toMatchObject({ code: 'SVC-9001', details: { required: ['owner', 'admin'], current: ['accountant'] } });
+    expect(res.json().error).toMatchObject({
+      code: 'SVC-9001',
+      details: { required: ['owner', 'admin'], current: ['accountant'] },
+    });
     expect((await inject(owner, 'GET', `/api/v1/expenses/${e.id}`)).json().status).toBe('pending');
   });
 
@@ -226,14 +308,21 @@ describe('approval, rejection and payment (A8, A12)', () => {
   });
 
   it('approve and pay in a foreign currency: postings in EUR with the expense rate and base amounts in RSD', async () => {
-    await inject(owner, 'POST', '/api/v1/exchange-rates', { baseCurrency: 'EUR', targetCurrency: 'RSD', rate: 117.5, effectiveDate: '2029-01-01' });
+    await inject(owner, 'POST', '/api/v1/exchange-rates', {
+      baseCurrency: 'EUR',
+      targetCurrency: 'RSD',
+      rate: 117.5,
+      effectiveDate: '2029-01-01',
+    });
     const e = await create(owner, { expenseDate: '2029-01-10', currencyCode: 'EUR', amount: 121, taxAmount: 21 });
     await inject(owner, 'PATCH', `/api/v1/expenses/${e.id}/approve`);
     const pay = await inject(owner, 'PATCH', `/api/v1/expenses/${e.id}/pay`, { paidAt: '2029-01-20' });
     expect(pay.statusCode).toBe(200);
     expect(pay.json()).toMatchObject({ status: 'paid', paidAt: '2029-01-20', paidBankAccountId: null });
     const postings = await postingsOf(t.t.db, owner.orgId, e.id);
-    expect(postings.map((p) => [p.debit, p.credit, p.amount, p.exchange_rate, p.base_amount, p.reference_type]).sort()).toEqual([
+    expect(
+      postings.map((p) => [p.debit, p.credit, p.amount, p.exchange_rate, p.base_amount, p.reference_type]).sort(),
+    ).toEqual([
       ['1300', '2110', '21.0000', '117.500000', '2467.5000', 'expense'],
       ['2110', '1100', '121.0000', '117.500000', '14217.5000', 'payment'],
       ['5000', '2110', '100.0000', '117.500000', '11750.0000', 'expense'],
@@ -249,11 +338,20 @@ describe('approval, rejection and payment (A8, A12)', () => {
   it('answers 400 SVC-4003 with details.status for approve, reject or pay from the wrong status, with no postings', async () => {
     const e = await create(owner);
     const pay = await inject(owner, 'PATCH', `/api/v1/expenses/${e.id}/pay`, { paidAt: '2026-04-01' });
-    expect([pay.statusCode, pay.json().error.code, pay.json().error.details.status]).toEqual([400, 'SVC-4003', ['pending']]);
+    expect([pay.statusCode, pay.json().error.code, pay.json().error.details.status]).toEqual([
+      400,
+      'SVC-4003',
+      ['pending'],
+    ]);
     await inject(owner, 'PATCH', `/api/v1/expenses/${e.id}/approve`);
     for (const action of ['approve', 'reject']) {
       const res = await inject(owner, 'PATCH', `/api/v1/expenses/${e.id}/${action}`, {});
-      expect([action, res.statusCode, res.json().error.code, res.json().error.details.status]).toEqual([action, 400, 'SVC-4003', ['approved']]);
+      expect([action, res.statusCode, res.json().error.code, res.json().error.details.status]).toEqual([
+        action,
+        400,
+        'SVC-4003',
+        ['approved'],
+      ]);
     }
     await inject(owner, 'PATCH', `/api/v1/expenses/${e.id}/pay`, { paidAt: '2026-04-01' });
     const again = await inject(owner, 'PATCH', `/api/v1/expenses/${e.id}/pay`, { paidAt: '2026-04-01' });
@@ -279,7 +377,10 @@ describe('approval, rejection and payment (A8, A12)', () => {
   it('pay: 404 SVC-5001 for an unknown bank account, 422 for a date before the expense date, nothing written', async () => {
     const e = await create(owner);
     await inject(owner, 'PATCH', `/api/v1/expenses/${e.id}/approve`);
-    const unknown = await inject(owner, 'PATCH', `/api/v1/expenses/${e.id}/pay`, { paidAt: '2026-04-01', bankAccountId: '00000000-0000-4000-8000-000000000000' });
+    const unknown = await inject(owner, 'PATCH', `/api/v1/expenses/${e.id}/pay`, {
+      paidAt: '2026-04-01',
+      bankAccountId: '00000000-0000-4000-8000-000000000000',
+    });
     expect([unknown.statusCode, unknown.json().error.code]).toEqual([404, 'SVC-5001']);
     const early = await inject(owner, 'PATCH', `/api/v1/expenses/${e.id}/pay`, { paidAt: '2026-03-01' });
     expect(early.statusCode).toBe(422);
@@ -306,8 +407,13 @@ describe('another organization', () => {
     const e = await create(owner);
     const intruder = await registerOrg(t.app);
     const calls: Array<[string, string, unknown?]> = [
-      ['GET', ''], ['PUT', '', { amount: 1 }], ['DELETE', ''], ['PATCH', '/approve'], ['PATCH', '/reject', {}],
-      ['PATCH', '/pay', { paidAt: '2026-04-01' }], ['GET', '/receipt'],
+      ['GET', ''],
+      ['PUT', '', { amount: 1 }],
+      ['DELETE', ''],
+      ['PATCH', '/approve'],
+      ['PATCH', '/reject', {}],
+      ['PATCH', '/pay', { paidAt: '2026-04-01' }],
+      ['GET', '/receipt'],
     ];
     for (const [method, suffix, payload] of calls) {
       const res = await inject(intruder, method, `/api/v1/expenses/${e.id}${suffix}`, payload);

@@ -1,20 +1,34 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { EICAR, clamdScanner } from '../src/infra/virus-scanner/virus-scanner.js';
-import { findClamd, startClamd, type Clamd } from './clamd.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clamdScanner, EICAR } from '../src/infra/virus-scanner/virus-scanner.js';
+import { type Clamd, findClamd, startClamd } from './clamd.js';
 import { authed, buildTestApp, registerOrg, type Session, type TestApp } from './helpers.js';
-import { form, type FilePart } from './multipart.js';
+import { type FilePart, form } from './multipart.js';
 
 /** Receipts (A13): streamed, scanned first (a real clamd, or the built-in EICAR check), typed by content, stored. */
 
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
-const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), Buffer.from('JFIF\0'), randomBytes(64), Buffer.from([0xff, 0xd9])]);
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
+const JPEG = Buffer.concat([
+  Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]),
+  Buffer.from('JFIF\0'),
+  randomBytes(64),
+  Buffer.from([0xff, 0xd9]),
+]);
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
 
-const FIELDS = { expenseDate: '2026-05-04', category: 'Travel', amount: '118.80', taxAmount: '19.80', description: 'Taxi' };
+const FIELDS = {
+  expenseDate: '2026-05-04',
+  category: 'Travel',
+  amount: '118.80',
+  taxAmount: '19.80',
+  description: 'Taxi',
+};
 
 function suite(name: string, env: () => Record<string, string>) {
   describe(name, () => {
@@ -29,7 +43,13 @@ function suite(name: string, env: () => Record<string, string>) {
     const upload = (fields: Record<string, string>, file?: FilePart, method = 'POST', url = '/api/v1/expenses') =>
       t.app.inject(authed(owner.token, { method: method as 'POST', url, ...form(fields, file) }));
     const expenseCount = async () =>
-      Number((await sql<{ n: string }>`SELECT count(*)::text AS n FROM expenses WHERE organization_id = ${owner.orgId}`.execute(t.t.db.system)).rows[0].n);
+      Number(
+        (
+          await sql<{
+            n: string;
+          }>`SELECT count(*)::text AS n FROM expenses WHERE organization_id = ${owner.orgId}`.execute(t.t.db.system)
+        ).rows[0].n,
+      );
     const storedFiles = () => {
       const dir = join(t.config.dataDir, 'files', 'receipts', owner.orgId);
       return existsSync(dir) ? readdirSync(dir) : [];
@@ -43,12 +63,21 @@ function suite(name: string, env: () => Record<string, string>) {
       ['a PDF', { filename: 'r.pdf', type: 'application/pdf', data: PDF }, 'application/pdf'],
       ['a PNG', { filename: 'r.png', type: 'image/png', data: PNG }, 'image/png'],
       ['a JPEG', { filename: 'r.jpg', type: 'image/jpeg', data: JPEG }, 'image/jpeg'],
-      ['a PNG named .txt and declared text/plain', { filename: 'note.txt', type: 'text/plain', data: PNG }, 'image/png'],
+      [
+        'a PNG named .txt and declared text/plain',
+        { filename: 'note.txt', type: 'text/plain', data: PNG },
+        'image/png',
+      ],
     ])('stores %s and serves it at receiptUrl with the type of its content', async (_n, file, type) => {
       const res = await upload(FIELDS, file);
       expect(res.statusCode).toBe(201);
       const e = res.json();
-      expect(e).toMatchObject({ status: 'pending', amount: '118.80', taxAmount: '19.80', receiptUrl: `/api/v1/expenses/${e.id}/receipt` });
+      expect(e).toMatchObject({
+        status: 'pending',
+        amount: '118.80',
+        taxAmount: '19.80',
+        receiptUrl: `/api/v1/expenses/${e.id}/receipt`,
+      });
       const got = await t.app.inject(authed(owner.token, { method: 'GET', url: e.receiptUrl }));
       expect(got.statusCode).toBe(200);
       expect(got.headers['content-type']).toBe(type);
@@ -58,7 +87,11 @@ function suite(name: string, env: () => Record<string, string>) {
 
     it('refuses a text file named .pdf with 422 SVC-4006 and stores nothing', async () => {
       const before = await expenseCount();
-      const res = await upload(FIELDS, { filename: 'invoice.pdf', type: 'application/pdf', data: Buffer.from('just some text, not a PDF\n') });
+      const res = await upload(FIELDS, {
+        filename: 'invoice.pdf',
+        type: 'application/pdf',
+        data: Buffer.from('just some text, not a PDF\n'),
+      });
       expect([res.statusCode, res.json().error.code]).toEqual([422, 'SVC-4006']);
       expect(await expenseCount()).toBe(before);
       expect(stagingLeft()).toEqual([]);
@@ -102,7 +135,12 @@ function suite(name: string, env: () => Record<string, string>) {
     it('replaces the receipt of a pending expense on a multipart PUT and removes the old file', async () => {
       const e = (await upload(FIELDS, { filename: 'a.pdf', type: 'application/pdf', data: PDF })).json();
       const before = storedFiles().length;
-      const res = await upload({ amount: '200' }, { filename: 'b.png', type: 'image/png', data: PNG }, 'PUT', `/api/v1/expenses/${e.id}`);
+      const res = await upload(
+        { amount: '200' },
+        { filename: 'b.png', type: 'image/png', data: PNG },
+        'PUT',
+        `/api/v1/expenses/${e.id}`,
+      );
       expect(res.statusCode).toBe(200);
       expect(res.json().amount).toBe('200.00');
       const got = await t.app.inject(authed(owner.token, { method: 'GET', url: e.receiptUrl }));
@@ -121,9 +159,17 @@ function suite(name: string, env: () => Record<string, string>) {
       // A plain file where the organization's receipt directory should be: storage cannot write.
       mkdirSync(join(t.config.dataDir, 'files', 'receipts'), { recursive: true });
       writeFileSync(join(t.config.dataDir, 'files', 'receipts', fresh.orgId), 'not a directory');
-      const res = await t.app.inject(authed(fresh.token, { method: 'POST', url: '/api/v1/expenses', ...form(FIELDS, { filename: 'r.png', type: 'image/png', data: PNG }) }));
+      const res = await t.app.inject(
+        authed(fresh.token, {
+          method: 'POST',
+          url: '/api/v1/expenses',
+          ...form(FIELDS, { filename: 'r.png', type: 'image/png', data: PNG }),
+        }),
+      );
       expect([res.statusCode, res.json().error.code]).toEqual([500, 'SVC-4007']);
-      const n = await sql<{ n: string }>`SELECT count(*)::text AS n FROM expenses WHERE organization_id = ${fresh.orgId}`.execute(t.t.db.system);
+      const n = await sql<{
+        n: string;
+      }>`SELECT count(*)::text AS n FROM expenses WHERE organization_id = ${fresh.orgId}`.execute(t.t.db.system);
       expect(n.rows[0].n).toBe('0');
       expect(stagingLeft()).toEqual([]);
     });
@@ -132,7 +178,10 @@ function suite(name: string, env: () => Record<string, string>) {
 
 const clamdBinary = findClamd();
 let clamd: Clamd | null = null;
-if (!clamdBinary) console.warn('expenses-receipts: clamd is not installed (Debian: apt-get install clamav-daemon); the real-clamd suite is skipped');
+if (!clamdBinary)
+  console.warn(
+    'expenses-receipts: clamd is not installed (Debian: apt-get install clamav-daemon); the real-clamd suite is skipped',
+  );
 
 describe.skipIf(!clamdBinary)('with a real clamd', () => {
   beforeAll(async () => {
@@ -165,10 +214,18 @@ describe('clamd configured but down', () => {
   afterAll(async () => t?.close());
 
   it('answers 503 SVC-9007 with Retry-After and stores nothing', async () => {
-    const res = await t.app.inject(authed(owner.token, { method: 'POST', url: '/api/v1/expenses', ...form(FIELDS, { filename: 'r.png', type: 'image/png', data: PNG }) }));
+    const res = await t.app.inject(
+      authed(owner.token, {
+        method: 'POST',
+        url: '/api/v1/expenses',
+        ...form(FIELDS, { filename: 'r.png', type: 'image/png', data: PNG }),
+      }),
+    );
     expect([res.statusCode, res.json().error.code]).toEqual([503, 'SVC-9007']);
     expect(res.headers['retry-after']).toBeDefined();
-    const n = await sql<{ n: string }>`SELECT count(*)::text AS n FROM expenses WHERE organization_id = ${owner.orgId}`.execute(t.t.db.system);
+    const n = await sql<{
+      n: string;
+    }>`SELECT count(*)::text AS n FROM expenses WHERE organization_id = ${owner.orgId}`.execute(t.t.db.system);
     expect(n.rows[0].n).toBe('0');
   });
 

@@ -14,9 +14,20 @@ afterAll(() => h?.close());
 
 const auth = () => ({ authorization: `Bearer ${owner.token}` });
 const count = async (table: 'contacts' | 'logged_actions') =>
-  Number((await h.t.db.system.selectFrom(table as any).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await h.t.db.system
+        .selectFrom(table as any)
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
-function expectCatalogError(res: { statusCode: number; json(): any; headers: Record<string, unknown> }, status: number, code: string) {
+function expectCatalogError(
+  res: { statusCode: number; json(): any; headers: Record<string, unknown> },
+  status: number,
+  code: string,
+) {
   expect(res.statusCode).toBe(status);
   expect(res.json()).toEqual({ error: expect.objectContaining({ code, message: expect.any(String) }) });
   expect(res.headers['x-request-id']).toEqual(expect.any(String));
@@ -25,7 +36,12 @@ function expectCatalogError(res: { statusCode: number; json(): any; headers: Rec
 describe('strings PostgreSQL cannot hold (G14)', () => {
   it('refuses a NUL inside a body string with 422 SVC-9003 naming the field, and writes nothing', async () => {
     const before = await count('contacts');
-    const res = await h.app.inject({ method: 'POST', url: '/api/v1/contacts', headers: auth(), payload: { type: 'customer', name: 'Acme', phone: '+381\u000011' } });
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/api/v1/contacts',
+      headers: auth(),
+      payload: { type: 'customer', name: 'Acme', phone: '+381\u000011' },
+    });
     expectCatalogError(res, 422, 'SVC-9003');
     expect(res.json().error.details).toEqual({ phone: [expect.any(String)] });
     expect(await count('contacts')).toBe(before);
@@ -36,7 +52,12 @@ describe('strings PostgreSQL cannot hold (G14)', () => {
       method: 'PUT',
       url: '/api/v1/settings/tax-rates',
       headers: auth(),
-      payload: { rates: [{ name: 'ok', rate: 20 }, { name: 'bad\u0000', rate: 10 }] },
+      payload: {
+        rates: [
+          { name: 'ok', rate: 20 },
+          { name: 'bad\u0000', rate: 10 },
+        ],
+      },
     });
     expectCatalogError(res, 422, 'SVC-9003');
     expect(Object.keys(res.json().error.details)).toEqual(['rates[1].name']);
@@ -64,13 +85,23 @@ describe('strings PostgreSQL cannot hold (G14)', () => {
 
   it('refuses a NUL in a multipart form field, which becomes the body after the root check', async () => {
     const body = form({ expenseDate: '2026-01-15', category: 'Travel', amount: '10.00', description: 'taxi\u0000' });
-    const res = await h.app.inject({ method: 'POST', url: '/api/v1/expenses', payload: body.payload, headers: { ...auth(), ...body.headers } });
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/api/v1/expenses',
+      payload: body.payload,
+      headers: { ...auth(), ...body.headers },
+    });
     expectCatalogError(res, 422, 'SVC-9003');
     expect(res.json().error.details).toEqual({ description: [expect.any(String)] });
   });
 
   it('accepts ordinary non-ASCII text and paired surrogates (emoji)', async () => {
-    const res = await h.app.inject({ method: 'POST', url: '/api/v1/contacts', headers: auth(), payload: { type: 'customer', name: 'Đurđević 😀' } });
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/api/v1/contacts',
+      headers: auth(),
+      payload: { type: 'customer', name: 'Đurđević 😀' },
+    });
     expect(res.statusCode).toBe(201);
     expect(res.json().name).toBe('Đurđević 😀');
   });
@@ -89,11 +120,26 @@ describe('errors raised before a handler runs (G15)', () => {
   });
 
   it('answers malformed JSON, an unsupported content type and a too large body with 422 SVC-9003', async () => {
-    const bad = await h.app.inject({ method: 'POST', url: '/api/v1/contacts', headers: { ...auth(), 'content-type': 'application/json' }, payload: '{"type":' });
+    const bad = await h.app.inject({
+      method: 'POST',
+      url: '/api/v1/contacts',
+      headers: { ...auth(), 'content-type': 'application/json' },
+      payload: '{"type":',
+    });
     expectCatalogError(bad, 422, 'SVC-9003');
-    const text = await h.app.inject({ method: 'POST', url: '/api/v1/contacts', headers: { ...auth(), 'content-type': 'text/plain' }, payload: 'hello' });
+    const text = await h.app.inject({
+      method: 'POST',
+      url: '/api/v1/contacts',
+      headers: { ...auth(), 'content-type': 'text/plain' },
+      payload: 'hello',
+    });
     expectCatalogError(text, 422, 'SVC-9003');
-    const xml = await h.app.inject({ method: 'POST', url: '/api/v1/contacts', headers: { ...auth(), 'content-type': 'application/xml' }, payload: '<a/>' });
+    const xml = await h.app.inject({
+      method: 'POST',
+      url: '/api/v1/contacts',
+      headers: { ...auth(), 'content-type': 'application/xml' },
+      payload: '<a/>',
+    });
     expectCatalogError(xml, 422, 'SVC-9003');
     const big = await h.app.inject({
       method: 'POST',
@@ -112,7 +158,11 @@ describe('a database that is gone (G15)', () => {
     try {
       const s = await registerOrg(own.app);
       await own.t.db.close();
-      const res = await own.app.inject({ method: 'GET', url: '/api/v1/contacts', headers: { authorization: `Bearer ${s.token}` } });
+      const res = await own.app.inject({
+        method: 'GET',
+        url: '/api/v1/contacts',
+        headers: { authorization: `Bearer ${s.token}` },
+      });
       expectCatalogError(res, 500, 'SVC-9006');
       expect(res.headers['retry-after']).toBe('1');
       expect(res.json().error.requestId).toBe(res.headers['x-request-id']);

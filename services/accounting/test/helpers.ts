@@ -1,12 +1,12 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { Database } from '@app/shared/db/database';
 import { freshDatabase } from '@app/shared/test/clone';
 import type { TestDatabase } from '@app/shared/test/databases';
-import type { Database } from '@app/shared/db/database';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../src/app.js';
-import { loadConfig, type Config } from '../src/config.js';
+import { type Config, loadConfig } from '../src/config.js';
 import { DATABASE_SETTINGS } from '../src/db/settings.js';
 import type { DB } from '../src/db/types.js';
 import { runFoldJob } from '../src/modules/ledger/fold-job.js';
@@ -118,12 +118,26 @@ export async function registerOrg(
   };
 }
 
-export async function login(app: FastifyInstance, email: string, password = STRONG_PASSWORD, extra: Record<string, unknown> = {}) {
-  return app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email, password, ...extra }, remoteAddress: freshIp() });
+export async function login(
+  app: FastifyInstance,
+  email: string,
+  password = STRONG_PASSWORD,
+  extra: Record<string, unknown> = {},
+) {
+  return app.inject({
+    method: 'POST',
+    url: '/api/v1/auth/login',
+    payload: { email, password, ...extra },
+    remoteAddress: freshIp(),
+  });
 }
 
 /** Invites a user with `role` into the owner's organization and accepts the invitation. */
-export async function addMember(app: FastifyInstance, owner: Session, role: 'admin' | 'accountant' | 'viewer'): Promise<Session> {
+export async function addMember(
+  app: FastifyInstance,
+  owner: Session,
+  role: 'admin' | 'accountant' | 'viewer',
+): Promise<Session> {
   const email = uniqueEmail(role);
   const inv = await app.inject({
     method: 'POST',
@@ -133,7 +147,12 @@ export async function addMember(app: FastifyInstance, owner: Session, role: 'adm
   });
   if (inv.statusCode !== 201) throw new Error(`invite failed: ${inv.statusCode} ${inv.body}`);
   const token = new URL(inv.json().inviteLink).searchParams.get('token')!;
-  const acc = await app.inject({ method: 'POST', url: '/api/v1/auth/accept-invite', payload: { token, password: STRONG_PASSWORD }, remoteAddress: freshIp() });
+  const acc = await app.inject({
+    method: 'POST',
+    url: '/api/v1/auth/accept-invite',
+    payload: { token, password: STRONG_PASSWORD },
+    remoteAddress: freshIp(),
+  });
   if (acc.statusCode !== 201) throw new Error(`accept failed: ${acc.statusCode} ${acc.body}`);
   const body = acc.json();
   return {

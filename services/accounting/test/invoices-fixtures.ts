@@ -1,16 +1,27 @@
+import type { Database } from '@app/shared/db/database';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import type { Database } from '@app/shared/db/database';
 import type { DB } from '../src/db/types.js';
 import { authed, foldLedger, type Session } from './helpers.js';
 
 /** Small factories for the invoice suites. */
 export async function createCustomer(app: FastifyInstance, s: Session, overrides: Record<string, unknown> = {}) {
-  const res = await app.inject(authed(s.token, {
-    method: 'POST',
-    url: '/api/v1/contacts',
-    payload: { type: 'customer', name: 'Kupac Čačić d.o.o.', email: 'kupac@example.test', addressLine1: 'Njegoševa 5', city: 'Šabac', postalCode: '15000', country: 'RS', ...overrides },
-  }));
+  const res = await app.inject(
+    authed(s.token, {
+      method: 'POST',
+      url: '/api/v1/contacts',
+      payload: {
+        type: 'customer',
+        name: 'Kupac Čačić d.o.o.',
+        email: 'kupac@example.test',
+        addressLine1: 'Njegoševa 5',
+        city: 'Šabac',
+        postalCode: '15000',
+        country: 'RS',
+        ...overrides,
+      },
+    }),
+  );
   if (res.statusCode !== 201) throw new Error(`contact: ${res.statusCode} ${res.body}`);
   return res.json() as { id: string; currencyCode: string };
 }
@@ -21,7 +32,15 @@ export const ITEMS = [
 ];
 
 export function invoiceBody(customerId: string, overrides: Record<string, unknown> = {}) {
-  return { customerId, invoiceDate: '2026-03-10', dueDate: '2026-04-09', items: ITEMS, notes: 'Hvala!', terms: '30 dana', ...overrides };
+  return {
+    customerId,
+    invoiceDate: '2026-03-10',
+    dueDate: '2026-04-09',
+    items: ITEMS,
+    notes: 'Hvala!',
+    terms: '30 dana',
+    ...overrides,
+  };
 }
 
 export async function createInvoice(app: FastifyInstance, s: Session, body: Record<string, unknown>) {
@@ -43,7 +62,9 @@ export async function trialBalance(db: Database<DB>, orgId: string) {
     FROM ledger_transactions WHERE organization_id = ${orgId}`.execute(db.system);
   await foldLedger(db);
   const balances = await sql<{ debit: string | null; credit: string | null }>`
-    SELECT sum(debit_total)::text AS debit, sum(credit_total)::text AS credit FROM account_balances WHERE organization_id = ${orgId}`.execute(db.system);
+    SELECT sum(debit_total)::text AS debit, sum(credit_total)::text AS credit FROM account_balances WHERE organization_id = ${orgId}`.execute(
+    db.system,
+  );
   return {
     postings: Number(rows[0].n),
     ledgerDebit: rows[0].debit ?? '0',
@@ -54,7 +75,16 @@ export async function trialBalance(db: Database<DB>, orgId: string) {
 }
 
 export async function postingsOf(db: Database<DB>, orgId: string, invoiceId: string) {
-  const { rows } = await sql<{ debit: string; credit: string; amount: string; base_amount: string; reference_type: string; description: string; locked: boolean; exchange_rate: string }>`
+  const { rows } = await sql<{
+    debit: string;
+    credit: string;
+    amount: string;
+    base_amount: string;
+    reference_type: string;
+    description: string;
+    locked: boolean;
+    exchange_rate: string;
+  }>`
     SELECT d.code AS debit, c.code AS credit, t.amount::text, t.base_amount::text, t.reference_type, t.description, t.locked, t.exchange_rate::text
     FROM ledger_transactions t JOIN accounts d ON d.id = t.debit_account_id JOIN accounts c ON c.id = t.credit_account_id
     WHERE t.organization_id = ${orgId} AND t.reference_id = ${invoiceId}

@@ -1,7 +1,7 @@
+import { formatAmount } from '@app/shared/money';
 import fastJson from 'fast-json-stringify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatAmount } from '@app/shared/money';
 import { currencyDecimals } from '../src/modules/currencies/currencies.js';
 import { todayIso } from '../src/modules/invoices/invoice-status.js';
 import { INVOICE_SORTS, InvoiceList } from '../src/modules/invoices/invoices.schemas.js';
@@ -35,18 +35,32 @@ beforeAll(async () => {
   const made: string[] = [];
   for (let i = 0; i < 9; i++) {
     const month = String((i % 9) + 1).padStart(2, '0');
-    const inv = await createInvoice(t.app, owner, invoiceBody(i % 2 ? customerA : customerB, { invoiceDate: `2024-${month}-1${i % 3}`, dueDate: `2024-${month}-2${i % 3}` }));
+    const inv = await createInvoice(
+      t.app,
+      owner,
+      invoiceBody(i % 2 ? customerA : customerB, {
+        invoiceDate: `2024-${month}-1${i % 3}`,
+        dueDate: `2024-${month}-2${i % 3}`,
+      }),
+    );
     made.push(inv.id);
   }
   // Sent and past due: the list shows them overdue; one stays sent (not due yet).
-  for (const id of made.slice(0, 3)) expect((await patchStatus(t.app, owner, id, { action: 'send' })).statusCode).toBe(200);
-  const future = await createInvoice(t.app, owner, invoiceBody(customerA, { invoiceDate: TODAY, dueDate: '2099-01-01' }));
+  for (const id of made.slice(0, 3))
+    expect((await patchStatus(t.app, owner, id, { action: 'send' })).statusCode).toBe(200);
+  const future = await createInvoice(
+    t.app,
+    owner,
+    invoiceBody(customerA, { invoiceDate: TODAY, dueDate: '2099-01-01' }),
+  );
   expect((await patchStatus(t.app, owner, future.id, { action: 'send' })).statusCode).toBe(200);
   // Rounding boundaries of A3, another currency and hostile names, written past the API.
   const db = t.t.db.system;
   const totals = ['10.0050', '10.0049', '0.0000', '999999999.9950'];
   for (const [i, id] of made.slice(3, 7).entries()) {
-    await sql`UPDATE invoices SET total_amount = ${totals[i]}::numeric, customer_name = ${HOSTILE[i]}, currency_code = ${i % 2 ? 'EUR' : 'RSD'} WHERE id = ${id}`.execute(db);
+    await sql`UPDATE invoices SET total_amount = ${totals[i]}::numeric, customer_name = ${HOSTILE[i]}, currency_code = ${i % 2 ? 'EUR' : 'RSD'} WHERE id = ${id}`.execute(
+      db,
+    );
   }
 });
 afterAll(async () => t?.close());
@@ -91,22 +105,42 @@ function present(r: Row) {
 }
 
 /** What the list answered before its text came from PostgreSQL: rows mapped in Node, serialised by the schema. */
-async function expectedText(query: { sort: (typeof INVOICE_SORTS)[number]; order: 'asc' | 'desc'; perPage: number; page: number; customerId?: string; status?: string }) {
-  const { rows } = await sql<Row>`SELECT id, invoice_number, customer_id, customer_name, invoice_date, due_date, currency_code, total_amount, status, created_at
+async function expectedText(query: {
+  sort: (typeof INVOICE_SORTS)[number];
+  order: 'asc' | 'desc';
+  perPage: number;
+  page: number;
+  customerId?: string;
+  status?: string;
+}) {
+  const { rows } =
+    await sql<Row>`SELECT id, invoice_number, customer_id, customer_name, invoice_date, due_date, currency_code, total_amount, status, created_at
     FROM invoices WHERE organization_id = ${owner.orgId}`.execute(t.t.db.system);
   const key = SORT_KEY[query.sort];
   const dir = query.order === 'asc' ? 1 : -1;
   const all = rows
     .map(present)
-    .filter((r) => (!query.customerId || r.customerId === query.customerId) && (!query.status || r.status === query.status))
+    .filter(
+      (r) => (!query.customerId || r.customerId === query.customerId) && (!query.status || r.status === query.status),
+    )
     .sort((a, b) => {
       const ka = key(a);
       const kb = key(b);
       if (ka !== kb) return (ka < kb ? -1 : 1) * dir;
       return (a.invoiceNumber < b.invoiceNumber ? -1 : 1) * dir;
     });
-  const data = all.slice((query.page - 1) * query.perPage, query.page * query.perPage).map(({ totalAmountRaw: _, ...item }) => item);
-  return serialize({ data, meta: { total: all.length, page: query.page, perPage: query.perPage, totalPages: Math.ceil(all.length / query.perPage) } });
+  const data = all
+    .slice((query.page - 1) * query.perPage, query.page * query.perPage)
+    .map(({ totalAmountRaw: _, ...item }) => item);
+  return serialize({
+    data,
+    meta: {
+      total: all.length,
+      page: query.page,
+      perPage: query.perPage,
+      totalPages: Math.ceil(all.length / query.perPage),
+    },
+  });
 }
 
 async function listText(qs: string) {
@@ -140,11 +174,16 @@ describe('the invoice list as JSON text', () => {
       await expectedText({ sort: 'dueDate', order: 'asc', perPage: 20, page: 1, customerId: customerA }),
     );
     const overdue = await listText('status=overdue');
-    expect(overdue).toBe(await expectedText({ sort: 'invoiceDate', order: 'desc', perPage: 20, page: 1, status: 'overdue' }));
+    expect(overdue).toBe(
+      await expectedText({ sort: 'invoiceDate', order: 'desc', perPage: 20, page: 1, status: 'overdue' }),
+    );
     expect(JSON.parse(overdue).meta.total).toBe(3);
     const sent = JSON.parse(await listText('status=sent'));
     expect(sent.data.map((i: { dueDate: string }) => i.dueDate)).toEqual(['2099-01-01']);
-    expect(JSON.parse(await listText('perPage=5&page=9'))).toEqual({ data: [], meta: { total: 10, page: 9, perPage: 5, totalPages: 2 } });
+    expect(JSON.parse(await listText('perPage=5&page=9'))).toEqual({
+      data: [],
+      meta: { total: 10, page: 9, perPage: 5, totalPages: 2 },
+    });
   });
 
   it('lists nothing of another organization', async () => {
@@ -157,7 +196,13 @@ describe('the invoice list as JSON text', () => {
 describe('kept list pages (InvoiceListCache; version counter of migration 20261125000100)', () => {
   const db = () => t.t.db.system;
   const versionOf = async (orgId: string) =>
-    Number((await sql<{ v: string }>`SELECT version::text AS v FROM invoice_list_versions WHERE organization_id = ${orgId}`.execute(db())).rows[0]?.v ?? 0);
+    Number(
+      (
+        await sql<{
+          v: string;
+        }>`SELECT version::text AS v FROM invoice_list_versions WHERE organization_id = ${orgId}`.execute(db())
+      ).rows[0]?.v ?? 0,
+    );
   const QUERY = { sort: 'invoiceDate', order: 'desc', perPage: 3, page: 1 } as const;
 
   it('sends the kept page while the version is unchanged, and computes it again once the version moves', async () => {
@@ -180,7 +225,11 @@ describe('kept list pages (InvoiceListCache; version counter of migration 202611
   it('sees every write at once, through the API or by another client, and a rolled-back one moves nothing', async () => {
     await listText('perPage=3'); // kept
     const before = await versionOf(owner.orgId);
-    const made = await createInvoice(t.app, owner, invoiceBody(customerB, { invoiceDate: '2099-02-01', dueDate: '2099-03-01' }));
+    const made = await createInvoice(
+      t.app,
+      owner,
+      invoiceBody(customerB, { invoiceDate: '2099-02-01', dueDate: '2099-03-01' }),
+    );
     expect(await versionOf(owner.orgId)).toBeGreaterThan(before);
     const afterCreate = await listText('perPage=3');
     expect(JSON.parse(afterCreate).data[0].id).toBe(made.id);
@@ -195,10 +244,12 @@ describe('kept list pages (InvoiceListCache; version counter of migration 202611
 
     const settled = await versionOf(owner.orgId);
     await expect(
-      db().transaction().execute(async (trx) => {
-        await sql`UPDATE invoices SET customer_name = 'Nikad' WHERE id = ${made.id}`.execute(trx);
-        throw new Error('rolled back');
-      }),
+      db()
+        .transaction()
+        .execute(async (trx) => {
+          await sql`UPDATE invoices SET customer_name = 'Nikad' WHERE id = ${made.id}`.execute(trx);
+          throw new Error('rolled back');
+        }),
     ).rejects.toThrow('rolled back');
     expect(await versionOf(owner.orgId)).toBe(settled);
     expect(await listText('perPage=3')).toBe(await expectedText(QUERY));

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SMTPServer } from 'smtp-server';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, authed, buildTestApp, registerOrg, type Session, type TestApp } from './helpers.js';
 import { createCustomer, createInvoice, invoiceBody, patchStatus, postingsOf } from './invoices-fixtures.js';
 
@@ -44,7 +44,10 @@ async function smtpServer(reject: boolean, delayMs = 0) {
 
 /** The base64 body of the MIME part whose Content-Type is application/pdf. */
 function pdfAttachment(raw: string): { filename: string | null; bytes: Buffer } | null {
-  const m = /Content-Type: application\/pdf;[^\n]*\n(?:[ \t][^\n]*\n|[A-Za-z-]+:[^\n]*\n)*\r?\n([A-Za-z0-9+/=\r\n]+)/i.exec(raw.replace(/\r\n/g, '\n'));
+  const m =
+    /Content-Type: application\/pdf;[^\n]*\n(?:[ \t][^\n]*\n|[A-Za-z-]+:[^\n]*\n)*\r?\n([A-Za-z0-9+/=\r\n]+)/i.exec(
+      raw.replace(/\r\n/g, '\n'),
+    );
   if (!m) return null;
   const filename = /filename="?([^";\r\n]+)"?/i.exec(raw)?.[1] ?? null;
   return { filename, bytes: Buffer.from(m[1].replace(/\s+/g, ''), 'base64') };
@@ -60,7 +63,12 @@ describe('invoice e-mail through SMTP (A11)', () => {
 
   beforeAll(async () => {
     smtp = await smtpServer(false);
-    t = await buildTestApp({ RATE_LIMITS: 'off', SMTP_URL: smtp.url, MAIL_FROM: 'Racuni <racuni@firma.example>', PUBLIC_BASE_URL: 'https://invoices.example.test' });
+    t = await buildTestApp({
+      RATE_LIMITS: 'off',
+      SMTP_URL: smtp.url,
+      MAIL_FROM: 'Racuni <racuni@firma.example>',
+      PUBLIC_BASE_URL: 'https://invoices.example.test',
+    });
     owner = await registerOrg(t.app, { language: 'hr', country: 'HR', baseCurrency: 'EUR' });
   });
   afterAll(async () => {
@@ -71,11 +79,18 @@ describe('invoice e-mail through SMTP (A11)', () => {
   it('POST /send delivers to the recipient and cc with the subject, the message, the link and the PDF attached', async () => {
     const customer = await createCustomer(t.app, owner, { email: 'kupac@example.test', currencyCode: 'EUR' });
     const inv = await createInvoice(t.app, owner, invoiceBody(customer.id, DATES));
-    const res = await t.app.inject(authed(owner.token, {
-      method: 'POST',
-      url: `/api/v1/invoices/${inv.id}/send`,
-      payload: { to: 'racunovodstvo@example.test', cc: ['direktor@example.test'], subject: 'Invoice for March', message: 'Postovani, u prilogu je racun.' },
-    }));
+    const res = await t.app.inject(
+      authed(owner.token, {
+        method: 'POST',
+        url: `/api/v1/invoices/${inv.id}/send`,
+        payload: {
+          to: 'racunovodstvo@example.test',
+          cc: ['direktor@example.test'],
+          subject: 'Invoice for March',
+          message: 'Postovani, u prilogu je racun.',
+        },
+      }),
+    );
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.sentTo).toBe('racunovodstvo@example.test');
@@ -109,7 +124,9 @@ describe('invoice e-mail through SMTP (A11)', () => {
 
     // Sending again (sent) re-delivers without new postings.
     const postings = (await postingsOf(t.t.db, owner.orgId, inv.id)).length;
-    const again = await t.app.inject(authed(owner.token, { method: 'POST', url: `/api/v1/invoices/${inv.id}/send`, payload: {} }));
+    const again = await t.app.inject(
+      authed(owner.token, { method: 'POST', url: `/api/v1/invoices/${inv.id}/send`, payload: {} }),
+    );
     expect(again.statusCode).toBe(200);
     expect(again.json().sentTo).toBe('kupac@example.test');
     expect(smtp.received).toHaveLength(2);
@@ -168,15 +185,30 @@ describe('invoice e-mail failure (A10)', () => {
     const alerts = await t.app.inject(authed(owner.token, { method: 'GET', url: '/api/v1/alerts' }));
     expect(alerts.statusCode).toBe(200);
     expect(alerts.json().meta.total).toBe(2);
-    expect(alerts.json().data[0]).toMatchObject({ type: 'invoice_email_failed', referenceType: 'invoice', referenceId: inv.id });
+    expect(alerts.json().data[0]).toMatchObject({
+      type: 'invoice_email_failed',
+      referenceType: 'invoice',
+      referenceId: inv.id,
+    });
     expect(alerts.json().data[0].message).toContain(inv.invoiceNumber);
-    expect(Object.keys(alerts.json().data[0]).sort()).toEqual(['createdAt', 'id', 'message', 'referenceId', 'referenceType', 'type']);
+    expect(Object.keys(alerts.json().data[0]).sort()).toEqual([
+      'createdAt',
+      'id',
+      'message',
+      'referenceId',
+      'referenceType',
+      'type',
+    ]);
     const admin = await addMember(t.app, owner, 'admin');
     expect((await t.app.inject(authed(admin.token, { method: 'GET', url: '/api/v1/alerts' }))).statusCode).toBe(200);
     const accountant = await addMember(t.app, owner, 'accountant');
-    expect((await t.app.inject(authed(accountant.token, { method: 'GET', url: '/api/v1/alerts' }))).statusCode).toBe(403);
+    expect((await t.app.inject(authed(accountant.token, { method: 'GET', url: '/api/v1/alerts' }))).statusCode).toBe(
+      403,
+    );
     const other = await registerOrg(t.app);
-    expect((await t.app.inject(authed(other.token, { method: 'GET', url: '/api/v1/alerts' }))).json().meta.total).toBe(0);
+    expect((await t.app.inject(authed(other.token, { method: 'GET', url: '/api/v1/alerts' }))).json().meta.total).toBe(
+      0,
+    );
   });
 });
 
@@ -199,14 +231,20 @@ describe('sending without holding the database', () => {
     const customer = await createCustomer(t.app, owner, { email: 'slow@example.test' });
     const inv = await createInvoice(t.app, owner, invoiceBody(customer.id, DATES));
     let delivered = false;
-    const sending = t.app.inject(authed(owner.token, { method: 'POST', url: `/api/v1/invoices/${inv.id}/send`, payload: {} }));
-    void sending.then(() => { delivered = true; });
+    const sending = t.app.inject(
+      authed(owner.token, { method: 'POST', url: `/api/v1/invoices/${inv.id}/send`, payload: {} }),
+    );
+    void sending.then(() => {
+      delivered = true;
+    });
     await new Promise((r) => setTimeout(r, 400));
     // On PGlite there is one connection: had the send held it, these would wait for the mail server.
     const read = await t.app.inject(authed(owner.token, { method: 'GET', url: `/api/v1/invoices/${inv.id}` }));
     expect(read.statusCode).toBe(200);
     expect(read.json().status).toBe('draft');
-    const second = await t.app.inject(authed(owner.token, { method: 'PATCH', url: `/api/v1/invoices/${inv.id}/status`, payload: { action: 'send' } }));
+    const second = await t.app.inject(
+      authed(owner.token, { method: 'PATCH', url: `/api/v1/invoices/${inv.id}/status`, payload: { action: 'send' } }),
+    );
     // Both answers came while the send still waited for the mail server (no wall-clock bound).
     expect(delivered).toBe(false);
     expect(second.statusCode).toBe(400);
@@ -222,10 +260,20 @@ describe('sending without holding the database', () => {
   it('takes over a stale claim left by a send that never finished', async () => {
     const customer = await createCustomer(t.app, owner, { email: 'stale@example.test' });
     const inv = await createInvoice(t.app, owner, invoiceBody(customer.id, DATES));
-    await t.t.db.system.updateTable('invoices').set({ send_claimed_at: new Date(Date.now() - 10 * 60_000) }).where('id', '=', inv.id).execute();
-    const res = await t.app.inject(authed(owner.token, { method: 'POST', url: `/api/v1/invoices/${inv.id}/send`, payload: {} }));
+    await t.t.db.system
+      .updateTable('invoices')
+      .set({ send_claimed_at: new Date(Date.now() - 10 * 60_000) })
+      .where('id', '=', inv.id)
+      .execute();
+    const res = await t.app.inject(
+      authed(owner.token, { method: 'POST', url: `/api/v1/invoices/${inv.id}/send`, payload: {} }),
+    );
     expect(res.statusCode).toBe(200);
-    const row = await t.t.db.system.selectFrom('invoices').select(['status', 'send_claimed_at']).where('id', '=', inv.id).executeTakeFirstOrThrow();
+    const row = await t.t.db.system
+      .selectFrom('invoices')
+      .select(['status', 'send_claimed_at'])
+      .where('id', '=', inv.id)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ status: 'sent', send_claimed_at: null });
   });
 });

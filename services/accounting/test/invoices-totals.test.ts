@@ -1,8 +1,8 @@
-import { describe, expect, it } from 'vitest';
-import fc from 'fast-check';
 import { dec, sum } from '@app/shared/money';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { effectiveStatus, nextStatus } from '../src/modules/invoices/invoice-status.js';
 import { computeTotals, splitSale } from '../src/modules/invoices/invoice-totals.js';
-import { nextStatus, effectiveStatus } from '../src/modules/invoices/invoice-status.js';
 import { invoiceNumber } from '../src/modules/invoices/invoices.service.js';
 
 const two = { decimals: 2, baseDecimals: 2, exchangeRate: '1' };
@@ -16,9 +16,18 @@ const fixed = (t: ReturnType<typeof computeTotals>) => ({
 
 describe('invoice totals (A3)', () => {
   it('rounds each line total half-up at the 0.005 boundary', () => {
-    const t = computeTotals([{ quantity: '1', unitPrice: '0.005', taxRate: '0' }, { quantity: '3', unitPrice: '0.335', taxRate: '0' }], two);
+    const t = computeTotals(
+      [
+        { quantity: '1', unitPrice: '0.005', taxRate: '0' },
+        { quantity: '3', unitPrice: '0.335', taxRate: '0' },
+      ],
+      two,
+    );
     // 0.005 -> 0.01; 1.005 -> 1.01 (a binary float would give 1.00)
-    expect(fixed(t).lines).toEqual([['0.01', '0.00'], ['1.01', '0.00']]);
+    expect(fixed(t).lines).toEqual([
+      ['0.01', '0.00'],
+      ['1.01', '0.00'],
+    ]);
     expect(fixed(t).subtotal).toBe('1.02');
   });
 
@@ -30,19 +39,35 @@ describe('invoice totals (A3)', () => {
   });
 
   it('handles many lines and several tax rates without drift', () => {
-    const items = Array.from({ length: 200 }, (_, i) => ({ quantity: '0.1', unitPrice: '0.7', taxRate: ['20', '10', '0', '8.5'][i % 4] }));
+    const items = Array.from({ length: 200 }, (_, i) => ({
+      quantity: '0.1',
+      unitPrice: '0.7',
+      taxRate: ['20', '10', '0', '8.5'][i % 4],
+    }));
     const t = computeTotals(items, two);
     // Each line: 0.07; 200 lines = 14.00. Taxes: 20% 0.014->0.01, 10% 0.007->0.01, 0% 0, 8.5% 0.00595->0.01
     expect(fixed(t)).toMatchObject({ subtotal: '14.00', taxAmount: '1.50', totalAmount: '15.50' });
     expect(t.taxByRate.map((r) => [r.rate, r.base.toFixed(2), r.tax.toFixed(2)])).toEqual([
-      ['20', '3.50', '0.50'], ['10', '3.50', '0.50'], ['8.5', '3.50', '0.50'], ['0', '3.50', '0.00'],
+      ['20', '3.50', '0.50'],
+      ['10', '3.50', '0.50'],
+      ['8.5', '3.50', '0.50'],
+      ['0', '3.50', '0.00'],
     ]);
   });
 
   it('deducts the discount and converts with the rate, rounding the base amount half-up', () => {
-    const t = computeTotals([{ quantity: '2', unitPrice: '49.995', taxRate: '20' }], { ...two, exchangeRate: '117.172500', discountAmount: '0.99' });
+    const t = computeTotals([{ quantity: '2', unitPrice: '49.995', taxRate: '20' }], {
+      ...two,
+      exchangeRate: '117.172500',
+      discountAmount: '0.99',
+    });
     // 99.99 + 20.00 - 0.99 = 119.00; x 117.1725 = 13943.5275 -> 13943.53
-    expect(fixed(t)).toMatchObject({ subtotal: '99.99', taxAmount: '20.00', totalAmount: '119.00', baseAmount: '13943.53' });
+    expect(fixed(t)).toMatchObject({
+      subtotal: '99.99',
+      taxAmount: '20.00',
+      totalAmount: '119.00',
+      baseAmount: '13943.53',
+    });
   });
 
   it('computes 0.1 x 3 exactly (no binary floating point)', () => {
@@ -58,26 +83,36 @@ describe('invoice totals (A3)', () => {
       accountId: fc.constantFrom('rev-a', 'rev-b', 'rev-c'),
     });
     fc.assert(
-      fc.property(fc.array(item, { minLength: 1, maxLength: 30 }), fc.double({ min: 0, max: 1, noNaN: true }), (items, share) => {
-        const pre = computeTotals(items, two);
-        const discount = pre.subtotal.plus(pre.taxAmount).times(share).toDecimalPlaces(2, 1).toFixed(2);
-        const t = computeTotals(items, { ...two, discountAmount: discount });
-        expect(t.totalAmount.eq(t.subtotal.plus(t.taxAmount).minus(discount))).toBe(true);
-        expect(t.subtotal.eq(sum(t.lines.map((l) => l.lineTotal)))).toBe(true);
-        const split = splitSale(items, t);
-        const parts = sum([...split.revenue.map((r) => r.amount), split.tax]);
-        expect(parts.eq(t.totalAmount)).toBe(true);
-        expect(split.revenue.every((r) => r.amount.gte(0)) && split.tax.gte(0)).toBe(true);
-      }),
+      fc.property(
+        fc.array(item, { minLength: 1, maxLength: 30 }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (items, share) => {
+          const pre = computeTotals(items, two);
+          const discount = pre.subtotal.plus(pre.taxAmount).times(share).toDecimalPlaces(2, 1).toFixed(2);
+          const t = computeTotals(items, { ...two, discountAmount: discount });
+          expect(t.totalAmount.eq(t.subtotal.plus(t.taxAmount).minus(discount))).toBe(true);
+          expect(t.subtotal.eq(sum(t.lines.map((l) => l.lineTotal)))).toBe(true);
+          const split = splitSale(items, t);
+          const parts = sum([...split.revenue.map((r) => r.amount), split.tax]);
+          expect(parts.eq(t.totalAmount)).toBe(true);
+          expect(split.revenue.every((r) => r.amount.gte(0)) && split.tax.gte(0)).toBe(true);
+        },
+      ),
       { numRuns: 300 },
     );
   });
 
   it('takes the discount from the largest revenue account first, then the next, then the tax', () => {
     const items = [{ accountId: 'small' }, { accountId: 'large' }];
-    const lines = [{ lineTotal: dec('100'), lineTax: dec('0') }, { lineTotal: dec('300'), lineTax: dec('0') }];
+    const lines = [
+      { lineTotal: dec('100'), lineTax: dec('0') },
+      { lineTotal: dec('300'), lineTax: dec('0') },
+    ];
     const a = splitSale(items, { lines, taxAmount: dec('80'), discountAmount: dec('50') });
-    expect(a.revenue.map((r) => [r.accountId, r.amount.toFixed(2)])).toEqual([['large', '250.00'], ['small', '100.00']]);
+    expect(a.revenue.map((r) => [r.accountId, r.amount.toFixed(2)])).toEqual([
+      ['large', '250.00'],
+      ['small', '100.00'],
+    ]);
     const b = splitSale(items, { lines, taxAmount: dec('80'), discountAmount: dec('450') });
     expect(b.revenue.map((r) => r.amount.toFixed(2))).toEqual(['0.00', '0.00']);
     expect(b.tax.toFixed(2)).toBe('30.00');
@@ -88,8 +123,14 @@ describe('status machine (A10)', () => {
   it('allows exactly the transitions of the spec', () => {
     const statuses = ['draft', 'sent', 'viewed', 'paid', 'overdue', 'cancelled'] as const;
     const allowed: Record<string, string[]> = {
-      send: ['draft'], 'mark-paid': ['sent', 'viewed', 'overdue'], cancel: ['draft', 'sent', 'viewed', 'overdue', 'paid'],
-      view: ['sent'], expire: ['sent', 'viewed'], bogus: [], constructor: [], __proto__: [],
+      send: ['draft'],
+      'mark-paid': ['sent', 'viewed', 'overdue'],
+      cancel: ['draft', 'sent', 'viewed', 'overdue', 'paid'],
+      view: ['sent'],
+      expire: ['sent', 'viewed'],
+      bogus: [],
+      constructor: [],
+      __proto__: [],
     };
     for (const [action, from] of Object.entries(allowed)) {
       for (const s of statuses) {

@@ -16,7 +16,8 @@ afterAll(() => h?.close());
 
 /** Every figure the API shows that comes from the totals or the sums. */
 async function figures(s: Session) {
-  const accounts = (await h.app.inject(authed(s.token, { method: 'GET', url: '/api/v1/accounts' }))).json().data as Array<{ code: string; currentBalance: string }>;
+  const accounts = (await h.app.inject(authed(s.token, { method: 'GET', url: '/api/v1/accounts' }))).json()
+    .data as Array<{ code: string; currentBalance: string }>;
   return {
     balances: Object.fromEntries(accounts.map((a) => [a.code, a.currentBalance])),
     trial: await report(h.app, s, 'trial-balance?date=2026-12-31'),
@@ -29,7 +30,9 @@ async function figures(s: Session) {
 }
 
 async function moveCount(orgId: string): Promise<number> {
-  const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM ledger_moves WHERE organization_id = ${orgId}`.execute(h.t.db.system);
+  const { rows } = await sql<{
+    n: number;
+  }>`SELECT count(*)::int AS n FROM ledger_moves WHERE organization_id = ${orgId}`.execute(h.t.db.system);
   return rows[0].n;
 }
 
@@ -46,9 +49,11 @@ describe('ledger moves', () => {
   it('give the same figures pending, folded, and half of each', async () => {
     const s = await registerOrg(h.app, { baseCurrency: 'EUR', country: 'HR', language: 'hr' });
     const ids = await accountIds(h.app, s);
-    for (const [date, debit, credit, amount] of ENTRIES.slice(0, 3)) await manualEntry(h.app, s, ids, date, debit, credit, amount);
+    for (const [date, debit, credit, amount] of ENTRIES.slice(0, 3))
+      await manualEntry(h.app, s, ids, date, debit, credit, amount);
     await foldLedger(h.t.db);
-    for (const [date, debit, credit, amount] of ENTRIES.slice(3)) await manualEntry(h.app, s, ids, date, debit, credit, amount);
+    for (const [date, debit, credit, amount] of ENTRIES.slice(3))
+      await manualEntry(h.app, s, ids, date, debit, credit, amount);
     expect(await moveCount(s.orgId)).toBe(6);
     const half = await figures(s);
     expect(half.balances['1000']).toBe('1039.75');
@@ -63,7 +68,9 @@ describe('ledger moves', () => {
     const ids = await accountIds(h.app, s);
     for (const [date, debit, credit, amount] of ENTRIES) await manualEntry(h.app, s, ids, date, debit, credit, amount);
     const reversed = await manualEntry(h.app, s, ids, '2026-04-01', '1000', '4000', 77);
-    const rev = await h.app.inject(authed(s.token, { method: 'POST', url: `/api/v1/transactions/${reversed.id}/reverse`, payload: {} }));
+    const rev = await h.app.inject(
+      authed(s.token, { method: 'POST', url: `/api/v1/transactions/${reversed.id}/reverse`, payload: {} }),
+    );
     expect(rev.statusCode).toBe(201);
     expect(await foldLedger(h.t.db)).toBeGreaterThanOrEqual(16);
     // Folding again finds nothing.
@@ -78,7 +85,9 @@ describe('ledger moves', () => {
       )
       SELECT count(*)::int AS mismatches FROM expected e
       FULL JOIN (SELECT * FROM account_balances WHERE organization_id = ${s.orgId}) b ON b.account_id = e.account_id
-      WHERE b.debit_total IS DISTINCT FROM e.debit OR b.credit_total IS DISTINCT FROM e.credit OR b.posting_count IS DISTINCT FROM e.n`.execute(h.t.db.system);
+      WHERE b.debit_total IS DISTINCT FROM e.debit OR b.credit_total IS DISTINCT FROM e.credit OR b.posting_count IS DISTINCT FROM e.n`.execute(
+      h.t.db.system,
+    );
     expect(rows[0].mismatches).toBe(0);
   });
 
@@ -89,7 +98,9 @@ describe('ledger moves', () => {
     const gone = await manualEntry(h.app, s, ids, '2026-06-02', '1000', '3000', 40);
     await foldLedger(h.t.db);
     const db = h.t.db.system;
-    await sql`UPDATE ledger_transactions SET base_amount = 60, amount = 60, debit_account_id = ${ids['1100']} WHERE id = ${kept.id}`.execute(db);
+    await sql`UPDATE ledger_transactions SET base_amount = 60, amount = 60, debit_account_id = ${ids['1100']} WHERE id = ${kept.id}`.execute(
+      db,
+    );
     await sql`DELETE FROM ledger_transactions WHERE id = ${gone.id}`.execute(db);
     // An update of other columns (reconciliation) moves nothing.
     await sql`UPDATE ledger_transactions SET reconciled = true WHERE id = ${kept.id}`.execute(db);
@@ -97,8 +108,19 @@ describe('ledger moves', () => {
     for (const folded of [false, true]) {
       if (folded) await foldLedger(h.t.db);
       const f = await figures(s);
-      expect([folded, f.balances['1000'], f.balances['1100'], f.balances['3000']]).toEqual([folded, '0.00', '60.00', '60.00']);
-      expect(f.trial.accounts.map((a: { accountCode: string; debitTotal: string; creditTotal: string }) => [a.accountCode, a.debitTotal, a.creditTotal])).toEqual([
+      expect([folded, f.balances['1000'], f.balances['1100'], f.balances['3000']]).toEqual([
+        folded,
+        '0.00',
+        '60.00',
+        '60.00',
+      ]);
+      expect(
+        f.trial.accounts.map((a: { accountCode: string; debitTotal: string; creditTotal: string }) => [
+          a.accountCode,
+          a.debitTotal,
+          a.creditTotal,
+        ]),
+      ).toEqual([
         ['1100', '60.00', '0.00'],
         ['3000', '0.00', '60.00'],
       ]);
@@ -120,7 +142,11 @@ describe('ledger moves', () => {
         await new Promise((r) => setTimeout(r, 20));
       }
       expect(left).toBe(0);
-      const b = await app.t.db.system.selectFrom('account_balances').select('debit_total').where('account_id', '=', ids['1000']).executeTakeFirstOrThrow();
+      const b = await app.t.db.system
+        .selectFrom('account_balances')
+        .select('debit_total')
+        .where('account_id', '=', ids['1000'])
+        .executeTakeFirstOrThrow();
       expect(b.debit_total).toBe('5.0000');
     } finally {
       await app.close();
@@ -164,7 +190,17 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('ledger moves on PostgreS
       const ids = await accountIds(app.app, s);
       const N = 60;
       const results = await Promise.all(
-        Array.from({ length: N }, (_, i) => manualEntry(app.app, s, ids, `2026-08-${String(1 + (i % 28)).padStart(2, '0')}`, i % 2 ? '1000' : '1100', '4000', 1 + (i % 7))),
+        Array.from({ length: N }, (_, i) =>
+          manualEntry(
+            app.app,
+            s,
+            ids,
+            `2026-08-${String(1 + (i % 28)).padStart(2, '0')}`,
+            i % 2 ? '1000' : '1100',
+            '4000',
+            1 + (i % 7),
+          ),
+        ),
       );
       expect(results).toHaveLength(N);
       const expected = Array.from({ length: N }, (_, i) => 1 + (i % 7)).reduce((a, b) => a + b, 0);
@@ -172,7 +208,11 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('ledger moves on PostgreS
       expect(during).toEqual({ debit: expected.toFixed(2), credit: expected.toFixed(2) });
       await foldLedger(app.t.db);
       expect((await report(app.app, s, 'trial-balance?date=2026-12-31')).totals).toEqual(during);
-      const b = await app.t.db.system.selectFrom('account_balances').select(['credit_total', 'posting_count']).where('account_id', '=', ids['4000']).executeTakeFirstOrThrow();
+      const b = await app.t.db.system
+        .selectFrom('account_balances')
+        .select(['credit_total', 'posting_count'])
+        .where('account_id', '=', ids['4000'])
+        .executeTakeFirstOrThrow();
       expect(b).toEqual({ credit_total: `${expected}.0000`, posting_count: N });
     } finally {
       await app.close();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authed, buildTestApp, registerOrg, STRONG_PASSWORD, uniqueEmail, type TestApp } from './helpers.js';
+import { authed, buildTestApp, registerOrg, STRONG_PASSWORD, type TestApp, uniqueEmail } from './helpers.js';
 
 let h: TestApp;
 beforeAll(async () => {
@@ -12,7 +12,12 @@ describe('sign-in lockout (A17)', () => {
     const ip = '192.0.2.10';
     const attempt = (i: number) =>
       i % 2 === 0
-        ? h.app.inject({ method: 'POST', url: '/api/v1/auth/login', remoteAddress: ip, payload: { email: uniqueEmail(), password: 'Wrong-pass1' } })
+        ? h.app.inject({
+            method: 'POST',
+            url: '/api/v1/auth/login',
+            remoteAddress: ip,
+            payload: { email: uniqueEmail(), password: 'Wrong-pass1' },
+          })
         : h.app.inject({ method: 'POST', url: '/api/v1/auth/register', remoteAddress: ip, payload: {} });
     for (let i = 0; i < 5; i++) {
       const res = await attempt(i);
@@ -33,10 +38,20 @@ describe('sign-in lockout (A17)', () => {
 
     // Still locked, even with valid credentials, while another IP is unaffected.
     const owner = await registerOrg(h.app);
-    const locked = await h.app.inject({ method: 'POST', url: '/api/v1/auth/login', remoteAddress: ip, payload: { email: owner.email, password: STRONG_PASSWORD } });
+    const locked = await h.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      remoteAddress: ip,
+      payload: { email: owner.email, password: STRONG_PASSWORD },
+    });
     expect(locked.statusCode).toBe(429);
     expect(Number(locked.headers['retry-after'])).toBeGreaterThan(890);
-    const other = await h.app.inject({ method: 'POST', url: '/api/v1/auth/login', remoteAddress: '192.0.2.11', payload: { email: owner.email, password: STRONG_PASSWORD } });
+    const other = await h.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      remoteAddress: '192.0.2.11',
+      payload: { email: owner.email, password: STRONG_PASSWORD },
+    });
     expect(other.statusCode).toBe(200);
   });
 
@@ -44,7 +59,13 @@ describe('sign-in lockout (A17)', () => {
     const proxied = await buildTestApp({ TRUST_PROXY: 'true' });
     try {
       const send = (client: string) =>
-        proxied.app.inject({ method: 'POST', url: '/api/v1/auth/login', remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': client }, payload: { email: uniqueEmail(), password: 'x' } });
+        proxied.app.inject({
+          method: 'POST',
+          url: '/api/v1/auth/login',
+          remoteAddress: '127.0.0.1',
+          headers: { 'x-forwarded-for': client },
+          payload: { email: uniqueEmail(), password: 'x' },
+        });
       for (let i = 0; i < 5; i++) await send('198.51.100.1');
       expect((await send('198.51.100.1')).statusCode).toBe(429);
       expect((await send('198.51.100.2')).statusCode).toBe(401);
@@ -55,9 +76,21 @@ describe('sign-in lockout (A17)', () => {
     const direct = await buildTestApp();
     try {
       for (let i = 0; i < 5; i++) {
-        await direct.app.inject({ method: 'POST', url: '/api/v1/auth/login', remoteAddress: '203.0.113.5', headers: { 'x-forwarded-for': `198.51.100.${i}` }, payload: { email: uniqueEmail(), password: 'x' } });
+        await direct.app.inject({
+          method: 'POST',
+          url: '/api/v1/auth/login',
+          remoteAddress: '203.0.113.5',
+          headers: { 'x-forwarded-for': `198.51.100.${i}` },
+          payload: { email: uniqueEmail(), password: 'x' },
+        });
       }
-      const res = await direct.app.inject({ method: 'POST', url: '/api/v1/auth/login', remoteAddress: '203.0.113.5', headers: { 'x-forwarded-for': '198.51.100.99' }, payload: { email: uniqueEmail(), password: 'x' } });
+      const res = await direct.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/login',
+        remoteAddress: '203.0.113.5',
+        headers: { 'x-forwarded-for': '198.51.100.99' },
+        payload: { email: uniqueEmail(), password: 'x' },
+      });
       expect(res.statusCode).toBe(429);
     } finally {
       await direct.close();
@@ -69,7 +102,8 @@ describe('per-route limits', () => {
   it('answers 429 SVC-9005 with Retry-After past the route limit, per user', async () => {
     const a = await registerOrg(h.app);
     const b = await registerOrg(h.app);
-    const put = (token: string) => h.app.inject(authed(token, { method: 'PUT', url: '/api/v1/organization', payload: {} }));
+    const put = (token: string) =>
+      h.app.inject(authed(token, { method: 'PUT', url: '/api/v1/organization', payload: {} }));
     for (let i = 0; i < 10; i++) expect((await put(a.token)).statusCode).toBe(200);
     const over = await put(a.token);
     expect(over.statusCode).toBe(429);
@@ -84,7 +118,12 @@ describe('per-route limits', () => {
     const off = await buildTestApp({ RATE_LIMITS: 'off' });
     try {
       for (let i = 0; i < 8; i++) {
-        const res = await off.app.inject({ method: 'POST', url: '/api/v1/auth/login', remoteAddress: '192.0.2.99', payload: { email: uniqueEmail(), password: 'x' } });
+        const res = await off.app.inject({
+          method: 'POST',
+          url: '/api/v1/auth/login',
+          remoteAddress: '192.0.2.99',
+          payload: { email: uniqueEmail(), password: 'x' },
+        });
         expect(res.statusCode).toBe(401);
       }
     } finally {
@@ -99,7 +138,13 @@ describe.runIf(process.env.REDIS_URL)('limits shared through Redis (G4)', () => 
     const second = await buildTestApp({ REDIS_URL: process.env.REDIS_URL! });
     try {
       const ip = `198.18.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
-      const send = (app: TestApp) => app.app.inject({ method: 'POST', url: '/api/v1/auth/login', remoteAddress: ip, payload: { email: uniqueEmail(), password: 'x' } });
+      const send = (app: TestApp) =>
+        app.app.inject({
+          method: 'POST',
+          url: '/api/v1/auth/login',
+          remoteAddress: ip,
+          payload: { email: uniqueEmail(), password: 'x' },
+        });
       for (let i = 0; i < 5; i++) expect((await send(i % 2 ? first : second)).statusCode).toBe(401);
       expect((await send(first)).statusCode).toBe(429);
       expect((await send(second)).statusCode).toBe(429);

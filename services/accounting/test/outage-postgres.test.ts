@@ -1,13 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isDatabaseUnavailable } from '@app/shared/db/unavailable';
 import { freshDatabase } from '@app/shared/test/clone';
 import type { TestDatabase } from '@app/shared/test/databases';
-import { databaseBehindProxy, OUTAGE_SKIP_REASON, outageScenarios, type DatabaseBehindProxy } from '@app/shared/test/outage';
-import { isDatabaseUnavailable } from '@app/shared/db/unavailable';
+import {
+  type DatabaseBehindProxy,
+  databaseBehindProxy,
+  OUTAGE_SKIP_REASON,
+  outageScenarios,
+} from '@app/shared/test/outage';
 import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { DATABASE_SETTINGS } from '../src/db/settings.js';
 import type { DB } from '../src/db/types.js';
-import { registerOrg, testConfig, type Session } from './helpers.js';
+import { registerOrg, type Session, testConfig } from './helpers.js';
 
 // CONTRACT G15 on a real server: the database goes away under a running service and comes back.
 describe.skipIf(!process.env.TEST_DATABASE_URL)(`a PostgreSQL outage (${OUTAGE_SKIP_REASON})`, () => {
@@ -28,7 +33,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(`a PostgreSQL outage (${OUTAGE_S
     await t?.destroy();
   });
 
-  const contacts = () => app.inject({ method: 'GET', url: '/api/v1/contacts', headers: { authorization: `Bearer ${owner.token}` } });
+  const contacts = () =>
+    app.inject({ method: 'GET', url: '/api/v1/contacts', headers: { authorization: `Bearer ${owner.token}` } });
   const health = () => app.inject({ method: 'GET', url: '/health' });
 
   outageScenarios({
@@ -50,7 +56,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(`a PostgreSQL outage (${OUTAGE_S
         await cut.terminateBackends();
         await trx.selectFrom('organizations').select('id').execute();
       })
-      .then(() => null, (err: unknown) => err);
+      .then(
+        () => null,
+        (err: unknown) => err,
+      );
     expect(isDatabaseUnavailable(failure)).toBe(true);
     // The broken connection was discarded: the next statement gets a fresh one.
     await expect(cut.db.system.selectFrom('organizations').select('id').execute()).resolves.toEqual(expect.any(Array));

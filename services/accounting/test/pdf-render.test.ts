@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inkShare, pdfFacts, popplerMissing, renderPage } from '@app/shared/test/pdf-render';
+import { BinaryBitmap, DecodeHintType, HybridBinarizer, PDF417Reader, RGBLuminanceSource } from '@zxing/library';
 import jsQRModule from 'jsqr';
 import type { PNG } from 'pngjs';
-import { BinaryBitmap, DecodeHintType, HybridBinarizer, PDF417Reader, RGBLuminanceSource } from '@zxing/library';
-import { inkShare, pdfFacts, popplerMissing, renderPage } from '@app/shared/test/pdf-render';
-import { authed, buildTestApp, type Session, type TestApp } from './helpers.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buyer, seller, sentInvoice } from './einvoice-fixtures.js';
+import { authed, buildTestApp, type Session, type TestApp } from './helpers.js';
 
 // The invoice and report PDFs rendered to pixels by poppler, then read back the way a person or a
 // banking app would: text ink where the header is, every font embedded, and the payment code on
@@ -14,12 +14,16 @@ const jsQR = ((m: unknown) => (m as { default?: unknown }).default ?? m)(jsQRMod
 
 function luminance(img: PNG): Uint8ClampedArray {
   const out = new Uint8ClampedArray(img.width * img.height);
-  for (let i = 0; i < out.length; i++) out[i] = (img.data[i * 4] * 299 + img.data[i * 4 + 1] * 587 + img.data[i * 4 + 2] * 114) / 1000;
+  for (let i = 0; i < out.length; i++)
+    out[i] = (img.data[i * 4] * 299 + img.data[i * 4 + 1] * 587 + img.data[i * 4 + 2] * 114) / 1000;
   return out;
 }
 
 function readQr(img: PNG): string | null {
-  return jsQR(new Uint8ClampedArray(img.data.buffer, img.data.byteOffset, img.data.length), img.width, img.height)?.data ?? null;
+  return (
+    jsQR(new Uint8ClampedArray(img.data.buffer, img.data.byteOffset, img.data.length), img.width, img.height)?.data ??
+    null
+  );
 }
 
 /** PDF417 read with ZXing; HUB-3A bytes are ISO 8859-2, ZXing hands them back as Latin-1 code units. */
@@ -52,7 +56,13 @@ describe.skipIf(missing !== null)('PDFs rendered to pixels', () => {
   let h: TestApp;
   let rs: Session;
   let hr: Session;
-  const item = { description: 'Usluga održavanja — ćevapi i šljivovica', quantity: 2, unitPrice: 1000, taxRate: 20, classificationCode: '62.10.11' };
+  const item = {
+    description: 'Usluga održavanja — ćevapi i šljivovica',
+    quantity: 2,
+    unitPrice: 1000,
+    taxRate: 20,
+    classificationCode: '62.10.11',
+  };
   const pdfOf = async (s: Session, url: string) => {
     const res = await h.app.inject(authed(s.token, { method: 'GET', url }));
     expect(res.statusCode).toBe(200);
@@ -70,7 +80,12 @@ describe.skipIf(missing !== null)('PDFs rendered to pixels', () => {
   });
 
   it('a Serbian invoice: one page, fonts embedded, header inked, and its IPS QR scans from the page to the invoice total and reference', async () => {
-    const inv = await sentInvoice(h.app, rs, { customerId: (await buyer(h.app, rs, 'RS')).id, invoiceDate: '2026-03-10', dueDate: '2026-04-09', items: [item] });
+    const inv = await sentInvoice(h.app, rs, {
+      customerId: (await buyer(h.app, rs, 'RS')).id,
+      invoiceDate: '2026-03-10',
+      dueDate: '2026-04-09',
+      items: [item],
+    });
     const pdf = await pdfOf(rs, `/api/v1/invoices/${inv.id}/pdf`);
     const facts = await pdfFacts(pdf);
     expect(facts.pages).toBe(1);
@@ -90,7 +105,12 @@ describe.skipIf(missing !== null)('PDFs rendered to pixels', () => {
   });
 
   it('a Croatian invoice: its HUB-3A PDF417 scans from the page to the IBAN, the amount in cents and the payee with Croatian letters', async () => {
-    const inv = await sentInvoice(h.app, hr, { customerId: (await buyer(h.app, hr, 'HR')).id, invoiceDate: '2026-03-10', dueDate: '2026-04-09', items: [{ ...item, taxRate: 25 }] });
+    const inv = await sentInvoice(h.app, hr, {
+      customerId: (await buyer(h.app, hr, 'HR')).id,
+      invoiceDate: '2026-03-10',
+      dueDate: '2026-04-09',
+      items: [{ ...item, taxRate: 25 }],
+    });
     const pdf = await pdfOf(hr, `/api/v1/invoices/${inv.id}/pdf`);
     expect((await pdfFacts(pdf)).fonts.filter((f) => !f.embedded)).toEqual([]);
     const text = readPdf417(await keep('invoice-hr', await renderPage(pdf, 1, 200)));

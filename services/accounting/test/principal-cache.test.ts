@@ -1,12 +1,12 @@
-import { sql } from 'kysely';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, type Database } from '@app/shared/db/database';
 import { eventually } from '@app/shared/test/eventually';
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { DATABASE_SETTINGS } from '../src/db/settings.js';
 import type { DB } from '../src/db/types.js';
-import { addMember, authed, buildTestApp, registerOrg, testConfig, type TestApp } from './helpers.js';
+import { addMember, authed, buildTestApp, registerOrg, type TestApp, testConfig } from './helpers.js';
 
 // The signed-in caller kept between requests (plugins/auth.ts, NotifiedCache): served while
 // nothing changed, dropped by the change that commits on this instance before it answers, and by
@@ -17,7 +17,8 @@ beforeAll(async () => {
 });
 afterAll(() => h?.close());
 
-const me = (app: FastifyInstance, token: string) => app.inject(authed(token, { method: 'GET', url: '/api/v1/auth/me' }));
+const me = (app: FastifyInstance, token: string) =>
+  app.inject(authed(token, { method: 'GET', url: '/api/v1/auth/me' }));
 
 /** Changes a user's name without the trigger that tells the caches: what a cache serves shows through. */
 async function renameQuietly(db: Database<DB>, userId: string, fullName: string): Promise<void> {
@@ -54,14 +55,24 @@ describe('the signed-in caller kept in memory', () => {
     const member = await addMember(h.app, owner, 'admin');
     let n = 0;
     const accounts = () =>
-      h.app.inject(authed(member.token, { method: 'POST', url: '/api/v1/accounts', payload: { code: `98${(n += 1)}`, name: 'Cache test', accountTypeId: 5 } }));
+      h.app.inject(
+        authed(member.token, {
+          method: 'POST',
+          url: '/api/v1/accounts',
+          payload: { code: `98${++n}`, name: 'Cache test', accountTypeId: 5 },
+        }),
+      );
     expect((await me(h.app, member.token)).json().role).toBe('admin');
     expect((await accounts()).statusCode).toBe(201);
-    const role = await h.app.inject(authed(owner.token, { method: 'PUT', url: `/api/v1/users/${member.userId}/role`, payload: { role: 'viewer' } }));
+    const role = await h.app.inject(
+      authed(owner.token, { method: 'PUT', url: `/api/v1/users/${member.userId}/role`, payload: { role: 'viewer' } }),
+    );
     expect(role.statusCode).toBe(200);
     expect((await me(h.app, member.token)).json().role).toBe('viewer');
     expect((await accounts()).statusCode).toBe(403);
-    expect((await h.app.inject(authed(owner.token, { method: 'DELETE', url: `/api/v1/users/${member.userId}` }))).statusCode).toBe(204);
+    expect(
+      (await h.app.inject(authed(owner.token, { method: 'DELETE', url: `/api/v1/users/${member.userId}` }))).statusCode,
+    ).toBe(204);
     // Removal deactivates the user and revokes every session.
     const removed = await me(h.app, member.token);
     expect(removed.statusCode).toBe(401);
@@ -70,10 +81,17 @@ describe('the signed-in caller kept in memory', () => {
 
   it("shows the organization's new name and language on the next request", async () => {
     const s = await registerOrg(h.app, { language: 'sr' });
-    const missing = () => h.app.inject(authed(s.token, { method: 'GET', url: '/api/v1/invoices/00000000-0000-4000-8000-000000000000' }));
+    const missing = () =>
+      h.app.inject(authed(s.token, { method: 'GET', url: '/api/v1/invoices/00000000-0000-4000-8000-000000000000' }));
     expect((await me(h.app, s.token)).json().organization.name).toBe('Test d.o.o.');
     const before = (await missing()).json().error.message;
-    const put = await h.app.inject(authed(s.token, { method: 'PUT', url: '/api/v1/organization', payload: { name: 'Preimenovano d.o.o.', language: 'hr' } }));
+    const put = await h.app.inject(
+      authed(s.token, {
+        method: 'PUT',
+        url: '/api/v1/organization',
+        payload: { name: 'Preimenovano d.o.o.', language: 'hr' },
+      }),
+    );
     expect(put.statusCode).toBe(200);
     expect((await me(h.app, s.token)).json().organization.name).toBe('Preimenovano d.o.o.');
     // Error messages follow the organization's language at once too.
@@ -99,7 +117,12 @@ describe('the signed-in caller kept in memory', () => {
 describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('several instances (PostgreSQL)', () => {
   let other: { app: FastifyInstance; db: Database<DB> };
   beforeAll(async () => {
-    const db = await createDatabase<DB>({ url: h.t.url, appRole: 'accounting_app', poolSize: 3, settings: DATABASE_SETTINGS });
+    const db = await createDatabase<DB>({
+      url: h.t.url,
+      appRole: 'accounting_app',
+      poolSize: 3,
+      settings: DATABASE_SETTINGS,
+    });
     other = { app: await buildApp(h.config, db), db };
     await other.app.ready();
   });

@@ -1,54 +1,100 @@
 import { describe, expect, it } from 'vitest';
-import { matchScore, suggestMatches, type BankLine, type PostingCandidate } from '../src/modules/banking/reconciliation.js';
+import {
+  type BankLine,
+  matchScore,
+  type PostingCandidate,
+  suggestMatches,
+} from '../src/modules/banking/reconciliation.js';
 
 /** A15 scoring on constructed cases: each rule alone, the date boundaries both ways, the cap, the allocation. */
 const BANK_LEDGER = 'bank-ledger';
-const line = (o: Partial<BankLine> = {}): BankLine => ({ id: 'b1', date: '2026-05-15', amount: '100.00', description: 'Payment', reference: '', ...o });
+const line = (o: Partial<BankLine> = {}): BankLine => ({
+  id: 'b1',
+  date: '2026-05-15',
+  amount: '100.00',
+  description: 'Payment',
+  reference: '',
+  ...o,
+});
 const posting = (o: Partial<PostingCandidate> = {}): PostingCandidate => ({
-  id: 'p1', date: '2026-05-15', amount: '100.0000', description: 'Manual entry', debitAccountId: BANK_LEDGER, creditAccountId: 'revenue', documentNumber: null, ...o,
+  id: 'p1',
+  date: '2026-05-15',
+  amount: '100.0000',
+  description: 'Manual entry',
+  debitAccountId: BANK_LEDGER,
+  creditAccountId: 'revenue',
+  documentNumber: null,
+  ...o,
 });
 const far = { date: '2026-01-01' }; // far enough for no date points
 
 describe('matchScore', () => {
   it('gives 50 for equal amounts on the matching side: money in debits the bank ledger account, money out credits it', () => {
     expect(matchScore(line(), posting(far), BANK_LEDGER)).toBe(50);
-    expect(matchScore(line({ amount: '-100' }), posting({ ...far, debitAccountId: 'expense', creditAccountId: BANK_LEDGER }), BANK_LEDGER)).toBe(50);
+    expect(
+      matchScore(
+        line({ amount: '-100' }),
+        posting({ ...far, debitAccountId: 'expense', creditAccountId: BANK_LEDGER }),
+        BANK_LEDGER,
+      ),
+    ).toBe(50);
   });
 
   it('gives no amount points on the wrong side or for a different amount', () => {
     expect(matchScore(line({ amount: '-100' }), posting(far), BANK_LEDGER)).toBe(0);
-    expect(matchScore(line(), posting({ ...far, debitAccountId: 'expense', creditAccountId: BANK_LEDGER }), BANK_LEDGER)).toBe(0);
+    expect(
+      matchScore(line(), posting({ ...far, debitAccountId: 'expense', creditAccountId: BANK_LEDGER }), BANK_LEDGER),
+    ).toBe(0);
     expect(matchScore(line({ amount: '100.01' }), posting(far), BANK_LEDGER)).toBe(0);
   });
 
   it.each([
     ['2026-05-15', 30],
-    ['2026-05-14', 20], ['2026-05-16', 20],
-    ['2026-05-12', 20], ['2026-05-18', 20], // 3 days either way
-    ['2026-05-11', 10], ['2026-05-19', 10], // 4 days
-    ['2026-05-08', 10], ['2026-05-22', 10], // 7 days either way
-    ['2026-05-07', 0], ['2026-05-23', 0], // 8 days either way
+    ['2026-05-14', 20],
+    ['2026-05-16', 20],
+    ['2026-05-12', 20],
+    ['2026-05-18', 20], // 3 days either way
+    ['2026-05-11', 10],
+    ['2026-05-19', 10], // 4 days
+    ['2026-05-08', 10],
+    ['2026-05-22', 10], // 7 days either way
+    ['2026-05-07', 0],
+    ['2026-05-23', 0], // 8 days either way
   ])('scores a posting dated %s against a line of 2026-05-15 with %i date points', (date, points) => {
     expect(matchScore(line({ amount: '5' }), posting({ date }), BANK_LEDGER)).toBe(points);
   });
 
   it('counts date distance across month and year ends by calendar days', () => {
-    expect(matchScore(line({ amount: '5', date: '2026-01-02' }), posting({ date: '2025-12-30' }), BANK_LEDGER)).toBe(20);
-    expect(matchScore(line({ amount: '5', date: '2026-03-01' }), posting({ date: '2026-02-22' }), BANK_LEDGER)).toBe(10);
+    expect(matchScore(line({ amount: '5', date: '2026-01-02' }), posting({ date: '2025-12-30' }), BANK_LEDGER)).toBe(
+      20,
+    );
+    expect(matchScore(line({ amount: '5', date: '2026-03-01' }), posting({ date: '2026-02-22' }), BANK_LEDGER)).toBe(
+      10,
+    );
   });
 
   it('gives 20 when the bank reference or description contains the document number, or the posting description contains the bank reference', () => {
     const p = posting({ ...far, amount: '1', documentNumber: 'INV-2026-0042' });
     expect(matchScore(line({ reference: 'inv-2026-0042' }), p, BANK_LEDGER)).toBe(20);
     expect(matchScore(line({ description: 'Uplata po INV-2026-0042' }), p, BANK_LEDGER)).toBe(20);
-    expect(matchScore(line({ reference: 'SEPA-991' }), posting({ ...far, amount: '1', description: 'Transfer SEPA-991 in' }), BANK_LEDGER)).toBe(20);
+    expect(
+      matchScore(
+        line({ reference: 'SEPA-991' }),
+        posting({ ...far, amount: '1', description: 'Transfer SEPA-991 in' }),
+        BANK_LEDGER,
+      ),
+    ).toBe(20);
     // An empty reference or a missing document number matches nothing.
     expect(matchScore(line({ reference: '  ' }), posting({ ...far, amount: '1' }), BANK_LEDGER)).toBe(0);
   });
 
   it('adds the rules up and caps the total at 100', () => {
-    expect(matchScore(line({ reference: 'EXP-2026-0001' }), posting({ documentNumber: 'EXP-2026-0001' }), BANK_LEDGER)).toBe(100);
-    expect(matchScore(line({ date: '2026-05-17', reference: 'R1' }), posting({ description: 'R1' }), BANK_LEDGER)).toBe(90);
+    expect(
+      matchScore(line({ reference: 'EXP-2026-0001' }), posting({ documentNumber: 'EXP-2026-0001' }), BANK_LEDGER),
+    ).toBe(100);
+    expect(matchScore(line({ date: '2026-05-17', reference: 'R1' }), posting({ description: 'R1' }), BANK_LEDGER)).toBe(
+      90,
+    );
   });
 });
 
@@ -68,7 +114,12 @@ describe('suggestMatches', () => {
   });
 
   it('gives a line its best posting only', () => {
-    const candidates = [{ ...posting({ id: 'p1', date: '2026-05-20' }), bankId: 'a' }, { ...posting({ id: 'p2' }), bankId: 'a' }];
-    expect(suggestMatches([line({ id: 'a' })], candidates, BANK_LEDGER)).toEqual([{ bankTxId: 'a', glTxId: 'p2', score: 80 }]);
+    const candidates = [
+      { ...posting({ id: 'p1', date: '2026-05-20' }), bankId: 'a' },
+      { ...posting({ id: 'p2' }), bankId: 'a' },
+    ];
+    expect(suggestMatches([line({ id: 'a' })], candidates, BANK_LEDGER)).toEqual([
+      { bankTxId: 'a', glTxId: 'p2', score: 80 },
+    ]);
   });
 });

@@ -25,7 +25,12 @@ let owner: Session;
 
 beforeAll(async () => {
   t = await buildTestApp({ RATE_LIMITS: 'off' });
-  owner = await registerOrg(t.app, { baseCurrency: 'RSD', country: 'RS', language: 'sr', organizationName: 'Knjiga d.o.o.' });
+  owner = await registerOrg(t.app, {
+    baseCurrency: 'RSD',
+    country: 'RS',
+    language: 'sr',
+    organizationName: 'Knjiga d.o.o.',
+  });
   const ids = await accountIds(t.app, owner);
   await manualEntry(t.app, owner, ids, '2026-01-05', '1100', '3000', 100000);
   await manualEntry(t.app, owner, ids, '2026-01-10', '1100', '2500', 50000);
@@ -36,19 +41,47 @@ beforeAll(async () => {
   await manualEntry(t.app, owner, ids, '2026-03-31', '5200', '1100', 25000);
 
   const post = async (url: string, payload: object, status = 201) => {
-    const res = await t.app.inject(authed(owner.token, { method: url.includes('/approve') || url.includes('/reject') || url.includes('/pay') ? 'PATCH' : 'POST', url: `/api/v1/${url}`, payload }));
+    const res = await t.app.inject(
+      authed(owner.token, {
+        method: url.includes('/approve') || url.includes('/reject') || url.includes('/pay') ? 'PATCH' : 'POST',
+        url: `/api/v1/${url}`,
+        payload,
+      }),
+    );
     expect(res.statusCode, `${url}: ${res.body}`).toBe(status);
     return res.json();
   };
   const intesaAccount = await post('accounts', { code: '1250', name: 'Intesa tekući račun', accountTypeId: 1 });
   ids['1250'] = intesaAccount.id;
-  const raiffeisen = await post('bank-accounts', { accountId: ids['1100'], bankName: 'Raiffeisen', currencyCode: 'RSD' });
+  const raiffeisen = await post('bank-accounts', {
+    accountId: ids['1100'],
+    bankName: 'Raiffeisen',
+    currencyCode: 'RSD',
+  });
   const intesa = await post('bank-accounts', { accountId: ids['1250'], bankName: 'Intesa', currencyCode: 'RSD' });
   await manualEntry(t.app, owner, ids, '2026-02-25', '1250', '1100', 5000);
   const vendor = await createCustomer(t.app, owner, { type: 'vendor', name: 'Dobavljač Šipka d.o.o.' });
-  const e1 = await post('expenses', { vendorId: vendor.id, expenseDate: '2026-02-20', category: 'Kancelarija', amount: 1200, taxAmount: 200, accountId: ids['5300'] });
-  const e2 = await post('expenses', { expenseDate: '2026-03-18', category: 'Gorivo', amount: 60, taxAmount: 10, currencyCode: 'EUR' });
-  const e3 = await post('expenses', { expenseDate: '2026-03-25', category: 'Reprezentacija', amount: 300, taxAmount: 50 });
+  const e1 = await post('expenses', {
+    vendorId: vendor.id,
+    expenseDate: '2026-02-20',
+    category: 'Kancelarija',
+    amount: 1200,
+    taxAmount: 200,
+    accountId: ids['5300'],
+  });
+  const e2 = await post('expenses', {
+    expenseDate: '2026-03-18',
+    category: 'Gorivo',
+    amount: 60,
+    taxAmount: 10,
+    currencyCode: 'EUR',
+  });
+  const e3 = await post('expenses', {
+    expenseDate: '2026-03-25',
+    category: 'Reprezentacija',
+    amount: 300,
+    taxAmount: 50,
+  });
   await post('expenses', { expenseDate: '2026-03-28', category: 'Gorivo', amount: 100 });
   await post(`expenses/${e1.id}/approve`, {}, 200);
   await post(`expenses/${e1.id}/pay`, { paidAt: '2026-03-01', bankAccountId: intesa.id }, 200);
@@ -58,30 +91,68 @@ beforeAll(async () => {
   const rsd = await createCustomer(t.app, owner, { name: 'Kupac Čačić d.o.o.' });
   const eur = await createCustomer(t.app, owner, { name: 'Müller GmbH', currencyCode: 'EUR', country: 'DE' });
   const a = await createInvoice(t.app, owner, {
-    customerId: rsd.id, invoiceDate: '2026-03-10', dueDate: '2026-04-09',
-    items: [{ description: 'Usluge', quantity: 2, unitPrice: 1500, taxRate: 20 }, { description: 'Održavanje', quantity: 1, unitPrice: 499.99, taxRate: 10 }],
+    customerId: rsd.id,
+    invoiceDate: '2026-03-10',
+    dueDate: '2026-04-09',
+    items: [
+      { description: 'Usluge', quantity: 2, unitPrice: 1500, taxRate: 20 },
+      { description: 'Održavanje', quantity: 1, unitPrice: 499.99, taxRate: 10 },
+    ],
   });
   const b = await createInvoice(t.app, owner, {
-    customerId: eur.id, invoiceDate: '2026-03-12', dueDate: '2026-04-11', items: [{ description: 'Consulting', quantity: 10, unitPrice: 100, taxRate: 20 }],
+    customerId: eur.id,
+    invoiceDate: '2026-03-12',
+    dueDate: '2026-04-11',
+    items: [{ description: 'Consulting', quantity: 10, unitPrice: 100, taxRate: 20 }],
   });
   const c = await createInvoice(t.app, owner, {
-    customerId: rsd.id, invoiceDate: '2026-02-10', dueDate: '2026-03-12', items: [{ description: 'Projekat', quantity: 1, unitPrice: 10000, taxRate: 20 }],
+    customerId: rsd.id,
+    invoiceDate: '2026-02-10',
+    dueDate: '2026-03-12',
+    items: [{ description: 'Projekat', quantity: 1, unitPrice: 10000, taxRate: 20 }],
   });
-  await createInvoice(t.app, owner, { customerId: rsd.id, invoiceDate: '2026-03-01', dueDate: '2026-03-02', items: [{ description: 'Nacrt', quantity: 1, unitPrice: 1, taxRate: 20 }] });
-  for (const inv of [a, b, c]) expect((await patchStatus(t.app, owner, inv.id, { action: 'send' })).statusCode).toBe(200);
+  await createInvoice(t.app, owner, {
+    customerId: rsd.id,
+    invoiceDate: '2026-03-01',
+    dueDate: '2026-03-02',
+    items: [{ description: 'Nacrt', quantity: 1, unitPrice: 1, taxRate: 20 }],
+  });
+  for (const inv of [a, b, c])
+    expect((await patchStatus(t.app, owner, inv.id, { action: 'send' })).statusCode).toBe(200);
   expect((await patchStatus(t.app, owner, a.id, { action: 'mark-paid', paidAt: '2026-03-20' })).statusCode).toBe(200);
   expect((await patchStatus(t.app, owner, c.id, { action: 'cancel' })).statusCode).toBe(200);
 
-  const statement = 'Date,Description,Amount,Reference\n2026-03-20,Uplata INV-2026-0001,4149.99,INV-2026-0001\n2026-03-31,Provizija banke,-150.00,\n2026-04-02,Uplata,10.00,\n';
-  const imported = await t.app.inject(authed(owner.token, {
-    method: 'POST', url: `/api/v1/bank-accounts/${raiffeisen.id}/import`,
-    ...form({}, { field: 'file', filename: 'izvod.csv', type: 'text/csv', data: Buffer.from(statement) }),
-  }));
+  const statement =
+    'Date,Description,Amount,Reference\n2026-03-20,Uplata INV-2026-0001,4149.99,INV-2026-0001\n2026-03-31,Provizija banke,-150.00,\n2026-04-02,Uplata,10.00,\n';
+  const imported = await t.app.inject(
+    authed(owner.token, {
+      method: 'POST',
+      url: `/api/v1/bank-accounts/${raiffeisen.id}/import`,
+      ...form({}, { field: 'file', filename: 'izvod.csv', type: 'text/csv', data: Buffer.from(statement) }),
+    }),
+  );
   expect(imported.json()).toMatchObject({ imported: 3, duplicates: 0 });
-  const lines = (await t.app.inject(authed(owner.token, { method: 'GET', url: `/api/v1/bank-accounts/${raiffeisen.id}/transactions?perPage=100` }))).json().data;
-  const payments = (await t.app.inject(authed(owner.token, { method: 'GET', url: '/api/v1/transactions?referenceType=payment&perPage=100' }))).json().data;
-  const invoicePayment = payments.find((p: { description: string }) => p.description === 'Payment of invoice INV-2026-0001');
-  await post(`bank-accounts/${raiffeisen.id}/reconcile`, { bankTransactionId: lines.find((l: { amount: string }) => l.amount === '4149.99').id, transactionId: invoicePayment.id }, 200);
+  const lines = (
+    await t.app.inject(
+      authed(owner.token, { method: 'GET', url: `/api/v1/bank-accounts/${raiffeisen.id}/transactions?perPage=100` }),
+    )
+  ).json().data;
+  const payments = (
+    await t.app.inject(
+      authed(owner.token, { method: 'GET', url: '/api/v1/transactions?referenceType=payment&perPage=100' }),
+    )
+  ).json().data;
+  const invoicePayment = payments.find(
+    (p: { description: string }) => p.description === 'Payment of invoice INV-2026-0001',
+  );
+  await post(
+    `bank-accounts/${raiffeisen.id}/reconcile`,
+    {
+      bankTransactionId: lines.find((l: { amount: string }) => l.amount === '4149.99').id,
+      transactionId: invoicePayment.id,
+    },
+    200,
+  );
 });
 afterAll(async () => t?.close());
 
@@ -90,7 +161,10 @@ describe('the known book', () => {
     expect(await report(t.app, owner, 'profit-loss?from=2026-01-01&to=2026-03-31')).toEqual({
       period: { from: '2026-01-01', to: '2026-03-31' },
       baseCurrency: 'RSD',
-      revenue: { total: '130499.99', accounts: [{ accountCode: '4000', accountName: 'Sales Revenue', amount: '130499.99' }] },
+      revenue: {
+        total: '130499.99',
+        accounts: [{ accountCode: '4000', accountName: 'Sales Revenue', amount: '130499.99' }],
+      },
       expenses: {
         total: '55550.00',
         accounts: [
@@ -107,10 +181,16 @@ describe('the known book', () => {
 
   it('profit and loss of February alone counts only February postings', async () => {
     const pl = await report(t.app, owner, 'profit-loss?from=2026-02-01&to=2026-02-28');
-    expect(pl.revenue).toEqual({ total: '10000.00', accounts: [{ accountCode: '4000', accountName: 'Sales Revenue', amount: '10000.00' }] });
+    expect(pl.revenue).toEqual({
+      total: '10000.00',
+      accounts: [{ accountCode: '4000', accountName: 'Sales Revenue', amount: '10000.00' }],
+    });
     expect(pl.expenses).toEqual({
       total: '13000.00',
-      accounts: [{ accountCode: '5100', accountName: 'Rent', amount: '12000.00' }, { accountCode: '5300', accountName: 'Office Supplies', amount: '1000.00' }],
+      accounts: [
+        { accountCode: '5100', accountName: 'Rent', amount: '12000.00' },
+        { accountCode: '5300', accountName: 'Office Supplies', amount: '1000.00' },
+      ],
     });
     expect(pl.netProfit).toBe('-3000.00');
   });
@@ -131,7 +211,10 @@ describe('the known book', () => {
             { accountCode: '1300', accountName: 'VAT Receivable', balance: '1370.00' },
           ],
         },
-        fixed: { total: '30000.00', accounts: [{ accountCode: '1500', accountName: 'Equipment', balance: '30000.00' }] },
+        fixed: {
+          total: '30000.00',
+          accounts: [{ accountCode: '1500', accountName: 'Equipment', balance: '30000.00' }],
+        },
       },
       liabilities: {
         total: '83070.00',
@@ -142,7 +225,10 @@ describe('the known book', () => {
             { accountCode: '2300', accountName: 'VAT Payable', balance: '26050.00' },
           ],
         },
-        longTerm: { total: '50000.00', accounts: [{ accountCode: '2500', accountName: 'Long-term Loans', balance: '50000.00' }] },
+        longTerm: {
+          total: '50000.00',
+          accounts: [{ accountCode: '2500', accountName: 'Long-term Loans', balance: '50000.00' }],
+        },
       },
       equity: {
         total: '174949.99',
@@ -156,9 +242,19 @@ describe('the known book', () => {
 
   it('balance sheet today: the cancelled invoice is reversed out of receivables, VAT and earnings', async () => {
     const bs = await report(t.app, owner, 'balance-sheet');
-    expect(bs.assets.current.accounts.find((a: { accountCode: string }) => a.accountCode === '1200').balance).toBe('140400.00');
-    expect(bs.liabilities.current.accounts[1]).toEqual({ accountCode: '2300', accountName: 'VAT Payable', balance: '24050.00' });
-    expect(bs.equity.accounts[1]).toEqual({ accountCode: null, accountName: 'Current Year Earnings', balance: '64949.99' });
+    expect(bs.assets.current.accounts.find((a: { accountCode: string }) => a.accountCode === '1200').balance).toBe(
+      '140400.00',
+    );
+    expect(bs.liabilities.current.accounts[1]).toEqual({
+      accountCode: '2300',
+      accountName: 'VAT Payable',
+      balance: '24050.00',
+    });
+    expect(bs.equity.accounts[1]).toEqual({
+      accountCode: null,
+      accountName: 'Current Year Earnings',
+      balance: '64949.99',
+    });
     expect(bs.assets.total).toBe('246019.99');
     expect(bs.liabilities.total).toBe('81070.00');
     expect(bs.equity.total).toBe('164949.99');
@@ -178,7 +274,10 @@ describe('the known book', () => {
           { description: 'Travel', accountCode: '5400', amount: '-11700.00' },
         ],
       },
-      investing: { total: '-30000.00', items: [{ description: 'Equipment', accountCode: '1500', amount: '-30000.00' }] },
+      investing: {
+        total: '-30000.00',
+        items: [{ description: 'Equipment', accountCode: '1500', amount: '-30000.00' }],
+      },
       financing: {
         total: '150000.00',
         items: [
@@ -205,8 +304,14 @@ describe('the known book', () => {
   });
 
   it('trial balance on 2026-03-31: every account with postings, balanced totals', async () => {
-    const row = (accountCode: string, accountName: string, accountType: string, debitTotal: string, creditTotal: string, balance: string) =>
-      ({ accountCode, accountName, accountType, debitTotal, creditTotal, balance });
+    const row = (
+      accountCode: string,
+      accountName: string,
+      accountType: string,
+      debitTotal: string,
+      creditTotal: string,
+      balance: string,
+    ) => ({ accountCode, accountName, accountType, debitTotal, creditTotal, balance });
     expect(await report(t.app, owner, 'trial-balance?date=2026-03-31')).toEqual({
       asOfDate: '2026-03-31',
       baseCurrency: 'RSD',
@@ -241,16 +346,51 @@ describe('the known book', () => {
       outputVAT: {
         total: '24050.00',
         invoices: [
-          { invoiceNumber: 'INV-2026-0001', customerName: 'Kupac Čačić d.o.o.', invoiceDate: '2026-03-10', baseAmount: '499.99', vatAmount: '50.00', vatRate: '10.00' },
-          { invoiceNumber: 'INV-2026-0001', customerName: 'Kupac Čačić d.o.o.', invoiceDate: '2026-03-10', baseAmount: '3000.00', vatAmount: '600.00', vatRate: '20.00' },
-          { invoiceNumber: 'INV-2026-0002', customerName: 'Müller GmbH', invoiceDate: '2026-03-12', baseAmount: '117000.00', vatAmount: '23400.00', vatRate: '20.00' },
+          {
+            invoiceNumber: 'INV-2026-0001',
+            customerName: 'Kupac Čačić d.o.o.',
+            invoiceDate: '2026-03-10',
+            baseAmount: '499.99',
+            vatAmount: '50.00',
+            vatRate: '10.00',
+          },
+          {
+            invoiceNumber: 'INV-2026-0001',
+            customerName: 'Kupac Čačić d.o.o.',
+            invoiceDate: '2026-03-10',
+            baseAmount: '3000.00',
+            vatAmount: '600.00',
+            vatRate: '20.00',
+          },
+          {
+            invoiceNumber: 'INV-2026-0002',
+            customerName: 'Müller GmbH',
+            invoiceDate: '2026-03-12',
+            baseAmount: '117000.00',
+            vatAmount: '23400.00',
+            vatRate: '20.00',
+          },
         ],
       },
       inputVAT: {
         total: '1370.00',
         expenses: [
-          { expenseNumber: 'EXP-2026-0001', vendorName: 'Dobavljač Šipka d.o.o.', expenseDate: '2026-02-20', baseAmount: '1000.00', vatAmount: '200.00', vatRate: '20.00' },
-          { expenseNumber: 'EXP-2026-0002', vendorName: null, expenseDate: '2026-03-18', baseAmount: '5850.00', vatAmount: '1170.00', vatRate: '20.00' },
+          {
+            expenseNumber: 'EXP-2026-0001',
+            vendorName: 'Dobavljač Šipka d.o.o.',
+            expenseDate: '2026-02-20',
+            baseAmount: '1000.00',
+            vatAmount: '200.00',
+            vatRate: '20.00',
+          },
+          {
+            expenseNumber: 'EXP-2026-0002',
+            vendorName: null,
+            expenseDate: '2026-03-18',
+            baseAmount: '5850.00',
+            vatAmount: '1170.00',
+            vatRate: '20.00',
+          },
         ],
       },
       netVAT: '22680.00',
@@ -259,10 +399,17 @@ describe('the known book', () => {
     });
   });
 
-  it('VAT of a single day: only that day\'s invoice, and no pending expense or open bank line dated in it', async () => {
+  it("VAT of a single day: only that day's invoice, and no pending expense or open bank line dated in it", async () => {
     const vat = await report(t.app, owner, 'vat?from=2026-03-10&to=2026-03-10');
-    expect(vat.outputVAT.invoices.map((i: { invoiceNumber: string }) => i.invoiceNumber)).toEqual(['INV-2026-0001', 'INV-2026-0001']);
-    expect(vat.reconciliationStatus).toEqual({ allInvoicesPaid: true, allExpensesApproved: true, unmatchedTransactions: 0 });
+    expect(vat.outputVAT.invoices.map((i: { invoiceNumber: string }) => i.invoiceNumber)).toEqual([
+      'INV-2026-0001',
+      'INV-2026-0001',
+    ]);
+    expect(vat.reconciliationStatus).toEqual({
+      allInvoicesPaid: true,
+      allExpensesApproved: true,
+      unmatchedTransactions: 0,
+    });
     expect(vat.inputVAT).toEqual({ total: '0.00', expenses: [] });
     expect(vat.netVAT).toBe('650.00');
   });
@@ -277,8 +424,13 @@ describe('the known book', () => {
 });
 
 describe('report exports', () => {
-  it('profit and loss as a PDF in the organization\'s language, as an attachment', async () => {
-    const res = await t.app.inject(authed(owner.token, { method: 'GET', url: '/api/v1/reports/profit-loss?from=2026-01-01&to=2026-03-31&format=pdf' }));
+  it("profit and loss as a PDF in the organization's language, as an attachment", async () => {
+    const res = await t.app.inject(
+      authed(owner.token, {
+        method: 'GET',
+        url: '/api/v1/reports/profit-loss?from=2026-01-01&to=2026-03-31&format=pdf',
+      }),
+    );
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/pdf');
     expect(res.headers['content-disposition']).toBe('attachment; filename="profit-loss-2026-01-01-2026-03-31.pdf"');
@@ -291,23 +443,36 @@ describe('report exports', () => {
   });
 
   it('trial balance as CSV: one record per row with its section, amounts as in the JSON', async () => {
-    const res = await t.app.inject(authed(owner.token, { method: 'GET', url: '/api/v1/reports/trial-balance?date=2026-03-31&format=csv' }));
+    const res = await t.app.inject(
+      authed(owner.token, { method: 'GET', url: '/api/v1/reports/trial-balance?date=2026-03-31&format=csv' }),
+    );
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(res.headers['content-disposition']).toBe('attachment; filename="trial-balance-2026-03-31.csv"');
     const lines = res.body.split('\r\n');
     expect(lines[0]).toBe('section,Code,Account,Type,Debit,Credit,Balance');
     expect(lines[1]).toBe('Trial balance,1000,Cash,Asset,30000.00,23700.00,6300.00');
-    expect(lines).toContain('Trial balance,3000,Owner\'s Equity,Equity,0.00,100000.00,100000.00');
+    expect(lines).toContain("Trial balance,3000,Owner's Equity,Equity,0.00,100000.00,100000.00");
     expect(lines).toContain('Trial balance,,Total,,433819.98,433819.98,');
   });
 
   it('every report answers pdf and csv', async () => {
-    for (const path of ['dashboard?', 'profit-loss?from=2026-01-01&to=2026-03-31&', 'balance-sheet?', 'cash-flow?from=2026-01-01&to=2026-03-31&', 'vat?from=2026-01-01&to=2026-03-31&', 'trial-balance?']) {
+    for (const path of [
+      'dashboard?',
+      'profit-loss?from=2026-01-01&to=2026-03-31&',
+      'balance-sheet?',
+      'cash-flow?from=2026-01-01&to=2026-03-31&',
+      'vat?from=2026-01-01&to=2026-03-31&',
+      'trial-balance?',
+    ]) {
       for (const format of ['pdf', 'csv']) {
-        const res = await t.app.inject(authed(owner.token, { method: 'GET', url: `/api/v1/reports/${path}format=${format}` }));
+        const res = await t.app.inject(
+          authed(owner.token, { method: 'GET', url: `/api/v1/reports/${path}format=${format}` }),
+        );
         expect(res.statusCode, `${path} ${format}`).toBe(200);
-        expect(res.headers['content-disposition']).toMatch(new RegExp(`^attachment; filename="[a-z-]+[0-9-]*\\.${format}"$`));
+        expect(res.headers['content-disposition']).toMatch(
+          new RegExp(`^attachment; filename="[a-z-]+[0-9-]*\\.${format}"$`),
+        );
         if (format === 'pdf') expect(res.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
       }
     }

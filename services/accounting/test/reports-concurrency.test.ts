@@ -9,7 +9,8 @@ import { accountIds } from './reports-fixtures.js';
  * PGlite runs one statement at a time.
  */
 const onPostgres = !!process.env.TEST_DATABASE_URL;
-if (!onPostgres) console.warn('reports-concurrency: skipped, set TEST_DATABASE_URL=postgres://... to run it on real PostgreSQL');
+if (!onPostgres)
+  console.warn('reports-concurrency: skipped, set TEST_DATABASE_URL=postgres://... to run it on real PostgreSQL');
 
 describe.skipIf(!onPostgres)('period sums under concurrent postings on real PostgreSQL', () => {
   let h: TestApp;
@@ -26,17 +27,19 @@ describe.skipIf(!onPostgres)('period sums under concurrent postings on real Post
     const codes = ['1000', '1100', '3000', '4000', '5100'];
     const results = await Promise.all(
       Array.from({ length: 150 }, (_, i) =>
-        h.app.inject(authed(s.token, {
-          method: 'POST',
-          url: '/api/v1/transactions',
-          payload: {
-            transactionDate: `2026-0${1 + (i % 3)}-${i % 2 ? '28' : '01'}`,
-            description: `c${i}`,
-            debitAccountId: a[codes[i % 5]],
-            creditAccountId: a[codes[(i * 3 + 1) % 5] === codes[i % 5] ? codes[(i + 2) % 5] : codes[(i * 3 + 1) % 5]],
-            amount: (i % 11) + 0.25,
-          },
-        })),
+        h.app.inject(
+          authed(s.token, {
+            method: 'POST',
+            url: '/api/v1/transactions',
+            payload: {
+              transactionDate: `2026-0${1 + (i % 3)}-${i % 2 ? '28' : '01'}`,
+              description: `c${i}`,
+              debitAccountId: a[codes[i % 5]],
+              creditAccountId: a[codes[(i * 3 + 1) % 5] === codes[i % 5] ? codes[(i + 2) % 5] : codes[(i * 3 + 1) % 5]],
+              amount: (i % 11) + 0.25,
+            },
+          }),
+        ),
       ),
     );
     expect(results.filter((r) => r.statusCode !== 201).map((r) => r.body)).toEqual([]);
@@ -61,7 +64,9 @@ describe.skipIf(!onPostgres)('period sums under concurrent postings on real Post
         WHERE p.debit_total IS DISTINCT FROM e.debit OR p.credit_total IS DISTINCT FROM e.credit OR p.posting_count IS DISTINCT FROM e.n
       ) x GROUP BY grain`.execute(h.t.db.system);
     expect(rows).toEqual([]);
-    const count = await sql<{ n: number }>`SELECT count(*)::int AS n FROM account_period_sums WHERE organization_id = ${s.orgId}`.execute(h.t.db.system);
+    const count = await sql<{
+      n: number;
+    }>`SELECT count(*)::int AS n FROM account_period_sums WHERE organization_id = ${s.orgId}`.execute(h.t.db.system);
     expect(count.rows[0].n).toBeGreaterThan(0);
   });
 });

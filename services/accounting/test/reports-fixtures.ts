@@ -18,11 +18,20 @@ export async function manualEntry(
   amount: number,
   extra: Record<string, unknown> = {},
 ) {
-  const res = await app.inject(authed(s.token, {
-    method: 'POST',
-    url: '/api/v1/transactions',
-    payload: { transactionDate: date, description: `${debit}/${credit}`, debitAccountId: ids[debit], creditAccountId: ids[credit], amount, ...extra },
-  }));
+  const res = await app.inject(
+    authed(s.token, {
+      method: 'POST',
+      url: '/api/v1/transactions',
+      payload: {
+        transactionDate: date,
+        description: `${debit}/${credit}`,
+        debitAccountId: ids[debit],
+        creditAccountId: ids[credit],
+        amount,
+        ...extra,
+      },
+    }),
+  );
   if (res.statusCode !== 201) throw new Error(`entry: ${res.statusCode} ${res.body}`);
   return res.json();
 }
@@ -39,7 +48,7 @@ export async function pdfText(buf: Buffer): Promise<string> {
   for (let i = 1; i <= doc.numPages; i++) {
     const page = await doc.getPage(i);
     const content = await page.getTextContent();
-    text += content.items.map((it) => ('str' in it ? it.str : '')).join(' ') + '\n';
+    text += `${content.items.map((it) => ('str' in it ? it.str : '')).join(' ')}\n`;
   }
   return text;
 }

@@ -1,9 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BEGINNING, addDays, monthEnd, monthStart, sumPieces, sumRanges, sumRangesUpTo } from '../src/modules/ledger/period-ranges.js';
+import {
+  addDays,
+  BEGINNING,
+  monthEnd,
+  monthStart,
+  sumPieces,
+  sumRanges,
+  sumRangesUpTo,
+} from '../src/modules/ledger/period-ranges.js';
 
 /** How many times each day is counted by the pieces (month rows count every day of their month). */
-function counts(from: string, to: string, pieces: ReturnType<typeof sumPieces>) {
+function counts(_from: string, _to: string, pieces: ReturnType<typeof sumPieces>) {
   const n = new Map<string, number>();
   for (const p of pieces) {
     const last = p.grain === 'month' ? monthEnd(p.to) : p.to;
@@ -29,7 +37,9 @@ describe('the pieces a report reads (months, added and subtracted edge days)', (
           if (p.grain === 'month') expect([p.from, p.to]).toEqual([monthStart(p.from), monthStart(p.to)]);
         }
         // Each month at an edge costs at most half its days in day rows.
-        const dayRows = pieces.filter((p) => p.grain === 'day').reduce((s, p) => s + (new Date(p.to).getTime() - new Date(p.from).getTime()) / 86_400_000 + 1, 0);
+        const dayRows = pieces
+          .filter((p) => p.grain === 'day')
+          .reduce((s, p) => s + (new Date(p.to).getTime() - new Date(p.from).getTime()) / 86_400_000 + 1, 0);
         expect(dayRows).toBeLessThanOrEqual(32);
       }),
       { numRuns: 100 },
@@ -43,7 +53,9 @@ describe('the pieces a report reads (months, added and subtracted edge days)', (
       { grain: 'month', from: BEGINNING, to: '2026-11-01', sign: 1 },
       { grain: 'day', from: '2026-11-24', to: '2026-11-30', sign: -1 },
     ]);
-    expect(sumPieces(sumRanges('2026-11-01', '2026-11-05'))).toEqual([{ grain: 'day', from: '2026-11-01', to: '2026-11-05', sign: 1 }]);
+    expect(sumPieces(sumRanges('2026-11-01', '2026-11-05'))).toEqual([
+      { grain: 'day', from: '2026-11-01', to: '2026-11-05', sign: 1 },
+    ]);
     expect(sumPieces(sumRanges('2024-05-23', '2026-11-23'))).toEqual([
       { grain: 'month', from: '2024-06-01', to: '2026-11-01', sign: 1 },
       { grain: 'day', from: '2024-05-23', to: '2024-05-31', sign: 1 },

@@ -1,7 +1,7 @@
+import { dec } from '@app/shared/money';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dec } from '@app/shared/money';
 import { addDays, monthEnd, monthStart, sumRanges } from '../src/modules/ledger/period-ranges.js';
 import { authed, buildTestApp, registerOrg, type Session, type TestApp } from './helpers.js';
 import { createCustomer, createInvoice, patchStatus } from './invoices-fixtures.js';
@@ -19,24 +19,44 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const MANUAL_CODES = ['1000', '1100', '1200', '1500', '2110', '2500', '3000', '3100', '4000', '4900', '5000', '5100', '5200'];
+const MANUAL_CODES = [
+  '1000',
+  '1100',
+  '1200',
+  '1500',
+  '2110',
+  '2500',
+  '3000',
+  '3100',
+  '4000',
+  '4900',
+  '5000',
+  '5100',
+  '5200',
+];
 const date = fc.integer({ min: 0, max: 729 }).map((n) => addDays('2025-01-01', n));
 const cents = fc.integer({ min: 1, max: 5_000_000 }).map((n) => n / 100);
 
-const manual = fc.record({
-  kind: fc.constant('manual' as const),
-  date,
-  debit: fc.constantFrom(...MANUAL_CODES),
-  credit: fc.constantFrom(...MANUAL_CODES),
-  amount: cents,
-  eur: fc.boolean(),
-}).filter((m) => m.debit !== m.credit);
+const manual = fc
+  .record({
+    kind: fc.constant('manual' as const),
+    date,
+    debit: fc.constantFrom(...MANUAL_CODES),
+    credit: fc.constantFrom(...MANUAL_CODES),
+    amount: cents,
+    eur: fc.boolean(),
+  })
+  .filter((m) => m.debit !== m.credit);
 
 const invoice = fc.record({
   kind: fc.constant('invoice' as const),
   date,
   eur: fc.boolean(),
-  items: fc.array(fc.record({ quantity: fc.integer({ min: 1, max: 5 }), unitPrice: cents, taxRate: fc.constantFrom(0, 10, 20, 25) }), { minLength: 1, maxLength: 3 }),
+  items: fc.array(
+    fc.record({ quantity: fc.integer({ min: 1, max: 5 }), unitPrice: cents, taxRate: fc.constantFrom(0, 10, 20, 25) }),
+    { minLength: 1, maxLength: 3 },
+  ),
+  // biome-ignore lint/suspicious/noThenProperty: a plain record field, never awaited.
   then: fc.constantFrom('none', 'pay', 'cancel', 'pay-cancel'),
 });
 
@@ -46,6 +66,7 @@ const expense = fc.record({
   eur: fc.boolean(),
   amount: fc.integer({ min: 100, max: 1_000_000 }),
   taxShare: fc.integer({ min: 0, max: 30 }),
+  // biome-ignore lint/suspicious/noThenProperty: a plain record field, never awaited.
   then: fc.constantFrom('none', 'approve', 'pay', 'reject'),
 });
 
@@ -56,15 +77,26 @@ async function write(s: Session, ids: Record<string, string>, customers: { rsd: 
   for (const op of ops) {
     if (op.kind === 'expense') {
       const amount = op.amount / 100;
-      const res = await t.app.inject(authed(s.token, {
-        method: 'POST', url: '/api/v1/expenses',
-        payload: { expenseDate: op.date, category: 'c', amount, taxAmount: Math.floor(op.amount * op.taxShare / 100) / 100, ...(op.eur ? { currencyCode: 'EUR' } : {}) },
-      }));
+      const res = await t.app.inject(
+        authed(s.token, {
+          method: 'POST',
+          url: '/api/v1/expenses',
+          payload: {
+            expenseDate: op.date,
+            category: 'c',
+            amount,
+            taxAmount: Math.floor((op.amount * op.taxShare) / 100) / 100,
+            ...(op.eur ? { currencyCode: 'EUR' } : {}),
+          },
+        }),
+      );
       expect(res.statusCode, res.body).toBe(201);
       const actions = op.then === 'pay' ? ['approve', 'pay'] : op.then === 'none' ? [] : [op.then];
       for (const action of actions) {
         const body = action === 'pay' ? { paidAt: op.date } : {};
-        const r = await t.app.inject(authed(s.token, { method: 'PATCH', url: `/api/v1/expenses/${res.json().id}/${action}`, payload: body }));
+        const r = await t.app.inject(
+          authed(s.token, { method: 'PATCH', url: `/api/v1/expenses/${res.json().id}/${action}`, payload: body }),
+        );
         expect(r.statusCode, r.body).toBe(200);
       }
       continue;
@@ -73,10 +105,17 @@ async function write(s: Session, ids: Record<string, string>, customers: { rsd: 
       await manualEntry(t.app, s, ids, op.date, op.debit, op.credit, op.amount, op.eur ? { currencyCode: 'EUR' } : {});
       continue;
     }
-    const inv = await createInvoice(t.app, s, { customerId: op.eur ? customers.eur : customers.rsd, invoiceDate: op.date, dueDate: op.date, items: op.items.map((i) => ({ description: 'x', ...i })) });
+    const inv = await createInvoice(t.app, s, {
+      customerId: op.eur ? customers.eur : customers.rsd,
+      invoiceDate: op.date,
+      dueDate: op.date,
+      items: op.items.map((i) => ({ description: 'x', ...i })),
+    });
     expect((await patchStatus(t.app, s, inv.id, { action: 'send' })).statusCode).toBe(200);
-    if (op.then.startsWith('pay')) expect((await patchStatus(t.app, s, inv.id, { action: 'mark-paid', paidAt: op.date })).statusCode).toBe(200);
-    if (op.then.endsWith('cancel')) expect((await patchStatus(t.app, s, inv.id, { action: 'cancel' })).statusCode).toBe(200);
+    if (op.then.startsWith('pay'))
+      expect((await patchStatus(t.app, s, inv.id, { action: 'mark-paid', paidAt: op.date })).statusCode).toBe(200);
+    if (op.then.endsWith('cancel'))
+      expect((await patchStatus(t.app, s, inv.id, { action: 'cancel' })).statusCode).toBe(200);
   }
 }
 
@@ -125,7 +164,9 @@ describe('report properties over random books', () => {
           // Assets = liabilities + equity on any date.
           for (const d of [from, to]) {
             const bs = await report(t.app, s, `balance-sheet?date=${d}`);
-            expect(dec(bs.assets.total).eq(dec(bs.liabilities.total).plus(bs.equity.total)), `balance sheet ${d}`).toBe(true);
+            expect(dec(bs.assets.total).eq(dec(bs.liabilities.total).plus(bs.equity.total)), `balance sheet ${d}`).toBe(
+              true,
+            );
             // The trial balance is balanced (a 500 SVC-6004 would fail `report`).
             const tb = await report(t.app, s, `trial-balance?date=${d}`);
             expect(tb.totals.debit).toBe(tb.totals.credit);
@@ -133,14 +174,21 @@ describe('report properties over random books', () => {
 
           // Net profit of a period = the change of Current Year Earnings over it.
           const pl = await report(t.app, s, `profit-loss?from=${from}&to=${to}`);
-          const earnings = async (d: string) => (await report(t.app, s, `balance-sheet?date=${d}`)).equity.accounts.find((a: { accountCode: null }) => a.accountCode === null).balance;
-          expect(dec(pl.netProfit).eq(dec(await earnings(to)).minus(await earnings(addDays(from, -1)))), 'net profit').toBe(true);
+          const earnings = async (d: string) =>
+            (await report(t.app, s, `balance-sheet?date=${d}`)).equity.accounts.find(
+              (a: { accountCode: null }) => a.accountCode === null,
+            ).balance;
+          expect(
+            dec(pl.netProfit).eq(dec(await earnings(to)).minus(await earnings(addDays(from, -1)))),
+            'net profit',
+          ).toBe(true);
 
           // Cash-flow closing = opening + net = the cash and bank accounts' balance on `to`.
           const cf = await report(t.app, s, `cash-flow?from=${from}&to=${to}`);
           expect(dec(cf.closingBalance).eq(dec(cf.openingBalance).plus(cf.netCashFlow))).toBe(true);
           const tb = await report(t.app, s, `trial-balance?date=${to}`);
-          const cash = tb.accounts.filter((a: { accountCode: string }) => a.accountCode === '1000' || a.accountCode === '1100')
+          const cash = tb.accounts
+            .filter((a: { accountCode: string }) => a.accountCode === '1000' || a.accountCode === '1100')
             .reduce((acc: ReturnType<typeof dec>, a: { balance: string }) => acc.plus(a.balance), dec(0));
           expect(cf.closingBalance).toBe(cash.toFixed(2));
 
@@ -155,7 +203,9 @@ describe('report properties over random books', () => {
             JOIN accounts c ON c.id = p.credit_account_id JOIN accounts d ON d.id = p.debit_account_id
             LEFT JOIN ledger_transactions o ON o.id = p.reversal_of
             WHERE p.organization_id = ${s.orgId} AND p.reference_type = 'invoice' AND '2300' IN (c.code, d.code)
-              AND p.transaction_date BETWEEN ${from} AND ${vatTo} AND (o.id IS NULL OR o.transaction_date >= ${from})`.execute(t.t.db.system);
+              AND p.transaction_date BETWEEN ${from} AND ${vatTo} AND (o.id IS NULL OR o.transaction_date >= ${from})`.execute(
+            t.t.db.system,
+          );
           expect(vat.outputVAT.total).toBe(dec(rows[0].net ?? 0).toFixed(2));
           // Input VAT = the expenses' 1300 postings of the period (expense postings are never reversed).
           const input = await sql<{ total: string | null }>`
@@ -166,7 +216,11 @@ describe('report properties over random books', () => {
           // detail=totals (summed per invoice, not per listed row) answers the same figures.
           const { invoices: _invoices, ...outputTotal } = vat.outputVAT;
           const { expenses: _expenses, ...inputTotal } = vat.inputVAT;
-          expect(await report(t.app, s, `vat?from=${from}&to=${vatTo}&detail=totals`)).toEqual({ ...vat, outputVAT: outputTotal, inputVAT: inputTotal });
+          expect(await report(t.app, s, `vat?from=${from}&to=${vatTo}&detail=totals`)).toEqual({
+            ...vat,
+            outputVAT: outputTotal,
+            inputVAT: inputTotal,
+          });
         }
       }),
       { numRuns: 10 },

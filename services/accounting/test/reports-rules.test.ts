@@ -17,23 +17,27 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-const get = (s: Session, url: string) => t.app.inject(authed(s.token, { method: 'GET', url: `/api/v1/reports/${url}` }));
+const get = (s: Session, url: string) =>
+  t.app.inject(authed(s.token, { method: 'GET', url: `/api/v1/reports/${url}` }));
 
 describe('report query validation', () => {
-  it.each(['profit-loss', 'cash-flow', 'vat'])('%s: from missing is SVC-6001, to missing SVC-6002, from after to SVC-6003', async (path) => {
-    const noFrom = await get(owner, `${path}?to=2026-01-31`);
-    expect(noFrom.statusCode).toBe(422);
-    expect(noFrom.json().error).toMatchObject({ code: 'SVC-6001', details: { from: ['is required'] } });
-    const neither = await get(owner, path);
-    expect(neither.json().error.code).toBe('SVC-6001');
-    const noTo = await get(owner, `${path}?from=2026-01-01`);
-    expect(noTo.statusCode).toBe(422);
-    expect(noTo.json().error).toMatchObject({ code: 'SVC-6002', details: { to: ['is required'] } });
-    const reversed = await get(owner, `${path}?from=2026-02-01&to=2026-01-31`);
-    expect(reversed.statusCode).toBe(422);
-    expect(reversed.json().error.code).toBe('SVC-6003');
-    expect((await get(owner, `${path}?from=2026-01-31&to=2026-01-31`)).statusCode).toBe(200);
-  });
+  it.each(['profit-loss', 'cash-flow', 'vat'])(
+    '%s: from missing is SVC-6001, to missing SVC-6002, from after to SVC-6003',
+    async (path) => {
+      const noFrom = await get(owner, `${path}?to=2026-01-31`);
+      expect(noFrom.statusCode).toBe(422);
+      expect(noFrom.json().error).toMatchObject({ code: 'SVC-6001', details: { from: ['is required'] } });
+      const neither = await get(owner, path);
+      expect(neither.json().error.code).toBe('SVC-6001');
+      const noTo = await get(owner, `${path}?from=2026-01-01`);
+      expect(noTo.statusCode).toBe(422);
+      expect(noTo.json().error).toMatchObject({ code: 'SVC-6002', details: { to: ['is required'] } });
+      const reversed = await get(owner, `${path}?from=2026-02-01&to=2026-01-31`);
+      expect(reversed.statusCode).toBe(422);
+      expect(reversed.json().error.code).toBe('SVC-6003');
+      expect((await get(owner, `${path}?from=2026-01-31&to=2026-01-31`)).statusCode).toBe(200);
+    },
+  );
 
   it.each([
     ['profit-loss?from=2026-02-30&to=2026-03-01', 'from'],
@@ -52,18 +56,31 @@ describe('report query validation', () => {
 
   it('a viewer reads every report', async () => {
     const viewer = await addMember(t.app, owner, 'viewer');
-    for (const path of ['dashboard', 'profit-loss?from=2026-01-01&to=2026-01-31', 'balance-sheet', 'cash-flow?from=2026-01-01&to=2026-01-31', 'vat?from=2026-01-01&to=2026-01-31', 'trial-balance']) {
+    for (const path of [
+      'dashboard',
+      'profit-loss?from=2026-01-01&to=2026-01-31',
+      'balance-sheet',
+      'cash-flow?from=2026-01-01&to=2026-01-31',
+      'vat?from=2026-01-01&to=2026-01-31',
+      'trial-balance',
+    ]) {
       expect((await get(viewer, path)).statusCode, path).toBe(200);
     }
   });
 
-  it('an empty book answers zeros in the base currency\'s decimals', async () => {
+  it("an empty book answers zeros in the base currency's decimals", async () => {
     const s = await registerOrg(t.app, { baseCurrency: 'BAM', country: 'BA', language: 'bs' });
     expect(await report(t.app, s, 'trial-balance?date=2026-01-31')).toEqual({
-      asOfDate: '2026-01-31', baseCurrency: 'BAM', accounts: [], totals: { debit: '0.00', credit: '0.00' }, balanced: true,
+      asOfDate: '2026-01-31',
+      baseCurrency: 'BAM',
+      accounts: [],
+      totals: { debit: '0.00', credit: '0.00' },
+      balanced: true,
     });
     expect(await report(t.app, s, 'profit-loss?from=2026-01-01&to=2026-01-31')).toMatchObject({
-      revenue: { total: '0.00', accounts: [] }, expenses: { total: '0.00', accounts: [] }, netProfit: '0.00',
+      revenue: { total: '0.00', accounts: [] },
+      expenses: { total: '0.00', accounts: [] },
+      netProfit: '0.00',
     });
   });
 });
@@ -77,12 +94,42 @@ describe('account_period_sums', () => {
     await foldLedger(t.t.db);
     // No organization filter: row-level security alone limits what the tenant sees.
     const rows = await t.t.db.withContext({ kind: 'tenant', orgId: a.orgId }, (db) =>
-      db.selectFrom('account_period_sums').select(['organization_id', 'grain', 'period_start', 'debit_total', 'credit_total']).orderBy('grain').orderBy('debit_total').execute());
+      db
+        .selectFrom('account_period_sums')
+        .select(['organization_id', 'grain', 'period_start', 'debit_total', 'credit_total'])
+        .orderBy('grain')
+        .orderBy('debit_total')
+        .execute(),
+    );
     expect(rows).toEqual([
-      { organization_id: a.orgId, grain: 'day', period_start: '2026-04-10', debit_total: '0.0000', credit_total: '12.5000' },
-      { organization_id: a.orgId, grain: 'day', period_start: '2026-04-10', debit_total: '12.5000', credit_total: '0.0000' },
-      { organization_id: a.orgId, grain: 'month', period_start: '2026-04-01', debit_total: '0.0000', credit_total: '12.5000' },
-      { organization_id: a.orgId, grain: 'month', period_start: '2026-04-01', debit_total: '12.5000', credit_total: '0.0000' },
+      {
+        organization_id: a.orgId,
+        grain: 'day',
+        period_start: '2026-04-10',
+        debit_total: '0.0000',
+        credit_total: '12.5000',
+      },
+      {
+        organization_id: a.orgId,
+        grain: 'day',
+        period_start: '2026-04-10',
+        debit_total: '12.5000',
+        credit_total: '0.0000',
+      },
+      {
+        organization_id: a.orgId,
+        grain: 'month',
+        period_start: '2026-04-01',
+        debit_total: '0.0000',
+        credit_total: '12.5000',
+      },
+      {
+        organization_id: a.orgId,
+        grain: 'month',
+        period_start: '2026-04-01',
+        debit_total: '12.5000',
+        credit_total: '0.0000',
+      },
     ]);
   });
 });
@@ -98,7 +145,9 @@ describe('SVC-6004: the trial balance checks its own totals', () => {
       await sql`
         INSERT INTO ledger_transactions (organization_id, transaction_date, description, debit_account_id, credit_account_id,
           amount, currency_code, exchange_rate, base_amount, reference_type, locked)
-        VALUES (${s.orgId}, '2026-05-05', 'half-written', ${ids['5000']}, ${ids['1000']}, 99, 'EUR', 1, 99, 'manual', false)`.execute(db);
+        VALUES (${s.orgId}, '2026-05-05', 'half-written', ${ids['5000']}, ${ids['1000']}, 99, 'EUR', 1, 99, 'manual', false)`.execute(
+        db,
+      );
       await sql`ALTER TABLE ledger_transactions ENABLE TRIGGER ledger_moves_insert`.execute(db);
       await sql`
         INSERT INTO ledger_moves (organization_id, account_id, counter_account_id, transaction_date, debit, credit, posting_count)
@@ -118,10 +167,17 @@ describe('SVC-6004: the trial balance checks its own totals', () => {
     // Found whether the broken side is still a pending move or already folded into the sums.
     for (const folded of [false, true]) {
       if (folded) await foldLedger(t.t.db);
-      for (const url of ['trial-balance?date=2026-05-05', 'trial-balance?date=2026-12-31', 'trial-balance?date=2026-05-05&format=pdf']) {
+      for (const url of [
+        'trial-balance?date=2026-05-05',
+        'trial-balance?date=2026-12-31',
+        'trial-balance?date=2026-05-05&format=pdf',
+      ]) {
         const res = await get(s, url);
         expect(res.statusCode, url).toBe(500);
-        expect(res.json().error).toMatchObject({ code: 'SVC-6004', message: 'Ukupni duguje i potražuje u bruto bilanci se razlikuju.' });
+        expect(res.json().error).toMatchObject({
+          code: 'SVC-6004',
+          message: 'Ukupni duguje i potražuje u bruto bilanci se razlikuju.',
+        });
         expect(res.json().error.requestId).toBe(res.headers['x-request-id']);
       }
     }
@@ -129,16 +185,22 @@ describe('SVC-6004: the trial balance checks its own totals', () => {
     const log = { error: vi.fn() };
     const org = { id: s.orgId, name: 'x', baseCurrency: 'EUR', country: 'HR', language: 'hr' };
     await expect(
-      t.t.db.withContext({ kind: 'tenant', orgId: s.orgId }, (db) => trialBalanceReport(db, org, '2026-06-30', log as never)),
+      t.t.db.withContext({ kind: 'tenant', orgId: s.orgId }, (db) =>
+        trialBalanceReport(db, org, '2026-06-30', log as never),
+      ),
     ).rejects.toMatchObject({ code: 'SVC-6004', status: 500 });
     expect(log.error).toHaveBeenCalledWith(
-      expect.objectContaining({ organizationId: s.orgId, asOfDate: '2026-06-30', totals: { debit: '599.00', credit: '500.00' } }),
+      expect.objectContaining({
+        organizationId: s.orgId,
+        asOfDate: '2026-06-30',
+        totals: { debit: '599.00', credit: '500.00' },
+      }),
       expect.stringContaining('SVC-6004'),
     );
   });
 });
 
-describe('dashboard in the organization\'s time zone', () => {
+describe("dashboard in the organization's time zone", () => {
   it('takes today in Europe/Zagreb (CET/CEST), not UTC', () => {
     expect(organizationToday('HR', new Date('2026-12-31T22:59:59Z'))).toBe('2026-12-31');
     expect(organizationToday('HR', new Date('2026-12-31T23:00:00Z'))).toBe('2027-01-01');
@@ -160,9 +222,26 @@ describe('dashboard in the organization\'s time zone', () => {
     await manualEntry(t.app, s, ids, '2027-01-01', '5300', '1100', 20);
 
     const dec31 = await report(t.app, s, 'dashboard');
-    expect(dec31).toMatchObject({ asOfDate: '2026-12-31', revenueMTD: '300.00', expensesMTD: '40.00', profitMTD: '260.00', cashBalance: '378.00' });
+    expect(dec31).toMatchObject({
+      asOfDate: '2026-12-31',
+      revenueMTD: '300.00',
+      expensesMTD: '40.00',
+      profitMTD: '260.00',
+      cashBalance: '378.00',
+    });
     expect(dec31.monthlyPL.map((m: { month: string }) => m.month)).toEqual([
-      '2026-01', '2026-02', '2026-03', '2026-04', '2026-05', '2026-06', '2026-07', '2026-08', '2026-09', '2026-10', '2026-11', '2026-12',
+      '2026-01',
+      '2026-02',
+      '2026-03',
+      '2026-04',
+      '2026-05',
+      '2026-06',
+      '2026-07',
+      '2026-08',
+      '2026-09',
+      '2026-10',
+      '2026-11',
+      '2026-12',
     ]);
     expect(dec31.monthlyPL[0]).toEqual({ month: '2026-01', revenue: '7.00', expenses: '0.00', profit: '7.00' });
     // November +100 in cash; December to date +300 - 40: (260 - 100) / 100.
@@ -170,7 +249,13 @@ describe('dashboard in the organization\'s time zone', () => {
 
     vi.setSystemTime(new Date('2026-12-31T23:30:00Z')); // 00:30 on 1 January in Zagreb
     const jan1 = await report(t.app, s, 'dashboard');
-    expect(jan1).toMatchObject({ asOfDate: '2027-01-01', revenueMTD: '50.00', expensesMTD: '20.00', profitMTD: '30.00', cashBalance: '408.00' });
+    expect(jan1).toMatchObject({
+      asOfDate: '2027-01-01',
+      revenueMTD: '50.00',
+      expensesMTD: '20.00',
+      profitMTD: '30.00',
+      cashBalance: '408.00',
+    });
     expect(jan1.monthlyPL).toHaveLength(12);
     expect(jan1.monthlyPL[0]).toEqual({ month: '2026-02', revenue: '11.00', expenses: '0.00', profit: '11.00' });
     expect(jan1.monthlyPL.slice(9)).toEqual([
@@ -184,7 +269,7 @@ describe('dashboard in the organization\'s time zone', () => {
     expect((await report(t.app, s, 'trial-balance')).asOfDate).toBe('2027-01-01');
   });
 
-  it('lists this month\'s approved and paid expenses by category, without VAT, in base currency', async () => {
+  it("lists this month's approved and paid expenses by category, without VAT, in base currency", async () => {
     vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-03-15T10:00:00Z') });
     const s = await registerOrg(t.app, { baseCurrency: 'EUR', country: 'RS', language: 'sr' });
     const expense = async (payload: object, then: string[]) => {
@@ -192,7 +277,13 @@ describe('dashboard in the organization\'s time zone', () => {
       expect(res.statusCode, res.body).toBe(201);
       for (const action of then) {
         const body = action === 'pay' ? { paidAt: '2026-03-15' } : {};
-        expect((await t.app.inject(authed(s.token, { method: 'PATCH', url: `/api/v1/expenses/${res.json().id}/${action}`, payload: body }))).statusCode).toBe(200);
+        expect(
+          (
+            await t.app.inject(
+              authed(s.token, { method: 'PATCH', url: `/api/v1/expenses/${res.json().id}/${action}`, payload: body }),
+            )
+          ).statusCode,
+        ).toBe(200);
       }
     };
     await expense({ expenseDate: '2026-03-02', category: 'Gorivo', amount: 24.4, taxAmount: 4.4 }, ['approve']);

@@ -1,5 +1,5 @@
+import { installWriteCounter, type RobustnessTarget, summarize, walkOpenApi } from '@app/shared/test/robustness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installWriteCounter, summarize, walkOpenApi, type RobustnessTarget } from '@app/shared/test/robustness';
 import { buildTestApp, login, registerOrg, type Session, type TestApp } from './helpers.js';
 
 // Issue 8: every operation of the OpenAPI document, hostile values in every path, query and body
@@ -20,7 +20,8 @@ function envelopeProblem(_status: number, body: unknown): string | null {
   if (typeof e.message !== 'string') return 'no message';
   const extra = Object.keys(e).filter((k) => !['code', 'message', 'details', 'requestId'].includes(k));
   if (extra.length) return `unexpected members ${extra.join(',')}`;
-  if (e.details !== undefined && (typeof e.details !== 'object' || Array.isArray(e.details))) return 'details is not a field map';
+  if (e.details !== undefined && (typeof e.details !== 'object' || Array.isArray(e.details)))
+    return 'details is not a field map';
   return null;
 }
 

@@ -21,12 +21,32 @@ const routeFiles = files.filter((f) => f.endsWith('.routes.ts'));
 
 /** What only a service (or a repository) may do. */
 const FORBIDDEN: ReadonlyArray<{ rule: string; pattern: RegExp; example: string }> = [
-  { rule: 'opens a transaction', pattern: /\.transaction\s*\(/, example: 'await scopeOf(request).transaction((trx) => save(trx))' },
-  { rule: 'opens a connection in a context', pattern: /\bwithContext\s*\(/, example: 'ctx.db.withContext({ kind: "tenant", orgId }, fn)' },
-  { rule: 'runs statements on the scope itself', pattern: /\.run\s*\(/, example: 'await scope.run((db) => find(db, id))' },
+  {
+    rule: 'opens a transaction',
+    pattern: /\.transaction\s*\(/,
+    example: 'await scopeOf(request).transaction((trx) => save(trx))',
+  },
+  {
+    rule: 'opens a connection in a context',
+    pattern: /\bwithContext\s*\(/,
+    example: 'ctx.db.withContext({ kind: "tenant", orgId }, fn)',
+  },
+  {
+    rule: 'runs statements on the scope itself',
+    pattern: /\.run\s*\(/,
+    example: 'await scope.run((db) => find(db, id))',
+  },
   { rule: 'takes a connection', pattern: /\.connection\s*\(/, example: 'db.connection().execute(fn)' },
-  { rule: 'uses the removed request.tenant / tenantTx', pattern: /\.tenant\s*\(|\btenantTx\b/, example: 'request.tenantTx((trx) => f(trx))' },
-  { rule: 'reaches a repository past its service', pattern: /from\s+'[^']*\.repository\.js'/, example: "import * as repo from './invoices.repository.js';" },
+  {
+    rule: 'uses the removed request.tenant / tenantTx',
+    pattern: /\.tenant\s*\(|\btenantTx\b/,
+    example: 'request.tenantTx((trx) => f(trx))',
+  },
+  {
+    rule: 'reaches a repository past its service',
+    pattern: /from\s+'[^']*\.repository\.js'/,
+    example: "import * as repo from './invoices.repository.js';",
+  },
 ];
 
 /** A route registration: app.get('/...', ...), fastify.post("/..."). */
@@ -35,12 +55,14 @@ const REGISTERS_ROUTE = /\.(get|post|put|patch|delete)\(\s*['"`]\//;
 describe('route handlers leave transactions to the services', () => {
   it('finds the routes files it checks', () => {
     const names = routeFiles.map((f) => relative(SRC, f));
-    expect(names).toEqual(expect.arrayContaining([
-      join('modules', 'invoices', 'invoices.routes.ts'),
-      join('modules', 'ledger', 'ledger.routes.ts'),
-      join('modules', 'auth', 'auth.routes.ts'),
-      join('modules', 'banking', 'banking.routes.ts'),
-    ]));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        join('modules', 'invoices', 'invoices.routes.ts'),
+        join('modules', 'ledger', 'ledger.routes.ts'),
+        join('modules', 'auth', 'auth.routes.ts'),
+        join('modules', 'banking', 'banking.routes.ts'),
+      ]),
+    );
     expect(routeFiles.length).toBeGreaterThanOrEqual(17);
   });
 

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import { createHttp } from '@app/shared/http';
+import { DOCS_ROUTES } from '@app/shared/openapi';
+import type { RouteEntry } from '@app/shared/routes';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RouteEntry } from '@app/shared/routes';
-import { createHttp } from '@app/shared/http';
 import { AccessTokens } from '../src/lib/jwt.js';
 import { authPlugin, principalCache, rolesOf } from '../src/plugins/auth.js';
 import { errorsPlugin } from '../src/plugins/errors.js';
 import { crossOrgFixtures } from './cross-org-fixtures.js';
 import { addMember, buildTestApp, login, registerOrg, type Session, type TestApp } from './helpers.js';
-import { DOCS_ROUTES } from '@app/shared/openapi';
 
 /**
  * One suite over every route of the app (STYLE 10, 14), read from the route table the app itself
@@ -52,8 +52,6 @@ const request = (route: RouteEntry, token?: string, id?: string, payload: object
     ...(route.method === 'GET' || route.method === 'DELETE' ? {} : { payload }),
   });
 
-
-
 describe('public routes', () => {
   it('are exactly the listed ones; every other route needs a token', () => {
     const open = h.app.routeTable.filter((r) => r.public).map((r) => `${r.method} ${r.url}`);
@@ -63,7 +61,11 @@ describe('public routes', () => {
   it('are only those that say so: a route whose config says nothing needs a token', async () => {
     const app = createHttp({ logLevel: 'silent', trustProxy: false });
     await app.register(errorsPlugin);
-    await app.register(authPlugin, { db: h.t.db, tokens: new AccessTokens(h.config.jwtSecret, 60_000), principals: principalCache(60_000) });
+    await app.register(authPlugin, {
+      db: h.t.db,
+      tokens: new AccessTokens(h.config.jwtSecret, 60_000),
+      principals: principalCache(60_000),
+    });
     app.get('/forgotten', async () => 'open');
     app.get('/declared', { config: { public: true } }, async () => 'open');
     const forgotten = await app.inject({ url: '/forgotten' });
@@ -75,8 +77,13 @@ describe('public routes', () => {
   it('are answered without a token (never the missing-token 401)', async () => {
     for (const route of h.app.routeTable.filter((r) => r.public)) {
       const res = await request(route);
-      const code = res.headers['content-type']?.toString().startsWith('application/json') ? res.json().error?.code : undefined;
-      expect({ route: `${route.method} ${route.url}`, code }).not.toEqual({ route: `${route.method} ${route.url}`, code: 'SVC-1005' });
+      const code = res.headers['content-type']?.toString().startsWith('application/json')
+        ? res.json().error?.code
+        : undefined;
+      expect({ route: `${route.method} ${route.url}`, code }).not.toEqual({
+        route: `${route.method} ${route.url}`,
+        code: 'SVC-1005',
+      });
     }
   });
 });
@@ -84,7 +91,14 @@ describe('public routes', () => {
 describe('every authenticated route', () => {
   it('is listed (the suite sees the whole map)', () => {
     const urls = routes.map((r) => `${r.method} ${r.url}`);
-    expect(urls).toEqual(expect.arrayContaining(['GET /api/v1/auth/me', 'PUT /api/v1/organization', 'DELETE /api/v1/users/:id', 'GET /api/v1/audit-log']));
+    expect(urls).toEqual(
+      expect.arrayContaining([
+        'GET /api/v1/auth/me',
+        'PUT /api/v1/organization',
+        'DELETE /api/v1/users/:id',
+        'GET /api/v1/audit-log',
+      ]),
+    );
     expect(routes.length).toBeGreaterThan(10);
   });
 
@@ -92,7 +106,9 @@ describe('every authenticated route', () => {
     for (const route of routes) {
       const res = await request(route);
       expect({ route: `${route.method} ${route.url}`, status: res.statusCode, code: res.json().error?.code }).toEqual({
-        route: `${route.method} ${route.url}`, status: 401, code: 'SVC-1005',
+        route: `${route.method} ${route.url}`,
+        status: 401,
+        code: 'SVC-1005',
       });
     }
   });
@@ -101,9 +117,18 @@ describe('every authenticated route', () => {
     const claims = JSON.parse(Buffer.from(owner.token.split('.')[1], 'base64url').toString());
     const key = new TextEncoder().encode(h.config.jwtSecret);
     const expired = await new SignJWT({ org: claims.org, role: 'owner', sid: claims.sid })
-      .setProtectedHeader({ alg: 'HS256' }).setSubject(claims.sub).setJti('e').setIssuedAt(1_700_000_000).setExpirationTime(1_700_000_060).sign(key);
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(claims.sub)
+      .setJti('e')
+      .setIssuedAt(1_700_000_000)
+      .setExpirationTime(1_700_000_060)
+      .sign(key);
     const forged = await new SignJWT({ org: claims.org, role: 'owner', sid: claims.sid })
-      .setProtectedHeader({ alg: 'HS256' }).setSubject(claims.sub).setJti('f').setIssuedAt().setExpirationTime('5m')
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(claims.sub)
+      .setJti('f')
+      .setIssuedAt()
+      .setExpirationTime('5m')
       .sign(new TextEncoder().encode('another-secret-of-sufficient-length-000000'));
     for (const route of routes) {
       expect([route.url, (await request(route, expired)).json().error.code]).toEqual([route.url, 'SVC-1003']);
@@ -115,24 +140,34 @@ describe('every authenticated route', () => {
     for (const route of routes) {
       for (const role of ['owner', 'admin', 'accountant', 'viewer']) {
         // Logout ends the session it is called with: give it a throw-away login.
-        const token = route.url.endsWith('/logout') ? (await login(h.app, sessions[role].email)).json().tokens.accessToken : sessions[role].token;
+        const token = route.url.endsWith('/logout')
+          ? (await login(h.app, sessions[role].email)).json().tokens.accessToken
+          : sessions[role].token;
         const res = await request(route, token);
         const roles = rolesOf(route.config)!;
         const allowed = roles === 'all' || (roles as readonly string[]).includes(role);
         if (allowed) {
-          expect({ url: route.url, method: route.method, role, status: res.statusCode }).not.toMatchObject({ status: 403 });
+          expect({ url: route.url, method: route.method, role, status: res.statusCode }).not.toMatchObject({
+            status: 403,
+          });
           expect(res.statusCode).not.toBe(401);
         } else {
           expect({ url: route.url, role, status: res.statusCode, body: res.json().error }).toEqual({
-            url: route.url, role, status: 403,
-            body: { code: 'SVC-9001', message: expect.any(String), details: { required: [...(roles as string[])], current: [role] } },
+            url: route.url,
+            role,
+            status: 403,
+            body: {
+              code: 'SVC-9001',
+              message: expect.any(String),
+              details: { required: [...(roles as string[])], current: [role] },
+            },
           });
         }
       }
     }
   });
 
-  it('answers another organization\'s records as 404 and changes nothing', async () => {
+  it("answers another organization's records as 404 and changes nothing", async () => {
     const intruder = await registerOrg(h.app);
     const withIds = routes.filter((r) => r.url.includes(':'));
     for (const route of withIds) {
@@ -142,10 +177,18 @@ describe('every authenticated route', () => {
       const res = await request(route, intruder.token, id, payload);
       expect([route.method, route.url, res.statusCode]).toEqual([route.method, route.url, 404]);
     }
-    const viewer = await h.t.db.system.selectFrom('users').select(['role', 'is_active']).where('id', '=', sessions.viewer.userId).executeTakeFirstOrThrow();
+    const viewer = await h.t.db.system
+      .selectFrom('users')
+      .select(['role', 'is_active'])
+      .where('id', '=', sessions.viewer.userId)
+      .executeTakeFirstOrThrow();
     expect(viewer).toEqual({ role: 'viewer', is_active: true });
     // Lists only ever show the caller's organization.
-    const users = await h.app.inject({ method: 'GET', url: '/api/v1/users', headers: { authorization: `Bearer ${intruder.token}` } });
+    const users = await h.app.inject({
+      method: 'GET',
+      url: '/api/v1/users',
+      headers: { authorization: `Bearer ${intruder.token}` },
+    });
     expect(users.json().data.map((u: { id: string }) => u.id)).toEqual([intruder.userId]);
   });
 });

@@ -62,7 +62,12 @@ describe('OccurrenceCounter (A14 n-th occurrence rule)', () => {
     for (let i = 0; i < 300_000; i++) {
       const k = Math.floor(rnd() * 250_000);
       const long = k % 97 === 0 ? 'x'.repeat(400) : '';
-      rows.push([`2026-0${(k % 9) + 1}-1${k % 10}`, String((k % 5000) - 2500 || 1), `Uplata ${k} ž${long}`, k % 3 ? `RF${k}` : '']);
+      rows.push([
+        `2026-0${(k % 9) + 1}-1${k % 10}`,
+        String((k % 5000) - 2500 || 1),
+        `Uplata ${k} ž${long}`,
+        k % 3 ? `RF${k}` : '',
+      ]);
     }
     const c = new OccurrenceCounter();
     const got = rows.map((r) => c.add(...r));

@@ -1,49 +1,49 @@
-import type { FastifyInstance } from 'fastify';
-import cookie from '@fastify/cookie';
-import cors from '@fastify/cors';
-import type { Database } from '@app/shared/db/database';
 import { closeRedis, connectRedis } from '@app/shared/counters';
+import type { Database } from '@app/shared/db/database';
 import { createHttp } from '@app/shared/http';
+import { listenForInvalidations } from '@app/shared/notified-cache';
 import { registerOpenApi } from '@app/shared/openapi';
 import { registerRateLimits } from '@app/shared/rate-limits';
-import { listenForInvalidations } from '@app/shared/notified-cache';
-import { collectRoutes, registerPublic, type RouteEntry } from '@app/shared/routes';
+import { collectRoutes, type RouteEntry, registerPublic } from '@app/shared/routes';
 import { createScheduler, runExclusive, type Scheduler } from '@app/shared/scheduler';
+import cookie from '@fastify/cookie';
+import cors from '@fastify/cors';
+import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import type { DB } from './db/schema.js';
 import { AppError, registerErrorHandling } from './errors.js';
 import { JOB_LOCKS } from './jobs/job-locks.js';
 import { createTokenService } from './lib/tokens.js';
-import { registerSurfaceAuth, requireSurfaceOrPublic } from './plugins/authenticate.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { SESSION_CHANNEL, SessionService, sessionCache } from './modules/auth/sessions.service.js';
-import { createMockClient, createOidcClient } from './modules/auth-eid/eid-client.js';
 import { deleteExpiredEidRows } from './modules/auth-eid/eid.repository.js';
 import { eidRoutes } from './modules/auth-eid/eid.routes.js';
 import { EidService } from './modules/auth-eid/eid.service.js';
+import { createMockClient, createOidcClient } from './modules/auth-eid/eid-client.js';
 import { cardsRoutes } from './modules/cards/cards.routes.js';
 import { CardsService } from './modules/cards/cards.service.js';
 import { DataRightsService } from './modules/gdpr/data-rights.service.js';
 import { gdprRoutes } from './modules/gdpr/gdpr.routes.js';
 import { GdprService } from './modules/gdpr/gdpr.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
-import { openBankingRoutes } from './modules/open-banking/open-banking.routes.js';
-import { OpenBankingService } from './modules/open-banking/open-banking.service.js';
-import { createSandboxProvider } from './modules/open-banking/providers/sandbox.js';
 import { merchantsRoutes } from './modules/merchants/merchants.routes.js';
 import { MerchantsService } from './modules/merchants/merchants.service.js';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
+import { openBankingRoutes } from './modules/open-banking/open-banking.routes.js';
+import { OpenBankingService } from './modules/open-banking/open-banking.service.js';
+import { createSandboxProvider } from './modules/open-banking/providers/sandbox.js';
 import { deleteExpiredKeys } from './modules/payments/idempotency.js';
 import { paymentsRoutes } from './modules/payments/payments.routes.js';
 import { PaymentsService } from './modules/payments/payments.service.js';
 import { ratesRoutes } from './modules/rates/rates.routes.js';
+import { RatesService } from './modules/rates/rates.service.js';
 import { recipientsRoutes } from './modules/recipients/recipients.routes.js';
 import { RecipientsService } from './modules/recipients/recipients.service.js';
 import { settingsRoutes } from './modules/settings/settings.routes.js';
 import { transactionsRoutes } from './modules/transactions/transactions.routes.js';
 import { TransactionsService } from './modules/transactions/transactions.service.js';
-import { RatesService } from './modules/rates/rates.service.js';
+import { registerSurfaceAuth, requireSurfaceOrPublic } from './plugins/authenticate.js';
 
 export interface BuildOptions {
   /** Feed fetcher for the rates job (tests pass a recorded response). */
@@ -92,13 +92,21 @@ export async function buildApp(
   // The sessions this instance has checked, dropped when PostgreSQL notifies a change to the
   // session, its user or the user's bank accounts (SESSION_CACHE=off: read on every request).
   const keptSessions = sessionCache(config.sessionCache.maxAgeMs);
-  const stopListening = await listenForInvalidations(db.raw, SESSION_CHANNEL, keptSessions, config.sessionCache.enabled);
+  const stopListening = await listenForInvalidations(
+    db.raw,
+    SESSION_CHANNEL,
+    keptSessions,
+    config.sessionCache.enabled,
+  );
   app.addHook('onClose', async () => stopListening());
   const sessions = new SessionService(db.system, tokens, db, keptSessions);
   const eidClient = config.eid.mock
     ? createMockClient(config.eid, db.system, config.publicUrl)
     : createOidcClient(config.eid, { allowHttp: config.nodeEnv !== 'production' });
-  const sandbox = createSandboxProvider(db.system, { publicUrl: config.publicUrl, settlementMs: config.openBanking.sandboxSettlementMs });
+  const sandbox = createSandboxProvider(db.system, {
+    publicUrl: config.publicUrl,
+    settlementMs: config.openBanking.sandboxSettlementMs,
+  });
   const openBanking = new OpenBankingService(db, sandbox, config);
   const ctx: AppContext = {
     config,
@@ -178,7 +186,8 @@ export async function buildApp(
     name: 'idempotency-cleanup',
     intervalMs: config.openBanking.settlementIntervalMs > 0 ? 3_600_000 : 0,
     runOnStart: false,
-    run: () => runExclusive(db.system, db.kind, JOB_LOCKS.idempotencyCleanup, () => deleteExpiredKeys(db.system, new Date())),
+    run: () =>
+      runExclusive(db.system, db.kind, JOB_LOCKS.idempotencyCleanup, () => deleteExpiredKeys(db.system, new Date())),
   });
   if (config.rates.feed) {
     scheduler.add({

@@ -1,10 +1,13 @@
 import { join } from 'node:path';
 import {
+  type CommonConfig,
   ConfigError,
   databaseUrl,
   deepFreeze,
+  type Env,
   loadCommonConfig,
   loadSecret,
+  type NodeEnv,
   packageVersion,
   parseBcryptCost,
   parseBool,
@@ -12,9 +15,6 @@ import {
   parseDuration,
   parsePort,
   requiredInProduction,
-  type CommonConfig,
-  type Env,
-  type NodeEnv,
 } from '@app/shared/config';
 
 export type JwtKeys =
@@ -88,12 +88,16 @@ export interface Config extends CommonConfig {
 function loadJwt(env: Env, nodeEnv: NodeEnv, dataDir: string): JwtKeys {
   const algorithm = (env.JWT_ALGORITHM ?? 'HS256').toUpperCase();
   if (algorithm === 'HS256') {
-    return { algorithm, secret: loadSecret({ name: 'JWT_SECRET', value: env.JWT_SECRET, nodeEnv, dataDir: join(dataDir, 'remittance') }) };
+    return {
+      algorithm,
+      secret: loadSecret({ name: 'JWT_SECRET', value: env.JWT_SECRET, nodeEnv, dataDir: join(dataDir, 'remittance') }),
+    };
   }
   if (algorithm === 'RS256') {
     const privateKeyPem = env.JWT_PRIVATE_KEY?.replace(/\\n/g, '\n');
     const publicKeyPem = env.JWT_PUBLIC_KEY?.replace(/\\n/g, '\n');
-    if (!privateKeyPem || !publicKeyPem) throw new ConfigError('JWT_ALGORITHM=RS256 needs JWT_PRIVATE_KEY and JWT_PUBLIC_KEY (PEM)');
+    if (!privateKeyPem || !publicKeyPem)
+      throw new ConfigError('JWT_ALGORITHM=RS256 needs JWT_PRIVATE_KEY and JWT_PUBLIC_KEY (PEM)');
     return { algorithm, privateKeyPem, publicKeyPem };
   }
   throw new ConfigError(`JWT_ALGORITHM must be HS256 or RS256 (got "${algorithm}")`);
@@ -112,11 +116,14 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
 
   const eidSecretRequired = production && !eidMock;
   const clientSecret = env.EID_CLIENT_SECRET || '';
-  if (eidSecretRequired && clientSecret.length < 32) throw new ConfigError('EID_CLIENT_SECRET is required in production (at least 32 characters)');
+  if (eidSecretRequired && clientSecret.length < 32)
+    throw new ConfigError('EID_CLIENT_SECRET is required in production (at least 32 characters)');
   const issuer = env.EID_ISSUER || null;
   const explicit = env.EID_AUTHORIZE_URL && env.EID_TOKEN_URL && env.EID_JWKS_URL;
   if (!eidMock && !issuer && !explicit) {
-    throw new ConfigError('EID_MOCK=false needs EID_ISSUER (discovery) or EID_AUTHORIZE_URL, EID_TOKEN_URL and EID_JWKS_URL');
+    throw new ConfigError(
+      'EID_MOCK=false needs EID_ISSUER (discovery) or EID_AUTHORIZE_URL, EID_TOKEN_URL and EID_JWKS_URL',
+    );
   }
 
   const cards = parseBool('FEATURE_CARDS', env.FEATURE_CARDS, false);
@@ -142,7 +149,12 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       provider: env.EID_PROVIDER_NAME || (eidMock ? 'mock-eid' : 'eid'),
       clientId: requiredInProduction(nodeEnv, 'EID_CLIENT_ID', env.EID_CLIENT_ID, 'remittance-dev'),
       clientSecret,
-      callbackUrl: requiredInProduction(nodeEnv, 'EID_CALLBACK_URL', env.EID_CALLBACK_URL, `${publicUrl}/api/auth/eid/callback`),
+      callbackUrl: requiredInProduction(
+        nodeEnv,
+        'EID_CALLBACK_URL',
+        env.EID_CALLBACK_URL,
+        `${publicUrl}/api/auth/eid/callback`,
+      ),
       callbackUrlMobile: requiredInProduction(
         nodeEnv,
         'EID_CALLBACK_URL_MOBILE',
@@ -190,6 +202,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   if (production && (obProvider === 'sandbox' || obProvider === '')) {
     throw new ConfigError('OPEN_BANKING_PROVIDER must name a real provider in production (sandbox is refused)');
   }
-  if (obProvider !== 'sandbox') throw new ConfigError(`OPEN_BANKING_PROVIDER "${obProvider}" is not implemented (only sandbox)`);
+  if (obProvider !== 'sandbox')
+    throw new ConfigError(`OPEN_BANKING_PROVIDER "${obProvider}" is not implemented (only sandbox)`);
   return deepFreeze(config);
 }

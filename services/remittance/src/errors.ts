@@ -1,6 +1,6 @@
-import type { FastifyInstance } from 'fastify';
-import { CodedError, issueFields, registerErrorEnvelope, type Fault, type ValidationIssue } from '@app/shared/errors';
+import { CodedError, type Fault, issueFields, registerErrorEnvelope, type ValidationIssue } from '@app/shared/errors';
 import { UNSAFE_TEXT_KEYWORD } from '@app/shared/input-hygiene';
+import type { FastifyInstance } from 'fastify';
 
 /** The R2 catalog (spec Errors): each code's HTTP status, decided here and nowhere else. */
 export const CATALOG = {
@@ -40,15 +40,28 @@ export const unauthorized = (message = 'Authentication required') => new AppErro
 export const forbidden = (message = 'Forbidden') => new AppError('forbidden', message);
 export const notFound = (message = 'Not found') => new AppError('not_found', message);
 export const conflict = (message: string) => new AppError('conflict', message);
-export const validationError = (message: string, details?: ErrorDetail[]) => new AppError('validation_error', message, details);
+export const validationError = (message: string, details?: ErrorDetail[]) =>
+  new AppError('validation_error', message, details);
 
 // Missing or wrongly typed fields and values outside a fixed list are 400; values that break a
 // rule (range, length, pattern, format) are 422 (R2). A string PostgreSQL cannot hold (NUL, a
 // lone surrogate) is malformed input: 400 (G14).
-const SHAPE_KEYWORDS = new Set(['type', 'required', 'enum', 'const', 'anyOf', 'oneOf', 'additionalProperties', 'union', UNSAFE_TEXT_KEYWORD]);
+const SHAPE_KEYWORDS = new Set([
+  'type',
+  'required',
+  'enum',
+  'const',
+  'anyOf',
+  'oneOf',
+  'additionalProperties',
+  'union',
+  UNSAFE_TEXT_KEYWORD,
+]);
 
 function fromValidation(issues: ValidationIssue[], context: string | undefined): AppError {
-  const details = issues.flatMap((i) => issueFields(i).map((field) => ({ field: field || '(root)', message: i.message ?? 'is invalid' })));
+  const details = issues.flatMap((i) =>
+    issueFields(i).map((field) => ({ field: field || '(root)', message: i.message ?? 'is invalid' })),
+  );
   const shape = context !== 'body' || issues.some((i) => SHAPE_KEYWORDS.has(i.keyword ?? ''));
   return shape
     ? badRequest('The request is missing fields or has fields of the wrong type', details)
@@ -78,7 +91,9 @@ function fromFault(fault: Fault): AppError {
 
 /** The R2 body: `{error, message, details?}`. */
 function errorBody(e: AppError) {
-  return e.details?.length ? { error: e.code, message: e.message, details: e.details } : { error: e.code, message: e.message };
+  return e.details?.length
+    ? { error: e.code, message: e.message, details: e.details }
+    : { error: e.code, message: e.message };
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {

@@ -11,7 +11,9 @@ async function main(): Promise<void> {
   const db = await createDatabase({ url: config.databaseUrl, appRole: 'remittance_app' });
   try {
     const applied = await migrate(db.raw, MIGRATIONS_DIR, (m) => console.log(m));
-    console.log(applied.length ? `remittance: ${applied.length} migration(s) applied` : 'remittance: database is up to date');
+    console.log(
+      applied.length ? `remittance: ${applied.length} migration(s) applied` : 'remittance: database is up to date',
+    );
   } finally {
     await db.close();
   }

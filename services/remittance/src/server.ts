@@ -1,7 +1,7 @@
-import { createDatabase } from '@app/shared/db/database';
 import { configOrExit } from '@app/shared/config';
-import { listenGracefully } from '@app/shared/http';
+import { createDatabase } from '@app/shared/db/database';
 import { migrate } from '@app/shared/db/migrate';
+import { listenGracefully } from '@app/shared/http';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import type { DB } from './db/schema.js';

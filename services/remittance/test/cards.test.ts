@@ -5,7 +5,13 @@ import { bearer, nextPid, signInMobile, signInWeb, startApp, web } from './helpe
 type Env = Awaited<ReturnType<typeof startApp>>;
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-const ALL_ON = { FEATURE_CARDS: 'true', FEATURE_PHYSICAL_CARDS: 'true', FEATURE_CARD_PIN: 'true', FEATURE_SPENDING_LIMITS: 'true', BCRYPT_COST: '4' };
+const ALL_ON = {
+  FEATURE_CARDS: 'true',
+  FEATURE_PHYSICAL_CARDS: 'true',
+  FEATURE_CARD_PIN: 'true',
+  FEATURE_SPENDING_LIMITS: 'true',
+  BCRYPT_COST: '4',
+};
 
 let env: Env;
 beforeAll(async () => {
@@ -78,7 +84,11 @@ describe('feature flags (R14)', () => {
   }, 90_000);
 
   it('ignores the sub-feature flags while FEATURE_CARDS is off', async () => {
-    const subOnly = await startApp({ FEATURE_PHYSICAL_CARDS: 'true', FEATURE_CARD_PIN: 'true', FEATURE_SPENDING_LIMITS: 'true' });
+    const subOnly = await startApp({
+      FEATURE_PHYSICAL_CARDS: 'true',
+      FEATURE_CARD_PIN: 'true',
+      FEATURE_SPENDING_LIMITS: 'true',
+    });
     try {
       const u = await user(subOnly);
       expect((await u.call('v1', 'POST', '/cards/crd_x/pin', { pin: '1234' })).statusCode).toBe(404);
@@ -88,17 +98,31 @@ describe('feature flags (R14)', () => {
     }
   }, 90_000);
 
-  it('requires a session for every card route while on (401 without a token or with the other surface\'s token) and an allowed Origin for cookie writes (403)', async () => {
+  it("requires a session for every card route while on (401 without a token or with the other surface's token) and an allowed Origin for cookie writes (403)", async () => {
     const cookieOf = (await signInWeb(env.app, { pid: nextPid() })).cookie;
     for (const [method, path, payload] of CARD_ROUTES) {
       for (const surface of ['api', 'v1'] as const) {
-        const none = await env.app.inject({ method, url: `/${surface}${path}`, headers: { origin: 'http://localhost:3001' }, ...(payload ? { payload } : {}) });
+        const none = await env.app.inject({
+          method,
+          url: `/${surface}${path}`,
+          headers: { origin: 'http://localhost:3001' },
+          ...(payload ? { payload } : {}),
+        });
         expect(none.statusCode, `${method} /${surface}${path}`).toBe(401);
       }
-      const crossed = await env.app.inject({ method, url: `/v1${path}`, headers: { authorization: `Bearer ${cookieOf}` } });
+      const crossed = await env.app.inject({
+        method,
+        url: `/v1${path}`,
+        headers: { authorization: `Bearer ${cookieOf}` },
+      });
       expect(crossed.statusCode).toBe(401);
       if (method !== 'GET') {
-        const noOrigin = await env.app.inject({ method, url: `/api${path}`, cookies: { app_token: cookieOf }, ...(payload ? { payload } : {}) });
+        const noOrigin = await env.app.inject({
+          method,
+          url: `/api${path}`,
+          cookies: { app_token: cookieOf },
+          ...(payload ? { payload } : {}),
+        });
         expect(noOrigin.statusCode, `${method} /api${path} without Origin`).toBe(403);
       }
     }
@@ -117,7 +141,16 @@ describe('cards', () => {
       expect(card.maskedNumber).toMatch(/^---- ---- ---- \d{4}$/);
       expect(card.expiryMonth).toBeGreaterThanOrEqual(1);
       expect(card.expiryYear).toBe(new Date().getUTCFullYear() + 3);
-      expect(Object.keys(card).sort()).toEqual(['createdAt', 'expiryMonth', 'expiryYear', 'id', 'maskedNumber', 'securityCode', 'status', 'type']);
+      expect(Object.keys(card).sort()).toEqual([
+        'createdAt',
+        'expiryMonth',
+        'expiryYear',
+        'id',
+        'maskedNumber',
+        'securityCode',
+        'status',
+        'type',
+      ]);
 
       const physical = await u.call(surface, 'POST', '/cards', { type: 'physical' });
       expect(physical.statusCode).toBe(201);
@@ -162,10 +195,18 @@ describe('cards', () => {
       expect(res.json().error).toBe('conflict');
     }
     expect((await u.call('api', 'POST', `/cards/${id}/pin`, { pin: '1234' })).statusCode).toBe(409);
-    expect((await u.call('api', 'PUT', `/cards/${id}/limits`, { limitType: 'daily', amount: 10 })).statusCode).toBe(409);
-    expect((await u.call('api', 'POST', `/cards/${id}/physical`, { address: 'Storgata 1, 0155 Oslo' })).statusCode).toBe(409);
+    expect((await u.call('api', 'PUT', `/cards/${id}/limits`, { limitType: 'daily', amount: 10 })).statusCode).toBe(
+      409,
+    );
+    expect(
+      (await u.call('api', 'POST', `/cards/${id}/physical`, { address: 'Storgata 1, 0155 Oslo' })).statusCode,
+    ).toBe(409);
     expect((await u.call('api', 'DELETE', `/cards/${id}`)).json().data.status).toBe('cancelled');
-    const row = await env.db.system.selectFrom('cards').select(['status', 'cancelled_at']).where('id', '=', id).executeTakeFirstOrThrow();
+    const row = await env.db.system
+      .selectFrom('cards')
+      .select(['status', 'cancelled_at'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     expect(row.status).toBe('cancelled');
     expect(row.cancelled_at).toBeInstanceOf(Date);
   });
@@ -183,7 +224,9 @@ describe('cards', () => {
     }
     const row = await env.db.system.selectFrom('cards').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ status: 'active', type: 'virtual', pin_hash: null, shipping_address: null });
-    expect(await env.db.system.selectFrom('card_spending_limits').select('card_id').where('card_id', '=', id).execute()).toEqual([]);
+    expect(
+      await env.db.system.selectFrom('card_spending_limits').select('card_id').where('card_id', '=', id).execute(),
+    ).toEqual([]);
   });
 
   it('orders the physical card once, for an address of at least 10 characters', async () => {
@@ -192,16 +235,26 @@ describe('cards', () => {
     const short = await u.call('api', 'POST', `/cards/${id}/physical`, { address: 'Oslo 1' });
     expect(short.statusCode).toBe(422);
     expect(short.json()).toMatchObject({ error: 'validation_error', details: [{ field: 'address' }] });
-    expect((await u.call('api', 'POST', `/cards/${id}/physical`, { address: '<b>Oslo</b>     ' })).statusCode).toBe(422);
+    expect((await u.call('api', 'POST', `/cards/${id}/physical`, { address: '<b>Oslo</b>     ' })).statusCode).toBe(
+      422,
+    );
     expect((await u.call('api', 'POST', `/cards/${id}/physical`, {})).statusCode).toBe(400);
 
     const ordered = await u.call('v1', 'POST', `/cards/${id}/physical`, { address: 'Storgata 1, 0155 Oslo' });
     expect(ordered.statusCode).toBe(201);
-    expect(ordered.json().data).toMatchObject({ cardId: id, status: 'requested', shippingAddress: 'Storgata 1, 0155 Oslo' });
+    expect(ordered.json().data).toMatchObject({
+      cardId: id,
+      status: 'requested',
+      shippingAddress: 'Storgata 1, 0155 Oslo',
+    });
     expect((await u.call('v1', 'GET', `/cards/${id}`)).json().data.type).toBe('physical');
     const again = await u.call('api', 'POST', `/cards/${id}/physical`, { address: 'Karl Johans gate 2, Oslo' });
     expect(again.statusCode).toBe(409);
-    const row = await env.db.system.selectFrom('cards').select('shipping_address').where('id', '=', id).executeTakeFirstOrThrow();
+    const row = await env.db.system
+      .selectFrom('cards')
+      .select('shipping_address')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     expect(row.shipping_address).toBe('Storgata 1, 0155 Oslo');
   });
 
@@ -214,7 +267,11 @@ describe('cards', () => {
       expect(res.statusCode).toBe(200);
       expect(res.json().data).toMatchObject({ cardId: id, pinSet: true });
       expect(res.body).not.toContain(pin);
-      const row = await env.db.system.selectFrom('cards').select(['pin_hash', 'pin_set_at']).where('id', '=', id).executeTakeFirstOrThrow();
+      const row = await env.db.system
+        .selectFrom('cards')
+        .select(['pin_hash', 'pin_set_at'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
       expect(row.pin_hash).toMatch(/^\$2[aby]\$04\$/);
       expect(row.pin_hash).not.toContain(pin);
       expect(await bcrypt.compare(pin, row.pin_hash!)).toBe(true);
@@ -238,7 +295,11 @@ describe('cards', () => {
     for (const payload of [{ pin: 1234 }, {}]) {
       expect((await u.call('v1', 'POST', `/cards/${id}/pin`, payload)).statusCode).toBe(400);
     }
-    const row = await env.db.system.selectFrom('cards').select('pin_hash').where('id', '=', id).executeTakeFirstOrThrow();
+    const row = await env.db.system
+      .selectFrom('cards')
+      .select('pin_hash')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     expect(row.pin_hash).toBeNull();
   });
 
@@ -257,7 +318,12 @@ describe('cards', () => {
       ['transaction', 99.95],
       ['daily', 750.5],
     ]);
-    const rows = await env.db.system.selectFrom('card_spending_limits').select(['limit_type', 'amount']).where('card_id', '=', id).orderBy('limit_type').execute();
+    const rows = await env.db.system
+      .selectFrom('card_spending_limits')
+      .select(['limit_type', 'amount'])
+      .where('card_id', '=', id)
+      .orderBy('limit_type')
+      .execute();
     expect(rows).toEqual([
       { limit_type: 'daily', amount: '750.50' },
       { limit_type: 'transaction', amount: '99.95' },
@@ -268,10 +334,23 @@ describe('cards', () => {
       expect(res.statusCode, String(amount)).toBe(422);
       expect(res.json().error).toBe('validation_error');
     }
-    for (const payload of [{ limitType: 'yearly', amount: 5 }, { limitType: 'weekly', amount: '5' }, { limitType: 'weekly', amount: 'Infinity' }, { amount: 5 }]) {
-      expect((await u.call('api', 'PUT', `/cards/${id}/limits`, payload)).statusCode, JSON.stringify(payload)).toBe(400);
+    for (const payload of [
+      { limitType: 'yearly', amount: 5 },
+      { limitType: 'weekly', amount: '5' },
+      { limitType: 'weekly', amount: 'Infinity' },
+      { amount: 5 },
+    ]) {
+      expect((await u.call('api', 'PUT', `/cards/${id}/limits`, payload)).statusCode, JSON.stringify(payload)).toBe(
+        400,
+      );
     }
-    expect(await env.db.system.selectFrom('card_spending_limits').select('limit_type').where('limit_type', '=', 'weekly').execute()).toEqual([]);
+    expect(
+      await env.db.system
+        .selectFrom('card_spending_limits')
+        .select('limit_type')
+        .where('limit_type', '=', 'weekly')
+        .execute(),
+    ).toEqual([]);
   });
 
   it('cancels the cards of an erased account', async () => {

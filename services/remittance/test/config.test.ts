@@ -1,8 +1,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
 import { ConfigError } from '@app/shared/config';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 
 const dataDir = () => mkdtempSync(join(tmpdir(), 'remittance-config-'));

@@ -1,9 +1,19 @@
 import { createHash } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../src/db/schema.js';
 import { EXPORTED_TABLES, USER_COLUMNS, USER_WITHHELD } from '../src/modules/gdpr/export.registry.js';
-import { bearer, linkSandboxBank, nextPid, pathOf, setCookies, signInMobile, signInWeb, startApp, web } from './helpers.js';
+import {
+  bearer,
+  linkSandboxBank,
+  nextPid,
+  pathOf,
+  setCookies,
+  signInMobile,
+  signInWeb,
+  startApp,
+  web,
+} from './helpers.js';
 
 let env: Awaited<ReturnType<typeof startApp>>;
 const sha256 = (v: string) => createHash('sha256').update(v).digest('hex');
@@ -44,7 +54,12 @@ async function unexported(db: Kysely<DB>): Promise<string[]> {
 }
 
 async function consentAtSandboxBank(cookie: string) {
-  const created = await env.app.inject({ method: 'POST', url: '/api/open-banking/consents', ...web(cookie), payload: {} });
+  const created = await env.app.inject({
+    method: 'POST',
+    url: '/api/open-banking/consents',
+    ...web(cookie),
+    payload: {},
+  });
   const bank = await env.app.inject({ method: 'GET', url: pathOf(created.json().data.redirectUrl) });
   await env.app.inject({ method: 'GET', url: pathOf(bank.headers.location as string) });
   return created.json().data.consentId as string;
@@ -70,7 +85,9 @@ describe('data export completeness (read from the database catalog)', () => {
     await env.db.system
       .transaction()
       .execute(async (trx) => {
-        await sql`CREATE TABLE loyalty_points (id text PRIMARY KEY, user_id text NOT NULL REFERENCES users (id))`.execute(trx);
+        await sql`CREATE TABLE loyalty_points (id text PRIMARY KEY, user_id text NOT NULL REFERENCES users (id))`.execute(
+          trx,
+        );
         await sql`CREATE TABLE referrals (id text PRIMARY KEY, referred_user_id text)`.execute(trx);
         expect(await unexported(trx)).toEqual(['loyalty_points.user_id', 'referrals.referred_user_id']);
         throw new Error('rollback');
@@ -84,12 +101,27 @@ describe('data export', () => {
   for (const surface of ['api', 'v1'] as const) {
     it(`returns every personal record without secrets, and records the request (${surface})`, async () => {
       const pid = nextPid();
-      const { cookie } = await signInWeb(env.app, { pid, given_name: 'Kari', family_name: 'Nordmann', email: `kari-${surface}@example.no` });
+      const { cookie } = await signInWeb(env.app, {
+        pid,
+        given_name: 'Kari',
+        family_name: 'Nordmann',
+        email: `kari-${surface}@example.no`,
+      });
       const { token, user } = await signInMobile(env.app, { pid }); // a second login: a security notification
       const auth = surface === 'api' ? web(cookie) : bearer(token);
       const obConsent = await consentAtSandboxBank(cookie);
-      await env.app.inject({ method: 'POST', url: '/api/consents', ...web(cookie), payload: { consentType: 'terms', granted: true } });
-      await env.app.inject({ method: 'POST', url: '/api/complaints', ...web(cookie), payload: { category: 'fees', subject: 'S', description: 'D' } });
+      await env.app.inject({
+        method: 'POST',
+        url: '/api/consents',
+        ...web(cookie),
+        payload: { consentType: 'terms', granted: true },
+      });
+      await env.app.inject({
+        method: 'POST',
+        url: '/api/complaints',
+        ...web(cookie),
+        payload: { category: 'fees', subject: 'S', description: 'D' },
+      });
       const recipient = await env.app.inject({
         method: 'POST',
         url: '/api/recipients',
@@ -107,17 +139,45 @@ describe('data export', () => {
       expect(sent.statusCode).toBe(201);
       expect((await env.app.inject({ method: 'GET', url: '/api/settings', ...web(cookie) })).statusCode).toBe(200);
       const stranger = await signInWeb(env.app, { pid: nextPid() });
-      await env.app.inject({ method: 'POST', url: '/api/complaints', ...web(stranger.cookie), payload: { category: 'fees', subject: 'not mine', description: 'D' } });
+      await env.app.inject({
+        method: 'POST',
+        url: '/api/complaints',
+        ...web(stranger.cookie),
+        payload: { category: 'fees', subject: 'not mine', description: 'D' },
+      });
 
       const res = await env.app.inject({ method: 'GET', url: `/${surface}/user/data-export`, ...auth });
       expect(res.statusCode).toBe(200);
       const body = res.json();
       expect(Date.parse(body.exportedAt)).not.toBeNaN();
       const d = body.data;
-      expect(d.user).toMatchObject({ id: user.id, first_name: 'Kari', last_name: 'Nordmann', kyc_status: 'approved', role: 'user', phone: null });
-      expect(Object.keys(d.user)).toEqual(expect.arrayContaining(['id', 'email', 'first_name', 'last_name', 'phone', 'date_of_birth', 'kyc_status', 'role', 'created_at']));
-      expect(d.recipients).toEqual([expect.objectContaining({ name: 'Marko Marković', bank_account: 'RS35260005601001611379' })]);
-      expect(d.transactions).toEqual([expect.objectContaining({ id: sent.json().data.id, type: 'remittance', send_amount: '1000.00' })]);
+      expect(d.user).toMatchObject({
+        id: user.id,
+        first_name: 'Kari',
+        last_name: 'Nordmann',
+        kyc_status: 'approved',
+        role: 'user',
+        phone: null,
+      });
+      expect(Object.keys(d.user)).toEqual(
+        expect.arrayContaining([
+          'id',
+          'email',
+          'first_name',
+          'last_name',
+          'phone',
+          'date_of_birth',
+          'kyc_status',
+          'role',
+          'created_at',
+        ]),
+      );
+      expect(d.recipients).toEqual([
+        expect.objectContaining({ name: 'Marko Marković', bank_account: 'RS35260005601001611379' }),
+      ]);
+      expect(d.transactions).toEqual([
+        expect.objectContaining({ id: sent.json().data.id, type: 'remittance', send_amount: '1000.00' }),
+      ]);
       expect(d.paymentInitiations).toEqual([expect.objectContaining({ transaction_id: sent.json().data.id })]);
       expect(d.idempotencyKeys).toEqual([expect.objectContaining({ key: idempotencyKey })]);
       expect(d.settings).toMatchObject({ currency: 'NOK', language: 'nb', push_enabled: true, email_enabled: true });
@@ -137,9 +197,21 @@ describe('data export', () => {
       const text = res.body;
       expect(text).not.toContain(sha256(cookie));
       expect(text).not.toContain(sha256(token));
-      for (const column of ['token_hash', 'national_id_hash', 'password_hash', 'callback_state', 'pin_hash', 'request_hash']) expect(text).not.toContain(`"${column}"`);
+      for (const column of [
+        'token_hash',
+        'national_id_hash',
+        'password_hash',
+        'callback_state',
+        'pin_hash',
+        'request_hash',
+      ])
+        expect(text).not.toContain(`"${column}"`);
 
-      const rows = await env.db.system.selectFrom('data_access_requests').selectAll().where('user_id', '=', user.id).execute();
+      const rows = await env.db.system
+        .selectFrom('data_access_requests')
+        .selectAll()
+        .where('user_id', '=', user.id)
+        .execute();
       expect(rows).toEqual([expect.objectContaining({ type: 'export', status: 'completed', ip_address: '127.0.0.1' })]);
     });
   }
@@ -151,12 +223,18 @@ describe('data export', () => {
       const res = await env.app.inject({ method: 'GET', url: `/${surface}/user/data-export/download`, ...auth });
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toMatch(/^application\/json/);
-      expect(res.headers['content-disposition']).toMatch(/^attachment; filename="data-export-usr_[0-9a-f]+-\d{4}-\d{2}-\d{2}\.json"$/);
+      expect(res.headers['content-disposition']).toMatch(
+        /^attachment; filename="data-export-usr_[0-9a-f]+-\d{4}-\d{2}-\d{2}\.json"$/,
+      );
       expect(res.headers['cache-control']).toBe('no-store');
       expect(res.json().data.user.id).toMatch(/^usr_/);
     }
     await env.app.inject({ method: 'GET', url: '/v1/user/data-export', ...bearer(token) });
-    const rows = await env.db.system.selectFrom('data_access_requests').select('type').where('user_id', '=', user.id).execute();
+    const rows = await env.db.system
+      .selectFrom('data_access_requests')
+      .select('type')
+      .where('user_id', '=', user.id)
+      .execute();
     expect(rows.map((r) => r.type)).toEqual(['export', 'export']);
   });
 });
@@ -168,10 +246,24 @@ describe('erasure', () => {
       const { cookie } = await signInWeb(env.app, { pid });
       const { token, user } = await signInMobile(env.app, { pid });
       const obConsent = await consentAtSandboxBank(cookie);
-      await env.app.inject({ method: 'POST', url: '/v1/consents', ...bearer(token), payload: { consentType: 'marketing', granted: true } });
-      await env.app.inject({ method: 'POST', url: '/v1/complaints', ...bearer(token), payload: { category: 'privacy', subject: 'S', description: 'D' } });
+      await env.app.inject({
+        method: 'POST',
+        url: '/v1/consents',
+        ...bearer(token),
+        payload: { consentType: 'marketing', granted: true },
+      });
+      await env.app.inject({
+        method: 'POST',
+        url: '/v1/complaints',
+        ...bearer(token),
+        payload: { category: 'privacy', subject: 'S', description: 'D' },
+      });
 
-      const res = await env.app.inject({ method: 'DELETE', url: `/${surface}/user/account`, ...(surface === 'api' ? web(cookie) : bearer(token)) });
+      const res = await env.app.inject({
+        method: 'DELETE',
+        url: `/${surface}/user/account`,
+        ...(surface === 'api' ? web(cookie) : bearer(token)),
+      });
       expect(res.statusCode).toBe(200);
       expect(res.json().message).toBeTruthy();
       expect(res.json().retentionNote).toMatch(/5 years/);
@@ -187,40 +279,72 @@ describe('erasure', () => {
         const after = await env.app.inject({ method: 'GET', url, ...auth });
         expect(after.statusCode, url).toBe(401);
       }
-      expect((await env.app.inject({ method: 'DELETE', url: '/v1/user/account', ...bearer(token) })).statusCode).toBe(401);
+      expect((await env.app.inject({ method: 'DELETE', url: '/v1/user/account', ...bearer(token) })).statusCode).toBe(
+        401,
+      );
 
-      const old = await env.db.system.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
+      const old = await env.db.system
+        .selectFrom('users')
+        .selectAll()
+        .where('id', '=', user.id)
+        .executeTakeFirstOrThrow();
       expect(old.deleted_at).toBeInstanceOf(Date);
-      const sessions = await env.db.system.selectFrom('sessions').select('revoked').where('user_id', '=', user.id).execute();
+      const sessions = await env.db.system
+        .selectFrom('sessions')
+        .select('revoked')
+        .where('user_id', '=', user.id)
+        .execute();
       expect(sessions.map((s) => s.revoked)).toEqual([1, 1]);
-      const ob = await env.db.system.selectFrom('ob_consents').selectAll().where('id', '=', obConsent).executeTakeFirstOrThrow();
+      const ob = await env.db.system
+        .selectFrom('ob_consents')
+        .selectAll()
+        .where('id', '=', obConsent)
+        .executeTakeFirstOrThrow();
       expect(ob.status).toBe('revoked');
       expect(ob.revoked_at).toBeInstanceOf(Date);
-      const bank = await env.db.system.selectFrom('sandbox_bank_consents').select('status').where('id', '=', ob.external_consent_id!).executeTakeFirstOrThrow();
+      const bank = await env.db.system
+        .selectFrom('sandbox_bank_consents')
+        .select('status')
+        .where('id', '=', ob.external_consent_id!)
+        .executeTakeFirstOrThrow();
       expect(bank.status).toBe('revoked');
       const gdpr = await env.db.system.selectFrom('gdpr_consents').selectAll().where('user_id', '=', user.id).execute();
       expect(gdpr).toEqual([expect.objectContaining({ consent_type: 'marketing', granted: 0 })]);
-      const requests = await env.db.system.selectFrom('data_access_requests').select(['type', 'status']).where('user_id', '=', user.id).execute();
+      const requests = await env.db.system
+        .selectFrom('data_access_requests')
+        .select(['type', 'status'])
+        .where('user_id', '=', user.id)
+        .execute();
       expect(requests).toEqual([{ type: 'erasure', status: 'completed' }]);
       // Kept for the retention period.
-      expect(await env.db.system.selectFrom('complaints').select('id').where('user_id', '=', user.id).execute()).toHaveLength(1);
+      expect(
+        await env.db.system.selectFrom('complaints').select('id').where('user_id', '=', user.id).execute(),
+      ).toHaveLength(1);
 
       // R6: the same person signing in again gets a new, empty account.
       const again = await signInMobile(env.app, { pid });
       expect(again.user.id).not.toBe(user.id);
-      const fresh = (await env.app.inject({ method: 'GET', url: '/v1/user/data-export', ...bearer(again.token) })).json().data;
+      const fresh = (
+        await env.app.inject({ method: 'GET', url: '/v1/user/data-export', ...bearer(again.token) })
+      ).json().data;
       expect(fresh.user.id).toBe(again.user.id);
       expect(fresh.complaints).toEqual([]);
       expect(fresh.consents).toEqual([]);
       expect(fresh.bankAccounts).toEqual([]);
-      const both = await env.db.system.selectFrom('users').select(['id', 'deleted_at']).where('national_id_hash', '=', old.national_id_hash).execute();
+      const both = await env.db.system
+        .selectFrom('users')
+        .select(['id', 'deleted_at'])
+        .where('national_id_hash', '=', old.national_id_hash)
+        .execute();
       expect(both).toHaveLength(2);
       const web2 = await signInWeb(env.app, { pid });
-      expect((await env.app.inject({ method: 'GET', url: '/api/auth/me', ...web(web2.cookie) })).json().data.id).toBe(again.user.id);
+      expect((await env.app.inject({ method: 'GET', url: '/api/auth/me', ...web(web2.cookie) })).json().data.id).toBe(
+        again.user.id,
+      );
     });
   }
 
-  it("makes an erased merchant unpayable: a QR payment to it is 404 and debits nothing", async () => {
+  it('makes an erased merchant unpayable: a QR payment to it is 404 and debits nothing', async () => {
     const merchant = web((await signInWeb(env.app, { pid: nextPid() })).cookie);
     const reg = await env.app.inject({
       method: 'POST',
@@ -232,14 +356,21 @@ describe('erasure', () => {
     const merchantId = reg.json().data.merchantId;
     const payer = web((await signInWeb(env.app, { pid: nextPid() })).cookie);
     await linkSandboxBank(env.app, payer);
-    const pay = () => env.app.inject({ method: 'POST', url: '/api/transactions/qr-payment', ...payer, payload: { merchantId, amount: 10 } });
+    const pay = () =>
+      env.app.inject({
+        method: 'POST',
+        url: '/api/transactions/qr-payment',
+        ...payer,
+        payload: { merchantId, amount: 10 },
+      });
     expect((await pay()).statusCode).toBe(201);
 
     expect((await env.app.inject({ method: 'DELETE', url: '/api/user/account', ...merchant })).statusCode).toBe(200);
     const refused = await pay();
     expect(refused.statusCode).toBe(404);
     expect(refused.json().error).toBe('not_found');
-    const balance = (await env.app.inject({ method: 'GET', url: '/api/bank-accounts', ...payer })).json().data[0].balance;
+    const balance = (await env.app.inject({ method: 'GET', url: '/api/bank-accounts', ...payer })).json().data[0]
+      .balance;
     expect(balance).toBe(50000 - 10.1);
   });
 });

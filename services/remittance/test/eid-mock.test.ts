@@ -54,13 +54,22 @@ describe('web eID sign-in against the mock provider', () => {
 
   it('creates an approved eID user, sets app_token and redirects to /dashboard', async () => {
     const pid = withCheckDigits('020391124')!;
-    const { response, cookie } = await signInWeb(env.app, { pid, given_name: 'Ola', family_name: 'Nordmann', email: 'ola@example.no' });
+    const { response, cookie } = await signInWeb(env.app, {
+      pid,
+      given_name: 'Ola',
+      family_name: 'Nordmann',
+      email: 'ola@example.no',
+    });
     expect(response.statusCode).toBe(302);
     const raw = setCookies(response).app_token.raw;
     expect(raw).toMatch(/HttpOnly/i);
     expect(raw).toMatch(/SameSite=Strict/i);
     expect(raw).toMatch(/Path=\//);
-    const user = await env.db.system.selectFrom('users').selectAll().where('national_id_hash', '=', sha256(pid)).executeTakeFirstOrThrow();
+    const user = await env.db.system
+      .selectFrom('users')
+      .selectAll()
+      .where('national_id_hash', '=', sha256(pid))
+      .executeTakeFirstOrThrow();
     expect(user).toMatchObject({
       kyc_status: 'approved',
       kyc_method: 'eid',
@@ -77,30 +86,56 @@ describe('web eID sign-in against the mock provider', () => {
     expect(token.iss).toBeUndefined();
     expect(token.aud).toBeUndefined();
     expect(token.exp! - token.iat!).toBe(24 * 3600);
-    const session = await env.db.system.selectFrom('sessions').selectAll().where('token_hash', '=', sha256(cookie)).executeTakeFirstOrThrow();
+    const session = await env.db.system
+      .selectFrom('sessions')
+      .selectAll()
+      .where('token_hash', '=', sha256(cookie))
+      .executeTakeFirstOrThrow();
     expect(session).toMatchObject({ user_id: user.id, surface: 'web', revoked: 0 });
 
     const me = await env.app.inject({ method: 'GET', url: '/api/auth/me', ...web(cookie) });
     expect(me.statusCode).toBe(200);
-    expect(me.json().data).toMatchObject({ id: user.id, firstName: 'Ola', kycStatus: 'approved', totalBalance: 0, bankAccounts: [] });
+    expect(me.json().data).toMatchObject({
+      id: user.id,
+      firstName: 'Ola',
+      kycStatus: 'approved',
+      totalBalance: 0,
+      bankAccounts: [],
+    });
   });
 
   it('matches a returning user by national id and records a security notification', async () => {
     const pid = withCheckDigits('110488234')!;
     await signInWeb(env.app, { pid });
     await signInWeb(env.app, { pid, given_name: 'Changed' });
-    const users = await env.db.system.selectFrom('users').selectAll().where('national_id_hash', '=', sha256(pid)).execute();
+    const users = await env.db.system
+      .selectFrom('users')
+      .selectAll()
+      .where('national_id_hash', '=', sha256(pid))
+      .execute();
     expect(users).toHaveLength(1);
-    const notes = await env.db.system.selectFrom('notifications').selectAll().where('user_id', '=', users[0].id).execute();
+    const notes = await env.db.system
+      .selectFrom('notifications')
+      .selectAll()
+      .where('user_id', '=', users[0].id)
+      .execute();
     expect(notes.map((n) => n.type)).toEqual(['security']);
   });
 
   it('creates a new account when an erased user signs in again', async () => {
     const pid = withCheckDigits('230777345')!;
     await signInWeb(env.app, { pid });
-    await env.db.system.updateTable('users').set({ deleted_at: new Date() }).where('national_id_hash', '=', sha256(pid)).execute();
+    await env.db.system
+      .updateTable('users')
+      .set({ deleted_at: new Date() })
+      .where('national_id_hash', '=', sha256(pid))
+      .execute();
     await signInWeb(env.app, { pid });
-    const users = await env.db.system.selectFrom('users').select(['id', 'deleted_at']).where('national_id_hash', '=', sha256(pid)).execute();
+    const users = await env.db.system
+      .selectFrom('users')
+      .select(['id', 'deleted_at'])
+      .where('national_id_hash', '=', sha256(pid))
+      .execute();
     expect(users).toHaveLength(2);
     expect(users.filter((u) => u.deleted_at === null)).toHaveLength(1);
   });
@@ -131,14 +166,22 @@ describe('web eID sign-in against the mock provider', () => {
   it('refuses an ID token whose nonce differs from the one this sign-in sent', async () => {
     const { redirectUrl, cookie } = await startWeb();
     const { code, state } = await mockAuthorize(env.app, redirectUrl);
-    await env.db.system.updateTable('eid_auth_requests').set({ nonce: 'another-nonce' }).where('state', '=', state).execute();
+    await env.db.system
+      .updateTable('eid_auth_requests')
+      .set({ nonce: 'another-nonce' })
+      .where('state', '=', state)
+      .execute();
     expect((await webCallback(code, state, cookie.value)).headers.location).toBe('/login?error=eid_provider_error');
   });
 
   it('refuses a code exchanged without the matching PKCE verifier', async () => {
     const { redirectUrl, cookie } = await startWeb();
     const { code, state } = await mockAuthorize(env.app, redirectUrl);
-    await env.db.system.updateTable('eid_auth_requests').set({ code_verifier: 'x'.repeat(43) }).where('state', '=', state).execute();
+    await env.db.system
+      .updateTable('eid_auth_requests')
+      .set({ code_verifier: 'x'.repeat(43) })
+      .where('state', '=', state)
+      .execute();
     expect((await webCallback(code, state, cookie.value)).headers.location).toBe('/login?error=eid_provider_error');
   });
 
@@ -146,7 +189,11 @@ describe('web eID sign-in against the mock provider', () => {
     const { redirectUrl, cookie } = await startWeb();
     const { code, state } = await mockAuthorize(env.app, redirectUrl, { pid: MINOR_PID });
     expect((await webCallback(code, state, cookie.value)).headers.location).toBe('/login?error=age_restricted');
-    const user = await env.db.system.selectFrom('users').select('id').where('national_id_hash', '=', sha256(MINOR_PID)).executeTakeFirst();
+    const user = await env.db.system
+      .selectFrom('users')
+      .select('id')
+      .where('national_id_hash', '=', sha256(MINOR_PID))
+      .executeTakeFirst();
     expect(user).toBeUndefined();
   });
 
@@ -180,10 +227,19 @@ describe('mobile eID sign-in against the mock provider', () => {
     const back = await mockAuthorize(env.app, redirectUrl, { pid: MOCK_DEFAULT_PID });
     expect(back.location.protocol).toBe('app:');
     expect(back.state).toBe(state);
-    const res = await env.app.inject({ method: 'POST', url: '/v1/auth/eid/callback', payload: { code: back.code, state, platform: 'mobile' } });
+    const res = await env.app.inject({
+      method: 'POST',
+      url: '/v1/auth/eid/callback',
+      payload: { code: back.code, state, platform: 'mobile' },
+    });
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(body.data).toMatchObject({ firstName: 'Kari', lastName: 'Nordmann', kycStatus: 'approved', dateOfBirth: '1985-05-15' });
+    expect(body.data).toMatchObject({
+      firstName: 'Kari',
+      lastName: 'Nordmann',
+      kycStatus: 'approved',
+      dateOfBirth: '1985-05-15',
+    });
     const claims = decodeJwt(body.token);
     expect(claims).toMatchObject({ iss: 'app-api', aud: 'app', userId: body.data.id, role: 'user' });
     expect(claims.exp! - claims.iat!).toBe(7 * 24 * 3600);
@@ -194,7 +250,8 @@ describe('mobile eID sign-in against the mock provider', () => {
 
   it('answers errors as JSON: state mismatch 400, invalid national id 422, under 18 403, provider failure 502', async () => {
     const post = (payload: object) => env.app.inject({ method: 'POST', url: '/v1/auth/eid/callback', payload });
-    const initiate = async () => (await env.app.inject({ method: 'GET', url: '/v1/auth/eid/initiate?platform=mobile' })).json();
+    const initiate = async () =>
+      (await env.app.inject({ method: 'GET', url: '/v1/auth/eid/initiate?platform=mobile' })).json();
 
     let s = await initiate();
     let back = await mockAuthorize(env.app, s.redirectUrl);
@@ -227,7 +284,12 @@ describe('mobile eID sign-in against the mock provider', () => {
     const res = await env.app.inject({ method: 'POST', url: '/v1/auth/eid/callback', payload: { state: 'x' } });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ error: 'bad_request', details: [{ field: 'code' }] });
-    const bad = await env.app.inject({ method: 'POST', url: '/v1/auth/eid/callback', headers: { 'content-type': 'application/json' }, payload: '{"code":' });
+    const bad = await env.app.inject({
+      method: 'POST',
+      url: '/v1/auth/eid/callback',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"code":',
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error).toBe('bad_request');
   });
@@ -244,7 +306,13 @@ describe('mobile eID sign-in against the mock provider', () => {
 
 describe('old password endpoints', () => {
   it('answer 410 Gone on both surfaces and name the eID flow', async () => {
-    for (const url of ['/api/auth/login', '/api/auth/register', '/api/auth/verify-otp', '/v1/auth/login', '/v1/auth/register']) {
+    for (const url of [
+      '/api/auth/login',
+      '/api/auth/register',
+      '/api/auth/verify-otp',
+      '/v1/auth/login',
+      '/v1/auth/register',
+    ]) {
       const res = await env.app.inject({ method: 'POST', url, payload: { email: 'a@b.no', password: 'secret123' } });
       expect(res.statusCode).toBe(410);
       expect(res.json().error).toBe('gone');

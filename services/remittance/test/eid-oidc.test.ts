@@ -47,10 +47,16 @@ async function startProvider() {
     ttl: { AccessToken: 300, IdToken: 300, AuthorizationCode: 60, Interaction: 300, Session: 600, Grant: 600 },
     features: { devInteractions: { enabled: false } },
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
-    findAccount: async (_ctx: unknown, sub: string) => ({ accountId: sub, claims: async () => ({ sub, ...accounts.get(sub) }) }),
+    findAccount: async (_ctx: unknown, sub: string) => ({
+      accountId: sub,
+      claims: async () => ({ sub, ...accounts.get(sub) }),
+    }),
     // Consent is implied: every sign-in gets a grant for the scopes and claims it asks for.
     loadExistingGrant: async (ctx: any) => {
-      const grant = new ctx.oidc.provider.Grant({ clientId: ctx.oidc.client.clientId, accountId: ctx.oidc.session.accountId });
+      const grant = new ctx.oidc.provider.Grant({
+        clientId: ctx.oidc.client.clientId,
+        accountId: ctx.oidc.session.accountId,
+      });
       grant.addOIDCScope('openid profile');
       await grant.save();
       return grant;
@@ -61,7 +67,12 @@ async function startProvider() {
     if (!/^\/interaction\/[^/]+$/.test(ctx.path)) return next();
     const { sub, ...claims } = nextLogin;
     accounts.set(sub, claims);
-    const to = await provider.interactionResult(ctx.req, ctx.res, { login: { accountId: sub } }, { mergeWithLastSubmission: false });
+    const to = await provider.interactionResult(
+      ctx.req,
+      ctx.res,
+      { login: { accountId: sub } },
+      { mergeWithLastSubmission: false },
+    );
     ctx.redirect(to);
   });
   server.on('request', provider.callback());
@@ -141,7 +152,11 @@ describe('web eID sign-in against a real OpenID provider', () => {
     const cookie = setCookies(res).app_token.value;
     const me = await env.app.inject({ method: 'GET', url: '/api/auth/me', ...web(cookie) });
     expect(me.json().data).toMatchObject({ firstName: 'Nora', lastName: 'Hansen', kycStatus: 'approved' });
-    const user = await env.db.system.selectFrom('users').selectAll().where('national_id_hash', '=', sha256(pid)).executeTakeFirstOrThrow();
+    const user = await env.db.system
+      .selectFrom('users')
+      .selectAll()
+      .where('national_id_hash', '=', sha256(pid))
+      .executeTakeFirstOrThrow();
     expect(user).toMatchObject({ auth_provider: 'test-oidc', kyc_method: 'eid', date_of_birth: '1972-09-13' });
   });
 
@@ -158,7 +173,11 @@ describe('web eID sign-in against a real OpenID provider', () => {
     person('30108299920');
     const { redirectUrl, stateCookie } = await startSignIn();
     const back = await browseToCallback(redirectUrl);
-    await env.db.system.updateTable('eid_auth_requests').set({ nonce: 'a-different-nonce' }).where('state', '=', back.searchParams.get('state')!).execute();
+    await env.db.system
+      .updateTable('eid_auth_requests')
+      .set({ nonce: 'a-different-nonce' })
+      .where('state', '=', back.searchParams.get('state')!)
+      .execute();
     const res = await callback(back, stateCookie);
     expect(res.headers.location).toBe('/login?error=eid_provider_error');
   });
@@ -182,7 +201,13 @@ describe('web eID sign-in against a real OpenID provider', () => {
     const { redirectUrl, stateCookie } = await startSignIn();
     const res = await callback(await browseToCallback(redirectUrl), stateCookie);
     expect(res.headers.location).toBe('/login?error=age_restricted');
-    expect(await env.db.system.selectFrom('users').select('id').where('national_id_hash', '=', sha256(pid)).executeTakeFirst()).toBeUndefined();
+    expect(
+      await env.db.system
+        .selectFrom('users')
+        .select('id')
+        .where('national_id_hash', '=', sha256(pid))
+        .executeTakeFirst(),
+    ).toBeUndefined();
   });
 
   it('refuses a synthetic test number from a real provider', async () => {

@@ -18,7 +18,12 @@ async function user() {
 
 type Method = 'GET' | 'POST';
 const call = (surface: 'api' | 'v1', auth: object, method: Method, path: string, payload?: unknown) =>
-  env.app.inject({ method, url: `/${surface}${path}`, ...auth, ...(payload === undefined ? {} : { payload: payload as object }) });
+  env.app.inject({
+    method,
+    url: `/${surface}${path}`,
+    ...auth,
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
 
 describe('GDPR consents', () => {
   for (const surface of ['api', 'v1'] as const) {
@@ -30,7 +35,12 @@ describe('GDPR consents', () => {
       const granted = await call(surface, auth, 'POST', '/consents', { consentType: 'marketing', granted: true });
       expect(granted.statusCode).toBe(201);
       const first = granted.json().data;
-      expect(first).toMatchObject({ consent_type: 'marketing', granted: true, withdrawn_at: null, ip_address: '127.0.0.1' });
+      expect(first).toMatchObject({
+        consent_type: 'marketing',
+        granted: true,
+        withdrawn_at: null,
+        ip_address: '127.0.0.1',
+      });
       expect(first.id).toMatch(/^con_/);
       expect(Date.parse(first.granted_at)).not.toBeNaN();
 
@@ -62,9 +72,14 @@ describe('GDPR consents', () => {
   it('keeps one record per type and lists them all', async () => {
     const u = await user();
     for (const consentType of ['terms', 'privacy', 'cookies_analytics']) {
-      expect((await call('api', u.as('api'), 'POST', '/consents', { consentType, granted: true })).statusCode).toBe(201);
+      expect((await call('api', u.as('api'), 'POST', '/consents', { consentType, granted: true })).statusCode).toBe(
+        201,
+      );
     }
-    expect((await call('v1', u.as('v1'), 'POST', '/consents', { consentType: 'cookies_marketing', granted: false })).statusCode).toBe(201);
+    expect(
+      (await call('v1', u.as('v1'), 'POST', '/consents', { consentType: 'cookies_marketing', granted: false }))
+        .statusCode,
+    ).toBe(201);
     const list = (await call('v1', u.as('v1'), 'GET', '/consents')).json().data;
     expect(list.map((c: { consent_type: string; granted: boolean }) => [c.consent_type, c.granted])).toEqual([
       ['cookies_analytics', true],
@@ -91,16 +106,20 @@ describe('GDPR consents', () => {
         expect(res.json().error).toBe('bad_request');
       }
     }
-    expect(await env.db.system.selectFrom('gdpr_consents').select('id').where('user_id', '=', u.id).execute()).toEqual([]);
+    expect(await env.db.system.selectFrom('gdpr_consents').select('id').where('user_id', '=', u.id).execute()).toEqual(
+      [],
+    );
   });
 
-  it("shows a user only their own consents", async () => {
+  it('shows a user only their own consents', async () => {
     const a = await user();
     const b = await user();
     await call('api', a.as('api'), 'POST', '/consents', { consentType: 'terms', granted: true });
     expect((await call('api', b.as('api'), 'GET', '/consents')).json().data).toEqual([]);
     // b's first post of the same type creates b's own record.
-    expect((await call('api', b.as('api'), 'POST', '/consents', { consentType: 'terms', granted: true })).statusCode).toBe(201);
+    expect(
+      (await call('api', b.as('api'), 'POST', '/consents', { consentType: 'terms', granted: true })).statusCode,
+    ).toBe(201);
   });
 });
 
@@ -142,7 +161,13 @@ describe('complaints', () => {
       });
       expect(res.statusCode).toBe(201);
       const body = res.json();
-      expect(body.data).toMatchObject({ category: 'fees', subject: 'Fee too high', description: 'I was charged twice.', status: 'received', resolution: null });
+      expect(body.data).toMatchObject({
+        category: 'fees',
+        subject: 'Fee too high',
+        description: 'I was charged twice.',
+        status: 'received',
+        resolution: null,
+      });
       expect(body.data.id).toMatch(/^cmp_/);
       expect(Date.parse(body.data.created_at)).not.toBeNaN();
       expect(body.commitmentNote).toMatch(/15 business days/);
@@ -157,7 +182,8 @@ describe('complaints', () => {
     const res = await call('api', u.as('api'), 'POST', '/complaints', {
       category: 'technical',
       subject: '<b>App</b> crashes <script>alert("x")</script>&amp; freezes',
-      description: '<p onclick="steal()">When I pay,</p><img src=x onerror=alert(1)> 1 < 2 &lt;script&gt;alert(2)&lt;/script&gt;it <<b>script>hangs',
+      description:
+        '<p onclick="steal()">When I pay,</p><img src=x onerror=alert(1)> 1 < 2 &lt;script&gt;alert(2)&lt;/script&gt;it <<b>script>hangs',
     });
     expect(res.statusCode).toBe(201);
     const { data } = res.json();
@@ -166,16 +192,28 @@ describe('complaints', () => {
     expect(data.description).not.toMatch(/alert|onerror|onclick/);
     expect(data.description).toContain('When I pay,');
     expect(data.description).toContain('1 < 2');
-    const row = await env.db.system.selectFrom('complaints').select(['subject', 'description']).where('id', '=', data.id).executeTakeFirstOrThrow();
+    const row = await env.db.system
+      .selectFrom('complaints')
+      .select(['subject', 'description'])
+      .where('id', '=', data.id)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ subject: data.subject, description: data.description });
   });
 
   it('applies the 200 and 2000 character limits to the text left after sanitizing (422)', async () => {
     const u = await user();
-    const tooLong = await call('v1', u.as('v1'), 'POST', '/complaints', { category: 'other', subject: 'x'.repeat(201), description: 'ok' });
+    const tooLong = await call('v1', u.as('v1'), 'POST', '/complaints', {
+      category: 'other',
+      subject: 'x'.repeat(201),
+      description: 'ok',
+    });
     expect(tooLong.statusCode).toBe(422);
     expect(tooLong.json()).toMatchObject({ error: 'validation_error', details: [{ field: 'subject' }] });
-    const longDescription = await call('api', u.as('api'), 'POST', '/complaints', { category: 'other', subject: 'ok', description: 'y'.repeat(2001) });
+    const longDescription = await call('api', u.as('api'), 'POST', '/complaints', {
+      category: 'other',
+      subject: 'ok',
+      description: 'y'.repeat(2001),
+    });
     expect(longDescription.statusCode).toBe(422);
     expect(longDescription.json().details).toEqual([expect.objectContaining({ field: 'description' })]);
     // Markup does not count: 200 visible characters wrapped in tags are accepted.
@@ -187,9 +225,15 @@ describe('complaints', () => {
     expect(wrapped.statusCode).toBe(201);
     expect(wrapped.json().data.subject).toHaveLength(200);
     // Absurdly large raw input is refused before sanitizing.
-    const huge = await call('api', u.as('api'), 'POST', '/complaints', { category: 'other', subject: 'a'.repeat(5000), description: 'ok' });
+    const huge = await call('api', u.as('api'), 'POST', '/complaints', {
+      category: 'other',
+      subject: 'a'.repeat(5000),
+      description: 'ok',
+    });
     expect(huge.statusCode).toBe(422);
-    expect(await env.db.system.selectFrom('complaints').select('id').where('user_id', '=', u.id).execute()).toHaveLength(1);
+    expect(
+      await env.db.system.selectFrom('complaints').select('id').where('user_id', '=', u.id).execute(),
+    ).toHaveLength(1);
   });
 
   it('answers 400 bad_request for an invalid category, missing or empty fields (also when only markup remains)', async () => {
@@ -214,19 +258,35 @@ describe('complaints', () => {
     const u = await user();
     const at = new Date('2026-11-27T10:00:00.000Z');
     // Inserted first with the higher id: an id tie-break would put it first.
-    for (const [id, subject] of [['cmp_ffffffffffffffffffffffff', 'made first'], ['cmp_000000000000000000000000', 'made second']]) {
-      await env.db.system.insertInto('complaints').values({ id, user_id: u.id, category: 'other', subject, description: 'x', created_at: at }).execute();
+    for (const [id, subject] of [
+      ['cmp_ffffffffffffffffffffffff', 'made first'],
+      ['cmp_000000000000000000000000', 'made second'],
+    ]) {
+      await env.db.system
+        .insertInto('complaints')
+        .values({ id, user_id: u.id, category: 'other', subject, description: 'x', created_at: at })
+        .execute();
     }
-    const listed = (await call('api', u.as('api'), 'GET', '/complaints')).json().data.map((c: { subject: string }) => c.subject);
+    const listed = (await call('api', u.as('api'), 'GET', '/complaints'))
+      .json()
+      .data.map((c: { subject: string }) => c.subject);
     expect(listed).toEqual(['made second', 'made first']);
   });
 
   it('lists the own complaints newest first with page, limit (default 10, max 100) and totalPages', async () => {
     const u = await user();
     const other = await user();
-    await call('api', other.as('api'), 'POST', '/complaints', { category: 'other', subject: 'not mine', description: 'x' });
+    await call('api', other.as('api'), 'POST', '/complaints', {
+      category: 'other',
+      subject: 'not mine',
+      description: 'x',
+    });
     for (let i = 1; i <= 12; i++) {
-      await call('api', u.as('api'), 'POST', '/complaints', { category: 'service', subject: `complaint ${i}`, description: 'x' });
+      await call('api', u.as('api'), 'POST', '/complaints', {
+        category: 'service',
+        subject: `complaint ${i}`,
+        description: 'x',
+      });
     }
     const first = (await call('v1', u.as('v1'), 'GET', '/complaints')).json();
     expect(first.pagination).toEqual({ page: 1, limit: 10, total: 12, totalPages: 2 });
@@ -248,7 +308,9 @@ describe('complaints', () => {
   it("answers 404 for another user's complaint on both surfaces", async () => {
     const owner = await user();
     const stranger = await user();
-    const id = (await call('api', owner.as('api'), 'POST', '/complaints', { category: 'privacy', subject: 's', description: 'd' })).json().data.id;
+    const id = (
+      await call('api', owner.as('api'), 'POST', '/complaints', { category: 'privacy', subject: 's', description: 'd' })
+    ).json().data.id;
     for (const surface of ['api', 'v1'] as const) {
       const res = await call(surface, stranger.as(surface), 'GET', `/complaints/${id}`);
       expect(res.statusCode).toBe(404);

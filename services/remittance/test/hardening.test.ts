@@ -13,7 +13,11 @@ beforeAll(async () => {
 });
 afterAll(() => s?.close());
 
-function expectR2(res: { statusCode: number; json(): any; headers: Record<string, unknown> }, status: number, error: string) {
+function expectR2(
+  res: { statusCode: number; json(): any; headers: Record<string, unknown> },
+  status: number,
+  error: string,
+) {
   expect(res.statusCode).toBe(status);
   const body = res.json();
   expect(body).toEqual(expect.objectContaining({ error, message: expect.any(String) }));
@@ -23,7 +27,11 @@ function expectR2(res: { statusCode: number; json(): any; headers: Record<string
 
 describe('strings PostgreSQL cannot hold (G14)', () => {
   it('refuses a NUL in the eID callback state with 400 bad_request naming the field', async () => {
-    const res = await app.inject({ method: 'POST', url: '/v1/auth/eid/callback', payload: { code: 'abc', state: 'st\u0000ate', platform: 'mobile' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v1/auth/eid/callback',
+      payload: { code: 'abc', state: 'st\u0000ate', platform: 'mobile' },
+    });
     expectR2(res, 400, 'bad_request');
     expect(res.json().details).toEqual([{ field: 'state', message: expect.any(String) }]);
   });
@@ -53,7 +61,11 @@ describe('strings PostgreSQL cannot hold (G14)', () => {
 
 describe('errors raised before a handler runs (G15)', () => {
   it('answers an over-long path parameter with 404 not_found', async () => {
-    const res = await app.inject({ method: 'DELETE', url: `/v1/open-banking/consents/${'a'.repeat(3000)}`, ...bearer(token) });
+    const res = await app.inject({
+      method: 'DELETE',
+      url: `/v1/open-banking/consents/${'a'.repeat(3000)}`,
+      ...bearer(token),
+    });
     expectR2(res, 404, 'not_found');
   });
 
@@ -63,12 +75,27 @@ describe('errors raised before a handler runs (G15)', () => {
   });
 
   it('answers malformed JSON 400, an unknown content type 415 and a too large body 413', async () => {
-    const bad = await app.inject({ method: 'POST', url: '/v1/auth/eid/callback', headers: { 'content-type': 'application/json' }, payload: '{"code":' });
+    const bad = await app.inject({
+      method: 'POST',
+      url: '/v1/auth/eid/callback',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"code":',
+    });
     expectR2(bad, 400, 'bad_request');
-    const xml = await app.inject({ method: 'POST', url: '/v1/auth/eid/callback', headers: { 'content-type': 'application/xml' }, payload: '<a/>' });
+    const xml = await app.inject({
+      method: 'POST',
+      url: '/v1/auth/eid/callback',
+      headers: { 'content-type': 'application/xml' },
+      payload: '<a/>',
+    });
     expectR2(xml, 415, 'unsupported_media_type');
     // text/plain has a parser: the string then fails the body schema like any wrong type.
-    const text = await app.inject({ method: 'POST', url: '/v1/auth/eid/callback', headers: { 'content-type': 'text/plain' }, payload: 'hello' });
+    const text = await app.inject({
+      method: 'POST',
+      url: '/v1/auth/eid/callback',
+      headers: { 'content-type': 'text/plain' },
+      payload: 'hello',
+    });
     expectR2(text, 400, 'bad_request');
     const big = await app.inject({
       method: 'POST',

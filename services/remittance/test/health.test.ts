@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase } from '@app/shared/test/clone';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import type { DB } from '../src/db/schema.js';
 import { startApp, testConfig } from './helpers.js';
@@ -58,7 +58,9 @@ describe('health (G11)', () => {
     expect(doc.statusCode).toBe(200);
     const spec = doc.json();
     expect(spec.openapi).toBe('3.1.0');
-    expect(Object.keys(spec.paths)).toEqual(expect.arrayContaining(['/api/auth/eid', '/v1/auth/eid/callback', '/api/bank-accounts', '/v1/rates/{currency}']));
+    expect(Object.keys(spec.paths)).toEqual(
+      expect.arrayContaining(['/api/auth/eid', '/v1/auth/eid/callback', '/api/bank-accounts', '/v1/rates/{currency}']),
+    );
     const docs = await env.app.inject({ method: 'GET', url: '/docs' });
     expect([200, 302]).toContain(docs.statusCode);
   });

@@ -1,13 +1,13 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { LightMyRequestResponse } from 'fastify';
-import { freshDatabase } from '@app/shared/test/clone';
 import type { Env } from '@app/shared/config';
-import { buildApp, type BuildOptions } from '../src/app.js';
+import { freshDatabase } from '@app/shared/test/clone';
+import type { LightMyRequestResponse } from 'fastify';
+import { type BuildOptions, buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { withCheckDigits } from '../src/lib/national-id.js';
 import type { DB } from '../src/db/schema.js';
+import { withCheckDigits } from '../src/lib/national-id.js';
 
 export type TestApp = Awaited<ReturnType<typeof buildApp>>;
 
@@ -96,7 +96,11 @@ export async function signInWeb(app: TestApp, identity: MockIdentity = {}) {
 export async function signInMobile(app: TestApp, identity: MockIdentity = {}) {
   const start = await app.inject({ method: 'GET', url: '/v1/auth/eid/initiate?platform=mobile' });
   const { code, state } = await mockAuthorize(app, start.json().redirectUrl, identity);
-  const res = await app.inject({ method: 'POST', url: '/v1/auth/eid/callback', payload: { code, state, platform: 'mobile' } });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/v1/auth/eid/callback',
+    payload: { code, state, platform: 'mobile' },
+  });
   if (res.statusCode !== 200) throw new Error(`mobile sign-in failed: ${res.statusCode} ${res.body}`);
   return { token: res.json().token as string, user: res.json().data };
 }
@@ -105,12 +109,17 @@ export const web = (cookie: string) => ({ cookies: { app_token: cookie }, header
 export const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
 
 /** Gives the signed-in user the sandbox bank's two accounts (checking 50000.00 is the primary). */
-export async function linkSandboxBank(app: TestApp, auth: { cookies?: Record<string, string>; headers?: Record<string, string> }, surface: '/api' | '/v1' = '/api') {
+export async function linkSandboxBank(
+  app: TestApp,
+  auth: { cookies?: Record<string, string>; headers?: Record<string, string> },
+  surface: '/api' | '/v1' = '/api',
+) {
   const created = await app.inject({ method: 'POST', url: `${surface}/open-banking/consents`, ...auth, payload: {} });
   if (created.statusCode !== 201) throw new Error(`consent: ${created.statusCode} ${created.body}`);
   const bank = await app.inject({ method: 'GET', url: pathOf(created.json().data.redirectUrl) });
   await app.inject({ method: 'GET', url: pathOf(bank.headers.location as string) });
-  const accounts = (await app.inject({ method: 'GET', url: `${surface}/bank-accounts`, ...auth })).json().data as Array<{ id: string; isPrimary: boolean }>;
+  const accounts = (await app.inject({ method: 'GET', url: `${surface}/bank-accounts`, ...auth })).json()
+    .data as Array<{ id: string; isPrimary: boolean }>;
   return { primaryId: accounts.find((a) => a.isPrimary)!.id, accounts };
 }
 
@@ -119,7 +128,9 @@ let pidSeq = 0;
 export function nextPid(): string {
   for (;;) {
     const seq = pidSeq++;
-    const n = withCheckDigits(`${String(1 + (seq % 28)).padStart(2, '0')}${String(81 + ((seq >> 5) % 12)).padStart(2, '0')}${70 + ((seq >> 9) % 20)}${String(100 + (process.pid % 300) + (seq % 97)).padStart(3, '0')}`);
+    const n = withCheckDigits(
+      `${String(1 + (seq % 28)).padStart(2, '0')}${String(81 + ((seq >> 5) % 12)).padStart(2, '0')}${70 + ((seq >> 9) % 20)}${String(100 + (process.pid % 300) + (seq % 97)).padStart(3, '0')}`,
+    );
     if (n) return n;
   }
 }

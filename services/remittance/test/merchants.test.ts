@@ -10,8 +10,11 @@ afterAll(async () => env?.close());
 
 const ORG = '923609016';
 const ACCOUNT = '12345678903';
-const register = (auth: ReturnType<typeof web> | ReturnType<typeof bearer>, prefix: string, payload: Record<string, unknown>) =>
-  env.app.inject({ method: 'POST', url: `${prefix}/merchants/register`, ...auth, payload });
+const register = (
+  auth: ReturnType<typeof web> | ReturnType<typeof bearer>,
+  prefix: string,
+  payload: Record<string, unknown>,
+) => env.app.inject({ method: 'POST', url: `${prefix}/merchants/register`, ...auth, payload });
 
 async function payingCustomer(given_name = 'Ola', family_name = 'Nordmann') {
   const auth = bearer((await signInMobile(env.app, { pid: nextPid(), given_name, family_name })).token);
@@ -23,12 +26,27 @@ async function payingCustomer(given_name = 'Ola', family_name = 'Nordmann') {
 describe('merchants (R12)', () => {
   it('registers a merchant (201 with the QR value), upgrades the role, and refuses a second registration or a taken org number with 409', async () => {
     const auth = web((await signInWeb(env.app, { pid: nextPid() })).cookie);
-    const res = await register(auth, '/api', { businessName: 'Kafé Sol', orgNumber: ORG, address: 'Storgata 1, 0155 Oslo', bankAccount: '1234.56.78903' });
+    const res = await register(auth, '/api', {
+      businessName: 'Kafé Sol',
+      orgNumber: ORG,
+      address: 'Storgata 1, 0155 Oslo',
+      bankAccount: '1234.56.78903',
+    });
     expect(res.statusCode).toBe(201);
     const data = res.json().data;
-    expect(data).toEqual({ merchantId: expect.stringMatching(/^mer_[0-9a-f]{16}$/), businessName: 'Kafé Sol', orgNumber: ORG, address: 'Storgata 1, 0155 Oslo', qrValue: `app://pay/${data.merchantId}` });
+    expect(data).toEqual({
+      merchantId: expect.stringMatching(/^mer_[0-9a-f]{16}$/),
+      businessName: 'Kafé Sol',
+      orgNumber: ORG,
+      address: 'Storgata 1, 0155 Oslo',
+      qrValue: `app://pay/${data.merchantId}`,
+    });
     expect((await env.app.inject({ method: 'GET', url: '/api/auth/me', ...auth })).json().data.role).toBe('merchant');
-    const again = await register(auth, '/api', { businessName: 'Kafé Sol 2', orgNumber: '974760673', bankAccount: ACCOUNT });
+    const again = await register(auth, '/api', {
+      businessName: 'Kafé Sol 2',
+      orgNumber: '974760673',
+      bankAccount: ACCOUNT,
+    });
     expect(again.statusCode).toBe(409);
     expect(again.json().error).toBe('conflict');
     const other = bearer((await signInMobile(env.app, { pid: nextPid() })).token);
@@ -53,14 +71,25 @@ describe('merchants (R12)', () => {
 
   it('cuts the address to 300 characters and accepts a Norwegian IBAN as payout account', async () => {
     const auth = bearer((await signInMobile(env.app, { pid: nextPid() })).token);
-    const res = await register(auth, '/v1', { businessName: 'Long Address AS', orgNumber: '974760673', address: 'A'.repeat(400), bankAccount: 'NO93 8601 1117 947' });
+    const res = await register(auth, '/v1', {
+      businessName: 'Long Address AS',
+      orgNumber: '974760673',
+      address: 'A'.repeat(400),
+      bankAccount: 'NO93 8601 1117 947',
+    });
     expect(res.statusCode).toBe(201);
     expect(res.json().data.address).toHaveLength(300);
   });
 
   it('keeps dashboard, QR and merchant transactions to the merchant role (403 otherwise)', async () => {
     const auth = bearer((await signInMobile(env.app, { pid: nextPid() })).token);
-    for (const url of ['/v1/merchants/dashboard', '/v1/merchants/qr', '/v1/merchants/qr.png', '/v1/merchants/qr.svg', '/v1/merchants/transactions']) {
+    for (const url of [
+      '/v1/merchants/dashboard',
+      '/v1/merchants/qr',
+      '/v1/merchants/qr.png',
+      '/v1/merchants/qr.svg',
+      '/v1/merchants/transactions',
+    ]) {
       const res = await env.app.inject({ method: 'GET', url, ...auth });
       expect(res.statusCode, url).toBe(403);
       expect(res.json().error).toBe('forbidden');
@@ -69,9 +98,16 @@ describe('merchants (R12)', () => {
 
   it('serves the QR value and the QR image as PNG and SVG', async () => {
     const auth = web((await signInWeb(env.app, { pid: nextPid() })).cookie);
-    const { merchantId } = (await register(auth, '/api', { businessName: 'QR Shop', orgNumber: '981129687', bankAccount: ACCOUNT })).json().data;
+    const { merchantId } = (
+      await register(auth, '/api', { businessName: 'QR Shop', orgNumber: '981129687', bankAccount: ACCOUNT })
+    ).json().data;
     const qr = await env.app.inject({ method: 'GET', url: '/api/merchants/qr', ...auth });
-    expect(qr.json().data).toEqual({ merchantId, businessName: 'QR Shop', qrValue: `app://pay/${merchantId}`, address: null });
+    expect(qr.json().data).toEqual({
+      merchantId,
+      businessName: 'QR Shop',
+      qrValue: `app://pay/${merchantId}`,
+      address: null,
+    });
     const png = await env.app.inject({ method: 'GET', url: '/api/merchants/qr.png', ...auth });
     expect(png.statusCode).toBe(200);
     expect(png.headers['content-type']).toBe('image/png');
@@ -81,17 +117,29 @@ describe('merchants (R12)', () => {
     expect(svg.body).toMatch(/^<svg[\s\S]*<\/svg>\s*$/);
   });
 
-  it('takes QR payments (1 % fee paid by the payer), refuses paying one\'s own merchant (422), and shows them on the dashboard', async () => {
+  it("takes QR payments (1 % fee paid by the payer), refuses paying one's own merchant (422), and shows them on the dashboard", async () => {
     const owner = web((await signInWeb(env.app, { pid: nextPid() })).cookie);
     await linkSandboxBank(env.app, owner);
-    const { merchantId } = (await register(owner, '/api', { businessName: 'Bakeri', orgNumber: '914778271', bankAccount: ACCOUNT })).json().data;
+    const { merchantId } = (
+      await register(owner, '/api', { businessName: 'Bakeri', orgNumber: '914778271', bankAccount: ACCOUNT })
+    ).json().data;
     const ownerId = (await env.app.inject({ method: 'GET', url: '/api/auth/me', ...owner })).json().data.id;
 
-    const self = await env.app.inject({ method: 'POST', url: '/api/transactions/qr-payment', ...owner, payload: { merchantId, amount: 50 } });
+    const self = await env.app.inject({
+      method: 'POST',
+      url: '/api/transactions/qr-payment',
+      ...owner,
+      payload: { merchantId, amount: 50 },
+    });
     expect(self.statusCode).toBe(422);
 
     const c = await payingCustomer('Ola', 'Nordmann');
-    const pay = await env.app.inject({ method: 'POST', url: '/v1/transactions/qr-payment', ...c.auth, payload: { merchantId, amount: 250 } });
+    const pay = await env.app.inject({
+      method: 'POST',
+      url: '/v1/transactions/qr-payment',
+      ...c.auth,
+      payload: { merchantId, amount: 250 },
+    });
     expect(pay.statusCode).toBe(201);
     expect(pay.json().data).toEqual({
       id: expect.stringMatching(/^tx_qr_[0-9a-f]{16}$/),
@@ -106,63 +154,151 @@ describe('merchants (R12)', () => {
       fromAccount: 'Sandbox Bank',
       createdAt: expect.any(String),
     });
-    const balance = await env.db.system.selectFrom('bank_accounts').select('balance').where('id', '=', c.primaryId).executeTakeFirstOrThrow();
+    const balance = await env.db.system
+      .selectFrom('bank_accounts')
+      .select('balance')
+      .where('id', '=', c.primaryId)
+      .executeTakeFirstOrThrow();
     expect(balance.balance).toBe('49747.50');
     const c2 = await payingCustomer('Kari', 'Hansen');
-    expect((await env.app.inject({ method: 'POST', url: '/v1/transactions/qr-payment', ...c2.auth, payload: { merchantId, amount: 100.01 } })).statusCode).toBe(201);
+    expect(
+      (
+        await env.app.inject({
+          method: 'POST',
+          url: '/v1/transactions/qr-payment',
+          ...c2.auth,
+          payload: { merchantId, amount: 100.01 },
+        })
+      ).statusCode,
+    ).toBe(201);
 
     const dash = await env.app.inject({ method: 'GET', url: '/api/merchants/dashboard', ...owner });
     expect(dash.statusCode).toBe(200);
-    expect(dash.json().data).toMatchObject({ period: 'today', revenue: 350.01, transactionCount: 2, fees: 3.5, netRevenue: 350.01 });
+    expect(dash.json().data).toMatchObject({
+      period: 'today',
+      revenue: 350.01,
+      transactionCount: 2,
+      fees: 3.5,
+      netRevenue: 350.01,
+    });
     expect(new Date(dash.json().data.payoutTime).getTime()).toBeGreaterThan(Date.now());
     for (const period of ['week', 'month']) {
-      expect((await env.app.inject({ method: 'GET', url: `/api/merchants/dashboard?period=${period}`, ...owner })).json().data.revenue).toBe(350.01);
+      expect(
+        (await env.app.inject({ method: 'GET', url: `/api/merchants/dashboard?period=${period}`, ...owner })).json()
+          .data.revenue,
+      ).toBe(350.01);
     }
-    expect((await env.app.inject({ method: 'GET', url: '/api/merchants/dashboard?period=year', ...owner })).statusCode).toBe(400);
+    expect(
+      (await env.app.inject({ method: 'GET', url: '/api/merchants/dashboard?period=year', ...owner })).statusCode,
+    ).toBe(400);
 
     const list = await env.app.inject({ method: 'GET', url: '/api/merchants/transactions', ...owner });
     expect(list.json().pagination).toEqual({ page: 1, limit: 20, total: 2 });
     expect(list.json().data.map((t: { customerName: string }) => t.customerName)).toEqual(['Kari H.', 'Ola N.']);
 
     // qr_payment notifications to payer and merchant (R13).
-    const payerNote = await env.db.system.selectFrom('notifications').selectAll().where('user_id', '=', c.userId).where('type', '=', 'qr_payment').execute();
+    const payerNote = await env.db.system
+      .selectFrom('notifications')
+      .selectAll()
+      .where('user_id', '=', c.userId)
+      .where('type', '=', 'qr_payment')
+      .execute();
     expect(payerNote).toHaveLength(1);
     expect(payerNote[0].body).toContain('Bakeri');
-    const merchantNotes = await env.db.system.selectFrom('notifications').selectAll().where('user_id', '=', ownerId).where('type', '=', 'qr_payment').execute();
-    expect(merchantNotes.map((n) => n.body).sort()).toEqual([expect.stringContaining('Kari H.'), expect.stringContaining('Ola N.')]);
+    const merchantNotes = await env.db.system
+      .selectFrom('notifications')
+      .selectAll()
+      .where('user_id', '=', ownerId)
+      .where('type', '=', 'qr_payment')
+      .execute();
+    expect(merchantNotes.map((n) => n.body).sort()).toEqual([
+      expect.stringContaining('Kari H.'),
+      expect.stringContaining('Ola N.'),
+    ]);
     expect(merchantNotes.map((n) => n.body).join(' ')).not.toContain('Nordmann');
   });
 
   it('answers 404 for an unknown merchant and bounds the QR amount (1 to 100000, 2 decimals)', async () => {
     const c = await payingCustomer();
-    expect((await env.app.inject({ method: 'POST', url: '/v1/transactions/qr-payment', ...c.auth, payload: { merchantId: 'mer_0000000000000000', amount: 10 } })).statusCode).toBe(404);
+    expect(
+      (
+        await env.app.inject({
+          method: 'POST',
+          url: '/v1/transactions/qr-payment',
+          ...c.auth,
+          payload: { merchantId: 'mer_0000000000000000', amount: 10 },
+        })
+      ).statusCode,
+    ).toBe(404);
     const owner = bearer((await signInMobile(env.app, { pid: nextPid() })).token);
-    const { merchantId } = (await register(owner, '/v1', { businessName: 'Kiosk', orgNumber: '889640782', bankAccount: ACCOUNT })).json().data;
+    const { merchantId } = (
+      await register(owner, '/v1', { businessName: 'Kiosk', orgNumber: '889640782', bankAccount: ACCOUNT })
+    ).json().data;
     for (const amount of [0.99, 100000.01, 1.001]) {
-      const res = await env.app.inject({ method: 'POST', url: '/v1/transactions/qr-payment', ...c.auth, payload: { merchantId, amount } });
+      const res = await env.app.inject({
+        method: 'POST',
+        url: '/v1/transactions/qr-payment',
+        ...c.auth,
+        payload: { merchantId, amount },
+      });
       expect(res.statusCode, String(amount)).toBe(422);
     }
-    expect((await env.app.inject({ method: 'POST', url: '/v1/transactions/qr-payment', ...c.auth, payload: { merchantId, amount: 1 } })).statusCode).toBe(201);
+    expect(
+      (
+        await env.app.inject({
+          method: 'POST',
+          url: '/v1/transactions/qr-payment',
+          ...c.auth,
+          payload: { merchantId, amount: 1 },
+        })
+      ).statusCode,
+    ).toBe(201);
   });
 
   it('counts the dashboard periods and the 15:00 payout cut-off in Oslo time', async () => {
     const owner = web((await signInWeb(env.app, { pid: nextPid() })).cookie);
-    const { merchantId } = (await register(owner, '/api', { businessName: 'Klokke', orgNumber: '982463718', bankAccount: ACCOUNT })).json().data;
+    const { merchantId } = (
+      await register(owner, '/api', { businessName: 'Klokke', orgNumber: '982463718', bankAccount: ACCOUNT })
+    ).json().data;
     const ownerId = (await env.app.inject({ method: 'GET', url: '/api/auth/me', ...owner })).json().data.id;
     const c = await payingCustomer();
     // Monday 2026-11-23 15:30 in Oslo (CET, UTC+1).
     const now = new Date('2026-11-23T14:30:00Z');
-    const at = ['2026-11-23T14:01:00Z', '2026-11-23T13:59:00Z', '2026-11-22T23:30:00Z', '2026-11-22T22:30:00Z', '2026-10-31T22:30:00Z'];
+    const at = [
+      '2026-11-23T14:01:00Z',
+      '2026-11-23T13:59:00Z',
+      '2026-11-22T23:30:00Z',
+      '2026-11-22T22:30:00Z',
+      '2026-10-31T22:30:00Z',
+    ];
     for (const [i, createdAt] of at.entries()) {
-      const res = await env.app.inject({ method: 'POST', url: '/v1/transactions/qr-payment', ...c.auth, payload: { merchantId, amount: 10 ** i } });
-      await env.db.system.updateTable('transactions').set({ created_at: new Date(createdAt) }).where('id', '=', res.json().data.id).execute();
+      const res = await env.app.inject({
+        method: 'POST',
+        url: '/v1/transactions/qr-payment',
+        ...c.auth,
+        payload: { merchantId, amount: 10 ** i },
+      });
+      await env.db.system
+        .updateTable('transactions')
+        .set({ created_at: new Date(createdAt) })
+        .where('id', '=', res.json().data.id)
+        .execute();
     }
     const today = await env.app.ctx.merchants.dashboard(userScope(env.db, ownerId), 'today', now);
-    expect(today).toMatchObject({ revenue: 111, transactionCount: 3, nextPayout: 1, payoutTime: '2026-11-24T14:00:00.000Z' });
+    expect(today).toMatchObject({
+      revenue: 111,
+      transactionCount: 3,
+      nextPayout: 1,
+      payoutTime: '2026-11-24T14:00:00.000Z',
+    });
     expect((await env.app.ctx.merchants.dashboard(userScope(env.db, ownerId), 'week', now)).revenue).toBe(111);
     expect((await env.app.ctx.merchants.dashboard(userScope(env.db, ownerId), 'month', now)).revenue).toBe(1111);
     // Before 15:00 the cut-off was yesterday's.
-    const morning = await env.app.ctx.merchants.dashboard(userScope(env.db, ownerId), 'today', new Date('2026-11-23T10:00:00Z'));
+    const morning = await env.app.ctx.merchants.dashboard(
+      userScope(env.db, ownerId),
+      'today',
+      new Date('2026-11-23T10:00:00Z'),
+    );
     expect(morning.payoutTime).toBe('2026-11-23T14:00:00.000Z');
   });
 });

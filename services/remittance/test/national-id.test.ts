@@ -71,17 +71,21 @@ describe('national id (R5)', () => {
 
   it('agrees with @navikt/fnrvalidator on generated numbers and recovers their birth dates', () => {
     fc.assert(
-      fc.property(fc.date({ min: new Date('1900-01-01'), max: new Date('2039-12-31'), noInvalidDate: true }), fc.integer({ min: 0, max: 999 }), (date, individual) => {
-        const yy = date.getUTCFullYear() % 100;
-        const century = centuryOf(individual, yy);
-        fc.pre(century === Math.floor(date.getUTCFullYear() / 100) * 100);
-        const iso = date.toISOString().slice(0, 10);
-        const nine = `${iso.slice(8, 10)}${iso.slice(5, 7)}${iso.slice(2, 4)}${String(individual).padStart(3, '0')}`;
-        const n = withCheckDigits(nine);
-        fc.pre(n !== null);
-        expect(idnr(n!).status).toBe('valid');
-        expect(parseNationalId(n!, strict)).toEqual({ ok: true, kind: 'fnr', birthDate: iso });
-      }),
+      fc.property(
+        fc.date({ min: new Date('1900-01-01'), max: new Date('2039-12-31'), noInvalidDate: true }),
+        fc.integer({ min: 0, max: 999 }),
+        (date, individual) => {
+          const yy = date.getUTCFullYear() % 100;
+          const century = centuryOf(individual, yy);
+          fc.pre(century === Math.floor(date.getUTCFullYear() / 100) * 100);
+          const iso = date.toISOString().slice(0, 10);
+          const nine = `${iso.slice(8, 10)}${iso.slice(5, 7)}${iso.slice(2, 4)}${String(individual).padStart(3, '0')}`;
+          const n = withCheckDigits(nine);
+          fc.pre(n !== null);
+          expect(idnr(n!).status).toBe('valid');
+          expect(parseNationalId(n!, strict)).toEqual({ ok: true, kind: 'fnr', birthDate: iso });
+        },
+      ),
       { numRuns: 300 },
     );
   });

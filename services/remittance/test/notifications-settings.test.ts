@@ -15,14 +15,21 @@ async function seed(userId: string, n: number) {
     ids.push(id);
     await env.db.system
       .insertInto('notifications')
-      .values({ id, user_id: userId, type: 'system', title: `T${i}`, body: `B${i}`, created_at: new Date(Date.UTC(2026, 10, 1, 12, i)) })
+      .values({
+        id,
+        user_id: userId,
+        type: 'system',
+        title: `T${i}`,
+        body: `B${i}`,
+        created_at: new Date(Date.UTC(2026, 10, 1, 12, i)),
+      })
       .execute();
   }
   return ids;
 }
 
 describe('notifications (R13)', () => {
-  it('lists the caller\'s notifications newest first and marks only the caller\'s own as read', async () => {
+  it("lists the caller's notifications newest first and marks only the caller's own as read", async () => {
     const pid = nextPid();
     await signInWeb(env.app, { pid });
     const auth = web((await signInWeb(env.app, { pid })).cookie); // the second sign-in creates a security notification
@@ -37,27 +44,67 @@ describe('notifications (R13)', () => {
     const data = list.json().data;
     expect(data.map((n: { type: string }) => n.type)).toEqual(['security', 'system', 'system', 'system']);
     expect(data.slice(1).map((n: { title: string }) => n.title)).toEqual(['T2', 'T1', 'T0']);
-    expect(data[0]).toEqual({ id: expect.stringMatching(/^noti_[0-9a-f]{16}$/), type: 'security', title: expect.any(String), body: expect.any(String), read: false, createdAt: expect.any(String) });
+    expect(data[0]).toEqual({
+      id: expect.stringMatching(/^noti_[0-9a-f]{16}$/),
+      type: 'security',
+      title: expect.any(String),
+      body: expect.any(String),
+      read: false,
+      createdAt: expect.any(String),
+    });
 
-    const patch = await env.app.inject({ method: 'PATCH', url: '/api/notifications', ...auth, payload: { notificationIds: [mine[0], mine[1], theirs[0]] } });
+    const patch = await env.app.inject({
+      method: 'PATCH',
+      url: '/api/notifications',
+      ...auth,
+      payload: { notificationIds: [mine[0], mine[1], theirs[0]] },
+    });
     expect(patch.statusCode).toBe(200);
     expect(patch.json()).toEqual({ data: { updated: 2 } });
     const after = (await env.app.inject({ method: 'GET', url: '/api/notifications', ...auth })).json().data;
-    expect(after.filter((n: { read: boolean }) => n.read).map((n: { id: string }) => n.id).sort()).toEqual([mine[0], mine[1]].sort());
-    const theirsNow = await env.db.system.selectFrom('notifications').select('read').where('id', '=', theirs[0]).executeTakeFirstOrThrow();
+    expect(
+      after
+        .filter((n: { read: boolean }) => n.read)
+        .map((n: { id: string }) => n.id)
+        .sort(),
+    ).toEqual([mine[0], mine[1]].sort());
+    const theirsNow = await env.db.system
+      .selectFrom('notifications')
+      .select('read')
+      .where('id', '=', theirs[0])
+      .executeTakeFirstOrThrow();
     expect(theirsNow.read).toBe(0);
   });
 
   it('refuses more than 100 ids and ids outside the pattern', async () => {
     const auth = bearer((await signInMobile(env.app, { pid: nextPid() })).token);
     const many = Array.from({ length: 101 }, () => newNotificationId());
-    const tooMany = await env.app.inject({ method: 'PATCH', url: '/v1/notifications', ...auth, payload: { notificationIds: many } });
+    const tooMany = await env.app.inject({
+      method: 'PATCH',
+      url: '/v1/notifications',
+      ...auth,
+      payload: { notificationIds: many },
+    });
     expect(tooMany.statusCode).toBe(422);
-    const bad = await env.app.inject({ method: 'PATCH', url: '/v1/notifications', ...auth, payload: { notificationIds: ['noti_XYZ'] } });
+    const bad = await env.app.inject({
+      method: 'PATCH',
+      url: '/v1/notifications',
+      ...auth,
+      payload: { notificationIds: ['noti_XYZ'] },
+    });
     expect(bad.statusCode).toBe(422);
     const missing = await env.app.inject({ method: 'PATCH', url: '/v1/notifications', ...auth, payload: {} });
     expect(missing.statusCode).toBe(400);
-    expect((await env.app.inject({ method: 'PATCH', url: '/v1/notifications', ...auth, payload: { notificationIds: many.slice(0, 100) } })).json().data.updated).toBe(0);
+    expect(
+      (
+        await env.app.inject({
+          method: 'PATCH',
+          url: '/v1/notifications',
+          ...auth,
+          payload: { notificationIds: many.slice(0, 100) },
+        })
+      ).json().data.updated,
+    ).toBe(0);
   });
 
   it('FEATURES_NOTIFICATIONS=false turns the routes into 404', async () => {
@@ -65,7 +112,12 @@ describe('notifications (R13)', () => {
     try {
       const { cookie } = await signInWeb(off.app, { pid: nextPid() });
       for (const method of ['GET', 'PATCH'] as const) {
-        const res = await off.app.inject({ method, url: '/api/notifications', ...web(cookie), payload: method === 'PATCH' ? { notificationIds: [] } : undefined });
+        const res = await off.app.inject({
+          method,
+          url: '/api/notifications',
+          ...web(cookie),
+          payload: method === 'PATCH' ? { notificationIds: [] } : undefined,
+        });
         expect(res.statusCode, method).toBe(404);
         expect(res.json().error).toBe('not_found');
       }
@@ -83,13 +135,27 @@ describe('settings', () => {
     ] as const) {
       const first = await env.app.inject({ method: 'GET', url: `${prefix}/settings`, ...auth });
       expect(first.statusCode).toBe(200);
-      expect(first.json()).toEqual({ data: { currency: 'NOK', language: 'nb', pushEnabled: true, emailEnabled: true } });
-      const patched = await env.app.inject({ method: 'PATCH', url: `${prefix}/settings`, ...auth, payload: { currency: 'EUR', pushEnabled: false } });
+      expect(first.json()).toEqual({
+        data: { currency: 'NOK', language: 'nb', pushEnabled: true, emailEnabled: true },
+      });
+      const patched = await env.app.inject({
+        method: 'PATCH',
+        url: `${prefix}/settings`,
+        ...auth,
+        payload: { currency: 'EUR', pushEnabled: false },
+      });
       expect(patched.statusCode).toBe(200);
       expect(patched.json().data).toEqual({ currency: 'EUR', language: 'nb', pushEnabled: false, emailEnabled: true });
-      const lang = await env.app.inject({ method: 'PATCH', url: `${prefix}/settings`, ...auth, payload: { language: 'sq' } });
+      const lang = await env.app.inject({
+        method: 'PATCH',
+        url: `${prefix}/settings`,
+        ...auth,
+        payload: { language: 'sq' },
+      });
       expect(lang.json().data).toEqual({ currency: 'EUR', language: 'sq', pushEnabled: false, emailEnabled: true });
-      expect((await env.app.inject({ method: 'GET', url: `${prefix}/settings`, ...auth })).json().data.language).toBe('sq');
+      expect((await env.app.inject({ method: 'GET', url: `${prefix}/settings`, ...auth })).json().data.language).toBe(
+        'sq',
+      );
     }
   });
 

@@ -1,10 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase } from '@app/shared/test/clone';
 import type { TestDatabase } from '@app/shared/test/databases';
-import { databaseBehindProxy, OUTAGE_SKIP_REASON, outageScenarios, type DatabaseBehindProxy } from '@app/shared/test/outage';
+import {
+  type DatabaseBehindProxy,
+  databaseBehindProxy,
+  OUTAGE_SKIP_REASON,
+  outageScenarios,
+} from '@app/shared/test/outage';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { buildApp } from '../src/app.js';
 import type { DB } from '../src/db/schema.js';
-import { bearer, signInMobile, testConfig, type TestApp } from './helpers.js';
+import { bearer, signInMobile, type TestApp, testConfig } from './helpers.js';
 
 // CONTRACT G15 on a real server: the database goes away under a running service and comes back.
 describe.skipIf(!process.env.TEST_DATABASE_URL)(`a PostgreSQL outage (${OUTAGE_SKIP_REASON})`, () => {

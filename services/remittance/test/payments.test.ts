@@ -12,19 +12,46 @@ afterAll(async () => env?.close());
 type Auth = ReturnType<typeof web> | ReturnType<typeof bearer>;
 
 /** A user with the sandbox accounts linked and one recipient in the given corridor. */
-async function payer(surface: '/api' | '/v1' = '/api', recipient = { country: 'RS', currency: 'RSD', bankAccount: 'RS35260005601001611379' }) {
-  const auth: Auth = surface === '/api' ? web((await signInWeb(env.app, { pid: nextPid(), given_name: 'Kari', family_name: 'Nordmann' })).cookie) : bearer((await signInMobile(env.app, { pid: nextPid() })).token);
+async function payer(
+  surface: '/api' | '/v1' = '/api',
+  recipient = { country: 'RS', currency: 'RSD', bankAccount: 'RS35260005601001611379' },
+) {
+  const auth: Auth =
+    surface === '/api'
+      ? web((await signInWeb(env.app, { pid: nextPid(), given_name: 'Kari', family_name: 'Nordmann' })).cookie)
+      : bearer((await signInMobile(env.app, { pid: nextPid() })).token);
   const userId = (await env.app.inject({ method: 'GET', url: `${surface}/auth/me`, ...auth })).json().data.id as string;
   const { primaryId } = await linkSandboxBank(env.app, auth, surface);
-  const r = await env.app.inject({ method: 'POST', url: `${surface}/recipients`, ...auth, payload: { name: 'Marko Marković', ...recipient } });
+  const r = await env.app.inject({
+    method: 'POST',
+    url: `${surface}/recipients`,
+    ...auth,
+    payload: { name: 'Marko Marković', ...recipient },
+  });
   return { auth, surface, userId, primaryId, recipientId: r.json().data.id as string };
 }
 
 const balanceOf = async (accountId: string) =>
-  (await env.db.system.selectFrom('bank_accounts').select('balance').where('id', '=', accountId).executeTakeFirstOrThrow()).balance;
+  (
+    await env.db.system
+      .selectFrom('bank_accounts')
+      .select('balance')
+      .where('id', '=', accountId)
+      .executeTakeFirstOrThrow()
+  ).balance;
 
-const remit = (p: { auth: Auth; surface: string }, payload: Record<string, unknown>, headers: Record<string, string> = {}) =>
-  env.app.inject({ method: 'POST', url: `${p.surface}/transactions/remittance`, ...p.auth, headers: { ...p.auth.headers, ...headers }, payload });
+const remit = (
+  p: { auth: Auth; surface: string },
+  payload: Record<string, unknown>,
+  headers: Record<string, string> = {},
+) =>
+  env.app.inject({
+    method: 'POST',
+    url: `${p.surface}/transactions/remittance`,
+    ...p.auth,
+    headers: { ...p.auth.headers, ...headers },
+    payload,
+  });
 
 describe('POST /transactions/remittance (R9)', () => {
   it('debits amount plus 0.5 % fee, records a processing transaction and its payment initiation, on both surfaces', async () => {
@@ -32,7 +59,13 @@ describe('POST /transactions/remittance (R9)', () => {
       const p = await payer(surface);
       const res = await remit(p, { recipientId: p.recipientId, amount: 1000 });
       expect(res.statusCode).toBe(201);
-      const rate = (await env.db.system.selectFrom('exchange_rates').select('rate').where('currency', '=', 'RSD').executeTakeFirstOrThrow()).rate;
+      const rate = (
+        await env.db.system
+          .selectFrom('exchange_rates')
+          .select('rate')
+          .where('currency', '=', 'RSD')
+          .executeTakeFirstOrThrow()
+      ).rate;
       expect(res.json().data).toEqual({
         id: expect.stringMatching(/^tx_rem_[0-9a-f]{16}$/),
         type: 'remittance',
@@ -52,9 +85,17 @@ describe('POST /transactions/remittance (R9)', () => {
         createdAt: expect.any(String),
       });
       expect(await balanceOf(p.primaryId)).toBe('48995.00');
-      const init = await env.db.system.selectFrom('payment_initiations').selectAll().where('transaction_id', '=', res.json().data.id).executeTakeFirstOrThrow();
+      const init = await env.db.system
+        .selectFrom('payment_initiations')
+        .selectAll()
+        .where('transaction_id', '=', res.json().data.id)
+        .executeTakeFirstOrThrow();
       expect(init).toMatchObject({ user_id: p.userId, provider: 'sandbox', amount: '1005.00' });
-      const bank = await env.db.system.selectFrom('sandbox_bank_payments').selectAll().where('id', '=', init.external_payment_id).executeTakeFirstOrThrow();
+      const bank = await env.db.system
+        .selectFrom('sandbox_bank_payments')
+        .selectAll()
+        .where('id', '=', init.external_payment_id)
+        .executeTakeFirstOrThrow();
       expect(bank).toMatchObject({ amount: '1005.00', creditor_account: 'RS35260005601001611379', status: 'pending' });
     }
   });
@@ -63,21 +104,43 @@ describe('POST /transactions/remittance (R9)', () => {
     const p = await payer('/v1');
     const res = await remit(p, { recipientId: p.recipientId, amount: 200 });
     expect(res.statusCode).toBe(201);
-    const row = await env.db.system.selectFrom('transactions').select('created_at').where('id', '=', res.json().data.id).executeTakeFirstOrThrow();
+    const row = await env.db.system
+      .selectFrom('transactions')
+      .select('created_at')
+      .where('id', '=', res.json().data.id)
+      .executeTakeFirstOrThrow();
     expect(res.json().data.createdAt).toBe(row.created_at.toISOString());
-    const consent = (await env.db.system.selectFrom('bank_accounts').select('consent_id').where('id', '=', p.primaryId).executeTakeFirstOrThrow()).consent_id!;
-    await env.db.system.updateTable('ob_consents').set({ expires_at: new Date(Date.now() - 1000) }).where('id', '=', consent).execute();
+    const consent = (
+      await env.db.system
+        .selectFrom('bank_accounts')
+        .select('consent_id')
+        .where('id', '=', p.primaryId)
+        .executeTakeFirstOrThrow()
+    ).consent_id!;
+    await env.db.system
+      .updateTable('ob_consents')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('id', '=', consent)
+      .execute();
     const expired = await remit(p, { recipientId: p.recipientId, amount: 200 });
     expect(expired.statusCode).toBe(400);
     expect(expired.json()).toMatchObject({ error: 'no_bank_account', message: expect.stringContaining('expired') });
     expect(await balanceOf(p.primaryId)).toBe('49799.00');
-    await env.db.system.updateTable('ob_consents').set({ expires_at: new Date(Date.now() + 60_000) }).where('id', '=', consent).execute();
+    await env.db.system
+      .updateTable('ob_consents')
+      .set({ expires_at: new Date(Date.now() + 60_000) })
+      .where('id', '=', consent)
+      .execute();
     expect((await remit(p, { recipientId: p.recipientId, amount: 200 })).statusCode).toBe(201);
   });
 
   it('rounds the fee and the receive amount half-up to cents and gives the EEA eta for PL', async () => {
     const p = await payer('/api', { country: 'PL', currency: 'PLN', bankAccount: 'PL61109010140000071219812874' });
-    await env.db.system.updateTable('exchange_rates').set({ rate: '0.36215000' }).where('currency', '=', 'PLN').execute();
+    await env.db.system
+      .updateTable('exchange_rates')
+      .set({ rate: '0.36215000' })
+      .where('currency', '=', 'PLN')
+      .execute();
     const res = await remit(p, { recipientId: p.recipientId, amount: 100.9 });
     expect(res.statusCode).toBe(201);
     // fee 100.90 * 0.005 = 0.5045 -> 0.50; receive 100.90 * 0.36215 = 36.540935 -> 36.54
@@ -95,14 +158,26 @@ describe('POST /transactions/remittance (R9)', () => {
     // 50000 + 250 fee exceeds the 49899.50 left: the upper bound itself is accepted, then the balance decides.
     const top = await remit(p, { recipientId: p.recipientId, amount: 50000 });
     expect(top.statusCode).toBe(402);
-    await env.db.system.updateTable('bank_accounts').set({ balance: '60000.00' }).where('id', '=', p.primaryId).execute();
-    await env.db.system.updateTable('sandbox_bank_accounts').set({ balance: '60000.00' }).where('is_checking', '=', true).execute();
+    await env.db.system
+      .updateTable('bank_accounts')
+      .set({ balance: '60000.00' })
+      .where('id', '=', p.primaryId)
+      .execute();
+    await env.db.system
+      .updateTable('sandbox_bank_accounts')
+      .set({ balance: '60000.00' })
+      .where('is_checking', '=', true)
+      .execute();
     expect((await remit(p, { recipientId: p.recipientId, amount: 50000 })).statusCode).toBe(201);
   });
 
   it('pays with the exact balance and refuses one cent short with 402 insufficient_balance, debiting nothing', async () => {
     const p = await payer('/api');
-    await env.db.system.updateTable('bank_accounts').set({ balance: '1005.00' }).where('id', '=', p.primaryId).execute();
+    await env.db.system
+      .updateTable('bank_accounts')
+      .set({ balance: '1005.00' })
+      .where('id', '=', p.primaryId)
+      .execute();
     const short = await remit(p, { recipientId: p.recipientId, amount: 1000.01 });
     expect(short.statusCode).toBe(402);
     expect(short.json().error).toBe('insufficient_balance');
@@ -114,7 +189,12 @@ describe('POST /transactions/remittance (R9)', () => {
 
   it('refuses non-numbers and missing fields with 400 bad_request', async () => {
     const p = await payer('/v1');
-    for (const payload of [{ recipientId: p.recipientId, amount: 'Infinity' }, { recipientId: p.recipientId, amount: '1000' }, { amount: 1000 }, {}]) {
+    for (const payload of [
+      { recipientId: p.recipientId, amount: 'Infinity' },
+      { recipientId: p.recipientId, amount: '1000' },
+      { amount: 1000 },
+      {},
+    ]) {
       const res = await remit(p, payload);
       expect(res.statusCode, JSON.stringify(payload)).toBe(400);
       expect(res.json().error).toBe('bad_request');
@@ -123,7 +203,7 @@ describe('POST /transactions/remittance (R9)', () => {
     expect(currency.statusCode).toBe(422);
   });
 
-  it('answers 404 for another user\'s recipient and 403 kyc_required without approved KYC', async () => {
+  it("answers 404 for another user's recipient and 403 kyc_required without approved KYC", async () => {
     const a = await payer('/api');
     const b = await payer('/api');
     const foreign = await remit(a, { recipientId: b.recipientId, amount: 500 });
@@ -138,8 +218,18 @@ describe('POST /transactions/remittance (R9)', () => {
 
   it('answers 400 no_bank_account without a linked account, and uses bankAccountId when given', async () => {
     const { cookie } = await signInWeb(env.app, { pid: nextPid() });
-    const r = await env.app.inject({ method: 'POST', url: '/api/recipients', ...web(cookie), payload: { name: 'Ana', country: 'RS', currency: 'EUR', bankAccount: 'RS35260005601001611379' } });
-    const none = await env.app.inject({ method: 'POST', url: '/api/transactions/remittance', ...web(cookie), payload: { recipientId: r.json().data.id, amount: 500 } });
+    const r = await env.app.inject({
+      method: 'POST',
+      url: '/api/recipients',
+      ...web(cookie),
+      payload: { name: 'Ana', country: 'RS', currency: 'EUR', bankAccount: 'RS35260005601001611379' },
+    });
+    const none = await env.app.inject({
+      method: 'POST',
+      url: '/api/transactions/remittance',
+      ...web(cookie),
+      payload: { recipientId: r.json().data.id, amount: 500 },
+    });
     expect(none.statusCode).toBe(400);
     expect(none.json().error).toBe('no_bank_account');
 
@@ -154,9 +244,10 @@ describe('POST /transactions/remittance (R9)', () => {
     expect(other.statusCode).toBe(404);
   });
 
-  it('answers 400 no_bank_account when the account\'s consent is revoked', async () => {
+  it("answers 400 no_bank_account when the account's consent is revoked", async () => {
     const p = await payer('/api');
-    const consents = (await env.app.inject({ method: 'GET', url: '/api/open-banking/consents', ...p.auth })).json().data;
+    const consents = (await env.app.inject({ method: 'GET', url: '/api/open-banking/consents', ...p.auth })).json()
+      .data;
     await env.app.inject({ method: 'DELETE', url: `/api/open-banking/consents/${consents[0].id}`, ...p.auth });
     const res = await remit(p, { recipientId: p.recipientId, amount: 500 });
     expect(res.statusCode).toBe(400);
@@ -166,7 +257,11 @@ describe('POST /transactions/remittance (R9)', () => {
 
   it('answers 422 validation_error when the corridor has no rate in force', async () => {
     const p = await payer('/api', { country: 'TR', currency: 'TRY', bankAccount: 'TR330006100519786457841326' });
-    const saved = await env.db.system.selectFrom('exchange_rates').selectAll().where('currency', '=', 'TRY').executeTakeFirstOrThrow();
+    const saved = await env.db.system
+      .selectFrom('exchange_rates')
+      .selectAll()
+      .where('currency', '=', 'TRY')
+      .executeTakeFirstOrThrow();
     await env.db.system.deleteFrom('exchange_rates').where('currency', '=', 'TRY').execute();
     try {
       const res = await remit(p, { recipientId: p.recipientId, amount: 500 });
@@ -187,13 +282,19 @@ describe('Idempotency-Key (R9)', () => {
     expect(again.statusCode).toBe(201);
     expect(again.json()).toEqual(first.json());
     expect(await balanceOf(p.primaryId)).toBe('49799.00');
-    const count = await env.db.system.selectFrom('transactions').select((eb) => eb.fn.countAll<string>().as('n')).where('user_id', '=', p.userId).executeTakeFirstOrThrow();
+    const count = await env.db.system
+      .selectFrom('transactions')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('user_id', '=', p.userId)
+      .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(1);
   });
 
   it('answers 422 idempotency_mismatch for the same key with another body', async () => {
     const p = await payer('/api');
-    expect((await remit(p, { recipientId: p.recipientId, amount: 300 }, { 'idempotency-key': 'k2' })).statusCode).toBe(201);
+    expect((await remit(p, { recipientId: p.recipientId, amount: 300 }, { 'idempotency-key': 'k2' })).statusCode).toBe(
+      201,
+    );
     const other = await remit(p, { recipientId: p.recipientId, amount: 301 }, { 'idempotency-key': 'k2' });
     expect(other.statusCode).toBe(422);
     expect(other.json().error).toBe('idempotency_mismatch');
@@ -203,46 +304,94 @@ describe('Idempotency-Key (R9)', () => {
   it('treats a key older than 24 hours as new, and keys of other users as theirs', async () => {
     const p = await payer('/api');
     const q = await payer('/api');
-    expect((await remit(p, { recipientId: p.recipientId, amount: 100 }, { 'idempotency-key': 'same' })).statusCode).toBe(201);
-    expect((await remit(q, { recipientId: q.recipientId, amount: 100 }, { 'idempotency-key': 'same' })).statusCode).toBe(201);
+    expect(
+      (await remit(p, { recipientId: p.recipientId, amount: 100 }, { 'idempotency-key': 'same' })).statusCode,
+    ).toBe(201);
+    expect(
+      (await remit(q, { recipientId: q.recipientId, amount: 100 }, { 'idempotency-key': 'same' })).statusCode,
+    ).toBe(201);
     expect(await balanceOf(q.primaryId)).toBe('49899.50');
-    await env.db.system.updateTable('idempotency_keys').set({ created_at: sql<Date>`now() - interval '25 hours'` }).where('user_id', '=', p.userId).execute();
-    expect((await remit(p, { recipientId: p.recipientId, amount: 100 }, { 'idempotency-key': 'same' })).statusCode).toBe(201);
+    await env.db.system
+      .updateTable('idempotency_keys')
+      .set({ created_at: sql<Date>`now() - interval '25 hours'` })
+      .where('user_id', '=', p.userId)
+      .execute();
+    expect(
+      (await remit(p, { recipientId: p.recipientId, amount: 100 }, { 'idempotency-key': 'same' })).statusCode,
+    ).toBe(201);
     expect(await balanceOf(p.primaryId)).toBe('49799.00');
   });
 
   it('does not keep the key of a refused payment: a retry after topping up goes through', async () => {
     const p = await payer('/api');
     await env.db.system.updateTable('bank_accounts').set({ balance: '10.00' }).where('id', '=', p.primaryId).execute();
-    expect((await remit(p, { recipientId: p.recipientId, amount: 100 }, { 'idempotency-key': 'retry' })).statusCode).toBe(402);
-    await env.db.system.updateTable('bank_accounts').set({ balance: '1000.00' }).where('id', '=', p.primaryId).execute();
-    expect((await remit(p, { recipientId: p.recipientId, amount: 100 }, { 'idempotency-key': 'retry' })).statusCode).toBe(201);
+    expect(
+      (await remit(p, { recipientId: p.recipientId, amount: 100 }, { 'idempotency-key': 'retry' })).statusCode,
+    ).toBe(402);
+    await env.db.system
+      .updateTable('bank_accounts')
+      .set({ balance: '1000.00' })
+      .where('id', '=', p.primaryId)
+      .execute();
+    expect(
+      (await remit(p, { recipientId: p.recipientId, amount: 100 }, { 'idempotency-key': 'retry' })).statusCode,
+    ).toBe(201);
   });
 
   it('checks the session inside the payment: a signed-out or expired session gets 401, debits nothing and replays nothing', async () => {
     for (const surface of ['/api', '/v1'] as const) {
       const p = await payer(surface);
-      expect((await remit(p, { recipientId: p.recipientId, amount: 200 }, { 'idempotency-key': 'before-logout' })).statusCode).toBe(201);
+      expect(
+        (await remit(p, { recipientId: p.recipientId, amount: 200 }, { 'idempotency-key': 'before-logout' }))
+          .statusCode,
+      ).toBe(201);
       const balance = await balanceOf(p.primaryId);
       const count = async () =>
-        Number((await env.db.system.selectFrom('transactions').select((eb) => eb.fn.countAll().as('n')).where('user_id', '=', p.userId).executeTakeFirstOrThrow()).n);
+        Number(
+          (
+            await env.db.system
+              .selectFrom('transactions')
+              .select((eb) => eb.fn.countAll().as('n'))
+              .where('user_id', '=', p.userId)
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
       const transactions = await count();
       // Revoked (the token itself is still well signed and unexpired).
-      await env.db.system.updateTable('sessions').set({ revoked: 1, revoked_at: new Date() }).where('user_id', '=', p.userId).execute();
-      for (const headers of [{}, { 'idempotency-key': 'before-logout' }, { 'idempotency-key': 'fresh' }] as Array<Record<string, string>>) {
+      await env.db.system
+        .updateTable('sessions')
+        .set({ revoked: 1, revoked_at: new Date() })
+        .where('user_id', '=', p.userId)
+        .execute();
+      for (const headers of [{}, { 'idempotency-key': 'before-logout' }, { 'idempotency-key': 'fresh' }] as Array<
+        Record<string, string>
+      >) {
         const res = await remit(p, { recipientId: p.recipientId, amount: 200 }, headers);
         expect(res.statusCode, `${surface} ${JSON.stringify(headers)}`).toBe(401);
         expect(res.json()).toMatchObject({ error: 'unauthorized' });
       }
       // Expired by time, not revoked.
-      await env.db.system.updateTable('sessions').set({ revoked: 0, expires_at: new Date(Date.now() - 1000) }).where('user_id', '=', p.userId).execute();
+      await env.db.system
+        .updateTable('sessions')
+        .set({ revoked: 0, expires_at: new Date(Date.now() - 1000) })
+        .where('user_id', '=', p.userId)
+        .execute();
       expect((await remit(p, { recipientId: p.recipientId, amount: 200 })).statusCode).toBe(401);
       expect(await balanceOf(p.primaryId)).toBe(balance);
       expect(await count()).toBe(transactions);
-      const fresh = await env.db.system.selectFrom('idempotency_keys').select('key').where('user_id', '=', p.userId).where('key', '=', 'fresh').executeTakeFirst();
+      const fresh = await env.db.system
+        .selectFrom('idempotency_keys')
+        .select('key')
+        .where('user_id', '=', p.userId)
+        .where('key', '=', 'fresh')
+        .executeTakeFirst();
       expect(fresh).toBeUndefined();
       // Live again: the same token pays.
-      await env.db.system.updateTable('sessions').set({ expires_at: new Date(Date.now() + 3_600_000) }).where('user_id', '=', p.userId).execute();
+      await env.db.system
+        .updateTable('sessions')
+        .set({ expires_at: new Date(Date.now() + 3_600_000) })
+        .where('user_id', '=', p.userId)
+        .execute();
       expect((await remit(p, { recipientId: p.recipientId, amount: 200 })).statusCode).toBe(201);
     }
   });
@@ -260,17 +409,35 @@ describe('settlement job (R9, G12)', () => {
     const id = (await remit(p, { recipientId: p.recipientId, amount: 1000 })).json().data.id;
     const moved = await env.app.ctx.payments.settle();
     expect(moved.completed).toBeGreaterThanOrEqual(1);
-    const tx = await env.db.system.selectFrom('transactions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const tx = await env.db.system
+      .selectFrom('transactions')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     expect(tx.status).toBe('completed');
     expect(tx.completed_at).toBeInstanceOf(Date);
-    const notes = await env.db.system.selectFrom('notifications').selectAll().where('user_id', '=', p.userId).where('type', '=', 'transaction_complete').execute();
+    const notes = await env.db.system
+      .selectFrom('notifications')
+      .selectAll()
+      .where('user_id', '=', p.userId)
+      .where('type', '=', 'transaction_complete')
+      .execute();
     expect(notes).toHaveLength(1);
     expect(notes[0].title).toBe('Overføring fullført');
     expect(notes[0].body).toContain('Marko Marković');
     expect(await balanceOf(p.primaryId)).toBe('48995.00');
     // Settled once: a second run changes nothing.
     await env.app.ctx.payments.settle();
-    expect((await env.db.system.selectFrom('notifications').select('id').where('user_id', '=', p.userId).where('type', '=', 'transaction_complete').execute()).length).toBe(1);
+    expect(
+      (
+        await env.db.system
+          .selectFrom('notifications')
+          .select('id')
+          .where('user_id', '=', p.userId)
+          .where('type', '=', 'transaction_complete')
+          .execute()
+      ).length,
+    ).toBe(1);
   });
 
   it('fails a payment the bank rejects (account ending 0000): debit restored and a system notification', async () => {
@@ -279,13 +446,26 @@ describe('settlement job (R9, G12)', () => {
     const id = (await remit(p, { recipientId: p.recipientId, amount: 2000 })).json().data.id;
     expect(await balanceOf(p.primaryId)).toBe('47990.00');
     await env.app.ctx.payments.settle();
-    const tx = await env.db.system.selectFrom('transactions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const tx = await env.db.system
+      .selectFrom('transactions')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     expect(tx.status).toBe('failed');
     expect(tx.completed_at).toBeNull();
     expect(await balanceOf(p.primaryId)).toBe('50000.00');
-    const note = await env.db.system.selectFrom('notifications').selectAll().where('user_id', '=', p.userId).where('type', '=', 'system').executeTakeFirstOrThrow();
+    const note = await env.db.system
+      .selectFrom('notifications')
+      .selectAll()
+      .where('user_id', '=', p.userId)
+      .where('type', '=', 'system')
+      .executeTakeFirstOrThrow();
     expect(note.title).toBe('Overføring mislyktes');
-    const bank = await env.db.system.selectFrom('sandbox_bank_accounts').select('balance').where('balance', '=', '50000.00').execute();
+    const bank = await env.db.system
+      .selectFrom('sandbox_bank_accounts')
+      .select('balance')
+      .where('balance', '=', '50000.00')
+      .execute();
     expect(bank.length).toBeGreaterThan(0);
   });
 });

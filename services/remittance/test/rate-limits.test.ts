@@ -10,9 +10,15 @@ async function redisReachable(): Promise<boolean> {
   return new Promise((resolve) => {
     const s = connect({ host: u.hostname, port: Number(u.port || 6379) });
     s.setTimeout(300);
-    s.once('connect', () => (s.destroy(), resolve(true)));
+    s.once('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
     s.once('error', () => resolve(false));
-    s.once('timeout', () => (s.destroy(), resolve(false)));
+    s.once('timeout', () => {
+      s.destroy();
+      resolve(false);
+    });
   });
 }
 
@@ -57,7 +63,12 @@ describe('rate limits (R15)', () => {
   it('allows 10 remittances and 10 QR payments a minute per IP, each route its own budget', async () => {
     const { token } = await signInMobile(env.app, { pid: nextPid() });
     const post = (url: string, ip: string) =>
-      env.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': ip }, payload: {} });
+      env.app.inject({
+        method: 'POST',
+        url,
+        headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': ip },
+        payload: {},
+      });
     for (const url of ['/v1/transactions/remittance', '/v1/transactions/qr-payment']) {
       // Refused bodies count too: the limit guards the route, not only successful payments.
       for (let i = 0; i < 10; i++) expect((await post(url, '10.0.4.1')).statusCode, url).toBe(400);
@@ -71,7 +82,8 @@ describe('rate limits (R15)', () => {
   it('RATE_LIMITS=off disables them', async () => {
     const off = await startApp({ RATE_LIMITS: 'off' });
     try {
-      for (let i = 0; i < 12; i++) expect((await off.app.inject({ method: 'GET', url: '/api/auth/eid' })).statusCode).toBe(200);
+      for (let i = 0; i < 12; i++)
+        expect((await off.app.inject({ method: 'GET', url: '/api/auth/eid' })).statusCode).toBe(200);
     } finally {
       await off.close();
     }
@@ -85,8 +97,10 @@ describe('rate limits shared through Redis (G4)', async () => {
     const a = await startApp({ RATE_LIMITS: 'on', REDIS_URL, RATE_LIMIT_PREFIX: prefix });
     const b = await startApp({ RATE_LIMITS: 'on', REDIS_URL, RATE_LIMIT_PREFIX: prefix });
     try {
-      for (let i = 0; i < 6; i++) expect((await a.app.inject({ method: 'GET', url: '/api/auth/eid' })).statusCode).toBe(200);
-      for (let i = 0; i < 4; i++) expect((await b.app.inject({ method: 'GET', url: '/api/auth/eid' })).statusCode).toBe(200);
+      for (let i = 0; i < 6; i++)
+        expect((await a.app.inject({ method: 'GET', url: '/api/auth/eid' })).statusCode).toBe(200);
+      for (let i = 0; i < 4; i++)
+        expect((await b.app.inject({ method: 'GET', url: '/api/auth/eid' })).statusCode).toBe(200);
       const limited = await b.app.inject({ method: 'GET', url: '/api/auth/eid' });
       expect(limited.statusCode).toBe(429);
       expect(limited.headers['retry-after']).toBeDefined();

@@ -5,12 +5,16 @@ import { nokRatesFromFeed, parseNorgesBankSdmx } from '../src/modules/rates/norg
 import { RATES_CACHE_MS, RatesService, SUPPORTED_TARGETS } from '../src/modules/rates/rates.service.js';
 import { startApp } from './helpers.js';
 
-const recorded = JSON.parse(readFileSync(join(import.meta.dirname, 'fixtures/norges-bank-exr-2026-11-20.sdmx.json'), 'utf8'));
+const recorded = JSON.parse(
+  readFileSync(join(import.meta.dirname, 'fixtures/norges-bank-exr-2026-11-20.sdmx.json'), 'utf8'),
+);
 
 describe('Norges Bank SDMX-JSON parser (recorded feed)', () => {
   it('reads the latest observation of each series and applies UNIT_MULT', () => {
     const feed = parseNorgesBankSdmx(recorded);
-    const byCurrency = Object.fromEntries(feed.map((r) => [r.currency, { nok: r.nokPerUnit.toString(), date: r.date }]));
+    const byCurrency = Object.fromEntries(
+      feed.map((r) => [r.currency, { nok: r.nokPerUnit.toString(), date: r.date }]),
+    );
     expect(byCurrency).toEqual({
       EUR: { nok: '11.7265', date: '2026-11-20' },
       PLN: { nok: '2.7605', date: '2026-11-20' }, // quoted per 100
@@ -31,7 +35,9 @@ describe('Norges Bank SDMX-JSON parser (recorded feed)', () => {
 
   it('rejects documents that are not SDMX-JSON data messages', () => {
     expect(() => parseNorgesBankSdmx({})).toThrow();
-    expect(() => parseNorgesBankSdmx({ data: { dataSets: [{ series: {} }], structure: { dimensions: { series: [] } } } })).toThrow();
+    expect(() =>
+      parseNorgesBankSdmx({ data: { dataSets: [{ series: {} }], structure: { dimensions: { series: [] } } } }),
+    ).toThrow();
   });
 });
 
@@ -39,12 +45,18 @@ describe('rates endpoints (R11)', () => {
   let env: Awaited<ReturnType<typeof startApp>>;
   const feedCalls: string[] = [];
   beforeAll(async () => {
-    env = await startApp({}, {
-      fetch: (async (url: string) => {
-        feedCalls.push(String(url));
-        return new Response(JSON.stringify(recorded), { status: 200, headers: { 'content-type': 'application/json' } });
-      }) as typeof fetch,
-    });
+    env = await startApp(
+      {},
+      {
+        fetch: (async (url: string) => {
+          feedCalls.push(String(url));
+          return new Response(JSON.stringify(recorded), {
+            status: 200,
+            headers: { 'content-type': 'application/json' },
+          });
+        }) as typeof fetch,
+      },
+    );
   });
   afterAll(async () => env?.close());
 
@@ -75,7 +87,11 @@ describe('rates endpoints (R11)', () => {
     expect(updated).toEqual(['BAM', 'EUR', 'PKR', 'PLN', 'TRY']);
     const eur = (await env.app.inject({ method: 'GET', url: '/v1/rates/EUR' })).json().data;
     expect(eur).toMatchObject({ rate: 0.08527694, stale: false });
-    const row = await env.db.system.selectFrom('exchange_rates').selectAll().where('currency', '=', 'EUR').executeTakeFirstOrThrow();
+    const row = await env.db.system
+      .selectFrom('exchange_rates')
+      .selectAll()
+      .where('currency', '=', 'EUR')
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ rate: '0.08527694', source: 'norges-bank' });
     // RSD is not in Norges Bank's feed: it keeps its older value, so the set as a whole is stale.
     const all = (await env.app.inject({ method: 'GET', url: '/api/rates' })).json().data;
@@ -87,7 +103,9 @@ describe('rates endpoints (R11)', () => {
   it('shows a stored refresh at once on the instance that stored it and within 5 s on another instance', async () => {
     const other = new RatesService(env.db.system, env.app.ctx.config);
     const before = (await other.one('EUR')).rate;
-    const feed = parseNorgesBankSdmx(recorded).map((r) => (r.currency === 'EUR' ? { ...r, nokPerUnit: r.nokPerUnit.mul(2) } : r));
+    const feed = parseNorgesBankSdmx(recorded).map((r) =>
+      r.currency === 'EUR' ? { ...r, nokPerUnit: r.nokPerUnit.mul(2) } : r,
+    );
     await env.app.ctx.rates.store(feed);
     const after = (await env.app.inject({ method: 'GET', url: '/v1/rates/EUR' })).json().data.rate;
     expect(after).not.toBe(before);
@@ -100,7 +118,7 @@ describe('rates endpoints (R11)', () => {
     }
   });
 
-  it('serves GET /rates from a ready-made body equal to the schema serialiser\'s output, rebuilt when the stale flag flips or the rates change', async () => {
+  it("serves GET /rates from a ready-made body equal to the schema serialiser's output, rebuilt when the stale flag flips or the rates change", async () => {
     const { RatesResponse } = await import('../src/modules/rates/rates.schemas.js');
     const { default: build } = await import('fast-json-stringify');
     const serialise = build(RatesResponse as object);
@@ -118,7 +136,9 @@ describe('rates endpoints (R11)', () => {
       expect(JSON.parse(text).data.stale).toBe(at > edge);
     }
     // A stored refresh shows at once.
-    const feed = parseNorgesBankSdmx(recorded).map((r) => (r.currency === 'PLN' ? { ...r, nokPerUnit: r.nokPerUnit.mul(4) } : r));
+    const feed = parseNorgesBankSdmx(recorded).map((r) =>
+      r.currency === 'PLN' ? { ...r, nokPerUnit: r.nokPerUnit.mul(4) } : r,
+    );
     await rates.store(feed);
     const after = await env.app.inject({ method: 'GET', url: '/v1/rates' });
     expect(after.body).toBe(serialise({ data: await rates.all() }));
@@ -126,11 +146,14 @@ describe('rates endpoints (R11)', () => {
   });
 
   it('the refresh job never breaks start-up when the feed is offline', async () => {
-    const offline = await startApp({ RATES_FEED: 'on', RATES_REFRESH_INTERVAL: '1h' }, {
-      fetch: (async () => {
-        throw new TypeError('fetch failed');
-      }) as typeof fetch,
-    });
+    const offline = await startApp(
+      { RATES_FEED: 'on', RATES_REFRESH_INTERVAL: '1h' },
+      {
+        fetch: (async () => {
+          throw new TypeError('fetch failed');
+        }) as typeof fetch,
+      },
+    );
     try {
       await new Promise((r) => setTimeout(r, 50));
       const res = await offline.app.inject({ method: 'GET', url: '/api/rates' });

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inkShare, pdfFacts, popplerMissing, renderPage } from '@app/shared/test/pdf-render';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linkSandboxBank, nextPid, signInWeb, startApp, web } from './helpers.js';
 
 // The receipt PDF rendered to pixels by poppler: one page, every font embedded, ink in the header
@@ -17,8 +17,22 @@ describe.skipIf(missing !== null)('the receipt PDF rendered to pixels', () => {
   it('is one A4 page with embedded fonts and ink in the header and the body', async () => {
     const auth = web((await signInWeb(env.app, { pid: nextPid() })).cookie);
     await linkSandboxBank(env.app, auth);
-    const recipientId = (await env.app.inject({ method: 'POST', url: '/api/recipients', ...auth, payload: { name: 'Ana Kovač', country: 'BA', currency: 'BAM', bankAccount: 'BA391290079401028494' } })).json().data.id;
-    const remId = (await env.app.inject({ method: 'POST', url: '/api/transactions/remittance', ...auth, payload: { recipientId, amount: 1500 } })).json().data.id;
+    const recipientId = (
+      await env.app.inject({
+        method: 'POST',
+        url: '/api/recipients',
+        ...auth,
+        payload: { name: 'Ana Kovač', country: 'BA', currency: 'BAM', bankAccount: 'BA391290079401028494' },
+      })
+    ).json().data.id;
+    const remId = (
+      await env.app.inject({
+        method: 'POST',
+        url: '/api/transactions/remittance',
+        ...auth,
+        payload: { recipientId, amount: 1500 },
+      })
+    ).json().data.id;
     const res = await env.app.inject({ method: 'GET', url: `/api/transactions/${remId}/receipt.pdf`, ...auth });
     expect(res.statusCode).toBe(200);
     const facts = await pdfFacts(res.rawPayload);

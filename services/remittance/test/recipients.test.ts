@@ -26,7 +26,13 @@ describe('recipients (R10)', () => {
         method: 'POST',
         url: `${prefix}/recipients`,
         ...auth,
-        payload: { name: '  Marko   Marković ', country: 'RS', currency: 'RSD', bankAccount: 'rs35 2600 0560 1001 6113 79', bankName: 'Banka Intesa' },
+        payload: {
+          name: '  Marko   Marković ',
+          country: 'RS',
+          currency: 'RSD',
+          bankAccount: 'rs35 2600 0560 1001 6113 79',
+          bankName: 'Banka Intesa',
+        },
       });
       expect(res.statusCode).toBe(201);
       const body = res.json().data;
@@ -39,7 +45,11 @@ describe('recipients (R10)', () => {
         bankName: 'Banka Intesa',
         createdAt: expect.any(String),
       });
-      const row = await env.db.system.selectFrom('recipients').selectAll().where('id', '=', body.id).executeTakeFirstOrThrow();
+      const row = await env.db.system
+        .selectFrom('recipients')
+        .selectAll()
+        .where('id', '=', body.id)
+        .executeTakeFirstOrThrow();
       expect(row.bank_account).toBe(RS_IBAN);
     }
   });
@@ -55,50 +65,95 @@ describe('recipients (R10)', () => {
       ['TR', 'EUR', 'TR330006100519786457841326'],
     ];
     for (const [country, currency, bankAccount] of cases) {
-      const res = await env.app.inject({ method: 'POST', url: '/v1/recipients', ...bearer(token), payload: { name: 'Ana Kovač', country, currency, bankAccount } });
+      const res = await env.app.inject({
+        method: 'POST',
+        url: '/v1/recipients',
+        ...bearer(token),
+        payload: { name: 'Ana Kovač', country, currency, bankAccount },
+      });
       expect(res.statusCode, `${country} ${currency}`).toBe(201);
       expect(res.json().data.bankName).toBeNull();
     }
   });
 
   it('refuses a currency outside the corridor with 422 validation_error', async () => {
-    const res = await env.app.inject({ method: 'POST', url: '/api/recipients', ...web(cookie), payload: { name: 'Ali Khan', country: 'PK', currency: 'EUR', bankAccount: 'PK36SCBL0000001123456702' } });
+    const res = await env.app.inject({
+      method: 'POST',
+      url: '/api/recipients',
+      ...web(cookie),
+      payload: { name: 'Ali Khan', country: 'PK', currency: 'EUR', bankAccount: 'PK36SCBL0000001123456702' },
+    });
     expect(res.statusCode).toBe(422);
     expect(res.json()).toMatchObject({ error: 'validation_error', details: [{ field: 'currency' }] });
   });
 
   it('refuses an IBAN with a wrong checksum and an IBAN of another country with 422', async () => {
-    const bad = await env.app.inject({ method: 'POST', url: '/api/recipients', ...web(cookie), payload: { name: 'Ana', country: 'RS', currency: 'RSD', bankAccount: 'RS35260005601001611378' } });
+    const bad = await env.app.inject({
+      method: 'POST',
+      url: '/api/recipients',
+      ...web(cookie),
+      payload: { name: 'Ana', country: 'RS', currency: 'RSD', bankAccount: 'RS35260005601001611378' },
+    });
     expect(bad.statusCode).toBe(422);
     expect(bad.json().details[0].field).toBe('bankAccount');
-    const other = await env.app.inject({ method: 'POST', url: '/v1/recipients', ...bearer(token), payload: { name: 'Ana', country: 'RS', currency: 'RSD', bankAccount: 'BA391290079401028494' } });
+    const other = await env.app.inject({
+      method: 'POST',
+      url: '/v1/recipients',
+      ...bearer(token),
+      payload: { name: 'Ana', country: 'RS', currency: 'RSD', bankAccount: 'BA391290079401028494' },
+    });
     expect(other.statusCode).toBe(422);
     expect(other.json().details[0]).toMatchObject({ field: 'bankAccount', message: expect.stringContaining('RS') });
   });
 
   it('refuses names without a letter or with markup (422) and unknown countries (400)', async () => {
     for (const name of ['1234', '<script>alert(1)</script>', '', 'x'.repeat(101)]) {
-      const res = await env.app.inject({ method: 'POST', url: '/api/recipients', ...web(cookie), payload: { name, country: 'RS', currency: 'RSD', bankAccount: RS_IBAN } });
+      const res = await env.app.inject({
+        method: 'POST',
+        url: '/api/recipients',
+        ...web(cookie),
+        payload: { name, country: 'RS', currency: 'RSD', bankAccount: RS_IBAN },
+      });
       expect(res.statusCode, name).toBe(422);
       expect(res.json().error).toBe('validation_error');
     }
-    const country = await env.app.inject({ method: 'POST', url: '/api/recipients', ...web(cookie), payload: { name: 'Ana', country: 'DE', currency: 'EUR', bankAccount: RS_IBAN } });
+    const country = await env.app.inject({
+      method: 'POST',
+      url: '/api/recipients',
+      ...web(cookie),
+      payload: { name: 'Ana', country: 'DE', currency: 'EUR', bankAccount: RS_IBAN },
+    });
     expect(country.statusCode).toBe(400);
     expect(country.json().error).toBe('bad_request');
-    const missing = await env.app.inject({ method: 'POST', url: '/v1/recipients', ...bearer(token), payload: { name: 'Ana' } });
+    const missing = await env.app.inject({
+      method: 'POST',
+      url: '/v1/recipients',
+      ...bearer(token),
+      payload: { name: 'Ana' },
+    });
     expect(missing.statusCode).toBe(400);
   });
 
   it('cuts bankName to 200 characters', async () => {
-    const res = await env.app.inject({ method: 'POST', url: '/api/recipients', ...web(cookie), payload: { name: 'Ana', country: 'RS', currency: 'RSD', bankAccount: RS_IBAN, bankName: 'B'.repeat(250) } });
+    const res = await env.app.inject({
+      method: 'POST',
+      url: '/api/recipients',
+      ...web(cookie),
+      payload: { name: 'Ana', country: 'RS', currency: 'RSD', bankAccount: RS_IBAN, bankName: 'B'.repeat(250) },
+    });
     expect(res.statusCode).toBe(201);
     expect(res.json().data.bankName).toHaveLength(200);
   });
 
-  it('lists the user\'s own recipients, newest first, paginated (limit 1-50)', async () => {
+  it("lists the user's own recipients, newest first, paginated (limit 1-50)", async () => {
     const { cookie: own } = await signInWeb(env.app, { pid: nextPid() });
     for (const name of ['First', 'Second', 'Third']) {
-      await env.app.inject({ method: 'POST', url: '/api/recipients', ...web(own), payload: { name, country: 'PL', currency: 'PLN', bankAccount: 'PL61109010140000071219812874' } });
+      await env.app.inject({
+        method: 'POST',
+        url: '/api/recipients',
+        ...web(own),
+        payload: { name, country: 'PL', currency: 'PLN', bankAccount: 'PL61109010140000071219812874' },
+      });
     }
     const page1 = await env.app.inject({ method: 'GET', url: '/api/recipients?limit=2', ...web(own) });
     expect(page1.statusCode).toBe(200);
@@ -113,8 +168,13 @@ describe('recipients (R10)', () => {
     }
   });
 
-  it('deletes the user\'s own recipient (204) and answers 404 for another user\'s or a deleted one', async () => {
-    const created = await env.app.inject({ method: 'POST', url: '/api/recipients', ...web(cookie), payload: { name: 'Gone', country: 'TR', currency: 'TRY', bankAccount: 'TR330006100519786457841326' } });
+  it("deletes the user's own recipient (204) and answers 404 for another user's or a deleted one", async () => {
+    const created = await env.app.inject({
+      method: 'POST',
+      url: '/api/recipients',
+      ...web(cookie),
+      payload: { name: 'Gone', country: 'TR', currency: 'TRY', bankAccount: 'TR330006100519786457841326' },
+    });
     const id = created.json().data.id;
     const foreign = await env.app.inject({ method: 'DELETE', url: `/v1/recipients/${id}`, ...bearer(token) });
     expect(foreign.statusCode).toBe(404);

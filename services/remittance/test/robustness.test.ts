@@ -1,5 +1,5 @@
+import { installWriteCounter, type RobustnessTarget, summarize, walkOpenApi } from '@app/shared/test/robustness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installWriteCounter, summarize, walkOpenApi, type RobustnessTarget } from '@app/shared/test/robustness';
 import { bearer, pathOf, signInMobile, signInWeb, startApp, web } from './helpers.js';
 
 // Issue 8: every operation of the OpenAPI document (both surfaces, public routes included: eID
@@ -19,7 +19,9 @@ function envelopeProblem(_status: number, body: unknown): string | null {
   const extra = Object.keys(b).filter((k) => !['error', 'message', 'details'].includes(k));
   if (extra.length) return `unexpected members ${extra.join(',')}`;
   if (b.details !== undefined) {
-    const ok = Array.isArray(b.details) && b.details.every((d) => d && typeof d.field === 'string' && typeof d.message === 'string');
+    const ok =
+      Array.isArray(b.details) &&
+      b.details.every((d) => d && typeof d.field === 'string' && typeof d.message === 'string');
     if (!ok) return 'details is not [{field, message}]';
   }
   return null;
@@ -32,10 +34,21 @@ async function signIn() {
 
 beforeAll(async () => {
   // Every feature flag on, so that the feature-flagged card routes are walked too.
-  env = await startApp({ FEATURE_CARDS: 'true', FEATURE_PHYSICAL_CARDS: 'true', FEATURE_CARD_PIN: 'true', FEATURE_SPENDING_LIMITS: 'true', BCRYPT_COST: '4' });
+  env = await startApp({
+    FEATURE_CARDS: 'true',
+    FEATURE_PHYSICAL_CARDS: 'true',
+    FEATURE_CARD_PIN: 'true',
+    FEATURE_SPENDING_LIMITS: 'true',
+    BCRYPT_COST: '4',
+  });
   await signIn();
   // A linked bank (consent through the sandbox) so account and consent ids exist.
-  const created = await env.app.inject({ method: 'POST', url: '/api/open-banking/consents', ...web(cookie), payload: {} });
+  const created = await env.app.inject({
+    method: 'POST',
+    url: '/api/open-banking/consents',
+    ...web(cookie),
+    payload: {},
+  });
   const bank = await env.app.inject({ method: 'GET', url: pathOf(created.json().data.redirectUrl) });
   await env.app.inject({ method: 'GET', url: pathOf(bank.headers.location as string) });
   const writes = await installWriteCounter(env.db.system);

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttp } from '@app/shared/http';
+import { DOCS_ROUTES } from '@app/shared/openapi';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerErrorHandling } from '../src/errors.js';
 import { requireSurfaceOrPublic } from '../src/plugins/authenticate.js';
 import { signInMobile, signInWeb, startApp } from './helpers.js';
-import { DOCS_ROUTES } from '@app/shared/openapi';
 
 /**
  * One suite over every route of the app (STYLE 10, 14; R1, R4), read from the route table the app
@@ -68,8 +68,15 @@ describe('public routes', () => {
 
   it('are answered without a token (never 401)', async () => {
     for (const r of env.app.remitRoutes.filter((x) => x.public)) {
-      const res = await env.app.inject({ method: r.method as Method, url: concrete(r.url), headers: { origin: 'http://localhost:3001' } });
-      expect({ route: `${r.method} ${r.url}`, status: res.statusCode }).not.toEqual({ route: `${r.method} ${r.url}`, status: 401 });
+      const res = await env.app.inject({
+        method: r.method as Method,
+        url: concrete(r.url),
+        headers: { origin: 'http://localhost:3001' },
+      });
+      expect({ route: `${r.method} ${r.url}`, status: res.statusCode }).not.toEqual({
+        route: `${r.method} ${r.url}`,
+        status: 401,
+      });
     }
   });
 });
@@ -79,13 +86,19 @@ describe('every authenticated route', () => {
   const onSurface = (url: string) => url.startsWith('/api/') || url.startsWith('/v1/');
 
   it('exists on both surfaces', () => {
-    const api = routes().filter((r) => r.url.startsWith('/api/')).map((r) => `${r.method} ${r.url.slice(4)}`).sort();
-    const v1 = routes().filter((r) => r.url.startsWith('/v1/')).map((r) => `${r.method} ${r.url.slice(3)}`).sort();
+    const api = routes()
+      .filter((r) => r.url.startsWith('/api/'))
+      .map((r) => `${r.method} ${r.url.slice(4)}`)
+      .sort();
+    const v1 = routes()
+      .filter((r) => r.url.startsWith('/v1/'))
+      .map((r) => `${r.method} ${r.url.slice(3)}`)
+      .sort();
     expect(api.length).toBeGreaterThan(5);
     expect(v1).toEqual(api);
   });
 
-  it('answers 401 without a token, and to the other surface\'s token', async () => {
+  it("answers 401 without a token, and to the other surface's token", async () => {
     for (const r of routes()) {
       const url = concrete(r.url);
       const method = r.method as Method;
@@ -95,7 +108,12 @@ describe('every authenticated route', () => {
       if (!onSurface(url)) continue;
       const crossed = url.startsWith('/v1/')
         ? await env.app.inject({ method, url, headers: { authorization: `Bearer ${cookie}` } })
-        : await env.app.inject({ method, url, cookies: { app_token: token }, headers: { origin: 'http://localhost:3001' } });
+        : await env.app.inject({
+            method,
+            url,
+            cookies: { app_token: token },
+            headers: { origin: 'http://localhost:3001' },
+          });
       expect(crossed.statusCode, `${r.method} ${r.url} with the other surface's token`).toBe(401);
     }
   });
@@ -104,7 +122,11 @@ describe('every authenticated route', () => {
     const unsafe = routes().filter((r) => r.url.startsWith('/api/') && UNSAFE.has(r.method));
     expect(unsafe.length).toBeGreaterThan(3);
     for (const r of unsafe) {
-      const res = await env.app.inject({ method: r.method as Method, url: concrete(r.url), cookies: { app_token: cookie } });
+      const res = await env.app.inject({
+        method: r.method as Method,
+        url: concrete(r.url),
+        cookies: { app_token: cookie },
+      });
       expect(res.statusCode, `${r.method} ${r.url}`).toBe(403);
       expect(res.json().error).toBe('forbidden');
     }

@@ -1,11 +1,11 @@
-import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDatabase, type Database } from '@app/shared/db/database';
 import { eventually } from '@app/shared/test/eventually';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app.js';
-import { PROFILE_MAX_AGE_MS } from '../src/modules/auth/sessions.service.js';
 import type { DB } from '../src/db/schema.js';
-import { bearer, linkSandboxBank, nextPid, signInMobile, startApp, testConfig, type TestApp } from './helpers.js';
+import { PROFILE_MAX_AGE_MS } from '../src/modules/auth/sessions.service.js';
+import { bearer, linkSandboxBank, nextPid, signInMobile, startApp, type TestApp, testConfig } from './helpers.js';
 
 // The sessions kept between requests (sessions.service.ts, NotifiedCache): served while nothing
 // changed, dropped by a change that commits on this instance before it answers, and by
@@ -45,13 +45,27 @@ describe('the sessions kept in memory', () => {
     expect(linked.bankAccounts.map((a: { balance: number }) => a.balance)).toEqual([50000, 1500]);
     expect(linked.totalBalance).toBe(51500);
     const savings = accounts.find((a) => a.id !== primaryId)!.id;
-    expect((await env.app.inject({ method: 'POST', url: `/v1/bank-accounts/${savings}/primary`, ...bearer(token) })).statusCode).toBe(200);
-    expect((await me(env.app, token)).json().data.bankAccounts[0]).toMatchObject({ id: savings, isPrimary: true, balance: 1500 });
+    expect(
+      (await env.app.inject({ method: 'POST', url: `/v1/bank-accounts/${savings}/primary`, ...bearer(token) }))
+        .statusCode,
+    ).toBe(200);
+    expect((await me(env.app, token)).json().data.bankAccounts[0]).toMatchObject({
+      id: savings,
+      isPrimary: true,
+      balance: 1500,
+    });
     const recipient = await env.app.inject({
-      method: 'POST', url: '/v1/recipients', ...bearer(token),
+      method: 'POST',
+      url: '/v1/recipients',
+      ...bearer(token),
       payload: { name: 'Marko Marković', country: 'RS', currency: 'RSD', bankAccount: 'RS35260005601001611379' },
     });
-    const paid = await env.app.inject({ method: 'POST', url: '/v1/transactions/remittance', ...bearer(token), payload: { recipientId: recipient.json().data.id, amount: 1000, bankAccountId: primaryId } });
+    const paid = await env.app.inject({
+      method: 'POST',
+      url: '/v1/transactions/remittance',
+      ...bearer(token),
+      payload: { recipientId: recipient.json().data.id, amount: 1000, bankAccountId: primaryId },
+    });
     expect(paid.statusCode).toBe(201);
     const after = (await me(env.app, token)).json().data;
     expect(after.bankAccounts.find((a: { id: string }) => a.id === primaryId).balance).toBe(48995);
@@ -64,7 +78,12 @@ describe('the sessions kept in memory', () => {
     expect((await me(env.app, token)).json().data.totalBalance).toBe(51500);
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
     try {
-      await env.db.system.updateTable('bank_accounts').set({ balance: '49000.50' }).where('id', '=', primaryId).where('user_id', '=', user.id).execute();
+      await env.db.system
+        .updateTable('bank_accounts')
+        .set({ balance: '49000.50' })
+        .where('id', '=', primaryId)
+        .where('user_id', '=', user.id)
+        .execute();
       // Balance changes are not notified (a NOTIFY would serialize the payments' commits).
       expect((await me(env.app, token)).json().data.totalBalance).toBe(51500);
       vi.setSystemTime(Date.now() + PROFILE_MAX_AGE_MS);
@@ -78,8 +97,19 @@ describe('the sessions kept in memory', () => {
 
   it('are refused once the session expires, with no change to tell', async () => {
     const { token } = await signInMobile(env.app, { pid: nextPid() });
-    const hash = (await env.db.system.selectFrom('sessions').select('token_hash').orderBy('created_at', 'desc').limit(1).executeTakeFirstOrThrow()).token_hash;
-    await quietly(env.db, 'sessions', `UPDATE sessions SET expires_at = now() + interval '600 milliseconds' WHERE token_hash = '${hash}'`);
+    const hash = (
+      await env.db.system
+        .selectFrom('sessions')
+        .select('token_hash')
+        .orderBy('created_at', 'desc')
+        .limit(1)
+        .executeTakeFirstOrThrow()
+    ).token_hash;
+    await quietly(
+      env.db,
+      'sessions',
+      `UPDATE sessions SET expires_at = now() + interval '600 milliseconds' WHERE token_hash = '${hash}'`,
+    );
     expect((await me(env.app, token)).statusCode).toBe(200);
     await new Promise((r) => setTimeout(r, 700));
     const late = await me(env.app, token);

@@ -1,5 +1,5 @@
 import { createHash, generateKeyPairSync } from 'node:crypto';
-import { SignJWT, decodeProtectedHeader } from 'jose';
+import { decodeProtectedHeader, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withCheckDigits } from '../src/lib/national-id.js';
 import { bearer, ORIGIN, setCookies, signInMobile, signInWeb, startApp, web } from './helpers.js';
@@ -19,7 +19,8 @@ beforeAll(async () => {
 });
 afterAll(async () => env?.close());
 
-const me = (surface: 'api' | 'v1', auth: object) => env.app.inject({ method: 'GET', url: `/${surface}/auth/me`, ...auth });
+const me = (surface: 'api' | 'v1', auth: object) =>
+  env.app.inject({ method: 'GET', url: `/${surface}/auth/me`, ...auth });
 
 describe('sessions (R7)', () => {
   it('refuses requests without a token on both surfaces', async () => {
@@ -55,7 +56,11 @@ describe('sessions (R7)', () => {
 
     expect((await me('api', web(cookie))).statusCode).toBe(401);
     expect((await me('v1', bearer(token))).statusCode).toBe(401);
-    const rows = await env.db.system.selectFrom('sessions').select('revoked').where('token_hash', 'in', [sha256(cookie), sha256(token)]).execute();
+    const rows = await env.db.system
+      .selectFrom('sessions')
+      .select('revoked')
+      .where('token_hash', 'in', [sha256(cookie), sha256(token)])
+      .execute();
     expect(rows.map((r) => r.revoked)).toEqual([1, 1]);
   });
 
@@ -73,7 +78,11 @@ describe('sessions (R7)', () => {
 
   it('refuses an expired JWT even when its session row is live', async () => {
     const { token } = await signInMobile(env.app, { pid: nextPid() });
-    const session = await env.db.system.selectFrom('sessions').selectAll().where('token_hash', '=', sha256(token)).executeTakeFirstOrThrow();
+    const session = await env.db.system
+      .selectFrom('sessions')
+      .selectAll()
+      .where('token_hash', '=', sha256(token))
+      .executeTakeFirstOrThrow();
     const past = Math.floor(Date.now() / 1000) - 3600;
     const expired = await new SignJWT({ userId: session.user_id, email: null, role: 'user' })
       .setProtectedHeader({ alg: 'HS256' })
@@ -84,7 +93,13 @@ describe('sessions (R7)', () => {
       .sign(new TextEncoder().encode('test-secret-test-secret-test-secret-0123456789'));
     await env.db.system
       .insertInto('sessions')
-      .values({ id: 'ses_expired', user_id: session.user_id, token_hash: sha256(expired), surface: 'api', expires_at: new Date(Date.now() + 3600_000) })
+      .values({
+        id: 'ses_expired',
+        user_id: session.user_id,
+        token_hash: sha256(expired),
+        surface: 'api',
+        expires_at: new Date(Date.now() + 3600_000),
+      })
       .execute();
     const res = await me('v1', bearer(expired));
     expect(res.statusCode).toBe(401);

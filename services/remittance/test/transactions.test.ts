@@ -10,31 +10,75 @@ beforeAll(async () => {
   env = await startApp({ SANDBOX_SETTLEMENT_SECONDS: '0' });
   // A merchant to pay.
   const m = web((await signInWeb(env.app, { pid: nextPid() })).cookie);
-  const reg = await env.app.inject({ method: 'POST', url: '/api/merchants/register', ...m, payload: { businessName: 'Kafé Sol', orgNumber: '923609016', bankAccount: '12345678903' } });
+  const reg = await env.app.inject({
+    method: 'POST',
+    url: '/api/merchants/register',
+    ...m,
+    payload: { businessName: 'Kafé Sol', orgNumber: '923609016', bankAccount: '12345678903' },
+  });
   const merchantId = reg.json().data.merchantId;
 
   const auth = web((await signInWeb(env.app, { pid: nextPid() })).cookie);
   await linkSandboxBank(env.app, auth);
-  const recipientId = (await env.app.inject({ method: 'POST', url: '/api/recipients', ...auth, payload: { name: 'Ana Kovač', country: 'BA', currency: 'BAM', bankAccount: 'BA391290079401028494' } })).json().data.id;
-  const remId = (await env.app.inject({ method: 'POST', url: '/api/transactions/remittance', ...auth, payload: { recipientId, amount: 1500 } })).json().data.id;
-  const qrId = (await env.app.inject({ method: 'POST', url: '/api/transactions/qr-payment', ...auth, payload: { merchantId, amount: 99.5 } })).json().data.id;
+  const recipientId = (
+    await env.app.inject({
+      method: 'POST',
+      url: '/api/recipients',
+      ...auth,
+      payload: { name: 'Ana Kovač', country: 'BA', currency: 'BAM', bankAccount: 'BA391290079401028494' },
+    })
+  ).json().data.id;
+  const remId = (
+    await env.app.inject({
+      method: 'POST',
+      url: '/api/transactions/remittance',
+      ...auth,
+      payload: { recipientId, amount: 1500 },
+    })
+  ).json().data.id;
+  const qrId = (
+    await env.app.inject({
+      method: 'POST',
+      url: '/api/transactions/qr-payment',
+      ...auth,
+      payload: { merchantId, amount: 99.5 },
+    })
+  ).json().data.id;
   a = { auth, recipientId, merchantId, remId, qrId };
   b = { auth: bearer((await signInMobile(env.app, { pid: nextPid() })).token) };
 });
 afterAll(async () => env?.close());
 
 describe('transactions history', () => {
-  it('lists the user\'s transactions newest first with amounts negated, filtered by type and status', async () => {
+  it("lists the user's transactions newest first with amounts negated, filtered by type and status", async () => {
     const all = await env.app.inject({ method: 'GET', url: '/api/transactions', ...a.auth });
     expect(all.statusCode).toBe(200);
     expect(all.json().pagination).toEqual({ page: 1, limit: 20, total: 2 });
     expect(all.json().data).toEqual([
-      { id: a.qrId, type: 'qr_payment', status: 'completed', amount: -99.5, currency: 'NOK', recipientName: 'Kafé Sol', createdAt: expect.any(String) },
-      { id: a.remId, type: 'remittance', status: 'processing', amount: -1500, currency: 'NOK', recipientName: 'Ana Kovač', createdAt: expect.any(String) },
+      {
+        id: a.qrId,
+        type: 'qr_payment',
+        status: 'completed',
+        amount: -99.5,
+        currency: 'NOK',
+        recipientName: 'Kafé Sol',
+        createdAt: expect.any(String),
+      },
+      {
+        id: a.remId,
+        type: 'remittance',
+        status: 'processing',
+        amount: -1500,
+        currency: 'NOK',
+        recipientName: 'Ana Kovač',
+        createdAt: expect.any(String),
+      },
     ]);
     const rem = (await env.app.inject({ method: 'GET', url: '/api/transactions?type=remittance', ...a.auth })).json();
     expect(rem.data.map((t: { id: string }) => t.id)).toEqual([a.remId]);
-    const done = (await env.app.inject({ method: 'GET', url: '/api/transactions?status=completed&limit=1', ...a.auth })).json();
+    const done = (
+      await env.app.inject({ method: 'GET', url: '/api/transactions?status=completed&limit=1', ...a.auth })
+    ).json();
     expect(done.data.map((t: { id: string }) => t.id)).toEqual([a.qrId]);
     for (const q of ['type=card', 'status=pending', 'limit=51', 'page=0']) {
       const res = await env.app.inject({ method: 'GET', url: `/api/transactions?${q}`, ...a.auth });
@@ -45,10 +89,22 @@ describe('transactions history', () => {
     expect(other).toEqual({ data: [], pagination: { page: 1, limit: 20, total: 0 } });
   });
 
-  it('shows the detail with total = sendAmount + fee, and 404 for another user\'s transaction', async () => {
+  it("shows the detail with total = sendAmount + fee, and 404 for another user's transaction", async () => {
     const res = await env.app.inject({ method: 'GET', url: `/api/transactions/${a.remId}`, ...a.auth });
     expect(res.statusCode).toBe(200);
-    expect(res.json().data).toMatchObject({ id: a.remId, type: 'remittance', status: 'processing', sendAmount: 1500, sendCurrency: 'NOK', receiveCurrency: 'BAM', fee: 7.5, total: 1507.5, recipientName: 'Ana Kovač', recipientCountry: 'BA', completedAt: null });
+    expect(res.json().data).toMatchObject({
+      id: a.remId,
+      type: 'remittance',
+      status: 'processing',
+      sendAmount: 1500,
+      sendCurrency: 'NOK',
+      receiveCurrency: 'BAM',
+      fee: 7.5,
+      total: 1507.5,
+      recipientName: 'Ana Kovač',
+      recipientCountry: 'BA',
+      completedAt: null,
+    });
     const foreign = await env.app.inject({ method: 'GET', url: `/v1/transactions/${a.remId}`, ...b.auth });
     expect(foreign.statusCode).toBe(404);
     expect(foreign.json().error).toBe('not_found');
@@ -60,11 +116,21 @@ describe('transactions history', () => {
     const figures = { totalCount: 2, totalSent: 1500, totalPaid: 99.5, remittanceCount: 1, qrPaymentCount: 1 };
     expect(res.json().data).toEqual({ allTime: figures, thisMonth: figures });
     // Moved to last month in Oslo: only all-time counts it.
-    await env.db.system.updateTable('transactions').set({ created_at: new Date(Date.now() - 40 * 86_400_000) }).where('id', '=', a.qrId).execute();
+    await env.db.system
+      .updateTable('transactions')
+      .set({ created_at: new Date(Date.now() - 40 * 86_400_000) })
+      .where('id', '=', a.qrId)
+      .execute();
     const later = (await env.app.inject({ method: 'GET', url: '/v1/transactions/summary', ...b.auth })).json().data;
     expect(later.allTime.totalCount).toBe(0);
     const mine = (await env.app.inject({ method: 'GET', url: '/api/transactions/summary', ...a.auth })).json().data;
-    expect(mine.thisMonth).toEqual({ totalCount: 1, totalSent: 1500, totalPaid: 0, remittanceCount: 1, qrPaymentCount: 0 });
+    expect(mine.thisMonth).toEqual({
+      totalCount: 1,
+      totalSent: 1500,
+      totalPaid: 0,
+      remittanceCount: 1,
+      qrPaymentCount: 0,
+    });
     expect(mine.allTime.totalCount).toBe(2);
   });
 
@@ -85,9 +151,13 @@ describe('transactions history', () => {
       completedAt: null,
     });
     await env.app.ctx.payments.settle();
-    const settled = (await env.app.inject({ method: 'GET', url: `/api/transactions/${a.remId}/receipt`, ...a.auth })).json().data;
+    const settled = (
+      await env.app.inject({ method: 'GET', url: `/api/transactions/${a.remId}/receipt`, ...a.auth })
+    ).json().data;
     expect(settled).toMatchObject({ status: 'completed', estimatedCompletion: null, completedAt: expect.any(String) });
-    expect((await env.app.inject({ method: 'GET', url: `/v1/transactions/${a.remId}/receipt`, ...b.auth })).statusCode).toBe(404);
+    expect(
+      (await env.app.inject({ method: 'GET', url: `/v1/transactions/${a.remId}/receipt`, ...b.auth })).statusCode,
+    ).toBe(404);
   });
 
   it('renders the receipt as a PDF in the settings language (nb by default, en when chosen)', async () => {
@@ -105,11 +175,17 @@ describe('transactions history', () => {
     const nbText = await textOf(nb.rawPayload);
     expect(nbText).toContain('Kvittering');
     expect(nbText).toContain('Ana Kovač');
-    expect(await env.app.inject({ method: 'PATCH', url: '/api/settings', ...a.auth, payload: { language: 'en' } }).then((r) => r.statusCode)).toBe(200);
+    expect(
+      await env.app
+        .inject({ method: 'PATCH', url: '/api/settings', ...a.auth, payload: { language: 'en' } })
+        .then((r) => r.statusCode),
+    ).toBe(200);
     const en = await env.app.inject({ method: 'GET', url: `/api/transactions/${a.remId}/receipt.pdf`, ...a.auth });
     const enText = await textOf(en.rawPayload);
     expect(enText).toContain('Receipt');
     expect(enText).toContain('1,507.50 NOK');
-    expect((await env.app.inject({ method: 'GET', url: `/v1/transactions/${a.remId}/receipt.pdf`, ...b.auth })).statusCode).toBe(404);
+    expect(
+      (await env.app.inject({ method: 'GET', url: `/v1/transactions/${a.remId}/receipt.pdf`, ...b.auth })).statusCode,
+    ).toBe(404);
   });
 });

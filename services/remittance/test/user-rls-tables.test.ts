@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../src/db/schema.js';
 import { userScope } from '../src/db/user-scope.js';
@@ -32,7 +32,14 @@ type OwnedTable =
 /** One valid row of each table for `owner`; `ref` is the user whose parent rows it points at. */
 function rowsOf(owner: string, ref: string, tag: string): Record<OwnedTable, Record<string, unknown>> {
   return {
-    recipients: { id: `rcp_${tag}`, user_id: owner, name: 'Ana', country: 'RS', currency: 'RSD', bank_account: 'RS35260005601001611379' },
+    recipients: {
+      id: `rcp_${tag}`,
+      user_id: owner,
+      name: 'Ana',
+      country: 'RS',
+      currency: 'RSD',
+      bank_account: 'RS35260005601001611379',
+    },
     transactions: {
       id: `tx_rem_${tag}`,
       user_id: owner,
@@ -51,16 +58,34 @@ function rowsOf(owner: string, ref: string, tag: string): Record<OwnedTable, Rec
       total: '100.50',
       reference: `tx_rem_${tag}`,
     },
-    payment_initiations: { transaction_id: `tx_rem_${tag}`, user_id: owner, provider: 'sandbox', external_payment_id: `sbp_${tag}`, amount: '100.50' },
+    payment_initiations: {
+      transaction_id: `tx_rem_${tag}`,
+      user_id: owner,
+      provider: 'sandbox',
+      external_payment_id: `sbp_${tag}`,
+      amount: '100.50',
+    },
     idempotency_keys: { user_id: owner, key: `key-${tag}`, request_hash: 'h' },
     user_settings: { user_id: owner },
     gdpr_consents: { id: `gcn_${tag}`, user_id: owner, consent_type: 'marketing', granted: 1 },
-    gdpr_consent_events: { id: `cev_${tag}`, user_id: owner, consent_id: `gcn_${ref}`, consent_type: 'marketing', granted: 1 },
+    gdpr_consent_events: {
+      id: `cev_${tag}`,
+      user_id: owner,
+      consent_id: `gcn_${ref}`,
+      consent_type: 'marketing',
+      granted: 1,
+    },
     complaints: { id: `cmp_${tag}`, user_id: owner, category: 'service', subject: 's', description: 'd' },
     data_access_requests: { id: `dar_${tag}`, user_id: owner, type: 'export' },
     cards: { id: `crd_${tag}`, user_id: owner, type: 'virtual', last4: '1234', expiry_month: 1, expiry_year: 2030 },
     card_spending_limits: { card_id: `crd_${ref}`, user_id: owner, limit_type: 'daily', amount: '500.00' },
-    merchants: { id: `mer_${tag}`, user_id: owner, business_name: 'Shop', org_number: tag === 'forged' ? '000000001' : `00000000${tag.length}`, bank_account: '12345678903' },
+    merchants: {
+      id: `mer_${tag}`,
+      user_id: owner,
+      business_name: 'Shop',
+      org_number: tag === 'forged' ? '000000001' : `00000000${tag.length}`,
+      bank_account: '12345678903',
+    },
   };
 }
 const TABLES = Object.keys(rowsOf(A, A, 'x')) as OwnedTable[];
@@ -73,21 +98,47 @@ async function insertAs(system: Kysely<DB>, table: OwnedTable, row: Record<strin
 
 async function seed(system: Kysely<DB>) {
   for (const u of [A, B, M, Z]) {
-    await system.insertInto('users').values({ id: u, national_id_hash: `hash-${u}`, first_name: `First${u.slice(-1)}`, last_name: 'Last' }).execute();
+    await system
+      .insertInto('users')
+      .values({ id: u, national_id_hash: `hash-${u}`, first_name: `First${u.slice(-1)}`, last_name: 'Last' })
+      .execute();
   }
   for (const u of [A, B]) {
     await system
       .insertInto('ob_consents')
-      .values({ id: `con_${u}`, user_id: u, provider: 'sandbox', status: 'active', scope: 'AISP+PISP', surface: 'api', callback_state: 's' })
+      .values({
+        id: `con_${u}`,
+        user_id: u,
+        provider: 'sandbox',
+        status: 'active',
+        scope: 'AISP+PISP',
+        surface: 'api',
+        callback_state: 's',
+      })
       .execute();
     await system
       .insertInto('bank_accounts')
-      .values({ id: `bac_${u}`, user_id: u, consent_id: `con_${u}`, provider: 'sandbox', external_account_id: `ext-${u}`, bank_name: 'Sandbox', account_number: '12345678903', balance: '1000.00' })
+      .values({
+        id: `bac_${u}`,
+        user_id: u,
+        consent_id: `con_${u}`,
+        provider: 'sandbox',
+        external_account_id: `ext-${u}`,
+        bank_name: 'Sandbox',
+        account_number: '12345678903',
+        balance: '1000.00',
+      })
       .execute();
     const rows = rowsOf(u, u, u);
     for (const t of MIRRORED) await insertAs(system, t, rows[t]);
   }
-  await insertAs(system, 'merchants', { id: MERCHANT, user_id: M, business_name: 'Kiosk M', org_number: '123456785', bank_account: '12345678903' });
+  await insertAs(system, 'merchants', {
+    id: MERCHANT,
+    user_id: M,
+    business_name: 'Kiosk M',
+    org_number: '123456785',
+    bank_account: '12345678903',
+  });
   // A paid M's merchant by QR.
   await insertAs(system, 'transactions', {
     ...rowsOf(A, A, 'qr').transactions,
@@ -146,7 +197,12 @@ describe('row-level security on money movement, GDPR and card tables', () => {
       await trx.updateTable('cards').set({ status: 'frozen' }).execute();
       await trx.deleteFrom('card_spending_limits').execute();
     });
-    const cards = await env.db.system.selectFrom('cards').select(['user_id', 'status']).where('user_id', 'in', [A, B]).orderBy('user_id').execute();
+    const cards = await env.db.system
+      .selectFrom('cards')
+      .select(['user_id', 'status'])
+      .where('user_id', 'in', [A, B])
+      .orderBy('user_id')
+      .execute();
     expect(cards).toEqual([
       { user_id: A, status: 'active' },
       { user_id: B, status: 'frozen' },
@@ -162,19 +218,40 @@ describe('row-level security on money movement, GDPR and card tables', () => {
       merchants: (await db.selectFrom('merchants').select('id').execute()).map((r) => r.id),
     }));
     expect(seen).toEqual({ transactions: ['tx_qr_a'], initiations: [], merchants: [MERCHANT] });
-    const changed = await m.run((db) => db.updateTable('transactions').set({ status: 'failed' }).where('id', '=', 'tx_qr_a').executeTakeFirst());
+    const changed = await m.run((db) =>
+      db.updateTable('transactions').set({ status: 'failed' }).where('id', '=', 'tx_qr_a').executeTakeFirst(),
+    );
     expect(changed.numUpdatedRows).toBe(0n);
-    expect((await env.db.system.selectFrom('transactions').select('status').where('id', '=', 'tx_qr_a').executeTakeFirstOrThrow()).status).toBe('completed');
+    expect(
+      (
+        await env.db.system
+          .selectFrom('transactions')
+          .select('status')
+          .where('id', '=', 'tx_qr_a')
+          .executeTakeFirstOrThrow()
+      ).status,
+    ).toBe('completed');
   });
 
   it('lets a payer reach a merchant only through payable_merchant, and only while its owner is live', async () => {
     const payable = (u: string) =>
       userScope(env.db, u).run(async (db) => ({
         direct: (await db.selectFrom('merchants').select('id').where('id', '=', MERCHANT).execute()).length,
-        viaFunction: (await sql<{ id: string; user_id: string; business_name: string }>`SELECT id, user_id, business_name FROM payable_merchant(${MERCHANT})`.execute(db)).rows,
+        viaFunction: (
+          await sql<{
+            id: string;
+            user_id: string;
+            business_name: string;
+          }>`SELECT id, user_id, business_name FROM payable_merchant(${MERCHANT})`.execute(db)
+        ).rows,
       }));
-    expect(await payable(A)).toEqual({ direct: 0, viaFunction: [{ id: MERCHANT, user_id: M, business_name: 'Kiosk M' }] });
-    const anonymous = await env.db.withContext({ kind: 'anonymous' }, (db) => sql`SELECT id FROM payable_merchant(${MERCHANT})`.execute(db));
+    expect(await payable(A)).toEqual({
+      direct: 0,
+      viaFunction: [{ id: MERCHANT, user_id: M, business_name: 'Kiosk M' }],
+    });
+    const anonymous = await env.db.withContext({ kind: 'anonymous' }, (db) =>
+      sql`SELECT id FROM payable_merchant(${MERCHANT})`.execute(db),
+    );
     expect(anonymous.rows).toEqual([]);
     await env.db.system.updateTable('users').set({ deleted_at: new Date() }).where('id', '=', M).execute();
     try {
@@ -185,16 +262,27 @@ describe('row-level security on money movement, GDPR and card tables', () => {
   });
 
   it("gives the payer's name only to the merchant that was paid, and lets only the payer notify it", async () => {
-    const name = (u: string, tx: string) => userScope(env.db, u).run((db) => sql`SELECT first_name, last_name FROM qr_payer_name(${tx})`.execute(db).then((r) => r.rows));
+    const name = (u: string, tx: string) =>
+      userScope(env.db, u).run((db) =>
+        sql`SELECT first_name, last_name FROM qr_payer_name(${tx})`.execute(db).then((r) => r.rows),
+      );
     expect(await name(M, 'tx_qr_a')).toEqual([{ first_name: 'Firsta', last_name: 'Last' }]);
     expect(await name(B, 'tx_qr_a')).toEqual([]);
     expect(await name(M, `tx_rem_${A}`)).toEqual([]);
 
     const notify = (u: string, id: string) =>
-      userScope(env.db, u).run((db) => sql<{ n: number }>`SELECT notify_qr_payee('tx_qr_a', ${id}, 't', 'b') AS n`.execute(db).then((r) => r.rows[0].n));
+      userScope(env.db, u).run((db) =>
+        sql<{ n: number }>`SELECT notify_qr_payee('tx_qr_a', ${id}, 't', 'b') AS n`
+          .execute(db)
+          .then((r) => r.rows[0].n),
+      );
     expect(await notify(B, 'noti_rlt_forged')).toBe(0);
     expect(await notify(A, 'noti_rlt_paid')).toBe(1);
-    const notes = await env.db.system.selectFrom('notifications').select(['id', 'user_id', 'type']).where('id', 'like', 'noti_rlt_%').execute();
+    const notes = await env.db.system
+      .selectFrom('notifications')
+      .select(['id', 'user_id', 'type'])
+      .where('id', 'like', 'noti_rlt_%')
+      .execute();
     expect(notes).toEqual([{ id: 'noti_rlt_paid', user_id: M, type: 'qr_payment' }]);
   });
 });

@@ -10,15 +10,35 @@ const USERS = ['usr_rls_a', 'usr_rls_b'] as const;
 /** One row of every user-owned table for each user, written as the owner role. */
 async function seed(system: Kysely<DB>) {
   for (const u of USERS) {
-    await system.insertInto('users').values({ id: u, national_id_hash: `hash-${u}` }).execute();
+    await system
+      .insertInto('users')
+      .values({ id: u, national_id_hash: `hash-${u}` })
+      .execute();
     await system
       .insertInto('sessions')
-      .values({ id: `ses_${u}`, user_id: u, token_hash: `tok-${u}`, surface: 'api', expires_at: new Date(Date.now() + 3600_000) })
+      .values({
+        id: `ses_${u}`,
+        user_id: u,
+        token_hash: `tok-${u}`,
+        surface: 'api',
+        expires_at: new Date(Date.now() + 3600_000),
+      })
       .execute();
-    await system.insertInto('notifications').values({ id: `noti_${u}`, user_id: u, type: 'system', title: 't', body: 'b' }).execute();
+    await system
+      .insertInto('notifications')
+      .values({ id: `noti_${u}`, user_id: u, type: 'system', title: 't', body: 'b' })
+      .execute();
     await system
       .insertInto('ob_consents')
-      .values({ id: `con_${u}`, user_id: u, provider: 'sandbox', status: 'active', scope: 'AISP', surface: 'web', callback_state: 's' })
+      .values({
+        id: `con_${u}`,
+        user_id: u,
+        provider: 'sandbox',
+        status: 'active',
+        scope: 'AISP',
+        surface: 'web',
+        callback_state: 's',
+      })
       .execute();
     await system
       .insertInto('bank_accounts')
@@ -64,31 +84,51 @@ describe('remittance row-level security (second wall under the user_id filters)'
   it("an update without a user filter changes only the caller's rows", async () => {
     const b = userScope(env.db, 'usr_rls_b');
     await b.transaction((trx) => trx.updateTable('bank_accounts').set({ balance: '7.50' }).execute());
-    const balances = await env.db.system.selectFrom('bank_accounts').select(['user_id', 'balance']).where('user_id', 'in', [...USERS]).orderBy('user_id').execute();
+    const balances = await env.db.system
+      .selectFrom('bank_accounts')
+      .select(['user_id', 'balance'])
+      .where('user_id', 'in', [...USERS])
+      .orderBy('user_id')
+      .execute();
     expect(balances).toEqual([
       { user_id: 'usr_rls_a', balance: '100.00' },
       { user_id: 'usr_rls_b', balance: '7.50' },
     ]);
   });
 
-  it("refuses to write a row owned by another user", async () => {
+  it('refuses to write a row owned by another user', async () => {
     const a = userScope(env.db, 'usr_rls_a');
     await expect(
-      a.run((db) => db.insertInto('notifications').values({ id: 'noti_forged', user_id: 'usr_rls_b', type: 'system', title: 't', body: 'b' }).execute()),
+      a.run((db) =>
+        db
+          .insertInto('notifications')
+          .values({ id: 'noti_forged', user_id: 'usr_rls_b', type: 'system', title: 't', body: 'b' })
+          .execute(),
+      ),
     ).rejects.toThrow(/row-level security/);
-    expect(await env.db.system.selectFrom('notifications').select('id').where('id', '=', 'noti_forged').executeTakeFirst()).toBeUndefined();
+    expect(
+      await env.db.system.selectFrom('notifications').select('id').where('id', '=', 'noti_forged').executeTakeFirst(),
+    ).toBeUndefined();
   });
 
   it('switching users on pooled connections never leaks the previous user, and no user sees nothing', async () => {
     for (let i = 0; i < 3; i++) {
       for (const u of USERS) {
-        const ids = await userScope(env.db, u).run(async (db) => (await db.selectFrom('ob_consents').select('user_id').execute()).map((r) => r.user_id));
+        const ids = await userScope(env.db, u).run(async (db) =>
+          (await db.selectFrom('ob_consents').select('user_id').execute()).map((r) => r.user_id),
+        );
         expect(ids).toEqual([u]);
       }
     }
-    const anonymous = await env.db.withContext({ kind: 'anonymous' }, (db) => db.selectFrom('bank_accounts').select('id').execute());
+    const anonymous = await env.db.withContext({ kind: 'anonymous' }, (db) =>
+      db.selectFrom('bank_accounts').select('id').execute(),
+    );
     expect(anonymous).toEqual([]);
-    const all = await env.db.system.selectFrom('bank_accounts').select('user_id').where('user_id', 'in', [...USERS]).execute();
+    const all = await env.db.system
+      .selectFrom('bank_accounts')
+      .select('user_id')
+      .where('user_id', 'in', [...USERS])
+      .execute();
     expect(all).toHaveLength(2);
   });
 });

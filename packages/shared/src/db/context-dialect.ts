@@ -1,16 +1,16 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import {
-  CompiledQuery,
-  Kysely as KyselyClass,
-  SingleConnectionProvider,
-  PostgresAdapter,
-  PostgresIntrospector,
-  PostgresQueryCompiler,
+  type CompiledQuery,
   type DatabaseConnection,
   type Dialect,
   type Driver,
   type Kysely,
+  Kysely as KyselyClass,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
   type QueryResult,
+  SingleConnectionProvider,
   type TransactionSettings,
 } from 'kysely';
 import type { RawConnection, RawPool, RawResult } from './raw-client.js';
@@ -234,8 +234,7 @@ class ContextConnection implements DatabaseConnection {
     return r;
   }
 
-  // eslint-disable-next-line require-yield
-  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+  streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
     throw new Error('streaming is not supported');
   }
 }
@@ -295,6 +294,7 @@ export function contextDialect(pool: RawPool, appRole: string, fixed: DbContext 
     createAdapter: () => new PostgresAdapter(),
     createDriver: () => new ContextDriver(pool, appRole, fixed),
     createQueryCompiler: () => new PostgresQueryCompiler(),
+    // biome-ignore lint/suspicious/noExplicitAny: Kysely's Dialect interface declares this parameter as Kysely<any>.
     createIntrospector: (db: Kysely<any>) => new PostgresIntrospector(db),
   };
 }

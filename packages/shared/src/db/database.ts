@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { Kysely, type Transaction } from 'kysely';
-import { assertNotNested, contextDialect, contextRunner, sessionSql, type DbContext } from './context-dialect.js';
+import { assertNotNested, contextDialect, contextRunner, type DbContext, sessionSql } from './context-dialect.js';
 import { createPglitePool, createPgPool, type RawPool } from './raw-client.js';
 import { DatabaseUnavailableError } from './unavailable.js';
 
@@ -107,7 +107,10 @@ export function wrapPool<DB>(raw: RawPool, appRole: string): Database<DB> {
       })();
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new DatabaseUnavailableError(new Error('no answer to a ping'))), PING_TIMEOUT_MS);
+        timer = setTimeout(
+          () => reject(new DatabaseUnavailableError(new Error('no answer to a ping'))),
+          PING_TIMEOUT_MS,
+        );
       });
       // A probe still waiting when the timeout wins finishes (and releases) in the background.
       probe.catch(() => {});

@@ -1,8 +1,8 @@
 import { CompiledQuery, sql } from 'kysely';
-import { withCommit } from './database.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase } from '../test/clone.js';
 import type { TestDatabase } from '../test/databases.js';
+import { withCommit } from './database.js';
 
 // Exercises the context layer against the accounting schema (the first service to use it).
 let t: TestDatabase<any>;
@@ -61,32 +61,43 @@ describe('database context', () => {
       db.selectFrom('organizations').select('name').execute(),
     );
     expect(rows).toEqual([{ name: 'RB A' }]);
-    const who = await t.db.withContext({ kind: 'anonymous' }, (db) => sql<{ u: string }>`select current_user as u`.execute(db));
+    const who = await t.db.withContext({ kind: 'anonymous' }, (db) =>
+      sql<{ u: string }>`select current_user as u`.execute(db),
+    );
     expect(who.rows[0].u).toBe('accounting_app');
   });
 
   it('refuses a second connection requested while one is held (it would deadlock PGlite)', async () => {
     const a = await org('Nested');
     await expect(
-      t.db.withContext({ kind: 'tenant', orgId: a }, async () => t.db.system.selectFrom('organizations').selectAll().execute()),
+      t.db.withContext({ kind: 'tenant', orgId: a }, async () =>
+        t.db.system.selectFrom('organizations').selectAll().execute(),
+      ),
     ).rejects.toThrow(/second database connection/);
     await expect(
-      t.db.withContext({ kind: 'tenant', orgId: a }, async () => t.db.withContext({ kind: 'anonymous' }, async () => 1)),
+      t.db.withContext({ kind: 'tenant', orgId: a }, async () =>
+        t.db.withContext({ kind: 'anonymous' }, async () => 1),
+      ),
     ).rejects.toThrow(/second database connection/);
   });
 
   it('shows no tenant rows to the anonymous context', async () => {
     await org('Hidden');
-    const rows = await t.db.withContext({ kind: 'anonymous' }, (db) => db.selectFrom('organizations').selectAll().execute());
+    const rows = await t.db.withContext({ kind: 'anonymous' }, (db) =>
+      db.selectFrom('organizations').selectAll().execute(),
+    );
     expect(rows).toEqual([]);
   });
 
-  it('applies each organization\'s context when consecutive queries switch organizations on one connection', async () => {
+  it("applies each organization's context when consecutive queries switch organizations on one connection", async () => {
     const ids = await Promise.all(['Sw 1', 'Sw 2', 'Sw 3'].map(org));
     for (let round = 0; round < 3; round++) {
       for (const [i, id] of ids.entries()) {
         const rows = await t.db.withContext({ kind: 'tenant', orgId: id }, (db) =>
-          sql<{ name: string; org: string }>`select name, current_setting('app.org_id') as org from organizations`.execute(db),
+          sql<{
+            name: string;
+            org: string;
+          }>`select name, current_setting('app.org_id') as org from organizations`.execute(db),
         );
         expect(rows.rows).toEqual([{ name: `Sw ${i + 1}`, org: id }]);
       }
@@ -102,7 +113,9 @@ describe('database context', () => {
       return r.rows[0].name;
     });
     expect(renamed).toBe('Commit A2');
-    const rows = await t.db.withContext({ kind: 'tenant', orgId: a }, (db) => db.selectFrom('organizations').select('name').execute());
+    const rows = await t.db.withContext({ kind: 'tenant', orgId: a }, (db) =>
+      db.selectFrom('organizations').select('name').execute(),
+    );
     expect(rows).toEqual([{ name: 'Commit A2' }]);
   });
 
@@ -111,10 +124,16 @@ describe('database context', () => {
     await expect(
       t.db.transaction({ kind: 'tenant', orgId: a }, async (trx) => {
         await trx.updateTable('organizations').set({ name: 'Fail A2' }).where('id', '=', a).execute();
-        await trx.executeQuery(withCommit(CompiledQuery.raw(`UPDATE organizations SET country = $2 WHERE id = $1`, [a, 'too long a country code'])));
+        await trx.executeQuery(
+          withCommit(
+            CompiledQuery.raw(`UPDATE organizations SET country = $2 WHERE id = $1`, [a, 'too long a country code']),
+          ),
+        );
       }),
     ).rejects.toThrow();
-    const rows = await t.db.withContext({ kind: 'tenant', orgId: a }, (db) => db.selectFrom('organizations').select(['name', 'country']).execute());
+    const rows = await t.db.withContext({ kind: 'tenant', orgId: a }, (db) =>
+      db.selectFrom('organizations').select(['name', 'country']).execute(),
+    );
     expect(rows).toEqual([{ name: 'Fail A', country: 'RS' }]);
   });
 
@@ -122,10 +141,16 @@ describe('database context', () => {
     const a = await org('First A');
     await expect(
       t.db.transaction({ kind: 'tenant', orgId: a }, async (trx) => {
-        await trx.updateTable('organizations').set({ country: 'too long a country code' }).where('id', '=', a).execute();
+        await trx
+          .updateTable('organizations')
+          .set({ country: 'too long a country code' })
+          .where('id', '=', a)
+          .execute();
       }),
     ).rejects.toThrow();
-    const rows = await t.db.withContext({ kind: 'tenant', orgId: a }, (db) => db.selectFrom('organizations').select(['country']).execute());
+    const rows = await t.db.withContext({ kind: 'tenant', orgId: a }, (db) =>
+      db.selectFrom('organizations').select(['country']).execute(),
+    );
     expect(rows).toEqual([{ country: 'RS' }]);
   });
 });

@@ -26,7 +26,9 @@ export async function migrate(pool: RawPool, dir: string, log?: (msg: string) =>
         if (done.has(file)) continue;
         const sql = readFileSync(join(dir, file), 'utf8');
         try {
-          await conn.script(`BEGIN;\n${sql}\n;INSERT INTO schema_migrations (name) VALUES ('${file.replace(/'/g, "''")}');\nCOMMIT;`);
+          await conn.script(
+            `BEGIN;\n${sql}\n;INSERT INTO schema_migrations (name) VALUES ('${file.replace(/'/g, "''")}');\nCOMMIT;`,
+          );
         } catch (err) {
           await conn.script('ROLLBACK').catch(() => {});
           throw new Error(`migration ${file} failed: ${(err as Error).message}`);

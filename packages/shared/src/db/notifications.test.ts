@@ -76,20 +76,25 @@ describe('pool notifications', () => {
     expect(await eventually(async () => heard.includes('row:3'))).toBe(true);
   });
 
-  it.runIf(Boolean(process.env.TEST_DATABASE_URL))('says when no connection listens any more, and when one listens again (PostgreSQL)', async () => {
-    states.length = 0;
-    const admin = new pg.Client({ connectionString: t.url });
-    await admin.connect();
-    try {
-      // Every connection of the pool is gone (as when the server restarts, or the pool closes idle ones).
-      await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`);
-    } finally {
-      await admin.end();
-    }
-    expect(await eventually(async () => states.includes(false))).toBe(true);
-    expect(states).toEqual([false]);
-    // The next statement runs on a new connection, which listens before it.
-    await onOneConnection('SELECT 1').catch(() => onOneConnection('SELECT 1'));
-    expect(states).toEqual([false, true]);
-  });
+  it.runIf(Boolean(process.env.TEST_DATABASE_URL))(
+    'says when no connection listens any more, and when one listens again (PostgreSQL)',
+    async () => {
+      states.length = 0;
+      const admin = new pg.Client({ connectionString: t.url });
+      await admin.connect();
+      try {
+        // Every connection of the pool is gone (as when the server restarts, or the pool closes idle ones).
+        await admin.query(
+          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`,
+        );
+      } finally {
+        await admin.end();
+      }
+      expect(await eventually(async () => states.includes(false))).toBe(true);
+      expect(states).toEqual([false]);
+      // The next statement runs on a new connection, which listens before it.
+      await onOneConnection('SELECT 1').catch(() => onOneConnection('SELECT 1'));
+      expect(states).toEqual([false, true]);
+    },
+  );
 });

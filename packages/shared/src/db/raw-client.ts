@@ -8,7 +8,7 @@ import { classifyDatabaseError, isConnectivityError } from './unavailable.js';
  * migrations) is written once against this.
  */
 export interface RawResult {
-  rows: any[];
+  rows: Record<string, unknown>[];
   affectedRows?: bigint;
 }
 
@@ -105,7 +105,8 @@ const SETTING_VALUE = /^[A-Za-z0-9_.:-]+$/;
 /** `settings` as libpq startup options (`-c name=value ...`); only plain names and values. */
 export function startupOptions(settings: Readonly<Record<string, string>> = {}): string | undefined {
   const parts = Object.entries(settings).map(([name, value]) => {
-    if (!SETTING_NAME.test(name) || !SETTING_VALUE.test(value)) throw new Error(`unsupported database setting ${name}=${value}`);
+    if (!SETTING_NAME.test(name) || !SETTING_VALUE.test(value))
+      throw new Error(`unsupported database setting ${name}=${value}`);
     return `-c ${name}=${value}`;
   });
   return parts.length ? parts.join(' ') : undefined;
@@ -129,6 +130,7 @@ export function createPgPool(url: string, max = 10, settings?: Readonly<Record<s
   // An idle client that loses its server must not crash the process.
   pool.on('error', () => {});
   const states = new WeakMap<pg.PoolClient, RawConnection>();
+  const clients = new WeakMap<RawConnection, pg.PoolClient>();
   const channels = new Channels();
   return {
     kind: 'postgres',
@@ -148,7 +150,9 @@ export function createPgPool(url: string, max = 10, settings?: Readonly<Record<s
           // server when the role changes, so this is safe with the tenant context.
           async query(sql, params) {
             try {
-              return toRawResult(await client.query({ name: statementName(sql), text: sql, values: params as unknown[] }));
+              return toRawResult(
+                await client.query({ name: statementName(sql), text: sql, values: params as unknown[] }),
+              );
             } catch (err) {
               throw failed(c, err);
             }
@@ -164,7 +168,9 @@ export function createPgPool(url: string, max = 10, settings?: Readonly<Record<s
             try {
               // node-postgres writes each query as it is submitted (synchronously, in pipeline
               // mode): corked, the parts leave in one write instead of one system call each.
-              const stream = (client as unknown as { connection?: { stream?: { cork?: () => void; uncork?: () => void } } }).connection?.stream;
+              const stream = (
+                client as unknown as { connection?: { stream?: { cork?: () => void; uncork?: () => void } } }
+              ).connection?.stream;
               stream?.cork?.();
               let parts: Array<Promise<unknown> | null>;
               try {
@@ -192,7 +198,7 @@ export function createPgPool(url: string, max = 10, settings?: Readonly<Record<s
         });
         channels.attach(client);
         conn = c;
-        (conn as any).client = client;
+        clients.set(conn, client);
         states.set(client, conn);
       }
       channels.listenOn(client);
@@ -203,7 +209,8 @@ export function createPgPool(url: string, max = 10, settings?: Readonly<Record<s
       return () => channels.remove(channel, listener);
     },
     release(conn, broken) {
-      const client = (conn as any).client as pg.PoolClient;
+      const client = clients.get(conn);
+      if (!client) throw new Error('release of a connection this pool did not give out');
       // A client whose connection failed is destroyed, not handed to the next request.
       client.release(broken || conn.broken ? true : undefined);
     },
@@ -306,8 +313,11 @@ export async function createPglitePool(opts: PgliteOptions): Promise<RawPool> {
     state: { context: null },
     async query(sql, params) {
       try {
-        const r = await db.query(sql, params as any[]);
-        return { rows: r.rows as any[], affectedRows: r.affectedRows !== undefined ? BigInt(r.affectedRows) : undefined };
+        const r = await db.query<Record<string, unknown>>(sql, params as unknown[]);
+        return {
+          rows: r.rows,
+          affectedRows: r.affectedRows !== undefined ? BigInt(r.affectedRows) : undefined,
+        };
       } catch (err) {
         throw classifyDatabaseError(err);
       }

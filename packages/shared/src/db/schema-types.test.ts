@@ -43,7 +43,9 @@ describe('generateSchemaTypes', () => {
   afterAll(() => pool.close());
 
   it('types numeric as a decimal string both ways, never as a number', () => {
-    expect(output).toContain("import type { Generated, GeneratedAlways, Json, Numeric, Timestamp } from '@app/shared/db/column-types';");
+    expect(output).toContain(
+      "import type { Generated, GeneratedAlways, Json, Numeric, Timestamp } from '@app/shared/db/column-types';",
+    );
     expectTypeOf<Numeric>().toEqualTypeOf<ColumnType<string, string, string>>();
     expect(output).toContain('  amount: Numeric;');
     // A domain over numeric is still numeric.
@@ -86,7 +88,10 @@ describe('generateSchemaTypes', () => {
 describe('allowedValues', () => {
   it('reads the list PostgreSQL prints for IN over varchar', () => {
     expect(
-      allowedValues(`CHECK (((kind)::text = ANY ((ARRAY['a'::character varying, 'b'::character varying])::text[])))`, 'kind'),
+      allowedValues(
+        `CHECK (((kind)::text = ANY ((ARRAY['a'::character varying, 'b'::character varying])::text[])))`,
+        'kind',
+      ),
     ).toEqual(['a', 'b']);
   });
 

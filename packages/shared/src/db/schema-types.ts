@@ -102,7 +102,9 @@ function quote(literal: string): string {
 export function allowedValues(definition: string, column: string): string[] | null {
   const col = `\\(?"?${column.replace(/[^a-z0-9_]/gi, '')}"?\\)?(?:::text)?`;
   const literal = `'(?:[^']|'')*'::(?:text|character varying)`;
-  const list = new RegExp(`^CHECK \\(\\(${col} = (?:ANY \\(\\(?ARRAY\\[(${literal}(?:, ${literal})*)\\]\\)?(?:::text\\[\\])?\\)|(${literal}))\\)\\)$`);
+  const list = new RegExp(
+    `^CHECK \\(\\(${col} = (?:ANY \\(\\(?ARRAY\\[(${literal}(?:, ${literal})*)\\]\\)?(?:::text\\[\\])?\\)|(${literal}))\\)\\)$`,
+  );
   const m = list.exec(definition);
   if (!m) return null;
   return [...(m[1] ?? m[2]).matchAll(/'((?:[^']|'')*)'::/g)].map((v) => v[1].replace(/''/g, "'"));
@@ -124,7 +126,8 @@ function columnType(col: ColumnRow, allowed: string[] | undefined): string {
     base = `${element}[]`;
   } else {
     base = SCALARS[col.type_name];
-    if (!base) throw new Error(`${col.table_name}.${col.column_name}: no mapping for type ${col.type_name}; add it to SCALARS`);
+    if (!base)
+      throw new Error(`${col.table_name}.${col.column_name}: no mapping for type ${col.type_name}; add it to SCALARS`);
   }
   const nullable = col.not_null ? base : `${base} | null`;
   if (col.generated === 's' || col.identity === 'a') return `GeneratedAlways<${nullable}>`;
@@ -137,8 +140,8 @@ export async function generateSchemaTypes(pool: RawPool, source: string): Promis
   let columns: ColumnRow[];
   let checks: CheckRow[];
   try {
-    columns = (await conn.query(COLUMNS_SQL, [])).rows;
-    checks = (await conn.query(CHECKS_SQL, [])).rows;
+    columns = (await conn.query(COLUMNS_SQL, [])).rows as unknown as ColumnRow[];
+    checks = (await conn.query(CHECKS_SQL, [])).rows as unknown as CheckRow[];
   } finally {
     pool.release(conn);
   }

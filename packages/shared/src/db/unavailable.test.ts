@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { classifyDatabaseError, DatabaseUnavailableError, isConnectivityError, isDatabaseUnavailable } from './unavailable.js';
+import {
+  classifyDatabaseError,
+  DatabaseUnavailableError,
+  isConnectivityError,
+  isDatabaseUnavailable,
+} from './unavailable.js';
 
 const withCode = (message: string, code: string) => Object.assign(new Error(message), { code });
 
@@ -33,7 +38,9 @@ describe('database connectivity failures (G15)', () => {
   });
 
   it('finds the outage in a cause chain', () => {
-    const wrapped = new Error('could not save', { cause: new DatabaseUnavailableError(new Error('Connection terminated')) });
+    const wrapped = new Error('could not save', {
+      cause: new DatabaseUnavailableError(new Error('Connection terminated')),
+    });
     expect(isDatabaseUnavailable(wrapped)).toBe(true);
     expect(isDatabaseUnavailable(new Error('other'))).toBe(false);
   });

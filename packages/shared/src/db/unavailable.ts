@@ -51,7 +51,9 @@ export function isConnectivityError(err: unknown): boolean {
 
 /** Rethrows a connectivity failure as DatabaseUnavailableError, anything else unchanged. */
 export function classifyDatabaseError(err: unknown): unknown {
-  return isConnectivityError(err) && !(err instanceof DatabaseUnavailableError) ? new DatabaseUnavailableError(err) : err;
+  return isConnectivityError(err) && !(err instanceof DatabaseUnavailableError)
+    ? new DatabaseUnavailableError(err)
+    : err;
 }
 
 /** The outage error anywhere in a cause chain (services may wrap the database's error). */

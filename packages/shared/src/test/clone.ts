@@ -1,5 +1,5 @@
 import { inject } from 'vitest';
-import { cloneTemplate, type CloneOptions, type TemplateInfo, type TestDatabase } from './databases.js';
+import { type CloneOptions, cloneTemplate, type TemplateInfo, type TestDatabase } from './databases.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -12,7 +12,11 @@ declare module 'vitest' {
  * A freshly migrated database for one test file (cloned from the run's template), opened as the
  * service opens its own (`opts.settings`, e.g. the accounting service's db/settings.ts).
  */
-export async function freshDatabase<DB>(service: string, appRole: string, opts: CloneOptions = {}): Promise<TestDatabase<DB>> {
+export async function freshDatabase<DB>(
+  service: string,
+  appRole: string,
+  opts: CloneOptions = {},
+): Promise<TestDatabase<DB>> {
   const info = inject('dbTemplates')[service];
   if (!info) throw new Error(`no database template for ${service}`);
   return cloneTemplate<DB>(info, appRole, opts);

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { openRawPool, wrapPool, type Database } from '../db/database.js';
+import { type Database, openRawPool, wrapPool } from '../db/database.js';
 import { migrate } from '../db/migrate.js';
 
 /**
@@ -72,7 +72,11 @@ export interface CloneOptions {
   settings?: Readonly<Record<string, string>>;
 }
 
-export async function cloneTemplate<DB>(info: TemplateInfo, appRole: string, opts: CloneOptions = {}): Promise<TestDatabase<DB>> {
+export async function cloneTemplate<DB>(
+  info: TemplateInfo,
+  appRole: string,
+  opts: CloneOptions = {},
+): Promise<TestDatabase<DB>> {
   if (info.kind === 'postgres') {
     const name = `${info.template}_${randomBytes(4).toString('hex')}`;
     await admin(info.adminUrl, (c) => c.query(`CREATE DATABASE ${name} TEMPLATE ${info.template}`));

@@ -1,8 +1,8 @@
-import { expect, it } from 'vitest';
 import pg from 'pg';
-import { openRawPool, wrapPool, type Database } from '../db/database.js';
-import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
+import { expect, it } from 'vitest';
+import { type Database, openRawPool, wrapPool } from '../db/database.js';
 import type { TestDatabase } from './databases.js';
+import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 
 /** Why outage tests skip on the embedded database: they need a server whose connections can be cut. */
 export const OUTAGE_SKIP_REASON = 'needs TEST_DATABASE_URL (a real PostgreSQL server to cut off)';

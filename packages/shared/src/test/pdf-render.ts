@@ -36,7 +36,18 @@ async function withPdfFile<T>(pdf: Buffer, fn: (file: string, dir: string) => Pr
 export function renderPage(pdf: Buffer, page = 1, dpi = 150): Promise<PNG> {
   return withPdfFile(pdf, async (file, dir) => {
     const out = join(dir, 'page');
-    await run('pdftoppm', ['-png', '-r', String(dpi), '-f', String(page), '-l', String(page), '-singlefile', file, out]);
+    await run('pdftoppm', [
+      '-png',
+      '-r',
+      String(dpi),
+      '-f',
+      String(page),
+      '-l',
+      String(page),
+      '-singlefile',
+      file,
+      out,
+    ]);
     return PNG.sync.read(await readFile(`${out}.png`));
   });
 }
@@ -47,7 +58,10 @@ export function pdfFacts(pdf: Buffer): Promise<{ pages: number; fonts: { name: s
     const info = (await run('pdfinfo', [file])).stdout;
     const pages = Number(/^Pages:\s+(\d+)/m.exec(info)?.[1] ?? 0);
     // pdffonts: two header lines, then "name type encoding emb sub uni object ID" columns.
-    const lines = (await run('pdffonts', [file])).stdout.split('\n').slice(2).filter((l) => l.trim());
+    const lines = (await run('pdffonts', [file])).stdout
+      .split('\n')
+      .slice(2)
+      .filter((l) => l.trim());
     const fonts = lines.map((l) => {
       const cols = l.trim().split(/\s+/);
       // From the right: object id (2 columns), uni, sub, emb.
@@ -58,7 +72,10 @@ export function pdfFacts(pdf: Buffer): Promise<{ pages: number; fonts: { name: s
 }
 
 /** Share of pixels darker than mid-grey in a rectangle given as fractions of the page. */
-export function inkShare(img: PNG, box: { x0: number; y0: number; x1: number; y1: number } = { x0: 0, y0: 0, x1: 1, y1: 1 }): number {
+export function inkShare(
+  img: PNG,
+  box: { x0: number; y0: number; x1: number; y1: number } = { x0: 0, y0: 0, x1: 1, y1: 1 },
+): number {
   const [xa, xb] = [Math.floor(box.x0 * img.width), Math.floor(box.x1 * img.width)];
   const [ya, yb] = [Math.floor(box.y0 * img.height), Math.floor(box.y1 * img.height)];
   let dark = 0;

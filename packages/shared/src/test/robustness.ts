@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 
 /**
  * The robustness walk (issue 8): fetch a service's own OpenAPI document and, for every
@@ -53,7 +53,9 @@ export async function installWriteCounter(db: Kysely<any>): Promise<() => Promis
       AND NOT c.relispartition`.execute(db);
   for (const { name } of tables.rows) {
     await sql
-      .raw(`CREATE OR REPLACE TRIGGER robustness_count_write AFTER INSERT OR UPDATE OR DELETE ON "${name}" FOR EACH ROW EXECUTE FUNCTION robustness_count_write()`)
+      .raw(
+        `CREATE OR REPLACE TRIGGER robustness_count_write AFTER INSERT OR UPDATE OR DELETE ON "${name}" FOR EACH ROW EXECUTE FUNCTION robustness_count_write()`,
+      )
       .execute(db);
   }
   return async () => Number((await sql<{ n: string | number }>`SELECT n FROM robustness_writes`.execute(db)).rows[0].n);
@@ -70,7 +72,21 @@ function resolve(doc: Schema, s: Schema | undefined): Schema {
   return cur;
 }
 
-const STRING_CANDIDATES = ['abc', 'Test', 'ABC', 'RS', 'EUR', 'NOK', '2026-01-15', '12345678', '1', 'a1', '+4712345678', 'web', 'mobile'];
+const STRING_CANDIDATES = [
+  'abc',
+  'Test',
+  'ABC',
+  'RS',
+  'EUR',
+  'NOK',
+  '2026-01-15',
+  '12345678',
+  '1',
+  'a1',
+  '+4712345678',
+  'web',
+  'mobile',
+];
 
 function sampleString(s: Schema): string {
   if (s.format === 'uuid') return randomUUID();
@@ -96,7 +112,8 @@ function sampleString(s: Schema): string {
 }
 
 function sampleNumber(s: Schema, integer: boolean): number {
-  let n = typeof s.minimum === 'number' ? s.minimum : typeof s.exclusiveMinimum === 'number' ? s.exclusiveMinimum + 1 : 1;
+  let n =
+    typeof s.minimum === 'number' ? s.minimum : typeof s.exclusiveMinimum === 'number' ? s.exclusiveMinimum + 1 : 1;
   if (typeof s.maximum === 'number' && n > s.maximum) n = s.maximum;
   return integer ? Math.ceil(n) : n;
 }
@@ -131,7 +148,6 @@ export function sample(doc: Schema, schema: Schema | undefined, depth = 0): unkn
       const count = Math.max(1, s.minItems ?? 1);
       return Array.from({ length: count }, () => sample(doc, s.items, depth + 1));
     }
-    case 'object':
     default: {
       if (!s.properties) return type === 'object' ? {} : 'abc';
       const out: Record<string, unknown> = {};
@@ -205,7 +221,11 @@ function operations(doc: Schema, skip?: (m: string, p: string) => boolean): Oper
     for (const method of ['get', 'post', 'put', 'patch', 'delete']) {
       const op = item[method];
       if (!op || skip?.(method.toUpperCase(), path)) continue;
-      out.push({ method: method.toUpperCase(), path, op: { ...op, parameters: [...(item.parameters ?? []), ...(op.parameters ?? [])] } });
+      out.push({
+        method: method.toUpperCase(),
+        path,
+        op: { ...op, parameters: [...(item.parameters ?? []), ...(op.parameters ?? [])] },
+      });
     }
   }
   return out;
@@ -217,8 +237,9 @@ function positions(value: unknown, limit: number): Array<Array<string | number>>
   const walk = (v: unknown, path: Array<string | number>) => {
     if (out.length >= limit) return;
     if (path.length) out.push(path);
-    if (Array.isArray(v)) v.slice(0, 1).forEach((x, i) => walk(x, [...path, i]));
-    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, [...path, k]);
+    if (Array.isArray(v)) {
+      for (const [i, x] of v.slice(0, 1).entries()) walk(x, [...path, i]);
+    } else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, [...path, k]);
   };
   walk(value, []);
   return out;
@@ -255,7 +276,10 @@ export interface WalkOptions {
   maxBodyPositions?: number;
 }
 
-export async function walkOpenApi(target: RobustnessTarget, opts: WalkOptions = {}): Promise<{ findings: Finding[]; requests: number; operations: number }> {
+export async function walkOpenApi(
+  target: RobustnessTarget,
+  opts: WalkOptions = {},
+): Promise<{ findings: Finding[]; requests: number; operations: number }> {
   const { app } = target;
   const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as Schema;
   const ops = operations(doc, target.skip);
@@ -263,7 +287,12 @@ export async function walkOpenApi(target: RobustnessTarget, opts: WalkOptions = 
   let requests = 0;
 
   async function send(operation: string, variant: string, req: InjectOptions & { url: string }): Promise<void> {
-    const inject = () => app.inject({ ...target.credentials(req.url), ...req, headers: { ...target.credentials(req.url).headers, ...req.headers } });
+    const inject = () =>
+      app.inject({
+        ...target.credentials(req.url),
+        ...req,
+        headers: { ...target.credentials(req.url).headers, ...req.headers },
+      });
     let before = await target.writes();
     let res: LightMyRequestResponse = await inject();
     requests++;
@@ -276,8 +305,10 @@ export async function walkOpenApi(target: RobustnessTarget, opts: WalkOptions = 
     }
     const after = await target.writes();
     // ROBUSTNESS_TRACE=1 prints every answer (to see which handlers a walk reaches).
-    if (process.env.ROBUSTNESS_TRACE) console.log(`${res.statusCode} ${operation} [${variant}] ${res.body.slice(0, 160)}`);
-    const note = (problem: string) => findings.push({ operation, variant, status: res.statusCode, problem, body: res.body.slice(0, 300) });
+    if (process.env.ROBUSTNESS_TRACE)
+      console.log(`${res.statusCode} ${operation} [${variant}] ${res.body.slice(0, 160)}`);
+    const note = (problem: string) =>
+      findings.push({ operation, variant, status: res.statusCode, problem, body: res.body.slice(0, 300) });
     if (res.statusCode >= 500) note('server error');
     if (res.statusCode >= 400) {
       let body: unknown;
@@ -307,7 +338,13 @@ export async function walkOpenApi(target: RobustnessTarget, opts: WalkOptions = 
       const res = await app.inject({ method: 'GET', url: collection, ...target.credentials(collection) });
       if (res.statusCode === 200) {
         const body = res.json() as any;
-        const list = Array.isArray(body) ? body : Array.isArray(body?.data) ? body.data : Array.isArray(body?.items) ? body.items : [];
+        const list = Array.isArray(body)
+          ? body
+          : Array.isArray(body?.data)
+            ? body.data
+            : Array.isArray(body?.items)
+              ? body.items
+              : [];
         const first = list.find((x: any) => x && (typeof x.id === 'string' || typeof x.code === 'string'));
         id = first ? String(first.id ?? first.code) : null;
       }
@@ -350,32 +387,62 @@ export async function walkOpenApi(target: RobustnessTarget, opts: WalkOptions = 
     for (const p of pathParams) {
       for (const [label, value] of HOSTILE_PATH) {
         const url = urlWith({ ...pathValues, [p.name]: value }, queryWith([]));
-        await send(operation, `path ${p.name}: ${label}`, { method: method as any, url, payload: payloadOf(body), headers: jsonHeaders });
+        await send(operation, `path ${p.name}: ${label}`, {
+          method: method as any,
+          url,
+          payload: payloadOf(body),
+          headers: jsonHeaders,
+        });
       }
     }
     for (const p of queryParams) {
       const others = requiredQuery.filter((q) => !q.startsWith(`${encodeURIComponent(p.name)}=`));
       for (const [label, value] of HOSTILE_QUERY) {
-        const url = urlWith(pathValues) + `?${[...others, `${encodeURIComponent(p.name)}=${value}`].join('&')}`;
-        await send(operation, `query ${p.name}: ${label}`, { method: method as any, url, payload: payloadOf(body), headers: jsonHeaders });
+        const url = `${urlWith(pathValues)}?${[...others, `${encodeURIComponent(p.name)}=${value}`].join('&')}`;
+        await send(operation, `query ${p.name}: ${label}`, {
+          method: method as any,
+          url,
+          payload: payloadOf(body),
+          headers: jsonHeaders,
+        });
       }
       const twice = `${encodeURIComponent(p.name)}=a&${encodeURIComponent(p.name)}=b`;
-      await send(operation, `query ${p.name}: repeated (an array)`, { method: method as any, url: urlWith(pathValues) + `?${[...others, twice].join('&')}`, payload: payloadOf(body), headers: jsonHeaders });
+      await send(operation, `query ${p.name}: repeated (an array)`, {
+        method: method as any,
+        url: `${urlWith(pathValues)}?${[...others, twice].join('&')}`,
+        payload: payloadOf(body),
+        headers: jsonHeaders,
+      });
     }
     if (body !== undefined) {
       const url = urlWith(pathValues, queryWith([]));
-      await send(operation, 'body: unknown content type', { method: method as any, url, payload: '<x/>', headers: { 'content-type': 'application/xml' } });
+      await send(operation, 'body: unknown content type', {
+        method: method as any,
+        url,
+        payload: '<x/>',
+        headers: { 'content-type': 'application/xml' },
+      });
       for (const [label, text] of [
         ['array for the body', '[]'],
         ['string for the body', '"x"'],
         ['null body', 'null'],
       ]) {
-        await send(operation, `body: ${label}`, { method: method as any, url, payload: text, headers: { 'content-type': 'application/json' } });
+        await send(operation, `body: ${label}`, {
+          method: method as any,
+          url,
+          payload: text,
+          headers: { 'content-type': 'application/json' },
+        });
       }
       for (const pos of positions(body, opts.maxBodyPositions ?? 40)) {
         for (const h of hostileFor(getAt(body, pos))) {
           const payload = JSON.stringify(setAt(body, pos, MARK)).replace(`"${MARK}"`, h.raw);
-          await send(operation, `body ${describePath(pos)}: ${h.label}`, { method: method as any, url, payload, headers: { 'content-type': 'application/json' } });
+          await send(operation, `body ${describePath(pos)}: ${h.label}`, {
+            method: method as any,
+            url,
+            payload,
+            headers: { 'content-type': 'application/json' },
+          });
         }
       }
     }
@@ -397,7 +464,10 @@ export function summarize(findings: Finding[]): string {
   const lines: string[] = [];
   for (const [problem, byOp] of groups) {
     lines.push(`${problem}:`);
-    for (const [op, variants] of byOp) lines.push(`  ${op}: ${[...variants].slice(0, 6).join('; ')}${variants.size > 6 ? ` (+${variants.size - 6})` : ''}`);
+    for (const [op, variants] of byOp)
+      lines.push(
+        `  ${op}: ${[...variants].slice(0, 6).join('; ')}${variants.size > 6 ? ` (+${variants.size - 6})` : ''}`,
+      );
   }
   const examples = findings.slice(0, 5).map((f) => `  e.g. ${f.operation} [${f.variant}] -> ${f.status} ${f.body}`);
   return [...lines, ...examples].join('\n');

@@ -21,4 +21,3 @@ export function passwordWeaknesses(password: string): string[] {
   if (!/[0-9]/.test(password)) problems.push('must contain a digit');
   return problems;
 }
-

@@ -28,9 +28,14 @@ export class AccessTokens {
     this.service = new TokenService({ algorithm: 'HS256', secret });
     this.verifier = this.service.verifier({
       claims: ({ sub, org, role, sid, jti, exp }) =>
-        typeof sub === 'string' && UUID.test(sub) &&
-        typeof org === 'string' && UUID.test(org) &&
-        typeof sid === 'string' && UUID.test(sid) && typeof jti === 'string' && typeof exp === 'number' &&
+        typeof sub === 'string' &&
+        UUID.test(sub) &&
+        typeof org === 'string' &&
+        UUID.test(org) &&
+        typeof sid === 'string' &&
+        UUID.test(sid) &&
+        typeof jti === 'string' &&
+        typeof exp === 'number' &&
         ROLES.includes(role as Role)
           ? { sub, org, role: role as Role, sid, jti, exp }
           : null,

@@ -1,5 +1,5 @@
-import { Type, type Static, type TSchema } from 'typebox';
 import { pageNumberParam, readPage, totalPages } from '@app/shared/pagination';
+import { type Static, type TSchema, Type } from 'typebox';
 import { AppError } from './errors.js';
 
 /**
@@ -7,7 +7,7 @@ import { AppError } from './errors.js';
  * 20), sort from a per-endpoint allow-list, order asc|desc (default desc); bad values answer
  * 400 SVC-9008; results come as { data, meta }.
  */
-export function listQuery<S extends readonly string[], P extends Record<string, TSchema>>(sortable: S, filters: P) {
+export function listQuery<S extends readonly string[], P extends Record<string, TSchema>>(_sortable: S, filters: P) {
   return Type.Object({
     // pageRequest checks the range, so every bad value answers 400 SVC-9008.
     page: pageNumberParam('integer >= 1, default 1'),
@@ -35,7 +35,9 @@ export function pageRequest<S extends string>(
   if (!read.ok) {
     throw new AppError(
       'SVC-9008',
-      read.invalid[0] === 'page' ? { page: ['must be an integer of at least 1'] } : { perPage: ['must be an integer between 1 and 100'] },
+      read.invalid[0] === 'page'
+        ? { page: ['must be an integer of at least 1'] }
+        : { perPage: ['must be an integer between 1 and 100'] },
     );
   }
   const { page, size: perPage, offset } = read.window;

@@ -7,7 +7,14 @@ export function newTotpSecret(): string {
 }
 
 export function totpFor(secret: string, label: string): TOTP {
-  return new TOTP({ issuer: 'Ledgerline', label, secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: PERIOD });
+  return new TOTP({
+    issuer: 'Ledgerline',
+    label,
+    secret: Secret.fromBase32(secret),
+    algorithm: 'SHA1',
+    digits: 6,
+    period: PERIOD,
+  });
 }
 
 /**

@@ -1,14 +1,14 @@
+import type { Database } from '@app/shared/db/database';
+import { NotifiedCache } from '@app/shared/notified-cache';
 import type { FastifyContextConfig, FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Transaction } from 'kysely';
-import type { Database } from '@app/shared/db/database';
-import { NotifiedCache } from '@app/shared/notified-cache';
 import '@app/shared/routes';
-import { tenantScope, type TenantScope } from '../db/tenant-scope.js';
+import { type TenantScope, tenantScope } from '../db/tenant-scope.js';
 import type { DB } from '../db/types.js';
-import { AppError } from '../lib/errors.js';
-import { AccessTokens, type Role } from '../lib/jwt.js';
 import type { Language } from '../lib/catalog.js';
+import { AppError } from '../lib/errors.js';
+import type { AccessTokens, Role } from '../lib/jwt.js';
 
 export interface Principal {
   userId: string;
@@ -103,64 +103,81 @@ export function rolesOf(config: FastifyContextConfig | undefined): readonly Role
  * and login, read once per session and kept in `principals` until PostgreSQL notifies a change
  * to one of them (README: "Signed-in callers kept in memory").
  */
-export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Database<DB>; tokens: AccessTokens; principals: PrincipalCache }) => {
-  const { db, tokens, principals } = opts;
+export const authPlugin = fp(
+  async (app: FastifyInstance, opts: { db: Database<DB>; tokens: AccessTokens; principals: PrincipalCache }) => {
+    const { db, tokens, principals } = opts;
 
-  app.decorateRequest('auth', null);
-  app.decorateRequest('tenantScope', null);
-  app.decorateRequest('principal', function (this: FastifyRequest) {
-    if (!this.auth) throw new AppError('SVC-1005');
-    return this.auth;
-  });
-  app.decorateRequest('scope', function (this: FastifyRequest) {
-    const p = this.principal();
-    return (this.tenantScope ??= tenantScope(db, p.orgId, p.userId, this.id));
-  });
+    app.decorateRequest('auth', null);
+    app.decorateRequest('tenantScope', null);
+    app.decorateRequest('principal', function (this: FastifyRequest) {
+      if (!this.auth) throw new AppError('SVC-1005');
+      return this.auth;
+    });
+    app.decorateRequest('scope', function (this: FastifyRequest) {
+      const p = this.principal();
+      this.tenantScope ??= tenantScope(db, p.orgId, p.userId, this.id);
+      return this.tenantScope;
+    });
 
-  app.addHook('onRoute', (route: RouteOptions) => {
-    const config = route.config as FastifyContextConfig | undefined;
-    if (config?.public && config.auth) throw new Error(`${route.url}: a route is either public or has roles, not both`);
-  });
+    app.addHook('onRoute', (route: RouteOptions) => {
+      const config = route.config as FastifyContextConfig | undefined;
+      if (config?.public && config.auth)
+        throw new Error(`${route.url}: a route is either public or has roles, not both`);
+    });
 
-  // A callback hook: public routes and unknown URLs (which fall through to the not-found answer)
-  // pass without a promise or a microtask.
-  app.addHook('onRequest', (request, _reply, done) => {
-    if (!request.routeOptions.url) return done();
-    const allowed = rolesOf(request.routeOptions.config);
-    if (!allowed) return done();
-    authenticate(request, allowed).then(() => done(), (err: Error) => done(err));
-  });
+    // A callback hook: public routes and unknown URLs (which fall through to the not-found answer)
+    // pass without a promise or a microtask.
+    app.addHook('onRequest', (request, _reply, done) => {
+      if (!request.routeOptions.url) return done();
+      const allowed = rolesOf(request.routeOptions.config);
+      if (!allowed) return done();
+      authenticate(request, allowed).then(
+        () => done(),
+        (err: Error) => done(err),
+      );
+    });
 
-  async function authenticate(request: FastifyRequest, allowed: NonNullable<ReturnType<typeof rolesOf>>): Promise<void> {
-    const header = request.headers.authorization;
-    const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-    if (!match) throw new AppError('SVC-1005');
-    const claims = await tokens.verify(match[1]);
-    let known = principals.get(claims.sid);
-    // A session belongs to one user of one organization; the statement below checks the token's
-    // user and organization against it, and so does a hit.
-    if (!known || known.user.id !== claims.sub || known.organization.id !== claims.org) {
-      const ticket = principals.ticket();
-      const [row] = await db.query<PrincipalRow>({ kind: 'tenant', orgId: claims.org }, PRINCIPAL_SQL, [claims.sub, claims.sid]);
-      if (!row) {
-        const org = await db.system.selectFrom('organizations').select('id').where('id', '=', claims.org).executeTakeFirst();
-        throw new AppError(org ? 'SVC-1004' : 'SVC-2001');
+    async function authenticate(
+      request: FastifyRequest,
+      allowed: NonNullable<ReturnType<typeof rolesOf>>,
+    ): Promise<void> {
+      const header = request.headers.authorization;
+      const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+      if (!match) throw new AppError('SVC-1005');
+      const claims = await tokens.verify(match[1]);
+      let known = principals.get(claims.sid);
+      // A session belongs to one user of one organization; the statement below checks the token's
+      // user and organization against it, and so does a hit.
+      if (!known || known.user.id !== claims.sub || known.organization.id !== claims.org) {
+        const ticket = principals.ticket();
+        const [row] = await db.query<PrincipalRow>({ kind: 'tenant', orgId: claims.org }, PRINCIPAL_SQL, [
+          claims.sub,
+          claims.sid,
+        ]);
+        if (!row) {
+          const org = await db.system
+            .selectFrom('organizations')
+            .select('id')
+            .where('id', '=', claims.org)
+            .executeTakeFirst();
+          throw new AppError(org ? 'SVC-1004' : 'SVC-2001');
+        }
+        const { user, organization, isActive, revoked } = row.principal;
+        // The refusals below answer in the organization's language.
+        request.lang = organization.language as Language;
+        if (revoked) throw new AppError('SVC-1004');
+        if (!isActive) throw new AppError('SVC-1002');
+        // Shared by every request of the session from now on: frozen, so no route can change it.
+        known = { user: Object.freeze(user), organization: Object.freeze(organization) };
+        principals.set(claims.sid, known, [`s:${claims.sid}`, `u:${user.id}`, `o:${organization.id}`], ticket);
       }
-      const { user, organization, isActive, revoked } = row.principal;
-      // The refusals below answer in the organization's language.
+      const { user, organization } = known;
       request.lang = organization.language as Language;
-      if (revoked) throw new AppError('SVC-1004');
-      if (!isActive) throw new AppError('SVC-1002');
-      // Shared by every request of the session from now on: frozen, so no route can change it.
-      known = { user: Object.freeze(user), organization: Object.freeze(organization) };
-      principals.set(claims.sid, known, [`s:${claims.sid}`, `u:${user.id}`, `o:${organization.id}`], ticket);
+      const role = user.role;
+      request.auth = { userId: user.id, orgId: organization.id, role, sessionId: claims.sid, user, organization };
+      if (allowed !== 'all' && !allowed.includes(role)) {
+        throw new AppError('SVC-9001', { required: [...allowed], current: [role] });
+      }
     }
-    const { user, organization } = known;
-    request.lang = organization.language as Language;
-    const role = user.role;
-    request.auth = { userId: user.id, orgId: organization.id, role, sessionId: claims.sid, user, organization };
-    if (allowed !== 'all' && !allowed.includes(role)) {
-      throw new AppError('SVC-9001', { required: [...allowed], current: [role] });
-    }
-  }
-});
+  },
+);

@@ -1,9 +1,9 @@
+import { type Fault, issueFields, registerErrorEnvelope, type ValidationIssue } from '@app/shared/errors';
+import { UNSAFE_TEXT_KEYWORD } from '@app/shared/input-hygiene';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { issueFields, registerErrorEnvelope, type Fault, type ValidationIssue } from '@app/shared/errors';
-import { UNSAFE_TEXT_KEYWORD } from '@app/shared/input-hygiene';
-import { languageFromHeader, messageFor, statusFor, type ErrorCode, type Language } from '../lib/catalog.js';
-import { AppError, type ErrorDetails } from '../lib/errors.js';
+import { type ErrorCode, type Language, languageFromHeader, messageFor, statusFor } from '../lib/catalog.js';
+import { AppError, addDetail, type ErrorDetails } from '../lib/errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -20,7 +20,7 @@ function validationDetails(issues: ValidationIssue[]): ErrorDetails {
   const details: ErrorDetails = {};
   for (const issue of issues) {
     const message = issue.keyword === 'required' ? 'is required' : (issue.message ?? 'is invalid');
-    for (const field of issueFields(issue)) (details[field || 'body'] ??= []).push(message);
+    for (const field of issueFields(issue)) addDetail(details, field || 'body', message);
   }
   return details;
 }

@@ -1,8 +1,8 @@
+import type { CounterStore } from '@app/shared/counters';
+import { registerRateLimits } from '@app/shared/rate-limits';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
-import type { CounterStore } from '@app/shared/counters';
-import { registerRateLimits } from '@app/shared/rate-limits';
 import { AppError } from '../lib/errors.js';
 
 export interface LimitsOptions {

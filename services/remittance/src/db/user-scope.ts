@@ -22,6 +22,8 @@ export function userScope(db: Database<DB>, userId: string, requestId?: string):
     userId,
     run: (fn) => db.withContext(ctx, fn),
     transaction: (fn, isolation) =>
-      isolation ? db.withContext(ctx, (conn) => conn.transaction().setIsolationLevel(isolation).execute(fn)) : db.transaction(ctx, fn),
+      isolation
+        ? db.withContext(ctx, (conn) => conn.transaction().setIsolationLevel(isolation).execute(fn))
+        : db.transaction(ctx, fn),
   };
 }

@@ -1,2 +1,7 @@
 /** Advisory lock keys of the remittance jobs (G12), for runExclusive (@app/shared/scheduler). */
-export const JOB_LOCKS = { consentExpiry: 5_100_001, ratesRefresh: 5_100_002, balanceSync: 5_100_003, idempotencyCleanup: 5_100_004 } as const;
+export const JOB_LOCKS = {
+  consentExpiry: 5_100_001,
+  ratesRefresh: 5_100_002,
+  balanceSync: 5_100_003,
+  idempotencyCleanup: 5_100_004,
+} as const;

@@ -50,7 +50,8 @@ export function parseNationalId(value: string, opts: { allowSynthetic: boolean }
     return { ok: false, reason: 'kind' };
   }
   const checked = idnr(value);
-  if (checked.status === 'invalid' && checked.reasons.includes("checksums don't match")) return { ok: false, reason: 'checksum' };
+  if (checked.status === 'invalid' && checked.reasons.includes("checksums don't match"))
+    return { ok: false, reason: 'checksum' };
   const century = centuryOf(individual, yy);
   if (century === null || !isRealDate(century + yy, month, day)) return { ok: false, reason: 'date' };
   const birthDate = `${century + yy}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
@@ -72,11 +73,11 @@ export function withCheckDigits(nine: string, remainder = 0): string | null {
   const w2 = [5, 4, 3, 2, 7, 6, 5, 4, 3, 2];
   const digits = nine.split('').map(Number);
   const s1 = w1.reduce((acc, w, i) => acc + w * digits[i], 0);
-  let k1 = (11 + remainder - (s1 % 11)) % 11;
+  const k1 = (11 + remainder - (s1 % 11)) % 11;
   if (k1 === 10) return null;
   digits.push(k1);
   const s2 = w2.reduce((acc, w, i) => acc + w * digits[i], 0);
-  let k2 = (11 - (s2 % 11)) % 11;
+  const k2 = (11 - (s2 % 11)) % 11;
   if (k2 === 10) return null;
   return nine + k1 + k2;
 }

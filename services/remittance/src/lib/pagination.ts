@@ -1,4 +1,4 @@
-import { pageNumberParam, readPage, totalPages, type PageWindow } from '@app/shared/pagination';
+import { type PageWindow, pageNumberParam, readPage, totalPages } from '@app/shared/pagination';
 import { badRequest } from '../errors.js';
 
 /** page and limit (R2: every bad value is 400 bad_request). */

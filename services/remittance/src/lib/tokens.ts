@@ -19,7 +19,10 @@ export const API_AUDIENCE = 'app';
 export interface TokenService {
   sign(claims: TokenClaims, surface: Surface): Promise<{ token: string; expiresAt: Date }>;
   /** Signature, expiry and surface claims. */
-  verify(token: string, surface: Surface): Promise<{ ok: true; claims: VerifiedToken } | { ok: false; reason: TokenFailure }>;
+  verify(
+    token: string,
+    surface: Surface,
+  ): Promise<{ ok: true; claims: VerifiedToken } | { ok: false; reason: TokenFailure }>;
 }
 
 function userClaims(payload: JWTPayload): VerifiedToken | null {

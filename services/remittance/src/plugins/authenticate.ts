@@ -2,7 +2,7 @@ import type { Database } from '@app/shared/db/database';
 import type { FastifyContextConfig, FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import '@app/shared/routes';
 import type { DB } from '../db/schema.js';
-import { userScope, type UserScope } from '../db/user-scope.js';
+import { type UserScope, userScope } from '../db/user-scope.js';
 import { forbidden, unauthorized } from '../errors.js';
 import type { Surface } from '../lib/tokens.js';
 import type { LiveSession, SessionProof } from '../modules/auth/sessions.repository.js';
@@ -78,7 +78,11 @@ export function registerSurfaceAuth(
       : opts.sessions.authenticate(token, opts.surface, config?.remitProfile === true);
     checked.then(
       (session) => {
-        sessions.set(req, { session, scope: userScope(opts.db, session.userId, req.id), proof: 'proof' in session ? (session.proof as SessionProof) : undefined });
+        sessions.set(req, {
+          session,
+          scope: userScope(opts.db, session.userId, req.id),
+          proof: 'proof' in session ? (session.proof as SessionProof) : undefined,
+        });
         done();
       },
       (err: Error) => done(err),

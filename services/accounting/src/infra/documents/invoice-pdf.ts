@@ -16,7 +16,14 @@ export interface InvoicePdfData {
   baseCurrency: string;
   baseDecimals: number;
   exchangeRate: string;
-  items: Array<{ lineNumber: number; description: string; quantity: string; unitPrice: string; taxRate: string; lineTotal: string }>;
+  items: Array<{
+    lineNumber: number;
+    description: string;
+    quantity: string;
+    unitPrice: string;
+    taxRate: string;
+    lineTotal: string;
+  }>;
   subtotal: string;
   taxByRate: Array<{ rate: string; base: string; tax: string }>;
   taxAmount: string;
@@ -53,7 +60,11 @@ export async function renderInvoicePdf(data: InvoicePdfData): Promise<Buffer> {
   const { lang, labels } = labelsFor(data.language);
   const { doc, done } = await pdfDocument({
     bufferPages: true,
-    info: { Title: `${labels.title} ${data.invoiceNumber}`, Author: data.organization.name, Subject: data.invoiceNumber },
+    info: {
+      Title: `${labels.title} ${data.invoiceNumber}`,
+      Author: data.organization.name,
+      Subject: data.invoiceNumber,
+    },
   });
 
   const left = PAGE.margin;
@@ -66,7 +77,10 @@ export async function renderInvoicePdf(data: InvoicePdfData): Promise<Buffer> {
 
   // Header: title and number on the left, dates on the right.
   doc.font('bold').fontSize(22).text(labels.title, left, PAGE.margin);
-  doc.font('regular').fontSize(11).text(`${labels.invoiceNumber}: `, left, PAGE.margin + 30, { continued: true });
+  doc
+    .font('regular')
+    .fontSize(11)
+    .text(`${labels.invoiceNumber}: `, left, PAGE.margin + 30, { continued: true });
   doc.font('bold').text(data.invoiceNumber);
   const meta = [
     [labels.invoiceDate, formatDate(data.invoiceDate, lang)],
@@ -75,17 +89,29 @@ export async function renderInvoicePdf(data: InvoicePdfData): Promise<Buffer> {
     [labels.currency, data.currencyCode],
   ];
   meta.forEach(([k, v], i) => {
-    doc.font('regular').fontSize(10).text(`${k}: ${v}`, left + width / 2, PAGE.margin + 6 + i * 15, { width: width / 2, align: 'right' });
+    doc
+      .font('regular')
+      .fontSize(10)
+      .text(`${k}: ${v}`, left + width / 2, PAGE.margin + 6 + i * 15, { width: width / 2, align: 'right' });
   });
 
   // Parties.
   const partyTop = PAGE.margin + 75;
   const party = (title: string, p: Party, x: number) => {
-    doc.font('bold').fontSize(9).fillColor('#555555').text(title.toUpperCase(), x, partyTop, { width: width / 2 - 10 });
-    doc.fillColor('black').font('bold').fontSize(11).text(p.name, { width: width / 2 - 10 });
+    doc
+      .font('bold')
+      .fontSize(9)
+      .fillColor('#555555')
+      .text(title.toUpperCase(), x, partyTop, { width: width / 2 - 10 });
+    doc
+      .fillColor('black')
+      .font('bold')
+      .fontSize(11)
+      .text(p.name, { width: width / 2 - 10 });
     doc.font('regular').fontSize(9.5);
     for (const line of p.addressLines) doc.text(line, { width: width / 2 - 10 });
-    if (p.registrationNumber) doc.text(`${labels.registrationNumber}: ${p.registrationNumber}`, { width: width / 2 - 10 });
+    if (p.registrationNumber)
+      doc.text(`${labels.registrationNumber}: ${p.registrationNumber}`, { width: width / 2 - 10 });
     if (p.vatNumber) doc.text(`${labels.vatNumber}: ${p.vatNumber}`, { width: width / 2 - 10 });
     if (p.email) doc.text(p.email, { width: width / 2 - 10 });
     return doc.y;
@@ -129,14 +155,20 @@ export async function renderInvoicePdf(data: InvoicePdfData): Promise<Buffer> {
       x += COLS[i].width;
     });
     y += h + 6;
-    doc.moveTo(left, y - 3).lineTo(right, y - 3).lineWidth(0.3).strokeColor('#cccccc').stroke();
+    doc
+      .moveTo(left, y - 3)
+      .lineTo(right, y - 3)
+      .lineWidth(0.3)
+      .strokeColor('#cccccc')
+      .stroke();
   }
 
   // Totals, with the tax broken down by rate.
   const rows: Array<[string, string, boolean?]> = [[labels.subtotal, money(data.subtotal)]];
   for (const t of data.taxByRate) rows.push([`${labels.taxAt(plain(t.rate))} (${money(t.base)})`, money(t.tax)]);
   rows.push([labels.tax, money(data.taxAmount)]);
-  if (data.discountAmount !== '0' && !/^0(\.0+)?$/.test(data.discountAmount)) rows.push([labels.discount, `-${money(data.discountAmount)}`]);
+  if (data.discountAmount !== '0' && !/^0(\.0+)?$/.test(data.discountAmount))
+    rows.push([labels.discount, `-${money(data.discountAmount)}`]);
   rows.push([`${labels.total} (${data.currencyCode})`, money(data.totalAmount), true]);
   if (data.currencyCode !== data.baseCurrency) {
     rows.push([labels.exchangeRate(data.currencyCode, data.baseCurrency), formatNumber(data.exchangeRate, 6, lang)]);
@@ -161,7 +193,9 @@ export async function renderInvoicePdf(data: InvoicePdfData): Promise<Buffer> {
     data.payment.reference ? `${labels.paymentReference}: ${data.payment.reference}` : null,
   ].filter((v): v is string => !!v);
   const code = data.paymentCode;
-  const codeBox = code ? { width: Math.min(160, code.width), height: Math.min(160, code.width) * (code.height / code.width) } : null;
+  const codeBox = code
+    ? { width: Math.min(160, code.width), height: Math.min(160, code.width) * (code.height / code.width) }
+    : null;
   const blockHeight = Math.max(paymentLines.length * 13, codeBox ? codeBox.height + 14 : 0);
   if (blockHeight > 0) {
     if (y + blockHeight > PAGE.height - PAGE.margin) {
@@ -169,17 +203,26 @@ export async function renderInvoicePdf(data: InvoicePdfData): Promise<Buffer> {
       y = PAGE.margin;
     }
     doc.font('regular').fontSize(9.5);
-    paymentLines.forEach((line, i) => doc.text(line, left, y + i * 13, { width: width - 180 }));
+    for (const [i, line] of paymentLines.entries()) doc.text(line, left, y + i * 13, { width: width - 180 });
     if (code && codeBox) {
-      doc.font('regular').fontSize(8).fillColor('#555555').text(labels.scanToPay, right - codeBox.width, y, { width: codeBox.width, align: 'center' });
-      doc.fillColor('black').image(code.png, right - codeBox.width, y + 12, { width: codeBox.width, height: codeBox.height });
+      doc
+        .font('regular')
+        .fontSize(8)
+        .fillColor('#555555')
+        .text(labels.scanToPay, right - codeBox.width, y, { width: codeBox.width, align: 'center' });
+      doc
+        .fillColor('black')
+        .image(code.png, right - codeBox.width, y + 12, { width: codeBox.width, height: codeBox.height });
     }
     y += blockHeight + 10;
   }
 
   // Notes and terms.
   y += 5;
-  for (const [title, text] of [[labels.notes, data.notes], [labels.terms, data.terms]] as const) {
+  for (const [title, text] of [
+    [labels.notes, data.notes],
+    [labels.terms, data.terms],
+  ] as const) {
     if (!text) continue;
     doc.font('bold').fontSize(9.5).text(title, left, y, { width });
     doc.font('regular').fontSize(9).text(text, { width });
@@ -193,8 +236,15 @@ export async function renderInvoicePdf(data: InvoicePdfData): Promise<Buffer> {
     // Writing inside the bottom margin would otherwise start a new page.
     const bottom = doc.page.margins.bottom;
     doc.page.margins.bottom = 0;
-    doc.font('regular').fontSize(8).fillColor('#777777')
-      .text(`${data.invoiceNumber} · ${labels.page} ${i + 1}/${range.count}`, left, PAGE.height - PAGE.margin + 15, { width, align: 'center', lineBreak: false });
+    doc
+      .font('regular')
+      .fontSize(8)
+      .fillColor('#777777')
+      .text(`${data.invoiceNumber} · ${labels.page} ${i + 1}/${range.count}`, left, PAGE.height - PAGE.margin + 15, {
+        width,
+        align: 'center',
+        lineBreak: false,
+      });
     doc.page.margins.bottom = bottom;
   }
   doc.end();

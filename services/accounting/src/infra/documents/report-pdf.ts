@@ -1,5 +1,5 @@
-import type { ReportDocument } from '../../modules/reports/report-document.js';
 import { PAGE, pdfDocument } from '@app/shared/pdf';
+import type { ReportDocument } from '../../modules/reports/report-document.js';
 import { formatDate, formatNumber, labelsFor } from './pdf-labels.js';
 import { reportLabelsFor } from './report-labels.js';
 
@@ -7,10 +7,17 @@ import { reportLabelsFor } from './report-labels.js';
  * Renders a report as an A4 PDF with the invoice's look (same fonts, title block, grey table
  * headers, thin row rules, page numbers) in the organization's language.
  */
-export async function renderReportPdf(report: ReportDocument, organizationName: string, language: string): Promise<Buffer> {
+export async function renderReportPdf(
+  report: ReportDocument,
+  organizationName: string,
+  language: string,
+): Promise<Buffer> {
   const { lang } = labelsFor(language);
   const labels = reportLabelsFor(lang);
-  const { doc, done } = await pdfDocument({ bufferPages: true, info: { Title: report.title, Author: organizationName } });
+  const { doc, done } = await pdfDocument({
+    bufferPages: true,
+    info: { Title: report.title, Author: organizationName },
+  });
 
   const left = PAGE.margin;
   const right = PAGE.width - PAGE.margin;
@@ -24,10 +31,22 @@ export async function renderReportPdf(report: ReportDocument, organizationName: 
   };
 
   // Title block: report name and organization on the left, period and currency on the right.
-  doc.font('bold').fontSize(20).text(report.title, left, PAGE.margin, { width: width * 0.6 });
-  doc.font('regular').fontSize(11).text(organizationName, left, doc.y + 2, { width: width * 0.6 });
+  doc
+    .font('bold')
+    .fontSize(20)
+    .text(report.title, left, PAGE.margin, { width: width * 0.6 });
+  doc
+    .font('regular')
+    .fontSize(11)
+    .text(organizationName, left, doc.y + 2, { width: width * 0.6 });
   report.meta.forEach(([k, v], i) => {
-    doc.font('regular').fontSize(10).text(`${k}: ${show(v, 'text')}`, left + width * 0.45, PAGE.margin + 6 + i * 15, { width: width * 0.55, align: 'right' });
+    doc
+      .font('regular')
+      .fontSize(10)
+      .text(`${k}: ${show(v, 'text')}`, left + width * 0.45, PAGE.margin + 6 + i * 15, {
+        width: width * 0.55,
+        align: 'right',
+      });
   });
   let y = Math.max(doc.y, PAGE.margin + 6 + report.meta.length * 15) + 24;
 
@@ -46,7 +65,11 @@ export async function renderReportPdf(report: ReportDocument, organizationName: 
       let x = left;
       doc.font('bold').fontSize(9);
       block.columns.forEach((c, i) => {
-        doc.text(c.label, x + 4, y + 6, { width: widths[i] - 8, align: c.kind === 'text' ? 'left' : 'right', lineBreak: false });
+        doc.text(c.label, x + 4, y + 6, {
+          width: widths[i] - 8,
+          align: c.kind === 'text' ? 'left' : 'right',
+          lineBreak: false,
+        });
         x += widths[i];
       });
       y += 24;
@@ -65,14 +88,23 @@ export async function renderReportPdf(report: ReportDocument, organizationName: 
         header();
         doc.font(strong ? 'bold' : 'regular').fontSize(row.role === 'grand' ? 10 : 9);
       }
-      if (row.role === 'grand') doc.rect(left, y - 3, width, h + 6).fill('#f5f5f5').fillColor('black');
+      if (row.role === 'grand')
+        doc
+          .rect(left, y - 3, width, h + 6)
+          .fill('#f5f5f5')
+          .fillColor('black');
       let x = left;
       texts.forEach((t, i) => {
         doc.text(t, x + 4, y, { width: widths[i] - 8, align: block.columns[i]?.kind === 'text' ? 'left' : 'right' });
         x += widths[i];
       });
       y += h + 6;
-      doc.moveTo(left, y - 3).lineTo(right, y - 3).lineWidth(0.3).strokeColor('#cccccc').stroke();
+      doc
+        .moveTo(left, y - 3)
+        .lineTo(right, y - 3)
+        .lineWidth(0.3)
+        .strokeColor('#cccccc')
+        .stroke();
     }
     y += 14;
   }
@@ -82,8 +114,16 @@ export async function renderReportPdf(report: ReportDocument, organizationName: 
     doc.switchToPage(i);
     const margin = doc.page.margins.bottom;
     doc.page.margins.bottom = 0;
-    doc.font('regular').fontSize(8).fillColor('#777777')
-      .text(`${organizationName} · ${report.title} · ${labels.page} ${i + 1}/${range.count}`, left, PAGE.height - PAGE.margin + 15, { width, align: 'center', lineBreak: false });
+    doc
+      .font('regular')
+      .fontSize(8)
+      .fillColor('#777777')
+      .text(
+        `${organizationName} · ${report.title} · ${labels.page} ${i + 1}/${range.count}`,
+        left,
+        PAGE.height - PAGE.margin + 15,
+        { width, align: 'center', lineBreak: false },
+      );
     doc.page.margins.bottom = margin;
   }
   doc.end();

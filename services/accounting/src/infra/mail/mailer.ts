@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Transporter } from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Transporter } from 'nodemailer';
 
 export interface MailMessage {
   from: string;
@@ -34,15 +34,25 @@ export class MailDeliveryError extends Error {}
 function lazyTransport(options: Parameters<typeof import('nodemailer').createTransport>[0]) {
   let transport: Promise<Transporter> | null = null;
   return {
-    get: () => (transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(options))),
-    close: () => void transport?.then((t) => t.close(), () => {}),
+    get: () =>
+      (transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(options))),
+    close: () =>
+      void transport?.then(
+        (t) => t.close(),
+        () => {},
+      ),
   };
 }
 
 export function createMailer(opts: { smtpUrl: string | null; outboxDir: string; log?: FastifyBaseLogger }): Mailer {
   if (opts.smtpUrl) {
     // Bounded waits: a send runs while its invoice row is locked (see invoice-transitions.ts).
-    const transport = lazyTransport({ url: opts.smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 });
+    const transport = lazyTransport({
+      url: opts.smtpUrl,
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 30_000,
+    });
     return {
       async send(m) {
         try {
@@ -61,7 +71,10 @@ export function createMailer(opts: { smtpUrl: string | null; outboxDir: string; 
       try {
         const info = await (await transport.get()).sendMail(m);
         const id = info.messageId.replace(/[<>]/g, '');
-        const file = join(opts.outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${id.replace(/[^A-Za-z0-9.@-]/g, '_')}.eml`);
+        const file = join(
+          opts.outboxDir,
+          `${new Date().toISOString().replace(/[:.]/g, '-')}-${id.replace(/[^A-Za-z0-9.@-]/g, '_')}.eml`,
+        );
         await mkdir(opts.outboxDir, { recursive: true });
         await writeFile(file, info.message as Buffer);
         opts.log?.info({ to: m.to, subject: m.subject, file }, 'e-mail written to the outbox (SMTP_URL not set)');

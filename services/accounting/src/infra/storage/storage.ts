@@ -1,6 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { copyFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
-import { randomBytes } from 'node:crypto';
 
 /**
  * Where generated documents live. Keys are relative paths ("invoices/<org>/<id>.pdf"). The local

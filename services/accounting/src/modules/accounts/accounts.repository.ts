@@ -1,4 +1,4 @@
-import { sql, type Insertable, type Kysely, type Updateable } from 'kysely';
+import { type Insertable, type Kysely, sql, type Updateable } from 'kysely';
 import type { AccountsTable, DB } from '../../db/types.js';
 import { DEFAULT_CHART } from './default-chart.js';
 
@@ -19,7 +19,9 @@ function accountsWithBalances(db: Db, orgId: string) {
   return db
     .selectFrom('accounts as a')
     .innerJoin('account_types as t', 't.id', 'a.account_type_id')
-    .leftJoin('accounts as p', (j) => j.onRef('p.id', '=', 'a.parent_account_id').onRef('p.organization_id', '=', 'a.organization_id'))
+    .leftJoin('accounts as p', (j) =>
+      j.onRef('p.id', '=', 'a.parent_account_id').onRef('p.organization_id', '=', 'a.organization_id'),
+    )
     .leftJoin('account_balances as b', 'b.account_id', 'a.id')
     .leftJoin(pending, 'm.account_id', 'a.id')
     .selectAll('a')
@@ -73,12 +75,23 @@ export function findAccountHeader(db: Db, orgId: string, id: string) {
 }
 
 export function findAccountByCode(db: Db, orgId: string, code: string) {
-  return db.selectFrom('accounts').select('id').where('organization_id', '=', orgId).where('code', '=', code).executeTakeFirst();
+  return db
+    .selectFrom('accounts')
+    .select('id')
+    .where('organization_id', '=', orgId)
+    .where('code', '=', code)
+    .executeTakeFirst();
 }
 
 /** Locks the account: a concurrent posting (its foreign-key check) waits for the change. */
 export function lockAccount(db: Db, orgId: string, id: string) {
-  return db.selectFrom('accounts').selectAll().where('organization_id', '=', orgId).where('id', '=', id).forUpdate().executeTakeFirst();
+  return db
+    .selectFrom('accounts')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
 }
 
 export function findAccountType(db: Db, id: number) {
@@ -91,7 +104,12 @@ export async function insertAccount(db: Db, values: Insertable<AccountsTable>): 
 }
 
 export function updateAccount(db: Db, orgId: string, id: string, values: Updateable<AccountsTable>) {
-  return db.updateTable('accounts').set({ ...values, updated_at: new Date() }).where('organization_id', '=', orgId).where('id', '=', id).execute();
+  return db
+    .updateTable('accounts')
+    .set({ ...values, updated_at: new Date() })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function hasPostings(db: Db, orgId: string, accountId: string): Promise<boolean> {

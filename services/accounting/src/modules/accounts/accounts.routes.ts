@@ -1,9 +1,15 @@
-import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { IdParams, errorResponses } from '../../lib/schemas.js';
+import { errorResponses, IdParams } from '../../lib/schemas.js';
 import { ALL_ROLES, scopeOf } from '../../plugins/auth.js';
-import { ACCOUNT_FIELD_CODES, Account, AccountsQuery, CreateAccountBody, UpdateAccountBody } from './accounts.schemas.js';
+import {
+  ACCOUNT_FIELD_CODES,
+  Account,
+  AccountsQuery,
+  CreateAccountBody,
+  UpdateAccountBody,
+} from './accounts.schemas.js';
 import { createAccount, getAccount, listAccounts, updateAccount } from './accounts.service.js';
 
 export function accountsRoutes() {
@@ -12,33 +18,74 @@ export function accountsRoutes() {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
-    app.get('/', {
-      config: { auth: ALL_ROLES },
-      schema: { tags, security, querystring: AccountsQuery, response: { 200: Type.Object({ data: Type.Array(Account) }), ...errorResponses(401, 403, 422) } },
-    }, async (request) => {
-      return listAccounts(scopeOf(request), request.principal().organization.baseCurrency, request.query);
-    });
+    app.get(
+      '/',
+      {
+        config: { auth: ALL_ROLES },
+        schema: {
+          tags,
+          security,
+          querystring: AccountsQuery,
+          response: { 200: Type.Object({ data: Type.Array(Account) }), ...errorResponses(401, 403, 422) },
+        },
+      },
+      async (request) => {
+        return listAccounts(scopeOf(request), request.principal().organization.baseCurrency, request.query);
+      },
+    );
 
-    app.get('/:id', {
-      config: { auth: ALL_ROLES },
-      schema: { tags, security, params: IdParams, response: { 200: Account, ...errorResponses(401, 403, 404) } },
-    }, async (request) => {
-      return getAccount(scopeOf(request), request.principal().organization.baseCurrency, request.params.id);
-    });
+    app.get(
+      '/:id',
+      {
+        config: { auth: ALL_ROLES },
+        schema: { tags, security, params: IdParams, response: { 200: Account, ...errorResponses(401, 403, 404) } },
+      },
+      async (request) => {
+        return getAccount(scopeOf(request), request.principal().organization.baseCurrency, request.params.id);
+      },
+    );
 
-    app.post('/', {
-      config: { auth: ['owner', 'admin'], perMinute: 10, fieldCodes: ACCOUNT_FIELD_CODES },
-      schema: { tags, security, body: CreateAccountBody, response: { 201: Account, ...errorResponses(401, 403, 404, 409, 422) } },
-    }, async (request, reply) => {
-      const account = await createAccount(scopeOf(request), request.principal().organization.baseCurrency, request.body);
-      return reply.status(201).send(account);
-    });
+    app.post(
+      '/',
+      {
+        config: { auth: ['owner', 'admin'], perMinute: 10, fieldCodes: ACCOUNT_FIELD_CODES },
+        schema: {
+          tags,
+          security,
+          body: CreateAccountBody,
+          response: { 201: Account, ...errorResponses(401, 403, 404, 409, 422) },
+        },
+      },
+      async (request, reply) => {
+        const account = await createAccount(
+          scopeOf(request),
+          request.principal().organization.baseCurrency,
+          request.body,
+        );
+        return reply.status(201).send(account);
+      },
+    );
 
-    app.put('/:id', {
-      config: { auth: ['owner', 'admin'], perMinute: 10 },
-      schema: { tags, security, params: IdParams, body: UpdateAccountBody, response: { 200: Account, ...errorResponses(400, 401, 403, 404, 422) } },
-    }, async (request) => {
-      return updateAccount(scopeOf(request), request.principal().organization.baseCurrency, request.params.id, request.body);
-    });
+    app.put(
+      '/:id',
+      {
+        config: { auth: ['owner', 'admin'], perMinute: 10 },
+        schema: {
+          tags,
+          security,
+          params: IdParams,
+          body: UpdateAccountBody,
+          response: { 200: Account, ...errorResponses(400, 401, 403, 404, 422) },
+        },
+      },
+      async (request) => {
+        return updateAccount(
+          scopeOf(request),
+          request.principal().organization.baseCurrency,
+          request.params.id,
+          request.body,
+        );
+      },
+    );
   };
 }

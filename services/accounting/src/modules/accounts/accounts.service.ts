@@ -1,6 +1,6 @@
+import { dec } from '@app/shared/money';
 import type { Kysely } from 'kysely';
 import type { Static } from 'typebox';
-import { dec } from '@app/shared/money';
 import type { TenantScope } from '../../db/tenant-scope.js';
 import type { DB } from '../../db/types.js';
 import { AppError } from '../../lib/errors.js';
@@ -96,7 +96,12 @@ export async function createAccount(scope: TenantScope, baseCurrency: string, bo
 }
 
 /** Renames or (de)activates; an account with postings cannot be deactivated (SVC-8004). */
-export function updateAccount(scope: TenantScope, baseCurrency: string, id: string, body: Static<typeof UpdateAccountBody>) {
+export function updateAccount(
+  scope: TenantScope,
+  baseCurrency: string,
+  id: string,
+  body: Static<typeof UpdateAccountBody>,
+) {
   const orgId = scope.orgId;
   return scope.transaction(async (trx) => {
     const current = await repo.lockAccount(trx, orgId, id);

@@ -1,10 +1,10 @@
-import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
 import { pageRequest } from '../../lib/pagination.js';
 import { errorResponses } from '../../lib/schemas.js';
 import { scopeOf } from '../../plugins/auth.js';
-import { listAlerts } from './alerts.service.js';
 import { ALERT_SORTS, AlertList, AlertsQuery } from './alerts.schemas.js';
+import { listAlerts } from './alerts.service.js';
 
 /** Administrator alerts (A10): e-mail delivery failures and other things a person must look at. */
 export function alertsRoutes() {
@@ -12,12 +12,21 @@ export function alertsRoutes() {
   const security = [{ bearerAuth: [] }];
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-    app.get('/', {
-      config: { auth: ['owner', 'admin'] },
-      schema: { tags, security, querystring: AlertsQuery, response: { 200: AlertList, ...errorResponses(400, 401, 403) } },
-    }, async (request) => {
-      const page = pageRequest(request.query, ALERT_SORTS, 'createdAt');
-      return listAlerts(scopeOf(request), page);
-    });
+    app.get(
+      '/',
+      {
+        config: { auth: ['owner', 'admin'] },
+        schema: {
+          tags,
+          security,
+          querystring: AlertsQuery,
+          response: { 200: AlertList, ...errorResponses(400, 401, 403) },
+        },
+      },
+      async (request) => {
+        const page = pageRequest(request.query, ALERT_SORTS, 'createdAt');
+        return listAlerts(scopeOf(request), page);
+      },
+    );
   };
 }

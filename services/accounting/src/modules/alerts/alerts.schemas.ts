@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Paginated, listQuery } from '../../lib/pagination.js';
+import { listQuery, Paginated } from '../../lib/pagination.js';
 
 export const Alert = Type.Object({
   id: Type.String(),

@@ -1,5 +1,5 @@
 import type { TenantScope } from '../../db/tenant-scope.js';
-import { pageMeta, type PageRequest } from '../../lib/pagination.js';
+import { type PageRequest, pageMeta } from '../../lib/pagination.js';
 import * as repo from './alerts.repository.js';
 
 /** GET /alerts: the organization's alerts, one page. */

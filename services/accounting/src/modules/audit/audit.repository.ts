@@ -21,9 +21,16 @@ export async function listLoggedActions(
   if (q.action) base = base.where('action', '=', q.action);
   if (q.recordId) base = base.where('record_id', '=', q.recordId);
   if (q.fromDate) base = base.where('created_at', '>=', new Date(`${q.fromDate}T00:00:00Z`));
-  if (q.toDate) base = base.where('created_at', '<', new Date(new Date(`${q.toDate}T00:00:00Z`).getTime() + 86_400_000));
+  if (q.toDate)
+    base = base.where('created_at', '<', new Date(new Date(`${q.toDate}T00:00:00Z`).getTime() + 86_400_000));
   const [list, count] = await Promise.all([
-    base.selectAll().orderBy('created_at', page.order).orderBy('id', page.order).limit(page.perPage).offset(page.offset).execute(),
+    base
+      .selectAll()
+      .orderBy('created_at', page.order)
+      .orderBy('id', page.order)
+      .limit(page.perPage)
+      .offset(page.offset)
+      .execute(),
     base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { rows: list, total: Number(count.n) };

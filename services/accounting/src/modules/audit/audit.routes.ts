@@ -1,8 +1,8 @@
-import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { listQuery, pageRequest, Paginated } from '../../lib/pagination.js';
-import { IsoDate, errorResponses, literalUnion } from '../../lib/schemas.js';
+import { listQuery, Paginated, pageRequest } from '../../lib/pagination.js';
+import { errorResponses, IsoDate, literalUnion } from '../../lib/schemas.js';
 import { scopeOf } from '../../plugins/auth.js';
 import { listAuditLog } from './audit.service.js';
 
@@ -32,13 +32,22 @@ const LoggedAction = Type.Object({
 export function auditRoutes() {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-    app.get('/', {
-      config: { auth: ['owner', 'admin'] },
-      schema: { tags: ['Audit'], security: [{ bearerAuth: [] }], querystring: AuditQuery, response: { 200: Paginated(LoggedAction), ...errorResponses(400, 401, 403) } },
-    }, async (request) => {
-      const q = request.query;
-      const page = pageRequest(q, SORTABLE, 'createdAt');
-      return listAuditLog(scopeOf(request), q, page);
-    });
+    app.get(
+      '/',
+      {
+        config: { auth: ['owner', 'admin'] },
+        schema: {
+          tags: ['Audit'],
+          security: [{ bearerAuth: [] }],
+          querystring: AuditQuery,
+          response: { 200: Paginated(LoggedAction), ...errorResponses(400, 401, 403) },
+        },
+      },
+      async (request) => {
+        const q = request.query;
+        const page = pageRequest(q, SORTABLE, 'createdAt');
+        return listAuditLog(scopeOf(request), q, page);
+      },
+    );
   };
 }

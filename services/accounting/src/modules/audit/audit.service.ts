@@ -1,6 +1,6 @@
 import type { TenantScope } from '../../db/tenant-scope.js';
-import { pageMeta, type PageRequest } from '../../lib/pagination.js';
-import { listLoggedActions, type AuditFilter } from './audit.repository.js';
+import { type PageRequest, pageMeta } from '../../lib/pagination.js';
+import { type AuditFilter, listLoggedActions } from './audit.repository.js';
 
 /** GET /audit-log (A20): one page of the organization's logged actions. */
 export async function listAuditLog(scope: TenantScope, q: AuditFilter, page: PageRequest<string>) {

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/types.js';
 
 type Db = Kysely<DB>;
@@ -8,8 +8,18 @@ export function findUserForLogin(db: Db, email: string) {
     .selectFrom('users as u')
     .innerJoin('organizations as o', 'o.id', 'u.organization_id')
     .select([
-      'u.id', 'u.organization_id', 'u.email', 'u.full_name', 'u.role', 'u.password_hash', 'u.is_active',
-      'u.two_factor_enabled', 'u.two_factor_secret', 'u.two_factor_last_step', 'o.name as organization_name', 'o.language',
+      'u.id',
+      'u.organization_id',
+      'u.email',
+      'u.full_name',
+      'u.role',
+      'u.password_hash',
+      'u.is_active',
+      'u.two_factor_enabled',
+      'u.two_factor_secret',
+      'u.two_factor_last_step',
+      'o.name as organization_name',
+      'o.language',
     ])
     .where((eb) => eb(eb.fn('lower', ['u.email']), '=', email.toLowerCase()))
     .executeTakeFirst();
@@ -25,7 +35,10 @@ export async function createSession(
   db: Db,
   s: { id: string; orgId: string; userId: string; remember: boolean; tokenHash: string; expiresAt: Date },
 ) {
-  await db.insertInto('sessions').values({ id: s.id, organization_id: s.orgId, user_id: s.userId, remember: s.remember }).execute();
+  await db
+    .insertInto('sessions')
+    .values({ id: s.id, organization_id: s.orgId, user_id: s.userId, remember: s.remember })
+    .execute();
   await db
     .insertInto('refresh_tokens')
     .values({
@@ -46,8 +59,17 @@ export function findRefreshToken(db: Db, tokenHash: string) {
     .innerJoin('users as u', 'u.id', 'r.user_id')
     .innerJoin('organizations as o', 'o.id', 'r.organization_id')
     .select([
-      'r.id', 'r.organization_id', 'r.user_id', 'r.family_id', 'r.remember', 'r.expires_at', 'r.rotated_at', 'r.revoked_at',
-      's.revoked_at as session_revoked_at', 'u.role', 'u.is_active',
+      'r.id',
+      'r.organization_id',
+      'r.user_id',
+      'r.family_id',
+      'r.remember',
+      'r.expires_at',
+      'r.rotated_at',
+      'r.revoked_at',
+      's.revoked_at as session_revoked_at',
+      'u.role',
+      'u.is_active',
     ])
     .where('r.token_hash', '=', tokenHash)
     .executeTakeFirst();
@@ -199,7 +221,12 @@ export function findProfile(db: Db, orgId: string, userId: string) {
     .executeTakeFirst();
 }
 
-export function updateProfile(db: Db, orgId: string, userId: string, values: { full_name?: string; operator_oib?: string | null }) {
+export function updateProfile(
+  db: Db,
+  orgId: string,
+  userId: string,
+  values: { full_name?: string; operator_oib?: string | null },
+) {
   return db
     .updateTable('users')
     .set({ ...values, updated_at: new Date() })

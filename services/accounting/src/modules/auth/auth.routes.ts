@@ -1,9 +1,9 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { errorResponses } from '../../lib/schemas.js';
-import { ALL_ROLES, scopeOf, type Principal } from '../../plugins/auth.js';
+import { ALL_ROLES, type Principal, scopeOf } from '../../plugins/auth.js';
 import {
   AcceptInviteBody,
   CodeBody,
@@ -45,108 +45,186 @@ export function authRoutes(ctx: AppContext) {
 
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-    app.post('/register', {
-      config: { public: true, lockout: true, fieldCodes: { baseCurrency: 'SVC-2002', language: 'SVC-2003' } },
-      schema: { tags, body: RegisterBody, response: { 201: RegisterResponse, ...errorResponses(409, 422, 429) } },
-    }, async (request, reply) => {
-      const result = await auth.register(ctx, request.body, request.id);
-      setRefreshCookie(reply, result.login.refreshToken, result.login.refreshExpiresAt);
-      return reply.status(201).send(result.body);
-    });
-
-    app.post('/login', {
-      config: { public: true, lockout: true },
-      schema: { tags, body: LoginBody, response: { 200: LoginResponse, ...errorResponses(401, 403, 422, 429) } },
-    }, async (request, reply) => {
-      const result = await auth.login(ctx, request.body, request.id);
-      setRefreshCookie(reply, result.login.refreshToken, result.login.refreshExpiresAt);
-      return result.body;
-    });
-
-    app.post('/verify-2fa', {
-      config: { public: true, lockout: true },
-      schema: { tags, body: VerifyTwoFactorBody, response: { 200: LoginResponse, ...errorResponses(401, 403, 422, 429) } },
-    }, async (request, reply) => {
-      const result = await auth.login(ctx, request.body, request.id);
-      setRefreshCookie(reply, result.login.refreshToken, result.login.refreshExpiresAt);
-      return result.body;
-    });
-
-    app.post('/refresh', {
-      config: { public: true },
-      schema: {
-        tags,
-        description: 'Rotates the refresh token cookie and returns a new access token.',
-        response: { 200: Type.Object({ accessToken: Type.String(), expiresIn: Type.Integer() }), ...errorResponses(401) },
+    app.post(
+      '/register',
+      {
+        config: { public: true, lockout: true, fieldCodes: { baseCurrency: 'SVC-2002', language: 'SVC-2003' } },
+        schema: { tags, body: RegisterBody, response: { 201: RegisterResponse, ...errorResponses(409, 422, 429) } },
       },
-    }, async (request, reply) => {
-      const issued = await auth.refresh(ctx, request.cookies[COOKIE], request.id);
-      setRefreshCookie(reply, issued.refreshToken, issued.refreshExpiresAt);
-      return { accessToken: issued.accessToken, expiresIn: issued.expiresIn };
-    });
-
-    app.post('/logout', {
-      config: { auth: 'all' },
-      schema: { tags, security: [{ bearerAuth: [] }], response: { 204: Type.Null(), ...errorResponses(401) } },
-    }, async (request, reply) => {
-      await auth.logout(scopeOf(request), request.principal());
-      clearRefreshCookie(reply);
-      return reply.status(204).send(null);
-    });
-
-    app.get('/me', {
-      config: { auth: 'all' },
-      schema: { tags, security: [{ bearerAuth: [] }], response: { 200: MeResponse, ...errorResponses(401, 404) } },
-    }, async (request) => {
-      // Everything it shows comes with the principal: no statement of its own.
-      const p = request.principal();
-      return presentMe(p, p.user);
-    });
-
-    app.put('/me', {
-      config: { auth: 'all', perMinute: 10 },
-      schema: { tags, security: [{ bearerAuth: [] }], body: UpdateMeBody, response: { 200: MeResponse, ...errorResponses(401, 404, 422) } },
-    }, async (request) => {
-      const p = request.principal();
-      const profile = await auth.updateProfile(scopeOf(request), p, request.body);
-      return presentMe(p, profile);
-    });
-
-    app.put('/password', {
-      config: { auth: ALL_ROLES, perMinute: 10 },
-      schema: { tags, security: [{ bearerAuth: [] }], body: PasswordBody, response: { 204: Type.Null(), ...errorResponses(401, 422) } },
-    }, async (request, reply) => {
-      await auth.changePassword(scopeOf(request), ctx, request.principal(), request.body);
-      clearRefreshCookie(reply);
-      return reply.status(204).send(null);
-    });
-
-    app.post('/2fa/setup', {
-      config: { auth: 'all', perMinute: 10 },
-      schema: {
-        tags,
-        security: [{ bearerAuth: [] }],
-        response: { 200: Type.Object({ secret: Type.String(), otpauthUrl: Type.String() }), ...errorResponses(401, 422) },
+      async (request, reply) => {
+        const result = await auth.register(ctx, request.body, request.id);
+        setRefreshCookie(reply, result.login.refreshToken, result.login.refreshExpiresAt);
+        return reply.status(201).send(result.body);
       },
-    }, async (request) => auth.setupTwoFactor(scopeOf(request), request.principal()));
+    );
 
-    app.post('/2fa/enable', {
-      config: { auth: 'all', perMinute: 10 },
-      schema: { tags, security: [{ bearerAuth: [] }], body: CodeBody, response: { 200: Type.Object({ twoFactorEnabled: Type.Boolean() }), ...errorResponses(401, 422) } },
-    }, async (request) => auth.setTwoFactor(scopeOf(request), request.principal(), request.body.code, true));
+    app.post(
+      '/login',
+      {
+        config: { public: true, lockout: true },
+        schema: { tags, body: LoginBody, response: { 200: LoginResponse, ...errorResponses(401, 403, 422, 429) } },
+      },
+      async (request, reply) => {
+        const result = await auth.login(ctx, request.body, request.id);
+        setRefreshCookie(reply, result.login.refreshToken, result.login.refreshExpiresAt);
+        return result.body;
+      },
+    );
 
-    app.post('/2fa/disable', {
-      config: { auth: 'all', perMinute: 10 },
-      schema: { tags, security: [{ bearerAuth: [] }], body: CodeBody, response: { 200: Type.Object({ twoFactorEnabled: Type.Boolean() }), ...errorResponses(401, 422) } },
-    }, async (request) => auth.setTwoFactor(scopeOf(request), request.principal(), request.body.code, false));
+    app.post(
+      '/verify-2fa',
+      {
+        config: { public: true, lockout: true },
+        schema: {
+          tags,
+          body: VerifyTwoFactorBody,
+          response: { 200: LoginResponse, ...errorResponses(401, 403, 422, 429) },
+        },
+      },
+      async (request, reply) => {
+        const result = await auth.login(ctx, request.body, request.id);
+        setRefreshCookie(reply, result.login.refreshToken, result.login.refreshExpiresAt);
+        return result.body;
+      },
+    );
 
-    app.post('/accept-invite', {
-      config: { public: true, perMinute: 10 },
-      schema: { tags, body: AcceptInviteBody, response: { 201: LoginResponse, ...errorResponses(401, 422) } },
-    }, async (request, reply) => {
-      const result = await auth.acceptInvite(ctx, request.body, request.id);
-      setRefreshCookie(reply, result.login.refreshToken, result.login.refreshExpiresAt);
-      return reply.status(201).send(result.body);
-    });
+    app.post(
+      '/refresh',
+      {
+        config: { public: true },
+        schema: {
+          tags,
+          description: 'Rotates the refresh token cookie and returns a new access token.',
+          response: {
+            200: Type.Object({ accessToken: Type.String(), expiresIn: Type.Integer() }),
+            ...errorResponses(401),
+          },
+        },
+      },
+      async (request, reply) => {
+        const issued = await auth.refresh(ctx, request.cookies[COOKIE], request.id);
+        setRefreshCookie(reply, issued.refreshToken, issued.refreshExpiresAt);
+        return { accessToken: issued.accessToken, expiresIn: issued.expiresIn };
+      },
+    );
+
+    app.post(
+      '/logout',
+      {
+        config: { auth: 'all' },
+        schema: { tags, security: [{ bearerAuth: [] }], response: { 204: Type.Null(), ...errorResponses(401) } },
+      },
+      async (request, reply) => {
+        await auth.logout(scopeOf(request), request.principal());
+        clearRefreshCookie(reply);
+        return reply.status(204).send(null);
+      },
+    );
+
+    app.get(
+      '/me',
+      {
+        config: { auth: 'all' },
+        schema: { tags, security: [{ bearerAuth: [] }], response: { 200: MeResponse, ...errorResponses(401, 404) } },
+      },
+      async (request) => {
+        // Everything it shows comes with the principal: no statement of its own.
+        const p = request.principal();
+        return presentMe(p, p.user);
+      },
+    );
+
+    app.put(
+      '/me',
+      {
+        config: { auth: 'all', perMinute: 10 },
+        schema: {
+          tags,
+          security: [{ bearerAuth: [] }],
+          body: UpdateMeBody,
+          response: { 200: MeResponse, ...errorResponses(401, 404, 422) },
+        },
+      },
+      async (request) => {
+        const p = request.principal();
+        const profile = await auth.updateProfile(scopeOf(request), p, request.body);
+        return presentMe(p, profile);
+      },
+    );
+
+    app.put(
+      '/password',
+      {
+        config: { auth: ALL_ROLES, perMinute: 10 },
+        schema: {
+          tags,
+          security: [{ bearerAuth: [] }],
+          body: PasswordBody,
+          response: { 204: Type.Null(), ...errorResponses(401, 422) },
+        },
+      },
+      async (request, reply) => {
+        await auth.changePassword(scopeOf(request), ctx, request.principal(), request.body);
+        clearRefreshCookie(reply);
+        return reply.status(204).send(null);
+      },
+    );
+
+    app.post(
+      '/2fa/setup',
+      {
+        config: { auth: 'all', perMinute: 10 },
+        schema: {
+          tags,
+          security: [{ bearerAuth: [] }],
+          response: {
+            200: Type.Object({ secret: Type.String(), otpauthUrl: Type.String() }),
+            ...errorResponses(401, 422),
+          },
+        },
+      },
+      async (request) => auth.setupTwoFactor(scopeOf(request), request.principal()),
+    );
+
+    app.post(
+      '/2fa/enable',
+      {
+        config: { auth: 'all', perMinute: 10 },
+        schema: {
+          tags,
+          security: [{ bearerAuth: [] }],
+          body: CodeBody,
+          response: { 200: Type.Object({ twoFactorEnabled: Type.Boolean() }), ...errorResponses(401, 422) },
+        },
+      },
+      async (request) => auth.setTwoFactor(scopeOf(request), request.principal(), request.body.code, true),
+    );
+
+    app.post(
+      '/2fa/disable',
+      {
+        config: { auth: 'all', perMinute: 10 },
+        schema: {
+          tags,
+          security: [{ bearerAuth: [] }],
+          body: CodeBody,
+          response: { 200: Type.Object({ twoFactorEnabled: Type.Boolean() }), ...errorResponses(401, 422) },
+        },
+      },
+      async (request) => auth.setTwoFactor(scopeOf(request), request.principal(), request.body.code, false),
+    );
+
+    app.post(
+      '/accept-invite',
+      {
+        config: { public: true, perMinute: 10 },
+        schema: { tags, body: AcceptInviteBody, response: { 201: LoginResponse, ...errorResponses(401, 422) } },
+      },
+      async (request, reply) => {
+        const result = await auth.acceptInvite(ctx, request.body, request.id);
+        setRefreshCookie(reply, result.login.refreshToken, result.login.refreshExpiresAt);
+        return reply.status(201).send(result.body);
+      },
+    );
   };
 }

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { BASE_CURRENCIES, COUNTRIES, ORG_LANGUAGES, literalUnion } from '../../lib/schemas.js';
+import { BASE_CURRENCIES, COUNTRIES, literalUnion, ORG_LANGUAGES } from '../../lib/schemas.js';
 import { ORGANIZATION_ADDRESS } from '../organization/organization.schemas.js';
 
 const Email = Type.String({ format: 'email', maxLength: 254 });
@@ -61,7 +61,12 @@ export const LoginResponse = Type.Object({
 
 export const RegisterResponse = Type.Object({
   user: Type.Object({ id: Type.String(), email: Type.String(), fullName: Type.String(), role: Role }),
-  organization: Type.Object({ id: Type.String(), name: Type.String(), country: Type.String(), baseCurrency: Type.String() }),
+  organization: Type.Object({
+    id: Type.String(),
+    name: Type.String(),
+    country: Type.String(),
+    baseCurrency: Type.String(),
+  }),
   tokens: Type.Object({ accessToken: Type.String(), refreshToken: Type.String(), expiresIn: Type.Integer() }),
 });
 
@@ -72,7 +77,9 @@ export const MeResponse = Type.Object({
   role: Role,
   twoFactorEnabled: Type.Boolean(),
   lastLoginAt: Type.Union([Type.String(), Type.Null()]),
-  operatorOib: Type.Union([Type.String(), Type.Null()], { description: 'HR: the OIB of this user as invoice operator (CIUS-HR HR-BT-5)' }),
+  operatorOib: Type.Union([Type.String(), Type.Null()], {
+    description: 'HR: the OIB of this user as invoice operator (CIUS-HR HR-BT-5)',
+  }),
   organization: Type.Object({
     id: Type.String(),
     name: Type.String(),

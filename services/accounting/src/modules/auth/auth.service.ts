@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
+import { newOpaqueToken, sha256Hex } from '@app/shared/secrets';
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../../context.js';
-import { tenantScope, type TenantScope } from '../../db/tenant-scope.js';
+import { type TenantScope, tenantScope } from '../../db/tenant-scope.js';
 import type { DB, OrganizationCountry, OrganizationLanguage } from '../../db/types.js';
-import { newOpaqueToken, sha256Hex } from '@app/shared/secrets';
 import { hashPassword, passwordWeaknesses, verifyPassword } from '../../lib/crypto.js';
 import { AppError } from '../../lib/errors.js';
 import type { Role } from '../../lib/jwt.js';
 import { matchTotp, newTotpSecret, totpFor } from '../../lib/totp.js';
 import type { Principal } from '../../plugins/auth.js';
-import { addressValues, createOrganizationWithOwner } from '../organization/organization.service.js';
 import { assertVatNumber, isOib } from '../einvoice/tax-ids.js';
+import { addressValues, createOrganizationWithOwner } from '../organization/organization.service.js';
 import * as repo from './auth.repository.js';
 
 export interface IssuedLogin {
@@ -21,7 +21,14 @@ export interface IssuedLogin {
 }
 
 function loginBody(
-  user: { id: string; email: string; full_name: string; role: Role; organization_id: string; organization_name: string },
+  user: {
+    id: string;
+    email: string;
+    full_name: string;
+    role: Role;
+    organization_id: string;
+    organization_name: string;
+  },
   issued: IssuedLogin,
 ) {
   return {
@@ -57,9 +64,21 @@ async function startSession(
   const { token, hash } = newOpaqueToken();
   const ttl = remember ? ctx.config.refreshTokenTtlRememberMs : ctx.config.refreshTokenTtlMs;
   const refreshExpiresAt = new Date(Date.now() + ttl);
-  await repo.createSession(trx, { id: sessionId, orgId: user.orgId, userId: user.id, remember, tokenHash: hash, expiresAt: refreshExpiresAt });
+  await repo.createSession(trx, {
+    id: sessionId,
+    orgId: user.orgId,
+    userId: user.id,
+    remember,
+    tokenHash: hash,
+    expiresAt: refreshExpiresAt,
+  });
   const accessToken = await ctx.tokens.sign({ sub: user.id, org: user.orgId, role: user.role, sid: sessionId });
-  return { accessToken, refreshToken: token, refreshExpiresAt, expiresIn: Math.round(ctx.config.accessTokenTtlMs / 1000) };
+  return {
+    accessToken,
+    refreshToken: token,
+    refreshExpiresAt,
+    expiresIn: Math.round(ctx.config.accessTokenTtlMs / 1000),
+  };
 }
 
 /**
@@ -120,7 +139,12 @@ export async function register(
       login,
       body: {
         user: { id: userId, email, fullName: input.fullName.trim(), role: 'owner' as const },
-        organization: { id: orgId, name: input.organizationName.trim(), country: input.country, baseCurrency: input.baseCurrency },
+        organization: {
+          id: orgId,
+          name: input.organizationName.trim(),
+          country: input.country,
+          baseCurrency: input.baseCurrency,
+        },
         tokens: { accessToken: login.accessToken, refreshToken: login.refreshToken, expiresIn: login.expiresIn },
       },
     };
@@ -143,9 +167,15 @@ export async function login(
     if (!input.code) throw new AppError('SVC-1010', { requiresTwoFactor: ['true'] });
   }
   const loginResult = await signInScope(ctx, user.organization_id, user.id, requestId).transaction(async (trx) => {
-    if (user.two_factor_enabled) await consumeTotp(trx, user.organization_id, user.id, user.two_factor_secret, input.code!);
+    if (user.two_factor_enabled)
+      await consumeTotp(trx, user.organization_id, user.id, user.two_factor_secret, input.code!);
     await repo.updateUser(trx, user.organization_id, user.id, { last_login_at: new Date() });
-    return startSession(ctx, trx, { id: user.id, orgId: user.organization_id, role: user.role }, input.rememberMe === true);
+    return startSession(
+      ctx,
+      trx,
+      { id: user.id, orgId: user.organization_id, role: user.role },
+      input.rememberMe === true,
+    );
   });
   return { login: loginResult, body: loginBody(user, loginResult) };
 }
@@ -174,12 +204,24 @@ export async function refresh(ctx: AppContext, token: string | undefined, reques
       remember: row.remember,
       expiresAt,
     });
-    const accessToken = await ctx.tokens.sign({ sub: row.user_id, org: row.organization_id, role: row.role, sid: row.family_id });
-    return { accessToken, refreshToken: next.token, refreshExpiresAt: expiresAt, expiresIn: Math.round(ctx.config.accessTokenTtlMs / 1000) };
+    const accessToken = await ctx.tokens.sign({
+      sub: row.user_id,
+      org: row.organization_id,
+      role: row.role,
+      sid: row.family_id,
+    });
+    return {
+      accessToken,
+      refreshToken: next.token,
+      refreshExpiresAt: expiresAt,
+      expiresIn: Math.round(ctx.config.accessTokenTtlMs / 1000),
+    };
   });
   if (!outcome) {
     // A rotated-out token came back: someone holds a copy. End the whole login (A17).
-    await signInScope(ctx, row.organization_id, row.user_id, requestId).transaction((trx) => repo.revokeSession(trx, row.organization_id, row.family_id));
+    await signInScope(ctx, row.organization_id, row.user_id, requestId).transaction((trx) =>
+      repo.revokeSession(trx, row.organization_id, row.family_id),
+    );
     throw new AppError('SVC-1006');
   }
   return outcome;
@@ -189,7 +231,12 @@ export async function logout(scope: TenantScope, p: Principal) {
   await scope.transaction((trx) => repo.revokeSession(trx, p.orgId, p.sessionId));
 }
 
-export async function changePassword(scope: TenantScope, ctx: AppContext, p: Principal, input: { currentPassword: string; newPassword: string }) {
+export async function changePassword(
+  scope: TenantScope,
+  ctx: AppContext,
+  p: Principal,
+  input: { currentPassword: string; newPassword: string },
+) {
   const secrets = await scope.run((db) => repo.findUserSecrets(db, p.orgId, p.userId));
   if (!secrets || !(await verifyPassword(input.currentPassword, secrets.password_hash))) throw new AppError('SVC-1001');
   assertStrong(input.newPassword);
@@ -216,7 +263,12 @@ export async function setTwoFactor(scope: TenantScope, p: Principal, code: strin
       throw new AppError('SVC-9003', { twoFactor: [enable ? 'run 2fa/setup first' : 'is not enabled'] });
     }
     await consumeTotp(trx, p.orgId, p.userId, secrets.two_factor_secret, code);
-    await repo.updateUser(trx, p.orgId, p.userId, enable ? { two_factor_enabled: true } : { two_factor_enabled: false, two_factor_secret: null });
+    await repo.updateUser(
+      trx,
+      p.orgId,
+      p.userId,
+      enable ? { two_factor_enabled: true } : { two_factor_enabled: false, two_factor_secret: null },
+    );
   });
   return { twoFactorEnabled: enable };
 }
@@ -243,7 +295,11 @@ async function findProfile(db: Kysely<DB>, p: Principal) {
 }
 
 /** PUT /auth/me (E1): name and operator OIB (11 digits, "HR" prefix accepted, checked with its check digit). */
-export async function updateProfile(scope: TenantScope, p: Principal, body: { fullName?: string; operatorOib?: string | null }) {
+export async function updateProfile(
+  scope: TenantScope,
+  p: Principal,
+  body: { fullName?: string; operatorOib?: string | null },
+) {
   const values: { full_name?: string; operator_oib?: string | null } = {};
   if (body.fullName !== undefined) {
     const name = body.fullName.trim();
@@ -252,7 +308,10 @@ export async function updateProfile(scope: TenantScope, p: Principal, body: { fu
   }
   if (body.operatorOib !== undefined) {
     const oib = body.operatorOib?.replace(/\s/g, '').replace(/^HR/i, '') || null;
-    if (oib !== null && !isOib(oib)) throw new AppError('SVC-9003', { operatorOib: ['must be a valid Croatian OIB (11 digits with a correct check digit)'] });
+    if (oib !== null && !isOib(oib))
+      throw new AppError('SVC-9003', {
+        operatorOib: ['must be a valid Croatian OIB (11 digits with a correct check digit)'],
+      });
     values.operator_oib = oib;
   }
   return scope.transaction(async (trx) => {

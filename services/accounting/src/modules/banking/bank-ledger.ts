@@ -14,7 +14,9 @@ export async function paymentLedgerAccount(
   bankAccountId: string | null,
 ): Promise<{ bankAccountId: string; accountId: string } | null> {
   let q = db.selectFrom('bank_accounts').select(['id', 'account_id']).where('organization_id', '=', orgId);
-  q = bankAccountId ? q.where('id', '=', bankAccountId) : q.where('is_active', '=', true).orderBy('created_at').orderBy('id').limit(1);
+  q = bankAccountId
+    ? q.where('id', '=', bankAccountId)
+    : q.where('is_active', '=', true).orderBy('created_at').orderBy('id').limit(1);
   const row = await q.executeTakeFirst();
   if (!row && bankAccountId) throw new AppError('SVC-5001', { bankAccountId: ['bank account not found'] });
   return row ? { bankAccountId: row.id, accountId: row.account_id } : null;

@@ -1,5 +1,5 @@
-import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import { dec } from '@app/shared/money';
+import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
 import type { BankAccountsTable, BankTransactionsTable, DB } from '../../db/types.js';
 import type { BankTransactionSort } from './banking.schemas.js';
 import type { StatementBatch } from './statement-csv.js';
@@ -8,14 +8,25 @@ type Db = Kysely<DB>;
 export type BankTransactionRow = Selectable<BankTransactionsTable>;
 
 const ACCOUNT_COLUMNS = [
-  'b.id', 'b.account_id', 'a.code as account_code', 'b.bank_name', 'b.account_number', 'b.iban', 'b.currency_code',
-  'b.current_balance', 'b.is_active', 'b.created_at', 'b.updated_at',
+  'b.id',
+  'b.account_id',
+  'a.code as account_code',
+  'b.bank_name',
+  'b.account_number',
+  'b.iban',
+  'b.currency_code',
+  'b.current_balance',
+  'b.is_active',
+  'b.created_at',
+  'b.updated_at',
 ] as const;
 
 function accountsQuery(db: Db, orgId: string) {
   return db
     .selectFrom('bank_accounts as b')
-    .innerJoin('accounts as a', (j) => j.onRef('a.id', '=', 'b.account_id').onRef('a.organization_id', '=', 'b.organization_id'))
+    .innerJoin('accounts as a', (j) =>
+      j.onRef('a.id', '=', 'b.account_id').onRef('a.organization_id', '=', 'b.organization_id'),
+    )
     .select(ACCOUNT_COLUMNS)
     .where('b.organization_id', '=', orgId);
 }
@@ -95,7 +106,10 @@ export async function listBankTransactions(
   f: BankTransactionFilters,
   page: { offset: number; perPage: number; sort: BankTransactionSort; order: 'asc' | 'desc' },
 ) {
-  let q = db.selectFrom('bank_transactions').where('organization_id', '=', orgId).where('bank_account_id', '=', bankAccountId);
+  let q = db
+    .selectFrom('bank_transactions')
+    .where('organization_id', '=', orgId)
+    .where('bank_account_id', '=', bankAccountId);
   if (f.fromDate) q = q.where('transaction_date', '>=', f.fromDate);
   if (f.toDate) q = q.where('transaction_date', '<=', f.toDate);
   if (f.reconciled !== undefined) q = q.where('reconciled', '=', f.reconciled);
@@ -125,7 +139,13 @@ export function lockBankTransaction(db: Db, orgId: string, bankAccountId: string
 }
 
 export function lockPosting(db: Db, orgId: string, id: string) {
-  return db.selectFrom('ledger_transactions').selectAll().where('organization_id', '=', orgId).where('id', '=', id).forUpdate().executeTakeFirst();
+  return db
+    .selectFrom('ledger_transactions')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
 }
 
 export async function markReconciled(db: Db, orgId: string, bankTxId: string, postingId: string, at: Date) {
@@ -257,19 +277,36 @@ export async function reconciliationCandidates(
            COALESCE(i.invoice_number, e.expense_number) AS document_number
     FROM c
     LEFT JOIN invoices i ON c.reference_type IN ('invoice', 'payment') AND i.id = c.reference_id AND i.organization_id = ${orgId}::uuid
-    LEFT JOIN expenses e ON c.reference_type IN ('expense', 'payment') AND e.id = c.reference_id AND e.organization_id = ${orgId}::uuid`.execute(db);
+    LEFT JOIN expenses e ON c.reference_type IN ('expense', 'payment') AND e.id = c.reference_id AND e.organization_id = ${orgId}::uuid`.execute(
+    db,
+  );
   return rows;
 }
 
 /** The number of the invoice or expense a posting refers to (sale, approval or payment). */
-export async function documentNumberOf(db: Db, orgId: string, type: string | null, refId: string | null): Promise<string | null> {
+export async function documentNumberOf(
+  db: Db,
+  orgId: string,
+  type: string | null,
+  refId: string | null,
+): Promise<string | null> {
   if (!refId || !type) return null;
   if (type === 'invoice' || type === 'payment') {
-    const inv = await db.selectFrom('invoices').select('invoice_number').where('organization_id', '=', orgId).where('id', '=', refId).executeTakeFirst();
+    const inv = await db
+      .selectFrom('invoices')
+      .select('invoice_number')
+      .where('organization_id', '=', orgId)
+      .where('id', '=', refId)
+      .executeTakeFirst();
     if (inv) return inv.invoice_number;
   }
   if (type === 'expense' || type === 'payment') {
-    const exp = await db.selectFrom('expenses').select('expense_number').where('organization_id', '=', orgId).where('id', '=', refId).executeTakeFirst();
+    const exp = await db
+      .selectFrom('expenses')
+      .select('expense_number')
+      .where('organization_id', '=', orgId)
+      .where('id', '=', refId)
+      .executeTakeFirst();
     if (exp) return exp.expense_number;
   }
   return null;

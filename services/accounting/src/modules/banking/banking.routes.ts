@@ -1,13 +1,27 @@
-import type { FastifyInstance } from 'fastify';
+import type { MultipartFile } from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../lib/errors.js';
-import { IdParams, errorResponses } from '../../lib/schemas.js';
+import { errorResponses, IdParams } from '../../lib/schemas.js';
 import { ALL_ROLES, scopeOf } from '../../plugins/auth.js';
 import {
-  BankAccount, BankAccountList, BankTransactionList, BankTransactionsQuery, CreateBankAccountBody, ImportResult, ReconcileBody, ReconcileResult,
+  BankAccount,
+  BankAccountList,
+  BankTransactionList,
+  BankTransactionsQuery,
+  CreateBankAccountBody,
+  ImportResult,
+  ReconcileBody,
+  ReconcileResult,
 } from './banking.schemas.js';
-import { createBankAccount, getBankAccount, listBankAccounts, listBankTransactions, reconcile } from './banking.service.js';
-import { STATEMENT_MAX_BYTES, importStatement } from './statement-import.js';
+import {
+  createBankAccount,
+  getBankAccount,
+  listBankAccounts,
+  listBankTransactions,
+  reconcile,
+} from './banking.service.js';
+import { importStatement, STATEMENT_MAX_BYTES } from './statement-import.js';
 
 /** The multipart parser stops a file at the size limit and marks it truncated: that is a 413. */
 async function* refuseTruncated(file: AsyncIterable<Buffer> & { truncated?: boolean }) {
@@ -25,55 +39,100 @@ export function bankingRoutes() {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
-    app.get('/', {
-      config: { auth: ALL_ROLES },
-      schema: { tags, security, response: { 200: BankAccountList, ...errorResponses(401, 403) } },
-    }, async (request) => {
-      return listBankAccounts(scopeOf(request));
-    });
-
-    app.post('/', {
-      config: { auth: OWNER_ADMIN, perMinute: 10 },
-      schema: { tags, security, body: CreateBankAccountBody, response: { 201: BankAccount, ...errorResponses(401, 403, 404, 422) } },
-    }, async (request, reply) => {
-      const account = await createBankAccount(scopeOf(request), request.body);
-      return reply.status(201).send(account);
-    });
-
-    app.get('/:id/transactions', {
-      config: { auth: ALL_ROLES },
-      schema: { tags, security, params: IdParams, querystring: BankTransactionsQuery, response: { 200: BankTransactionList, ...errorResponses(400, 401, 403, 404, 422) } },
-    }, async (request) => {
-      return listBankTransactions(scopeOf(request), request.params.id, request.query, request.principal().organization.country);
-    });
-
-    app.post('/:id/import', {
-      config: { auth: WRITERS, perMinute: 10 },
-      schema: {
-        tags, security, params: IdParams, consumes: ['multipart/form-data'],
-        description: 'Multipart form with one CSV file (any field name, e.g. "file"), at most 5 MB.',
-        response: { 200: ImportResult, ...errorResponses(401, 403, 404, 413, 422) },
+    app.get(
+      '/',
+      {
+        config: { auth: ALL_ROLES },
+        schema: { tags, security, response: { 200: BankAccountList, ...errorResponses(401, 403) } },
       },
-    }, async (request) => {
-      const scope = scopeOf(request);
-      // The bank account first, so an unknown one is told so before the upload is read.
-      const bank = await getBankAccount(scope, request.params.id);
-      if (!request.isMultipart()) throw new AppError('SVC-5006', { file: ['send the CSV as multipart/form-data'] });
-      let file;
-      try {
-        file = await request.file({ limits: { fileSize: STATEMENT_MAX_BYTES, files: 1, fields: 10, parts: 11 } });
-      } catch (err) {
-        throw new AppError('SVC-5006', { file: [(err as Error).message] });
-      }
-      if (!file) throw new AppError('SVC-5006', { file: ['a CSV file is required'] });
-      return importStatement(scope, bank, refuseTruncated(file.file));
-    });
+      async (request) => {
+        return listBankAccounts(scopeOf(request));
+      },
+    );
 
-    app.post('/:id/reconcile', {
-      config: { auth: WRITERS, perMinute: 10 },
-      schema: { tags, security, params: IdParams, body: ReconcileBody, response: { 200: ReconcileResult, ...errorResponses(400, 401, 403, 404, 422) } },
-    }, async (request) => {
-      return reconcile(scopeOf(request), request.principal(), request.params.id, request.body);
-    });
+    app.post(
+      '/',
+      {
+        config: { auth: OWNER_ADMIN, perMinute: 10 },
+        schema: {
+          tags,
+          security,
+          body: CreateBankAccountBody,
+          response: { 201: BankAccount, ...errorResponses(401, 403, 404, 422) },
+        },
+      },
+      async (request, reply) => {
+        const account = await createBankAccount(scopeOf(request), request.body);
+        return reply.status(201).send(account);
+      },
+    );
+
+    app.get(
+      '/:id/transactions',
+      {
+        config: { auth: ALL_ROLES },
+        schema: {
+          tags,
+          security,
+          params: IdParams,
+          querystring: BankTransactionsQuery,
+          response: { 200: BankTransactionList, ...errorResponses(400, 401, 403, 404, 422) },
+        },
+      },
+      async (request) => {
+        return listBankTransactions(
+          scopeOf(request),
+          request.params.id,
+          request.query,
+          request.principal().organization.country,
+        );
+      },
+    );
+
+    app.post(
+      '/:id/import',
+      {
+        config: { auth: WRITERS, perMinute: 10 },
+        schema: {
+          tags,
+          security,
+          params: IdParams,
+          consumes: ['multipart/form-data'],
+          description: 'Multipart form with one CSV file (any field name, e.g. "file"), at most 5 MB.',
+          response: { 200: ImportResult, ...errorResponses(401, 403, 404, 413, 422) },
+        },
+      },
+      async (request) => {
+        const scope = scopeOf(request);
+        // The bank account first, so an unknown one is told so before the upload is read.
+        const bank = await getBankAccount(scope, request.params.id);
+        if (!request.isMultipart()) throw new AppError('SVC-5006', { file: ['send the CSV as multipart/form-data'] });
+        let file: MultipartFile | undefined;
+        try {
+          file = await request.file({ limits: { fileSize: STATEMENT_MAX_BYTES, files: 1, fields: 10, parts: 11 } });
+        } catch (err) {
+          throw new AppError('SVC-5006', { file: [(err as Error).message] });
+        }
+        if (!file) throw new AppError('SVC-5006', { file: ['a CSV file is required'] });
+        return importStatement(scope, bank, refuseTruncated(file.file));
+      },
+    );
+
+    app.post(
+      '/:id/reconcile',
+      {
+        config: { auth: WRITERS, perMinute: 10 },
+        schema: {
+          tags,
+          security,
+          params: IdParams,
+          body: ReconcileBody,
+          response: { 200: ReconcileResult, ...errorResponses(400, 401, 403, 404, 422) },
+        },
+      },
+      async (request) => {
+        return reconcile(scopeOf(request), request.principal(), request.params.id, request.body);
+      },
+    );
   };
 }

@@ -1,5 +1,5 @@
-import { Type, type Static } from 'typebox';
-import { PageMeta, listQuery } from '../../lib/pagination.js';
+import { type Static, Type } from 'typebox';
+import { listQuery, PageMeta } from '../../lib/pagination.js';
 import { IsoDate, Uuid } from '../../lib/schemas.js';
 import { Transaction } from '../ledger/ledger.schemas.js';
 
@@ -72,4 +72,8 @@ export const ImportResult = Type.Object({
 export const ReconcileBody = Type.Object({ bankTransactionId: Uuid, transactionId: Uuid });
 export type ReconcileBody = Static<typeof ReconcileBody>;
 
-export const ReconcileResult = Type.Object({ bankTransaction: BankTransaction, transaction: Transaction, confidence: Type.Integer() });
+export const ReconcileResult = Type.Object({
+  bankTransaction: BankTransaction,
+  transaction: Transaction,
+  confidence: Type.Integer(),
+});

@@ -1,17 +1,22 @@
-import type { Kysely } from 'kysely';
 import { dec } from '@app/shared/money';
+import type { Kysely } from 'kysely';
+import type { TenantScope } from '../../db/tenant-scope.js';
 import type { DB } from '../../db/types.js';
 import { AppError } from '../../lib/errors.js';
 import { pageMeta, pageRequest } from '../../lib/pagination.js';
-import type { TenantScope } from '../../db/tenant-scope.js';
 import type { Principal, TenantTx } from '../../plugins/auth.js';
-import { assertCurrency, currencyDecimals, formatMoney } from '../currencies/currencies.js';
-import { readTransaction } from '../ledger/transactions.service.js';
-import { paymentReference } from '../einvoice/payment-reference.js';
-import * as repo from './banking.repository.js';
-import { BANK_TRANSACTION_SORTS, type BankTransactionsQuery, type CreateBankAccountBody, type ReconcileBody } from './banking.schemas.js';
-import { matchScore, suggestMatches, type BankLine, type PostingCandidate } from './reconciliation.js';
 import * as accounts from '../accounts/accounts.repository.js';
+import { assertCurrency, currencyDecimals, formatMoney } from '../currencies/currencies.js';
+import { paymentReference } from '../einvoice/payment-reference.js';
+import { readTransaction } from '../ledger/transactions.service.js';
+import * as repo from './banking.repository.js';
+import {
+  BANK_TRANSACTION_SORTS,
+  type BankTransactionsQuery,
+  type CreateBankAccountBody,
+  type ReconcileBody,
+} from './banking.schemas.js';
+import { type BankLine, matchScore, type PostingCandidate, suggestMatches } from './reconciliation.js';
 
 type Db = Kysely<DB>;
 const ASSET_TYPE = 1;
@@ -76,16 +81,20 @@ export function createBankAccount(scope: TenantScope, body: CreateBankAccountBod
 async function insertBankAccount(trx: TenantTx, orgId: string, body: CreateBankAccountBody) {
   const account = await accounts.findAccountHeader(trx, orgId, body.accountId);
   if (!account) throw new AppError('SVC-5003', { accountId: ['ledger account not found'] });
-  if (account.account_type_id !== ASSET_TYPE) throw new AppError('SVC-5002', { accountId: ['must be an Asset account'] });
+  if (account.account_type_id !== ASSET_TYPE)
+    throw new AppError('SVC-5002', { accountId: ['must be an Asset account'] });
   if (!account.is_active) throw new AppError('SVC-9003', { accountId: ['account is inactive'] });
   assertCurrency(body.currencyCode);
   const decimals = currencyDecimals(body.currencyCode);
   let opening = dec(0);
   if (body.currentBalance !== undefined) {
-    if (!Number.isFinite(body.currentBalance)) throw new AppError('SVC-9003', { currentBalance: ['must be a finite number'] });
+    if (!Number.isFinite(body.currentBalance))
+      throw new AppError('SVC-9003', { currentBalance: ['must be a finite number'] });
     opening = dec(body.currentBalance);
-    if (opening.abs().gte(MAX_BALANCE)) throw new AppError('SVC-9003', { currentBalance: [`must be below ${MAX_BALANCE} in absolute value`] });
-    if (opening.decimalPlaces() > decimals) throw new AppError('SVC-9003', { currentBalance: [`must have at most ${decimals} decimal places`] });
+    if (opening.abs().gte(MAX_BALANCE))
+      throw new AppError('SVC-9003', { currentBalance: [`must be below ${MAX_BALANCE} in absolute value`] });
+    if (opening.decimalPlaces() > decimals)
+      throw new AppError('SVC-9003', { currentBalance: [`must have at most ${decimals} decimal places`] });
   }
   const bankName = body.bankName.trim();
   if (!bankName) throw new AppError('SVC-9003', { bankName: ['must not be blank'] });
@@ -109,16 +118,37 @@ export function listBankTransactions(scope: TenantScope, id: string, q: BankTran
 
 async function readBankTransactions(db: Db, orgId: string, id: string, q: BankTransactionsQuery, country: string) {
   const page = pageRequest(q, BANK_TRANSACTION_SORTS, 'transactionDate');
-  if (q.fromDate && q.toDate && q.fromDate > q.toDate) throw new AppError('SVC-9003', { fromDate: ['must not be after toDate'] });
+  if (q.fromDate && q.toDate && q.fromDate > q.toDate)
+    throw new AppError('SVC-9003', { fromDate: ['must not be after toDate'] });
   const bank = await bankAccountOrThrow(db, orgId, id);
   const reconciled = q.reconciled === undefined ? undefined : q.reconciled === 'true';
-  const { rows, total } = await repo.listBankTransactions(db, orgId, id, { fromDate: q.fromDate, toDate: q.toDate, reconciled }, page);
+  const { rows, total } = await repo.listBankTransactions(
+    db,
+    orgId,
+    id,
+    { fromDate: q.fromDate, toDate: q.toDate, reconciled },
+    page,
+  );
   const open: BankLine[] = rows
     .filter((r) => !r.reconciled)
-    .map((r) => ({ id: r.id, date: r.transaction_date, amount: r.amount, description: r.description, reference: r.reference }));
+    .map((r) => ({
+      id: r.id,
+      date: r.transaction_date,
+      amount: r.amount,
+      description: r.description,
+      reference: r.reference,
+    }));
   const candidates = await repo.reconciliationCandidates(db, orgId, bank.account_id, open, CANDIDATES_PER_LINE);
-  const suggestions = suggestMatches(open, candidates.map((c) => ({ ...candidateOf(c, country), bankId: c.bank_id })), bank.account_id);
-  return { data: rows.map((r) => presentBankTransaction(r, bank.currency_code)), meta: pageMeta(total, page), suggestions };
+  const suggestions = suggestMatches(
+    open,
+    candidates.map((c) => ({ ...candidateOf(c, country), bankId: c.bank_id })),
+    bank.account_id,
+  );
+  return {
+    data: rows.map((r) => presentBankTransaction(r, bank.currency_code)),
+    meta: pageMeta(total, page),
+    suggestions,
+  };
 }
 
 function candidateOf(c: Omit<repo.CandidateRow, 'bank_id'>, country: string): PostingCandidate {
@@ -153,11 +183,19 @@ async function reconcileLine(trx: TenantTx, p: Principal, id: string, body: Reco
   if (line.reconciled) throw new AppError('SVC-5005', { bankTransactionId: ['already reconciled'] });
   if (posting.reconciled) throw new AppError('SVC-5005', { transactionId: ['already reconciled'] });
   if (posting.debit_account_id !== bank.account_id && posting.credit_account_id !== bank.account_id) {
-    throw new AppError('SVC-9003', { transactionId: [`the posting does not touch the bank account's ledger account ${bank.account_code}`] });
+    throw new AppError('SVC-9003', {
+      transactionId: [`the posting does not touch the bank account's ledger account ${bank.account_code}`],
+    });
   }
   const doc = await repo.documentNumberOf(trx, p.orgId, posting.reference_type, posting.reference_id);
   const confidence = matchScore(
-    { id: line.id, date: line.transaction_date, amount: line.amount, description: line.description, reference: line.reference },
+    {
+      id: line.id,
+      date: line.transaction_date,
+      amount: line.amount,
+      description: line.description,
+      reference: line.reference,
+    },
     candidateOf({ ...posting, description: posting.description, document_number: doc }, p.organization.country),
     bank.account_id,
   );

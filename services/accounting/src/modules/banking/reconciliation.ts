@@ -31,7 +31,8 @@ function daysApart(a: string, b: string): number {
   return Math.abs(Date.parse(`${a}T00:00:00Z`) - Date.parse(`${b}T00:00:00Z`)) / DAY_MS;
 }
 
-const contains = (haystack: string, needle: string | null) => !!needle && haystack.toLowerCase().includes(needle.toLowerCase());
+const contains = (haystack: string, needle: string | null) =>
+  !!needle && haystack.toLowerCase().includes(needle.toLowerCase());
 
 /** Payment references are written with or without spaces and hyphens ("97 0420260001", "HR01 2026-00013"). */
 const compactRef = (v: string) => v.replace(/[^0-9A-Za-z]/g, '').toUpperCase();
@@ -49,7 +50,9 @@ const compactRef = (v: string) => v.replace(/[^0-9A-Za-z]/g, '').toUpperCase();
 export function matchScore(bank: BankLine, posting: PostingCandidate, ledgerAccountId: string): number {
   let score = 0;
   const amount = dec(bank.amount);
-  const rightSide = amount.gt(0) ? posting.debitAccountId === ledgerAccountId : posting.creditAccountId === ledgerAccountId;
+  const rightSide = amount.gt(0)
+    ? posting.debitAccountId === ledgerAccountId
+    : posting.creditAccountId === ledgerAccountId;
   if (rightSide && amount.abs().eq(posting.amount)) score += 50;
 
   const days = daysApart(bank.date, posting.date);
@@ -62,7 +65,8 @@ export function matchScore(bank: BankLine, posting: PostingCandidate, ledgerAcco
     contains(bank.description, posting.documentNumber) ||
     contains(posting.description, bank.reference.trim() || null);
   if (referenceMatch) score += 20;
-  if (posting.paymentReference && compactRef(bank.reference).includes(compactRef(posting.paymentReference))) score += 20;
+  if (posting.paymentReference && compactRef(bank.reference).includes(compactRef(posting.paymentReference)))
+    score += 20;
 
   return Math.min(score, 100);
 }
@@ -82,7 +86,11 @@ export const SUGGESTIONS_PER_LINE = 1;
  * out best first: a posting is suggested at most once (to the line it fits best), a line gets at
  * most SUGGESTIONS_PER_LINE. Ties go to the closer date, then to the line's order on the page.
  */
-export function suggestMatches(lines: BankLine[], candidates: Array<PostingCandidate & { bankId: string }>, ledgerAccountId: string): Suggestion[] {
+export function suggestMatches(
+  lines: BankLine[],
+  candidates: Array<PostingCandidate & { bankId: string }>,
+  ledgerAccountId: string,
+): Suggestion[] {
   const byId = new Map(lines.map((l, i) => [l.id, { line: l, order: i }]));
   const scored: Array<Suggestion & { days: number; order: number }> = [];
   for (const c of candidates) {
@@ -90,7 +98,13 @@ export function suggestMatches(lines: BankLine[], candidates: Array<PostingCandi
     if (!entry) continue;
     const score = matchScore(entry.line, c, ledgerAccountId);
     if (score >= SUGGESTION_THRESHOLD) {
-      scored.push({ bankTxId: c.bankId, glTxId: c.id, score, days: daysApart(entry.line.date, c.date), order: entry.order });
+      scored.push({
+        bankTxId: c.bankId,
+        glTxId: c.id,
+        score,
+        days: daysApart(entry.line.date, c.date),
+        order: entry.order,
+      });
     }
   }
   scored.sort((a, b) => b.score - a.score || a.days - b.days || a.order - b.order || (a.glTxId < b.glTxId ? -1 : 1));

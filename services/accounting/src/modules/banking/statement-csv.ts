@@ -1,4 +1,4 @@
-import { Parser, type Options } from 'csv-parse';
+import { type Options, Parser } from 'csv-parse';
 import { AppError } from '../../lib/errors.js';
 
 /**
@@ -116,7 +116,10 @@ export class OccurrenceCounter {
     while (this.table[slot] !== -1 && this.hashes[this.table[slot]] !== hash) slot = (slot + 1) & mask;
     let count = 1;
     for (let j = this.table[slot]; j !== -1; j = this.chain[j]) {
-      if (this.ends[j] - this.starts[j] === end - start && this.keys.compare(this.keys, start, end, this.starts[j], this.ends[j]) === 0) {
+      if (
+        this.ends[j] - this.starts[j] === end - start &&
+        this.keys.compare(this.keys, start, end, this.starts[j], this.ends[j]) === 0
+      ) {
         count = this.counts[j] + 1;
         break;
       }
@@ -293,7 +296,12 @@ async function peekHead(source: AsyncIterable<Buffer>): Promise<{ head: string; 
     yield* taken;
     for (let n = await it.next(); !n.done; n = await it.next()) yield n.value;
   }
-  return { head: Buffer.concat(taken).toString('utf8').replace(/^\uFEFF/, ''), stream: all() };
+  return {
+    head: Buffer.concat(taken)
+      .toString('utf8')
+      .replace(/^\uFEFF/, ''),
+    stream: all(),
+  };
 }
 
 const fileError = (message: string) => new AppError('SVC-5006', { file: [message] });
@@ -308,7 +316,8 @@ export async function readUpload(source: AsyncIterable<Buffer>): Promise<Buffer[
   try {
     for await (const chunk of source) chunks.push(chunk);
   } catch (err) {
-    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('SVC-5007', { file: ['must be at most 5 MB'] });
+    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
+      throw new AppError('SVC-5007', { file: ['must be at most 5 MB'] });
     throw err;
   }
   return chunks;
@@ -334,7 +343,9 @@ class LineParser extends Parser {
     super(options);
   }
   override push(record: unknown): boolean {
-    return super.push(record === null ? null : ({ record: record as string[], endLine: this.info.lines } satisfies ParsedRecord));
+    return super.push(
+      record === null ? null : ({ record: record as string[], endLine: this.info.lines } satisfies ParsedRecord),
+    );
   }
 }
 
@@ -356,7 +367,13 @@ export async function* statementBatches(
   const summary: StatementSummary = { errors: [], dateErrors: 0, dataRows: 0, accepted: 0, delimiter };
   let batch = new BatchWriter();
   const occurrences = new OccurrenceCounter(fileBytes);
-  const parser = new LineParser({ bom: true, delimiter, relax_column_count: true, skip_empty_lines: true, max_record_size: 64 * 1024 });
+  const parser = new LineParser({
+    bom: true,
+    delimiter,
+    relax_column_count: true,
+    skip_empty_lines: true,
+    max_record_size: 64 * 1024,
+  });
   // Fed by hand rather than piped: a failing upload (the size limit) must fail the parser too.
   // Stops feeding when the parser is destroyed (the caller gave up, e.g. on a database error).
   const drainedOrClosed = () =>
@@ -390,7 +407,8 @@ export async function* statementBatches(
       const line = endLine - breaks;
       if (first) {
         first = false;
-        if (record.length < 3) throw fileError(`line ${line}: fewer than 3 columns (Date, Description, Amount, Reference)`);
+        if (record.length < 3)
+          throw fileError(`line ${line}: fewer than 3 columns (Date, Description, Amount, Reference)`);
         if (record[0].trim().toLowerCase() === 'date') continue;
       }
       summary.dataRows++;
@@ -409,7 +427,10 @@ export async function* statementBatches(
       }
       const value = normaliseAmount(amount, delimiter, currencyDecimals);
       if (value === null) {
-        bad(line, `amount "${amount.slice(0, 40)}" is not a non-zero decimal with at most ${currencyDecimals} decimals`);
+        bad(
+          line,
+          `amount "${amount.slice(0, 40)}" is not a non-zero decimal with at most ${currencyDecimals} decimals`,
+        );
         continue;
       }
       if (description.length > MAX_DESCRIPTION) {
@@ -437,7 +458,8 @@ export async function* statementBatches(
     const e = err as { code?: string; message?: string; lines?: number };
     // The size limit of the upload surfaces here, through the parser.
     if (e.code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('SVC-5007', { file: ['must be at most 5 MB'] });
-    if (typeof e.code === 'string' && e.code.startsWith('CSV_')) throw fileError(`not a valid CSV file: ${e.message ?? e.code}`);
+    if (typeof e.code === 'string' && e.code.startsWith('CSV_'))
+      throw fileError(`not a valid CSV file: ${e.message ?? e.code}`);
     throw err;
   } finally {
     // Reached early when the caller stops (return or throw): stop the parser, and with it the feeding.

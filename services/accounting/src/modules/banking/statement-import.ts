@@ -1,9 +1,9 @@
 import { dec } from '@app/shared/money';
-import { AppError } from '../../lib/errors.js';
 import type { TenantScope } from '../../db/tenant-scope.js';
+import { AppError } from '../../lib/errors.js';
 import { currencyDecimals } from '../currencies/currencies.js';
 import * as repo from './banking.repository.js';
-import { drain, readUpload, statementBatches, type StatementBatch, type StatementSummary } from './statement-csv.js';
+import { drain, readUpload, type StatementBatch, type StatementSummary, statementBatches } from './statement-csv.js';
 
 /** Rows per INSERT: large enough to amortise the round trip, small enough for one parameter set. */
 const BATCH = 5000;
@@ -23,7 +23,11 @@ export const STATEMENT_MAX_BYTES = 5 * 1024 * 1024;
  * overlapping re-imports and concurrent imports are safe and two identical payments in one file
  * stay two.
  */
-export async function importStatement(scope: TenantScope, bank: { id: string; currency_code: string }, file: AsyncIterable<Buffer>) {
+export async function importStatement(
+  scope: TenantScope,
+  bank: { id: string; currency_code: string },
+  file: AsyncIterable<Buffer>,
+) {
   const chunks = await readUpload(file);
   const bytes = chunks.reduce((n, c) => n + c.length, 0);
   const batches = statementBatches(drain(chunks), currencyDecimals(bank.currency_code), BATCH, bytes);

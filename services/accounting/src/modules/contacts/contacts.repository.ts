@@ -1,4 +1,4 @@
-import { sql, type Insertable, type Kysely, type Updateable } from 'kysely';
+import { type Insertable, type Kysely, sql, type Updateable } from 'kysely';
 import type { ContactsTable, DB } from '../../db/types.js';
 import type { PageRequest } from '../../lib/pagination.js';
 import type { CONTACT_SORTS } from './contacts.schemas.js';
@@ -48,12 +48,23 @@ export async function listContacts(db: Db, orgId: string, f: ContactFilter, p: P
 }
 
 export function findContact(db: Db, orgId: string, id: string) {
-  return db.selectFrom('contacts').selectAll().where('organization_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('contacts')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 /** Locks the contact against documents that would reference it while it is being deleted. */
 export function lockContact(db: Db, orgId: string, id: string) {
-  return db.selectFrom('contacts').selectAll().where('organization_id', '=', orgId).where('id', '=', id).forUpdate().executeTakeFirst();
+  return db
+    .selectFrom('contacts')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
 }
 
 export function insertContact(db: Db, values: Insertable<ContactsTable>) {

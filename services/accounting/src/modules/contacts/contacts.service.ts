@@ -1,7 +1,7 @@
-import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 // The package's main entry registers the country names of all 78 languages it ships (about 1.6 MB
 // of heap for the life of the process); only the codes are needed here, and index.js holds them.
 import countries from 'i18n-iso-countries/index.js';
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Static } from 'typebox';
 import type { TenantScope } from '../../db/tenant-scope.js';
 import type { ContactsTable, DB } from '../../db/types.js';
@@ -11,7 +11,12 @@ import { pageMeta, pageRequest } from '../../lib/pagination.js';
 import { assertCurrency } from '../currencies/currencies.js';
 import { assertVatNumber } from '../einvoice/tax-ids.js';
 import * as repo from './contacts.repository.js';
-import { CONTACT_SORTS, type ContactsQuery, type CreateContactBody, type UpdateContactBody } from './contacts.schemas.js';
+import {
+  CONTACT_SORTS,
+  type ContactsQuery,
+  type CreateContactBody,
+  type UpdateContactBody,
+} from './contacts.schemas.js';
 
 type Db = Kysely<DB>;
 type Row = Selectable<ContactsTable>;
@@ -50,7 +55,8 @@ function normalizeName(value: string): string {
   return name;
 }
 
-const blankToNull = (v: string | null | undefined) => (v === undefined ? undefined : v === null || v.trim() === '' ? null : v.trim());
+const blankToNull = (v: string | null | undefined) =>
+  v === undefined ? undefined : v === null || v.trim() === '' ? null : v.trim();
 
 export function presentContact(c: Row) {
   return {
@@ -124,7 +130,9 @@ export async function createContact(scope: TenantScope, baseCurrency: string, bo
 export function updateContact(scope: TenantScope, id: string, body: Static<typeof UpdateContactBody>) {
   const values = optionalFields(body);
   return scope.transaction(async (trx) => {
-    const row = Object.keys(values).length ? await repo.updateContact(trx, scope.orgId, id, values) : await repo.findContact(trx, scope.orgId, id);
+    const row = Object.keys(values).length
+      ? await repo.updateContact(trx, scope.orgId, id, values)
+      : await repo.findContact(trx, scope.orgId, id);
     if (!row) throw new AppError('SVC-7001');
     // E2 on the record as it now stands (the rollback undoes the update); an untouched old
     // number does not block unrelated edits.
@@ -134,12 +142,21 @@ export function updateContact(scope: TenantScope, id: string, body: Static<typeo
 }
 
 /** The route's entry point for deleteContact, in its own transaction. */
-export function removeContact(scope: TenantScope, id: string, blockers: readonly ContactDeleteBlocker[]): Promise<void> {
+export function removeContact(
+  scope: TenantScope,
+  id: string,
+  blockers: readonly ContactDeleteBlocker[],
+): Promise<void> {
   return scope.transaction((trx) => deleteContact(trx, scope.orgId, id, blockers));
 }
 
 /** Soft delete (isActive false), refused while one of the blockers objects; deleting twice is a no-op. */
-export async function deleteContact(trx: Db, orgId: string, id: string, blockers: readonly ContactDeleteBlocker[]): Promise<void> {
+export async function deleteContact(
+  trx: Db,
+  orgId: string,
+  id: string,
+  blockers: readonly ContactDeleteBlocker[],
+): Promise<void> {
   const row = await repo.lockContact(trx, orgId, id);
   if (!row) throw new AppError('SVC-7001');
   if (!row.is_active) return;

@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { errorResponses } from '../../lib/schemas.js';
 import { ALL_ROLES, scopeOf } from '../../plugins/auth.js';
@@ -18,11 +18,19 @@ export function currenciesRoutes() {
   const security = [{ bearerAuth: [] }];
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-    app.get('/', {
-      config: { auth: ALL_ROLES },
-      schema: { tags, security, response: { 200: Type.Object({ data: Type.Array(Currency) }), ...errorResponses(401, 403) } },
-    }, async (request) => {
-      return listCurrencies(scopeOf(request));
-    });
+    app.get(
+      '/',
+      {
+        config: { auth: ALL_ROLES },
+        schema: {
+          tags,
+          security,
+          response: { 200: Type.Object({ data: Type.Array(Currency) }), ...errorResponses(401, 403) },
+        },
+      },
+      async (request) => {
+        return listCurrencies(scopeOf(request));
+      },
+    );
   };
 }

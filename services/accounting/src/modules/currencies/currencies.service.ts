@@ -5,6 +5,12 @@ import * as repo from './currencies.repository.js';
 export async function listCurrencies(scope: TenantScope) {
   const rows = await scope.run(repo.listCurrencies);
   return {
-    data: rows.map((c) => ({ code: c.code, name: c.name, symbol: c.symbol, decimalPlaces: c.decimal_places, isActive: c.is_active })),
+    data: rows.map((c) => ({
+      code: c.code,
+      name: c.name,
+      symbol: c.symbol,
+      decimalPlaces: c.decimal_places,
+      isActive: c.is_active,
+    })),
   };
 }

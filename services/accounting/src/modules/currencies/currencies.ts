@@ -1,4 +1,4 @@
-import { formatAmount, type Dec } from '@app/shared/money';
+import { type Dec, formatAmount } from '@app/shared/money';
 import { AppError } from '../../lib/errors.js';
 
 /**
@@ -34,5 +34,6 @@ export function formatMoney(value: string | Dec, currencyCode: string): string {
 
 /** 422 SVC-9003 on `field` unless `code` is a currency the service knows. */
 export function assertCurrency(code: string, field = 'currencyCode'): void {
-  if (!isKnownCurrency(code)) throw new AppError('SVC-9003', { [field]: [`must be one of ${CURRENCY_CODES.join(', ')}`] });
+  if (!isKnownCurrency(code))
+    throw new AppError('SVC-9003', { [field]: [`must be one of ${CURRENCY_CODES.join(', ')}`] });
 }

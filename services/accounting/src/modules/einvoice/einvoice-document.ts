@@ -1,7 +1,7 @@
+import { D, type Dec, dec, formatAmount, roundHalfUp } from '@app/shared/money';
 import type { Selectable } from 'kysely';
-import { D, dec, formatAmount, roundHalfUp, type Dec } from '@app/shared/money';
 import type { ContactsTable, InvoiceItemsTable, InvoicesTable, OrganizationsTable } from '../../db/types.js';
-import { AppError } from '../../lib/errors.js';
+import { AppError, addDetail } from '../../lib/errors.js';
 import { currencyDecimals } from '../currencies/currencies.js';
 import { paymentReference, splitReference } from './payment-reference.js';
 import { compactTaxId, isOib } from './tax-ids.js';
@@ -27,10 +27,11 @@ const HR_RATE_NAMES: Record<string, string> = { '25': 'HR:PDV25', '13': 'HR:PDV1
 class Missing {
   readonly details: Record<string, string[]> = {};
   add(field: string, message: string) {
-    (this.details[field] ??= []).push(message);
+    addDetail(this.details, field, message);
   }
   require(field: string, value: unknown, why: string) {
-    if (value === null || value === undefined || (typeof value === 'string' && value.trim() === '')) this.add(field, `is required ${why}`);
+    if (value === null || value === undefined || (typeof value === 'string' && value.trim() === ''))
+      this.add(field, `is required ${why}`);
   }
   throwIfAny() {
     if (Object.keys(this.details).length) throw new AppError('SVC-9003', this.details);
@@ -41,7 +42,11 @@ export function profileOf(country: string): Profile {
   return country === 'RS' ? 'RS' : country === 'HR' ? 'HR' : 'BA';
 }
 
-const PROFILE_NAME: Record<Profile, string> = { RS: 'for a SEF e-invoice (srbdt)', HR: 'for a CIUS-HR e-invoice', BA: 'for an EN 16931 e-invoice' };
+const PROFILE_NAME: Record<Profile, string> = {
+  RS: 'for a SEF e-invoice (srbdt)',
+  HR: 'for a CIUS-HR e-invoice',
+  BA: 'for an EN 16931 e-invoice',
+};
 
 /**
  * E3: the VAT category of a line. A positive rate is S; a zero rate is explained by its
@@ -50,7 +55,11 @@ const PROFILE_NAME: Record<Profile, string> = { RS: 'for a SEF e-invoice (srbdt)
  * (VATEX-EU-AE: AE, VATEX-EU-O: O, VATEX-EU-G: G export, VATEX-EU-IC: K intra-community, other
  * articles: E).
  */
-export function vatCategory(profile: Profile, rate: Dec, code: string | null): { category: string; code: string | null } | { error: string } {
+export function vatCategory(
+  profile: Profile,
+  rate: Dec,
+  code: string | null,
+): { category: string; code: string | null } | { error: string } {
   if (rate.gt(0)) return { category: 'S', code: null };
   if (!code) return { error: 'is required when taxRate is 0' };
   if (profile === 'RS') {
@@ -60,7 +69,10 @@ export function vatCategory(profile: Profile, rate: Dec, code: string | null): {
     return { category, code };
   }
   if (!/^VATEX-/.test(code)) return { error: 'must be an EN 16931 VATEX code (e.g. VATEX-EU-132)' };
-  const category = ({ 'VATEX-EU-AE': 'AE', 'VATEX-EU-O': 'O', 'VATEX-EU-G': 'G', 'VATEX-EU-IC': 'K' } as Record<string, string>)[code] ?? 'E';
+  const category =
+    ({ 'VATEX-EU-AE': 'AE', 'VATEX-EU-O': 'O', 'VATEX-EU-G': 'G', 'VATEX-EU-IC': 'K' } as Record<string, string>)[
+      code
+    ] ?? 'E';
   return { category, code };
 }
 
@@ -75,7 +87,16 @@ function prefixedVatId(country: string | null, value: string | null): string | n
 
 function localDateTime(at: Date): { date: string; time: string } {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-GB', { timeZone: TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
+    new Intl.DateTimeFormat('en-GB', {
+      timeZone: TIME_ZONE,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    })
       .formatToParts(at)
       .map((p) => [p.type, p.value]),
   );
@@ -115,20 +136,25 @@ export function buildEInvoice(src: EInvoiceSource, kind: DocumentKind): UblDocum
   const buyerCountry = c?.country ?? null;
   missing.require('customer.country', buyerCountry, why);
   if (profile === 'RS') {
-    if (buyerCountry && buyerCountry !== 'RS') missing.add('customer.country', 'must be RS: SEF carries domestic invoices only');
+    if (buyerCountry && buyerCountry !== 'RS')
+      missing.add('customer.country', 'must be RS: SEF carries domestic invoices only');
     missing.require('customer.vatNumber', c?.vat_number, why);
     if (c?.vat_number && !compactTaxId('RS', c.vat_number)) missing.add('customer.vatNumber', 'must be a valid PIB');
     missing.require('customer.registrationNumber', c?.registration_number, why);
-    if (c?.registration_number && !/^(\d{8}|\d{13})$/.test(c.registration_number)) missing.add('customer.registrationNumber', 'must have 8 or 13 digits (matični broj)');
+    if (c?.registration_number && !/^(\d{8}|\d{13})$/.test(c.registration_number))
+      missing.add('customer.registrationNumber', 'must have 8 or 13 digits (matični broj)');
     missing.require('customer.city', c?.city, why);
     missing.require('customer.postalCode', c?.postal_code, why);
   }
   if (profile === 'HR') {
     missing.require('customer.vatNumber', c?.vat_number, why);
-    if (buyerCountry === 'HR' && c?.vat_number && !compactTaxId('HR', c.vat_number)) missing.add('customer.vatNumber', 'must be a valid OIB');
-    if (buyerCountry && buyerCountry !== 'HR') missing.require('customer.email', c?.email, `${why} (the buyer's electronic address)`);
+    if (buyerCountry === 'HR' && c?.vat_number && !compactTaxId('HR', c.vat_number))
+      missing.add('customer.vatNumber', 'must be a valid OIB');
+    if (buyerCountry && buyerCountry !== 'HR')
+      missing.require('customer.email', c?.email, `${why} (the buyer's electronic address)`);
     if (!src.operator) missing.add('operator', `the issuing user is required ${why}`);
-    else if (!src.operator.operatorOib || !isOib(src.operator.operatorOib)) missing.add('operator.operatorOib', `is required ${why}: set it with PUT /auth/me`);
+    else if (!src.operator.operatorOib || !isOib(src.operator.operatorOib))
+      missing.add('operator.operatorOib', `is required ${why}: set it with PUT /auth/me`);
   }
 
   // Lines.
@@ -149,8 +175,9 @@ export function buildEInvoice(src: EInvoiceSource, kind: DocumentKind): UblDocum
       if (item.classification_code && !/^\d{2}\.\d{2}\.\d{2}$/.test(item.classification_code)) {
         missing.add(at('classificationCode'), 'must be a KPD 2025 code (nn.nn.nn)');
       }
-      hrName = cat.category === 'S' ? HR_RATE_NAMES[rate.toFixed()] ?? null : `HR:${cat.category}`;
-      if (!hrName) missing.add(at('taxRate'), 'must be 25, 13 or 5 (or 0 with an exemption code) for a Croatian e-invoice');
+      hrName = cat.category === 'S' ? (HR_RATE_NAMES[rate.toFixed()] ?? null) : `HR:${cat.category}`;
+      if (!hrName)
+        missing.add(at('taxRate'), 'must be 25, 13 or 5 (or 0 with an exemption code) for a Croatian e-invoice');
     }
     lineCategories[i] = cat.category;
     const percent = cat.category === 'O' ? null : rate.toFixed();
@@ -167,13 +194,22 @@ export function buildEInvoice(src: EInvoiceSource, kind: DocumentKind): UblDocum
       percent,
       hrName,
       exemptionCode: profile === 'HR' ? exemptionCode : null,
-      classification: item.classification_code ? { code: item.classification_code, listId: profile === 'HR' ? 'CG' : 'ZZZ' } : null,
+      classification: item.classification_code
+        ? { code: item.classification_code, listId: profile === 'HR' ? 'CG' : 'ZZZ' }
+        : null,
     });
     // One breakdown per category and rate (BR-CO-18, BR-S-08 ...); its tax is the sum of the
     // lines' rounded taxes, so the breakdown adds up to the invoice's taxAmount exactly (A3).
     const key = `${cat.category}|${percent}`;
     const g = groups.get(key) ?? {
-      category: cat.category, percent, taxable: '', tax: '', exemptionCode, hrName, taxableDec: new D(0), taxDec: new D(0),
+      category: cat.category,
+      percent,
+      taxable: '',
+      tax: '',
+      exemptionCode,
+      hrName,
+      taxableDec: new D(0),
+      taxDec: new D(0),
     };
     g.taxableDec = g.taxableDec.plus(item.line_total);
     g.taxDec = g.taxDec.plus(item.line_tax);
@@ -185,17 +221,31 @@ export function buildEInvoice(src: EInvoiceSource, kind: DocumentKind): UblDocum
   if (outside && categories.size > 1) {
     lineCategories.forEach((category, i) => {
       if (category === 'O') {
-        missing.add(`items[${i}].vatExemptionCode`, 'an outside-VAT (O) line cannot share an e-invoice with other VAT categories (BR-O-11): invoice it separately');
+        missing.add(
+          `items[${i}].vatExemptionCode`,
+          'an outside-VAT (O) line cannot share an e-invoice with other VAT categories (BR-O-11): invoice it separately',
+        );
       }
     });
   }
   missing.throwIfAny();
 
-  const breakdown = [...groups.values()].map(({ taxableDec, taxDec, ...g }) => ({ ...g, taxable: money(taxableDec), tax: money(taxDec) }));
+  const breakdown = [...groups.values()].map(({ taxableDec, taxDec, ...g }) => ({
+    ...g,
+    taxable: money(taxableDec),
+    tax: money(taxDec),
+  }));
   const baseCurrency = org.base_currency;
-  const taxCurrency = inv.currency_code === baseCurrency
-    ? null
-    : { code: baseCurrency, taxAmount: formatAmount(roundHalfUp(dec(inv.tax_amount).times(inv.exchange_rate), currencyDecimals(baseCurrency)), currencyDecimals(baseCurrency)) };
+  const taxCurrency =
+    inv.currency_code === baseCurrency
+      ? null
+      : {
+          code: baseCurrency,
+          taxAmount: formatAmount(
+            roundHalfUp(dec(inv.tax_amount).times(inv.exchange_rate), currencyDecimals(baseCurrency)),
+            currencyDecimals(baseCurrency),
+          ),
+        };
 
   const orgVat = compactTaxId(org.country, org.vat_number);
   const buyerVat = c ? compactTaxId(buyerCountry, c.vat_number) : null;
@@ -208,7 +258,8 @@ export function buildEInvoice(src: EInvoiceSource, kind: DocumentKind): UblDocum
     // BR-O-02: an outside-VAT invoice carries no VAT identifiers (the PIB/OIB stays the endpoint).
     vatId: outside ? null : prefixedVatId(org.country, org.vat_number),
     companyId: org.registration_number,
-    endpoint: profile === 'RS' ? { scheme: '9948', id: orgVat! } : profile === 'HR' ? { scheme: '9934', id: orgVat! } : null,
+    endpoint:
+      profile === 'RS' ? { scheme: '9948', id: orgVat! } : profile === 'HR' ? { scheme: '9934', id: orgVat! } : null,
   };
   const buyer: UblParty = {
     name: c?.name ?? inv.customer_name,
@@ -219,9 +270,13 @@ export function buildEInvoice(src: EInvoiceSource, kind: DocumentKind): UblDocum
     vatId: outside ? null : prefixedVatId(buyerCountry, c?.vat_number ?? null),
     companyId: c?.registration_number ?? null,
     endpoint:
-      profile === 'RS' ? { scheme: '9948', id: buyerVat! }
-      : profile === 'HR' ? (buyerCountry === 'HR' ? { scheme: '9934', id: buyerVat! } : { scheme: 'EM', id: c!.email! })
-      : null,
+      profile === 'RS'
+        ? { scheme: '9948', id: buyerVat! }
+        : profile === 'HR'
+          ? buyerCountry === 'HR'
+            ? { scheme: '9934', id: buyerVat! }
+            : { scheme: 'EM', id: c!.email! }
+          : null,
   };
 
   const reference = paymentReference(org.country, inv.invoice_number);
@@ -234,7 +289,9 @@ export function buildEInvoice(src: EInvoiceSource, kind: DocumentKind): UblDocum
   const discount = dec(inv.discount_amount);
   const notes = [
     ...(inv.notes?.trim() ? [inv.notes.trim()] : []),
-    ...(discount.gt(0) ? [`Discount ${money(discount)} ${inv.currency_code} deducted from the amount due (shown as paid amount BT-113)`] : []),
+    ...(discount.gt(0)
+      ? [`Discount ${money(discount)} ${inv.currency_code} deducted from the amount due (shown as paid amount BT-113)`]
+      : []),
   ];
   const hasK = breakdown.some((b) => b.category === 'K');
 
@@ -251,7 +308,10 @@ export function buildEInvoice(src: EInvoiceSource, kind: DocumentKind): UblDocum
     taxCurrency,
     billingReference: isCredit ? { id: inv.invoice_number, issueDate: inv.invoice_date } : null,
     seller,
-    operator: profile === 'HR' && src.operator?.operatorOib ? { oib: src.operator.operatorOib, name: src.operator.fullName } : null,
+    operator:
+      profile === 'HR' && src.operator?.operatorOib
+        ? { oib: src.operator.operatorOib, name: src.operator.fullName }
+        : null,
     buyer,
     payment: { account: org.iban, paymentId },
     notes,
@@ -269,5 +329,8 @@ export function buildEInvoice(src: EInvoiceSource, kind: DocumentKind): UblDocum
 
 /** CIUS-HR: the invoice's PDF travels inside the e-invoice as an additional document (BG-24). */
 export function attachPdf(doc: UblDocument, invoiceNumber: string, pdf: Buffer): UblDocument {
-  return { ...doc, attachment: { id: invoiceNumber, filename: `${invoiceNumber}.pdf`, base64: pdf.toString('base64') } };
+  return {
+    ...doc,
+    attachment: { id: invoiceNumber, filename: `${invoiceNumber}.pdf`, base64: pdf.toString('base64') },
+  };
 }

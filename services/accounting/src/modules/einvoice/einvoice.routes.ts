@@ -1,14 +1,21 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import { IdParams, errorResponses } from '../../lib/schemas.js';
+import { errorResponses, IdParams } from '../../lib/schemas.js';
 import { ALL_ROLES, scopeOf } from '../../plugins/auth.js';
 import { todayIso } from '../invoices/invoice-status.js';
 import type { InvoiceDeps } from '../invoices/invoice-transitions.js';
 import { invoicePaymentCode, invoiceUbl } from './einvoice.service.js';
 
-const PngResponse = Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'image/png: RS the NBS IPS QR code, HR the HUB-3A PDF417 barcode' });
-const XmlResponse = Type.Unsafe<string>({ type: 'string', description: 'application/xml: UBL 2.1 (RS: SEF srbdt; HR: CIUS-HR 2025 with the PDF embedded; BA: EN 16931)' });
+const PngResponse = Type.Unsafe<Buffer>({
+  type: 'string',
+  format: 'binary',
+  description: 'image/png: RS the NBS IPS QR code, HR the HUB-3A PDF417 barcode',
+});
+const XmlResponse = Type.Unsafe<string>({
+  type: 'string',
+  description: 'application/xml: UBL 2.1 (RS: SEF srbdt; HR: CIUS-HR 2025 with the PDF embedded; BA: EN 16931)',
+});
 
 /** E-invoice documents of an invoice, under /api/v1/invoices (E3, E4). */
 export function einvoiceRoutes(deps: InvoiceDeps) {
@@ -23,32 +30,73 @@ export function einvoiceRoutes(deps: InvoiceDeps) {
         .header('cache-control', 'private, no-store')
         .send(xml);
 
-    app.get('/:id/ubl', {
-      config: { auth: ALL_ROLES, perMinute: 60 },
-      schema: { tags, security, params: IdParams, response: { 200: XmlResponse, ...errorResponses(400, 401, 403, 404, 422) } },
-    }, async (request, reply) => {
-      const { xml, number } = await invoiceUbl(scopeOf(request), deps, request.principal(), request.params.id, 'invoice', todayIso());
-      return sendXml(reply, xml, number);
-    });
+    app.get(
+      '/:id/ubl',
+      {
+        config: { auth: ALL_ROLES, perMinute: 60 },
+        schema: {
+          tags,
+          security,
+          params: IdParams,
+          response: { 200: XmlResponse, ...errorResponses(400, 401, 403, 404, 422) },
+        },
+      },
+      async (request, reply) => {
+        const { xml, number } = await invoiceUbl(
+          scopeOf(request),
+          deps,
+          request.principal(),
+          request.params.id,
+          'invoice',
+          todayIso(),
+        );
+        return sendXml(reply, xml, number);
+      },
+    );
 
-    app.get('/:id/credit-note/ubl', {
-      config: { auth: ALL_ROLES, perMinute: 60 },
-      schema: { tags, security, params: IdParams, response: { 200: XmlResponse, ...errorResponses(400, 401, 403, 404, 422) } },
-    }, async (request, reply) => {
-      const { xml, number } = await invoiceUbl(scopeOf(request), deps, request.principal(), request.params.id, 'credit-note', todayIso());
-      return sendXml(reply, xml, number);
-    });
+    app.get(
+      '/:id/credit-note/ubl',
+      {
+        config: { auth: ALL_ROLES, perMinute: 60 },
+        schema: {
+          tags,
+          security,
+          params: IdParams,
+          response: { 200: XmlResponse, ...errorResponses(400, 401, 403, 404, 422) },
+        },
+      },
+      async (request, reply) => {
+        const { xml, number } = await invoiceUbl(
+          scopeOf(request),
+          deps,
+          request.principal(),
+          request.params.id,
+          'credit-note',
+          todayIso(),
+        );
+        return sendXml(reply, xml, number);
+      },
+    );
 
-    app.get('/:id/payment-code', {
-      config: { auth: ALL_ROLES, perMinute: 60 },
-      schema: { tags, security, params: IdParams, response: { 200: PngResponse, ...errorResponses(401, 403, 404, 422) } },
-    }, async (request, reply) => {
-      const code = await invoicePaymentCode(scopeOf(request), request.principal(), request.params.id, todayIso());
-      return reply
-        .type('image/png')
-        .header('content-disposition', `inline; filename="${code.number}-${code.kind}.png"`)
-        .header('cache-control', 'private, no-store')
-        .send(code.png);
-    });
+    app.get(
+      '/:id/payment-code',
+      {
+        config: { auth: ALL_ROLES, perMinute: 60 },
+        schema: {
+          tags,
+          security,
+          params: IdParams,
+          response: { 200: PngResponse, ...errorResponses(401, 403, 404, 422) },
+        },
+      },
+      async (request, reply) => {
+        const code = await invoicePaymentCode(scopeOf(request), request.principal(), request.params.id, todayIso());
+        return reply
+          .type('image/png')
+          .header('content-disposition', `inline; filename="${code.number}-${code.kind}.png"`)
+          .header('cache-control', 'private, no-store')
+          .send(code.png);
+      },
+    );
   };
 }

@@ -4,10 +4,10 @@ import type { DB } from '../../db/types.js';
 import { AppError } from '../../lib/errors.js';
 import type { Principal } from '../../plugins/auth.js';
 import { findProfile } from '../auth/auth.repository.js';
-import { pdfOf, type InvoiceDeps } from '../invoices/invoice-transitions.js';
+import { type InvoiceDeps, pdfOf } from '../invoices/invoice-transitions.js';
 import * as invoices from '../invoices/invoices.repository.js';
 import { findOrganization } from '../organization/organization.repository.js';
-import { attachPdf, buildEInvoice, profileOf, type DocumentKind } from './einvoice-document.js';
+import { attachPdf, buildEInvoice, type DocumentKind, profileOf } from './einvoice-document.js';
 import { paymentCodeInputOf, renderPaymentCode } from './payment-code.js';
 
 type Db = Kysely<DB>;
@@ -16,18 +16,34 @@ type Db = Kysely<DB>;
  * GET /invoices/:id/ubl and /credit-note/ubl (E3). The invoice exists as an e-invoice from sent
  * on (a draft is 400 SVC-3004); its credit note (381) only once it was cancelled after being sent.
  */
-export function invoiceUbl(scope: TenantScope, deps: InvoiceDeps, p: Principal, id: string, kind: DocumentKind, today: string) {
+export function invoiceUbl(
+  scope: TenantScope,
+  deps: InvoiceDeps,
+  p: Principal,
+  id: string,
+  kind: DocumentKind,
+  today: string,
+) {
   return scope.run((db) => renderInvoiceUbl(deps, db, p, id, kind, today));
 }
 
-async function renderInvoiceUbl(deps: InvoiceDeps, db: Db, p: Principal, id: string, kind: DocumentKind, today: string) {
+async function renderInvoiceUbl(
+  deps: InvoiceDeps,
+  db: Db,
+  p: Principal,
+  id: string,
+  kind: DocumentKind,
+  today: string,
+) {
   const inv = await invoices.findInvoice(db, p.orgId, id, today);
   if (!inv) throw new AppError('SVC-3001');
   if (kind === 'invoice' && inv.status === 'draft') {
     throw new AppError('SVC-3004', { status: ['draft: the e-invoice exists once the invoice is sent'] });
   }
   if (kind === 'credit-note' && (inv.status !== 'cancelled' || !inv.sent_at)) {
-    throw new AppError('SVC-3004', { status: [`${inv.status}: a credit note exists for an invoice cancelled after it was sent`] });
+    throw new AppError('SVC-3004', {
+      status: [`${inv.status}: a credit note exists for an invoice cancelled after it was sent`],
+    });
   }
   const [org, customer, items, creator] = await Promise.all([
     findOrganization(db, p.orgId),
@@ -39,7 +55,8 @@ async function renderInvoiceUbl(deps: InvoiceDeps, db: Db, p: Principal, id: str
   const operator = creator ? { fullName: creator.full_name, operatorOib: creator.operator_oib } : null;
   // The document is checked before the PDF is read, so missing data is told without that work.
   let doc = buildEInvoice({ org, customer, operator, invoice: inv, items }, kind);
-  if (profileOf(org.country) === 'HR' && kind === 'invoice') doc = attachPdf(doc, inv.invoice_number, await pdfOf(deps, db, p.orgId, inv));
+  if (profileOf(org.country) === 'HR' && kind === 'invoice')
+    doc = attachPdf(doc, inv.invoice_number, await pdfOf(deps, db, p.orgId, inv));
   // The XML writer (xmlbuilder2, about 150 modules) is loaded with the first e-invoice.
   const { renderUbl } = await import('./ubl.js');
   return { xml: renderUbl(doc), number: doc.id };
@@ -53,7 +70,10 @@ export function invoicePaymentCode(scope: TenantScope, p: Principal, id: string,
 async function renderInvoicePaymentCode(db: Db, p: Principal, id: string, today: string) {
   const inv = await invoices.findInvoice(db, p.orgId, id, today);
   if (!inv) throw new AppError('SVC-3001');
-  const [org, customer] = await Promise.all([findOrganization(db, p.orgId), invoices.findCustomer(db, p.orgId, inv.customer_id)]);
+  const [org, customer] = await Promise.all([
+    findOrganization(db, p.orgId),
+    invoices.findCustomer(db, p.orgId, inv.customer_id),
+  ]);
   if (!org) throw new AppError('SVC-2001');
   return { ...(await renderPaymentCode(paymentCodeInputOf(org, customer, inv))), number: inv.invoice_number };
 }

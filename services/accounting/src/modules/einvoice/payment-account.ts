@@ -20,7 +20,11 @@ export function normalizePaymentAccount(country: string, value: string | null | 
   const domestic = domesticAccount(country, compact);
   if (domestic) return domestic;
   throw new AppError('SVC-9003', {
-    iban: [country === 'RS' ? 'must be a valid IBAN or Serbian account number (bank-account-check, 18 digits)' : 'must be a valid IBAN'],
+    iban: [
+      country === 'RS'
+        ? 'must be a valid IBAN or Serbian account number (bank-account-check, 18 digits)'
+        : 'must be a valid IBAN',
+    ],
   });
 }
 

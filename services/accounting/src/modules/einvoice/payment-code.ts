@@ -1,6 +1,6 @@
+import { dec, formatAmount } from '@app/shared/money';
 import type bwipjs from 'bwip-js';
 import type { Selectable } from 'kysely';
-import { dec, formatAmount } from '@app/shared/money';
 import type { ContactsTable, InvoicesTable, OrganizationsTable } from '../../db/types.js';
 import { AppError } from '../../lib/errors.js';
 import { serbianAccountNumber } from './payment-account.js';
@@ -35,7 +35,12 @@ export function paymentCodeInputOf(
     country: org.country,
     account: org.iban,
     payee: { name: org.name, street: org.address_line1, postalCode: org.postal_code, city: org.city },
-    payer: { name: customer?.name ?? invoice.customer_name, street: customer?.address_line1 ?? null, postalCode: customer?.postal_code ?? null, city: customer?.city ?? null },
+    payer: {
+      name: customer?.name ?? invoice.customer_name,
+      street: customer?.address_line1 ?? null,
+      postalCode: customer?.postal_code ?? null,
+      city: customer?.city ?? null,
+    },
     invoiceNumber: invoice.invoice_number,
     currencyCode: invoice.currency_code,
     totalAmount: invoice.total_amount,
@@ -48,22 +53,40 @@ export const IPS_LIMITS = { N: 70, S: 35, RO: 35 } as const;
 export const IPS_PAYMENT_CODE = '221';
 
 /** HUB-3A barcode field limits (HUB 2D barcode specification, HRVHUB30). */
-export const HUB3_LIMITS = { payerName: 30, payerStreet: 27, payerCity: 27, payeeName: 25, payeeStreet: 25, payeeCity: 27, iban: 21, model: 4, reference: 22, purpose: 4, description: 35 } as const;
+export const HUB3_LIMITS = {
+  payerName: 30,
+  payerStreet: 27,
+  payerCity: 27,
+  payeeName: 25,
+  payeeStreet: 25,
+  payeeCity: 27,
+  iban: 21,
+  model: 4,
+  reference: 22,
+  purpose: 4,
+  description: 35,
+} as const;
 /** ISO 20022 purpose code: purchase or sale of goods and services. */
 export const HUB3_PURPOSE = 'GDSV';
 
-const cut = (value: string | null | undefined, max: number) => [...(value ?? '').replace(/\s+/g, ' ').trim()].slice(0, max).join('');
-const cityLine = (p: { postalCode: string | null; city: string | null }) => [p.postalCode, p.city].filter(Boolean).join(' ');
+const cut = (value: string | null | undefined, max: number) =>
+  [...(value ?? '').replace(/\s+/g, ' ').trim()].slice(0, max).join('');
+const cityLine = (p: { postalCode: string | null; city: string | null }) =>
+  [p.postalCode, p.city].filter(Boolean).join(' ');
 
 /** The kind of payment code the organization's invoices carry, or why this invoice cannot have one. */
-export function paymentCodeKind(input: Pick<PaymentCodeInput, 'country' | 'account' | 'currencyCode'>): { kind: PaymentCodeKind } | { missing: Record<string, string[]> } {
+export function paymentCodeKind(
+  input: Pick<PaymentCodeInput, 'country' | 'account' | 'currencyCode'>,
+): { kind: PaymentCodeKind } | { missing: Record<string, string[]> } {
   if (input.country === 'RS') {
-    if (!serbianAccountNumber(input.account)) return { missing: { 'organization.iban': ['is required for the IPS QR code (a Serbian account)'] } };
+    if (!serbianAccountNumber(input.account))
+      return { missing: { 'organization.iban': ['is required for the IPS QR code (a Serbian account)'] } };
     if (input.currencyCode !== 'RSD') return { missing: { currencyCode: ['IPS QR payments are in RSD only'] } };
     return { kind: 'ips-qr' };
   }
   if (input.country === 'HR') {
-    if (!input.account || !/^HR\d{19}$/.test(input.account)) return { missing: { 'organization.iban': ['is required for the HUB-3A barcode (a Croatian IBAN)'] } };
+    if (!input.account || !/^HR\d{19}$/.test(input.account))
+      return { missing: { 'organization.iban': ['is required for the HUB-3A barcode (a Croatian IBAN)'] } };
     if (input.currencyCode !== 'EUR') return { missing: { currencyCode: ['HUB-3A payments are in EUR only'] } };
     return { kind: 'hub3' };
   }
@@ -116,7 +139,18 @@ export function hub3Payload(input: PaymentCodeInput): string {
 
 // ISO 8859-2 bytes of the Croatian letters outside Latin-1; the rest of Latin-2 is rarely needed
 // on a slip and is reduced to its base letter.
-const LATIN2: Record<string, number> = { Č: 0xc8, č: 0xe8, Ć: 0xc6, ć: 0xe6, Đ: 0xd0, đ: 0xf0, Š: 0xa9, š: 0xb9, Ž: 0xae, ž: 0xbe };
+const LATIN2: Record<string, number> = {
+  Č: 0xc8,
+  č: 0xe8,
+  Ć: 0xc6,
+  ć: 0xe6,
+  Đ: 0xd0,
+  đ: 0xf0,
+  Š: 0xa9,
+  š: 0xb9,
+  Ž: 0xae,
+  ž: 0xbe,
+};
 
 /** The payload as ISO 8859-2 bytes, one JS char per byte (what bwip-js encodes in binary mode). */
 export function toLatin2(text: string): string {
@@ -150,7 +184,16 @@ export async function renderPaymentCode(input: PaymentCodeInput): Promise<Paymen
   const payload = hub3Payload(input);
   // HUB-3A: PDF417, 9 data columns, error correction level 4, binary ISO 8859-2 text.
   // columns and eclevel are BWIPP symbol options, absent from bwip-js's option type.
-  const options = { bcid: 'pdf417', text: toLatin2(payload), binarytext: true, columns: 9, eclevel: 4, scale: 2, paddingwidth: 4, paddingheight: 4 } as bwipjs.RenderOptions;
+  const options = {
+    bcid: 'pdf417',
+    text: toLatin2(payload),
+    binarytext: true,
+    columns: 9,
+    eclevel: 4,
+    scale: 2,
+    paddingwidth: 4,
+    paddingheight: 4,
+  } as bwipjs.RenderOptions;
   // Loaded with the first HUB-3A code: about 12 MB a process that never draws one does not need.
   const { default: bwip } = await import('bwip-js');
   const png = await bwip.toBuffer(options);

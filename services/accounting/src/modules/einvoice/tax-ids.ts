@@ -1,6 +1,7 @@
 // The two validators' own modules: the package index loads every country's (about 400 modules).
-import * as pib from 'stdnum/lib/cjs/rs/pib.js';
+
 import * as oib from 'stdnum/lib/cjs/hr/oib.js';
+import * as pib from 'stdnum/lib/cjs/rs/pib.js';
 import { AppError } from '../../lib/errors.js';
 
 /**
@@ -9,8 +10,14 @@ import { AppError } from '../../lib/errors.js';
  * without its country prefix. Other countries' numbers are stored as given.
  */
 const VALIDATORS: Record<string, { validate(v: string): { isValid: boolean; compact?: string }; label: string }> = {
-  RS: { validate: (v) => pib.validate(v), label: 'a valid Serbian PIB (9 digits with a correct check digit, "RS" prefix optional)' },
-  HR: { validate: (v) => oib.validate(v), label: 'a valid Croatian OIB (11 digits with a correct check digit, "HR" prefix optional)' },
+  RS: {
+    validate: (v) => pib.validate(v),
+    label: 'a valid Serbian PIB (9 digits with a correct check digit, "RS" prefix optional)',
+  },
+  HR: {
+    validate: (v) => oib.validate(v),
+    label: 'a valid Croatian OIB (11 digits with a correct check digit, "HR" prefix optional)',
+  },
 };
 
 /** The digits of a valid PIB/OIB without prefix, or null when the value is not one. */
@@ -23,7 +30,11 @@ export function compactTaxId(country: string | null | undefined, value: string |
 }
 
 /** Throws 422 SVC-9003 with details.vatNumber when the country checks its VAT numbers and this one fails. */
-export function assertVatNumber(country: string | null | undefined, value: string | null | undefined, field = 'vatNumber') {
+export function assertVatNumber(
+  country: string | null | undefined,
+  value: string | null | undefined,
+  field = 'vatNumber',
+) {
   if (!country || !value) return;
   const v = VALIDATORS[country];
   if (v && !v.validate(value).isValid) throw new AppError('SVC-9003', { [field]: [`must be ${v.label}`] });

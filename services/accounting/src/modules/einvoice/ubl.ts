@@ -105,12 +105,17 @@ const cac = (parent: Node, name: string) => parent.ele(NS.cac, `cac:${name}`);
 
 export function renderUbl(d: UblDocument): string {
   const isCredit = d.kind === 'credit-note';
-  const root = create({ version: '1.0', encoding: 'UTF-8' }).ele(isCredit ? NS.creditNote : NS.invoice, isCredit ? 'CreditNote' : 'Invoice', {
-    'xmlns:cac': NS.cac,
-    'xmlns:cbc': NS.cbc,
-    ...(d.profile === 'HR' ? { 'xmlns:ext': NS.ext, 'xmlns:hrextac': NS.hrextac } : {}),
-  });
-  const money = (parent: Node, name: string, amount: string, currency = d.currency) => cbc(parent, name, amount, { currencyID: currency });
+  const root = create({ version: '1.0', encoding: 'UTF-8' }).ele(
+    isCredit ? NS.creditNote : NS.invoice,
+    isCredit ? 'CreditNote' : 'Invoice',
+    {
+      'xmlns:cac': NS.cac,
+      'xmlns:cbc': NS.cbc,
+      ...(d.profile === 'HR' ? { 'xmlns:ext': NS.ext, 'xmlns:hrextac': NS.hrextac } : {}),
+    },
+  );
+  const money = (parent: Node, name: string, amount: string, currency = d.currency) =>
+    cbc(parent, name, amount, { currencyID: currency });
 
   if (d.profile === 'HR') hrExtension(root, d);
   cbc(root, 'CustomizationID', CUSTOMIZATION[d.profile]);
@@ -148,7 +153,8 @@ export function renderUbl(d: UblDocument): string {
 
   const delivery = cac(root, 'Delivery');
   cbc(delivery, 'ActualDeliveryDate', d.supplyDate);
-  if (d.deliveryCountry) cbc(cac(cac(cac(delivery, 'DeliveryLocation'), 'Address'), 'Country'), 'IdentificationCode', d.deliveryCountry);
+  if (d.deliveryCountry)
+    cbc(cac(cac(cac(delivery, 'DeliveryLocation'), 'Address'), 'Country'), 'IdentificationCode', d.deliveryCountry);
 
   // Payment means only with the account to pay to (BR-61: a credit transfer names its account).
   if (d.payment.account) {
@@ -187,7 +193,10 @@ export function renderUbl(d: UblDocument): string {
     money(line, 'LineExtensionAmount', l.lineTotal);
     const item = cac(line, 'Item');
     cbc(item, 'Name', l.name);
-    if (l.classification) cbc(cac(item, 'CommodityClassification'), 'ItemClassificationCode', l.classification.code, { listID: l.classification.listId });
+    if (l.classification)
+      cbc(cac(item, 'CommodityClassification'), 'ItemClassificationCode', l.classification.code, {
+        listID: l.classification.listId,
+      });
     const cat = cac(item, 'ClassifiedTaxCategory');
     cbc(cat, 'ID', l.category);
     if (l.hrName) cbc(cat, 'Name', l.hrName);

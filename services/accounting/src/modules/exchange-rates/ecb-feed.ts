@@ -1,6 +1,6 @@
-import { sql, type Kysely } from 'kysely';
-import type { FastifyBaseLogger } from 'fastify';
 import type { Job } from '@app/shared/scheduler';
+import type { FastifyBaseLogger } from 'fastify';
+import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/types.js';
 import { isKnownCurrency } from '../currencies/currencies.js';
 import { upsertGlobalRates } from './exchange-rates.repository.js';
@@ -51,7 +51,13 @@ export async function importEcbDays(db: Kysely<DB>, days: EcbDay[]): Promise<num
   const rows = days.flatMap((d) =>
     d.rates
       .filter((r) => isKnownCurrency(r.currency) && r.currency !== 'EUR' && !FIXED.has(r.currency))
-      .map((r) => ({ baseCurrency: 'EUR', targetCurrency: r.currency, rate: r.rate, effectiveDate: d.date, source: 'ecb' as const })),
+      .map((r) => ({
+        baseCurrency: 'EUR',
+        targetCurrency: r.currency,
+        rate: r.rate,
+        effectiveDate: d.date,
+        source: 'ecb' as const,
+      })),
   );
   return upsertGlobalRates(db, rows);
 }
@@ -71,10 +77,16 @@ export function feedSettings(config: { enabled: boolean; url: string | null }): 
   };
 }
 
-export type FeedOutcome = { status: 'imported'; rows: number; days: number } | { status: 'already-done' } | { status: 'busy' };
+export type FeedOutcome =
+  | { status: 'imported'; rows: number; days: number }
+  | { status: 'already-done' }
+  | { status: 'busy' };
 
 async function fetchFeed(url: string, fetchImpl: typeof fetch): Promise<string> {
-  const res = await fetchImpl(url, { signal: AbortSignal.timeout(15_000), headers: { accept: 'application/xml, text/xml' } });
+  const res = await fetchImpl(url, {
+    signal: AbortSignal.timeout(15_000),
+    headers: { accept: 'application/xml, text/xml' },
+  });
   if (!res.ok) throw new Error(`ECB feed answered ${res.status}`);
   return res.text();
 }
@@ -92,13 +104,23 @@ export async function runDailyImport(
 ): Promise<FeedOutcome> {
   const today = opts.today ?? new Date().toISOString().slice(0, 10);
   return system.transaction().execute(async (trx) => {
-    const lock = await sql<{ ok: boolean }>`SELECT pg_try_advisory_xact_lock(hashtext(${`accounting:${JOB}`})) AS ok`.execute(trx);
+    const lock = await sql<{
+      ok: boolean;
+    }>`SELECT pg_try_advisory_xact_lock(hashtext(${`accounting:${JOB}`})) AS ok`.execute(trx);
     if (!lock.rows[0]?.ok) return { status: 'busy' } as const;
-    const done = await trx.selectFrom('job_runs').select('job').where('job', '=', JOB).where('run_date', '=', today).executeTakeFirst();
+    const done = await trx
+      .selectFrom('job_runs')
+      .select('job')
+      .where('job', '=', JOB)
+      .where('run_date', '=', today)
+      .executeTakeFirst();
     if (done) return { status: 'already-done' } as const;
     const days = parseEcbXml(await fetchFeed(opts.url, opts.fetchImpl ?? fetch));
     const rows = await importEcbDays(trx, days);
-    await trx.insertInto('job_runs').values({ job: JOB, run_date: today, detail: `${rows} rates from ${days.length} days` }).execute();
+    await trx
+      .insertInto('job_runs')
+      .values({ job: JOB, run_date: today, detail: `${rows} rates from ${days.length} days` })
+      .execute();
     return { status: 'imported', rows, days: days.length } as const;
   });
 }
@@ -107,7 +129,12 @@ export async function runDailyImport(
  * The daily import as a scheduled job (buildApp adds it when the feed is on): a first attempt at
  * start-up, then a check every hour. An offline feed only logs a warning, never breaks start-up.
  */
-export function exchangeRateFeedJob(system: Kysely<DB>, log: FastifyBaseLogger, settings: FeedSettings, fetchImpl?: typeof fetch): Job {
+export function exchangeRateFeedJob(
+  system: Kysely<DB>,
+  log: FastifyBaseLogger,
+  settings: FeedSettings,
+  fetchImpl?: typeof fetch,
+): Job {
   return {
     name: JOB,
     intervalMs: settings.intervalMs,
@@ -115,6 +142,8 @@ export function exchangeRateFeedJob(system: Kysely<DB>, log: FastifyBaseLogger, 
     run: () =>
       runDailyImport(system, { url: settings.url, fetchImpl })
         .then((outcome) => log.info({ job: JOB, ...outcome }, 'exchange-rate feed'))
-        .catch((err: unknown) => log.warn({ job: JOB, err: (err as Error).message }, 'exchange-rate feed failed; retrying next hour')),
+        .catch((err: unknown) =>
+          log.warn({ job: JOB, err: (err as Error).message }, 'exchange-rate feed failed; retrying next hour'),
+        ),
   };
 }

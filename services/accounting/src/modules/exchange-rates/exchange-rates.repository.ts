@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { DB, ExchangeRatesTable } from '../../db/types.js';
 
 type Db = Kysely<DB>;
@@ -19,7 +19,12 @@ export interface StoredRate {
  * effective_date on or before it; on the same date the organization's own rate wins over a
  * global one. One statement, one index descent per pair.
  */
-export async function latestRates(db: Db, orgId: string, pairs: ReadonlyArray<readonly [string, string]>, date: string): Promise<StoredRate[]> {
+export async function latestRates(
+  db: Db,
+  orgId: string,
+  pairs: ReadonlyArray<readonly [string, string]>,
+  date: string,
+): Promise<StoredRate[]> {
   if (pairs.length === 0) return [];
   const values = sql.join(pairs.map(([b, t]) => sql`(${b}::text, ${t}::text)`));
   const result = await sql<StoredRate>`
@@ -57,7 +62,11 @@ export async function upsertManualRate(
       oc
         .columns(['organization_id', 'base_currency', 'target_currency', 'effective_date'])
         .where('organization_id', 'is not', null)
-        .doUpdateSet({ rate: (eb) => eb.ref('excluded.rate'), created_by: (eb) => eb.ref('excluded.created_by'), updated_at: new Date() }),
+        .doUpdateSet({
+          rate: (eb) => eb.ref('excluded.rate'),
+          created_by: (eb) => eb.ref('excluded.created_by'),
+          updated_at: new Date(),
+        }),
     )
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -66,7 +75,13 @@ export async function upsertManualRate(
 /** Feed rates (organization_id NULL), inserted or corrected in one statement. */
 export async function upsertGlobalRates(
   db: Db,
-  rows: ReadonlyArray<{ baseCurrency: string; targetCurrency: string; rate: string; effectiveDate: string; source: RateSource }>,
+  rows: ReadonlyArray<{
+    baseCurrency: string;
+    targetCurrency: string;
+    rate: string;
+    effectiveDate: string;
+    source: RateSource;
+  }>,
 ): Promise<number> {
   if (rows.length === 0) return 0;
   const result = await db
@@ -85,8 +100,14 @@ export async function upsertGlobalRates(
       oc
         .columns(['base_currency', 'target_currency', 'effective_date'])
         .where('organization_id', 'is', null)
-        .doUpdateSet({ rate: (eb) => eb.ref('excluded.rate'), source: (eb) => eb.ref('excluded.source'), updated_at: new Date() })
-        .where(sql<boolean>`exchange_rates.rate IS DISTINCT FROM excluded.rate OR exchange_rates.source IS DISTINCT FROM excluded.source`),
+        .doUpdateSet({
+          rate: (eb) => eb.ref('excluded.rate'),
+          source: (eb) => eb.ref('excluded.source'),
+          updated_at: new Date(),
+        })
+        .where(
+          sql<boolean>`exchange_rates.rate IS DISTINCT FROM excluded.rate OR exchange_rates.source IS DISTINCT FROM excluded.source`,
+        ),
     )
     .execute();
   return result.reduce((n, r) => n + Number(r.numInsertedOrUpdatedRows ?? 0), 0);

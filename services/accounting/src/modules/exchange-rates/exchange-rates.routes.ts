@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
 import { errorResponses } from '../../lib/schemas.js';
 import { ALL_ROLES, scopeOf } from '../../plugins/auth.js';
 import { ExchangeRate, ManualRateBody, RateQuery } from './exchange-rates.schemas.js';
@@ -13,22 +13,44 @@ export function exchangeRatesRoutes() {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
-    app.get('/', {
-      config: { auth: ALL_ROLES },
-      schema: { tags, security, querystring: RateQuery, response: { 200: ExchangeRate, ...errorResponses(401, 403, 404, 422) } },
-    }, async (request) => {
-      const q = request.query;
-      return getRate(scopeOf(request), q.base.toUpperCase(), q.target.toUpperCase(), q.date ?? today());
-    });
+    app.get(
+      '/',
+      {
+        config: { auth: ALL_ROLES },
+        schema: {
+          tags,
+          security,
+          querystring: RateQuery,
+          response: { 200: ExchangeRate, ...errorResponses(401, 403, 404, 422) },
+        },
+      },
+      async (request) => {
+        const q = request.query;
+        return getRate(scopeOf(request), q.base.toUpperCase(), q.target.toUpperCase(), q.date ?? today());
+      },
+    );
 
-    app.post('/', {
-      config: { auth: ['owner', 'admin'], perMinute: 10 },
-      schema: { tags, security, body: ManualRateBody, response: { 201: ExchangeRate, ...errorResponses(401, 403, 422) } },
-    }, async (request, reply) => {
-      const b = request.body;
-      const body = { ...b, baseCurrency: b.baseCurrency.toUpperCase(), targetCurrency: b.targetCurrency.toUpperCase() };
-      const rate = await recordManualRate(scopeOf(request), request.principal().userId, body);
-      return reply.status(201).send(rate);
-    });
+    app.post(
+      '/',
+      {
+        config: { auth: ['owner', 'admin'], perMinute: 10 },
+        schema: {
+          tags,
+          security,
+          body: ManualRateBody,
+          response: { 201: ExchangeRate, ...errorResponses(401, 403, 422) },
+        },
+      },
+      async (request, reply) => {
+        const b = request.body;
+        const body = {
+          ...b,
+          baseCurrency: b.baseCurrency.toUpperCase(),
+          targetCurrency: b.targetCurrency.toUpperCase(),
+        };
+        const rate = await recordManualRate(scopeOf(request), request.principal().userId, body);
+        return reply.status(201).send(rate);
+      },
+    );
   };
 }

@@ -1,10 +1,10 @@
+import { type Dec, dec, roundHalfUp } from '@app/shared/money';
 import type { Kysely } from 'kysely';
-import { dec, roundHalfUp, type Dec } from '@app/shared/money';
 import type { TenantScope } from '../../db/tenant-scope.js';
 import type { DB } from '../../db/types.js';
 import { AppError } from '../../lib/errors.js';
 import { assertCurrency } from '../currencies/currencies.js';
-import { latestRates, upsertManualRate, type RateSource, type StoredRate } from './exchange-rates.repository.js';
+import { latestRates, type RateSource, type StoredRate, upsertManualRate } from './exchange-rates.repository.js';
 
 /** Cross rates go through the euro (A6): every feed the service knows quotes against it. */
 export const PIVOT = 'EUR';
@@ -36,8 +36,22 @@ function bestLeg(stored: Map<string, StoredRate>, from: string, to: string): Leg
   const direct = stored.get(key(from, to));
   const inverse = stored.get(key(to, from));
   const legs: Leg[] = [];
-  if (direct) legs.push({ rate: dec(direct.rate), effectiveDate: direct.effective_date, source: direct.source, updatedAt: direct.updated_at, via: 'direct' });
-  if (inverse) legs.push({ rate: dec(1).div(inverse.rate), effectiveDate: inverse.effective_date, source: inverse.source, updatedAt: inverse.updated_at, via: 'inverse' });
+  if (direct)
+    legs.push({
+      rate: dec(direct.rate),
+      effectiveDate: direct.effective_date,
+      source: direct.source,
+      updatedAt: direct.updated_at,
+      via: 'direct',
+    });
+  if (inverse)
+    legs.push({
+      rate: dec(1).div(inverse.rate),
+      effectiveDate: inverse.effective_date,
+      source: inverse.source,
+      updatedAt: inverse.updated_at,
+      via: 'inverse',
+    });
   if (legs.length === 0) return null;
   return legs.reduce((a, b) => (b.effectiveDate > a.effectiveDate ? b : a));
 }
@@ -49,11 +63,28 @@ function bestLeg(stored: Map<string, StoredRate>, from: string, to: string): Leg
  * organization's own manual rates win over global rates of the same pair and date.
  * Null when no rate exists on or before the date.
  */
-export async function rateInForce(db: Kysely<DB>, organizationId: string, base: string, target: string, date: string): Promise<RateInForce | null> {
+export async function rateInForce(
+  db: Kysely<DB>,
+  organizationId: string,
+  base: string,
+  target: string,
+  date: string,
+): Promise<RateInForce | null> {
   if (base === target) {
-    return { baseCurrency: base, targetCurrency: target, rate: dec(1), effectiveDate: date, source: 'manual', lastUpdated: null, via: 'direct' };
+    return {
+      baseCurrency: base,
+      targetCurrency: target,
+      rate: dec(1),
+      effectiveDate: date,
+      source: 'manual',
+      lastUpdated: null,
+      via: 'direct',
+    };
   }
-  const pairs: Array<[string, string]> = [[base, target], [target, base]];
+  const pairs: Array<[string, string]> = [
+    [base, target],
+    [target, base],
+  ];
   const crossable = base !== PIVOT && target !== PIVOT;
   if (crossable) pairs.push([base, PIVOT], [PIVOT, base], [PIVOT, target], [target, PIVOT]);
   const rows = await latestRates(db, organizationId, pairs, date);
@@ -63,8 +94,13 @@ export async function rateInForce(db: Kysely<DB>, organizationId: string, base: 
   const straight = bestLeg(stored, base, target);
   if (straight) {
     candidates.push({
-      baseCurrency: base, targetCurrency: target, rate: straight.rate, effectiveDate: straight.effectiveDate,
-      source: straight.source, lastUpdated: straight.updatedAt, via: straight.via,
+      baseCurrency: base,
+      targetCurrency: target,
+      rate: straight.rate,
+      effectiveDate: straight.effectiveDate,
+      source: straight.source,
+      lastUpdated: straight.updatedAt,
+      via: straight.via,
     });
   }
   if (crossable) {
@@ -98,11 +134,19 @@ export function formatRate(rate: Dec | string): string {
  * the currencies are equal). None on or before the date: 422 SVC-9003 on `currencyCode`.
  * Used by invoices, expenses and manual journal entries.
  */
-export async function documentRate(db: Kysely<DB>, organizationId: string, currencyCode: string, baseCurrency: string, date: string): Promise<string> {
+export async function documentRate(
+  db: Kysely<DB>,
+  organizationId: string,
+  currencyCode: string,
+  baseCurrency: string,
+  date: string,
+): Promise<string> {
   if (currencyCode === baseCurrency) return '1.000000';
   const found = await rateInForce(db, organizationId, currencyCode, baseCurrency, date);
   if (!found) {
-    throw new AppError('SVC-9003', { currencyCode: [`no exchange rate from ${currencyCode} to ${baseCurrency} on or before ${date}`] });
+    throw new AppError('SVC-9003', {
+      currencyCode: [`no exchange rate from ${currencyCode} to ${baseCurrency} on or before ${date}`],
+    });
   }
   const rate = formatRate(found.rate);
   if (dec(rate).isZero()) {

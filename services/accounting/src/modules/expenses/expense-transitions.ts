@@ -1,7 +1,7 @@
 import { dec, roundHalfUp } from '@app/shared/money';
+import type { TenantScope } from '../../db/tenant-scope.js';
 import type { ExpenseStatus } from '../../db/types.js';
 import { AppError } from '../../lib/errors.js';
-import type { TenantScope } from '../../db/tenant-scope.js';
 import type { Principal, TenantTx } from '../../plugins/auth.js';
 import { paymentLedgerAccount } from '../banking/bank-ledger.js';
 import { currencyDecimals } from '../currencies/currencies.js';
@@ -26,7 +26,11 @@ const TRANSITIONS: Record<ExpenseAction, Partial<Record<ExpenseStatus, ExpenseSt
 /** The status after `action`, or 400 SVC-4003 with details.status. */
 export function nextExpenseStatus(current: ExpenseStatus, action: ExpenseAction): ExpenseStatus {
   const to = TRANSITIONS[action][current];
-  if (!to) throw new AppError('SVC-4003', { status: [current], action: [`'${action}' is not allowed when the expense is ${current}`] });
+  if (!to)
+    throw new AppError('SVC-4003', {
+      status: [current],
+      action: [`'${action}' is not allowed when the expense is ${current}`],
+    });
   return to;
 }
 
@@ -36,7 +40,12 @@ const AP = '2110';
 const BANK = '1100';
 
 async function accountsByCode(trx: TenantTx, orgId: string, codes: string[]) {
-  const rows = await trx.selectFrom('accounts').select(['id', 'code']).where('organization_id', '=', orgId).where('code', 'in', codes).execute();
+  const rows = await trx
+    .selectFrom('accounts')
+    .select(['id', 'code'])
+    .where('organization_id', '=', orgId)
+    .where('code', 'in', codes)
+    .execute();
   const found = new Map(rows.map((r) => [r.code, r.id]));
   const missing = codes.filter((c) => !found.has(c));
   // The default chart (A7) is created at registration; a missing system account is a data error.
@@ -50,7 +59,11 @@ async function lockOrThrow(trx: TenantTx, orgId: string, id: string) {
   return e;
 }
 
-function posting(e: repo.ExpenseRow, baseCurrency: string, p: Omit<Posting, 'currencyCode' | 'exchangeRate' | 'baseAmount' | 'locked'>): Posting {
+function posting(
+  e: repo.ExpenseRow,
+  baseCurrency: string,
+  p: Omit<Posting, 'currencyCode' | 'exchangeRate' | 'baseAmount' | 'locked'>,
+): Posting {
   const baseDecimals = currencyDecimals(baseCurrency);
   return {
     ...p,
@@ -76,28 +89,41 @@ async function approve(trx: TenantTx, p: Principal, id: string) {
   const decimals = currencyDecimals(e.currency_code);
   const tax = dec(e.tax_amount);
   const net = dec(e.amount).minus(tax);
-  const common = { transactionDate: e.expense_date, referenceType: 'expense' as const, referenceId: e.id, createdBy: p.userId };
+  const common = {
+    transactionDate: e.expense_date,
+    referenceType: 'expense' as const,
+    referenceId: e.id,
+    createdBy: p.userId,
+  };
   const postings: Posting[] = [];
   if (net.gt(0)) {
-    postings.push(posting(e, p.organization.baseCurrency, {
-      ...common,
-      description: `Expense ${e.expense_number}: ${e.category}`.slice(0, 500),
-      debitAccountId: e.account_id ?? codes.get(DEFAULT_EXPENSE)!,
-      creditAccountId: codes.get(AP)!,
-      amount: net.toFixed(decimals),
-    }));
+    postings.push(
+      posting(e, p.organization.baseCurrency, {
+        ...common,
+        description: `Expense ${e.expense_number}: ${e.category}`.slice(0, 500),
+        debitAccountId: e.account_id ?? codes.get(DEFAULT_EXPENSE)!,
+        creditAccountId: codes.get(AP)!,
+        amount: net.toFixed(decimals),
+      }),
+    );
   }
   if (tax.gt(0)) {
-    postings.push(posting(e, p.organization.baseCurrency, {
-      ...common,
-      description: `Expense ${e.expense_number} VAT`,
-      debitAccountId: codes.get(VAT_RECEIVABLE)!,
-      creditAccountId: codes.get(AP)!,
-      amount: tax.toFixed(decimals),
-    }));
+    postings.push(
+      posting(e, p.organization.baseCurrency, {
+        ...common,
+        description: `Expense ${e.expense_number} VAT`,
+        debitAccountId: codes.get(VAT_RECEIVABLE)!,
+        creditAccountId: codes.get(AP)!,
+        amount: tax.toFixed(decimals),
+      }),
+    );
   }
   await postJournalEntries(trx, p.orgId, postings);
-  const row = await repo.updateExpense(trx, p.orgId, id, { status: to, approved_by: p.userId, approved_at: new Date() });
+  const row = await repo.updateExpense(trx, p.orgId, id, {
+    status: to,
+    approved_by: p.userId,
+    approved_at: new Date(),
+  });
   return presentExpense(row, p.organization.baseCurrency);
 }
 
@@ -145,6 +171,10 @@ async function pay(trx: TenantTx, p: Principal, id: string, body: PayBody) {
       createdBy: p.userId,
     }),
   ]);
-  const row = await repo.updateExpense(trx, p.orgId, id, { status: to, paid_at: body.paidAt, paid_bank_account_id: bank?.bankAccountId ?? null });
+  const row = await repo.updateExpense(trx, p.orgId, id, {
+    status: to,
+    paid_at: body.paidAt,
+    paid_bank_account_id: bank?.bankAccountId ?? null,
+  });
   return presentExpense(row, p.organization.baseCurrency);
 }

@@ -1,4 +1,4 @@
-import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
+import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
 import type { DB, ExpenseStatus, ExpensesTable } from '../../db/types.js';
 import type { ExpenseSort } from './expenses.schemas.js';
 
@@ -32,12 +32,23 @@ export async function insertNumberedExpense(db: Db, orgId: string, year: number,
 }
 
 export function findExpense(db: Db, orgId: string, id: string) {
-  return db.selectFrom('expenses').selectAll().where('organization_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('expenses')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 /** Locks the expense for a transition or an edit. */
 export function lockExpense(db: Db, orgId: string, id: string) {
-  return db.selectFrom('expenses').selectAll().where('organization_id', '=', orgId).where('id', '=', id).forUpdate().executeTakeFirst();
+  return db
+    .selectFrom('expenses')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
 }
 
 export function updateExpense(db: Db, orgId: string, id: string, values: Updateable<ExpensesTable>) {
@@ -86,8 +97,17 @@ export async function listExpenses(
   const [rows, count] = await Promise.all([
     q
       .select([
-        'id', 'expense_number', 'vendor_id', 'vendor_name', 'expense_date', 'category', 'amount', 'currency_code', 'status',
-        'receipt_key', 'created_at',
+        'id',
+        'expense_number',
+        'vendor_id',
+        'vendor_name',
+        'expense_date',
+        'category',
+        'amount',
+        'currency_code',
+        'status',
+        'receipt_key',
+        'created_at',
       ])
       .orderBy(SORT_COLUMNS[page.sort], page.order)
       .orderBy('expense_number', page.order)

@@ -1,6 +1,6 @@
-import { Type, type Static } from 'typebox';
-import { Paginated, listQuery } from '../../lib/pagination.js';
-import { IsoDate, Uuid, literalUnion } from '../../lib/schemas.js';
+import { type Static, Type } from 'typebox';
+import { listQuery, Paginated } from '../../lib/pagination.js';
+import { IsoDate, literalUnion, Uuid } from '../../lib/schemas.js';
 
 export const EXPENSE_STATUSES = ['pending', 'approved', 'paid', 'rejected'] as const;
 export const EXPENSE_SORTS = ['expenseDate', 'expenseNumber', 'amount', 'category', 'status', 'createdAt'] as const;

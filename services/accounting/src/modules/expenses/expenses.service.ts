@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto';
+import { type Dec, dec, formatAmount, roundHalfUp } from '@app/shared/money';
 import type { Kysely, Updateable } from 'kysely';
-import { dec, formatAmount, roundHalfUp, type Dec } from '@app/shared/money';
+import type { TenantScope } from '../../db/tenant-scope.js';
 import type { DB, ExpensesTable } from '../../db/types.js';
 import { AppError } from '../../lib/errors.js';
-import { pageMeta, type PageRequest } from '../../lib/pagination.js';
-import type { TenantScope } from '../../db/tenant-scope.js';
+import { type PageRequest, pageMeta } from '../../lib/pagination.js';
 import type { Principal, TenantTx } from '../../plugins/auth.js';
+import * as accounts from '../accounts/accounts.repository.js';
 import type { ContactDeleteBlocker } from '../contacts/contacts.service.js';
 import { assertCurrency, currencyDecimals } from '../currencies/currencies.js';
 import { documentRate, formatRate } from '../exchange-rates/exchange-rates.service.js';
 import * as repo from './expenses.repository.js';
 import type { CreateExpenseBody, ExpenseSort, ExpensesQuery, UpdateExpenseBody } from './expenses.schemas.js';
-import * as accounts from '../accounts/accounts.repository.js';
 
 type Db = Kysely<DB>;
 
@@ -49,17 +49,22 @@ async function vendorOf(db: Db, orgId: string, vendorId: string | null | undefin
   if (!vendorId) return null;
   const v = await repo.findVendor(db, orgId, vendorId);
   // A customer-only or deleted contact is not a vendor.
-  if (!v || v.type === 'customer' || !v.is_active) throw new AppError('SVC-4004', { vendorId: ['is not an active vendor'] });
+  if (!v || v.type === 'customer' || !v.is_active)
+    throw new AppError('SVC-4004', { vendorId: ['is not an active vendor'] });
   return v;
 }
 
 async function checkExpenseAccount(db: Db, orgId: string, accountId: string | null | undefined) {
   if (!accountId) return;
   const a = await accounts.findAccountHeader(db, orgId, accountId);
-  if (!a || a.account_type_id !== EXPENSE_TYPE || !a.is_active) throw new AppError('SVC-9003', { accountId: ['must be an active Expense account'] });
+  if (!a || a.account_type_id !== EXPENSE_TYPE || !a.is_active)
+    throw new AppError('SVC-9003', { accountId: ['must be an active Expense account'] });
 }
 
-type Merged = Omit<CreateExpenseBody, 'amount' | 'taxAmount'> & { amount: number | string; taxAmount?: number | string };
+type Merged = Omit<CreateExpenseBody, 'amount' | 'taxAmount'> & {
+  amount: number | string;
+  taxAmount?: number | string;
+};
 
 /** Validation, vendor, account, rate (A5) and amounts shared by create and update. */
 async function prepare(db: Db, p: Principal, body: Merged): Promise<Updateable<ExpensesTable>> {
@@ -68,7 +73,8 @@ async function prepare(db: Db, p: Principal, body: Merged): Promise<Updateable<E
   assertCurrency(currencyCode);
   const decimals = currencyDecimals(currencyCode);
   const amount = checkMoney('amount', body.amount, decimals, { positive: true });
-  const tax = body.taxAmount === undefined ? dec(0) : checkMoney('taxAmount', body.taxAmount, decimals, { positive: false });
+  const tax =
+    body.taxAmount === undefined ? dec(0) : checkMoney('taxAmount', body.taxAmount, decimals, { positive: false });
   if (tax.gt(amount)) throw new AppError('SVC-9003', { taxAmount: ['must not exceed amount (amount is gross)'] });
   const category = body.category.trim();
   if (!category) throw new AppError('SVC-9003', { category: ['must not be blank'] });
@@ -98,7 +104,12 @@ function receiptKey(orgId: string, expenseId: string, contentType: string): stri
 }
 
 /** POST /expenses: pending, numbered; the receipt (already scanned and typed) is stored last. */
-export function createExpense(scope: TenantScope, p: Principal, body: CreateExpenseBody, receipt: ReceiptToStore | null) {
+export function createExpense(
+  scope: TenantScope,
+  p: Principal,
+  body: CreateExpenseBody,
+  receipt: ReceiptToStore | null,
+) {
   return scope.transaction((trx) => insertExpense(trx, p, body, receipt));
 }
 
@@ -125,18 +136,32 @@ async function insertExpense(trx: TenantTx, p: Principal, body: CreateExpenseBod
  * the stored ones and the rate is recomputed (A5). Returns the replaced receipt key, if any, for
  * removal after commit.
  */
-export function updateExpense(scope: TenantScope, p: Principal, id: string, body: UpdateExpenseBody, receipt: ReceiptToStore | null) {
+export function updateExpense(
+  scope: TenantScope,
+  p: Principal,
+  id: string,
+  body: UpdateExpenseBody,
+  receipt: ReceiptToStore | null,
+) {
   return scope.transaction((trx) => replaceExpense(trx, p, id, body, receipt));
 }
 
-async function replaceExpense(trx: TenantTx, p: Principal, id: string, body: UpdateExpenseBody, receipt: ReceiptToStore | null) {
+async function replaceExpense(
+  trx: TenantTx,
+  p: Principal,
+  id: string,
+  body: UpdateExpenseBody,
+  receipt: ReceiptToStore | null,
+) {
   const current = await repo.lockExpense(trx, p.orgId, id);
   if (!current) throw new AppError('SVC-4001');
   if (current.status !== 'pending') throw new AppError('SVC-4002', { status: [current.status] });
   const date = body.expenseDate ?? current.expense_date;
   // The number carries the year of the expense date and never changes, so neither does the year.
   if (date.slice(0, 4) !== current.expense_date.slice(0, 4)) {
-    throw new AppError('SVC-9003', { expenseDate: [`must stay in ${current.expense_date.slice(0, 4)}, the year of ${current.expense_number}`] });
+    throw new AppError('SVC-9003', {
+      expenseDate: [`must stay in ${current.expense_date.slice(0, 4)}, the year of ${current.expense_number}`],
+    });
   }
   const merged: Merged = {
     vendorId: body.vendorId !== undefined ? body.vendorId : current.vendor_id,
@@ -197,14 +222,30 @@ export function listExpenses(scope: TenantScope, p: Principal, q: ExpensesQuery,
 }
 
 async function findExpenses(db: Db, p: Principal, q: ExpensesQuery, page: PageRequest<ExpenseSort>) {
-  if (q.fromDate && q.toDate && q.fromDate > q.toDate) throw new AppError('SVC-9003', { fromDate: ['must not be after toDate'] });
+  if (q.fromDate && q.toDate && q.fromDate > q.toDate)
+    throw new AppError('SVC-9003', { fromDate: ['must not be after toDate'] });
   const { rows, total } = await repo.listExpenses(db, p.orgId, q, page);
   return { data: rows.map(presentSummary), meta: pageMeta(total, page) };
 }
 
 const receiptUrl = (id: string, key: string | null) => (key ? `/api/v1/expenses/${id}/receipt` : null);
 
-function presentSummary(r: Pick<repo.ExpenseRow, 'id' | 'expense_number' | 'vendor_id' | 'vendor_name' | 'expense_date' | 'category' | 'amount' | 'currency_code' | 'status' | 'receipt_key' | 'created_at'>) {
+function presentSummary(
+  r: Pick<
+    repo.ExpenseRow,
+    | 'id'
+    | 'expense_number'
+    | 'vendor_id'
+    | 'vendor_name'
+    | 'expense_date'
+    | 'category'
+    | 'amount'
+    | 'currency_code'
+    | 'status'
+    | 'receipt_key'
+    | 'created_at'
+  >,
+) {
   return {
     id: r.id,
     expenseNumber: r.expense_number,

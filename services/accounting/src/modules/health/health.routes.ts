@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import { Health, healthHandler } from '@app/shared/health';
+import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 
 /** GET /health (G11): 200 when the database answers a ping, else 503. */

@@ -1,11 +1,11 @@
 import { createHmac } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import { dec } from '@app/shared/money';
+import type { Kysely } from 'kysely';
 import type { Config } from '../../config.js';
 import type { DB } from '../../db/types.js';
-import { currencyDecimals } from '../currencies/currencies.js';
-import { renderInvoicePdf, type Party } from '../../infra/documents/invoice-pdf.js';
+import { type Party, renderInvoicePdf } from '../../infra/documents/invoice-pdf.js';
 import { formatDate, formatNumber, labelsFor } from '../../infra/documents/pdf-labels.js';
+import { currencyDecimals } from '../currencies/currencies.js';
 import { paymentCodeInputOf, paymentCodeKind, pngSize, renderPaymentCode } from '../einvoice/payment-code.js';
 import { paymentReference } from '../einvoice/payment-reference.js';
 import { findOrganization } from '../organization/organization.repository.js';
@@ -31,7 +31,10 @@ export function pdfKey(orgId: string, invoiceId: string): string {
   return `invoices/${orgId}/${invoiceId}.pdf`;
 }
 
-function customerParty(c: NonNullable<Awaited<ReturnType<typeof repo.findCustomer>>> | undefined, fallbackName: string): Party {
+function customerParty(
+  c: NonNullable<Awaited<ReturnType<typeof repo.findCustomer>>> | undefined,
+  fallbackName: string,
+): Party {
   if (!c) return { name: fallbackName, addressLines: [], registrationNumber: null, vatNumber: null };
   const cityLine = [c.postal_code, c.city].filter(Boolean).join(' ');
   return {
@@ -44,8 +47,16 @@ function customerParty(c: NonNullable<Awaited<ReturnType<typeof repo.findCustome
 }
 
 /** Renders the invoice's PDF (A19) from what is stored: the document shows exactly the books. */
-export async function renderStoredInvoice(db: Db, orgId: string, invoice: Omit<InvoiceRow, 'status'>, items: ItemRow[]) {
-  const [org, customer] = await Promise.all([findOrganization(db, orgId), repo.findCustomer(db, orgId, invoice.customer_id)]);
+export async function renderStoredInvoice(
+  db: Db,
+  orgId: string,
+  invoice: Omit<InvoiceRow, 'status'>,
+  items: ItemRow[],
+) {
+  const [org, customer] = await Promise.all([
+    findOrganization(db, orgId),
+    repo.findCustomer(db, orgId, invoice.customer_id),
+  ]);
   if (!org) throw new Error('organization not found');
   const decimals = currencyDecimals(invoice.currency_code);
   // The per-rate breakdown is recomputed from the stored lines (same rounding as the totals).
@@ -60,7 +71,9 @@ export async function renderStoredInvoice(db: Db, orgId: string, invoice: Omit<I
     language: org.language,
     organization: {
       name: org.name,
-      addressLines: [org.address_line1, [org.postal_code, org.city].filter(Boolean).join(' '), org.country].filter((v): v is string => !!v),
+      addressLines: [org.address_line1, [org.postal_code, org.city].filter(Boolean).join(' '), org.country].filter(
+        (v): v is string => !!v,
+      ),
       registrationNumber: org.registration_number,
       vatNumber: org.vat_number,
     },
@@ -106,7 +119,11 @@ export function invoiceEmail(
 ) {
   const { lang, labels } = labelsFor(language);
   const subject = `${labels.title} ${invoice.invoice_number} - ${orgName}`;
-  const total = formatNumber(dec(invoice.total_amount).toFixed(currencyDecimals(invoice.currency_code)), currencyDecimals(invoice.currency_code), lang);
+  const total = formatNumber(
+    dec(invoice.total_amount).toFixed(currencyDecimals(invoice.currency_code)),
+    currencyDecimals(invoice.currency_code),
+    lang,
+  );
   const lines = [
     ...(message ? [message, ''] : []),
     `${labels.title} ${invoice.invoice_number}`,

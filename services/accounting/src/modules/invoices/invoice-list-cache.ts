@@ -23,7 +23,18 @@ export class InvoiceListCache {
 
   static key(orgId: string, f: InvoiceFilters, page: PageRequest<InvoiceSort>, today: string): string {
     // Every part is validated before it gets here (uuid, dates, enums, integers): no separator inside.
-    return [orgId, today, page.sort, page.order, page.perPage, page.offset, f.customerId ?? '', f.fromDate ?? '', f.toDate ?? '', f.status ?? ''].join('\u0000');
+    return [
+      orgId,
+      today,
+      page.sort,
+      page.order,
+      page.perPage,
+      page.offset,
+      f.customerId ?? '',
+      f.fromDate ?? '',
+      f.toDate ?? '',
+      f.status ?? '',
+    ].join('\u0000');
   }
 
   get(key: string): { version: string; text: string } | undefined {

@@ -1,8 +1,8 @@
 import { dec, formatAmount, roundHalfUp } from '@app/shared/money';
 import { AppError } from '../../lib/errors.js';
 import type { TenantTx } from '../../plugins/auth.js';
-import { currencyDecimals } from '../currencies/currencies.js';
 import { paymentLedgerAccount } from '../banking/bank-ledger.js';
+import { currencyDecimals } from '../currencies/currencies.js';
 import { postJournalEntries, reverseReferences } from '../ledger/ledger.service.js';
 import type { Posting } from '../ledger/ledger.types.js';
 import { splitSale } from './invoice-totals.js';
@@ -79,9 +79,13 @@ export async function buildSalePostings(
   });
   const postings: Posting[] = [];
   for (const r of split.revenue) {
-    if (r.amount.gt(0)) postings.push(posting(r.accountId, formatAmount(r.amount, decimals), `Invoice ${invoice.invoice_number}`));
+    if (r.amount.gt(0))
+      postings.push(posting(r.accountId, formatAmount(r.amount, decimals), `Invoice ${invoice.invoice_number}`));
   }
-  if (split.tax.gt(0)) postings.push(posting(codes.get(VAT_PAYABLE)!, formatAmount(split.tax, decimals), `Invoice ${invoice.invoice_number} VAT`));
+  if (split.tax.gt(0))
+    postings.push(
+      posting(codes.get(VAT_PAYABLE)!, formatAmount(split.tax, decimals), `Invoice ${invoice.invoice_number} VAT`),
+    );
   return postings;
 }
 
@@ -129,5 +133,13 @@ export async function postInvoicePayment(
 /** cancel: every posting of the invoice, sale and payment, reversed ("Reversal: ..."). */
 export function reverseInvoicePostings(trx: TenantTx, orgId: string, invoiceId: string, userId: string | null) {
   // One call: the balance rows of both references are locked in one round, in account-id order.
-  return reverseReferences(trx, orgId, [{ referenceType: 'invoice', referenceId: invoiceId }, { referenceType: 'payment', referenceId: invoiceId }], userId);
+  return reverseReferences(
+    trx,
+    orgId,
+    [
+      { referenceType: 'invoice', referenceId: invoiceId },
+      { referenceType: 'payment', referenceId: invoiceId },
+    ],
+    userId,
+  );
 }

@@ -22,7 +22,9 @@ export const USER_ACTIONS = ['send', 'mark-paid', 'cancel'] as const;
 export function nextStatus(current: InvoiceStatus, action: string): InvoiceStatus {
   const to = (TRANSITIONS as Record<string, Partial<Record<InvoiceStatus, InvoiceStatus>>>)[action]?.[current];
   if (!to || !Object.hasOwn(TRANSITIONS, action)) {
-    throw new AppError('SVC-3004', { action: [`'${String(action).slice(0, 32)}' is not allowed when the invoice is ${current}`] });
+    throw new AppError('SVC-3004', {
+      action: [`'${String(action).slice(0, 32)}' is not allowed when the invoice is ${current}`],
+    });
   }
   return to;
 }

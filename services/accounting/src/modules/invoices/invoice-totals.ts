@@ -1,4 +1,4 @@
-import { D, dec, roundHalfUp, sum, type Dec } from '@app/shared/money';
+import { D, type Dec, dec, roundHalfUp, sum } from '@app/shared/money';
 
 /**
  * Invoice arithmetic (A3), in decimal only: each line total and each line's tax is rounded half-up

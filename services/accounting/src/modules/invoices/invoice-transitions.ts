@@ -1,18 +1,18 @@
 import { randomUUID } from 'node:crypto';
+import type { Database } from '@app/shared/db/database';
+import { sha256Hex } from '@app/shared/secrets';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { Database } from '@app/shared/db/database';
 import type { Config } from '../../config.js';
-import { tenantScope, type TenantScope } from '../../db/tenant-scope.js';
+import { type TenantScope, tenantScope } from '../../db/tenant-scope.js';
 import type { DB, InvoiceStatus } from '../../db/types.js';
+import { MailDeliveryError, type Mailer } from '../../infra/mail/mailer.js';
+import type { FileStorage } from '../../infra/storage/storage.js';
 import { AppError } from '../../lib/errors.js';
 import type { Principal, TenantTx } from '../../plugins/auth.js';
 import { insertAlert } from '../alerts/alerts.repository.js';
-import { MailDeliveryError, type Mailer } from '../../infra/mail/mailer.js';
-import type { FileStorage } from '../../infra/storage/storage.js';
-import { sha256Hex } from '@app/shared/secrets';
-import { invoiceEmail, pdfKey, renderStoredInvoice, viewLink, viewToken } from './invoice-delivery.js';
 import type { Posting } from '../ledger/ledger.types.js';
+import { invoiceEmail, pdfKey, renderStoredInvoice, viewLink, viewToken } from './invoice-delivery.js';
 import { buildSalePostings, postInvoicePayment, reverseInvoicePostings, writePostings } from './invoice-postings.js';
 import { nextStatus } from './invoice-status.js';
 import * as repo from './invoices.repository.js';
@@ -39,7 +39,11 @@ function paidDate(body: StatusBody, invoiceDate: string): string {
   if (!body.paidAt) throw new AppError('SVC-9003', { paidAt: ['is required for mark-paid'] });
   const m = /^(\d{4}-\d{2}-\d{2})(T[0-9:.]+(Z|[+-]\d{2}:\d{2})?)?$/.exec(body.paidAt);
   const date = m?.[1];
-  if (!date || Number.isNaN(Date.parse(`${date}T00:00:00Z`)) || new Date(`${date}T00:00:00Z`).toISOString().slice(0, 10) !== date) {
+  if (
+    !date ||
+    Number.isNaN(Date.parse(`${date}T00:00:00Z`)) ||
+    new Date(`${date}T00:00:00Z`).toISOString().slice(0, 10) !== date
+  ) {
     throw new AppError('SVC-9003', { paidAt: ['must be an ISO date (YYYY-MM-DD) or date-time'] });
   }
   if (date < invoiceDate) throw new AppError('SVC-9003', { paidAt: ['must not be before invoiceDate'] });
@@ -47,7 +51,14 @@ function paidDate(body: StatusBody, invoiceDate: string): string {
 }
 
 /** PATCH /invoices/:id/status: send, mark-paid or cancel, with their postings in the same transaction (A8). */
-export async function changeStatus(scope: TenantScope, deps: InvoiceDeps, p: Principal, id: string, body: StatusBody, today: string) {
+export async function changeStatus(
+  scope: TenantScope,
+  deps: InvoiceDeps,
+  p: Principal,
+  id: string,
+  body: StatusBody,
+  today: string,
+) {
   if (body.action === 'send') {
     await deliver(deps, scope, p, id, {}, today, 'transition');
     return scope.transaction((trx) => readInvoice(trx, p, id, today));
@@ -59,7 +70,11 @@ export async function changeStatus(scope: TenantScope, deps: InvoiceDeps, p: Pri
     if (body.action === 'mark-paid') {
       const paidAt = paidDate(body, inv.invoice_date);
       await postInvoicePayment(trx, p.orgId, inv, paidAt, body.bankAccountId ?? null, base, p.userId);
-      await repo.updateInvoice(trx, p.orgId, id, { status: to, paid_at: paidAt, paid_bank_account_id: body.bankAccountId ?? null });
+      await repo.updateInvoice(trx, p.orgId, id, {
+        status: to,
+        paid_at: paidAt,
+        paid_bank_account_id: body.bankAccountId ?? null,
+      });
     } else {
       await reverseInvoicePostings(trx, p.orgId, id, p.userId);
       await repo.updateInvoice(trx, p.orgId, id, { status: to, cancelled_at: new Date() });
@@ -69,7 +84,14 @@ export async function changeStatus(scope: TenantScope, deps: InvoiceDeps, p: Pri
 }
 
 /** POST /invoices/:id/send: the send transition on a draft; a re-send on sent, viewed or overdue (A10). */
-export function sendInvoice(scope: TenantScope, deps: InvoiceDeps, p: Principal, id: string, body: SendBody, today: string) {
+export function sendInvoice(
+  scope: TenantScope,
+  deps: InvoiceDeps,
+  p: Principal,
+  id: string,
+  body: SendBody,
+  today: string,
+) {
   return deliver(deps, scope, p, id, body, today, 'send');
 }
 
@@ -95,7 +117,15 @@ const SEND_CLAIM_MS = 2 * 60_000;
  * 2 and 3 the e-mail has gone while the invoice is still draft; its claim expires and a new send
  * mails it again.
  */
-async function deliver(deps: InvoiceDeps, scope: TenantScope, p: Principal, id: string, opts: SendBody, today: string, mode: 'transition' | 'send') {
+async function deliver(
+  deps: InvoiceDeps,
+  scope: TenantScope,
+  p: Principal,
+  id: string,
+  opts: SendBody,
+  today: string,
+  mode: 'transition' | 'send',
+) {
   const prepared = await scope.transaction(async (trx) => {
     const inv = await lockOrThrow(trx, p.orgId, id, today);
     const firstSend = inv.status === 'draft';
@@ -121,11 +151,17 @@ async function deliver(deps: InvoiceDeps, scope: TenantScope, p: Principal, id: 
       const stored = inv.pdf_key ? await deps.storage.get(inv.pdf_key) : null;
       pdf = stored ?? (await renderStoredInvoice(trx, p.orgId, inv, items)).pdf;
     }
-    return { inv, firstSend, to, pdf, sale, storedKey, sentAt: firstSend ? new Date() : inv.sent_at ?? new Date() };
+    return { inv, firstSend, to, pdf, sale, storedKey, sentAt: firstSend ? new Date() : (inv.sent_at ?? new Date()) };
   });
 
   const { inv, firstSend, to, pdf, sale, storedKey, sentAt } = prepared;
-  const { subject, text } = invoiceEmail(p.organization.language, p.organization.name, inv, viewLink(deps.config, id), opts.message);
+  const { subject, text } = invoiceEmail(
+    p.organization.language,
+    p.organization.name,
+    inv,
+    viewLink(deps.config, id),
+    opts.message,
+  );
   let messageId: string;
   try {
     const sent = await deps.mailer.send({

@@ -1,5 +1,5 @@
-import { CompiledQuery, sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
 import { withCommit } from '@app/shared/db/database';
+import { CompiledQuery, type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
 import type { DB, InvoiceItemsTable, InvoiceStatus, InvoicesTable } from '../../db/types.js';
 import type { InvoiceSort } from './invoices.schemas.js';
 
@@ -8,10 +8,36 @@ export type InvoiceRow = Selectable<InvoicesTable>;
 export type ItemRow = Selectable<InvoiceItemsTable>;
 
 const COLUMNS = [
-  'id', 'organization_id', 'invoice_number', 'customer_id', 'customer_name', 'invoice_date', 'due_date', 'currency_code',
-  'exchange_rate', 'subtotal', 'tax_amount', 'discount_amount', 'total_amount', 'base_amount', 'notes', 'terms', 'pdf_key',
-  'token_hash', 'sent_at', 'sent_to', 'email_id', 'send_claimed_at', 'viewed_at', 'paid_at', 'paid_bank_account_id', 'cancelled_at', 'supply_date', 'created_by',
-  'created_at', 'updated_at',
+  'id',
+  'organization_id',
+  'invoice_number',
+  'customer_id',
+  'customer_name',
+  'invoice_date',
+  'due_date',
+  'currency_code',
+  'exchange_rate',
+  'subtotal',
+  'tax_amount',
+  'discount_amount',
+  'total_amount',
+  'base_amount',
+  'notes',
+  'terms',
+  'pdf_key',
+  'token_hash',
+  'sent_at',
+  'sent_to',
+  'email_id',
+  'send_claimed_at',
+  'viewed_at',
+  'paid_at',
+  'paid_bank_account_id',
+  'cancelled_at',
+  'supply_date',
+  'created_by',
+  'created_at',
+  'updated_at',
 ] as const satisfies ReadonlyArray<keyof InvoicesTable>;
 
 /** The status as of `today`: sent/viewed past due reads as overdue before the job has run (A10). */
@@ -50,12 +76,33 @@ const INSERT_NUMBERED_SQL = `
   )
   SELECT * FROM inv`;
 
-export async function insertNumberedInvoiceAndCommit(db: Db, orgId: string, year: number, v: NewInvoice, items: NewItem[]): Promise<InvoiceRow> {
+export async function insertNumberedInvoiceAndCommit(
+  db: Db,
+  orgId: string,
+  year: number,
+  v: NewInvoice,
+  items: NewItem[],
+): Promise<InvoiceRow> {
   const { rows } = await db.executeQuery<InvoiceRow>(
     withCommit(
       CompiledQuery.raw(INSERT_NUMBERED_SQL, [
-        orgId, year, v.customer_id, v.customer_name, v.invoice_date, v.due_date, v.supply_date ?? null, v.currency_code, v.exchange_rate,
-        v.subtotal, v.tax_amount, v.discount_amount, v.total_amount, v.base_amount, v.notes ?? null, v.terms ?? null, v.created_by ?? null,
+        orgId,
+        year,
+        v.customer_id,
+        v.customer_name,
+        v.invoice_date,
+        v.due_date,
+        v.supply_date ?? null,
+        v.currency_code,
+        v.exchange_rate,
+        v.subtotal,
+        v.tax_amount,
+        v.discount_amount,
+        v.total_amount,
+        v.base_amount,
+        v.notes ?? null,
+        v.terms ?? null,
+        v.created_by ?? null,
         JSON.stringify(items),
       ]),
     ),
@@ -69,7 +116,11 @@ export async function insertItems(db: Db, items: Insertable<InvoiceItemsTable>[]
 }
 
 export async function deleteItems(db: Db, orgId: string, invoiceId: string) {
-  await db.deleteFrom('invoice_items').where('organization_id', '=', orgId).where('invoice_id', '=', invoiceId).execute();
+  await db
+    .deleteFrom('invoice_items')
+    .where('organization_id', '=', orgId)
+    .where('invoice_id', '=', invoiceId)
+    .execute();
 }
 
 export function updateInvoice(db: Db, orgId: string, id: string, values: Updateable<InvoicesTable>) {
@@ -217,7 +268,12 @@ export async function listInvoicesJson(
 }
 
 export function findCustomer(db: Db, orgId: string, id: string) {
-  return db.selectFrom('contacts').selectAll().where('organization_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('contacts')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 export function findAccounts(db: Db, orgId: string, ids: string[]) {

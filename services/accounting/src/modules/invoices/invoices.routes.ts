@@ -1,22 +1,35 @@
-import type { FastifyInstance } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
 import { sendJsonText } from '@app/shared/http';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import { pageRequest } from '../../lib/pagination.js';
-import { IdParams, errorResponses } from '../../lib/schemas.js';
+import { errorResponses, IdParams } from '../../lib/schemas.js';
 import { ALL_ROLES, scopeOf } from '../../plugins/auth.js';
 import { InvoiceListCache } from './invoice-list-cache.js';
 import { todayIso } from './invoice-status.js';
-import { changeStatus, invoicePdf, sendInvoice, viewPublicInvoice, type InvoiceDeps } from './invoice-transitions.js';
+import { changeStatus, type InvoiceDeps, invoicePdf, sendInvoice, viewPublicInvoice } from './invoice-transitions.js';
 import {
-  INVOICE_SORTS, Invoice, InvoiceBody, InvoiceList, InvoicesQuery, SendBody, SendResponse, StatusBody, TokenParams,
+  INVOICE_SORTS,
+  Invoice,
+  InvoiceBody,
+  InvoiceList,
+  InvoicesQuery,
+  SendBody,
+  SendResponse,
+  StatusBody,
+  TokenParams,
 } from './invoices.schemas.js';
 import { createInvoice, getInvoice, listInvoices, updateInvoice } from './invoices.service.js';
 
 const WRITERS = ['owner', 'admin', 'accountant'] as const;
 const PdfResponse = Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'application/pdf' });
 
-function sendPdf(reply: import('fastify').FastifyReply, pdf: Buffer, invoiceNumber: string, disposition: 'attachment' | 'inline') {
+function sendPdf(
+  reply: import('fastify').FastifyReply,
+  pdf: Buffer,
+  invoiceNumber: string,
+  disposition: 'attachment' | 'inline',
+) {
   return reply
     .type('application/pdf')
     .header('content-disposition', `${disposition}; filename="${invoiceNumber}.pdf"`)
@@ -33,59 +46,122 @@ export function invoicesRoutes(deps: InvoiceDeps) {
     // This instance's kept list pages (see InvoiceListCache).
     const listCache = new InvoiceListCache();
 
-    app.get('/', {
-      config: { auth: ALL_ROLES },
-      schema: { tags, security, querystring: InvoicesQuery, response: { 200: InvoiceList, ...errorResponses(400, 401, 403, 422) } },
-    }, async (request, reply) => {
-      const page = pageRequest(request.query, INVOICE_SORTS, 'invoiceDate');
-      // The JSON text is built in the response schema's shape (by PostgreSQL, see listInvoicesJson):
-      // sent as it is, without parsing and serialising every row again.
-      return sendJsonText(reply, await listInvoices(scopeOf(request), request.query, page, todayIso(), listCache));
-    });
+    app.get(
+      '/',
+      {
+        config: { auth: ALL_ROLES },
+        schema: {
+          tags,
+          security,
+          querystring: InvoicesQuery,
+          response: { 200: InvoiceList, ...errorResponses(400, 401, 403, 422) },
+        },
+      },
+      async (request, reply) => {
+        const page = pageRequest(request.query, INVOICE_SORTS, 'invoiceDate');
+        // The JSON text is built in the response schema's shape (by PostgreSQL, see listInvoicesJson):
+        // sent as it is, without parsing and serialising every row again.
+        return sendJsonText(reply, await listInvoices(scopeOf(request), request.query, page, todayIso(), listCache));
+      },
+    );
 
-    app.post('/', {
-      config: { auth: WRITERS, perMinute: 50 },
-      schema: { tags, security, body: InvoiceBody, response: { 201: Invoice, ...errorResponses(401, 403, 404, 422) } },
-    }, async (request, reply) => {
-      const invoice = await createInvoice(scopeOf(request), request.principal(), request.body);
-      return reply.status(201).send(invoice);
-    });
+    app.post(
+      '/',
+      {
+        config: { auth: WRITERS, perMinute: 50 },
+        schema: {
+          tags,
+          security,
+          body: InvoiceBody,
+          response: { 201: Invoice, ...errorResponses(401, 403, 404, 422) },
+        },
+      },
+      async (request, reply) => {
+        const invoice = await createInvoice(scopeOf(request), request.principal(), request.body);
+        return reply.status(201).send(invoice);
+      },
+    );
 
-    app.get('/:id', {
-      config: { auth: ALL_ROLES },
-      schema: { tags, security, params: IdParams, response: { 200: Invoice, ...errorResponses(401, 403, 404) } },
-    }, async (request) => {
-      return getInvoice(scopeOf(request), request.principal(), request.params.id, todayIso());
-    });
+    app.get(
+      '/:id',
+      {
+        config: { auth: ALL_ROLES },
+        schema: { tags, security, params: IdParams, response: { 200: Invoice, ...errorResponses(401, 403, 404) } },
+      },
+      async (request) => {
+        return getInvoice(scopeOf(request), request.principal(), request.params.id, todayIso());
+      },
+    );
 
-    app.put('/:id', {
-      config: { auth: WRITERS, perMinute: 50 },
-      schema: { tags, security, params: IdParams, body: InvoiceBody, response: { 200: Invoice, ...errorResponses(400, 401, 403, 404, 422) } },
-    }, async (request) => {
-      return updateInvoice(scopeOf(request), request.principal(), request.params.id, request.body, todayIso());
-    });
+    app.put(
+      '/:id',
+      {
+        config: { auth: WRITERS, perMinute: 50 },
+        schema: {
+          tags,
+          security,
+          params: IdParams,
+          body: InvoiceBody,
+          response: { 200: Invoice, ...errorResponses(400, 401, 403, 404, 422) },
+        },
+      },
+      async (request) => {
+        return updateInvoice(scopeOf(request), request.principal(), request.params.id, request.body, todayIso());
+      },
+    );
 
-    app.patch('/:id/status', {
-      config: { auth: WRITERS, perMinute: 50 },
-      schema: { tags, security, params: IdParams, body: StatusBody, response: { 200: Invoice, ...errorResponses(400, 401, 403, 404, 422, 500) } },
-    }, async (request) => {
-      return changeStatus(scopeOf(request), deps, request.principal(), request.params.id, request.body, todayIso());
-    });
+    app.patch(
+      '/:id/status',
+      {
+        config: { auth: WRITERS, perMinute: 50 },
+        schema: {
+          tags,
+          security,
+          params: IdParams,
+          body: StatusBody,
+          response: { 200: Invoice, ...errorResponses(400, 401, 403, 404, 422, 500) },
+        },
+      },
+      async (request) => {
+        return changeStatus(scopeOf(request), deps, request.principal(), request.params.id, request.body, todayIso());
+      },
+    );
 
-    app.post('/:id/send', {
-      config: { auth: WRITERS, perMinute: 10 },
-      schema: { tags, security, params: IdParams, body: Type.Optional(SendBody), response: { 200: SendResponse, ...errorResponses(400, 401, 403, 404, 422, 500) } },
-    }, async (request) => {
-      return sendInvoice(scopeOf(request), deps, request.principal(), request.params.id, request.body ?? {}, todayIso());
-    });
+    app.post(
+      '/:id/send',
+      {
+        config: { auth: WRITERS, perMinute: 10 },
+        schema: {
+          tags,
+          security,
+          params: IdParams,
+          body: Type.Optional(SendBody),
+          response: { 200: SendResponse, ...errorResponses(400, 401, 403, 404, 422, 500) },
+        },
+      },
+      async (request) => {
+        return sendInvoice(
+          scopeOf(request),
+          deps,
+          request.principal(),
+          request.params.id,
+          request.body ?? {},
+          todayIso(),
+        );
+      },
+    );
 
-    app.get('/:id/pdf', {
-      config: { auth: ALL_ROLES },
-      schema: { tags, security, params: IdParams, response: { 200: PdfResponse, ...errorResponses(401, 403, 404) } },
-    }, async (request, reply) => {
-      const { pdf, number } = await invoicePdf(scopeOf(request), deps, request.params.id, todayIso());
-      return sendPdf(reply, pdf, number, 'attachment');
-    });
+    app.get(
+      '/:id/pdf',
+      {
+        config: { auth: ALL_ROLES },
+        schema: { tags, security, params: IdParams, response: { 200: PdfResponse, ...errorResponses(401, 403, 404) } },
+      },
+      async (request, reply) => {
+        const { pdf, number } = await invoicePdf(scopeOf(request), deps, request.params.id, todayIso());
+        return sendPdf(reply, pdf, number, 'attachment');
+      },
+    );
   };
 }
 
@@ -93,12 +169,16 @@ export function invoicesRoutes(deps: InvoiceDeps) {
 export function publicInvoicesRoutes(deps: InvoiceDeps) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-    app.get('/:token', {
-      config: { public: true, perMinute: 30 },
-      schema: { tags: ['Invoices'], params: TokenParams, response: { 200: PdfResponse, ...errorResponses(404) } },
-    }, async (request, reply) => {
-      const { pdf, invoiceNumber } = await viewPublicInvoice(deps, request.params.token, todayIso(), request.id);
-      return sendPdf(reply, pdf, invoiceNumber, 'inline');
-    });
+    app.get(
+      '/:token',
+      {
+        config: { public: true, perMinute: 30 },
+        schema: { tags: ['Invoices'], params: TokenParams, response: { 200: PdfResponse, ...errorResponses(404) } },
+      },
+      async (request, reply) => {
+        const { pdf, invoiceNumber } = await viewPublicInvoice(deps, request.params.token, todayIso(), request.id);
+        return sendPdf(reply, pdf, invoiceNumber, 'inline');
+      },
+    );
   };
 }

@@ -1,6 +1,6 @@
-import { Type, type Static } from 'typebox';
-import { Paginated, listQuery } from '../../lib/pagination.js';
-import { IsoDate, Uuid, literalUnion } from '../../lib/schemas.js';
+import { type Static, Type } from 'typebox';
+import { listQuery, Paginated } from '../../lib/pagination.js';
+import { IsoDate, literalUnion, Uuid } from '../../lib/schemas.js';
 
 export const INVOICE_STATUSES = ['draft', 'sent', 'viewed', 'paid', 'overdue', 'cancelled'] as const;
 export const InvoiceStatus = literalUnion(INVOICE_STATUSES);
@@ -15,22 +15,36 @@ export const ItemBody = Type.Object({
   unitPrice: Type.Number(),
   taxRate: Type.Number(),
   accountId: Type.Optional(Type.Union([Uuid, Type.Null()])),
-  unitCode: Type.Optional(Type.String({ pattern: '^[A-Z0-9]{1,3}$', description: 'UN/ECE Recommendation 20 unit code; default H87 (piece)' })),
-  classificationCode: Type.Optional(Type.Union([
-    Type.String({ pattern: '^[0-9A-Za-z][0-9A-Za-z.-]{0,19}$', description: 'HR: KPD 2025 code of the line (required for Croatian e-invoices)' }),
-    Type.Null(),
-  ])),
-  vatExemptionCode: Type.Optional(Type.Union([
-    Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9.-]{0,39}$', description: 'with taxRate 0: a PDV-RS-... code (RS) or an EN 16931 VATEX code (HR, BA), e.g. VATEX-EU-132' }),
-    Type.Null(),
-  ])),
+  unitCode: Type.Optional(
+    Type.String({ pattern: '^[A-Z0-9]{1,3}$', description: 'UN/ECE Recommendation 20 unit code; default H87 (piece)' }),
+  ),
+  classificationCode: Type.Optional(
+    Type.Union([
+      Type.String({
+        pattern: '^[0-9A-Za-z][0-9A-Za-z.-]{0,19}$',
+        description: 'HR: KPD 2025 code of the line (required for Croatian e-invoices)',
+      }),
+      Type.Null(),
+    ]),
+  ),
+  vatExemptionCode: Type.Optional(
+    Type.Union([
+      Type.String({
+        pattern: '^[A-Za-z0-9][A-Za-z0-9.-]{0,39}$',
+        description: 'with taxRate 0: a PDV-RS-... code (RS) or an EN 16931 VATEX code (HR, BA), e.g. VATEX-EU-132',
+      }),
+      Type.Null(),
+    ]),
+  ),
 });
 
 export const InvoiceBody = Type.Object({
   customerId: Uuid,
   invoiceDate: IsoDate,
   dueDate: IsoDate,
-  supplyDate: Type.Optional(Type.Union([IsoDate, Type.Null()], { description: 'date of supply; default the invoice date' })),
+  supplyDate: Type.Optional(
+    Type.Union([IsoDate, Type.Null()], { description: 'date of supply; default the invoice date' }),
+  ),
   currencyCode: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$' })),
   items: Type.Array(ItemBody, { maxItems: 200 }),
   discountAmount: Type.Optional(Type.Number()),
@@ -96,7 +110,8 @@ export const Invoice = Type.Object({
   baseAmount: Type.String(),
   supplyDate: Type.String(),
   paymentReference: Type.Union([Type.String(), Type.Null()], {
-    description: 'RS: model 97 ("97 " + check digits + number); HR: model HR01 ("HR01 " + year-sequence + control digit); BA: null',
+    description:
+      'RS: model 97 ("97 " + check digits + number); HR: model HR01 ("HR01 " + year-sequence + control digit); BA: null',
   }),
   items: Type.Array(InvoiceItem),
   notes: NullableString,

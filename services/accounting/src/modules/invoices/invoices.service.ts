@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { D, type Dec, dec, formatAmount } from '@app/shared/money';
 import type { Kysely } from 'kysely';
-import { D, dec, formatAmount, type Dec } from '@app/shared/money';
 import type { TenantScope } from '../../db/tenant-scope.js';
 import type { DB } from '../../db/types.js';
 import type { ErrorCode } from '../../lib/catalog.js';
-import { AppError } from '../../lib/errors.js';
-import { pageMeta, type PageRequest } from '../../lib/pagination.js';
+import { AppError, addDetail } from '../../lib/errors.js';
+import { type PageRequest, pageMeta } from '../../lib/pagination.js';
 import type { Principal, TenantTx } from '../../plugins/auth.js';
 import type { ContactDeleteBlocker } from '../contacts/contacts.service.js';
 import { assertCurrency, currencyDecimals } from '../currencies/currencies.js';
@@ -35,7 +35,7 @@ class Problems {
   private byCode = new Map<ErrorCode, Record<string, string[]>>();
   add(code: ErrorCode, field: string, message: string) {
     const d = this.byCode.get(code) ?? {};
-    (d[field] ??= []).push(message);
+    addDetail(d, field, message);
     this.byCode.set(code, d);
   }
   /** The first kind of problem found wins, with every field of that kind in details. */
@@ -74,7 +74,8 @@ export function checkInvoiceBody(body: InvoiceBody, decimals: number): { items: 
       if (!v) p.add('SVC-9003', at(f), 'must be a finite number');
       else if (v.lte(0)) p.add('SVC-3007', at(f), 'must be greater than 0');
       else if (v.gt(LIMITS[f])) p.add('SVC-9003', at(f), `must be at most ${LIMITS[f]}`);
-      else if (v.decimalPlaces() > LIMITS.decimals) p.add('SVC-9003', at(f), `must have at most ${LIMITS.decimals} decimal places`);
+      else if (v.decimalPlaces() > LIMITS.decimals)
+        p.add('SVC-9003', at(f), `must have at most ${LIMITS.decimals} decimal places`);
     }
     const rate = values.taxRate;
     if (!rate) p.add('SVC-9003', at('taxRate'), 'must be a finite number');
@@ -82,7 +83,8 @@ export function checkInvoiceBody(body: InvoiceBody, decimals: number): { items: 
     else if (rate.decimalPlaces() > 4) p.add('SVC-9003', at('taxRate'), 'must have at most 4 decimal places');
     if (!item.description.trim()) p.add('SVC-9003', at('description'), 'must not be blank');
     // E1: an exemption code explains a zero rate; on a taxed line it would contradict the rate.
-    if (item.vatExemptionCode && rate && !rate.isZero()) p.add('SVC-9003', at('vatExemptionCode'), 'is only allowed with taxRate 0');
+    if (item.vatExemptionCode && rate && !rate.isZero())
+      p.add('SVC-9003', at('vatExemptionCode'), 'is only allowed with taxRate 0');
     return {
       description: item.description.trim(),
       quantity: values.quantity?.toFixed() ?? '0',
@@ -101,7 +103,8 @@ export function checkInvoiceBody(body: InvoiceBody, decimals: number): { items: 
     const d = decimalOf(body.discountAmount);
     if (!d) p.add('SVC-9003', 'discountAmount', 'must be a finite number');
     else if (d.lt(0)) p.add('SVC-9003', 'discountAmount', 'must be at least 0');
-    else if (d.decimalPlaces() > decimals) p.add('SVC-9003', 'discountAmount', `must have at most ${decimals} decimal places`);
+    else if (d.decimalPlaces() > decimals)
+      p.add('SVC-9003', 'discountAmount', `must have at most ${decimals} decimal places`);
     else discount = d.toFixed();
   }
   p.throwIfAny(['SVC-3006', 'SVC-3007', 'SVC-3008', 'SVC-3009', 'SVC-9003']);
@@ -111,7 +114,8 @@ export function checkInvoiceBody(body: InvoiceBody, decimals: number): { items: 
 async function loadCustomer(db: Db, orgId: string, customerId: string) {
   const c = await repo.findCustomer(db, orgId, customerId);
   // A vendor-only or deleted contact cannot be invoiced.
-  if (!c || c.type === 'vendor' || !c.is_active) throw new AppError('SVC-3002', { customerId: ['is not an active customer'] });
+  if (!c || c.type === 'vendor' || !c.is_active)
+    throw new AppError('SVC-3002', { customerId: ['is not an active customer'] });
   return c;
 }
 
@@ -122,7 +126,8 @@ async function checkRevenueAccounts(db: Db, orgId: string, items: CheckedItem[])
   items.forEach((item, i) => {
     if (!item.accountId) return;
     const a = found.get(item.accountId);
-    if (!a || a.account_type_id !== REVENUE_TYPE || !a.is_active) details[`items[${i}].accountId`] = ['must be an active Revenue account'];
+    if (!a || a.account_type_id !== REVENUE_TYPE || !a.is_active)
+      details[`items[${i}].accountId`] = ['must be an active Revenue account'];
   });
   if (Object.keys(details).length) throw new AppError('SVC-9003', details);
 }
@@ -139,7 +144,12 @@ async function prepare(db: Db, p: Principal, body: InvoiceBody) {
   const decimals = currencyDecimals(currencyCode);
   await checkRevenueAccounts(db, orgId, items);
   const exchangeRate = await documentRate(db, orgId, currencyCode, baseCurrency, body.invoiceDate);
-  const totals = computeTotals(items, { decimals, baseDecimals: currencyDecimals(baseCurrency), exchangeRate, discountAmount: discount });
+  const totals = computeTotals(items, {
+    decimals,
+    baseDecimals: currencyDecimals(baseCurrency),
+    exchangeRate,
+    discountAmount: discount,
+  });
   if (totals.discountAmount.gt(totals.subtotal.plus(totals.taxAmount))) {
     throw new AppError('SVC-9003', { discountAmount: ['must not exceed subtotal + taxAmount'] });
   }
@@ -210,7 +220,9 @@ async function replaceDraft(trx: TenantTx, p: Principal, id: string, body: Invoi
   if (current.status !== 'draft') throw new AppError('SVC-3003', { status: [current.status] });
   // The number carries the year of the invoice date (A4) and never changes, so neither does the year.
   if (body.invoiceDate.slice(0, 4) !== current.invoice_date.slice(0, 4)) {
-    throw new AppError('SVC-9003', { invoiceDate: [`must stay in ${current.invoice_date.slice(0, 4)}, the year of ${current.invoice_number}`] });
+    throw new AppError('SVC-9003', {
+      invoiceDate: [`must stay in ${current.invoice_date.slice(0, 4)}, the year of ${current.invoice_number}`],
+    });
   }
   const { values, itemRows } = await prepare(trx, p, body);
   const row = await repo.updateInvoice(trx, p.orgId, id, values);
@@ -244,7 +256,8 @@ export async function listInvoices(
   today: string,
   cache: InvoiceListCache,
 ): Promise<string> {
-  if (q.fromDate && q.toDate && q.fromDate > q.toDate) throw new AppError('SVC-9003', { fromDate: ['must not be after toDate'] });
+  if (q.fromDate && q.toDate && q.fromDate > q.toDate)
+    throw new AppError('SVC-9003', { fromDate: ['must not be after toDate'] });
   const key = InvoiceListCache.key(scope.orgId, q, page, today);
   const held = cache.get(key);
   const fresh = await scope.run((db) => repo.listInvoicesJson(db, scope.orgId, q, page, today, held?.version ?? null));

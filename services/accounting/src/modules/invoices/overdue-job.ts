@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
-import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '@app/shared/db/database';
 import type { Job } from '@app/shared/scheduler';
+import type { FastifyBaseLogger } from 'fastify';
+import { sql } from 'kysely';
 import type { DB } from '../../db/types.js';
 import { todayIso } from './invoice-status.js';
 import { markOverdueBatch } from './invoices.repository.js';

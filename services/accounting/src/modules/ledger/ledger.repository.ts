@@ -1,8 +1,8 @@
-import { CompiledQuery, sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import { withCommit } from '@app/shared/db/database';
+import { CompiledQuery, type Kysely, type RawBuilder, type Selectable, sql } from 'kysely';
 import type { DB, LedgerTransactionsTable } from '../../db/types.js';
-import { sumPieces, type SumRanges } from './period-ranges.js';
 import type { ReferenceType } from './ledger.types.js';
+import { type SumRanges, sumPieces } from './period-ranges.js';
 
 type Db = Kysely<DB>;
 export type LedgerRow = Selectable<LedgerTransactionsTable>;
@@ -130,7 +130,10 @@ export function byReference(referenceType: ReferenceType, referenceId: string) {
 }
 
 export function byReferences(refs: ReadonlyArray<{ referenceType: ReferenceType; referenceId: string }>) {
-  return sql`(${sql.join(refs.map((r) => sql`(${byReference(r.referenceType, r.referenceId)})`), sql` OR `)})`;
+  return sql`(${sql.join(
+    refs.map((r) => sql`(${byReference(r.referenceType, r.referenceId)})`),
+    sql` OR `,
+  )})`;
 }
 
 export function byId(id: string) {
@@ -138,7 +141,12 @@ export function byId(id: string) {
 }
 
 export function findPosting(db: Db, orgId: string, id: string) {
-  return db.selectFrom('ledger_transactions').selectAll().where('organization_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('ledger_transactions')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 export async function isReversed(db: Db, orgId: string, id: string): Promise<boolean> {
@@ -227,10 +235,25 @@ export interface ManualPostingRow {
 }
 
 /** Runs MANUAL_POSTING_SQL as the last statement of its transaction (COMMIT is sent with it). */
-export async function insertManualPosting(db: Db, orgId: string, baseCurrency: string, v: ManualPosting): Promise<ManualPostingRow[]> {
+export async function insertManualPosting(
+  db: Db,
+  orgId: string,
+  baseCurrency: string,
+  v: ManualPosting,
+): Promise<ManualPostingRow[]> {
   const query = CompiledQuery.raw(MANUAL_POSTING_SQL, [
-    orgId, v.debitAccountId, v.creditAccountId, v.transactionDate, v.description, v.notes, v.amount, v.currencyCode, v.exchangeRate,
-    v.baseAmount, v.createdBy, baseCurrency,
+    orgId,
+    v.debitAccountId,
+    v.creditAccountId,
+    v.transactionDate,
+    v.description,
+    v.notes,
+    v.amount,
+    v.currencyCode,
+    v.exchangeRate,
+    v.baseAmount,
+    v.createdBy,
+    baseCurrency,
   ]);
   const result = await db.executeQuery<{ row: ManualPostingRow }>(withCommit(query));
   return result.rows.map((r) => r.row);
@@ -276,7 +299,10 @@ export async function listTransactions(
   const rows = await q
     .selectAll('t')
     .select([
-      'da.code as debit_code', 'da.name as debit_name', 'ca.code as credit_code', 'ca.name as credit_name',
+      'da.code as debit_code',
+      'da.name as debit_name',
+      'ca.code as credit_code',
+      'ca.name as credit_name',
       sql<number>`count(*) OVER ()`.as('total_count'),
     ])
     .orderBy(sql`${SORT_COLUMNS[p.sort]} ${direction}`)
@@ -318,7 +344,8 @@ export interface AccountTotalsRow {
 function periodSums(orgId: string, r: SumRanges, accountIds?: string[]) {
   const only = accountIds ? sql` AND account_id = ANY(${accountIds}::uuid[])` : sql``;
   const reads = sumPieces(r).map((p) => {
-    const values = p.sign === 1 ? sql`debit_total, credit_total, posting_count` : sql`-debit_total, -credit_total, -posting_count`;
+    const values =
+      p.sign === 1 ? sql`debit_total, credit_total, posting_count` : sql`-debit_total, -credit_total, -posting_count`;
     return sql`SELECT account_id, counter_account_id, period_start, ${values}
       FROM account_period_sums
       WHERE organization_id = ${orgId}::uuid AND grain = ${sql.lit(p.grain)} AND period_start BETWEEN ${p.from}::date AND ${p.to}::date${only}`;
@@ -335,7 +362,12 @@ function periodSums(orgId: string, r: SumRanges, accountIds?: string[]) {
  * number of postings. Only accounts with postings in the range (and among `accountIds` when
  * given), ordered by code.
  */
-export async function accountTotals(db: Db, orgId: string, ranges: SumRanges, accountIds?: string[]): Promise<AccountTotalsRow[]> {
+export async function accountTotals(
+  db: Db,
+  orgId: string,
+  ranges: SumRanges,
+  accountIds?: string[],
+): Promise<AccountTotalsRow[]> {
   if (accountIds?.length === 0) return [];
   const result = await sql<AccountTotalsRow>`
     WITH t AS (
@@ -364,7 +396,12 @@ export interface PairTotalsRow {
 }
 
 /** Totals of `accountIds` in `ranges` per counter account (the other side of each posting). */
-export async function pairTotals(db: Db, orgId: string, ranges: SumRanges, accountIds: string[]): Promise<PairTotalsRow[]> {
+export async function pairTotals(
+  db: Db,
+  orgId: string,
+  ranges: SumRanges,
+  accountIds: string[],
+): Promise<PairTotalsRow[]> {
   if (accountIds.length === 0) return [];
   const result = await sql<PairTotalsRow>`
     WITH t AS (

@@ -1,7 +1,7 @@
-import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
 import { Paginated } from '../../lib/pagination.js';
-import { IdParams, errorResponses } from '../../lib/schemas.js';
+import { errorResponses, IdParams } from '../../lib/schemas.js';
 import { ALL_ROLES, scopeOf } from '../../plugins/auth.js';
 import { ManualEntryBody, ReverseBody, Transaction, TransactionsQuery } from './ledger.schemas.js';
 import { createManualEntry, getTransaction, listTransactions, reverseManualEntry } from './transactions.service.js';
@@ -13,41 +13,79 @@ export function transactionsRoutes() {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
-    app.get('/', {
-      config: { auth: ALL_ROLES },
-      schema: { tags, security, querystring: TransactionsQuery, response: { 200: Paginated(Transaction), ...errorResponses(400, 401, 403, 422) } },
-    }, async (request) => {
-      return listTransactions(scopeOf(request), request.principal().organization.baseCurrency, request.query);
-    });
-
-    app.get('/:id', {
-      config: { auth: ALL_ROLES },
-      schema: { tags, security, params: IdParams, response: { 200: Transaction, ...errorResponses(401, 403, 404) } },
-    }, async (request) => {
-      return getTransaction(scopeOf(request), request.principal().organization.baseCurrency, request.params.id);
-    });
-
-    app.post('/', {
-      config: { auth: writers, perMinute: 20 },
-      schema: { tags, security, body: ManualEntryBody, response: { 201: Transaction, ...errorResponses(401, 403, 404, 422) } },
-    }, async (request, reply) => {
-      const p = request.principal();
-      const entry = await createManualEntry(scopeOf(request), p.userId, p.organization.baseCurrency, request.body);
-      return reply.status(201).send(entry);
-    });
-
-    app.post('/:id/reverse', {
-      config: { auth: writers, perMinute: 20 },
-      // The body is optional: a POST without one reverses as of today.
-      preValidation: async (request) => {
-        request.body ??= {};
+    app.get(
+      '/',
+      {
+        config: { auth: ALL_ROLES },
+        schema: {
+          tags,
+          security,
+          querystring: TransactionsQuery,
+          response: { 200: Paginated(Transaction), ...errorResponses(400, 401, 403, 422) },
+        },
       },
-      schema: { tags, security, params: IdParams, body: ReverseBody, response: { 201: Transaction, ...errorResponses(401, 403, 404, 422) } },
-    }, async (request, reply) => {
-      const p = request.principal();
-      const date = request.body?.transactionDate;
-      const reversal = await reverseManualEntry(scopeOf(request), p.userId, p.organization.baseCurrency, request.params.id, date);
-      return reply.status(201).send(reversal);
-    });
+      async (request) => {
+        return listTransactions(scopeOf(request), request.principal().organization.baseCurrency, request.query);
+      },
+    );
+
+    app.get(
+      '/:id',
+      {
+        config: { auth: ALL_ROLES },
+        schema: { tags, security, params: IdParams, response: { 200: Transaction, ...errorResponses(401, 403, 404) } },
+      },
+      async (request) => {
+        return getTransaction(scopeOf(request), request.principal().organization.baseCurrency, request.params.id);
+      },
+    );
+
+    app.post(
+      '/',
+      {
+        config: { auth: writers, perMinute: 20 },
+        schema: {
+          tags,
+          security,
+          body: ManualEntryBody,
+          response: { 201: Transaction, ...errorResponses(401, 403, 404, 422) },
+        },
+      },
+      async (request, reply) => {
+        const p = request.principal();
+        const entry = await createManualEntry(scopeOf(request), p.userId, p.organization.baseCurrency, request.body);
+        return reply.status(201).send(entry);
+      },
+    );
+
+    app.post(
+      '/:id/reverse',
+      {
+        config: { auth: writers, perMinute: 20 },
+        // The body is optional: a POST without one reverses as of today.
+        preValidation: async (request) => {
+          request.body ??= {};
+        },
+        schema: {
+          tags,
+          security,
+          params: IdParams,
+          body: ReverseBody,
+          response: { 201: Transaction, ...errorResponses(401, 403, 404, 422) },
+        },
+      },
+      async (request, reply) => {
+        const p = request.principal();
+        const date = request.body?.transactionDate;
+        const reversal = await reverseManualEntry(
+          scopeOf(request),
+          p.userId,
+          p.organization.baseCurrency,
+          request.params.id,
+          date,
+        );
+        return reply.status(201).send(reversal);
+      },
+    );
   };
 }

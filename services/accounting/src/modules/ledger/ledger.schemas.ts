@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { listQuery } from '../../lib/pagination.js';
-import { IsoDate, Uuid, literalUnion } from '../../lib/schemas.js';
+import { IsoDate, literalUnion, Uuid } from '../../lib/schemas.js';
 
 export const REFERENCE_TYPES = ['invoice', 'expense', 'payment', 'manual'] as const;
 export const TRANSACTION_SORTS = ['transactionDate', 'createdAt', 'amount', 'baseAmount'] as const;

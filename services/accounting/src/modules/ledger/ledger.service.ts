@@ -1,12 +1,13 @@
-import type { Kysely } from 'kysely';
 import { dec } from '@app/shared/money';
+import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
 import { AppError } from '../../lib/errors.js';
 import * as repo from './ledger.repository.js';
-import { sumRangesUpTo } from './period-ranges.js';
 import type { Posting, ReferenceType } from './ledger.types.js';
+import { sumRangesUpTo } from './period-ranges.js';
 
 export type { LedgerRow } from './ledger.repository.js';
+
 type LedgerRow = repo.LedgerRow;
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -23,8 +24,10 @@ function checkPosting(p: Posting, i: number): void {
   if (!p.description) throw bad('description', 'is required');
   if (p.debitAccountId === p.creditAccountId) throw bad('creditAccountId', 'must differ from debitAccountId');
   if (!DECIMAL.test(p.amount) || dec(p.amount).lte(0)) throw bad('amount', 'must be a decimal greater than 0');
-  if (!DECIMAL.test(p.exchangeRate) || dec(p.exchangeRate).lte(0)) throw bad('exchangeRate', 'must be a decimal greater than 0');
-  if (!DECIMAL.test(p.baseAmount) || dec(p.baseAmount).lt(0)) throw bad('baseAmount', 'must be a decimal of at least 0');
+  if (!DECIMAL.test(p.exchangeRate) || dec(p.exchangeRate).lte(0))
+    throw bad('exchangeRate', 'must be a decimal greater than 0');
+  if (!DECIMAL.test(p.baseAmount) || dec(p.baseAmount).lt(0))
+    throw bad('baseAmount', 'must be a decimal of at least 0');
 }
 
 /**
@@ -34,7 +37,11 @@ function checkPosting(p: Posting, i: number): void {
  * postings free of deadlocks. Accounts must belong to the organization (404 SVC-8001 otherwise).
  * Callers compute exchangeRate (documentRate) and baseAmount; amounts are decimal strings.
  */
-export async function postJournalEntries(trx: Kysely<DB>, organizationId: string, postings: Posting[]): Promise<LedgerRow[]> {
+export async function postJournalEntries(
+  trx: Kysely<DB>,
+  organizationId: string,
+  postings: Posting[],
+): Promise<LedgerRow[]> {
   if (postings.length === 0) return [];
   postings.forEach(checkPosting);
   const rows: repo.PostingInput[] = postings.map((p) => ({
@@ -102,7 +109,10 @@ export async function reverseReferences(
 ): Promise<LedgerRow[]> {
   if (refs.length === 0) return [];
   return reversing(() =>
-    repo.insertReversals(trx, organizationId, repo.byReferences(refs), { transactionDate: opts.transactionDate ?? null, createdBy }),
+    repo.insertReversals(trx, organizationId, repo.byReferences(refs), {
+      transactionDate: opts.transactionDate ?? null,
+      createdBy,
+    }),
   );
 }
 
@@ -131,7 +141,10 @@ export async function reversePosting(
   if (!posting) throw new AppError('SVC-9002');
   if (posting.reversal_of) throw new AppError('SVC-9003', { id: ['a reversal cannot be reversed'] });
   const [row] = await reversing(() =>
-    repo.insertReversals(trx, organizationId, repo.byId(postingId), { transactionDate: opts.transactionDate ?? null, createdBy }),
+    repo.insertReversals(trx, organizationId, repo.byId(postingId), {
+      transactionDate: opts.transactionDate ?? null,
+      createdBy,
+    }),
   );
   if (!row) throw new AppError('SVC-9003', { id: ['the posting is already reversed'] });
   return row;
@@ -150,7 +163,10 @@ export async function trialBalance(db: Kysely<DB>, organizationId: string, asOfD
   const accounts = rows.map((r) => {
     debit = debit.plus(r.debit_total);
     credit = credit.plus(r.credit_total);
-    const balance = r.normal_balance === 'debit' ? dec(r.debit_total).minus(r.credit_total) : dec(r.credit_total).minus(r.debit_total);
+    const balance =
+      r.normal_balance === 'debit'
+        ? dec(r.debit_total).minus(r.credit_total)
+        : dec(r.credit_total).minus(r.debit_total);
     return {
       accountId: r.account_id,
       accountCode: r.code,
@@ -162,5 +178,9 @@ export async function trialBalance(db: Kysely<DB>, organizationId: string, asOfD
       balance: balance.toFixed(decimals),
     };
   });
-  return { accounts, totals: { debit: debit.toFixed(decimals), credit: credit.toFixed(decimals) }, balanced: debit.eq(credit) };
+  return {
+    accounts,
+    totals: { debit: debit.toFixed(decimals), credit: credit.toFixed(decimals) },
+    balanced: debit.eq(credit),
+  };
 }

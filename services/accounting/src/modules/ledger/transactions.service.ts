@@ -1,6 +1,6 @@
+import { dec, roundHalfUp } from '@app/shared/money';
 import type { Kysely } from 'kysely';
 import type { Static } from 'typebox';
-import { dec, roundHalfUp } from '@app/shared/money';
 import type { TenantScope } from '../../db/tenant-scope.js';
 import type { DB } from '../../db/types.js';
 import { AppError } from '../../lib/errors.js';
@@ -8,12 +8,17 @@ import { pageMeta, pageRequest } from '../../lib/pagination.js';
 import { assertCurrency, currencyDecimals, formatMoney } from '../currencies/currencies.js';
 import { documentRate, formatRate } from '../exchange-rates/exchange-rates.service.js';
 import * as repo from './ledger.repository.js';
-import { TRANSACTION_SORTS, type ManualEntryBody, type TransactionsQuery } from './ledger.schemas.js';
+import { type ManualEntryBody, TRANSACTION_SORTS, type TransactionsQuery } from './ledger.schemas.js';
 import { reversePosting } from './ledger.service.js';
 
 type Db = Kysely<DB>;
 
-type Presentable = repo.LedgerRow & { debit_code: string; debit_name: string; credit_code: string; credit_name: string };
+type Presentable = repo.LedgerRow & {
+  debit_code: string;
+  debit_name: string;
+  credit_code: string;
+  credit_name: string;
+};
 
 /** The spec's Transaction: amounts with their currency's decimals, the rate with 6 (A3). */
 export function presentTransaction(t: Presentable, baseCurrency: string) {
@@ -45,7 +50,8 @@ export function presentTransaction(t: Presentable, baseCurrency: string) {
 
 export async function listTransactions(scope: TenantScope, baseCurrency: string, q: Static<typeof TransactionsQuery>) {
   const page = pageRequest(q, TRANSACTION_SORTS, 'transactionDate');
-  if (q.fromDate && q.toDate && q.fromDate > q.toDate) throw new AppError('SVC-9003', { fromDate: ['must not be after toDate'] });
+  if (q.fromDate && q.toDate && q.fromDate > q.toDate)
+    throw new AppError('SVC-9003', { fromDate: ['must not be after toDate'] });
   const { rows, total } = await scope.run((db) => repo.listTransactions(db, scope.orgId, q, page));
   return { data: rows.map((r) => presentTransaction(r, baseCurrency)), meta: pageMeta(total, page) };
 }
@@ -56,7 +62,12 @@ export function getTransaction(scope: TenantScope, baseCurrency: string, id: str
 
 /** One posting as the API shows it, read with the handle the caller holds (inside its transaction). */
 export async function readTransaction(db: Db, orgId: string, baseCurrency: string, id: string) {
-  const { rows } = await repo.listTransactions(db, orgId, { id }, { sort: 'transactionDate', order: 'desc', perPage: 1, offset: 0 });
+  const { rows } = await repo.listTransactions(
+    db,
+    orgId,
+    { id },
+    { sort: 'transactionDate', order: 'desc', perPage: 1, offset: 0 },
+  );
   if (!rows[0]) throw new AppError('SVC-9002');
   return presentTransaction(rows[0], baseCurrency);
 }
@@ -82,7 +93,9 @@ async function entryAmounts(trx: Db, orgId: string, baseCurrency: string, body: 
   assertCurrency(currency);
   const amount = dec(body.amount);
   if (amount.decimalPlaces() > currencyDecimals(currency)) {
-    throw new AppError('SVC-9003', { amount: [`must have at most ${currencyDecimals(currency)} decimals in ${currency}`] });
+    throw new AppError('SVC-9003', {
+      amount: [`must have at most ${currencyDecimals(currency)} decimals in ${currency}`],
+    });
   }
   const exchangeRate = await documentRate(trx, orgId, currency, baseCurrency, body.transactionDate);
   const baseAmount = roundHalfUp(amount.mul(exchangeRate), currencyDecimals(baseCurrency));
@@ -100,7 +113,12 @@ async function entryAmounts(trx: Db, orgId: string, baseCurrency: string, body: 
  * it under lock, and an entry that finds it changed runs again, in a new transaction, with the
  * new one.
  */
-export async function createManualEntry(scope: TenantScope, userId: string, baseCurrency: string, body: Static<typeof ManualEntryBody>) {
+export async function createManualEntry(
+  scope: TenantScope,
+  userId: string,
+  baseCurrency: string,
+  body: Static<typeof ManualEntryBody>,
+) {
   if (body.debitAccountId === body.creditAccountId) {
     throw new AppError('SVC-9003', { creditAccountId: ['must differ from debitAccountId'] });
   }
@@ -115,7 +133,13 @@ export async function createManualEntry(scope: TenantScope, userId: string, base
 
 type EntryOutcome = { posted: ReturnType<typeof presentTransaction> } | { posted?: undefined; baseCurrency: string };
 
-async function postManualEntry(trx: Db, orgId: string, userId: string, base: string, body: Static<typeof ManualEntryBody>): Promise<EntryOutcome> {
+async function postManualEntry(
+  trx: Db,
+  orgId: string,
+  userId: string,
+  base: string,
+  body: Static<typeof ManualEntryBody>,
+): Promise<EntryOutcome> {
   let amounts: Awaited<ReturnType<typeof entryAmounts>>;
   try {
     amounts = await entryAmounts(trx, orgId, base, body);
@@ -157,7 +181,10 @@ async function postManualEntry(trx: Db, orgId: string, userId: string, base: str
       ),
     };
   }
-  assertAccountsUsable(body, rows.map((r) => ({ id: r.account_id, is_active: r.account_active })));
+  assertAccountsUsable(
+    body,
+    rows.map((r) => ({ id: r.account_id, is_active: r.account_active })),
+  );
   // Both accounts are usable, so the base currency changed since the principal was read.
   return { baseCurrency: row.account_base_currency };
 }
@@ -166,7 +193,13 @@ async function postManualEntry(trx: Db, orgId: string, userId: string, base: str
  * Reverses one manual posting (extension: POST /transactions/:id/reverse). Locked postings
  * belong to a document (invoice, expense) and are reversed by that document's cancellation.
  */
-export function reverseManualEntry(scope: TenantScope, userId: string, baseCurrency: string, id: string, date?: string) {
+export function reverseManualEntry(
+  scope: TenantScope,
+  userId: string,
+  baseCurrency: string,
+  id: string,
+  date?: string,
+) {
   const orgId = scope.orgId;
   return scope.transaction(async (trx) => {
     const posting = await repo.findPosting(trx, orgId, id);

@@ -17,7 +17,12 @@ export function lockOrganization(db: Db, orgId: string) {
 }
 
 export async function hasPostings(db: Db, orgId: string): Promise<boolean> {
-  const row = await db.selectFrom('ledger_transactions').select('id').where('organization_id', '=', orgId).limit(1).executeTakeFirst();
+  const row = await db
+    .selectFrom('ledger_transactions')
+    .select('id')
+    .where('organization_id', '=', orgId)
+    .limit(1)
+    .executeTakeFirst();
   return !!row;
 }
 

@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
 import { errorResponses } from '../../lib/schemas.js';
 import { ALL_ROLES, scopeOf } from '../../plugins/auth.js';
 import { Organization, UpdateOrganizationBody } from './organization.schemas.js';
@@ -10,18 +10,35 @@ export function organizationRoutes() {
   const security = [{ bearerAuth: [] }];
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-    app.get('/', {
-      config: { auth: ALL_ROLES },
-      schema: { tags, security, response: { 200: Organization, ...errorResponses(401, 403, 404) } },
-    }, async (request) => {
-      return getOrganization(scopeOf(request));
-    });
+    app.get(
+      '/',
+      {
+        config: { auth: ALL_ROLES },
+        schema: { tags, security, response: { 200: Organization, ...errorResponses(401, 403, 404) } },
+      },
+      async (request) => {
+        return getOrganization(scopeOf(request));
+      },
+    );
 
-    app.put('/', {
-      config: { auth: ['owner', 'admin'], perMinute: 10, fieldCodes: { baseCurrency: 'SVC-2002', language: 'SVC-2003' } },
-      schema: { tags, security, body: UpdateOrganizationBody, response: { 200: Organization, ...errorResponses(400, 401, 403, 422) } },
-    }, async (request) => {
-      return updateOrganization(scopeOf(request), request.body);
-    });
+    app.put(
+      '/',
+      {
+        config: {
+          auth: ['owner', 'admin'],
+          perMinute: 10,
+          fieldCodes: { baseCurrency: 'SVC-2002', language: 'SVC-2003' },
+        },
+        schema: {
+          tags,
+          security,
+          body: UpdateOrganizationBody,
+          response: { 200: Organization, ...errorResponses(400, 401, 403, 422) },
+        },
+      },
+      async (request) => {
+        return updateOrganization(scopeOf(request), request.body);
+      },
+    );
   };
 }

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { BASE_CURRENCIES, IsoDate, ORG_LANGUAGES, literalUnion } from '../../lib/schemas.js';
+import { BASE_CURRENCIES, IsoDate, literalUnion, ORG_LANGUAGES } from '../../lib/schemas.js';
 
 const Nullable = (s: ReturnType<typeof Type.String>) => Type.Optional(Type.Union([s, Type.Null()]));
 
@@ -8,7 +8,12 @@ export const ORGANIZATION_ADDRESS = {
   addressLine1: Nullable(Type.String({ maxLength: 200 })),
   city: Nullable(Type.String({ maxLength: 100 })),
   postalCode: Nullable(Type.String({ maxLength: 20 })),
-  iban: Nullable(Type.String({ maxLength: 42, description: 'IBAN, or the 18-digit Serbian account number (spaces and hyphens ignored)' })),
+  iban: Nullable(
+    Type.String({
+      maxLength: 42,
+      description: 'IBAN, or the 18-digit Serbian account number (spaces and hyphens ignored)',
+    }),
+  ),
 };
 
 export const Organization = Type.Object({

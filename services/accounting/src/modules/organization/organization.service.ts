@@ -1,12 +1,12 @@
 import type { Kysely, Selectable, Updateable } from 'kysely';
 import type { Static } from 'typebox';
+import type { TenantScope } from '../../db/tenant-scope.js';
 import type { DB, OrganizationCountry, OrganizationLanguage, OrganizationsTable } from '../../db/types.js';
 import { AppError } from '../../lib/errors.js';
-import type { TenantScope } from '../../db/tenant-scope.js';
 import type { TenantTx } from '../../plugins/auth.js';
+import { insertDefaultChart } from '../accounts/accounts.repository.js';
 import { normalizePaymentAccount } from '../einvoice/payment-account.js';
 import { assertVatNumber } from '../einvoice/tax-ids.js';
-import { insertDefaultChart } from '../accounts/accounts.repository.js';
 import { DEFAULT_TAX_RATES } from '../tax-rates/defaults.js';
 import { insertTaxRates } from '../tax-rates/tax-rates.repository.js';
 import { insertOwner } from '../users/users.repository.js';
@@ -32,7 +32,8 @@ export function presentOrganization(o: Selectable<OrganizationsTable>) {
   };
 }
 
-const blankToNull = (v: string | null | undefined) => (v === undefined ? undefined : v === null || v.trim() === '' ? null : v.trim());
+const blankToNull = (v: string | null | undefined) =>
+  v === undefined ? undefined : v === null || v.trim() === '' ? null : v.trim();
 
 /** E1 address and payment account fields of a register or PUT body, as columns (only those given). */
 export function addressValues(
@@ -60,7 +61,11 @@ export function updateOrganization(scope: TenantScope, body: Static<typeof Updat
 async function applyOrganizationUpdate(trx: TenantTx, orgId: string, body: Static<typeof UpdateOrganizationBody>) {
   const current = await repo.lockOrganization(trx, orgId);
   if (!current) throw new AppError('SVC-2001');
-  if (body.baseCurrency !== undefined && body.baseCurrency !== current.base_currency && (await repo.hasPostings(trx, orgId))) {
+  if (
+    body.baseCurrency !== undefined &&
+    body.baseCurrency !== current.base_currency &&
+    (await repo.hasPostings(trx, orgId))
+  ) {
     throw new AppError('SVC-2004', { baseCurrency: ['cannot change once ledger transactions exist'] });
   }
   const values: Updateable<OrganizationsTable> = {};

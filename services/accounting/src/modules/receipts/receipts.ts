@@ -3,9 +3,9 @@ import { mkdir, open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { fileTypeFromFile } from 'file-type';
-import { AppError } from '../../lib/errors.js';
 import type { FileStorage } from '../../infra/storage/storage.js';
 import type { VirusScanner } from '../../infra/virus-scanner/virus-scanner.js';
+import { AppError } from '../../lib/errors.js';
 
 export const RECEIPT_MAX_BYTES = 10 * 1024 * 1024;
 export const RECEIPT_FIELD = 'receiptFile';
@@ -68,7 +68,8 @@ async function stage(file: AsyncIterable<Buffer> & { truncated?: boolean }, deps
   } catch (err) {
     scan.abort();
     await rm(path, { force: true });
-    if (isCode(err, 'FST_REQ_FILE_TOO_LARGE')) throw new AppError('SVC-4005', { receiptFile: ['must be at most 10 MB'] });
+    if (isCode(err, 'FST_REQ_FILE_TOO_LARGE'))
+      throw new AppError('SVC-4005', { receiptFile: ['must be at most 10 MB'] });
     throw err;
   }
 }
@@ -81,7 +82,9 @@ export async function readReceiptForm(request: FastifyRequest, deps: ReceiptDeps
   const fields: Record<string, string> = {};
   let receipt: StagedReceipt | null = null;
   try {
-    const parts = request.parts({ limits: { fileSize: RECEIPT_MAX_BYTES, files: 2, fields: 30, fieldSize: 10_000, parts: 32 } });
+    const parts = request.parts({
+      limits: { fileSize: RECEIPT_MAX_BYTES, files: 2, fields: 30, fieldSize: 10_000, parts: 32 },
+    });
     for await (const part of parts) {
       if (part.type === 'field') {
         if (typeof part.value === 'string') fields[part.fieldname] = part.value;
@@ -94,7 +97,8 @@ export async function readReceiptForm(request: FastifyRequest, deps: ReceiptDeps
   } catch (err) {
     if (receipt) await rm(receipt.path, { force: true });
     if (err instanceof AppError) throw err;
-    if (isCode(err, 'FST_REQ_FILE_TOO_LARGE')) throw new AppError('SVC-4005', { receiptFile: ['must be at most 10 MB'] });
+    if (isCode(err, 'FST_REQ_FILE_TOO_LARGE'))
+      throw new AppError('SVC-4005', { receiptFile: ['must be at most 10 MB'] });
     // A malformed form, or more parts than a form has (G15: the service's own envelope).
     throw new AppError('SVC-9003', { body: [(err as Error).message ?? 'malformed multipart body'] });
   }
@@ -102,7 +106,12 @@ export async function readReceiptForm(request: FastifyRequest, deps: ReceiptDeps
 }
 
 /** Moves a staged receipt into storage; 500 SVC-4007 when storage fails (the expense is not written). */
-export async function storeReceipt(deps: ReceiptDeps, staged: StagedReceipt, key: string, log: FastifyBaseLogger): Promise<void> {
+export async function storeReceipt(
+  deps: ReceiptDeps,
+  staged: StagedReceipt,
+  key: string,
+  log: FastifyBaseLogger,
+): Promise<void> {
   try {
     await deps.storage.putFile(key, staged.path, staged.contentType);
   } catch (err) {

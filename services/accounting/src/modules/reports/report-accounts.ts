@@ -22,7 +22,8 @@ export const REVENUE = 4;
 export const EXPENSE = 5;
 
 /** Asset accounts 1500-1999; every other asset account is current (1000-1499 and uncoded ones). */
-export const isFixedAsset = (a: Pick<ChartAccount, 'code' | 'account_type_id'>) => a.account_type_id === ASSET && inRange(a.code, 1500, 1999);
+export const isFixedAsset = (a: Pick<ChartAccount, 'code' | 'account_type_id'>) =>
+  a.account_type_id === ASSET && inRange(a.code, 1500, 1999);
 /** Liability accounts 2500-2999; every other liability is current. */
 export const isLongTermLiability = (a: Pick<ChartAccount, 'code' | 'account_type_id'>) =>
   a.account_type_id === LIABILITY && inRange(a.code, 2500, 2999);
@@ -32,7 +33,11 @@ export const isLongTermLiability = (a: Pick<ChartAccount, 'code' | 'account_type
  * bank account is booked on.
  */
 export function cashAccountIds(accounts: ChartAccount[], bankLedgerIds: ReadonlySet<string>): Set<string> {
-  return new Set(accounts.filter((a) => (a.account_type_id === ASSET && inRange(a.code, 1000, 1199)) || bankLedgerIds.has(a.id)).map((a) => a.id));
+  return new Set(
+    accounts
+      .filter((a) => (a.account_type_id === ASSET && inRange(a.code, 1000, 1199)) || bankLedgerIds.has(a.id))
+      .map((a) => a.id),
+  );
 }
 
 export type CashFlowActivity = 'operating' | 'investing' | 'financing';

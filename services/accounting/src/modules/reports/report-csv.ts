@@ -17,5 +17,11 @@ export function renderReportCsv(report: ReportDocument): Buffer {
     for (const row of block.rows) records.push([block.title, ...row.cells]);
   }
   const width = Math.max(...records.map((r) => r.length));
-  return Buffer.from(stringify(records.map((r) => [...r, ...Array<string>(width - r.length).fill('')]), { record_delimiter: 'windows' }), 'utf8');
+  return Buffer.from(
+    stringify(
+      records.map((r) => [...r, ...Array<string>(width - r.length).fill('')]),
+      { record_delimiter: 'windows' },
+    ),
+    'utf8',
+  );
 }

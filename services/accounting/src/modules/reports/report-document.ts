@@ -1,7 +1,7 @@
 import { dec } from '@app/shared/money';
 import type { ReportLabels } from '../../infra/documents/report-labels.js';
-import type { balanceSheet, cashFlow, dashboard, profitLoss, trialBalanceReport } from './reports.service.js';
 import type { VatReport } from './reports.schemas.js';
+import type { balanceSheet, cashFlow, dashboard, profitLoss, trialBalanceReport } from './reports.service.js';
 
 /**
  * One tabular form of every report, rendered by both exports (PDF and CSV): blocks of rows under
@@ -48,11 +48,18 @@ export function profitLossDocument(r: Report<typeof profitLoss>, l: ReportLabels
   return {
     kind: 'profit-loss',
     title: l.titles['profit-loss'],
-    meta: [[l.period, `${r.period.from} – ${r.period.to}`], [l.baseCurrency, r.baseCurrency]],
+    meta: [
+      [l.period, `${r.period.from} – ${r.period.to}`],
+      [l.baseCurrency, r.baseCurrency],
+    ],
     blocks: [
       { title: l.revenue, columns: accountColumns(l, l.amount), rows: lines(r.revenue) },
       { title: l.expenses, columns: accountColumns(l, l.amount), rows: lines(r.expenses) },
-      { title: l.netProfit, columns: accountColumns(l, l.amount), rows: [{ cells: ['', l.netProfit, r.netProfit], role: 'grand' }] },
+      {
+        title: l.netProfit,
+        columns: accountColumns(l, l.amount),
+        rows: [{ cells: ['', l.netProfit, r.netProfit], role: 'grand' }],
+      },
     ],
   };
 }
@@ -62,7 +69,9 @@ export function balanceSheetDocument(r: Report<typeof balanceSheet>, l: ReportLa
     title,
     columns: accountColumns(l, l.balance),
     rows: [
-      ...g.accounts.map((a) => ({ cells: [a.accountCode ?? '', a.accountCode === null ? l.currentYearEarnings : a.accountName, a.balance] })),
+      ...g.accounts.map((a) => ({
+        cells: [a.accountCode ?? '', a.accountCode === null ? l.currentYearEarnings : a.accountName, a.balance],
+      })),
       { cells: ['', totalLabel, g.total], role: 'total' as const },
     ],
   });
@@ -70,11 +79,18 @@ export function balanceSheetDocument(r: Report<typeof balanceSheet>, l: ReportLa
   return {
     kind: 'balance-sheet',
     title: l.titles['balance-sheet'],
-    meta: [[l.asOf, r.asOfDate], [l.baseCurrency, r.baseCurrency]],
+    meta: [
+      [l.asOf, r.asOfDate],
+      [l.baseCurrency, r.baseCurrency],
+    ],
     blocks: [
       group(l.currentAssets, r.assets.current),
       group(l.fixedAssets, r.assets.fixed),
-      { title: l.totalAssets, columns: accountColumns(l, l.balance), rows: [{ cells: ['', l.totalAssets, r.assets.total], role: 'grand' }] },
+      {
+        title: l.totalAssets,
+        columns: accountColumns(l, l.balance),
+        rows: [{ cells: ['', l.totalAssets, r.assets.total], role: 'grand' }],
+      },
       group(l.currentLiabilities, r.liabilities.current),
       group(l.longTermLiabilities, r.liabilities.longTerm),
       group(l.equity, r.equity),
@@ -83,7 +99,10 @@ export function balanceSheetDocument(r: Report<typeof balanceSheet>, l: ReportLa
         columns: accountColumns(l, l.balance),
         rows: [
           { cells: ['', l.totalLiabilities, r.liabilities.total], role: 'total' },
-          { cells: ['', l.totalLiabilitiesEquity, dec(r.liabilities.total).plus(r.equity.total).toFixed(scale)], role: 'grand' },
+          {
+            cells: ['', l.totalLiabilitiesEquity, dec(r.liabilities.total).plus(r.equity.total).toFixed(scale)],
+            role: 'grand',
+          },
         ],
       },
     ],
@@ -95,12 +114,18 @@ export function cashFlowDocument(r: Report<typeof cashFlow>, l: ReportLabels): R
   const section = (title: string, s: typeof r.operating) => ({
     title,
     columns,
-    rows: [...s.items.map((i) => ({ cells: [i.accountCode, i.description, i.amount] })), { cells: ['', l.total, s.total], role: 'total' as const }],
+    rows: [
+      ...s.items.map((i) => ({ cells: [i.accountCode, i.description, i.amount] })),
+      { cells: ['', l.total, s.total], role: 'total' as const },
+    ],
   });
   return {
     kind: 'cash-flow',
     title: l.titles['cash-flow'],
-    meta: [[l.period, `${r.period.from} – ${r.period.to}`], [l.baseCurrency, r.baseCurrency]],
+    meta: [
+      [l.period, `${r.period.from} – ${r.period.to}`],
+      [l.baseCurrency, r.baseCurrency],
+    ],
     blocks: [
       { title: l.openingBalance, columns, rows: [{ cells: ['', l.openingBalance, r.openingBalance], role: 'total' }] },
       section(l.operating, r.operating),
@@ -119,17 +144,36 @@ export function cashFlowDocument(r: Report<typeof cashFlow>, l: ReportLabels): R
 }
 
 export function trialBalanceDocument(r: Report<typeof trialBalanceReport>, l: ReportLabels): ReportDocument {
-  const columns = [text(l.code, 1), text(l.account, 3), text(l.type, 1.4), money(l.debit), money(l.credit), money(l.balance)];
+  const columns = [
+    text(l.code, 1),
+    text(l.account, 3),
+    text(l.type, 1.4),
+    money(l.debit),
+    money(l.credit),
+    money(l.balance),
+  ];
   return {
     kind: 'trial-balance',
     title: l.titles['trial-balance'],
-    meta: [[l.asOf, r.asOfDate], [l.baseCurrency, r.baseCurrency]],
+    meta: [
+      [l.asOf, r.asOfDate],
+      [l.baseCurrency, r.baseCurrency],
+    ],
     blocks: [
       {
         title: l.titles['trial-balance'],
         columns,
         rows: [
-          ...r.accounts.map((a) => ({ cells: [a.accountCode, a.accountName, l.accountTypes[a.accountType] ?? a.accountType, a.debitTotal, a.creditTotal, a.balance] })),
+          ...r.accounts.map((a) => ({
+            cells: [
+              a.accountCode,
+              a.accountName,
+              l.accountTypes[a.accountType] ?? a.accountType,
+              a.debitTotal,
+              a.creditTotal,
+              a.balance,
+            ],
+          })),
           { cells: ['', l.total, '', r.totals.debit, r.totals.credit, ''], role: 'grand' },
         ],
       },
@@ -138,18 +182,31 @@ export function trialBalanceDocument(r: Report<typeof trialBalanceReport>, l: Re
 }
 
 export function vatDocument(r: VatReport, l: ReportLabels): ReportDocument {
-  const columns = [text(l.number, 1.6), text(l.party, 2.6), text(l.date, 1.3), money(l.base, 1.5), money(l.vat, 1.3), { label: l.rate, kind: 'number' as const, width: 0.9 }];
+  const columns = [
+    text(l.number, 1.6),
+    text(l.party, 2.6),
+    text(l.date, 1.3),
+    money(l.base, 1.5),
+    money(l.vat, 1.3),
+    { label: l.rate, kind: 'number' as const, width: 0.9 },
+  ];
   const yesNo = (b: boolean) => (b ? l.yes : l.no);
   return {
     kind: 'vat',
     title: l.titles.vat,
-    meta: [[l.period, `${r.period.from} – ${r.period.to}`], [l.country, r.country], [l.baseCurrency, r.baseCurrency]],
+    meta: [
+      [l.period, `${r.period.from} – ${r.period.to}`],
+      [l.country, r.country],
+      [l.baseCurrency, r.baseCurrency],
+    ],
     blocks: [
       {
         title: l.outputVat,
         columns,
         rows: [
-          ...(r.outputVAT.invoices ?? []).map((i) => ({ cells: [i.invoiceNumber, i.customerName, i.invoiceDate, i.baseAmount, i.vatAmount, i.vatRate] })),
+          ...(r.outputVAT.invoices ?? []).map((i) => ({
+            cells: [i.invoiceNumber, i.customerName, i.invoiceDate, i.baseAmount, i.vatAmount, i.vatRate],
+          })),
           { cells: ['', l.total, '', '', r.outputVAT.total, ''], role: 'total' },
         ],
       },
@@ -157,7 +214,9 @@ export function vatDocument(r: VatReport, l: ReportLabels): ReportDocument {
         title: l.inputVat,
         columns,
         rows: [
-          ...(r.inputVAT.expenses ?? []).map((e) => ({ cells: [e.expenseNumber, e.vendorName ?? '', e.expenseDate, e.baseAmount, e.vatAmount, e.vatRate] })),
+          ...(r.inputVAT.expenses ?? []).map((e) => ({
+            cells: [e.expenseNumber, e.vendorName ?? '', e.expenseDate, e.baseAmount, e.vatAmount, e.vatRate],
+          })),
           { cells: ['', l.total, '', '', r.inputVAT.total, ''], role: 'total' },
         ],
       },
@@ -180,7 +239,10 @@ export function dashboardDocument(r: Report<typeof dashboard>, l: ReportLabels):
   return {
     kind: 'dashboard',
     title: l.titles.dashboard,
-    meta: [[l.asOf, r.asOfDate], [l.baseCurrency, r.baseCurrency]],
+    meta: [
+      [l.asOf, r.asOfDate],
+      [l.baseCurrency, r.baseCurrency],
+    ],
     blocks: [
       {
         title: l.figures,

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/types.js';
 
 type Db = Kysely<DB>;
@@ -25,7 +25,13 @@ export async function chart(db: Db, orgId: string): Promise<ChartAccount[]> {
  * invoice date on `today` (A16 receivablesAging); an invoice dated after today counts as current.
  */
 export async function receivables(db: Db, orgId: string, today: string) {
-  const result = await sql<{ total: string | null; current: string | null; days30: string | null; days60: string | null; days90plus: string | null }>`
+  const result = await sql<{
+    total: string | null;
+    current: string | null;
+    days30: string | null;
+    days60: string | null;
+    days90plus: string | null;
+  }>`
     SELECT sum(base_amount) AS total,
            sum(base_amount) FILTER (WHERE ${today}::date - invoice_date <= 30) AS current,
            sum(base_amount) FILTER (WHERE ${today}::date - invoice_date BETWEEN 31 AND 60) AS days30,
@@ -40,7 +46,12 @@ export async function receivables(db: Db, orgId: string, today: string) {
 
 /** The ledger accounts bank accounts are booked on (inactive bank accounts included: their history counts). */
 export async function bankLedgerAccountIds(db: Db, orgId: string): Promise<string[]> {
-  const rows = await db.selectFrom('bank_accounts').select('account_id').distinct().where('organization_id', '=', orgId).execute();
+  const rows = await db
+    .selectFrom('bank_accounts')
+    .select('account_id')
+    .distinct()
+    .where('organization_id', '=', orgId)
+    .execute();
   return rows.map((r) => r.account_id);
 }
 
@@ -93,7 +104,15 @@ export async function vatReportPieces(
   decimals: number,
   withLists: boolean,
 ): Promise<VatReportPieces | null> {
-  const { rows } = await sql<{ kind: 'invoice' | 'expense' | null; day: string | null; list: string | null; head: string | null; mid: string | null; tail: string | null; exact: boolean | null }>`
+  const { rows } = await sql<{
+    kind: 'invoice' | 'expense' | null;
+    day: string | null;
+    list: string | null;
+    head: string | null;
+    mid: string | null;
+    tail: string | null;
+    exact: boolean | null;
+  }>`
     SELECT kind, to_char(document_date, 'YYYY-MM-DD') AS day, list, NULL AS head, NULL AS mid, NULL AS tail, NULL::boolean AS exact
     FROM vat_report_days
     WHERE ${withLists} AND organization_id = ${org.id}::uuid AND document_date BETWEEN ${from}::date AND ${to}::date

@@ -1,14 +1,25 @@
-import type { Kysely } from 'kysely';
+import { D, type Dec, dec, roundHalfUp } from '@app/shared/money';
 import type { FastifyBaseLogger } from 'fastify';
-import { D, dec, roundHalfUp, type Dec } from '@app/shared/money';
+import type { Kysely } from 'kysely';
 import type { TenantScope } from '../../db/tenant-scope.js';
 import type { DB } from '../../db/types.js';
 import { AppError } from '../../lib/errors.js';
 import { currencyDecimals } from '../currencies/currencies.js';
 import * as ledger from '../ledger/ledger.repository.js';
 import { trialBalance } from '../ledger/ledger.service.js';
-import { BEGINNING, addDays, monthStart, sumRanges, sumRangesUpTo, type SumRanges } from '../ledger/period-ranges.js';
-import { activityOf, cashAccountIds, EQUITY, EXPENSE, ASSET, LIABILITY, REVENUE, isFixedAsset, isLongTermLiability, type CashFlowActivity } from './report-accounts.js';
+import { addDays, BEGINNING, monthStart, type SumRanges, sumRanges, sumRangesUpTo } from '../ledger/period-ranges.js';
+import {
+  ASSET,
+  activityOf,
+  type CashFlowActivity,
+  cashAccountIds,
+  EQUITY,
+  EXPENSE,
+  isFixedAsset,
+  isLongTermLiability,
+  LIABILITY,
+  REVENUE,
+} from './report-accounts.js';
 import * as repo from './reports.repository.js';
 import type { VatDetail, VatReport } from './reports.schemas.js';
 
@@ -62,12 +73,22 @@ async function computeProfitLoss(db: Db, org: ReportOrg, period: { from: string;
   const section = (typeId: number) => {
     const accounts = rows
       .filter((r) => r.account_type_id === typeId)
-      .map((r) => ({ accountCode: r.code, accountName: r.name, amount: fmt(normalSide(typeId, r.debit_total, r.credit_total)) }));
+      .map((r) => ({
+        accountCode: r.code,
+        accountName: r.name,
+        amount: fmt(normalSide(typeId, r.debit_total, r.credit_total)),
+      }));
     return { total: fmt(sumOf(accounts.map((a) => dec(a.amount)))), accounts };
   };
   const revenue = section(REVENUE);
   const expenses = section(EXPENSE);
-  return { period, baseCurrency: org.baseCurrency, revenue, expenses, netProfit: fmt(dec(revenue.total).minus(expenses.total)) };
+  return {
+    period,
+    baseCurrency: org.baseCurrency,
+    revenue,
+    expenses,
+    netProfit: fmt(dec(revenue.total).minus(expenses.total)),
+  };
 }
 
 export function balanceSheet(scope: TenantScope, org: ReportOrg, asOfDate: string) {
@@ -77,23 +98,54 @@ export function balanceSheet(scope: TenantScope, org: ReportOrg, asOfDate: strin
 async function computeBalanceSheet(db: Db, org: ReportOrg, asOfDate: string) {
   const fmt = money(org);
   const rows = await ledger.accountTotals(db, org.id, sumRangesUpTo(asOfDate));
-  const line = (r: ledger.AccountTotalsRow) => ({ accountCode: r.code as string | null, accountName: r.name, balance: fmt(normalSide(r.account_type_id, r.debit_total, r.credit_total)) });
-  const group = (lines: Array<ReturnType<typeof line>>) => ({ total: fmt(sumOf(lines.map((l) => dec(l.balance)))), accounts: lines });
+  const line = (r: ledger.AccountTotalsRow) => ({
+    accountCode: r.code as string | null,
+    accountName: r.name,
+    balance: fmt(normalSide(r.account_type_id, r.debit_total, r.credit_total)),
+  });
+  const group = (lines: Array<ReturnType<typeof line>>) => ({
+    total: fmt(sumOf(lines.map((l) => dec(l.balance)))),
+    accounts: lines,
+  });
   const of = (typeId: number) => rows.filter((r) => r.account_type_id === typeId);
-  const current = group(of(ASSET).filter((r) => !isFixedAsset(r)).map(line));
-  const fixed = group(of(ASSET).filter((r) => isFixedAsset(r)).map(line));
-  const currentLiabilities = group(of(LIABILITY).filter((r) => !isLongTermLiability(r)).map(line));
-  const longTerm = group(of(LIABILITY).filter((r) => isLongTermLiability(r)).map(line));
+  const current = group(
+    of(ASSET)
+      .filter((r) => !isFixedAsset(r))
+      .map(line),
+  );
+  const fixed = group(
+    of(ASSET)
+      .filter((r) => isFixedAsset(r))
+      .map(line),
+  );
+  const currentLiabilities = group(
+    of(LIABILITY)
+      .filter((r) => !isLongTermLiability(r))
+      .map(line),
+  );
+  const longTerm = group(
+    of(LIABILITY)
+      .filter((r) => isLongTermLiability(r))
+      .map(line),
+  );
   // Revenue less expenses up to the date: never closed into retained earnings by this service,
   // so the line carries every year's result and assets = liabilities + equity holds on any date.
-  const earnings = sumOf(of(REVENUE).map((r) => dec(fmt(normalSide(REVENUE, r.debit_total, r.credit_total)))))
-    .minus(sumOf(of(EXPENSE).map((r) => dec(fmt(normalSide(EXPENSE, r.debit_total, r.credit_total))))));
-  const equity = group([...of(EQUITY).map(line), { accountCode: null, accountName: 'Current Year Earnings', balance: fmt(earnings) }]);
+  const earnings = sumOf(of(REVENUE).map((r) => dec(fmt(normalSide(REVENUE, r.debit_total, r.credit_total))))).minus(
+    sumOf(of(EXPENSE).map((r) => dec(fmt(normalSide(EXPENSE, r.debit_total, r.credit_total))))),
+  );
+  const equity = group([
+    ...of(EQUITY).map(line),
+    { accountCode: null, accountName: 'Current Year Earnings', balance: fmt(earnings) },
+  ]);
   return {
     asOfDate,
     baseCurrency: org.baseCurrency,
     assets: { total: fmt(dec(current.total).plus(fixed.total)), current, fixed },
-    liabilities: { total: fmt(dec(currentLiabilities.total).plus(longTerm.total)), current: currentLiabilities, longTerm },
+    liabilities: {
+      total: fmt(dec(currentLiabilities.total).plus(longTerm.total)),
+      current: currentLiabilities,
+      longTerm,
+    },
     equity,
   };
 }
@@ -123,17 +175,29 @@ async function computeCashFlow(db: Db, org: ReportOrg, period: { from: string; t
   const byCounter = new Map<string, { code: string; name: string; typeId: number; amount: Dec }>();
   for (const p of pairs) {
     if (cash.has(p.counter_account_id)) continue;
-    const item = byCounter.get(p.counter_account_id) ?? { code: p.counter_code, name: p.counter_name, typeId: p.counter_type_id, amount: ZERO };
+    const item = byCounter.get(p.counter_account_id) ?? {
+      code: p.counter_code,
+      name: p.counter_name,
+      typeId: p.counter_type_id,
+      amount: ZERO,
+    };
     item.amount = item.amount.plus(p.debit_total).minus(p.credit_total);
     byCounter.set(p.counter_account_id, item);
   }
-  const sections: Record<CashFlowActivity, { total: string; items: Array<{ description: string; accountCode: string; amount: string }> }> = {
+  const sections: Record<
+    CashFlowActivity,
+    { total: string; items: Array<{ description: string; accountCode: string; amount: string }> }
+  > = {
     operating: { total: '', items: [] },
     investing: { total: '', items: [] },
     financing: { total: '', items: [] },
   };
   for (const item of [...byCounter.values()].sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0))) {
-    sections[activityOf({ code: item.code, account_type_id: item.typeId })].items.push({ description: item.name, accountCode: item.code, amount: fmt(item.amount) });
+    sections[activityOf({ code: item.code, account_type_id: item.typeId })].items.push({
+      description: item.name,
+      accountCode: item.code,
+      amount: fmt(item.amount),
+    });
   }
   for (const s of Object.values(sections)) s.total = fmt(sumOf(s.items.map((i) => dec(i.amount))));
   const net = dec(sections.operating.total).plus(sections.investing.total).plus(sections.financing.total);
@@ -156,7 +220,10 @@ export async function trialBalanceReport(db: Db, org: ReportOrg, asOfDate: strin
   const tb = await trialBalance(db, org.id, asOfDate, currencyDecimals(org.baseCurrency));
   if (!tb.balanced) {
     // A posting written past the ledger API (or a broken sums row): needs a person, not a retry.
-    log.error({ organizationId: org.id, asOfDate, totals: tb.totals }, 'trial balance debit and credit totals differ (SVC-6004)');
+    log.error(
+      { organizationId: org.id, asOfDate, totals: tb.totals },
+      'trial balance debit and credit totals differ (SVC-6004)',
+    );
     throw new AppError('SVC-6004');
   }
   return {
@@ -187,13 +254,23 @@ export async function trialBalanceReport(db: Db, org: ReportOrg, asOfDate: strin
  */
 export type VatReportBody = repo.VatReportPieces | string;
 
-export function vatReport(scope: TenantScope, org: ReportOrg, period: { from: string; to: string }, detail: VatDetail = 'documents'): Promise<VatReportBody> {
+export function vatReport(
+  scope: TenantScope,
+  org: ReportOrg,
+  period: { from: string; to: string },
+  detail: VatDetail = 'documents',
+): Promise<VatReportBody> {
   return scope.run((db) => computeVatReport(db, org, period, detail));
 }
 
 const byDay = (a: { day: string }, b: { day: string }) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0);
 
-async function computeVatReport(db: Db, org: ReportOrg, period: { from: string; to: string }, detail: VatDetail): Promise<VatReportBody> {
+async function computeVatReport(
+  db: Db,
+  org: ReportOrg,
+  period: { from: string; to: string },
+  detail: VatDetail,
+): Promise<VatReportBody> {
   const decimals = currencyDecimals(org.baseCurrency);
   const withLists = detail === 'documents';
   const pieces = await repo.vatReportPieces(db, org, period.from, period.to, decimals, withLists);
@@ -228,9 +305,9 @@ export function vatReportChunks(body: VatReportBody, size = 16_384): Buffer[] {
       current = '';
     }
   };
-  body.invoices.forEach((d, i) => add(i === 0 ? d.list : `,${d.list}`));
+  for (const [i, d] of body.invoices.entries()) add(i === 0 ? d.list : `,${d.list}`);
   add(body.mid);
-  body.expenses.forEach((d, i) => add(i === 0 ? d.list : `,${d.list}`));
+  for (const [i, d] of body.expenses.entries()) add(i === 0 ? d.list : `,${d.list}`);
   current += body.tail;
   chunks.push(Buffer.from(current));
   return chunks;
@@ -256,7 +333,13 @@ async function computeDashboard(db: Db, org: ReportOrg, today: string) {
     repo.expensesByCategory(db, org.id, thisMonth, today, currencyDecimals(org.baseCurrency)),
   ]);
   // The cash balance and this and last month's cash movements from one read of the history.
-  const cashRows = await ledger.netByMonth(db, org.id, sumRangesUpTo(today), [...cashAccountIds(accounts, banks)], lastMonth);
+  const cashRows = await ledger.netByMonth(
+    db,
+    org.id,
+    sumRangesUpTo(today),
+    [...cashAccountIds(accounts, banks)],
+    lastMonth,
+  );
   const cashIn = (month: string | null) => dec(cashRows.find((r) => r.month === month)?.net ?? ZERO);
   const flowThis = cashIn(thisMonth.slice(0, 7));
   const flowLast = cashIn(lastMonth.slice(0, 7));
@@ -275,7 +358,9 @@ async function computeDashboard(db: Db, org: ReportOrg, today: string) {
   const current = monthlyPL[11];
 
   // Net cash flow = the movement of the cash accounts (transfers between them cancel out).
-  const cashFlowChange = flowLast.isZero() ? 0 : roundHalfUp(flowThis.minus(flowLast).div(flowLast.abs()).times(100), 2).toNumber();
+  const cashFlowChange = flowLast.isZero()
+    ? 0
+    : roundHalfUp(flowThis.minus(flowLast).div(flowLast.abs()).times(100), 2).toNumber();
 
   return {
     asOfDate: today,
@@ -293,6 +378,10 @@ async function computeDashboard(db: Db, org: ReportOrg, today: string) {
       days60: fmt(receivables?.days60 ?? ZERO),
       days90plus: fmt(receivables?.days90plus ?? ZERO),
     },
-    expensesByCategory: categories.map((c) => ({ category: c.category, amount: fmt(c.amount), currencyCode: org.baseCurrency })),
+    expensesByCategory: categories.map((c) => ({
+      category: c.category,
+      amount: fmt(c.amount),
+      currencyCode: org.baseCurrency,
+    })),
   };
 }

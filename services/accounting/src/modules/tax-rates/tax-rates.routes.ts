@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
 import { errorResponses } from '../../lib/schemas.js';
 import { ALL_ROLES, scopeOf } from '../../plugins/auth.js';
 import { TaxRates, UpdateTaxRatesBody } from './tax-rates.schemas.js';
@@ -11,18 +11,31 @@ export function taxRatesRoutes() {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
-    app.get('/', {
-      config: { auth: ALL_ROLES },
-      schema: { tags, security, response: { 200: TaxRates, ...errorResponses(401, 403) } },
-    }, async (request) => {
-      return getTaxRates(scopeOf(request));
-    });
+    app.get(
+      '/',
+      {
+        config: { auth: ALL_ROLES },
+        schema: { tags, security, response: { 200: TaxRates, ...errorResponses(401, 403) } },
+      },
+      async (request) => {
+        return getTaxRates(scopeOf(request));
+      },
+    );
 
-    app.put('/', {
-      config: { auth: ['owner', 'admin'], perMinute: 10 },
-      schema: { tags, security, body: UpdateTaxRatesBody, response: { 200: TaxRates, ...errorResponses(401, 403, 422) } },
-    }, async (request) => {
-      return updateTaxRates(scopeOf(request), request.body);
-    });
+    app.put(
+      '/',
+      {
+        config: { auth: ['owner', 'admin'], perMinute: 10 },
+        schema: {
+          tags,
+          security,
+          body: UpdateTaxRatesBody,
+          response: { 200: TaxRates, ...errorResponses(401, 403, 422) },
+        },
+      },
+      async (request) => {
+        return updateTaxRates(scopeOf(request), request.body);
+      },
+    );
   };
 }

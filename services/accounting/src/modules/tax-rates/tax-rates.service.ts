@@ -1,9 +1,9 @@
+import { dec } from '@app/shared/money';
 import type { Kysely } from 'kysely';
 import type { Static } from 'typebox';
-import { dec } from '@app/shared/money';
 import type { TenantScope } from '../../db/tenant-scope.js';
 import type { DB } from '../../db/types.js';
-import { AppError, type ErrorDetails } from '../../lib/errors.js';
+import { AppError, addDetail, type ErrorDetails } from '../../lib/errors.js';
 import * as repo from './tax-rates.repository.js';
 import type { UpdateTaxRatesBody } from './tax-rates.schemas.js';
 
@@ -29,8 +29,8 @@ async function readTaxRates(db: Db, orgId: string) {
 /** 0-100 with at most 4 decimals; out of range: SVC-8006 (listing every offending field). */
 function checkRate(value: number, field: string, outOfRange: ErrorDetails, invalid: ErrorDetails): string {
   const d = dec(value);
-  if (d.lt(0) || d.gt(100)) (outOfRange[field] ??= []).push('must be between 0 and 100');
-  else if (d.decimalPlaces() > 4) (invalid[field] ??= []).push('must have at most 4 decimals');
+  if (d.lt(0) || d.gt(100)) addDetail(outOfRange, field, 'must be between 0 and 100');
+  else if (d.decimalPlaces() > 4) addDetail(invalid, field, 'must have at most 4 decimals');
   return d.toFixed();
 }
 
@@ -41,10 +41,14 @@ export async function updateTaxRates(scope: TenantScope, body: Static<typeof Upd
   const seen = new Set<string>();
   const rates = body.rates.map((r, i) => {
     const name = r.name.trim();
-    if (!name) (invalid[`rates[${i}].name`] ??= []).push('must not be blank');
-    if (seen.has(name.toLowerCase())) (invalid[`rates[${i}].name`] ??= []).push('is used by another rate');
+    if (!name) addDetail(invalid, `rates[${i}].name`, 'must not be blank');
+    if (seen.has(name.toLowerCase())) addDetail(invalid, `rates[${i}].name`, 'is used by another rate');
     seen.add(name.toLowerCase());
-    return { name, rate: checkRate(r.rate, `rates[${i}].rate`, outOfRange, invalid), description: (r.description ?? '').trim() };
+    return {
+      name,
+      rate: checkRate(r.rate, `rates[${i}].rate`, outOfRange, invalid),
+      description: (r.description ?? '').trim(),
+    };
   });
   if (Object.keys(outOfRange).length) throw new AppError('SVC-8006', outOfRange);
   if (Object.keys(invalid).length) throw new AppError('SVC-9003', invalid);

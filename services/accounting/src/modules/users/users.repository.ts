@@ -3,16 +3,34 @@ import type { DB } from '../../db/types.js';
 
 type Db = Kysely<DB>;
 
-const USER_COLUMNS = ['id', 'email', 'full_name', 'role', 'two_factor_enabled', 'last_login_at', 'created_at', 'is_active'] as const;
+const USER_COLUMNS = [
+  'id',
+  'email',
+  'full_name',
+  'role',
+  'two_factor_enabled',
+  'last_login_at',
+  'created_at',
+  'is_active',
+] as const;
 
 export function listActiveUsers(db: Db, orgId: string, role?: string) {
-  let q = db.selectFrom('users').select(USER_COLUMNS).where('organization_id', '=', orgId).where('is_active', '=', true);
+  let q = db
+    .selectFrom('users')
+    .select(USER_COLUMNS)
+    .where('organization_id', '=', orgId)
+    .where('is_active', '=', true);
   if (role) q = q.where('role', '=', role as never);
   return q.orderBy('created_at', 'asc').execute();
 }
 
 export function findUser(db: Db, orgId: string, userId: string) {
-  return db.selectFrom('users').select(USER_COLUMNS).where('organization_id', '=', orgId).where('id', '=', userId).executeTakeFirst();
+  return db
+    .selectFrom('users')
+    .select(USER_COLUMNS)
+    .where('organization_id', '=', orgId)
+    .where('id', '=', userId)
+    .executeTakeFirst();
 }
 
 export function lockUser(db: Db, orgId: string, userId: string) {
@@ -26,7 +44,11 @@ export function lockUser(db: Db, orgId: string, userId: string) {
 }
 
 /** The organization's first user, who registered it: owner, signed in from the start. */
-export async function insertOwner(db: Db, orgId: string, u: { id: string; email: string; fullName: string; passwordHash: string }): Promise<void> {
+export async function insertOwner(
+  db: Db,
+  orgId: string,
+  u: { id: string; email: string; fullName: string; passwordHash: string },
+): Promise<void> {
   await db
     .insertInto('users')
     .values({
@@ -41,7 +63,11 @@ export async function insertOwner(db: Db, orgId: string, u: { id: string; email:
     .execute();
 }
 
-export function insertInvitedUser(db: Db, orgId: string, u: { email: string; fullName: string; role: 'admin' | 'accountant' | 'viewer' }) {
+export function insertInvitedUser(
+  db: Db,
+  orgId: string,
+  u: { email: string; fullName: string; role: 'admin' | 'accountant' | 'viewer' },
+) {
   return db
     .insertInto('users')
     .values({ organization_id: orgId, email: u.email, full_name: u.fullName, role: u.role, password_hash: null })
@@ -49,10 +75,19 @@ export function insertInvitedUser(db: Db, orgId: string, u: { email: string; ful
     .executeTakeFirstOrThrow();
 }
 
-export async function insertInvitation(db: Db, i: { orgId: string; userId: string; tokenHash: string; expiresAt: Date; createdBy: string }) {
+export async function insertInvitation(
+  db: Db,
+  i: { orgId: string; userId: string; tokenHash: string; expiresAt: Date; createdBy: string },
+) {
   await db
     .insertInto('invitations')
-    .values({ organization_id: i.orgId, user_id: i.userId, token_hash: i.tokenHash, expires_at: i.expiresAt, created_by: i.createdBy })
+    .values({
+      organization_id: i.orgId,
+      user_id: i.userId,
+      token_hash: i.tokenHash,
+      expires_at: i.expiresAt,
+      created_by: i.createdBy,
+    })
     .execute();
 }
 

@@ -1,7 +1,7 @@
-import type { AppContext } from '../../context.js';
 import { newOpaqueToken } from '@app/shared/secrets';
-import { AppError } from '../../lib/errors.js';
+import type { AppContext } from '../../context.js';
 import type { TenantScope } from '../../db/tenant-scope.js';
+import { AppError } from '../../lib/errors.js';
 import type { Principal, TenantTx } from '../../plugins/auth.js';
 import { emailExists, revokeAllSessions } from '../auth/auth.repository.js';
 import * as repo from './users.repository.js';
@@ -51,7 +51,13 @@ async function insertInvitation(
   const expiresAt = new Date(Date.now() + ctx.config.inviteTtlMs);
   try {
     const user = await repo.insertInvitedUser(trx, p.orgId, { email, fullName: body.fullName.trim(), role: body.role });
-    await repo.insertInvitation(trx, { orgId: p.orgId, userId: user.id, tokenHash: hash, expiresAt, createdBy: p.userId });
+    await repo.insertInvitation(trx, {
+      orgId: p.orgId,
+      userId: user.id,
+      tokenHash: hash,
+      expiresAt,
+      createdBy: p.userId,
+    });
     const link = new URL('/accept-invite', ctx.config.webOrigin);
     link.searchParams.set('token', token);
     return {
@@ -67,7 +73,7 @@ async function insertInvitation(
 
 async function target(trx: TenantTx, p: Principal, userId: string) {
   const user = await repo.lockUser(trx, p.orgId, userId);
-  if (!user || !user.is_active) throw new AppError('SVC-2005');
+  if (!user?.is_active) throw new AppError('SVC-2005');
   return user;
 }
 

@@ -145,7 +145,8 @@ export function createMockClient(cfg: EidConfig, db: Kysely<DB>, publicUrl: stri
       const row = await consumeMockCode(db, p.code);
       if (!row) throw new Error('invalid_grant: unknown or already used code');
       if (row.expires_at.getTime() <= Date.now()) throw new Error('invalid_grant: code expired');
-      if (row.client_id !== cfg.clientId || row.redirect_uri !== p.redirectUri) throw new Error('invalid_grant: client mismatch');
+      if (row.client_id !== cfg.clientId || row.redirect_uri !== p.redirectUri)
+        throw new Error('invalid_grant: client mismatch');
       if (!same(row.code_challenge, s256(p.codeVerifier))) throw new Error('invalid_grant: PKCE verification failed');
       if (!same(row.nonce, p.nonce)) throw new Error('ID token nonce mismatch');
       // Written by this mock's own authorize page from EidClaims (the column is plain jsonb).

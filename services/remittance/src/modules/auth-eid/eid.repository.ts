@@ -3,7 +3,14 @@ import type { DB } from '../../db/schema.js';
 
 export async function insertAuthRequest(
   db: Kysely<DB>,
-  row: { state: string; nonce: string; codeVerifier: string; platform: 'web' | 'mobile'; redirectUri: string; expiresAt: Date },
+  row: {
+    state: string;
+    nonce: string;
+    codeVerifier: string;
+    platform: 'web' | 'mobile';
+    redirectUri: string;
+    expiresAt: Date;
+  },
 ): Promise<void> {
   await db
     .insertInto('eid_auth_requests')
@@ -31,7 +38,15 @@ export async function consumeAuthRequest(db: Kysely<DB>, state: string, platform
 
 export async function insertMockCode(
   db: Kysely<DB>,
-  row: { code: string; clientId: string; redirectUri: string; codeChallenge: string | null; nonce: string | null; claims: object; expiresAt: Date },
+  row: {
+    code: string;
+    clientId: string;
+    redirectUri: string;
+    codeChallenge: string | null;
+    nonce: string | null;
+    claims: object;
+    expiresAt: Date;
+  },
 ): Promise<void> {
   await db
     .insertInto('eid_mock_codes')

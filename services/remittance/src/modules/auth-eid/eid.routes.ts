@@ -1,8 +1,8 @@
+import { randomToken } from '@app/shared/secrets';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { clientInfo, LIMIT_AUTH, type AppContext, type SurfaceOptions } from '../../context.js';
+import { type AppContext, clientInfo, LIMIT_AUTH, type SurfaceOptions } from '../../context.js';
 import { AppError, badRequest, type ErrorCode } from '../../errors.js';
-import { randomToken } from '@app/shared/secrets';
 import { WEB_COOKIE } from '../../plugins/authenticate.js';
 import { errors } from '../../schemas.js';
 import { webCookieOptions } from '../auth/auth.routes.js';
@@ -34,7 +34,8 @@ const MOBILE_ERRORS: Record<EidFailure, ErrorCode> = {
 function mobileError(err: unknown): unknown {
   if (!(err instanceof EidError)) return err;
   const code = MOBILE_ERRORS[err.failure];
-  const message = err.failure === 'eid_provider_error' ? 'The identity provider could not complete the sign-in' : err.message;
+  const message =
+    err.failure === 'eid_provider_error' ? 'The identity provider could not complete the sign-in' : err.message;
   return new AppError(code, message);
 }
 
@@ -70,7 +71,11 @@ export async function eidRoutes(scope: FastifyInstance, { surface, ctx }: Surfac
       '/auth/eid/callback',
       {
         config: publicLimited,
-        schema: { tags, querystring: WebCallbackQuery, response: { 302: { description: 'to /dashboard, or /login?error=<code>' } } },
+        schema: {
+          tags,
+          querystring: WebCallbackQuery,
+          response: { 302: { description: 'to /dashboard, or /login?error=<code>' } },
+        },
       },
       async (req, reply) => {
         const fail = (code: string) => {
@@ -82,7 +87,13 @@ export async function eidRoutes(scope: FastifyInstance, { surface, ctx }: Surfac
         if (!q.code || !q.state) return fail('state_mismatch');
         try {
           const { session } = await ctx.eid.complete(
-            { platform: 'web', code: q.code, state: q.state, iss: q.iss, expectedState: req.cookies[STATE_COOKIE] ?? null },
+            {
+              platform: 'web',
+              code: q.code,
+              state: q.state,
+              iss: q.iss,
+              expectedState: req.cookies[STATE_COOKIE] ?? null,
+            },
             clientInfo(req),
           );
           reply.clearCookie(STATE_COOKIE, { path: STATE_COOKIE_PATH });
@@ -102,7 +113,14 @@ export async function eidRoutes(scope: FastifyInstance, { surface, ctx }: Surfac
 
   app.get(
     '/auth/eid/initiate',
-    { config: publicLimited, schema: { tags, querystring: MobileInitiateQuery, response: { 200: MobileInitiateResponse, ...errors(400, 429, 502) } } },
+    {
+      config: publicLimited,
+      schema: {
+        tags,
+        querystring: MobileInitiateQuery,
+        response: { 200: MobileInitiateResponse, ...errors(400, 429, 502) },
+      },
+    },
     async () => ctx.eid.start('mobile').catch((e) => Promise.reject(mobileError(e))),
   );
 
@@ -110,7 +128,11 @@ export async function eidRoutes(scope: FastifyInstance, { surface, ctx }: Surfac
     '/auth/eid/callback',
     {
       config: publicLimited,
-      schema: { tags, body: MobileCallbackBody, response: { 200: MobileCallbackResponse, ...errors(400, 403, 422, 429, 502) } },
+      schema: {
+        tags,
+        body: MobileCallbackBody,
+        response: { 200: MobileCallbackResponse, ...errors(400, 403, 422, 429, 502) },
+      },
     },
     async (req) => {
       try {
@@ -135,12 +157,18 @@ function registerMockProvider(scope: FastifyInstance, ctx: AppContext): void {
     '/auth/eid/mock/authorize',
     {
       config: { public: true, ...LIMIT_AUTH },
-      schema: { tags: ['auth'], summary: 'Mock eID provider (development)', querystring: MockAuthorizeQuery, response: errors(400) },
+      schema: {
+        tags: ['auth'],
+        summary: 'Mock eID provider (development)',
+        querystring: MockAuthorizeQuery,
+        response: errors(400),
+      },
     },
     async (req, reply) => {
       const q = req.query;
       if (q.client_id !== eid.clientId) throw badRequest('unknown client_id');
-      if (q.redirect_uri !== eid.callbackUrl && q.redirect_uri !== eid.callbackUrlMobile) throw badRequest('redirect_uri is not registered');
+      if (q.redirect_uri !== eid.callbackUrl && q.redirect_uri !== eid.callbackUrlMobile)
+        throw badRequest('redirect_uri is not registered');
       const code = randomToken(24);
       await insertMockCode(ctx.db.system, {
         code,

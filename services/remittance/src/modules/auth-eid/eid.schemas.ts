@@ -18,7 +18,9 @@ export const WebCallbackQuery = Type.Object({
 export const MobileCallbackBody = Type.Object({
   code: Type.String({ minLength: 1, maxLength: 2048 }),
   state: Type.String({ minLength: 1, maxLength: 512 }),
-  iss: Type.Optional(Type.String({ maxLength: 500, description: 'the iss parameter of the redirect (RFC 9207), when present' })),
+  iss: Type.Optional(
+    Type.String({ maxLength: 500, description: 'the iss parameter of the redirect (RFC 9207), when present' }),
+  ),
   platform: Type.Optional(Type.Literal('mobile')),
 });
 export const MobileCallbackResponse = Type.Object({ token: Type.String(), data: UserBody });
@@ -32,7 +34,9 @@ export const MockAuthorizeQuery = Type.Object({
   scope: Type.Optional(Type.String({ maxLength: 500 })),
   code_challenge: Type.String({ minLength: 43, maxLength: 128 }),
   code_challenge_method: Type.Literal('S256'),
-  pid: Type.Optional(Type.String({ maxLength: 20, description: 'national id to sign in as (default: a fixed adult test number)' })),
+  pid: Type.Optional(
+    Type.String({ maxLength: 20, description: 'national id to sign in as (default: a fixed adult test number)' }),
+  ),
   given_name: Type.Optional(Type.String({ maxLength: 100 })),
   family_name: Type.Optional(Type.String({ maxLength: 100 })),
   email: Type.Optional(Type.String({ maxLength: 254 })),

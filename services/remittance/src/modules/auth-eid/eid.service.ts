@@ -1,14 +1,19 @@
+import { newId, sha256Hex } from '@app/shared/secrets';
 import type { Kysely } from 'kysely';
 import * as oidc from 'openid-client';
 import type { Config } from '../../config.js';
 import type { DB, User } from '../../db/schema.js';
-import { newId, sha256Hex } from '@app/shared/secrets';
 import { ageOn, parseNationalId } from '../../lib/national-id.js';
 import type { ClientInfo, IssuedSession, SessionService } from '../auth/sessions.service.js';
 import { insertNotification } from '../notifications/notifications.repository.js';
-import { findLiveUserByNationalIdHash, insertUserIfAbsent, isEmailTaken, recordLogin } from '../users/users.repository.js';
-import type { EidClaims, EidClient } from './eid-client.js';
+import {
+  findLiveUserByNationalIdHash,
+  insertUserIfAbsent,
+  isEmailTaken,
+  recordLogin,
+} from '../users/users.repository.js';
 import { consumeAuthRequest, insertAuthRequest } from './eid.repository.js';
+import type { EidClaims, EidClient } from './eid-client.js';
 
 export type Platform = 'web' | 'mobile';
 
@@ -104,16 +109,21 @@ export class EidService {
       });
     } catch (err) {
       const cause = (err as Error).cause instanceof Error ? `: ${((err as Error).cause as Error).message}` : '';
-      throw new EidError('eid_provider_error', `code exchange or ID token verification failed: ${(err as Error).message}${cause}`);
+      throw new EidError(
+        'eid_provider_error',
+        `code exchange or ID token verification failed: ${(err as Error).message}${cause}`,
+      );
     }
 
     const pid = claimString(claims, 'pid', 20) ?? claimString(claims, 'nnin', 20);
     const parsed = pid ? parseNationalId(pid, { allowSynthetic: this.config.eid.allowSynthetic }) : null;
-    if (!pid || !parsed || !parsed.ok) throw new EidError('invalid_national_id', 'the identity provider sent no valid national id');
+    if (!pid || !parsed?.ok)
+      throw new EidError('invalid_national_id', 'the identity provider sent no valid national id');
     // A provider's birthdate claim wins: numbers issued from 2032 need not encode the birth date.
     const birthdate = claimString(claims, 'birthdate', 10);
     const dateOfBirth = isIsoDate(birthdate) ? birthdate : parsed.birthDate;
-    if (ageOn(dateOfBirth, new Date()) < MIN_AGE) throw new EidError('age_restricted', 'users must be at least 18 years old');
+    if (ageOn(dateOfBirth, new Date()) < MIN_AGE)
+      throw new EidError('age_restricted', 'users must be at least 18 years old');
 
     const { user, created } = await this.findOrCreateUser(pid, dateOfBirth, claims);
     const surface = input.platform === 'web' ? 'web' : 'api';
@@ -122,7 +132,11 @@ export class EidService {
   }
 
   /** Spec Authentication 4 and R6: matched by national_id_hash among live users. */
-  private async findOrCreateUser(pid: string, dateOfBirth: string, claims: EidClaims): Promise<{ user: User; created: boolean }> {
+  private async findOrCreateUser(
+    pid: string,
+    dateOfBirth: string,
+    claims: EidClaims,
+  ): Promise<{ user: User; created: boolean }> {
     const hash = sha256Hex(pid);
     const now = new Date();
     return this.db.transaction().execute(async (trx) => {
@@ -130,7 +144,8 @@ export class EidService {
       let user = await findLiveUserByNationalIdHash(trx, hash);
       if (!user) {
         const email = claimString(claims, 'email', 254);
-        const usableEmail = email && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) && !(await isEmailTaken(trx, email)) ? email : null;
+        const usableEmail =
+          email && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) && !(await isEmailTaken(trx, email)) ? email : null;
         created = await insertUserIfAbsent(trx, {
           id: newId('usr'),
           email: usableEmail,

@@ -18,38 +18,58 @@ export function webCookieOptions(config: Config, expiresAt: Date) {
 }
 
 export function clearWebCookie(reply: FastifyReply, config: Config): void {
-  reply.clearCookie(WEB_COOKIE, { path: '/', httpOnly: true, sameSite: 'strict', secure: config.nodeEnv === 'production' });
+  reply.clearCookie(WEB_COOKIE, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: config.nodeEnv === 'production',
+  });
 }
 
-const GONE = new AppError('gone', 'Password sign-in was removed; sign in with eID: GET /api/auth/eid (web) or GET /v1/auth/eid/initiate (mobile)');
+const GONE = new AppError(
+  'gone',
+  'Password sign-in was removed; sign in with eID: GET /api/auth/eid (web) or GET /v1/auth/eid/initiate (mobile)',
+);
 
 export async function authRoutes(scope: FastifyInstance, { surface, ctx }: SurfaceOptions): Promise<void> {
   const app = scope.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['auth'];
 
-  app.get('/auth/me', { config: { remitProfile: true }, schema: { tags, response: { 200: MeResponse, ...errors(401) } } }, async (req) => {
-    // The session look-up answered the whole `data` (sessions.repository SESSION_PROFILE_SQL).
-    const profile = authOf(req).profile;
-    if (!profile) throw notFound();
-    return { data: profile };
-  });
+  app.get(
+    '/auth/me',
+    { config: { remitProfile: true }, schema: { tags, response: { 200: MeResponse, ...errors(401) } } },
+    async (req) => {
+      // The session look-up answered the whole `data` (sessions.repository SESSION_PROFILE_SQL).
+      const profile = authOf(req).profile;
+      if (!profile) throw notFound();
+      return { data: profile };
+    },
+  );
 
-  app.post('/auth/logout', { schema: { tags, response: { 200: Message, ...errors(401, 403) } } }, async (req, reply) => {
-    await ctx.sessions.logout(scopeOf(req));
-    if (surface === 'web') clearWebCookie(reply, ctx.config);
-    return { message: 'Signed out on all devices' };
-  });
+  app.post(
+    '/auth/logout',
+    { schema: { tags, response: { 200: Message, ...errors(401, 403) } } },
+    async (req, reply) => {
+      await ctx.sessions.logout(scopeOf(req));
+      if (surface === 'web') clearWebCookie(reply, ctx.config);
+      return { message: 'Signed out on all devices' };
+    },
+  );
 
-  app.post('/auth/refresh', { schema: { tags, response: { 200: RefreshResponse, ...errors(401, 403) } } }, async (req, reply) => {
-    const auth = authOf(req);
-    const issued = await ctx.sessions.refresh(scopeOf(req), auth, surface, clientInfo(req));
-    const data = { userId: auth.userId, email: auth.email, role: auth.role };
-    if (surface === 'web') {
-      reply.setCookie(WEB_COOKIE, issued.token, webCookieOptions(ctx.config, issued.expiresAt));
-      return { data };
-    }
-    return { data: { ...data, token: issued.token } };
-  });
+  app.post(
+    '/auth/refresh',
+    { schema: { tags, response: { 200: RefreshResponse, ...errors(401, 403) } } },
+    async (req, reply) => {
+      const auth = authOf(req);
+      const issued = await ctx.sessions.refresh(scopeOf(req), auth, surface, clientInfo(req));
+      const data = { userId: auth.userId, email: auth.email, role: auth.role };
+      if (surface === 'web') {
+        reply.setCookie(WEB_COOKIE, issued.token, webCookieOptions(ctx.config, issued.expiresAt));
+        return { data };
+      }
+      return { data: { ...data, token: issued.token } };
+    },
+  );
 
   for (const path of ['/auth/login', '/auth/register', '/auth/verify-otp']) {
     app.post(

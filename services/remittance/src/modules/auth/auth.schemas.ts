@@ -39,6 +39,8 @@ export const RefreshResponse = Type.Object({
     userId: Type.String(),
     email: Type.Union([Type.String(), Type.Null()]),
     role: Type.String(),
-    token: Type.Optional(Type.String({ description: 'the new token (standalone API only; the web surface resets the cookie)' })),
+    token: Type.Optional(
+      Type.String({ description: 'the new token (standalone API only; the web surface resets the cookie)' }),
+    ),
   }),
 });

@@ -1,5 +1,5 @@
-import { CompiledQuery, type Kysely } from 'kysely';
 import type { Database } from '@app/shared/db/database';
+import { CompiledQuery, type Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import type { Surface } from '../../lib/tokens.js';
 
@@ -31,7 +31,14 @@ export interface SessionProfile {
   role: string;
   totalBalance: number;
   /** Primary first, then by linking time. */
-  bankAccounts: Array<{ id: string; bankName: string; accountNumber: string; balance: number; currency: string; isPrimary: boolean }>;
+  bankAccounts: Array<{
+    id: string;
+    bankName: string;
+    accountNumber: string;
+    balance: number;
+    currency: string;
+    isPrimary: boolean;
+  }>;
   kycStatus: string;
   /** ISO 8601, UTC, milliseconds (as Date#toISOString writes it). */
   createdAt: string;
@@ -72,14 +79,26 @@ export interface FoundSession {
   expires_ms: number;
 }
 
-export async function findLiveSessionWithProfile(db: Database<DB>, tokenHash: string, surface: Surface): Promise<FoundSession | undefined> {
+export async function findLiveSessionWithProfile(
+  db: Database<DB>,
+  tokenHash: string,
+  surface: Surface,
+): Promise<FoundSession | undefined> {
   const [r] = await db.query<FoundSession>(SYSTEM, SESSION_PROFILE_SQL, [tokenHash, surface, new Date()]);
   return r;
 }
 
 export async function insertSession(
   db: Kysely<DB>,
-  row: { id: string; userId: string; tokenHash: string; surface: Surface; expiresAt: Date; ip: string | null; userAgent: string | null },
+  row: {
+    id: string;
+    userId: string;
+    tokenHash: string;
+    surface: Surface;
+    expiresAt: Date;
+    ip: string | null;
+    userAgent: string | null;
+  },
 ): Promise<void> {
   await db
     .insertInto('sessions')
@@ -117,7 +136,11 @@ export async function isLiveSession(db: Kysely<DB>, userId: string, proof: Sessi
 }
 
 /** The per-request check: one query on the unique token-hash index (revoked, expired, erased). */
-export async function findLiveSession(db: Database<DB>, tokenHash: string, surface: Surface): Promise<FoundSession | undefined> {
+export async function findLiveSession(
+  db: Database<DB>,
+  tokenHash: string,
+  surface: Surface,
+): Promise<FoundSession | undefined> {
   const [row] = await db.query<FoundSession>(SYSTEM, SESSION_SQL, [tokenHash, surface, new Date()]);
   return row;
 }

@@ -1,13 +1,21 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '@app/shared/db/database';
-import type { DB } from '../../db/schema.js';
-import type { UserScope } from '../../db/user-scope.js';
 import { deepFreeze } from '@app/shared/config';
+import type { Database } from '@app/shared/db/database';
 import { NotifiedCache } from '@app/shared/notified-cache';
 import { newId, sha256Hex } from '@app/shared/secrets';
-import type { Surface, TokenClaims, TokenService } from '../../lib/tokens.js';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.js';
+import type { UserScope } from '../../db/user-scope.js';
 import { unauthorized } from '../../errors.js';
-import { findLiveSession, findLiveSessionWithProfile, insertSession, revokeAllSessions, revokeSession, type LiveSession, type SessionProof } from './sessions.repository.js';
+import type { Surface, TokenClaims, TokenService } from '../../lib/tokens.js';
+import {
+  findLiveSession,
+  findLiveSessionWithProfile,
+  insertSession,
+  type LiveSession,
+  revokeAllSessions,
+  revokeSession,
+  type SessionProof,
+} from './sessions.repository.js';
 
 export interface ClientInfo {
   ip: string | null;
@@ -52,7 +60,12 @@ export class SessionService {
   ) {}
 
   /** Signs a JWT for the surface and records its SHA-256 as a session (spec Authentication 7). */
-  async issue(claims: TokenClaims, surface: Surface, client: ClientInfo, db: Kysely<DB> = this.db): Promise<IssuedSession> {
+  async issue(
+    claims: TokenClaims,
+    surface: Surface,
+    client: ClientInfo,
+    db: Kysely<DB> = this.db,
+  ): Promise<IssuedSession> {
     const { token, expiresAt } = await this.tokens.sign(claims, surface);
     const sessionId = newId('ses');
     await insertSession(db, {
@@ -78,12 +91,22 @@ export class SessionService {
     const kept = this.cache.get(key);
     if (kept && kept.expiresAtMs > Date.now()) return kept.session;
     const ticket = this.cache.ticket();
-    const found = await (withProfile ? findLiveSessionWithProfile : findLiveSession)(this.database, sha256Hex(token), surface);
+    const found = await (withProfile ? findLiveSessionWithProfile : findLiveSession)(
+      this.database,
+      sha256Hex(token),
+      surface,
+    );
     if (!found) throw unauthorized('Session revoked or expired');
     // Shared by every request of the session from now on: frozen, so no route can change it.
     const session = deepFreeze(found.session);
     const maxAge = withProfile ? PROFILE_MAX_AGE_MS : undefined;
-    this.cache.set(key, { session, expiresAtMs: found.expires_ms }, [`s:${session.sessionId}`, `u:${session.userId}`], ticket, maxAge);
+    this.cache.set(
+      key,
+      { session, expiresAtMs: found.expires_ms },
+      [`s:${session.sessionId}`, `u:${session.userId}`],
+      ticket,
+      maxAge,
+    );
     return session;
   }
 

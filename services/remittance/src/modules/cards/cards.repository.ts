@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Card, CardLimitType, CardType, DB } from '../../db/schema.js';
 
 export async function insertCard(
@@ -8,13 +8,27 @@ export async function insertCard(
 ): Promise<Card> {
   return db
     .insertInto('cards')
-    .values({ id: card.id, user_id: userId, type: card.type, last4: card.last4, expiry_month: card.expiryMonth, expiry_year: card.expiryYear })
+    .values({
+      id: card.id,
+      user_id: userId,
+      type: card.type,
+      last4: card.last4,
+      expiry_month: card.expiryMonth,
+      expiry_year: card.expiryYear,
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
 }
 
 export async function listLiveCards(db: Kysely<DB>, userId: string): Promise<Card[]> {
-  return db.selectFrom('cards').selectAll().where('user_id', '=', userId).where('status', '!=', 'cancelled').orderBy('created_at').orderBy('id').execute();
+  return db
+    .selectFrom('cards')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('status', '!=', 'cancelled')
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
 }
 
 export async function findUserCard(db: Kysely<DB>, userId: string, cardId: string): Promise<Card | undefined> {
@@ -22,7 +36,12 @@ export async function findUserCard(db: Kysely<DB>, userId: string, cardId: strin
 }
 
 /** Freeze or unfreeze: never a cancelled card (it cannot be reactivated). */
-export async function setCardStatus(db: Kysely<DB>, userId: string, cardId: string, status: 'active' | 'frozen'): Promise<Card | undefined> {
+export async function setCardStatus(
+  db: Kysely<DB>,
+  userId: string,
+  cardId: string,
+  status: 'active' | 'frozen',
+): Promise<Card | undefined> {
   return db
     .updateTable('cards')
     .set({ status })
@@ -45,7 +64,13 @@ export async function cancelCard(db: Kysely<DB>, userId: string, cardId: string,
 }
 
 /** The first physical request of a live card; a second one or a cancelled card changes nothing. */
-export async function requestPhysicalCard(db: Kysely<DB>, userId: string, cardId: string, address: string, at: Date): Promise<Card | undefined> {
+export async function requestPhysicalCard(
+  db: Kysely<DB>,
+  userId: string,
+  cardId: string,
+  address: string,
+  at: Date,
+): Promise<Card | undefined> {
   return db
     .updateTable('cards')
     .set({ type: 'physical', shipping_address: address, physical_requested_at: at })
@@ -57,7 +82,13 @@ export async function requestPhysicalCard(db: Kysely<DB>, userId: string, cardId
     .executeTakeFirst();
 }
 
-export async function setCardPinHash(db: Kysely<DB>, userId: string, cardId: string, pinHash: string, at: Date): Promise<Card | undefined> {
+export async function setCardPinHash(
+  db: Kysely<DB>,
+  userId: string,
+  cardId: string,
+  pinHash: string,
+  at: Date,
+): Promise<Card | undefined> {
   return db
     .updateTable('cards')
     .set({ pin_hash: pinHash, pin_set_at: at })
@@ -82,7 +113,14 @@ export async function listCardLimits(db: Kysely<DB>, userId: string, cardId: str
  * Sets the limit of one type, replacing an existing one, in one statement that also checks that
  * the card is the user's and not cancelled (nothing is written otherwise).
  */
-export async function upsertCardLimit(db: Kysely<DB>, userId: string, cardId: string, limitType: CardLimitType, amount: string, at: Date) {
+export async function upsertCardLimit(
+  db: Kysely<DB>,
+  userId: string,
+  cardId: string,
+  limitType: CardLimitType,
+  amount: string,
+  at: Date,
+) {
   return db
     .insertInto('card_spending_limits')
     .columns(['card_id', 'user_id', 'limit_type', 'amount', 'updated_at'])
@@ -100,7 +138,11 @@ export async function upsertCardLimit(db: Kysely<DB>, userId: string, cardId: st
         .where('user_id', '=', userId)
         .where('status', '!=', 'cancelled'),
     )
-    .onConflict((oc) => oc.columns(['card_id', 'limit_type']).doUpdateSet((eb) => ({ amount: eb.ref('excluded.amount'), updated_at: eb.ref('excluded.updated_at') })))
+    .onConflict((oc) =>
+      oc
+        .columns(['card_id', 'limit_type'])
+        .doUpdateSet((eb) => ({ amount: eb.ref('excluded.amount'), updated_at: eb.ref('excluded.updated_at') })),
+    )
     .returning(['limit_type', 'amount', 'currency', 'updated_at'])
     .executeTakeFirst();
 }

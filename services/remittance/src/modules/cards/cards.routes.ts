@@ -28,9 +28,13 @@ export async function cardsRoutes(scope: FastifyInstance, { ctx }: SurfaceOption
   const cards = ctx.cards;
   const flags = ctx.config.features;
 
-  app.get('/cards', { schema: { tags, summary: 'Cards, without cancelled ones', response: { 200: CardListResponse, ...errors(401) } } }, async (req) => ({
-    data: await cards.list(scopeOf(req)),
-  }));
+  app.get(
+    '/cards',
+    { schema: { tags, summary: 'Cards, without cancelled ones', response: { 200: CardListResponse, ...errors(401) } } },
+    async (req) => ({
+      data: await cards.list(scopeOf(req)),
+    }),
+  );
 
   app.post(
     '/cards',
@@ -41,24 +45,42 @@ export async function cardsRoutes(scope: FastifyInstance, { ctx }: SurfaceOption
         req.body ??= {};
       },
     },
-    async (req, reply) => reply.status(201).send({ data: await cards.create(scopeOf(req), req.body.type ?? 'virtual') }),
+    async (req, reply) =>
+      reply.status(201).send({ data: await cards.create(scopeOf(req), req.body.type ?? 'virtual') }),
   );
 
-  app.get('/cards/:id', { schema: { tags, params: CardIdParams, response: { 200: CardResponse, ...errors(401, 404) } } }, async (req) => ({
-    data: await cards.get(scopeOf(req), req.params.id),
-  }));
+  app.get(
+    '/cards/:id',
+    { schema: { tags, params: CardIdParams, response: { 200: CardResponse, ...errors(401, 404) } } },
+    async (req) => ({
+      data: await cards.get(scopeOf(req), req.params.id),
+    }),
+  );
 
   app.patch(
     '/cards/:id',
     {
-      schema: { tags, summary: 'Freeze or unfreeze', params: CardIdParams, body: UpdateCardBody, response: { 200: CardResponse, ...errors(400, 401, 403, 404, 409) } },
+      schema: {
+        tags,
+        summary: 'Freeze or unfreeze',
+        params: CardIdParams,
+        body: UpdateCardBody,
+        response: { 200: CardResponse, ...errors(400, 401, 403, 404, 409) },
+      },
     },
     async (req) => ({ data: await cards.setStatus(scopeOf(req), req.params.id, req.body.status) }),
   );
 
   app.delete(
     '/cards/:id',
-    { schema: { tags, summary: 'Cancel (final)', params: CardIdParams, response: { 200: CardResponse, ...errors(401, 403, 404) } } },
+    {
+      schema: {
+        tags,
+        summary: 'Cancel (final)',
+        params: CardIdParams,
+        response: { 200: CardResponse, ...errors(401, 403, 404) },
+      },
+    },
     async (req) => ({ data: await cards.cancel(scopeOf(req), req.params.id) }),
   );
 
@@ -74,7 +96,8 @@ export async function cardsRoutes(scope: FastifyInstance, { ctx }: SurfaceOption
           response: { 201: PhysicalCardResponse, ...errors(400, 401, 403, 404, 409, 422) },
         },
       },
-      async (req, reply) => reply.status(201).send({ data: await cards.requestPhysical(scopeOf(req), req.params.id, req.body.address) }),
+      async (req, reply) =>
+        reply.status(201).send({ data: await cards.requestPhysical(scopeOf(req), req.params.id, req.body.address) }),
     );
   }
 
@@ -97,7 +120,14 @@ export async function cardsRoutes(scope: FastifyInstance, { ctx }: SurfaceOption
   if (flags.spendingLimits) {
     app.get(
       '/cards/:id/limits',
-      { schema: { tags, summary: 'Spending limits (FEATURE_SPENDING_LIMITS)', params: CardIdParams, response: { 200: LimitListResponse, ...errors(401, 404) } } },
+      {
+        schema: {
+          tags,
+          summary: 'Spending limits (FEATURE_SPENDING_LIMITS)',
+          params: CardIdParams,
+          response: { 200: LimitListResponse, ...errors(401, 404) },
+        },
+      },
       async (req) => ({ data: await cards.listLimits(scopeOf(req), req.params.id) }),
     );
     app.put(

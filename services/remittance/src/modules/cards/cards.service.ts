@@ -1,11 +1,11 @@
 import { randomInt } from 'node:crypto';
-import bcrypt from 'bcrypt';
 import { D as Decimal } from '@app/shared/money';
+import { newId } from '@app/shared/secrets';
+import bcrypt from 'bcrypt';
 import type { Kysely } from 'kysely';
 import type { Card, CardLimitType, CardType, DB } from '../../db/schema.js';
 import type { UserScope } from '../../db/user-scope.js';
 import { AppError, notFound, validationError } from '../../errors.js';
-import { newId } from '@app/shared/secrets';
 import { toPlainText } from '../../lib/plain-text.js';
 import * as repo from './cards.repository.js';
 import { PHYSICAL_ADDRESS_MAX, PHYSICAL_ADDRESS_MIN } from './cards.schemas.js';
@@ -29,7 +29,12 @@ export function toCardBody(c: Card) {
 }
 
 function toLimitBody(l: { limit_type: string; amount: string; currency: string; updated_at: Date }) {
-  return { limitType: l.limit_type, amount: Number(l.amount), currency: l.currency, updatedAt: l.updated_at.toISOString() };
+  return {
+    limitType: l.limit_type,
+    amount: Number(l.amount),
+    currency: l.currency,
+    updatedAt: l.updated_at.toISOString(),
+  };
 }
 
 /**
@@ -75,7 +80,10 @@ export class CardsService {
 
   /** Cancels (soft delete: hidden from the list); cancelling again answers the cancelled card. */
   async cancel(user: UserScope, cardId: string) {
-    const card = await user.run(async (db) => (await repo.cancelCard(db, user.userId, cardId, new Date())) ?? (await owned(db, user.userId, cardId)));
+    const card = await user.run(
+      async (db) =>
+        (await repo.cancelCard(db, user.userId, cardId, new Date())) ?? (await owned(db, user.userId, cardId)),
+    );
     return toCardBody(card);
   }
 
@@ -93,7 +101,12 @@ export class CardsService {
       if (existing.status === 'cancelled') throw cancelledConflict();
       throw new AppError('conflict', 'A physical card was already requested for this card');
     });
-    return { cardId: card.id, status: 'requested' as const, shippingAddress: address, requestedAt: card.physical_requested_at!.toISOString() };
+    return {
+      cardId: card.id,
+      status: 'requested' as const,
+      shippingAddress: address,
+      requestedAt: card.physical_requested_at!.toISOString(),
+    };
   }
 
   /** Stores only a bcrypt hash of the PIN (slow on purpose: 4 digits are 10,000 guesses). */
@@ -116,7 +129,8 @@ export class CardsService {
 
   async setLimit(user: UserScope, cardId: string, limitType: CardLimitType, amount: number) {
     const value = new Decimal(amount);
-    if (value.decimalPlaces() > 2) throw validationError('Invalid amount', [{ field: 'amount', message: 'at most 2 decimals' }]);
+    if (value.decimalPlaces() > 2)
+      throw validationError('Invalid amount', [{ field: 'amount', message: 'at most 2 decimals' }]);
     const row = await user.run(async (db) => {
       const saved = await repo.upsertCardLimit(db, user.userId, cardId, limitType, value.toFixed(2), new Date());
       if (saved) return saved;

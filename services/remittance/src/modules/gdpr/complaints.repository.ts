@@ -1,6 +1,6 @@
+import { newId } from '@app/shared/secrets';
 import type { Kysely } from 'kysely';
 import type { Complaint, ComplaintCategory, DB } from '../../db/schema.js';
-import { newId } from '@app/shared/secrets';
 
 export async function insertComplaint(
   db: Kysely<DB>,
@@ -9,7 +9,13 @@ export async function insertComplaint(
 ): Promise<Complaint> {
   return db
     .insertInto('complaints')
-    .values({ id: newId('cmp'), user_id: userId, category: input.category, subject: input.subject, description: input.description })
+    .values({
+      id: newId('cmp'),
+      user_id: userId,
+      category: input.category,
+      subject: input.subject,
+      description: input.description,
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
 }
@@ -20,14 +26,14 @@ export async function listUserComplaints(
   page: { limit: number; offset: number },
 ): Promise<{ rows: Complaint[]; total: number }> {
   const rows = await db
-      .selectFrom('complaints')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .orderBy('created_at', 'desc')
-      .orderBy('seq', 'desc')
-      .limit(page.limit)
-      .offset(page.offset)
-      .execute();
+    .selectFrom('complaints')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .orderBy('created_at', 'desc')
+    .orderBy('seq', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
   const count = await db
     .selectFrom('complaints')
     .select((eb) => eb.fn.countAll<string>().as('n'))
@@ -36,6 +42,15 @@ export async function listUserComplaints(
   return { rows, total: Number(count.n) };
 }
 
-export async function findUserComplaint(db: Kysely<DB>, userId: string, complaintId: string): Promise<Complaint | undefined> {
-  return db.selectFrom('complaints').selectAll().where('id', '=', complaintId).where('user_id', '=', userId).executeTakeFirst();
+export async function findUserComplaint(
+  db: Kysely<DB>,
+  userId: string,
+  complaintId: string,
+): Promise<Complaint | undefined> {
+  return db
+    .selectFrom('complaints')
+    .selectAll()
+    .where('id', '=', complaintId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
 }

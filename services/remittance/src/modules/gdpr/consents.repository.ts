@@ -1,6 +1,6 @@
-import { sql, type Kysely } from 'kysely';
-import type { DB, GdprConsent, GdprConsentType } from '../../db/schema.js';
 import { newId } from '@app/shared/secrets';
+import { type Kysely, sql } from 'kysely';
+import type { DB, GdprConsent, GdprConsentType } from '../../db/schema.js';
 
 export async function listUserGdprConsents(db: Kysely<DB>, userId: string): Promise<GdprConsent[]> {
   return db.selectFrom('gdpr_consents').selectAll().where('user_id', '=', userId).orderBy('consent_type').execute();
@@ -17,32 +17,34 @@ export async function upsertGdprConsent(
   input: { type: GdprConsentType; granted: boolean; ip: string | null; at: Date },
 ): Promise<GdprConsent & { created: boolean }> {
   const granted = input.granted ? 1 : 0;
-  return db
-    .insertInto('gdpr_consents')
-    .values({
-      id: newId('con'),
-      user_id: userId,
-      consent_type: input.type,
-      granted,
-      granted_at: input.granted ? input.at : null,
-      withdrawn_at: input.granted ? null : input.at,
-      ip_address: input.ip,
-      created_at: input.at,
-      updated_at: input.at,
-    })
-    .onConflict((oc) =>
-      oc.columns(['user_id', 'consent_type']).doUpdateSet({
+  return (
+    db
+      .insertInto('gdpr_consents')
+      .values({
+        id: newId('con'),
+        user_id: userId,
+        consent_type: input.type,
         granted,
-        granted_at: input.granted ? input.at : sql`gdpr_consents.granted_at`,
+        granted_at: input.granted ? input.at : null,
         withdrawn_at: input.granted ? null : input.at,
         ip_address: input.ip,
+        created_at: input.at,
         updated_at: input.at,
-      }),
-    )
-    .returningAll()
-    // xmax is 0 only for a row this statement inserted.
-    .returning(sql<boolean>`(xmax = 0)`.as('created'))
-    .executeTakeFirstOrThrow();
+      })
+      .onConflict((oc) =>
+        oc.columns(['user_id', 'consent_type']).doUpdateSet({
+          granted,
+          granted_at: input.granted ? input.at : sql`gdpr_consents.granted_at`,
+          withdrawn_at: input.granted ? null : input.at,
+          ip_address: input.ip,
+          updated_at: input.at,
+        }),
+      )
+      .returningAll()
+      // xmax is 0 only for a row this statement inserted.
+      .returning(sql<boolean>`(xmax = 0)`.as('created'))
+      .executeTakeFirstOrThrow()
+  );
 }
 
 /** created_at is the database's transaction time (microseconds), which orders the history. */

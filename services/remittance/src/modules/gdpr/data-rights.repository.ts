@@ -1,6 +1,6 @@
+import { newId } from '@app/shared/secrets';
 import type { Kysely } from 'kysely';
 import type { Consent, DB } from '../../db/schema.js';
-import { newId } from '@app/shared/secrets';
 import { EXPORTED_TABLES, USER_COLUMNS } from './export.registry.js';
 
 export type ExportRow = Record<string, unknown>;
@@ -13,11 +13,20 @@ export async function findUserForExport(db: Kysely<DB>, userId: string): Promise
  * The user's rows of every registered table, only the registered columns. The registry is the
  * single list of user-owned tables, so this reads tables by name (Kysely cannot type that).
  */
-export async function selectExportSections(db: Kysely<DB>, userId: string): Promise<Record<string, ExportRow[] | ExportRow | null>> {
+export async function selectExportSections(
+  db: Kysely<DB>,
+  userId: string,
+): Promise<Record<string, ExportRow[] | ExportRow | null>> {
+  // biome-ignore lint/suspicious/noExplicitAny: the tables and columns come from EXPORTED_TABLES at run time; the catalog test checks them against the schema.
   const loose = db as unknown as Kysely<any>;
   const sections: Record<string, ExportRow[] | ExportRow | null> = {};
   for (const t of EXPORTED_TABLES) {
-    const rows: ExportRow[] = await loose.selectFrom(t.table).select(t.columns).where(t.userColumn, '=', userId).orderBy(t.orderBy).execute();
+    const rows: ExportRow[] = await loose
+      .selectFrom(t.table)
+      .select(t.columns)
+      .where(t.userColumn, '=', userId)
+      .orderBy(t.orderBy)
+      .execute();
     sections[t.section] = t.single ? (rows[0] ?? null) : rows;
   }
   return sections;
@@ -30,13 +39,26 @@ export async function insertDataAccessRequest(
 ): Promise<void> {
   await db
     .insertInto('data_access_requests')
-    .values({ id: newId('dar'), user_id: userId, type: input.type, status: 'completed', ip_address: input.ip, created_at: input.at, completed_at: input.at })
+    .values({
+      id: newId('dar'),
+      user_id: userId,
+      type: input.type,
+      status: 'completed',
+      ip_address: input.ip,
+      created_at: input.at,
+      completed_at: input.at,
+    })
     .execute();
 }
 
 /** Soft delete (spec User.deleted_at); false when the user was already erased. */
 export async function markUserErased(db: Kysely<DB>, userId: string, at: Date): Promise<boolean> {
-  const r = await db.updateTable('users').set({ deleted_at: at }).where('id', '=', userId).where('deleted_at', 'is', null).executeTakeFirst();
+  const r = await db
+    .updateTable('users')
+    .set({ deleted_at: at })
+    .where('id', '=', userId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
 

@@ -1,9 +1,9 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { clientInfo, type SurfaceOptions } from '../../context.js';
-import { clearWebCookie } from '../auth/auth.routes.js';
 import { authOf, scopeOf } from '../../plugins/authenticate.js';
 import { errors } from '../../schemas.js';
+import { clearWebCookie } from '../auth/auth.routes.js';
 import {
   ComplaintBody,
   ComplaintCreatedResponse,
@@ -48,7 +48,9 @@ export async function gdprRoutes(scope: FastifyInstance, { surface, ctx }: Surfa
 
   app.get(
     '/complaints',
-    { schema: { tags, querystring: ComplaintListQuery, response: { 200: ComplaintListResponse, ...errors(400, 401) } } },
+    {
+      schema: { tags, querystring: ComplaintListQuery, response: { 200: ComplaintListResponse, ...errors(400, 401) } },
+    },
     async (req) => ctx.gdpr.listComplaints(scopeOf(req), req.query),
   );
 
@@ -60,13 +62,21 @@ export async function gdprRoutes(scope: FastifyInstance, { surface, ctx }: Surfa
 
   app.post(
     '/complaints',
-    { schema: { tags, body: ComplaintBody, response: { 201: ComplaintCreatedResponse, ...errors(400, 401, 403, 422) } } },
+    {
+      schema: { tags, body: ComplaintBody, response: { 201: ComplaintCreatedResponse, ...errors(400, 401, 403, 422) } },
+    },
     async (req, reply) => reply.status(201).send(await ctx.gdpr.createComplaint(scopeOf(req), req.body)),
   );
 
   app.get(
     '/user/data-export',
-    { schema: { tags, summary: 'Every personal record of the user (GDPR access)', response: { 200: DataExportResponse, ...errors(401) } } },
+    {
+      schema: {
+        tags,
+        summary: 'Every personal record of the user (GDPR access)',
+        response: { 200: DataExportResponse, ...errors(401) },
+      },
+    },
     async (req) => ctx.dataRights.exportData(scopeOf(req), clientInfo(req).ip),
   );
 

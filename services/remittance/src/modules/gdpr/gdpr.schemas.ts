@@ -30,7 +30,10 @@ export const ConsentListResponse = Type.Object({ data: Type.Array(ConsentRecord)
 // bounds here only stop absurd bodies early.
 export const ComplaintBody = Type.Object({
   category: Type.Union(COMPLAINT_CATEGORIES.map((c) => Type.Literal(c))),
-  subject: Type.String({ maxLength: 10 * COMPLAINT_SUBJECT_MAX, description: `at most ${COMPLAINT_SUBJECT_MAX} characters after sanitizing` }),
+  subject: Type.String({
+    maxLength: 10 * COMPLAINT_SUBJECT_MAX,
+    description: `at most ${COMPLAINT_SUBJECT_MAX} characters after sanitizing`,
+  }),
   description: Type.String({
     maxLength: 10 * COMPLAINT_DESCRIPTION_MAX,
     description: `at most ${COMPLAINT_DESCRIPTION_MAX} characters after sanitizing`,
@@ -55,7 +58,12 @@ export const ComplaintCreatedResponse = Type.Object({ data: ComplaintRecord, com
 export const ComplaintListQuery = Type.Object(pageQuery(10, 100));
 export const ComplaintListResponse = Type.Object({
   data: Type.Array(ComplaintRecord),
-  pagination: Type.Object({ page: Type.Integer(), limit: Type.Integer(), total: Type.Integer(), totalPages: Type.Integer() }),
+  pagination: Type.Object({
+    page: Type.Integer(),
+    limit: Type.Integer(),
+    total: Type.Integer(),
+    totalPages: Type.Integer(),
+  }),
 });
 
 const Rows = Type.Array(Type.Object({}, { additionalProperties: true }));
@@ -64,7 +72,13 @@ const OneRow = Type.Union([Type.Object({}, { additionalProperties: true }), Type
 export const DataExportResponse = Type.Object({
   data: Type.Object(
     {
-      user: Type.Object({}, { additionalProperties: true, description: 'id, email, first_name, last_name, phone, date_of_birth, kyc_status, role, created_at ...' }),
+      user: Type.Object(
+        {},
+        {
+          additionalProperties: true,
+          description: 'id, email, first_name, last_name, phone, date_of_birth, kyc_status, role, created_at ...',
+        },
+      ),
       transactions: Rows,
       recipients: Rows,
       bankAccounts: Rows,
@@ -76,7 +90,9 @@ export const DataExportResponse = Type.Object({
       consentHistory: Rows,
       notifications: Rows,
       complaints: Rows,
-      sessions: Type.Array(Type.Object({}, { additionalProperties: true }), { description: 'session metadata, without token hashes' }),
+      sessions: Type.Array(Type.Object({}, { additionalProperties: true }), {
+        description: 'session metadata, without token hashes',
+      }),
       openBankingConsents: Rows,
       dataAccessRequests: Rows,
       cards: Rows,

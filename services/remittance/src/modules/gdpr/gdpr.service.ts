@@ -1,6 +1,6 @@
 import type { Complaint, ComplaintCategory, GdprConsent, GdprConsentType } from '../../db/schema.js';
 import type { UserScope } from '../../db/user-scope.js';
-import { badRequest, notFound, validationError, type ErrorDetail } from '../../errors.js';
+import { badRequest, type ErrorDetail, notFound, validationError } from '../../errors.js';
 import { pageOf, pagination } from '../../lib/pagination.js';
 import { toPlainText } from '../../lib/plain-text.js';
 import * as complaints from './complaints.repository.js';
@@ -56,12 +56,15 @@ export class GdprService {
     if (!description) empty.push({ field: 'description', message: 'is empty (after removing HTML)' });
     if (empty.length) throw badRequest('Subject and description are required', empty);
     const tooLong: ErrorDetail[] = [];
-    if (subject.length > COMPLAINT_SUBJECT_MAX) tooLong.push({ field: 'subject', message: `must be at most ${COMPLAINT_SUBJECT_MAX} characters` });
+    if (subject.length > COMPLAINT_SUBJECT_MAX)
+      tooLong.push({ field: 'subject', message: `must be at most ${COMPLAINT_SUBJECT_MAX} characters` });
     if (description.length > COMPLAINT_DESCRIPTION_MAX) {
       tooLong.push({ field: 'description', message: `must be at most ${COMPLAINT_DESCRIPTION_MAX} characters` });
     }
     if (tooLong.length) throw validationError('Some fields are too long', tooLong);
-    const row = await user.run((db) => complaints.insertComplaint(db, user.userId, { category: input.category, subject, description }));
+    const row = await user.run((db) =>
+      complaints.insertComplaint(db, user.userId, { category: input.category, subject, description }),
+    );
     return { data: toComplaintRecord(row), commitmentNote: COMPLAINT_COMMITMENT };
   }
 

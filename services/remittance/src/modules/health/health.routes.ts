@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import { Health, healthHandler } from '@app/shared/health';
+import type { FastifyInstance } from 'fastify';
 import type { SurfaceOptions } from '../../context.js';
 
 /** GET /api/health and /v1/health (G11): 200 when the database answers a ping, else 503. */

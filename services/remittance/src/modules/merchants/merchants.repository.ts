@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { DB, Merchant } from '../../db/schema.js';
 
 /** Inserts the merchant; false when the user already is one or the org number is taken. */
@@ -9,7 +9,14 @@ export async function insertMerchant(
 ): Promise<Merchant | undefined> {
   return db
     .insertInto('merchants')
-    .values({ id: row.id, user_id: userId, business_name: row.businessName, org_number: row.orgNumber, address: row.address, bank_account: row.bankAccount })
+    .values({
+      id: row.id,
+      user_id: userId,
+      business_name: row.businessName,
+      org_number: row.orgNumber,
+      address: row.address,
+      bank_account: row.bankAccount,
+    })
     .onConflict((oc) => oc.doNothing())
     .returningAll()
     .executeTakeFirst();

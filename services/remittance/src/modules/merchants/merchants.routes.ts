@@ -27,29 +27,65 @@ export async function merchantsRoutes(scope: FastifyInstance, { ctx }: SurfaceOp
 
   app.post(
     '/merchants/register',
-    { schema: { tags, body: RegisterMerchantBody, response: { 201: RegisterMerchantResponse, ...errors(400, 401, 403, 409, 422) } } },
+    {
+      schema: {
+        tags,
+        body: RegisterMerchantBody,
+        response: { 201: RegisterMerchantResponse, ...errors(400, 401, 403, 409, 422) },
+      },
+    },
     async (req, reply) => reply.status(201).send({ data: await service.register(scopeOf(req), req.body) }),
   );
 
-  app.get('/merchants/dashboard', { schema: { tags, querystring: DashboardQuery, response: { 200: DashboardResponse, ...errors(400, 401, 403) } } }, async (req) => ({
-    data: await service.dashboard(merchantScope(req), req.query.period ?? 'today'),
-  }));
-
-  app.get('/merchants/qr', { schema: { tags, response: { 200: MerchantQrResponse, ...errors(401, 403) } } }, async (req) => ({
-    data: await service.qr(merchantScope(req)),
-  }));
-
-  app.get('/merchants/qr.png', { schema: { tags, summary: 'The QR code as PNG', response: { 200: Type.Unknown({ description: 'image/png' }), ...errors(401, 403) } } }, async (req, reply) =>
-    reply.type('image/png').send(await service.qrImage(merchantScope(req), 'png')),
+  app.get(
+    '/merchants/dashboard',
+    { schema: { tags, querystring: DashboardQuery, response: { 200: DashboardResponse, ...errors(400, 401, 403) } } },
+    async (req) => ({
+      data: await service.dashboard(merchantScope(req), req.query.period ?? 'today'),
+    }),
   );
 
-  app.get('/merchants/qr.svg', { schema: { tags, summary: 'The QR code as SVG', response: { 200: Type.Unknown({ description: 'image/svg+xml' }), ...errors(401, 403) } } }, async (req, reply) =>
-    reply.type('image/svg+xml').send(await service.qrImage(merchantScope(req), 'svg')),
+  app.get(
+    '/merchants/qr',
+    { schema: { tags, response: { 200: MerchantQrResponse, ...errors(401, 403) } } },
+    async (req) => ({
+      data: await service.qr(merchantScope(req)),
+    }),
+  );
+
+  app.get(
+    '/merchants/qr.png',
+    {
+      schema: {
+        tags,
+        summary: 'The QR code as PNG',
+        response: { 200: Type.Unknown({ description: 'image/png' }), ...errors(401, 403) },
+      },
+    },
+    async (req, reply) => reply.type('image/png').send(await service.qrImage(merchantScope(req), 'png')),
+  );
+
+  app.get(
+    '/merchants/qr.svg',
+    {
+      schema: {
+        tags,
+        summary: 'The QR code as SVG',
+        response: { 200: Type.Unknown({ description: 'image/svg+xml' }), ...errors(401, 403) },
+      },
+    },
+    async (req, reply) => reply.type('image/svg+xml').send(await service.qrImage(merchantScope(req), 'svg')),
   );
 
   app.get(
     '/merchants/transactions',
-    { schema: { tags, querystring: MerchantPaymentsQuery, response: { 200: MerchantPaymentsResponse, ...errors(400, 401, 403) } } },
+    {
+      schema: {
+        tags,
+        querystring: MerchantPaymentsQuery,
+        response: { 200: MerchantPaymentsResponse, ...errors(400, 401, 403) },
+      },
+    },
     async (req) => service.payments(merchantScope(req), pageOf(req.query)),
   );
 }

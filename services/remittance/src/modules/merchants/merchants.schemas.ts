@@ -19,7 +19,9 @@ export const RegisterMerchantResponse = Type.Object({ data: Type.Object({ ...Mer
 export const MerchantQrResponse = Type.Object({ data: Type.Object(MerchantQr) });
 
 export const DashboardQuery = Type.Object({
-  period: Type.Optional(Type.Union([Type.Literal('today'), Type.Literal('week'), Type.Literal('month')], { default: 'today' })),
+  period: Type.Optional(
+    Type.Union([Type.Literal('today'), Type.Literal('week'), Type.Literal('month')], { default: 'today' }),
+  ),
 });
 
 export const DashboardResponse = Type.Object({

@@ -1,10 +1,10 @@
+import { newId } from '@app/shared/secrets';
 import { electronicFormatIBAN, extractIBAN, validateIBAN } from 'ibantools';
-import QRCode from 'qrcode';
 import type { Kysely } from 'kysely';
+import QRCode from 'qrcode';
 import type { DB, Merchant } from '../../db/schema.js';
 import type { UserScope } from '../../db/user-scope.js';
 import { conflict, forbidden, validationError } from '../../errors.js';
-import { newId } from '@app/shared/secrets';
 import { checkPlainText, toNumber } from '../../lib/validation.js';
 import { shortName } from '../payments/payments.service.js';
 import * as repo from './merchants.repository.js';
@@ -25,7 +25,9 @@ function checkPayoutAccount(value: string): string {
   if (/^\d{11}$/.test(compact) && isValidNorwegianAccount(compact)) return compact;
   const iban = electronicFormatIBAN(value) ?? '';
   if (validateIBAN(iban).valid && extractIBAN(iban).countryCode === 'NO') return iban;
-  throw validationError('Invalid payout account', [{ field: 'bankAccount', message: 'a Norwegian account number (11 digits) or NO IBAN with valid check digits' }]);
+  throw validationError('Invalid payout account', [
+    { field: 'bankAccount', message: 'a Norwegian account number (11 digits) or NO IBAN with valid check digits' },
+  ]);
 }
 
 /** Every operation runs in the caller's UserScope (row-level security as that user). */
@@ -35,22 +37,39 @@ export class MerchantsService {
     const businessName = checkPlainText('businessName', input.businessName, 200);
     const orgNumber = input.orgNumber.replace(/\s/g, '');
     if (!isValidOrgNumber(orgNumber)) {
-      throw validationError('Invalid organisation number', [{ field: 'orgNumber', message: '9 digits with a valid check digit' }]);
+      throw validationError('Invalid organisation number', [
+        { field: 'orgNumber', message: '9 digits with a valid check digit' },
+      ]);
     }
-    const address = input.address === undefined || input.address.trim() === '' ? null : checkPlainText('address', input.address, 300);
+    const address =
+      input.address === undefined || input.address.trim() === '' ? null : checkPlainText('address', input.address, 300);
     const bankAccount = checkPayoutAccount(input.bankAccount);
     const merchant = await user.transaction(async (trx) => {
-      const row = await repo.insertMerchant(trx, user.userId, { id: newId('mer', 8), businessName, orgNumber, address, bankAccount });
+      const row = await repo.insertMerchant(trx, user.userId, {
+        id: newId('mer', 8),
+        businessName,
+        orgNumber,
+        address,
+        bankAccount,
+      });
       if (!row) return undefined;
       await repo.setUserRole(trx, user.userId, 'merchant');
       return row;
     });
     if (!merchant) throw conflict('You are already a merchant, or this organisation number is registered');
-    return { merchantId: merchant.id, businessName: merchant.business_name, orgNumber: merchant.org_number, address: merchant.address, qrValue: qrValueOf(merchant.id) };
+    return {
+      merchantId: merchant.id,
+      businessName: merchant.business_name,
+      orgNumber: merchant.org_number,
+      address: merchant.address,
+      qrValue: qrValueOf(merchant.id),
+    };
   }
 
   async dashboard(user: UserScope, period: repo.Period, now = new Date()) {
-    const f = await user.run(async (db) => repo.merchantFigures(db, user.userId, (await own(db, user.userId)).id, period, now));
+    const f = await user.run(async (db) =>
+      repo.merchantFigures(db, user.userId, (await own(db, user.userId)).id, period, now),
+    );
     return {
       period,
       revenue: toNumber(f.revenue),
@@ -69,7 +88,9 @@ export class MerchantsService {
 
   async qrImage(user: UserScope, format: 'png' | 'svg'): Promise<Buffer | string> {
     const value = qrValueOf((await user.run((db) => own(db, user.userId))).id);
-    return format === 'png' ? QRCode.toBuffer(value, { type: 'png', width: 512, margin: 2 }) : QRCode.toString(value, { type: 'svg', margin: 2 });
+    return format === 'png'
+      ? QRCode.toBuffer(value, { type: 'png', width: 512, margin: 2 })
+      : QRCode.toString(value, { type: 'svg', margin: 2 });
   }
 
   async payments(user: UserScope, page: { page: number; limit: number; offset: number }) {

@@ -1,6 +1,6 @@
+import { newId } from '@app/shared/secrets';
 import type { Kysely } from 'kysely';
 import type { DB, NotificationType } from '../../db/schema.js';
-import { newId } from '@app/shared/secrets';
 
 /** noti_ + 16 hex characters (spec Notification.id). */
 export function newNotificationId(): string {
@@ -12,7 +12,10 @@ export async function insertNotification(
   row: { userId: string; type: NotificationType; title: string; body: string },
 ): Promise<string> {
   const id = newNotificationId();
-  await db.insertInto('notifications').values({ id, user_id: row.userId, type: row.type, title: row.title, body: row.body }).execute();
+  await db
+    .insertInto('notifications')
+    .values({ id, user_id: row.userId, type: row.type, title: row.title, body: row.body })
+    .execute();
   return id;
 }
 
@@ -40,6 +43,11 @@ export async function listNotifications(db: Kysely<DB>, userId: string, limit: n
 /** Marks the given notifications read, only the user's own; returns how many changed. */
 export async function markNotificationsRead(db: Kysely<DB>, userId: string, ids: string[]): Promise<number> {
   if (ids.length === 0) return 0;
-  const r = await db.updateTable('notifications').set({ read: 1 }).where('user_id', '=', userId).where('id', 'in', ids).executeTakeFirst();
+  const r = await db
+    .updateTable('notifications')
+    .set({ read: 1 })
+    .where('user_id', '=', userId)
+    .where('id', 'in', ids)
+    .executeTakeFirst();
   return Number(r.numUpdatedRows);
 }

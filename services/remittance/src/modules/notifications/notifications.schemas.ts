@@ -1,7 +1,10 @@
 import { Type } from 'typebox';
 
 export const MarkReadBody = Type.Object({
-  notificationIds: Type.Array(Type.String({ pattern: '^[a-z]+_[a-f0-9]{16}$', maxLength: 40 }), { maxItems: 100, description: 'at most 100 ids' }),
+  notificationIds: Type.Array(Type.String({ pattern: '^[a-z]+_[a-f0-9]{16}$', maxLength: 40 }), {
+    maxItems: 100,
+    description: 'at most 100 ids',
+  }),
 });
 
 export const NotificationListResponse = Type.Object({
@@ -17,4 +20,6 @@ export const NotificationListResponse = Type.Object({
   ),
 });
 
-export const MarkReadResponse = Type.Object({ data: Type.Object({ updated: Type.Integer({ description: "how many of the caller's notifications the ids named" }) }) });
+export const MarkReadResponse = Type.Object({
+  data: Type.Object({ updated: Type.Integer({ description: "how many of the caller's notifications the ids named" }) }),
+});

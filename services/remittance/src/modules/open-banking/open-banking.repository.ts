@@ -1,11 +1,18 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { BankAccount, Consent, ConsentScope, DB } from '../../db/schema.js';
 import type { ProviderAccount } from './providers/provider.js';
 
 export async function insertConsent(
   db: Kysely<DB>,
   userId: string,
-  row: { id: string; provider: string; externalConsentId: string; scope: ConsentScope; surface: 'web' | 'api'; callbackState: string },
+  row: {
+    id: string;
+    provider: string;
+    externalConsentId: string;
+    scope: ConsentScope;
+    surface: 'web' | 'api';
+    callbackState: string;
+  },
 ): Promise<void> {
   await db
     .insertInto('ob_consents')
@@ -31,15 +38,32 @@ export async function findConsentForCallback(system: Kysely<DB>, consentId: stri
 }
 
 export async function findUserConsent(db: Kysely<DB>, userId: string, consentId: string): Promise<Consent | undefined> {
-  return db.selectFrom('ob_consents').selectAll().where('id', '=', consentId).where('user_id', '=', userId).executeTakeFirst();
+  return db
+    .selectFrom('ob_consents')
+    .selectAll()
+    .where('id', '=', consentId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
 }
 
 export async function listUserConsents(db: Kysely<DB>, userId: string): Promise<Consent[]> {
-  return db.selectFrom('ob_consents').selectAll().where('user_id', '=', userId).orderBy('created_at', 'desc').orderBy('seq', 'desc').execute();
+  return db
+    .selectFrom('ob_consents')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .orderBy('created_at', 'desc')
+    .orderBy('seq', 'desc')
+    .execute();
 }
 
 /** pending -> active, once (a replayed callback finds nothing to activate). */
-export async function activateConsent(db: Kysely<DB>, userId: string, consentId: string, grantedAt: Date, expiresAt: Date): Promise<Consent | undefined> {
+export async function activateConsent(
+  db: Kysely<DB>,
+  userId: string,
+  consentId: string,
+  grantedAt: Date,
+  expiresAt: Date,
+): Promise<Consent | undefined> {
   return db
     .updateTable('ob_consents')
     .set({ status: 'active', granted_at: grantedAt, expires_at: expiresAt })
@@ -61,11 +85,26 @@ export async function declineConsent(db: Kysely<DB>, userId: string, consentId: 
     .execute();
 }
 
-export async function setConsentAccount(db: Kysely<DB>, userId: string, consentId: string, bankAccountId: string): Promise<void> {
-  await db.updateTable('ob_consents').set({ bank_account_id: bankAccountId }).where('id', '=', consentId).where('user_id', '=', userId).execute();
+export async function setConsentAccount(
+  db: Kysely<DB>,
+  userId: string,
+  consentId: string,
+  bankAccountId: string,
+): Promise<void> {
+  await db
+    .updateTable('ob_consents')
+    .set({ bank_account_id: bankAccountId })
+    .where('id', '=', consentId)
+    .where('user_id', '=', userId)
+    .execute();
 }
 
-export async function revokeUserConsent(db: Kysely<DB>, userId: string, consentId: string, at: Date): Promise<Consent | undefined> {
+export async function revokeUserConsent(
+  db: Kysely<DB>,
+  userId: string,
+  consentId: string,
+  at: Date,
+): Promise<Consent | undefined> {
   return db
     .updateTable('ob_consents')
     .set({ status: 'revoked', revoked_at: at })
@@ -93,7 +132,14 @@ export async function expireConsents(system: Kysely<DB>, now: Date): Promise<str
  * resets when the date changes. Returns false, counting nothing, when the day's reads are used
  * up or the consent no longer allows reads.
  */
-export async function countUnattendedAccess(db: Kysely<DB>, userId: string, consentId: string, today: string, limit: number, now: Date): Promise<boolean> {
+export async function countUnattendedAccess(
+  db: Kysely<DB>,
+  userId: string,
+  consentId: string,
+  today: string,
+  limit: number,
+  now: Date,
+): Promise<boolean> {
   const row = await db
     .updateTable('ob_consents')
     .set({
@@ -104,7 +150,13 @@ export async function countUnattendedAccess(db: Kysely<DB>, userId: string, cons
     .where('user_id', '=', userId)
     .where('status', '=', 'active')
     .where('expires_at', '>', now)
-    .where((eb) => eb.or([eb('last_access_date', 'is', null), eb('last_access_date', '!=', today), eb('access_count_today', '<', limit)]))
+    .where((eb) =>
+      eb.or([
+        eb('last_access_date', 'is', null),
+        eb('last_access_date', '!=', today),
+        eb('access_count_today', '<', limit),
+      ]),
+    )
     .returning('access_count_today')
     .executeTakeFirst();
   return row !== undefined;
@@ -122,18 +174,35 @@ function accountsWithConsent(db: Kysely<DB>) {
     .selectFrom('bank_accounts as a')
     .innerJoin('ob_consents as c', 'c.id', 'a.consent_id')
     .selectAll('a')
-    .select(['c.status as consent_status', 'c.scope as consent_scope', 'c.expires_at as consent_expires_at', 'c.external_consent_id']);
+    .select([
+      'c.status as consent_status',
+      'c.scope as consent_scope',
+      'c.expires_at as consent_expires_at',
+      'c.external_consent_id',
+    ]);
 }
 
 export async function listUserAccounts(db: Kysely<DB>, userId: string): Promise<AccountWithConsent[]> {
-  return accountsWithConsent(db).where('a.user_id', '=', userId).orderBy('a.is_primary', 'desc').orderBy('a.created_at').execute();
+  return accountsWithConsent(db)
+    .where('a.user_id', '=', userId)
+    .orderBy('a.is_primary', 'desc')
+    .orderBy('a.created_at')
+    .execute();
 }
 
-export async function findUserAccount(db: Kysely<DB>, userId: string, accountId: string): Promise<AccountWithConsent | undefined> {
+export async function findUserAccount(
+  db: Kysely<DB>,
+  userId: string,
+  accountId: string,
+): Promise<AccountWithConsent | undefined> {
   return accountsWithConsent(db).where('a.user_id', '=', userId).where('a.id', '=', accountId).executeTakeFirst();
 }
 
-export async function listConsentAccounts(db: Kysely<DB>, userId: string, consentId: string): Promise<AccountWithConsent[]> {
+export async function listConsentAccounts(
+  db: Kysely<DB>,
+  userId: string,
+  consentId: string,
+): Promise<AccountWithConsent[]> {
   return accountsWithConsent(db).where('a.user_id', '=', userId).where('a.consent_id', '=', consentId).execute();
 }
 
@@ -180,18 +249,45 @@ export async function upsertAccounts(
 }
 
 export async function hasPrimaryAccount(db: Kysely<DB>, userId: string): Promise<boolean> {
-  const row = await db.selectFrom('bank_accounts').select('id').where('user_id', '=', userId).where('is_primary', '=', true).executeTakeFirst();
+  const row = await db
+    .selectFrom('bank_accounts')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('is_primary', '=', true)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
 /** Clears the old primary first: a partial unique index allows one primary per user. */
 export async function setPrimaryAccount(db: Kysely<DB>, userId: string, accountId: string): Promise<void> {
-  await db.updateTable('bank_accounts').set({ is_primary: false }).where('user_id', '=', userId).where('is_primary', '=', true).where('id', '!=', accountId).execute();
-  await db.updateTable('bank_accounts').set({ is_primary: true }).where('user_id', '=', userId).where('id', '=', accountId).execute();
+  await db
+    .updateTable('bank_accounts')
+    .set({ is_primary: false })
+    .where('user_id', '=', userId)
+    .where('is_primary', '=', true)
+    .where('id', '!=', accountId)
+    .execute();
+  await db
+    .updateTable('bank_accounts')
+    .set({ is_primary: true })
+    .where('user_id', '=', userId)
+    .where('id', '=', accountId)
+    .execute();
 }
 
-export async function updateCachedBalance(db: Kysely<DB>, userId: string, accountId: string, balance: string, at: Date): Promise<void> {
-  await db.updateTable('bank_accounts').set({ balance, balance_updated_at: at }).where('id', '=', accountId).where('user_id', '=', userId).execute();
+export async function updateCachedBalance(
+  db: Kysely<DB>,
+  userId: string,
+  accountId: string,
+  balance: string,
+  at: Date,
+): Promise<void> {
+  await db
+    .updateTable('bank_accounts')
+    .set({ balance, balance_updated_at: at })
+    .where('id', '=', accountId)
+    .where('user_id', '=', userId)
+    .execute();
 }
 
 /** Active consents with account-information scope across users (login role), for the unattended balance sync. */

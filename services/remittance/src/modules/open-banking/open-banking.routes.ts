@@ -37,9 +37,13 @@ export async function openBankingRoutes(scope: FastifyInstance, { surface, ctx }
     },
   );
 
-  app.get('/open-banking/consents', { schema: { tags, response: { 200: ConsentListResponse, ...errors(401) } } }, async (req) => ({
-    data: await ob.listConsents(scopeOf(req)),
-  }));
+  app.get(
+    '/open-banking/consents',
+    { schema: { tags, response: { 200: ConsentListResponse, ...errors(401) } } },
+    async (req) => ({
+      data: await ob.listConsents(scopeOf(req)),
+    }),
+  );
 
   app.delete(
     '/open-banking/consents/:id',
@@ -47,10 +51,14 @@ export async function openBankingRoutes(scope: FastifyInstance, { surface, ctx }
     async (req) => ({ data: await ob.revokeConsent(scopeOf(req), req.params.id) }),
   );
 
-  app.get('/bank-accounts', { schema: { tags, response: { 200: BankAccountListResponse, ...errors(401) } } }, async (req) => {
-    const { accounts, totalBalance } = await ob.listAccounts(scopeOf(req));
-    return { data: accounts, totalBalance };
-  });
+  app.get(
+    '/bank-accounts',
+    { schema: { tags, response: { 200: BankAccountListResponse, ...errors(401) } } },
+    async (req) => {
+      const { accounts, totalBalance } = await ob.listAccounts(scopeOf(req));
+      return { data: accounts, totalBalance };
+    },
+  );
 
   app.post(
     '/bank-accounts/:id/primary',
@@ -63,7 +71,8 @@ export async function openBankingRoutes(scope: FastifyInstance, { surface, ctx }
     {
       schema: {
         tags,
-        summary: 'Read the balance from the bank now (user-initiated: not counted against the 4 unattended reads a day)',
+        summary:
+          'Read the balance from the bank now (user-initiated: not counted against the 4 unattended reads a day)',
         params: AccountIdParams,
         response: { 200: BankAccountResponse, ...errors(401, 403, 404) },
       },
@@ -83,7 +92,14 @@ function registerBankRedirects(scope: FastifyInstance, ctx: AppContext): void {
   const tags = ['open banking'];
   app.get(
     '/open-banking/callback',
-    { config: { public: true }, schema: { tags, querystring: BankCallbackQuery, response: { 302: { description: 'to /bank-accounts or the app' } } } },
+    {
+      config: { public: true },
+      schema: {
+        tags,
+        querystring: BankCallbackQuery,
+        response: { 302: { description: 'to /bank-accounts or the app' } },
+      },
+    },
     async (req, reply) => reply.redirect(await ctx.openBanking.completeConsent(req.query.consentId, req.query), 302),
   );
 
@@ -93,7 +109,12 @@ function registerBankRedirects(scope: FastifyInstance, ctx: AppContext): void {
     '/open-banking/sandbox/authorize',
     {
       config: { public: true },
-      schema: { tags, summary: 'Sandbox bank consent page (development)', querystring: SandboxAuthorizeQuery, response: errors(404) },
+      schema: {
+        tags,
+        summary: 'Sandbox bank consent page (development)',
+        querystring: SandboxAuthorizeQuery,
+        response: errors(404),
+      },
     },
     async (req, reply) => {
       const back = await sandbox.authorize(req.query.consent, req.query.decision !== 'deny');

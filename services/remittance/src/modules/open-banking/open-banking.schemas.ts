@@ -6,7 +6,9 @@ export const ConsentIdParams = Type.Object({ id: Type.String({ maxLength: 64 }) 
 export const AccountIdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 
 export const CreateConsentBody = Type.Object({
-  scope: Type.Optional(Type.Union([Type.Literal('AISP'), Type.Literal('PISP'), Type.Literal('AISP+PISP')], { default: 'AISP+PISP' })),
+  scope: Type.Optional(
+    Type.Union([Type.Literal('AISP'), Type.Literal('PISP'), Type.Literal('AISP+PISP')], { default: 'AISP+PISP' }),
+  ),
 });
 
 export const CreateConsentResponse = Type.Object({

@@ -1,17 +1,18 @@
-import { D as Decimal, type Dec } from '@app/shared/money';
 import type { Database } from '@app/shared/db/database';
+import { D as Decimal } from '@app/shared/money';
+import { newId, randomToken, safeEqual } from '@app/shared/secrets';
 import type { Config } from '../../config.js';
 import type { Consent, ConsentScope, DB } from '../../db/schema.js';
-import { userScope, type UserScope } from '../../db/user-scope.js';
+import { type UserScope, userScope } from '../../db/user-scope.js';
 import { notFound } from '../../errors.js';
 import { DAY_MS, osloDay } from '../../lib/dates.js';
-import { newId, randomToken, safeEqual } from '@app/shared/secrets';
 import type { Surface } from '../../lib/tokens.js';
 import * as repo from './open-banking.repository.js';
-import { ProviderError, type OpenBankingProvider } from './providers/provider.js';
+import { type OpenBankingProvider, ProviderError } from './providers/provider.js';
 
 const RENEWAL_WINDOW_MS = 7 * DAY_MS;
-export const STALE_WARNING = 'The bank consent has expired or was revoked: this is the last balance read. Renew the consent to update it.';
+export const STALE_WARNING =
+  'The bank consent has expired or was revoked: this is the last balance read. Renew the consent to update it.';
 
 export interface AccountView {
   id: string;
@@ -72,7 +73,11 @@ export class OpenBankingService {
       isPrimary: a.is_primary,
       balanceUpdatedAt: a.balance_updated_at?.toISOString() ?? null,
       consentId: a.consent_id,
-      consentStatus: readable(a.consent_status, a.consent_expires_at, now) ? a.consent_status : a.consent_status === 'active' ? 'expired' : a.consent_status,
+      consentStatus: readable(a.consent_status, a.consent_expires_at, now)
+        ? a.consent_status
+        : a.consent_status === 'active'
+          ? 'expired'
+          : a.consent_status,
       consentExpiresAt: a.consent_expires_at?.toISOString() ?? null,
       renewalDue: renewalDue(a.consent_status, a.consent_expires_at, now),
       stale: !readable(a.consent_status, a.consent_expires_at, now) || !a.consent_scope.includes('AISP'),
@@ -96,7 +101,11 @@ export class OpenBankingService {
   }
 
   /** Starts consent at the bank; the bank's callback carries our consent id and a one-time state. */
-  async createConsent(user: UserScope, scope: ConsentScope, surface: Surface): Promise<{ consentId: string; redirectUrl: string }> {
+  async createConsent(
+    user: UserScope,
+    scope: ConsentScope,
+    surface: Surface,
+  ): Promise<{ consentId: string; redirectUrl: string }> {
     const consentId = newId('con');
     const callbackState = randomToken(24);
     const callback = new URL('/api/open-banking/callback', this.config.publicUrl);
@@ -111,8 +120,8 @@ export class OpenBankingService {
       repo.insertConsent(db, user.userId, {
         id: consentId,
         provider: this.provider.name,
-      externalConsentId,
-      scope,
+        externalConsentId,
+        scope,
         surface,
         callbackState,
       }),
@@ -138,7 +147,8 @@ export class OpenBankingService {
       if (error) q.set('error', error);
       return `/bank-accounts?${q}`;
     };
-    if (!consent || !params.state || !safeEqual(consent.callback_state, params.state)) return destination(undefined, 'consent_failed');
+    if (!consent || !params.state || !safeEqual(consent.callback_state, params.state))
+      return destination(undefined, 'consent_failed');
     if (consent.status === 'active') return destination(consent);
     if (consent.status !== 'pending' || !consent.external_consent_id) return destination(consent, 'consent_failed');
 
@@ -154,10 +164,19 @@ export class OpenBankingService {
     await owner.transaction(async (trx) => {
       const activated = await repo.activateConsent(trx, owner.userId, consentId, now, expiresAt);
       if (!activated) return;
-      const linked = await repo.upsertAccounts(trx, owner.userId, consentId, this.provider.name, accounts, () => newId('bac'), now);
+      const linked = await repo.upsertAccounts(
+        trx,
+        owner.userId,
+        consentId,
+        this.provider.name,
+        accounts,
+        () => newId('bac'),
+        now,
+      );
       if (linked.length === 0) return;
       const checking = linked[accounts.findIndex((a) => a.isChecking)] ?? linked[0];
-      if (!(await repo.hasPrimaryAccount(trx, owner.userId))) await repo.setPrimaryAccount(trx, owner.userId, checking.id);
+      if (!(await repo.hasPrimaryAccount(trx, owner.userId)))
+        await repo.setPrimaryAccount(trx, owner.userId, checking.id);
       await repo.setConsentAccount(trx, owner.userId, consentId, checking.id);
     });
     return destination(consent);
@@ -210,7 +229,11 @@ export class OpenBankingService {
     const account = await user.run((db) => repo.findUserAccount(db, user.userId, accountId));
     if (!account) throw notFound('Bank account not found');
     const now = new Date();
-    if (!readable(account.consent_status, account.consent_expires_at, now) || !account.consent_scope.includes('AISP') || !account.external_consent_id) {
+    if (
+      !readable(account.consent_status, account.consent_expires_at, now) ||
+      !account.consent_scope.includes('AISP') ||
+      !account.external_consent_id
+    ) {
       return { account: this.toAccountView(account, now), warning: STALE_WARNING };
     }
     try {
@@ -218,9 +241,14 @@ export class OpenBankingService {
       await user.run((db) => repo.updateCachedBalance(db, user.userId, account.id, balance.amount, now));
     } catch (err) {
       if (!(err instanceof ProviderError)) throw err;
-      return { account: { ...this.toAccountView(account, now), stale: true }, warning: `The bank did not answer: ${err.message}` };
+      return {
+        account: { ...this.toAccountView(account, now), stale: true },
+        warning: `The bank did not answer: ${err.message}`,
+      };
     }
-    return { account: this.toAccountView((await user.run((db) => repo.findUserAccount(db, user.userId, accountId)))!, now) };
+    return {
+      account: this.toAccountView((await user.run((db) => repo.findUserAccount(db, user.userId, accountId)))!, now),
+    };
   }
 
   /**
@@ -230,7 +258,9 @@ export class OpenBankingService {
   async syncConsentUnattended(user: UserScope, consentId: string, now = new Date()): Promise<boolean> {
     const limit = this.config.openBanking.unattendedReadsPerDay;
     const accounts = await user.run(async (db) =>
-      (await repo.countUnattendedAccess(db, user.userId, consentId, osloDay(now), limit, now)) ? repo.listConsentAccounts(db, user.userId, consentId) : null,
+      (await repo.countUnattendedAccess(db, user.userId, consentId, osloDay(now), limit, now))
+        ? repo.listConsentAccounts(db, user.userId, consentId)
+        : null,
     );
     if (!accounts) return false;
     for (const account of accounts) {
@@ -244,7 +274,8 @@ export class OpenBankingService {
   async syncAllUnattended(now = new Date()): Promise<number> {
     let reads = 0;
     for (const consent of await repo.listSyncableConsents(this.db.system, now)) {
-      if (await this.syncConsentUnattended(userScope(this.db, consent.user_id), consent.id, now).catch(() => false)) reads++;
+      if (await this.syncConsentUnattended(userScope(this.db, consent.user_id), consent.id, now).catch(() => false))
+        reads++;
     }
     return reads;
   }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { CompiledQuery, type Kysely } from 'kysely';
 import { withCommit } from '@app/shared/db/database';
+import { CompiledQuery, type Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 
@@ -10,9 +10,17 @@ export const IDEMPOTENCY_WINDOW_MS = 24 * 3_600_000;
 export function requestHash(route: string, body: unknown): string {
   const canonical = (v: unknown): unknown =>
     v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.keys(v as object).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])]))
+      ? Object.fromEntries(
+          Object.keys(v as object)
+            .sort()
+            .map((k) => [k, canonical((v as Record<string, unknown>)[k])]),
+        )
       : v;
-  return createHash('sha256').update(route).update('\n').update(JSON.stringify(canonical(body) ?? null)).digest('hex');
+  return createHash('sha256')
+    .update(route)
+    .update('\n')
+    .update(JSON.stringify(canonical(body) ?? null))
+    .digest('hex');
 }
 
 export interface StoredResponse {
@@ -27,7 +35,13 @@ export interface StoredResponse {
  * response after it commits, or takes the key when the first rolled back. A key older than the
  * window is taken over. Another body under a live key: 422 idempotency_mismatch.
  */
-export async function claimIdempotencyKey(db: Kysely<DB>, userId: string, key: string, hash: string, now: Date): Promise<StoredResponse | null> {
+export async function claimIdempotencyKey(
+  db: Kysely<DB>,
+  userId: string,
+  key: string,
+  hash: string,
+  now: Date,
+): Promise<StoredResponse | null> {
   const cutoff = new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS);
   const claimed = await db
     .insertInto('idempotency_keys')
@@ -56,7 +70,13 @@ export async function claimIdempotencyKey(db: Kysely<DB>, userId: string, key: s
 const STORE_SQL = `UPDATE idempotency_keys SET status_code = $3, response = $4::jsonb WHERE user_id = $1 AND key = $2`;
 
 /** The first response under the key; `last` marks it the transaction's last statement (COMMIT rides with it). */
-export async function storeIdempotentResponse(db: Kysely<DB>, userId: string, key: string, response: StoredResponse, last = false): Promise<void> {
+export async function storeIdempotentResponse(
+  db: Kysely<DB>,
+  userId: string,
+  key: string,
+  response: StoredResponse,
+  last = false,
+): Promise<void> {
   const q = CompiledQuery.raw(STORE_SQL, [userId, key, response.statusCode, JSON.stringify(response.body)]);
   await db.executeQuery(last ? withCommit(q) : q);
 }

@@ -1,5 +1,5 @@
-import { CompiledQuery, sql, type Kysely } from 'kysely';
 import { withCommit } from '@app/shared/db/database';
+import { CompiledQuery, type Kysely, sql } from 'kysely';
 import type { DB, Transaction, TransactionType } from '../../db/schema.js';
 import { liveSessionCondition, type SessionProof } from '../auth/sessions.repository.js';
 
@@ -81,7 +81,14 @@ export async function remitContext(
   bankAccountId: string | null,
   proof: SessionProof | null = null,
 ): Promise<RemitContext | undefined> {
-  const params = [userId, recipientId, bankAccountId, proof?.tokenHash ?? null, proof?.surface ?? null, proof ? new Date() : null];
+  const params = [
+    userId,
+    recipientId,
+    bankAccountId,
+    proof?.tokenHash ?? null,
+    proof?.surface ?? null,
+    proof ? new Date() : null,
+  ];
   const { rows } = await db.executeQuery<{ context: RemitContext }>(CompiledQuery.raw(REMIT_CONTEXT_SQL, params));
   return rows[0]?.context;
 }
@@ -118,7 +125,17 @@ const DEBIT_RECORD_SQL = `
   FROM tx`;
 
 /** The recorded transaction, one JSON column (numerics as text, created_at as toISOString writes it). */
-export type RecordedTransaction = Pick<Transaction, 'id' | 'status' | 'receive_amount' | 'receive_currency' | 'exchange_rate' | 'recipient_name' | 'recipient_country' | 'from_account'> & {
+export type RecordedTransaction = Pick<
+  Transaction,
+  | 'id'
+  | 'status'
+  | 'receive_amount'
+  | 'receive_currency'
+  | 'exchange_rate'
+  | 'recipient_name'
+  | 'recipient_country'
+  | 'from_account'
+> & {
   created_at: string;
 };
 
@@ -167,7 +184,9 @@ export async function recordInitiation(
   userId: string,
   row: { transactionId: string; provider: string; externalPaymentId: string; amount: string },
 ): Promise<void> {
-  await db.executeQuery(CompiledQuery.raw(INITIATION_SQL, [row.transactionId, userId, row.provider, row.externalPaymentId, row.amount]));
+  await db.executeQuery(
+    CompiledQuery.raw(INITIATION_SQL, [row.transactionId, userId, row.provider, row.externalPaymentId, row.amount]),
+  );
 }
 
 /** What payable_merchant() (an owner-run function, see the RLS migration) gives a payer. */
@@ -207,7 +226,12 @@ export async function loadQrContext(db: Kysely<DB>, userId: string, merchantId: 
  * The merchant's "payment received" notification, from inside the payer's transaction: the
  * owner-run notify_qr_payee() writes it only for the caller's own QR payment, only to its merchant.
  */
-export async function notifyQrPayee(db: Kysely<DB>, transactionId: string, notificationId: string, text: { title: string; body: string }): Promise<void> {
+export async function notifyQrPayee(
+  db: Kysely<DB>,
+  transactionId: string,
+  notificationId: string,
+  text: { title: string; body: string },
+): Promise<void> {
   await sql`SELECT notify_qr_payee(${transactionId}, ${notificationId}, ${text.title}, ${text.body})`.execute(db);
 }
 
@@ -246,7 +270,11 @@ export interface NewTransaction {
  * balance below zero, and a refused debit inserts nothing. Undefined when the balance does not
  * cover the total.
  */
-export async function debitAndInsertTransaction(db: Kysely<DB>, userId: string, t: NewTransaction): Promise<Transaction | undefined> {
+export async function debitAndInsertTransaction(
+  db: Kysely<DB>,
+  userId: string,
+  t: NewTransaction,
+): Promise<Transaction | undefined> {
   const { rows } = await sql<Transaction>`
     WITH debit AS (
       UPDATE bank_accounts SET balance = balance - ${t.total}::numeric
@@ -272,7 +300,16 @@ export async function claimProcessing(db: Kysely<DB>, limit: number) {
   return db
     .selectFrom('transactions as t')
     .innerJoin('payment_initiations as p', 'p.transaction_id', 't.id')
-    .select(['t.id', 't.user_id', 't.bank_account_id', 't.send_amount', 't.send_currency', 't.total', 't.recipient_name', 'p.external_payment_id'])
+    .select([
+      't.id',
+      't.user_id',
+      't.bank_account_id',
+      't.send_amount',
+      't.send_currency',
+      't.total',
+      't.recipient_name',
+      'p.external_payment_id',
+    ])
     .where('t.status', '=', 'processing')
     .orderBy('t.created_at')
     .limit(limit)
@@ -282,7 +319,13 @@ export async function claimProcessing(db: Kysely<DB>, limit: number) {
 }
 
 /** processing -> completed or failed, once. */
-export async function finishTransaction(db: Kysely<DB>, userId: string, transactionId: string, status: 'completed' | 'failed', at: Date): Promise<boolean> {
+export async function finishTransaction(
+  db: Kysely<DB>,
+  userId: string,
+  transactionId: string,
+  status: 'completed' | 'failed',
+  at: Date,
+): Promise<boolean> {
   const r = await db
     .updateTable('transactions')
     .set(status === 'completed' ? { status, completed_at: at } : { status, failed_at: at })

@@ -4,7 +4,15 @@ import type { Static } from 'typebox';
 import { LIMIT_PAYMENTS, type SurfaceOptions } from '../../context.js';
 import { scopeOf, sessionProofOf } from '../../plugins/authenticate.js';
 import { errors } from '../../schemas.js';
-import { DisclosureBody, DisclosureResponse, IdempotencyHeaders, QrPaymentBody, QrPaymentResponse, RemittanceBody, RemittanceResponse } from './payments.schemas.js';
+import {
+  DisclosureBody,
+  DisclosureResponse,
+  IdempotencyHeaders,
+  QrPaymentBody,
+  QrPaymentResponse,
+  RemittanceBody,
+  RemittanceResponse,
+} from './payments.schemas.js';
 
 export async function paymentsRoutes(scope: FastifyInstance, { ctx }: SurfaceOptions): Promise<void> {
   const app = scope.withTypeProvider<TypeBoxTypeProvider>();
@@ -23,7 +31,12 @@ export async function paymentsRoutes(scope: FastifyInstance, { ctx }: SurfaceOpt
       },
     },
     async (req, reply) => {
-      const res = await ctx.payments.remit(scopeOf(req), req.body, req.headers['idempotency-key'] ?? null, sessionProofOf(req));
+      const res = await ctx.payments.remit(
+        scopeOf(req),
+        req.body,
+        req.headers['idempotency-key'] ?? null,
+        sessionProofOf(req),
+      );
       return reply.status(201).send(res.body as Static<typeof RemittanceResponse>);
     },
   );
@@ -47,7 +60,14 @@ export async function paymentsRoutes(scope: FastifyInstance, { ctx }: SurfaceOpt
 
   app.post(
     '/transactions/disclosure',
-    { schema: { tags, summary: 'Fee and rate disclosure (not wrapped in data)', body: DisclosureBody, response: { 200: DisclosureResponse, ...errors(400, 401, 403, 404, 422) } } },
+    {
+      schema: {
+        tags,
+        summary: 'Fee and rate disclosure (not wrapped in data)',
+        body: DisclosureBody,
+        response: { 200: DisclosureResponse, ...errors(400, 401, 403, 404, 422) },
+      },
+    },
     async (req) => ctx.payments.disclosure(scopeOf(req), req.body),
   );
 }

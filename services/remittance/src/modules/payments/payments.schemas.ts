@@ -8,7 +8,8 @@ export const IdempotencyHeaders = Type.Object({
       minLength: 1,
       maxLength: 255,
       pattern: '^[\\x21-\\x7e]+$',
-      description: 'same key and body within 24 h: the first response again, never a second debit; another body: 422 idempotency_mismatch',
+      description:
+        'same key and body within 24 h: the first response again, never a second debit; another body: 422 idempotency_mismatch',
     }),
   ),
 });

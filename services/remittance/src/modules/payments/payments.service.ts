@@ -1,16 +1,16 @@
 import { D, type Dec } from '@app/shared/money';
+import { newId } from '@app/shared/secrets';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import type { UserScope } from '../../db/user-scope.js';
 import { AppError, notFound, unauthorized, validationError } from '../../errors.js';
 import { remittanceEta } from '../../lib/corridors.js';
-import { newId } from '@app/shared/secrets';
 import { checkAmount, toNumber } from '../../lib/validation.js';
-import { insertNotification, newNotificationId } from '../notifications/notifications.repository.js';
-import { texts, type NotificationText } from '../notifications/notification-texts.js';
 import { isLiveSession, type SessionProof } from '../auth/sessions.repository.js';
-import { ProviderError, type OpenBankingProvider } from '../open-banking/providers/provider.js';
-import { claimIdempotencyKey, requestHash, storeIdempotentResponse, type StoredResponse } from './idempotency.js';
+import { type NotificationText, texts } from '../notifications/notification-texts.js';
+import { insertNotification, newNotificationId } from '../notifications/notifications.repository.js';
+import { type OpenBankingProvider, ProviderError } from '../open-banking/providers/provider.js';
+import { claimIdempotencyKey, requestHash, type StoredResponse, storeIdempotentResponse } from './idempotency.js';
 import * as repo from './payments.repository.js';
 
 export const REMITTANCE_FEE_RATE = '0.005';
@@ -18,8 +18,10 @@ export const QR_FEE_RATE = '0.01';
 export const REMITTANCE_BOUNDS = { min: '100', max: '50000' } as const;
 export const QR_BOUNDS = { min: '1', max: '100000' } as const;
 
-const noBankAccount = (message = 'Link a bank account first (open banking consent)') => new AppError('no_bank_account', message);
-const insufficientBalance = () => new AppError('insufficient_balance', 'The bank account balance does not cover the amount and the fee');
+const noBankAccount = (message = 'Link a bank account first (open banking consent)') =>
+  new AppError('no_bank_account', message);
+const insufficientBalance = () =>
+  new AppError('insufficient_balance', 'The bank account balance does not cover the amount and the fee');
 const money = (v: Dec) => v.toDecimalPlaces(2, D.ROUND_HALF_UP);
 const nokOnly = (currency: string | undefined) => {
   if (currency !== undefined && currency !== 'NOK') {
@@ -47,15 +49,21 @@ export interface DisclosureInput {
 }
 
 /** The paying account must exist and its consent must allow payment initiation now. */
-function usableAccount<T extends { account_id: string | null; consent_status: string | null; consent_scope: string | null; consent_expires_at: Date | string | null; external_consent_id: string | null }>(
-  row: T,
-  now: Date,
-) {
+function usableAccount<
+  T extends {
+    account_id: string | null;
+    consent_status: string | null;
+    consent_scope: string | null;
+    consent_expires_at: Date | string | null;
+    external_consent_id: string | null;
+  },
+>(row: T, now: Date) {
   if (!row.account_id) return null;
   if (row.consent_status !== 'active' || !row.consent_scope?.includes('PISP') || !row.external_consent_id) {
-    throw noBankAccount('The bank account\'s consent does not allow payments; renew the open banking consent');
+    throw noBankAccount("The bank account's consent does not allow payments; renew the open banking consent");
   }
-  if (row.consent_expires_at && new Date(row.consent_expires_at) <= now) throw noBankAccount('The open banking consent has expired; renew it');
+  if (row.consent_expires_at && new Date(row.consent_expires_at) <= now)
+    throw noBankAccount('The open banking consent has expired; renew it');
   return row as T & { account_id: string; external_consent_id: string };
 }
 
@@ -80,7 +88,8 @@ export class PaymentsService {
   /** Fee and rate disclosure before paying (not wrapped in data). */
   async disclosure(user: UserScope, input: DisclosureInput) {
     nokOnly(input.currency);
-    if (!Number.isFinite(input.amount) || input.amount <= 0) throw validationError('Invalid amount', [{ field: 'amount', message: 'must be a positive number' }]);
+    if (!Number.isFinite(input.amount) || input.amount <= 0)
+      throw validationError('Invalid amount', [{ field: 'amount', message: 'must be a positive number' }]);
     const amount = new D(String(input.amount));
     if (input.type === 'qr_payment') {
       const fee = money(amount.times(QR_FEE_RATE));
@@ -96,10 +105,16 @@ export class PaymentsService {
       };
     }
     const recipientId = input.recipientId;
-    if (!recipientId) throw validationError('recipientId is required for a remittance', [{ field: 'recipientId', message: 'required' }]);
+    if (!recipientId)
+      throw validationError('recipientId is required for a remittance', [
+        { field: 'recipientId', message: 'required' },
+      ]);
     const ctx = await user.run((db) => repo.remitContext(db, user.userId, recipientId, null));
     if (!ctx?.recipient_id || !ctx.recipient_country || !ctx.recipient_currency) throw notFound('Recipient not found');
-    if (!ctx.rate) throw validationError('Unsupported corridor', [{ field: 'recipientId', message: `no rate for ${ctx.recipient_currency}` }]);
+    if (!ctx.rate)
+      throw validationError('Unsupported corridor', [
+        { field: 'recipientId', message: `no rate for ${ctx.recipient_currency}` },
+      ]);
     const fee = money(amount.times(REMITTANCE_FEE_RATE));
     return {
       amount: toNumber(amount),
@@ -126,7 +141,12 @@ export class PaymentsService {
    * this transaction: by the look-up's own statement, or, with an Idempotency-Key, before the key
    * can replay a stored response. A dead session answers 401 and leaves nothing behind.
    */
-  async remit(user: UserScope, input: RemittanceInput, idempotencyKey: string | null, proof: SessionProof | null = null): Promise<StoredResponse> {
+  async remit(
+    user: UserScope,
+    input: RemittanceInput,
+    idempotencyKey: string | null,
+    proof: SessionProof | null = null,
+  ): Promise<StoredResponse> {
     const userId = user.userId;
     nokOnly(input.currency);
     const amount = checkAmount('amount', input.amount, REMITTANCE_BOUNDS.min, REMITTANCE_BOUNDS.max);
@@ -136,23 +156,42 @@ export class PaymentsService {
     const hash = idempotencyKey ? requestHash('remittance', input) : '';
 
     return this.inPaymentTransaction(user, idempotencyKey, hash, proof, async (trx, last, checked) => {
-      const ctx = await repo.remitContext(trx, userId, input.recipientId, input.bankAccountId ?? null, checked ? null : proof);
+      const ctx = await repo.remitContext(
+        trx,
+        userId,
+        input.recipientId,
+        input.bankAccountId ?? null,
+        checked ? null : proof,
+      );
       if (!ctx?.session_live) throw unauthorized('Session revoked or expired');
-      if (!ctx.recipient_id || !ctx.recipient_name || !ctx.recipient_country || !ctx.recipient_currency || !ctx.recipient_account) {
+      if (
+        !ctx.recipient_id ||
+        !ctx.recipient_name ||
+        !ctx.recipient_country ||
+        !ctx.recipient_currency ||
+        !ctx.recipient_account
+      ) {
         throw notFound('Recipient not found');
       }
-      if (ctx.kyc_status !== 'approved') throw new AppError('kyc_required', 'Identity verification (KYC) is required before sending money');
+      if (ctx.kyc_status !== 'approved')
+        throw new AppError('kyc_required', 'Identity verification (KYC) is required before sending money');
       const account = usableAccount(ctx, new Date());
       if (!account) {
         if (input.bankAccountId) throw notFound('Bank account not found');
         throw noBankAccount();
       }
-      if (!ctx.rate) throw validationError('Unsupported corridor', [{ field: 'recipientId', message: `no rate for ${ctx.recipient_currency}` }]);
+      if (!ctx.rate)
+        throw validationError('Unsupported corridor', [
+          { field: 'recipientId', message: `no rate for ${ctx.recipient_currency}` },
+        ]);
       // The cached balance answers before the bank is asked; the conditional debit decides.
       if (new D(account.balance!).lt(total)) throw insufficientBalance();
       const id = newId('tx_rem', 8);
       const eta = remittanceEta(ctx.recipient_country);
-      const paymentId = await this.orderPayment(trx, id, account, totalText, { creditorAccount: ctx.recipient_account, creditorName: ctx.recipient_name });
+      const paymentId = await this.orderPayment(trx, id, account, totalText, {
+        creditorAccount: ctx.recipient_account,
+        creditorName: ctx.recipient_name,
+      });
       const tx = await repo.debitAndRecord(
         trx,
         userId,
@@ -212,9 +251,12 @@ export class PaymentsService {
     const now = new Date();
     const ctx = await user.run((db) => repo.loadQrContext(db, userId, input.merchantId));
     if (!ctx) throw notFound('User not found');
-    if (!ctx.merchant_id || !ctx.merchant_user_id || !ctx.business_name || !ctx.merchant_account) throw notFound('Merchant not found');
+    if (!ctx.merchant_id || !ctx.merchant_user_id || !ctx.business_name || !ctx.merchant_account)
+      throw notFound('Merchant not found');
     if (ctx.merchant_user_id === userId) {
-      throw validationError('You cannot pay your own merchant', [{ field: 'merchantId', message: 'is your own merchant' }]);
+      throw validationError('You cannot pay your own merchant', [
+        { field: 'merchantId', message: 'is your own merchant' },
+      ]);
     }
     const account = usableAccount(ctx, now);
     if (!account) throw noBankAccount();
@@ -244,9 +286,17 @@ export class PaymentsService {
         completedAt: now,
       });
       if (!tx) throw insufficientBalance();
-      await this.initiate(trx, userId, id, account, total.toFixed(2), { creditorAccount: ctx.merchant_account!, creditorName: ctx.business_name! });
+      await this.initiate(trx, userId, id, account, total.toFixed(2), {
+        creditorAccount: ctx.merchant_account!,
+        creditorName: ctx.business_name!,
+      });
       await this.notify(trx, userId, texts.qrPaid(amount.toFixed(2), ctx.business_name!));
-      await repo.notifyQrPayee(trx, id, newNotificationId(), texts.qrReceived(amount.toFixed(2), shortName(ctx.first_name, ctx.last_name)));
+      await repo.notifyQrPayee(
+        trx,
+        id,
+        newNotificationId(),
+        texts.qrReceived(amount.toFixed(2), shortName(ctx.first_name, ctx.last_name)),
+      );
       return {
         statusCode: 201,
         body: {
@@ -310,14 +360,21 @@ export class PaymentsService {
     try {
       const payment = await this.provider.initiatePayment(
         account.external_consent_id,
-        { externalAccountId: account.external_account_id!, amount: total, currency: 'NOK', reference: transactionId, ...creditor },
+        {
+          externalAccountId: account.external_account_id!,
+          amount: total,
+          currency: 'NOK',
+          reference: transactionId,
+          ...creditor,
+        },
         { db: trx },
       );
       return payment.paymentId;
     } catch (err) {
       if (!(err instanceof ProviderError)) throw err;
       if (err.reason === 'insufficient_funds') throw insufficientBalance();
-      if (err.reason === 'consent_invalid') throw noBankAccount('The bank refused the consent; renew the open banking consent');
+      if (err.reason === 'consent_invalid')
+        throw noBankAccount('The bank refused the consent; renew the open banking consent');
       throw new AppError('bank_unavailable', 'The bank did not accept the payment; try again later');
     }
   }
@@ -332,7 +389,12 @@ export class PaymentsService {
     creditor: { creditorAccount: string; creditorName: string },
   ): Promise<void> {
     const paymentId = await this.orderPayment(trx, transactionId, account, total, creditor);
-    await repo.recordInitiation(trx, userId, { transactionId, provider: this.provider.name, externalPaymentId: paymentId, amount: total });
+    await repo.recordInitiation(trx, userId, {
+      transactionId,
+      provider: this.provider.name,
+      externalPaymentId: paymentId,
+      amount: total,
+    });
   }
 
   private async notify(db: Kysely<DB>, userId: string, text: NotificationText): Promise<void> {
@@ -357,13 +419,21 @@ export class PaymentsService {
         const now = new Date();
         if (status === 'completed') {
           if (!(await repo.finishTransaction(trx, t.user_id, t.id, 'completed', now))) continue;
-          await this.notify(trx, t.user_id, texts.remittanceCompleted(t.send_amount, t.send_currency, t.recipient_name));
+          await this.notify(
+            trx,
+            t.user_id,
+            texts.remittanceCompleted(t.send_amount, t.send_currency, t.recipient_name),
+          );
           out.completed++;
         } else {
           if (!(await repo.finishTransaction(trx, t.user_id, t.id, 'failed', now))) continue;
           await repo.creditAccount(trx, t.user_id, t.bank_account_id, t.total);
           credited.push(t.user_id);
-          await this.notify(trx, t.user_id, texts.remittanceFailed(t.send_amount, t.send_currency, t.recipient_name, t.total));
+          await this.notify(
+            trx,
+            t.user_id,
+            texts.remittanceFailed(t.send_amount, t.send_currency, t.recipient_name, t.total),
+          );
           out.failed++;
         }
       }

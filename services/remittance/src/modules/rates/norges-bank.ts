@@ -1,4 +1,4 @@
-import { D as Decimal, type Dec } from '@app/shared/money';
+import { type Dec, D as Decimal } from '@app/shared/money';
 
 /** One NOK-based observation: `nokPerUnit` NOK buys one unit of `currency`. */
 export interface FeedRate {
@@ -14,6 +14,20 @@ interface SdmxDimension {
   id: string;
   values: SdmxValue[];
 }
+/** The parts of an SDMX-JSON data message the parser reads; everything is optional until checked. */
+interface SdmxSeries {
+  attributes?: (number | null)[];
+  observations?: Record<string, unknown>;
+}
+interface SdmxMessage {
+  data?: {
+    structure?: {
+      dimensions?: { series?: SdmxDimension[]; observation?: SdmxDimension[] };
+      attributes?: { series?: SdmxDimension[] };
+    };
+    dataSets?: { series?: Record<string, SdmxSeries> }[];
+  };
+}
 
 /**
  * Parses Norges Bank's exchange rate feed in SDMX-JSON (data.norges-bank.no, dataflow EXR,
@@ -22,7 +36,7 @@ interface SdmxDimension {
  * (Norges Bank quotes some currencies per 100). The latest observation of each series wins.
  */
 export function parseNorgesBankSdmx(json: unknown): FeedRate[] {
-  const data = (json as { data?: any })?.data;
+  const data = (json as SdmxMessage | null)?.data;
   const structure = data?.structure;
   const dataSet = data?.dataSets?.[0];
   if (!structure || !dataSet?.series) throw new Error('not an SDMX-JSON data message');
@@ -33,18 +47,20 @@ export function parseNorgesBankSdmx(json: unknown): FeedRate[] {
   const quoteIdx = seriesDims.findIndex((d) => d.id === 'QUOTE_CUR');
   const timeDim = obsDims.find((d) => d.id === 'TIME_PERIOD');
   const multIdx = seriesAttrs.findIndex((a) => a.id === 'UNIT_MULT');
-  if (baseIdx < 0 || quoteIdx < 0 || !timeDim) throw new Error('SDMX structure lacks BASE_CUR, QUOTE_CUR or TIME_PERIOD');
+  if (baseIdx < 0 || quoteIdx < 0 || !timeDim)
+    throw new Error('SDMX structure lacks BASE_CUR, QUOTE_CUR or TIME_PERIOD');
 
   const out: FeedRate[] = [];
-  for (const [key, series] of Object.entries<any>(dataSet.series)) {
+  for (const [key, series] of Object.entries(dataSet.series)) {
     const idx = key.split(':').map(Number);
     const base = seriesDims[baseIdx].values[idx[baseIdx]]?.id;
     const quote = seriesDims[quoteIdx].values[idx[quoteIdx]]?.id;
     if (!base || quote !== 'NOK') continue;
     const multAttr = multIdx >= 0 ? series.attributes?.[multIdx] : null;
-    const multiplier = multAttr === null || multAttr === undefined ? 0 : Number(seriesAttrs[multIdx].values[multAttr]?.id ?? 0);
+    const multiplier =
+      multAttr === null || multAttr === undefined ? 0 : Number(seriesAttrs[multIdx].values[multAttr]?.id ?? 0);
     let latest: { date: string; value: string } | null = null;
-    for (const [obsKey, obs] of Object.entries<any>(series.observations ?? {})) {
+    for (const [obsKey, obs] of Object.entries(series.observations ?? {})) {
       const date = timeDim.values[Number(obsKey)]?.id;
       const value = Array.isArray(obs) ? obs[0] : null;
       if (!date || value === null || value === undefined || value === '' || value === 'NaN') continue;
@@ -65,7 +81,10 @@ export const BAM_PER_EUR = new Decimal('1.95583');
  * NOK -> target rates (units of target per 1 NOK) for the currencies we store. BAM comes from
  * EUR through the fixed peg; RSD is not in Norges Bank's feed and is left to other sources.
  */
-export function nokRatesFromFeed(feed: FeedRate[], wanted: readonly string[]): Map<string, { rate: Dec; date: string }> {
+export function nokRatesFromFeed(
+  feed: FeedRate[],
+  wanted: readonly string[],
+): Map<string, { rate: Dec; date: string }> {
   const out = new Map<string, { rate: Dec; date: string }>();
   for (const r of feed) {
     if (wanted.includes(r.currency)) out.set(r.currency, { rate: new Decimal(1).div(r.nokPerUnit), date: r.date });

@@ -11,10 +11,17 @@ export async function ratesRoutes(scope: FastifyInstance, { ctx }: SurfaceOption
   // The body comes ready-made (RatesService.allJson): no objects or serialiser per request.
   // (The untyped reply takes text; the schema still documents the body and the test compares
   // the text with the schema serialiser's output.)
-  app.get('/rates', { config, schema: { tags, response: { 200: RatesResponse, ...errors(429) } } }, async (_req, reply) =>
-    (reply as FastifyReply).type('application/json; charset=utf-8').send(await ctx.rates.allJson()),
+  app.get(
+    '/rates',
+    { config, schema: { tags, response: { 200: RatesResponse, ...errors(429) } } },
+    async (_req, reply) =>
+      (reply as FastifyReply).type('application/json; charset=utf-8').send(await ctx.rates.allJson()),
   );
-  app.get('/rates/:currency', { config, schema: { tags, params: RateParams, response: { 200: RateResponse, ...errors(400, 404, 429) } } }, async (req) => ({
-    data: await ctx.rates.one(req.params.currency),
-  }));
+  app.get(
+    '/rates/:currency',
+    { config, schema: { tags, params: RateParams, response: { 200: RateResponse, ...errors(400, 404, 429) } } },
+    async (req) => ({
+      data: await ctx.rates.one(req.params.currency),
+    }),
+  );
 }

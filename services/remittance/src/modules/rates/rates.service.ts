@@ -85,7 +85,12 @@ export class RatesService {
     const text = JSON.stringify({
       data: { baseCurrency: data.baseCurrency, rates: data.rates, updatedAt: data.updatedAt, stale: data.stale },
     });
-    this.body = { rows, text, stale: data.stale, staleFrom: oldest === null ? -Infinity : oldest + this.config.rates.staleAfterMs + 1 };
+    this.body = {
+      rows,
+      text,
+      stale: data.stale,
+      staleFrom: oldest === null ? -Infinity : oldest + this.config.rates.staleAfterMs + 1,
+    };
     return text;
   }
 
@@ -118,7 +123,12 @@ export class RatesService {
     const rates = nokRatesFromFeed(feed, SUPPORTED_TARGETS);
     await this.db.transaction().execute(async (trx) => {
       for (const [currency, { rate }] of rates) {
-        await upsertRate(trx, { currency, rate: rate.toDecimalPlaces(8).toFixed(8), source: 'norges-bank', updatedAt: now });
+        await upsertRate(trx, {
+          currency,
+          rate: rate.toDecimalPlaces(8).toFixed(8),
+          source: 'norges-bank',
+          updatedAt: now,
+        });
       }
     });
     this.generation++;

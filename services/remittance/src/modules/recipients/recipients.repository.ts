@@ -4,16 +4,36 @@ import type { DB, Recipient } from '../../db/schema.js';
 export async function insertRecipient(
   db: Kysely<DB>,
   userId: string,
-  row: { id: string; name: string; country: Recipient['country']; currency: Recipient['currency']; bankAccount: string; bankName: string | null },
+  row: {
+    id: string;
+    name: string;
+    country: Recipient['country'];
+    currency: Recipient['currency'];
+    bankAccount: string;
+    bankName: string | null;
+  },
 ): Promise<Recipient> {
   return db
     .insertInto('recipients')
-    .values({ id: row.id, user_id: userId, name: row.name, country: row.country, currency: row.currency, bank_account: row.bankAccount, bank_name: row.bankName })
+    .values({
+      id: row.id,
+      user_id: userId,
+      name: row.name,
+      country: row.country,
+      currency: row.currency,
+      bank_account: row.bankAccount,
+      bank_name: row.bankName,
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
 }
 
-export async function listRecipients(db: Kysely<DB>, userId: string, limit: number, offset: number): Promise<{ rows: Recipient[]; total: number }> {
+export async function listRecipients(
+  db: Kysely<DB>,
+  userId: string,
+  limit: number,
+  offset: number,
+): Promise<{ rows: Recipient[]; total: number }> {
   const [rows, count] = await Promise.all([
     db
       .selectFrom('recipients')
@@ -35,8 +55,18 @@ export async function listRecipients(db: Kysely<DB>, userId: string, limit: numb
   return { rows, total: Number(count.n) };
 }
 
-export async function findRecipient(db: Kysely<DB>, userId: string, recipientId: string): Promise<Recipient | undefined> {
-  return db.selectFrom('recipients').selectAll().where('user_id', '=', userId).where('id', '=', recipientId).where('deleted_at', 'is', null).executeTakeFirst();
+export async function findRecipient(
+  db: Kysely<DB>,
+  userId: string,
+  recipientId: string,
+): Promise<Recipient | undefined> {
+  return db
+    .selectFrom('recipients')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('id', '=', recipientId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
 }
 
 /** Hides the recipient (its transactions keep their reference); false when absent or not the user's. */

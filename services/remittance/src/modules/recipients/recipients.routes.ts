@@ -4,25 +4,43 @@ import { Type } from 'typebox';
 import type { SurfaceOptions } from '../../context.js';
 import { scopeOf } from '../../plugins/authenticate.js';
 import { errors, pageOf } from '../../schemas.js';
-import { CreateRecipientBody, RecipientIdParams, RecipientListQuery, RecipientListResponse, RecipientResponse } from './recipients.schemas.js';
+import {
+  CreateRecipientBody,
+  RecipientIdParams,
+  RecipientListQuery,
+  RecipientListResponse,
+  RecipientResponse,
+} from './recipients.schemas.js';
 
 export async function recipientsRoutes(scope: FastifyInstance, { ctx }: SurfaceOptions): Promise<void> {
   const app = scope.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['recipients'];
 
-  app.get('/recipients', { schema: { tags, querystring: RecipientListQuery, response: { 200: RecipientListResponse, ...errors(400, 401) } } }, async (req) =>
-    ctx.recipients.list(scopeOf(req), pageOf(req.query)),
+  app.get(
+    '/recipients',
+    {
+      schema: { tags, querystring: RecipientListQuery, response: { 200: RecipientListResponse, ...errors(400, 401) } },
+    },
+    async (req) => ctx.recipients.list(scopeOf(req), pageOf(req.query)),
   );
 
   app.post(
     '/recipients',
-    { schema: { tags, body: CreateRecipientBody, response: { 201: RecipientResponse, ...errors(400, 401, 403, 422) } } },
+    {
+      schema: { tags, body: CreateRecipientBody, response: { 201: RecipientResponse, ...errors(400, 401, 403, 422) } },
+    },
     async (req, reply) => reply.status(201).send({ data: await ctx.recipients.create(scopeOf(req), req.body) }),
   );
 
   app.delete(
     '/recipients/:id',
-    { schema: { tags, params: RecipientIdParams, response: { 204: Type.Null({ description: 'deleted' }), ...errors(401, 403, 404) } } },
+    {
+      schema: {
+        tags,
+        params: RecipientIdParams,
+        response: { 204: Type.Null({ description: 'deleted' }), ...errors(401, 403, 404) },
+      },
+    },
     async (req, reply) => {
       await ctx.recipients.remove(scopeOf(req), req.params.id);
       return reply.status(204).send(null);

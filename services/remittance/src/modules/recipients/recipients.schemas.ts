@@ -1,21 +1,17 @@
 import { Type } from 'typebox';
 import { CORRIDOR_COUNTRIES, RECEIVE_CURRENCIES } from '../../lib/corridors.js';
-import { Pagination, PageQuery } from '../../schemas.js';
-
+import { PageQuery, Pagination } from '../../schemas.js';
 
 export const RecipientIdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 export const RecipientListQuery = PageQuery(50);
 
-export const CreateRecipientBody = Type.Object(
-  {
-    name: Type.String({ maxLength: 200, description: 'a person name: 1-100 characters with a letter, no HTML' }),
-    country: Type.Enum(CORRIDOR_COUNTRIES),
-    currency: Type.Enum(RECEIVE_CURRENCIES),
-    bankAccount: Type.String({ maxLength: 64, description: "IBAN of the recipient's country (checksum verified)" }),
-    bankName: Type.Optional(Type.String({ maxLength: 1000, description: 'cut to 200 characters' })),
-  },
-);
-
+export const CreateRecipientBody = Type.Object({
+  name: Type.String({ maxLength: 200, description: 'a person name: 1-100 characters with a letter, no HTML' }),
+  country: Type.Enum(CORRIDOR_COUNTRIES),
+  currency: Type.Enum(RECEIVE_CURRENCIES),
+  bankAccount: Type.String({ maxLength: 64, description: "IBAN of the recipient's country (checksum verified)" }),
+  bankName: Type.Optional(Type.String({ maxLength: 1000, description: 'cut to 200 characters' })),
+});
 
 export const Recipient = Type.Object({
   id: Type.String(),

@@ -1,9 +1,9 @@
+import { newId } from '@app/shared/secrets';
 import { electronicFormatIBAN, extractIBAN, validateIBAN } from 'ibantools';
 import type { Recipient } from '../../db/schema.js';
 import type { UserScope } from '../../db/user-scope.js';
 import { notFound, validationError } from '../../errors.js';
 import { corridorAllows, maskAccount } from '../../lib/corridors.js';
-import { newId } from '@app/shared/secrets';
 import { checkPersonName, checkPlainText } from '../../lib/validation.js';
 import * as repo from './recipients.repository.js';
 
@@ -30,7 +30,8 @@ export function toRecipientBody(r: Recipient) {
 /** An IBAN of the recipient's country with a valid checksum (R10), in electronic form. */
 export function checkIban(field: string, value: string, country: string): string {
   const iban = electronicFormatIBAN(value) ?? '';
-  if (!validateIBAN(iban).valid) throw validationError('Invalid IBAN', [{ field, message: 'not a valid IBAN (format or checksum)' }]);
+  if (!validateIBAN(iban).valid)
+    throw validationError('Invalid IBAN', [{ field, message: 'not a valid IBAN (format or checksum)' }]);
   if (extractIBAN(iban).countryCode !== country) {
     throw validationError('IBAN of another country', [{ field, message: `must be an IBAN of ${country}` }]);
   }
@@ -42,11 +43,25 @@ export class RecipientsService {
   async create(user: UserScope, input: NewRecipient) {
     const name = checkPersonName('name', input.name);
     if (!corridorAllows(input.country, input.currency)) {
-      throw validationError('Unsupported corridor', [{ field: 'currency', message: `${input.country} does not receive ${input.currency}` }]);
+      throw validationError('Unsupported corridor', [
+        { field: 'currency', message: `${input.country} does not receive ${input.currency}` },
+      ]);
     }
     const bankAccount = checkIban('bankAccount', input.bankAccount, input.country);
-    const bankName = input.bankName === undefined || input.bankName.trim() === '' ? null : checkPlainText('bankName', input.bankName, 200);
-    const row = await user.run((db) => repo.insertRecipient(db, user.userId, { id: newId('rcp'), name, country: input.country, currency: input.currency, bankAccount, bankName }));
+    const bankName =
+      input.bankName === undefined || input.bankName.trim() === ''
+        ? null
+        : checkPlainText('bankName', input.bankName, 200);
+    const row = await user.run((db) =>
+      repo.insertRecipient(db, user.userId, {
+        id: newId('rcp'),
+        name,
+        country: input.country,
+        currency: input.currency,
+        bankAccount,
+        bankName,
+      }),
+    );
     return toRecipientBody(row);
   }
 
@@ -56,6 +71,7 @@ export class RecipientsService {
   }
 
   async remove(user: UserScope, recipientId: string): Promise<void> {
-    if (!(await user.run((db) => repo.deleteRecipient(db, user.userId, recipientId, new Date())))) throw notFound('Recipient not found');
+    if (!(await user.run((db) => repo.deleteRecipient(db, user.userId, recipientId, new Date()))))
+      throw notFound('Recipient not found');
   }
 }

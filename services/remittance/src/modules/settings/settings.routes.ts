@@ -31,17 +31,31 @@ export async function settingsRoutes(scope: FastifyInstance, _opts: SurfaceOptio
   const app = scope.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['settings'];
 
-  app.get('/settings', { schema: { tags, summary: 'Created with the defaults on first read', response: { 200: SettingsResponse, ...errors(401) } } }, async (req) => ({
-    data: toBody(await readSettings(scopeOf(req))),
-  }));
+  app.get(
+    '/settings',
+    {
+      schema: {
+        tags,
+        summary: 'Created with the defaults on first read',
+        response: { 200: SettingsResponse, ...errors(401) },
+      },
+    },
+    async (req) => ({
+      data: toBody(await readSettings(scopeOf(req))),
+    }),
+  );
 
-  app.patch('/settings', { schema: { tags, body: SettingsPatch, response: { 200: SettingsResponse, ...errors(400, 401, 403) } } }, async (req) => {
-    const b = req.body;
-    const patch: Partial<SettingsRow> = {};
-    if (b.currency !== undefined) patch.currency = b.currency;
-    if (b.language !== undefined) patch.language = b.language;
-    if (b.pushEnabled !== undefined) patch.push_enabled = b.pushEnabled;
-    if (b.emailEnabled !== undefined) patch.email_enabled = b.emailEnabled;
-    return { data: toBody(await changeSettings(scopeOf(req), patch)) };
-  });
+  app.patch(
+    '/settings',
+    { schema: { tags, body: SettingsPatch, response: { 200: SettingsResponse, ...errors(400, 401, 403) } } },
+    async (req) => {
+      const b = req.body;
+      const patch: Partial<SettingsRow> = {};
+      if (b.currency !== undefined) patch.currency = b.currency;
+      if (b.language !== undefined) patch.language = b.language;
+      if (b.pushEnabled !== undefined) patch.push_enabled = b.pushEnabled;
+      if (b.emailEnabled !== undefined) patch.email_enabled = b.emailEnabled;
+      return { data: toBody(await changeSettings(scopeOf(req), patch)) };
+    },
+  );
 }

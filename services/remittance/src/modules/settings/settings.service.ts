@@ -7,6 +7,10 @@ export function readSettings(user: UserScope): Promise<repo.SettingsRow> {
 }
 
 /** Changes only the given fields. */
-export function changeSettings(user: UserScope, patch: Partial<repo.SettingsRow>, at = new Date()): Promise<repo.SettingsRow> {
+export function changeSettings(
+  user: UserScope,
+  patch: Partial<repo.SettingsRow>,
+  at = new Date(),
+): Promise<repo.SettingsRow> {
   return user.run((db) => repo.updateSettings(db, user.userId, patch, at));
 }

@@ -65,8 +65,12 @@ export async function renderReceiptPdf(r: Receipt, total: string, language: stri
   const lang = language === 'nb' ? 'nb' : 'en';
   const l = LABELS[lang];
   const locale = lang === 'nb' ? 'nb-NO' : 'en-GB';
-  const num = (v: number, min = 2, max = 2) => new Intl.NumberFormat(locale, { minimumFractionDigits: min, maximumFractionDigits: max }).format(v);
-  const when = (iso: string) => new Intl.DateTimeFormat(locale, { timeZone: 'Europe/Oslo', dateStyle: 'long', timeStyle: 'short' }).format(new Date(iso));
+  const num = (v: number, min = 2, max = 2) =>
+    new Intl.NumberFormat(locale, { minimumFractionDigits: min, maximumFractionDigits: max }).format(v);
+  const when = (iso: string) =>
+    new Intl.DateTimeFormat(locale, { timeZone: 'Europe/Oslo', dateStyle: 'long', timeStyle: 'short' }).format(
+      new Date(iso),
+    );
 
   const { doc, done } = await pdfDocument({ info: { Title: `${l.title} ${r.transactionId}`, Subject: r.reference } });
 

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { DB, Transaction, TransactionStatus, TransactionType } from '../../db/schema.js';
 
 export interface TransactionFilter {
@@ -6,7 +6,13 @@ export interface TransactionFilter {
   status?: TransactionStatus;
 }
 
-export async function listTransactions(db: Kysely<DB>, userId: string, filter: TransactionFilter, limit: number, offset: number) {
+export async function listTransactions(
+  db: Kysely<DB>,
+  userId: string,
+  filter: TransactionFilter,
+  limit: number,
+  offset: number,
+) {
   let q = db.selectFrom('transactions').where('user_id', '=', userId);
   if (filter.type) q = q.where('type', '=', filter.type);
   if (filter.status) q = q.where('status', '=', filter.status);
@@ -23,8 +29,17 @@ export async function listTransactions(db: Kysely<DB>, userId: string, filter: T
   return { rows, total: Number(count.n) };
 }
 
-export async function findTransaction(db: Kysely<DB>, userId: string, transactionId: string): Promise<Transaction | undefined> {
-  return db.selectFrom('transactions').selectAll().where('user_id', '=', userId).where('id', '=', transactionId).executeTakeFirst();
+export async function findTransaction(
+  db: Kysely<DB>,
+  userId: string,
+  transactionId: string,
+): Promise<Transaction | undefined> {
+  return db
+    .selectFrom('transactions')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('id', '=', transactionId)
+    .executeTakeFirst();
 }
 
 export interface SummaryRow {
@@ -39,7 +54,11 @@ export interface SummaryRow {
  * All-time and this month's (Europe/Oslo calendar month) figures; failed transactions returned
  * the money, so they are left out.
  */
-export async function summarize(db: Kysely<DB>, userId: string, now: Date): Promise<{ allTime: SummaryRow; thisMonth: SummaryRow }> {
+export async function summarize(
+  db: Kysely<DB>,
+  userId: string,
+  now: Date,
+): Promise<{ allTime: SummaryRow; thisMonth: SummaryRow }> {
   const { rows } = await sql<{ [k: string]: string }>`
     WITH t AS (
       SELECT type, send_amount,

@@ -18,22 +18,46 @@ export async function transactionsRoutes(scope: FastifyInstance, { ctx }: Surfac
   const tags = ['transactions'];
   const service = ctx.transactions;
 
-  app.get('/transactions', { schema: { tags, querystring: TransactionListQuery, response: { 200: TransactionListResponse, ...errors(400, 401) } } }, async (req) => {
-    const { type, status } = req.query;
-    return service.list(scopeOf(req), { type, status }, pageOf(req.query));
-  });
+  app.get(
+    '/transactions',
+    {
+      schema: {
+        tags,
+        querystring: TransactionListQuery,
+        response: { 200: TransactionListResponse, ...errors(400, 401) },
+      },
+    },
+    async (req) => {
+      const { type, status } = req.query;
+      return service.list(scopeOf(req), { type, status }, pageOf(req.query));
+    },
+  );
 
-  app.get('/transactions/summary', { schema: { tags, response: { 200: SummaryResponse, ...errors(401) } } }, async (req) => ({
-    data: await service.summary(scopeOf(req)),
-  }));
+  app.get(
+    '/transactions/summary',
+    { schema: { tags, response: { 200: SummaryResponse, ...errors(401) } } },
+    async (req) => ({
+      data: await service.summary(scopeOf(req)),
+    }),
+  );
 
-  app.get('/transactions/:id', { schema: { tags, params: TransactionIdParams, response: { 200: TransactionDetailResponse, ...errors(401, 404) } } }, async (req) => ({
-    data: await service.detail(scopeOf(req), req.params.id),
-  }));
+  app.get(
+    '/transactions/:id',
+    {
+      schema: { tags, params: TransactionIdParams, response: { 200: TransactionDetailResponse, ...errors(401, 404) } },
+    },
+    async (req) => ({
+      data: await service.detail(scopeOf(req), req.params.id),
+    }),
+  );
 
-  app.get('/transactions/:id/receipt', { schema: { tags, params: TransactionIdParams, response: { 200: ReceiptResponse, ...errors(401, 404) } } }, async (req) => ({
-    data: await service.receipt(scopeOf(req), req.params.id),
-  }));
+  app.get(
+    '/transactions/:id/receipt',
+    { schema: { tags, params: TransactionIdParams, response: { 200: ReceiptResponse, ...errors(401, 404) } } },
+    async (req) => ({
+      data: await service.receipt(scopeOf(req), req.params.id),
+    }),
+  );
 
   app.get(
     '/transactions/:id/receipt.pdf',

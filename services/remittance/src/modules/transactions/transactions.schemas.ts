@@ -7,7 +7,11 @@ const TxStatus = Type.Union([Type.Literal('processing'), Type.Literal('completed
 
 export const TransactionIdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 
-export const TransactionListQuery = Type.Object({ ...PageQuery(50).properties, type: Type.Optional(TxType), status: Type.Optional(TxStatus) });
+export const TransactionListQuery = Type.Object({
+  ...PageQuery(50).properties,
+  type: Type.Optional(TxType),
+  status: Type.Optional(TxStatus),
+});
 
 export const TransactionListResponse = Type.Object({
   data: Type.Array(

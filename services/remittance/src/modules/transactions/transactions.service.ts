@@ -2,7 +2,7 @@ import type { Transaction } from '../../db/schema.js';
 import type { UserScope } from '../../db/user-scope.js';
 import { notFound } from '../../errors.js';
 import { toNumber } from '../../lib/validation.js';
-import { renderReceiptPdf, type Receipt } from './receipt-pdf.js';
+import { type Receipt, renderReceiptPdf } from './receipt-pdf.js';
 import * as repo from './transactions.repository.js';
 
 function toDetail(t: Transaction) {
@@ -59,7 +59,9 @@ const summaryOf = (r: repo.SummaryRow) => ({
 /** Every operation runs in the caller's UserScope (row-level security as that user). */
 export class TransactionsService {
   async list(user: UserScope, filter: repo.TransactionFilter, page: { page: number; limit: number; offset: number }) {
-    const { rows, total } = await user.run((db) => repo.listTransactions(db, user.userId, filter, page.limit, page.offset));
+    const { rows, total } = await user.run((db) =>
+      repo.listTransactions(db, user.userId, filter, page.limit, page.offset),
+    );
     return {
       // Outgoing money: amounts are negated (spec Transaction list item).
       data: rows.map((t) => ({

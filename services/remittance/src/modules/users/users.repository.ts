@@ -2,7 +2,12 @@ import type { Kysely } from 'kysely';
 import type { DB, NewUser, User } from '../../db/schema.js';
 
 export async function findLiveUserByNationalIdHash(db: Kysely<DB>, hash: string): Promise<User | undefined> {
-  return db.selectFrom('users').selectAll().where('national_id_hash', '=', hash).where('deleted_at', 'is', null).executeTakeFirst();
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('national_id_hash', '=', hash)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
 }
 
 export async function findLiveUserById(db: Kysely<DB>, userId: string): Promise<User | undefined> {

@@ -61,7 +61,11 @@ export interface OpenBankingProvider {
   completeConsent(externalConsentId: string, callbackParams: Record<string, string | undefined>): Promise<boolean>;
   listAccounts(externalConsentId: string): Promise<ProviderAccount[]>;
   readBalance(externalConsentId: string, externalAccountId: string): Promise<{ amount: string; currency: string }>;
-  initiatePayment(externalConsentId: string, order: PaymentOrder, call?: ProviderCall): Promise<{ paymentId: string; status: ProviderPaymentStatus }>;
+  initiatePayment(
+    externalConsentId: string,
+    order: PaymentOrder,
+    call?: ProviderCall,
+  ): Promise<{ paymentId: string; status: ProviderPaymentStatus }>;
   paymentStatus(paymentId: string, call?: ProviderCall): Promise<ProviderPaymentStatus>;
   revokeConsent(externalConsentId: string): Promise<void>;
 }

@@ -1,9 +1,9 @@
 import { randomInt } from 'node:crypto';
-import { D as Decimal, type Dec } from '@app/shared/money';
-import { CompiledQuery, sql, type Kysely } from 'kysely';
-import type { DB } from '../../../db/schema.js';
+import { D as Decimal } from '@app/shared/money';
 import { newId } from '@app/shared/secrets';
-import { ProviderError, type OpenBankingProvider, type ProviderCall, type ProviderPaymentStatus } from './provider.js';
+import { CompiledQuery, type Kysely, sql } from 'kysely';
+import type { DB } from '../../../db/schema.js';
+import { type OpenBankingProvider, type ProviderCall, ProviderError, type ProviderPaymentStatus } from './provider.js';
 
 export const SANDBOX_BANK_NAME = 'Sandbox Bank';
 
@@ -43,7 +43,10 @@ const BOOK_PAYMENT_SQL = `
  * settle after SANDBOX_SETTLEMENT_SECONDS, except to creditor accounts ending in 0000, which the
  * bank rejects at settlement (refunding the debit).
  */
-export function createSandboxProvider(db: Kysely<DB>, opts: { publicUrl: string; settlementMs: number }): OpenBankingProvider & {
+export function createSandboxProvider(
+  db: Kysely<DB>,
+  opts: { publicUrl: string; settlementMs: number },
+): OpenBankingProvider & {
   authorize(externalConsentId: string, approve: boolean): Promise<string | null>;
 } {
   async function validConsent(externalConsentId: string, on: Kysely<DB> = db) {
@@ -82,13 +85,31 @@ export function createSandboxProvider(db: Kysely<DB>, opts: { publicUrl: string;
         .executeTakeFirst();
       if (!consent) return null;
       if (approve) {
-        const existing = await db.selectFrom('sandbox_bank_accounts').select('id').where('customer_ref', '=', consent.customer_ref).execute();
+        const existing = await db
+          .selectFrom('sandbox_bank_accounts')
+          .select('id')
+          .where('customer_ref', '=', consent.customer_ref)
+          .execute();
         if (existing.length === 0) {
           await db
             .insertInto('sandbox_bank_accounts')
             .values([
-              { id: newId('sba'), customer_ref: consent.customer_ref, name: 'Brukskonto', account_number: accountNumber(), balance: '50000.00', is_checking: true },
-              { id: newId('sba'), customer_ref: consent.customer_ref, name: 'Sparekonto', account_number: accountNumber(), balance: '1500.00', is_checking: false },
+              {
+                id: newId('sba'),
+                customer_ref: consent.customer_ref,
+                name: 'Brukskonto',
+                account_number: accountNumber(),
+                balance: '50000.00',
+                is_checking: true,
+              },
+              {
+                id: newId('sba'),
+                customer_ref: consent.customer_ref,
+                name: 'Sparekonto',
+                account_number: accountNumber(),
+                balance: '1500.00',
+                is_checking: false,
+              },
             ])
             .execute();
         }
@@ -101,7 +122,11 @@ export function createSandboxProvider(db: Kysely<DB>, opts: { publicUrl: string;
 
     async completeConsent(externalConsentId, params) {
       if (params.error) return false;
-      const consent = await db.selectFrom('sandbox_bank_consents').select('status').where('id', '=', externalConsentId).executeTakeFirst();
+      const consent = await db
+        .selectFrom('sandbox_bank_consents')
+        .select('status')
+        .where('id', '=', externalConsentId)
+        .executeTakeFirst();
       return consent?.status === 'valid';
     },
 
@@ -158,7 +183,8 @@ export function createSandboxProvider(db: Kysely<DB>, opts: { publicUrl: string;
         );
         if (rows.length === 1) return;
         const consent = await validConsent(externalConsentId, trx);
-        if (!consent.scope.includes('PISP')) throw new ProviderError('consent_invalid', 'consent does not cover payment initiation');
+        if (!consent.scope.includes('PISP'))
+          throw new ProviderError('consent_invalid', 'consent does not cover payment initiation');
         throw new ProviderError('insufficient_funds', 'insufficient funds or unknown account');
       };
       if (call?.db) await book(call.db);
@@ -168,10 +194,16 @@ export function createSandboxProvider(db: Kysely<DB>, opts: { publicUrl: string;
 
     async paymentStatus(paymentId, call?: ProviderCall) {
       const on = call?.db ?? db;
-      const payment = await on.selectFrom('sandbox_bank_payments').selectAll().where('id', '=', paymentId).executeTakeFirst();
+      const payment = await on
+        .selectFrom('sandbox_bank_payments')
+        .selectAll()
+        .where('id', '=', paymentId)
+        .executeTakeFirst();
       if (!payment) throw new ProviderError('unknown_account', 'unknown payment');
       if (payment.status !== 'pending' || payment.settles_at.getTime() > Date.now()) return payment.status;
-      const outcome: ProviderPaymentStatus = /0000$/.test(payment.creditor_account.replace(/\s/g, '')) ? 'rejected' : 'completed';
+      const outcome: ProviderPaymentStatus = /0000$/.test(payment.creditor_account.replace(/\s/g, ''))
+        ? 'rejected'
+        : 'completed';
       const settle = async (trx: Kysely<DB>) => {
         const settled = await trx
           .updateTable('sandbox_bank_payments')
@@ -189,12 +221,20 @@ export function createSandboxProvider(db: Kysely<DB>, opts: { publicUrl: string;
       };
       if (call?.db) await settle(call.db);
       else await db.transaction().execute(settle);
-      const now = await on.selectFrom('sandbox_bank_payments').select('status').where('id', '=', paymentId).executeTakeFirstOrThrow();
+      const now = await on
+        .selectFrom('sandbox_bank_payments')
+        .select('status')
+        .where('id', '=', paymentId)
+        .executeTakeFirstOrThrow();
       return now.status;
     },
 
     async revokeConsent(externalConsentId) {
-      await db.updateTable('sandbox_bank_consents').set({ status: 'revoked' }).where('id', '=', externalConsentId).execute();
+      await db
+        .updateTable('sandbox_bank_consents')
+        .set({ status: 'revoked' })
+        .where('id', '=', externalConsentId)
+        .execute();
     },
   };
 }
