@@ -534,7 +534,7 @@ ${rows.join('\n')}
 What the service does per request now (round trips after the token, which a bounded cache of
 verified tokens in packages/shared/src/tokens.ts checks without crypto on repeat use; the
 signed-in caller is kept per instance and dropped when PostgreSQL notifies a change to it,
-packages/shared/src/notified-cache.ts, README "Signed-in callers kept in memory"):
+packages/shared/src/notified-cache.ts, docs/session-cache.md):
 - GET /auth/me, both services: no statement (the caller kept since the session's first request;
   one statement on a miss: session, user and organization or profile by keys).
 - GET /invoices: one statement that answers the version of the organization's invoices and, only

@@ -336,7 +336,7 @@ ${BEFORE_ROOT ? '| report | period | before p50 / p99 ms | service p50 / p99 ms 
 ${rows}
 
 How: every ledger figure comes from \`account_period_sums\` (day and month sums per account and
-counter account, kept by the posting statement; services/accounting/docs/reports.md), so a
+counter account, kept by the posting statement; docs/accounting/reports.md), so a
 range reads its whole months and at most about 60 edge days per account pair, whatever the number
 of postings; the GROUP BY reads every posting in the range. Here a day holds about
 ${Math.round(data.periodSumRows / 1096).toLocaleString('en')} sums rows (one per account and counter account with postings that day), so what a
@@ -363,7 +363,7 @@ owner over pg, one round trip each.
     : '';
   const vatWriteSection = vatWrites
     ? `
-Write cost of the VAT report's precomputed rows (migration 20261123007000; services/accounting/docs/reports.md):
+Write cost of the VAT report's precomputed rows (migration 20261123007000; docs/accounting/reports.md):
 \`bench/reports/vat-writes.ts\`, in this run, on this database: the statement each case's trigger fires on,
 as the application writes it (the status UPDATE; for a draft's lines the INSERT of 2 lines), timed with the
 trigger and without it (ALTER TABLE ... DISABLE TRIGGER) in alternating batches of 10 after 2 uncounted runs,
