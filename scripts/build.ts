@@ -16,7 +16,7 @@ import { build } from 'esbuild';
  * Bundled, with whitespace removed and no license comments in the code (they go to
  * `server.js.LEGAL.txt`: one non-Latin-1 character in a comment makes V8 hold the whole source as
  * two-byte text), the accounting service starts with about 10 MB less heap and 16 MB less RSS
- * (issue 10's import peak; BENCHMARKS.md). Names are kept (no identifier minification), so stack
+ * (issue 10's import peak; docs/perf/banking.md). Names are kept (no identifier minification), so stack
  * traces and logs read as before; `server.js.map` maps them to the sources for
  * `node --enable-source-maps`.
  *

@@ -9,7 +9,7 @@
  * up in the old space before it collects, so a statement import that follows a burst peaked at
  * 215-248 MB; with these flags it peaked at 146-155 MB (`npm run bench -- banking-memory`), and in
  * interleaved duels the hot paths' CPU per request did not rise (`npm run bench -- flags-duel`:
- * GET /auth/me 0.91-0.95x, the bank transactions list 0.89-1.10x). BENCHMARKS.md has the figures.
+ * GET /auth/me 0.91-0.95x, the bank transactions list 0.89-1.10x). docs/perf/banking.md has the figures.
  */
 export const SERVICE_NODE_FLAGS: Record<'accounting' | 'remittance', string[]> = {
   accounting: ['--max-semi-space-size=8', '--heap-growing-percent=50'],

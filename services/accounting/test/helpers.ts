@@ -41,7 +41,7 @@ export function testConfig(env: Record<string, string> = {}): Readonly<Config> {
     NODE_ENV: 'test',
     JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256-0123456789',
     DATA_DIR: mkdtempSync(join(tmpdir(), 'acc-test-')),
-    // Cost 4 keeps the suite fast; production uses 10 (see BENCHMARKS.md).
+    // Cost 4 keeps the suite fast; production uses 10 (see docs/perf/auth-books-invoices.md).
     BCRYPT_COST: '4',
     LOG_LEVEL: 'silent',
     WEB_ORIGIN: 'https://app.example.test',

@@ -5,7 +5,7 @@ import { form } from './multipart.js';
 import { accountIds, manualEntry, pdfText, report } from './reports-fixtures.js';
 
 /**
- * A known book in RSD, every figure worked out by hand (docs/reports.md "The known book"):
+ * A known book in RSD, every figure worked out by hand (docs/accounting/reports.md "The known book"):
  *  - manual entries: 100,000.00 owner's capital and a 50,000.00 long-term loan into the bank,
  *    30,000.00 bank -> cash, 30,000.00 equipment, 12,000.00 rent and 25,000.00 salaries, and
  *    100.00 EUR of travel paid in cash (EUR-RSD 117 on 2026-03-15 -> 11,700.00);

@@ -101,7 +101,7 @@ export function rolesOf(config: FastifyContextConfig | undefined): readonly Role
 /**
  * Checks the caller on every authenticated request: the token, then the live user, organization
  * and login, read once per session and kept in `principals` until PostgreSQL notifies a change
- * to one of them (README: "Signed-in callers kept in memory").
+ * to one of them (docs/session-cache.md).
  */
 export const authPlugin = fp(
   async (app: FastifyInstance, opts: { db: Database<DB>; tokens: AccessTokens; principals: PrincipalCache }) => {

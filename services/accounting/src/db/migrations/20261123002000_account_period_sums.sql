@@ -1,7 +1,7 @@
 -- Reports (issue 12): per-account, per-counter-account sums by day and by month, maintained in the
 -- same statement as every posting (ledger.repository.ts withBalances), so a report over any date
 -- range reads at most the months inside it plus the days at its two edges, whatever the size of
--- the ledger. See docs/reports.md.
+-- the ledger. See docs/accounting/reports.md.
 --
 -- One row = the base-currency debits and credits that `account_id` received in postings whose
 -- other side is `counter_account_id`, dated in the day (grain 'day') or the calendar month

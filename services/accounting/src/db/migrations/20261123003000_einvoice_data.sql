@@ -21,5 +21,5 @@ ALTER TABLE invoice_items
 
 -- NULL on invoices written before this migration: the date of supply is then the invoice date.
 -- The payment reference is not stored: it is derived from the invoice number and the
--- organization's country, neither of which can change (docs/e-invoices.md).
+-- organization's country, neither of which can change (docs/accounting/e-invoices.md).
 ALTER TABLE invoices ADD COLUMN supply_date date;

@@ -8,7 +8,7 @@
 --  - vat_report_rows: one row per output VAT row (kind 'invoice': an invoice sent, viewed, overdue
 --    or paid, one row per tax rate of its items) or input VAT row (kind 'expense': an expense
 --    approved or paid with tax_amount > 0), exactly as the on-the-fly statement computed it
---    (reports.repository.ts vatReportJsonFromDocuments, docs/reports.md "VAT"): amounts converted
+--    (reports.repository.ts vatReportJsonFromDocuments, docs/accounting/reports.md "VAT"): amounts converted
 --    and rounded to the organization's base-currency decimals, the invoice's rounding difference
 --    (posted VAT less its rows' sum) added to its row ranked first by VAT (descending) and rate,
 --    `fragment` the row's JSON object text. A document that is not reportable has no rows.
@@ -16,7 +16,7 @@
 --  - vat_report_days: per organization, day and kind, the day's row texts joined in the report's
 --    order, their VAT sum and whether every invoice row is paid. A request reads the period's days
 --    (2 per day at most) and concatenates their text: no per-row work, no sort, and PostgreSQL
---    never builds one value of several MB (see docs/reports.md for what was measured). Kept by a
+--    never builds one value of several MB (see docs/accounting/reports.md for what was measured). Kept by a
 --    deferred trigger on vat_report_rows, at commit (see there).
 CREATE TABLE vat_report_rows (
   organization_id uuid NOT NULL REFERENCES organizations (id),

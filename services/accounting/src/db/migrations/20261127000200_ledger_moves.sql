@@ -3,7 +3,7 @@
 -- the same accounts on the same day: with one busy organization every posting waited for the one
 -- before it to commit, and the updates of the same few rows, each a new row version with a new
 -- entry in the sums' covering key, cost more than the posting (PostgreSQL CPU per posting at 10
--- concurrent connections: 1,400-2,000 us with the upserts, 500-600 us without; BENCHMARKS.md,
+-- concurrent connections: 1,400-2,000 us with the upserts, 500-600 us without; docs/perf/hot-paths.md,
 -- "Hot paths: where the rest goes", 2026-11-27).
 --
 -- Instead every posting's two sides are appended to ledger_moves, by a trigger (no posting path can

@@ -175,7 +175,7 @@ export async function getRate(scope: TenantScope, base: string, target: string, 
   return presentRate(found);
 }
 
-/** POST /exchange-rates: an organization's own manual rate (see docs/books.md). */
+/** POST /exchange-rates: an organization's own manual rate (see docs/accounting/books.md). */
 export async function recordManualRate(
   scope: TenantScope,
   userId: string,
