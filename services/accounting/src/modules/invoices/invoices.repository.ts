@@ -1,4 +1,3 @@
-import { withCommit } from '@app/shared/db/database';
 import { CompiledQuery, type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
 import type { DB, InvoiceItemsTable, InvoiceStatus, InvoicesTable } from '../../db/types.js';
 import type { InvoiceSort } from './invoices.schemas.js';
@@ -76,7 +75,7 @@ const INSERT_NUMBERED_SQL = `
   )
   SELECT * FROM inv`;
 
-export async function insertNumberedInvoiceAndCommit(
+export async function insertNumberedInvoice(
   db: Db,
   orgId: string,
   year: number,
@@ -84,28 +83,26 @@ export async function insertNumberedInvoiceAndCommit(
   items: NewItem[],
 ): Promise<InvoiceRow> {
   const { rows } = await db.executeQuery<InvoiceRow>(
-    withCommit(
-      CompiledQuery.raw(INSERT_NUMBERED_SQL, [
-        orgId,
-        year,
-        v.customer_id,
-        v.customer_name,
-        v.invoice_date,
-        v.due_date,
-        v.supply_date ?? null,
-        v.currency_code,
-        v.exchange_rate,
-        v.subtotal,
-        v.tax_amount,
-        v.discount_amount,
-        v.total_amount,
-        v.base_amount,
-        v.notes ?? null,
-        v.terms ?? null,
-        v.created_by ?? null,
-        JSON.stringify(items),
-      ]),
-    ),
+    CompiledQuery.raw(INSERT_NUMBERED_SQL, [
+      orgId,
+      year,
+      v.customer_id,
+      v.customer_name,
+      v.invoice_date,
+      v.due_date,
+      v.supply_date ?? null,
+      v.currency_code,
+      v.exchange_rate,
+      v.subtotal,
+      v.tax_amount,
+      v.discount_amount,
+      v.total_amount,
+      v.base_amount,
+      v.notes ?? null,
+      v.terms ?? null,
+      v.created_by ?? null,
+      JSON.stringify(items),
+    ]),
   );
   return rows[0];
 }

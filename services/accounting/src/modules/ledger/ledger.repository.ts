@@ -1,4 +1,3 @@
-import { withCommit } from '@app/shared/db/database';
 import { CompiledQuery, type Kysely, type RawBuilder, type Selectable, sql } from 'kysely';
 import type { DB, LedgerTransactionsTable } from '../../db/types.js';
 import type { ReferenceType } from './ledger.types.js';
@@ -255,7 +254,7 @@ export async function insertManualPosting(
     v.createdBy,
     baseCurrency,
   ]);
-  const result = await db.executeQuery<{ row: ManualPostingRow }>(withCommit(query));
+  const result = await db.executeQuery<{ row: ManualPostingRow }>(query);
   return result.rows.map((r) => r.row);
 }
 

@@ -25,15 +25,18 @@ export class DataRightsService {
    */
   async exportData(user: UserScope, ip: string | null) {
     const at = new Date();
-    return user.transaction(async (trx) => {
-      await repo.insertDataAccessRequest(trx, user.userId, { type: 'export', ip, at });
-      const profile = await repo.findUserForExport(trx, user.userId);
-      if (!profile) throw notFound('User not found');
-      const sections = await repo.selectExportSections(trx, user.userId);
-      // The sections come from the registry, which the completeness test holds to the schema.
-      const data = { user: profile, ...sections } as ExportData;
-      return { data, exportedAt: at.toISOString() };
-    }, 'repeatable read');
+    return user.transaction(
+      async (trx) => {
+        await repo.insertDataAccessRequest(trx, user.userId, { type: 'export', ip, at });
+        const profile = await repo.findUserForExport(trx, user.userId);
+        if (!profile) throw notFound('User not found');
+        const sections = await repo.selectExportSections(trx, user.userId);
+        // The sections come from the registry, which the completeness test holds to the schema.
+        const data = { user: profile, ...sections } as ExportData;
+        return { data, exportedAt: at.toISOString() };
+      },
+      { isolation: 'repeatable read' },
+    );
   }
 
   /**

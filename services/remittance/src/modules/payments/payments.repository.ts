@@ -1,4 +1,3 @@
-import { withCommit } from '@app/shared/db/database';
 import { CompiledQuery, type Kysely, sql } from 'kysely';
 import type { DB, Transaction, TransactionType } from '../../db/schema.js';
 import { liveSessionCondition, type SessionProof } from '../auth/sessions.repository.js';
@@ -141,14 +140,12 @@ export type RecordedTransaction = Pick<
 
 /**
  * Runs DEBIT_RECORD_SQL (see there); undefined when the balance does not cover the total.
- * `last` marks it the transaction's last statement: COMMIT rides in the same round trip.
  */
 export async function debitAndRecord(
   db: Kysely<DB>,
   userId: string,
   t: NewTransaction,
   initiation: { provider: string; externalPaymentId: string },
-  last: boolean,
 ): Promise<RecordedTransaction | undefined> {
   const q = CompiledQuery.raw(DEBIT_RECORD_SQL, [
     userId,
@@ -172,7 +169,7 @@ export async function debitAndRecord(
     initiation.provider,
     initiation.externalPaymentId,
   ]);
-  const { rows } = await db.executeQuery<{ tx: RecordedTransaction }>(last ? withCommit(q) : q);
+  const { rows } = await db.executeQuery<{ tx: RecordedTransaction }>(q);
   return rows[0]?.tx;
 }
 
