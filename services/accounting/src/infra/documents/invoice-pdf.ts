@@ -51,8 +51,8 @@ export interface Party {
 }
 
 const COLS = [
-  { key: 'lineNo', width: 24, align: 'left' },
-  { key: 'description', width: 182, align: 'left' },
+  { key: 'lineNo', width: 28, align: 'left' },
+  { key: 'description', width: 178, align: 'left' },
   { key: 'quantity', width: 50, align: 'right' },
   { key: 'unit', width: 34, align: 'left' },
   { key: 'unitPrice', width: 75, align: 'right' },
