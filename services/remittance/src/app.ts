@@ -119,7 +119,7 @@ export async function buildApp(
     recipients: new RecipientsService(),
     // A payment's new balance shows on this instance's next GET /auth/me (balances are not notified).
     payments: new PaymentsService(db.system, sandbox, (userId) => keptSessions.invalidate(`u:${userId}`)),
-    transactions: new TransactionsService(),
+    transactions: new TransactionsService(config.receiptIssuer),
     merchants: new MerchantsService(),
     dataRights: new DataRightsService(openBanking),
     cards: new CardsService({ bcryptCost: config.bcryptCost, physicalCards: config.features.physicalCards }),

@@ -16,6 +16,7 @@ import {
   parsePort,
   requiredInProduction,
 } from '@app/shared/config';
+import { isValidOrgNumber } from './modules/merchants/org-number.js';
 
 export type JwtKeys =
   | { algorithm: 'HS256'; secret: string }
@@ -82,6 +83,26 @@ export interface Config extends CommonConfig {
     feedUrl: string;
     refreshIntervalMs: number;
     staleAfterMs: number;
+  };
+  /** The company that issues the receipts (D-PDF4): printed on every receipt PDF. */
+  receiptIssuer: { name: string; orgNumber: string; address: string; contact: string };
+}
+
+/** The receipt issuer; name and organization number are required in production, the number mod-11 checked. */
+function loadReceiptIssuer(env: Env, nodeEnv: NodeEnv): Config['receiptIssuer'] {
+  const orgNumber = requiredInProduction(
+    nodeEnv,
+    'RECEIPT_ISSUER_ORG_NUMBER',
+    env.RECEIPT_ISSUER_ORG_NUMBER,
+    '999999999',
+  ).replace(/\s/g, '');
+  if (!isValidOrgNumber(orgNumber))
+    throw new ConfigError('RECEIPT_ISSUER_ORG_NUMBER must be a Norwegian organisation number (9 digits, mod-11)');
+  return {
+    name: requiredInProduction(nodeEnv, 'RECEIPT_ISSUER_NAME', env.RECEIPT_ISSUER_NAME, 'Ledgerline Remittance AS'),
+    orgNumber,
+    address: env.RECEIPT_ISSUER_ADDRESS || 'Oslo, Norway',
+    contact: env.RECEIPT_ISSUER_CONTACT || 'support@ledgerline.example',
   };
 }
 
@@ -196,6 +217,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       refreshIntervalMs: parseDuration('RATES_REFRESH_INTERVAL', env.RATES_REFRESH_INTERVAL, '1h'),
       staleAfterMs: 24 * 3_600_000,
     },
+    receiptIssuer: loadReceiptIssuer(env, nodeEnv),
   };
   // Checked last so that missing secrets are reported first.
   const obProvider = env.OPEN_BANKING_PROVIDER || (production ? '' : 'sandbox');
