@@ -73,8 +73,9 @@ export async function buildApp(
     redis,
     nameSpace: config.rateLimitPrefix,
     max: 100,
-    // Redis unreachable: requests go through unlimited rather than failing.
-    skipOnError: true,
+    // Redis unreachable: each instance counts in memory until it answers again (issue 33 item 12).
+    skipOnError: false,
+    memoryFallback: true,
     tooMany: (retryAfter) => new AppError('rate_limited', `Too many requests, retry in ${retryAfter} seconds`),
   });
   await registerOpenApi(app, {

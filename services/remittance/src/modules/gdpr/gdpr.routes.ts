@@ -77,7 +77,11 @@ export async function gdprRoutes(scope: FastifyInstance, { surface, ctx }: Surfa
         response: { 200: DataExportResponse, ...errors(401) },
       },
     },
-    async (req) => ctx.dataRights.exportData(scopeOf(req), clientInfo(req).ip),
+    async (req, reply) => {
+      // Personal data: no browser or proxy cache keeps a copy (issue 33 item 12).
+      reply.header('cache-control', 'no-store');
+      return ctx.dataRights.exportData(scopeOf(req), clientInfo(req).ip);
+    },
   );
 
   app.get(
