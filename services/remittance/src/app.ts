@@ -100,7 +100,9 @@ export async function buildApp(
     config.sessionCache.enabled,
   );
   app.addHook('onClose', async () => stopListening());
-  const sessions = new SessionService(db.system, tokens, db, keptSessions);
+  const sessions = new SessionService(db.system, tokens, db, keptSessions, config.sessions, (reuse) =>
+    app.log.warn(reuse, 'refresh token reused: the whole login was ended'),
+  );
   const eidClient = config.eid.mock
     ? createMockClient(config.eid, db.system, config.publicUrl)
     : createOidcClient(config.eid, { allowHttp: config.nodeEnv !== 'production' });

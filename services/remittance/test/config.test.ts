@@ -17,6 +17,7 @@ const PROD = {
   EID_CALLBACK_URL: 'https://app.example.no/api/auth/eid/callback',
   EID_CALLBACK_URL_MOBILE: 'app://auth/callback',
   OPEN_BANKING_PROVIDER: 'sandbox',
+  NATIONAL_ID_PEPPER: long('p'),
 };
 
 describe('configuration (G7, G8)', () => {
@@ -59,6 +60,8 @@ describe('configuration (G7, G8)', () => {
     fails({ EID_CLIENT_SECRET: undefined }, /EID_CLIENT_SECRET/);
     fails({ EID_CALLBACK_URL: undefined }, /EID_CALLBACK_URL/);
     fails({ OPEN_BANKING_PROVIDER: undefined }, /OPEN_BANKING_PROVIDER/);
+    fails({ NATIONAL_ID_PEPPER: undefined }, /NATIONAL_ID_PEPPER is required in production/);
+    fails({ NATIONAL_ID_PEPPER: 'short' }, /NATIONAL_ID_PEPPER/);
     fails({}, /sandbox is refused/);
   });
 

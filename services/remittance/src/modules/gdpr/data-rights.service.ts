@@ -47,7 +47,7 @@ export class DataRightsService {
     const userId = user.userId;
     const revoked = await user.transaction(async (trx) => {
       if (!(await repo.markUserErased(trx, userId, at))) throw notFound('User not found');
-      await revokeAllSessions(trx, userId);
+      await revokeAllSessions(trx, userId, 'erasure');
       const consents = await repo.revokeAllOpenBankingConsents(trx, userId, at);
       for (const c of await withdrawAllGdprConsents(trx, userId, at)) {
         await insertGdprConsentEvent(trx, userId, { ...c, ip_address: ip });
