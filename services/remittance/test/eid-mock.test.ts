@@ -5,6 +5,7 @@ import { withCheckDigits } from '../src/lib/national-id.js';
 import { MOCK_DEFAULT_PID } from '../src/modules/auth-eid/eid.routes.js';
 import {
   bearer,
+  idHash,
   initiateMobile,
   mockAuthorize,
   pkcePair,
@@ -79,7 +80,7 @@ describe('web eID sign-in against the mock provider', () => {
     const user = await env.db.system
       .selectFrom('users')
       .selectAll()
-      .where('national_id_hash', '=', sha256(pid))
+      .where('national_id_hash', '=', idHash(pid))
       .executeTakeFirstOrThrow();
     expect(user).toMatchObject({
       kyc_status: 'approved',
@@ -122,7 +123,7 @@ describe('web eID sign-in against the mock provider', () => {
     const users = await env.db.system
       .selectFrom('users')
       .selectAll()
-      .where('national_id_hash', '=', sha256(pid))
+      .where('national_id_hash', '=', idHash(pid))
       .execute();
     expect(users).toHaveLength(1);
     const notes = await env.db.system
@@ -139,13 +140,13 @@ describe('web eID sign-in against the mock provider', () => {
     await env.db.system
       .updateTable('users')
       .set({ deleted_at: new Date() })
-      .where('national_id_hash', '=', sha256(pid))
+      .where('national_id_hash', '=', idHash(pid))
       .execute();
     await signInWeb(env.app, { pid });
     const users = await env.db.system
       .selectFrom('users')
       .select(['id', 'deleted_at'])
-      .where('national_id_hash', '=', sha256(pid))
+      .where('national_id_hash', '=', idHash(pid))
       .execute();
     expect(users).toHaveLength(2);
     expect(users.filter((u) => u.deleted_at === null)).toHaveLength(1);
@@ -205,7 +206,7 @@ describe('web eID sign-in against the mock provider', () => {
     const user = await env.db.system
       .selectFrom('users')
       .select('id')
-      .where('national_id_hash', '=', sha256(MINOR_PID))
+      .where('national_id_hash', '=', idHash(MINOR_PID))
       .executeTakeFirst();
     expect(user).toBeUndefined();
   });

@@ -1,10 +1,10 @@
-import { createHash, generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider from 'oidc-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withCheckDigits } from '../src/lib/national-id.js';
-import { bearer, initiateMobile, setCookies, startApp, web } from './helpers.js';
+import { bearer, idHash, initiateMobile, setCookies, startApp, web } from './helpers.js';
 
 /**
  * The web sign-in against a real OpenID provider (oidc-provider) started here: discovery, code
@@ -20,7 +20,6 @@ let server: Server;
 let issuer: string;
 /** Claims of whoever logs in next at the provider. */
 let nextLogin: { sub: string; pid: string; given_name: string; family_name: string };
-const sha256 = (v: string) => createHash('sha256').update(v).digest('hex');
 
 async function startProvider() {
   server = createServer();
@@ -158,7 +157,7 @@ describe('web eID sign-in against a real OpenID provider', () => {
     const user = await env.db.system
       .selectFrom('users')
       .selectAll()
-      .where('national_id_hash', '=', sha256(pid))
+      .where('national_id_hash', '=', idHash(pid))
       .executeTakeFirstOrThrow();
     expect(user).toMatchObject({ auth_provider: 'test-oidc', kyc_method: 'eid', date_of_birth: '1972-09-13' });
   });
@@ -208,7 +207,7 @@ describe('web eID sign-in against a real OpenID provider', () => {
       await env.db.system
         .selectFrom('users')
         .select('id')
-        .where('national_id_hash', '=', sha256(pid))
+        .where('national_id_hash', '=', idHash(pid))
         .executeTakeFirst(),
     ).toBeUndefined();
   });

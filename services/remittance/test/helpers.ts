@@ -8,9 +8,15 @@ import type { LightMyRequestResponse } from 'fastify';
 import { type BuildOptions, buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import type { DB } from '../src/db/schema.js';
-import { withCheckDigits } from '../src/lib/national-id.js';
+import { nationalIdHash, withCheckDigits } from '../src/lib/national-id.js';
 
 export type TestApp = Awaited<ReturnType<typeof buildApp>>;
+
+/** The tests' NATIONAL_ID_PEPPER, so a test can compute users.national_id_hash. */
+export const TEST_PEPPER = 'test-pepper-test-pepper-test-pepper-0123456789';
+
+/** users.national_id_hash of a national id under the tests' pepper. */
+export const idHash = (pid: string) => nationalIdHash(pid, TEST_PEPPER);
 
 /** Development defaults with test-friendly overrides (no timers, no limits unless asked). */
 export function testConfig(env: Env = {}) {
@@ -23,6 +29,8 @@ export function testConfig(env: Env = {}) {
     BALANCE_SYNC_INTERVAL: '0s',
     SETTLEMENT_INTERVAL: '0s',
     RATE_LIMITS: 'off',
+    RETENTION_PURGE_INTERVAL: '0s',
+    NATIONAL_ID_PEPPER: TEST_PEPPER,
     ...env,
   });
 }

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import * as oidc from 'openid-client';
 import type { Config } from '../../config.js';
 import type { DB, User } from '../../db/schema.js';
-import { ageOn, parseNationalId } from '../../lib/national-id.js';
+import { ageOn, nationalIdHash, parseNationalId } from '../../lib/national-id.js';
 import type { ClientInfo, IssuedSession, SessionService } from '../auth/sessions.service.js';
 import { insertNotification } from '../notifications/notifications.repository.js';
 import {
@@ -195,7 +195,7 @@ export class EidService {
     dateOfBirth: string,
     claims: EidClaims,
   ): Promise<{ user: User; created: boolean }> {
-    const hash = sha256Hex(pid);
+    const hash = { keyed: nationalIdHash(pid, this.config.nationalIdPepper), legacy: sha256Hex(pid) };
     const now = new Date();
     return this.db.transaction().execute(async (trx) => {
       let created = false;
@@ -213,7 +213,8 @@ export class EidService {
           kyc_status: 'approved',
           kyc_method: 'eid',
           auth_provider: this.config.eid.provider,
-          national_id_hash: hash,
+          national_id_hash: hash.keyed,
+          national_id_hash_version: 2,
           password_hash: 'EIDONLY',
           last_login_at: now,
         });
