@@ -8,6 +8,8 @@
 ALTER TABLE eid_auth_requests ALTER COLUMN code_verifier DROP NOT NULL;
 ALTER TABLE eid_auth_requests ADD COLUMN code_challenge text;
 ALTER TABLE eid_auth_requests ADD COLUMN started_origin text;
+-- Mobile sign-ins in flight carry no app challenge: they are dropped (the app starts again).
+DELETE FROM eid_auth_requests WHERE platform = 'mobile';
 ALTER TABLE eid_auth_requests ADD CONSTRAINT eid_auth_requests_pkce
   CHECK ((platform = 'web' AND code_verifier IS NOT NULL) OR (platform = 'mobile' AND code_challenge IS NOT NULL));
 

@@ -62,7 +62,7 @@ export async function eidRoutes(scope: FastifyInstance, { surface, ctx }: Surfac
       { config: publicLimited, schema: { tags, response: { 200: WebStartResponse, ...errors(429, 502) } } },
       async (req, reply) => {
         const started = await ctx.eid
-          .start('web', { startedOrigin: `${req.protocol}://${req.host}` })
+          .start('web', { startedOrigin: `${req.protocol}://${req.host}`.slice(0, 200) })
           .catch((e) => Promise.reject(mobileError(e)));
         reply.setCookie(STATE_COOKIE, started.state, stateCookie);
         return { redirectUrl: started.redirectUrl };
