@@ -19,6 +19,7 @@ const PROD = {
   OPEN_BANKING_PROVIDER: 'sandbox',
   RECEIPT_ISSUER_NAME: 'Eksempel Betaling AS',
   RECEIPT_ISSUER_ORG_NUMBER: '923 456 783',
+  NATIONAL_ID_PEPPER: long('p'),
 };
 
 describe('configuration (G7, G8)', () => {
@@ -63,6 +64,8 @@ describe('configuration (G7, G8)', () => {
     fails({ OPEN_BANKING_PROVIDER: undefined }, /OPEN_BANKING_PROVIDER/);
     fails({ RECEIPT_ISSUER_NAME: undefined }, /RECEIPT_ISSUER_NAME/);
     fails({ RECEIPT_ISSUER_ORG_NUMBER: undefined }, /RECEIPT_ISSUER_ORG_NUMBER/);
+    fails({ NATIONAL_ID_PEPPER: undefined }, /NATIONAL_ID_PEPPER is required in production/);
+    fails({ NATIONAL_ID_PEPPER: 'short' }, /NATIONAL_ID_PEPPER/);
     fails({}, /sandbox is refused/);
   });
 
