@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 
 /** Thrown at boot; server.ts prints the one-line reason and exits. */
@@ -103,13 +104,52 @@ export function packageVersion(dir: string): string {
   }
 }
 
+/**
+ * TRUST_PROXY: false (the socket address is the client), a number of proxy hops in front of the
+ * service, or a comma-separated list of the proxies' addresses or CIDR ranges. Fastify then takes
+ * as the client the first X-Forwarded-For entry, from the right, not added by a trusted hop; the
+ * entries left of it are the client's own writing and are never used. `true` means one hop: trusting
+ * every hop made the leftmost entry, which the client writes, the address of every limit (issue 33).
+ * A hop count trusts the socket peer without checking it: only for a service reachable solely
+ * through its proxies; the addresses of the proxies are the safer form.
+ */
+export type TrustProxy = false | number | string[];
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+export function parseTrustProxy(value: string | undefined): TrustProxy {
+  const text = (value ?? '').trim();
+  if (text === '' || /^(false|off|no)$/i.test(text)) return false;
+  if (/^(true|on|yes)$/i.test(text)) return 1;
+  if (/^\d+$/.test(text)) {
+    const hops = Number(text);
+    if (hops > 16) throw new ConfigError('TRUST_PROXY must be at most 16 hops');
+    return hops === 0 ? false : hops;
+  }
+  const entries = text.split(',').map((s) => s.trim());
+  for (const entry of entries) {
+    if (PROXY_NAMES.has(entry)) continue;
+    const [address, bits, extra] = entry.split('/');
+    const family = isIP(address ?? '');
+    const maxBits = family === 6 ? 128 : 32;
+    const bitsOk = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= maxBits);
+    if (!family || !bitsOk || extra !== undefined) {
+      throw new ConfigError(
+        `TRUST_PROXY must be false, a hop count, or proxy addresses/CIDR ranges separated by commas (got "${entry}")`,
+      );
+    }
+  }
+  return entries;
+}
+
 /** The variables both services read the same way (G1b, G2 host, G3 DATA_DIR, G4, G5, G6). */
 export interface CommonConfig {
   nodeEnv: NodeEnv;
   host: string;
   dataDir: string;
   redisUrl: string | null;
-  trustProxy: boolean;
+  /** Which hops in front of the service are trusted to set X-Forwarded-For (parseTrustProxy). */
+  trustProxy: TrustProxy;
   /** RATE_LIMITS=off (or false, 0, no) switches every limit off (G6). */
   rateLimits: boolean;
   logLevel: string;
@@ -128,7 +168,7 @@ export function loadCommonConfig(env: Env): CommonConfig {
     host: env.HOST || '127.0.0.1',
     dataDir: resolve(env.DATA_DIR || './data'),
     redisUrl: env.REDIS_URL || null,
-    trustProxy: parseBool('TRUST_PROXY', env.TRUST_PROXY, false),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     rateLimits: parseBool('RATE_LIMITS', env.RATE_LIMITS, true),
     logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info'),
     sessionCache: {

@@ -10,6 +10,7 @@ import secureJson from 'secure-json-parse';
 import { type TSchema, Type } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { Value } from 'typebox/value';
+import type { TrustProxy } from './config.js';
 import { assertSafeText } from './input-hygiene.js';
 import { securityHeaderList } from './security-headers.js';
 
@@ -97,6 +98,18 @@ const buildSerializer: typeof defaultSerializerFactory = (externalSchemas, optio
   return (route) => lazily(() => compile(route));
 };
 
+/**
+ * TRUST_PROXY as Fastify takes it. Fastify 5 answers a bare hop count by trusting nothing (it cannot
+ * check the immediate peer), so a hop count is given as the function Express uses: the socket
+ * address and the next `hops - 1` X-Forwarded-For entries from the right are proxies, the one after
+ * them is the client. Only sound when the service cannot be reached but through those proxies
+ * (docs/configuration.md); addresses or CIDR ranges check the peer and are preferred.
+ */
+export function fastifyTrustProxy(trust: TrustProxy): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust !== 'number') return trust;
+  return (_address, hop) => hop < trust;
+}
+
 export class BodyTooDeepError extends Error {
   statusCode = 400;
   code = 'FST_ERR_CTP_INVALID_JSON_BODY';
@@ -104,7 +117,7 @@ export class BodyTooDeepError extends Error {
 
 export interface HttpOptions {
   logLevel: string;
-  trustProxy: boolean;
+  trustProxy: TrustProxy;
   bodyLimit?: number;
   logger?: FastifyServerOptions['logger'];
   /** Helmet's options for the security headers every response carries. */
@@ -122,7 +135,7 @@ export interface HttpOptions {
 export function createHttp(opts: HttpOptions): FastifyInstance {
   const app: FastifyInstance = Fastify({
     logger: opts.logger ?? { level: opts.logLevel },
-    trustProxy: opts.trustProxy,
+    trustProxy: fastifyTrustProxy(opts.trustProxy),
     bodyLimit: opts.bodyLimit ?? 1024 * 1024,
     genReqId: requestIdFrom,
     logController: new LogController({
