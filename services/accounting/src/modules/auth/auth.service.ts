@@ -160,7 +160,7 @@ export async function login(
   requestId: string,
 ) {
   const user = await repo.findUserForLogin(ctx.db.system, input.email.trim());
-  const ok = await verifyPassword(input.password, user?.password_hash ?? null);
+  const ok = await verifyPassword(input.password, user?.password_hash ?? null, ctx.config.bcryptCost);
   if (!user || !ok) throw new AppError('SVC-1001');
   if (!user.is_active) throw new AppError('SVC-1002');
   if (user.two_factor_enabled) {
@@ -238,7 +238,8 @@ export async function changePassword(
   input: { currentPassword: string; newPassword: string },
 ) {
   const secrets = await scope.run((db) => repo.findUserSecrets(db, p.orgId, p.userId));
-  if (!secrets || !(await verifyPassword(input.currentPassword, secrets.password_hash))) throw new AppError('SVC-1001');
+  if (!secrets || !(await verifyPassword(input.currentPassword, secrets.password_hash, ctx.config.bcryptCost)))
+    throw new AppError('SVC-1001');
   assertStrong(input.newPassword);
   const hash = await hashPassword(input.newPassword, ctx.config.bcryptCost);
   await scope.transaction(async (trx) => {
