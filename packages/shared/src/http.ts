@@ -12,6 +12,7 @@ import { Compile } from 'typebox/compile';
 import { Value } from 'typebox/value';
 import type { TrustProxy } from './config.js';
 import { assertSafeText } from './input-hygiene.js';
+import { loggerOptions } from './log-redaction.js';
 import { securityHeaderList } from './security-headers.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -120,6 +121,10 @@ export interface HttpOptions {
   trustProxy: TrustProxy;
   bodyLimit?: number;
   logger?: FastifyServerOptions['logger'];
+  /** Where log lines go instead of stdout (tests read them). */
+  logStream?: { write(line: string): void };
+  /** Path prefixes whose next segment is a secret (a capability token): masked in the logs. */
+  secretPaths?: readonly string[];
   /** Helmet's options for the security headers every response carries. */
   securityHeaders?: HelmetOptions;
 }
@@ -134,7 +139,7 @@ export interface HttpOptions {
  */
 export function createHttp(opts: HttpOptions): FastifyInstance {
   const app: FastifyInstance = Fastify({
-    logger: opts.logger ?? { level: opts.logLevel },
+    logger: opts.logger ?? { ...loggerOptions(opts.logLevel, opts.secretPaths), stream: opts.logStream },
     trustProxy: fastifyTrustProxy(opts.trustProxy),
     bodyLimit: opts.bodyLimit ?? 1024 * 1024,
     genReqId: requestIdFrom,
