@@ -1,4 +1,5 @@
-import type { FastifyRequest, FastifyServerOptions } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import type { LoggerOptions } from 'pino';
 
 /** Query parameters whose values are credentials: OAuth/OIDC codes and states, tokens, signatures. */
 const SECRET_QUERY =
@@ -49,7 +50,7 @@ const EMAIL_KEYS = new Set(['to', 'cc', 'bcc', 'email']);
  * The logger options of both services: the request serializer masks tokens in paths and queries,
  * and `redact` removes credentials and masks e-mail addresses wherever a log line carries them.
  */
-export function loggerOptions(level: string, secretPaths: readonly string[] = []): FastifyServerOptions['logger'] {
+export function loggerOptions(level: string, secretPaths: readonly string[] = []): LoggerOptions {
   return {
     level,
     redact: {
