@@ -18,3 +18,19 @@ describe('TRUST_PROXY (issue 33 item 2)', () => {
       expect(() => parseTrustProxy(bad), bad).toThrow('TRUST_PROXY');
   });
 });
+
+describe('accepted weak settings (issue 33 item 7)', () => {
+  it('logs each accepted weakness as a warning when the app is built', async () => {
+    const { createHttp } = await import('./http.js');
+    const lines: string[] = [];
+    const app = createHttp({
+      logLevel: 'info',
+      trustProxy: false,
+      acceptedWeaknesses: ['ALLOW_RATE_LIMITS_OFF=true: RATE_LIMITS=off'],
+      logStream: { write: (line) => lines.push(line) },
+    });
+    await app.close();
+    const warned = lines.map((l) => JSON.parse(l)).filter((l) => l.level === 40);
+    expect(warned.map((l) => l.weakness)).toEqual(['ALLOW_RATE_LIMITS_OFF=true: RATE_LIMITS=off']);
+  });
+});

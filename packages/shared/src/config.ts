@@ -159,23 +159,87 @@ export interface CommonConfig {
    * SESSION_CACHE_MAX_AGE bounds how long an entry is served even without a change (default 60s).
    */
   sessionCache: { enabled: boolean; maxAgeMs: number };
+  /**
+   * The weak settings production was told to accept (ALLOW_* variables, issue 33 item 7), one line
+   * each; the app logs every one as a warning at start-up.
+   */
+  acceptedWeaknesses: string[];
 }
 
 export function loadCommonConfig(env: Env): CommonConfig {
   const nodeEnv = parseNodeEnv(env.NODE_ENV);
+  const acceptedWeaknesses: string[] = [];
+  const rateLimits = parseBool('RATE_LIMITS', env.RATE_LIMITS, true);
+  if (!rateLimits) acceptWeakness(env, nodeEnv, acceptedWeaknesses, 'ALLOW_RATE_LIMITS_OFF', 'RATE_LIMITS=off');
   return {
+    acceptedWeaknesses,
     nodeEnv,
     host: env.HOST || '127.0.0.1',
     dataDir: resolve(env.DATA_DIR || './data'),
     redisUrl: env.REDIS_URL || null,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
-    rateLimits: parseBool('RATE_LIMITS', env.RATE_LIMITS, true),
+    rateLimits,
     logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info'),
     sessionCache: {
       enabled: parseBool('SESSION_CACHE', env.SESSION_CACHE, true),
       maxAgeMs: parseDuration('SESSION_CACHE_MAX_AGE', env.SESSION_CACHE_MAX_AGE, '60s'),
     },
   };
+}
+
+/**
+ * Production refuses a weak setting (issue 33 item 7) unless its own opt-in variable is true; an
+ * accepted one is added to `accepted`, which the app logs as a warning at start-up. Outside
+ * production nothing is refused.
+ */
+export function acceptWeakness(env: Env, nodeEnv: NodeEnv, accepted: string[], optIn: string, weakness: string): void {
+  if (nodeEnv !== 'production') return;
+  if (!parseBool(optIn, env[optIn], false))
+    throw new ConfigError(`${weakness} is refused in production (set ${optIn}=true to accept it)`);
+  accepted.push(`${optIn}=true: ${weakness}`);
+}
+
+/** The embedded database (PGlite) in production: one process, no replication (ALLOW_EMBEDDED_DATABASE). */
+export function checkDatabaseUrl(common: CommonConfig, env: Env, name: string, url: string): void {
+  if (/^postgres(ql)?:\/\//i.test(url)) return;
+  acceptWeakness(
+    env,
+    common.nodeEnv,
+    common.acceptedWeaknesses,
+    'ALLOW_EMBEDDED_DATABASE',
+    `${name} unset: the embedded database`,
+  );
+}
+
+const LOCAL_HOST = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\]|0\.0\.0\.0)$/i;
+
+/**
+ * Origins allowed to call with credentials (cookies, CORS with credentials): in production a plain
+ * http:// origin or a local one (localhost, 127.x, [::1]) lets any page a developer's browser runs
+ * there act as the signed-in user (ALLOW_LOCALHOST_ORIGINS).
+ */
+export function checkCredentialedOrigins(
+  common: CommonConfig,
+  env: Env,
+  name: string,
+  origins: readonly string[],
+): void {
+  const weak = origins.filter((origin) => {
+    try {
+      const u = new URL(origin);
+      return u.protocol !== 'https:' || LOCAL_HOST.test(u.hostname);
+    } catch {
+      throw new ConfigError(`${name}: "${origin}" is not an origin`);
+    }
+  });
+  if (weak.length)
+    acceptWeakness(
+      env,
+      common.nodeEnv,
+      common.acceptedWeaknesses,
+      'ALLOW_LOCALHOST_ORIGINS',
+      `${name} allows ${weak.join(', ')} with credentials`,
+    );
 }
 
 /** Freezes a configuration and everything in it, so no module can change a setting after boot. */

@@ -121,6 +121,8 @@ export interface HttpOptions {
   trustProxy: TrustProxy;
   bodyLimit?: number;
   logger?: FastifyServerOptions['logger'];
+  /** Weak settings production was told to accept (CommonConfig.acceptedWeaknesses): each logged as a warning. */
+  acceptedWeaknesses?: readonly string[];
   /** Where log lines go instead of stdout (tests read them). */
   logStream?: { write(line: string): void };
   /** Path prefixes whose next segment is a secret (a capability token): masked in the logs. */
@@ -156,6 +158,8 @@ export function createHttp(opts: HttpOptions): FastifyInstance {
       return app.errorHandler(err, request, reply);
     },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as FastifyInstance;
+  for (const weakness of opts.acceptedWeaknesses ?? [])
+    app.log.warn({ weakness }, 'weak setting accepted in production by its ALLOW_ variable');
   app.setValidatorCompiler(validatorCompiler);
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
     const text = body as string;

@@ -17,6 +17,8 @@ const PROD = {
   EID_CALLBACK_URL: 'https://app.example.no/api/auth/eid/callback',
   EID_CALLBACK_URL_MOBILE: 'app://auth/callback',
   OPEN_BANKING_PROVIDER: 'sandbox',
+  REMITTANCE_DATABASE_URL: 'postgres://app@db.example/remittance',
+  ALLOWED_ORIGINS: 'https://app.example.no',
 };
 
 describe('configuration (G7, G8)', () => {
@@ -60,6 +62,21 @@ describe('configuration (G7, G8)', () => {
     fails({ EID_CALLBACK_URL: undefined }, /EID_CALLBACK_URL/);
     fails({ OPEN_BANKING_PROVIDER: undefined }, /OPEN_BANKING_PROVIDER/);
     fails({}, /sandbox is refused/);
+  });
+
+  it('refuses weak production settings unless each is accepted by its own ALLOW_ variable (issue 33 item 7)', () => {
+    const prod = (env: Record<string, string | undefined>) => () =>
+      loadConfig({ DATA_DIR: dataDir(), ...PROD, ...env });
+    for (const [env, optIn] of [
+      [{ RATE_LIMITS: 'off' }, 'ALLOW_RATE_LIMITS_OFF'],
+      [{ REMITTANCE_DATABASE_URL: undefined }, 'ALLOW_EMBEDDED_DATABASE'],
+      [{ ALLOWED_ORIGINS: undefined }, 'ALLOW_LOCALHOST_ORIGINS'],
+      [{ ALLOWED_ORIGINS: 'https://app.example.no,http://localhost:5173' }, 'ALLOW_LOCALHOST_ORIGINS'],
+    ] as const) {
+      expect(prod(env), optIn).toThrow(`set ${optIn}=true to accept it`);
+      // Accepted, start-up goes on to the next check (here the sandbox bank production refuses).
+      expect(prod({ ...env, [optIn]: 'true' }), optIn).toThrow(/sandbox is refused/);
+    }
   });
 
   it('needs RS256 keys when JWT_ALGORITHM=RS256', () => {
