@@ -57,7 +57,12 @@ export async function buildApp(
   db: Database<DB>,
   opts: BuildOptions = {},
 ): Promise<FastifyInstance & { ctx: AppContext; scheduler: Scheduler; remitRoutes: RouteEntry[] }> {
-  const app = createHttp({ logLevel: config.logLevel, trustProxy: config.trustProxy, securityHeaders: {} });
+  const app = createHttp({
+    logLevel: config.logLevel,
+    trustProxy: config.trustProxy,
+    securityHeaders: {},
+    acceptedWeaknesses: config.acceptedWeaknesses,
+  });
   registerErrorHandling(app);
   // Every route, public ones included, for the security suite (test/route-security.test.ts).
   const remitRoutes = collectRoutes(app);

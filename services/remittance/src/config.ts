@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import {
   type CommonConfig,
   ConfigError,
+  checkCredentialedOrigins,
+  checkDatabaseUrl,
   databaseUrl,
   deepFreeze,
   type Env,
@@ -261,6 +263,9 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     nodeEnv,
     dataDir: join(dataDir, 'remittance'),
   });
+  // Weak settings production refuses unless accepted by name (issue 33 item 7).
+  checkDatabaseUrl(config, env, 'REMITTANCE_DATABASE_URL', config.databaseUrl);
+  checkCredentialedOrigins(config, env, 'ALLOWED_ORIGINS', config.allowedOrigins);
   // Checked last so that missing secrets are reported first.
   const obProvider = env.OPEN_BANKING_PROVIDER || (production ? '' : 'sandbox');
   if (production && (obProvider === 'sandbox' || obProvider === '')) {

@@ -20,6 +20,8 @@ const PROD = {
   RECEIPT_ISSUER_NAME: 'Eksempel Betaling AS',
   RECEIPT_ISSUER_ORG_NUMBER: '923 456 783',
   NATIONAL_ID_PEPPER: long('p'),
+  REMITTANCE_DATABASE_URL: 'postgres://app@db.example/remittance',
+  ALLOWED_ORIGINS: 'https://app.example.no',
 };
 
 describe('configuration (G7, G8)', () => {
@@ -92,6 +94,21 @@ describe('configuration (G7, G8)', () => {
     expect(() => loadConfig({ DATA_DIR: dataDir(), RECEIPT_ISSUER_ORG_NUMBER: '923456784' })).toThrow(
       /RECEIPT_ISSUER_ORG_NUMBER/,
     );
+  });
+
+  it('refuses weak production settings unless each is accepted by its own ALLOW_ variable (issue 33 item 7)', () => {
+    const prod = (env: Record<string, string | undefined>) => () =>
+      loadConfig({ DATA_DIR: dataDir(), ...PROD, ...env });
+    for (const [env, optIn] of [
+      [{ RATE_LIMITS: 'off' }, 'ALLOW_RATE_LIMITS_OFF'],
+      [{ REMITTANCE_DATABASE_URL: undefined }, 'ALLOW_EMBEDDED_DATABASE'],
+      [{ ALLOWED_ORIGINS: undefined }, 'ALLOW_LOCALHOST_ORIGINS'],
+      [{ ALLOWED_ORIGINS: 'https://app.example.no,http://localhost:5173' }, 'ALLOW_LOCALHOST_ORIGINS'],
+    ] as const) {
+      expect(prod(env), optIn).toThrow(`set ${optIn}=true to accept it`);
+      // Accepted, start-up goes on to the next check (here the sandbox bank production refuses).
+      expect(prod({ ...env, [optIn]: 'true' }), optIn).toThrow(/sandbox is refused/);
+    }
   });
 
   it('needs RS256 keys when JWT_ALGORITHM=RS256', () => {
