@@ -10,6 +10,7 @@ import secureJson from 'secure-json-parse';
 import { type TSchema, Type } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { Value } from 'typebox/value';
+import { registerBodyDrain } from './body-limits.js';
 import { assertSafeText } from './input-hygiene.js';
 import { securityHeaderList } from './security-headers.js';
 
@@ -120,10 +121,11 @@ export interface HttpOptions {
  * like every other error (G15), so each service answers them in its envelope.
  */
 export function createHttp(opts: HttpOptions): FastifyInstance {
+  const bodyLimit = opts.bodyLimit ?? 1024 * 1024;
   const app: FastifyInstance = Fastify({
     logger: opts.logger ?? { level: opts.logLevel },
     trustProxy: opts.trustProxy,
-    bodyLimit: opts.bodyLimit ?? 1024 * 1024,
+    bodyLimit,
     genReqId: requestIdFrom,
     logController: new LogController({
       requestIdLogLabel: 'requestId',
@@ -174,6 +176,9 @@ export function createHttp(opts: HttpOptions): FastifyInstance {
     if (request.body !== undefined) checkedBodies.set(request, request.body);
     done();
   });
+  // A body refused while it still arrives is read to its end (up to a cap) before the answer, so
+  // the client can read the 413 (issue 25 item 2).
+  registerBodyDrain(app, bodyLimit);
   // A route's own preValidation hook may replace the body (a multipart form turned into fields):
   // that new body is checked before the handler too.
   app.addHook('preHandler', (request, _reply, done) => {

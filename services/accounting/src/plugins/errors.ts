@@ -64,10 +64,12 @@ function fromFault(fault: Fault, request: FastifyRequest): AppError {
       return new AppError('SVC-9002');
     case 'bad_url':
       return new AppError('SVC-9003', { path: ['is not a valid URL'] });
-    // Malformed JSON, a body too large or too deep, an unsupported content type (422 rather than
-    // 415: the catalog has no code for it, see docs), bad multipart: malformed input.
+    // A body over the limit: 413 SVC-9009 (issue 25 item 2). Malformed JSON, a body too deep, an
+    // unsupported content type (422 rather than 415: the catalog has no code for it, see docs),
+    // bad multipart: malformed input.
     case 'rejected':
-      return new AppError('SVC-9003', { body: [fault.status === 413 ? 'body is too large' : fault.message] });
+      if (fault.status === 413) return new AppError('SVC-9009', { body: ['must be at most 1 MiB'] });
+      return new AppError('SVC-9003', { body: [fault.message] });
     case 'internal':
       return new AppError(fault.database ? 'SVC-9006' : 'SVC-9004');
   }
