@@ -15,11 +15,18 @@ declare module 'fastify' {
   }
 }
 
+/** An enum's refusal lists what it takes (issue 25 item 6: an unknown action names the allowed ones). */
+function allowedValues(issue: ValidationIssue): string | null {
+  const allowed = issue.params?.allowedValues;
+  return issue.keyword === 'enum' && Array.isArray(allowed) ? `must be one of: ${allowed.join(', ')}` : null;
+}
+
 /** A1 details: field path (`items[0].unitPrice`) -> messages; the whole body under `body`. */
 function validationDetails(issues: ValidationIssue[]): ErrorDetails {
   const details: ErrorDetails = {};
   for (const issue of issues) {
-    const message = issue.keyword === 'required' ? 'is required' : (issue.message ?? 'is invalid');
+    const message =
+      issue.keyword === 'required' ? 'is required' : (allowedValues(issue) ?? issue.message ?? 'is invalid');
     for (const field of issueFields(issue)) addDetail(details, field || 'body', message);
   }
   return details;
