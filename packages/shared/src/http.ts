@@ -4,7 +4,13 @@ import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import closeWithGrace from 'close-with-grace';
 import type { FastifySchemaCompiler } from 'fastify';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions, LogController } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+  LogController,
+} from 'fastify';
 import type { HelmetOptions } from 'helmet';
 import secureJson from 'secure-json-parse';
 import { type TSchema, Type } from 'typebox';
@@ -39,6 +45,12 @@ function depthOf(value: unknown): number {
     for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, d + 1]);
   }
   return max;
+}
+
+/** No body was declared, or an empty JSON one (a multipart body on a JSON route stays refused). */
+function noOrJsonBody(request: FastifyRequest): boolean {
+  const type = request.headers['content-type'];
+  return type === undefined || /^application\/json\b/i.test(type);
 }
 
 function isObjectSchema(schema: unknown): boolean {
@@ -174,7 +186,8 @@ export function createHttp(opts: HttpOptions): FastifyInstance {
   app.addHook('preValidation', (request, _reply, done) => {
     // No body where the route takes an object is an empty object (issue 25 item 6): an action with
     // nothing to say (POST /invoices/:id/send) is accepted, and a missing field is named as missing.
-    if (request.body === undefined && isObjectSchema(request.routeOptions.schema?.body)) request.body = {};
+    if (request.body === undefined && isObjectSchema(request.routeOptions.schema?.body) && noOrJsonBody(request))
+      request.body = {};
     try {
       assertSafeText(request);
     } catch (err) {
