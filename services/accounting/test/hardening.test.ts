@@ -149,7 +149,8 @@ describe('errors raised before a handler runs (G15)', () => {
     });
     // Issue 25 item 2: a body over the limit is 413 SVC-9009 (our code beyond the spec's catalog).
     expectCatalogError(big, 413, 'SVC-9009');
-    expect(big.json().error.details).toEqual({ body: ['must be at most 1 MiB'] });
+    // Detail messages in the organization's language (sr), field keys English (issue 25 item 6).
+    expect(big.json().error.details).toEqual({ body: ['sme imati najviše 1 MiB'] });
   });
 });
 

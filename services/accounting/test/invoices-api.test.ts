@@ -531,7 +531,7 @@ describe('status machine and ledger postings (A8, A10)', () => {
     for (const action of ['mark_paid', 'view', '']) {
       const res = await patchStatus(t.app, owner, draft.id, { action });
       expect([res.statusCode, res.json().error.code]).toEqual([422, 'SVC-9003']);
-      expect(res.json().error.details.action).toEqual(['must be one of: send, mark-paid, cancel']);
+      expect(res.json().error.details.action).toEqual(['mora biti jedno od: send, mark-paid, cancel']);
     }
   });
 

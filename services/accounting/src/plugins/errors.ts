@@ -3,6 +3,7 @@ import { UNSAFE_TEXT_KEYWORD } from '@app/shared/input-hygiene';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { type ErrorCode, type Language, languageFromHeader, messageFor, statusFor } from '../lib/catalog.js';
+import { localizeDetails } from '../lib/detail-messages.js';
 import { AppError, addDetail, type ErrorDetails } from '../lib/errors.js';
 
 declare module 'fastify' {
@@ -99,7 +100,9 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
       error: {
         code: err.code,
         message: messageFor(err.code, request.lang ?? 'en'),
-        ...(err.details && Object.keys(err.details).length ? { details: err.details } : {}),
+        ...(err.details && Object.keys(err.details).length
+          ? { details: localizeDetails(err.details, request.lang ?? 'en') }
+          : {}),
         ...(status >= 500 ? { requestId: request.id } : {}),
       },
     }),
