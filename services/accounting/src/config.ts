@@ -23,6 +23,8 @@ export interface Config extends CommonConfig {
   refreshTokenTtlMs: number;
   refreshTokenTtlRememberMs: number;
   inviteTtlMs: number;
+  /** Step-up: disabling 2FA needs a sign-in at most this old (REAUTH_MAX_AGE). */
+  reauthMaxAgeMs: number;
   webOrigin: string;
   corsOrigins: string[];
   bcryptCost: number;
@@ -58,6 +60,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     refreshTokenTtlMs: parseDuration('REFRESH_TOKEN_TTL', env.REFRESH_TOKEN_TTL, '7d'),
     refreshTokenTtlRememberMs: parseDuration('REFRESH_TOKEN_TTL_REMEMBER', env.REFRESH_TOKEN_TTL_REMEMBER, '30d'),
     inviteTtlMs: parseDuration('INVITE_TTL', env.INVITE_TTL, '7d'),
+    reauthMaxAgeMs: parseDuration('REAUTH_MAX_AGE', env.REAUTH_MAX_AGE, '10m'),
     webOrigin,
     // The production web origin and the local development origin (spec: Authentication 10).
     corsOrigins: [

@@ -511,6 +511,45 @@ describe('two-factor authentication', () => {
     expect((await login(h.app, s.email)).statusCode).toBe(200);
   });
 
+  it('refuses to disable 2FA on a sign-in older than REAUTH_MAX_AGE, with a valid code (issue 33 item 11)', async () => {
+    const now = freezeClock();
+    const s = await registerOrg(h.app);
+    const { secret } = (await h.app.inject(authed(s.token, { method: 'POST', url: '/api/v1/auth/2fa/setup' }))).json();
+    const totp = new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 });
+    const code = (at: number) => ({ code: totp.generate({ timestamp: at }) });
+    const enabled = await h.app.inject(
+      authed(s.token, { method: 'POST', url: '/api/v1/auth/2fa/enable', payload: code(now) }),
+    );
+    expect(enabled.json()).toEqual({ twoFactorEnabled: true });
+    // 11 minutes later the access token is still valid (15 min), but the sign-in is too old.
+    const later = now + 11 * 60_000;
+    vi.setSystemTime(later);
+    const stale = await h.app.inject(
+      authed(s.token, { method: 'POST', url: '/api/v1/auth/2fa/disable', payload: code(later) }),
+    );
+    expect(stale.statusCode).toBe(403);
+    expect(stale.json().error).toMatchObject({ code: 'SVC-1010', details: { reauthentication: expect.any(Array) } });
+    expect((await me(s.token)).json().twoFactorEnabled).toBe(true);
+    // A fresh sign-in (password and code) may disable it.
+    vi.setSystemTime(later + 30_000);
+    const fresh = await h.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/verify-2fa',
+      remoteAddress: freshIp(),
+      payload: { email: s.email, password: STRONG_PASSWORD, ...code(later + 30_000) },
+    });
+    expect(fresh.statusCode).toBe(200);
+    vi.setSystemTime(later + 60_000);
+    const done = await h.app.inject(
+      authed(fresh.json().tokens.accessToken, {
+        method: 'POST',
+        url: '/api/v1/auth/2fa/disable',
+        payload: code(later + 60_000),
+      }),
+    );
+    expect(done.json()).toEqual({ twoFactorEnabled: false });
+  });
+
   it('refuses a code that is too old (two steps back)', async () => {
     const now = freezeClock();
     const s = await registerOrg(h.app);

@@ -256,8 +256,27 @@ export async function setupTwoFactor(scope: TenantScope, p: Principal) {
   return { secret, otpauthUrl: totpFor(secret, p.user.email).toString() };
 }
 
-export async function setTwoFactor(scope: TenantScope, p: Principal, code: string, enable: boolean) {
+/**
+ * Enables or disables 2FA with a current code. Disabling also needs a recent sign-in (step-up,
+ * issue 33 item 11): a stolen access token or refresh chain alone cannot strip the second factor.
+ */
+export async function setTwoFactor(
+  scope: TenantScope,
+  p: Principal,
+  code: string,
+  enable: boolean,
+  reauthMaxAgeMs = Number.POSITIVE_INFINITY,
+) {
   await scope.transaction(async (trx) => {
+    if (!enable) {
+      const signedIn = await repo.findSessionStart(trx, p.orgId, p.sessionId);
+      // 403 SVC-1010 (a code is required) with the reason: the code must come with a fresh sign-in.
+      if (!signedIn || Date.now() - signedIn.getTime() > reauthMaxAgeMs) {
+        throw new AppError('SVC-1010', {
+          reauthentication: ['sign in again (password and code) within REAUTH_MAX_AGE to disable 2FA'],
+        });
+      }
+    }
     const secrets = await repo.findUserSecrets(trx, p.orgId, p.userId);
     if (!secrets?.two_factor_secret || secrets.two_factor_enabled === enable) {
       throw new AppError('SVC-9003', { twoFactor: [enable ? 'run 2fa/setup first' : 'is not enabled'] });
