@@ -4,12 +4,19 @@ import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import closeWithGrace from 'close-with-grace';
 import type { FastifySchemaCompiler } from 'fastify';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions, LogController } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+  LogController,
+} from 'fastify';
 import type { HelmetOptions } from 'helmet';
 import secureJson from 'secure-json-parse';
 import { type TSchema, Type } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { Value } from 'typebox/value';
+import { registerBodyDrain } from './body-limits.js';
 import type { TrustProxy } from './config.js';
 import { assertSafeText } from './input-hygiene.js';
 import { loggerOptions } from './log-redaction.js';
@@ -40,6 +47,16 @@ function depthOf(value: unknown): number {
     for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, d + 1]);
   }
   return max;
+}
+
+/** No body was declared, or an empty JSON one (a multipart body on a JSON route stays refused). */
+function noOrJsonBody(request: FastifyRequest): boolean {
+  const type = request.headers['content-type'];
+  return type === undefined || /^application\/json\b/i.test(type);
+}
+
+function isObjectSchema(schema: unknown): boolean {
+  return (schema as { type?: unknown } | undefined)?.type === 'object';
 }
 
 /** A schema whose every string input it converts to itself (strings, string literals, their unions). */
@@ -140,10 +157,11 @@ export interface HttpOptions {
  * like every other error (G15), so each service answers them in its envelope.
  */
 export function createHttp(opts: HttpOptions): FastifyInstance {
+  const bodyLimit = opts.bodyLimit ?? 1024 * 1024;
   const app: FastifyInstance = Fastify({
     logger: opts.logger ?? { ...loggerOptions(opts.logLevel, opts.secretPaths), stream: opts.logStream },
     trustProxy: fastifyTrustProxy(opts.trustProxy),
-    bodyLimit: opts.bodyLimit ?? 1024 * 1024,
+    bodyLimit,
     genReqId: requestIdFrom,
     logController: new LogController({
       requestIdLogLabel: 'requestId',
@@ -188,6 +206,10 @@ export function createHttp(opts: HttpOptions): FastifyInstance {
     done();
   });
   app.addHook('preValidation', (request, _reply, done) => {
+    // No body where the route takes an object is an empty object (issue 25 item 6): an action with
+    // nothing to say (POST /invoices/:id/send) is accepted, and a missing field is named as missing.
+    if (request.body === undefined && isObjectSchema(request.routeOptions.schema?.body) && noOrJsonBody(request))
+      request.body = {};
     try {
       assertSafeText(request);
     } catch (err) {
@@ -196,6 +218,9 @@ export function createHttp(opts: HttpOptions): FastifyInstance {
     if (request.body !== undefined) checkedBodies.set(request, request.body);
     done();
   });
+  // A body refused while it still arrives is read to its end (up to a cap) before the answer, so
+  // the client can read the 413 (issue 25 item 2).
+  registerBodyDrain(app, bodyLimit);
   // A route's own preValidation hook may replace the body (a multipart form turned into fields):
   // that new body is checked before the handler too.
   app.addHook('preHandler', (request, _reply, done) => {

@@ -174,7 +174,7 @@ describe('POST /transactions', () => {
       amount: 5,
     });
     expect(res.statusCode).toBe(422);
-    expect(res.json().error).toMatchObject({ code: 'SVC-9003', details: { debitAccountId: ['account is inactive'] } });
+    expect(res.json().error).toMatchObject({ code: 'SVC-9003', details: { debitAccountId: ['konto nije aktivan'] } });
   });
 
   it('is refused to viewers', async () => {

@@ -44,6 +44,7 @@ import { RecipientsService } from './modules/recipients/recipients.service.js';
 import { settingsRoutes } from './modules/settings/settings.routes.js';
 import { transactionsRoutes } from './modules/transactions/transactions.routes.js';
 import { TransactionsService } from './modules/transactions/transactions.service.js';
+import { OPERATION_DOCS } from './operation-docs.js';
 import { registerSurfaceAuth, requireSurfaceOrPublic } from './plugins/authenticate.js';
 
 export interface BuildOptions {
@@ -92,6 +93,7 @@ export async function buildApp(
       cookie: { type: 'apiKey', in: 'cookie', name: 'app_token' },
       bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
     },
+    describe: (method, url) => OPERATION_DOCS[`${method} ${url.replace(/^\/(api|v1)(?=\/)/, '')}`],
   });
 
   // Application services.

@@ -3,7 +3,7 @@ import { newId } from '@app/shared/secrets';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import type { UserScope } from '../../db/user-scope.js';
-import { AppError, notFound, unauthorized, validationError } from '../../errors.js';
+import { AppError, badRequest, notFound, unauthorized, validationError } from '../../errors.js';
 import { remittanceEta } from '../../lib/corridors.js';
 import { checkAmount, toNumber } from '../../lib/validation.js';
 import { isLiveSession, type SessionProof } from '../auth/sessions.repository.js';
@@ -114,9 +114,10 @@ export class PaymentsService {
       };
     }
     const recipientId = input.recipientId;
+    // R2: a missing field is 400 bad_request, a conditionally required one too (issue 25 item 3).
     if (!recipientId)
-      throw validationError('recipientId is required for a remittance', [
-        { field: 'recipientId', message: 'required' },
+      throw badRequest('recipientId is required for a remittance', [
+        { field: 'recipientId', message: 'is required when type is remittance' },
       ]);
     const ctx = await user.run((db) => repo.remitContext(db, user.userId, recipientId, null));
     if (!ctx?.recipient_id || !ctx.recipient_country || !ctx.recipient_currency) throw notFound('Recipient not found');
