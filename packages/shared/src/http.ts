@@ -10,7 +10,9 @@ import secureJson from 'secure-json-parse';
 import { type TSchema, Type } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { Value } from 'typebox/value';
+import type { TrustProxy } from './config.js';
 import { assertSafeText } from './input-hygiene.js';
+import { loggerOptions } from './log-redaction.js';
 import { securityHeaderList } from './security-headers.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -97,6 +99,18 @@ const buildSerializer: typeof defaultSerializerFactory = (externalSchemas, optio
   return (route) => lazily(() => compile(route));
 };
 
+/**
+ * TRUST_PROXY as Fastify takes it. Fastify 5 answers a bare hop count by trusting nothing (it cannot
+ * check the immediate peer), so a hop count is given as the function Express uses: the socket
+ * address and the next `hops - 1` X-Forwarded-For entries from the right are proxies, the one after
+ * them is the client. Only sound when the service cannot be reached but through those proxies
+ * (docs/configuration.md); addresses or CIDR ranges check the peer and are preferred.
+ */
+export function fastifyTrustProxy(trust: TrustProxy): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust !== 'number') return trust;
+  return (_address, hop) => hop < trust;
+}
+
 export class BodyTooDeepError extends Error {
   statusCode = 400;
   code = 'FST_ERR_CTP_INVALID_JSON_BODY';
@@ -104,9 +118,15 @@ export class BodyTooDeepError extends Error {
 
 export interface HttpOptions {
   logLevel: string;
-  trustProxy: boolean;
+  trustProxy: TrustProxy;
   bodyLimit?: number;
   logger?: FastifyServerOptions['logger'];
+  /** Weak settings production was told to accept (CommonConfig.acceptedWeaknesses): each logged as a warning. */
+  acceptedWeaknesses?: readonly string[];
+  /** Where log lines go instead of stdout (tests read them). */
+  logStream?: { write(line: string): void };
+  /** Path prefixes whose next segment is a secret (a capability token): masked in the logs. */
+  secretPaths?: readonly string[];
   /** Helmet's options for the security headers every response carries. */
   securityHeaders?: HelmetOptions;
 }
@@ -121,8 +141,8 @@ export interface HttpOptions {
  */
 export function createHttp(opts: HttpOptions): FastifyInstance {
   const app: FastifyInstance = Fastify({
-    logger: opts.logger ?? { level: opts.logLevel },
-    trustProxy: opts.trustProxy,
+    logger: opts.logger ?? { ...loggerOptions(opts.logLevel, opts.secretPaths), stream: opts.logStream },
+    trustProxy: fastifyTrustProxy(opts.trustProxy),
     bodyLimit: opts.bodyLimit ?? 1024 * 1024,
     genReqId: requestIdFrom,
     logController: new LogController({
@@ -138,6 +158,8 @@ export function createHttp(opts: HttpOptions): FastifyInstance {
       return app.errorHandler(err, request, reply);
     },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as FastifyInstance;
+  for (const weakness of opts.acceptedWeaknesses ?? [])
+    app.log.warn({ weakness }, 'weak setting accepted in production by its ALLOW_ variable');
   app.setValidatorCompiler(validatorCompiler);
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
     const text = body as string;

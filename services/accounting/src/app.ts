@@ -58,6 +58,9 @@ export async function buildApp(config: Readonly<Config>, db: Database<DB>): Prom
     logLevel: config.logLevel,
     trustProxy: config.trustProxy,
     securityHeaders: { contentSecurityPolicy: false },
+    // The public invoice link's token is the capability: never logged.
+    secretPaths: ['/api/v1/public/invoices/'],
+    acceptedWeaknesses: config.acceptedWeaknesses,
   });
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : null;
   const ctx: AppContext = {

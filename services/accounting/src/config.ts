@@ -1,6 +1,9 @@
 import { join } from 'node:path';
 import {
+  acceptWeakness,
   type CommonConfig,
+  checkCredentialedOrigins,
+  checkDatabaseUrl,
   databaseUrl,
   deepFreeze,
   type Env,
@@ -23,6 +26,8 @@ export interface Config extends CommonConfig {
   refreshTokenTtlMs: number;
   refreshTokenTtlRememberMs: number;
   inviteTtlMs: number;
+  /** Step-up: disabling 2FA needs a sign-in at most this old (REAUTH_MAX_AGE). */
+  reauthMaxAgeMs: number;
   webOrigin: string;
   corsOrigins: string[];
   bcryptCost: number;
@@ -48,7 +53,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   const { nodeEnv, dataDir } = common;
   const port = parsePort('ACCOUNTING_PORT', env.ACCOUNTING_PORT, 3000);
   const webOrigin = env.WEB_ORIGIN ?? 'http://localhost:5173';
-  return deepFreeze({
+  const config: Config = {
     ...common,
     version: packageVersion(join(import.meta.dirname, '..')),
     port,
@@ -58,11 +63,15 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     refreshTokenTtlMs: parseDuration('REFRESH_TOKEN_TTL', env.REFRESH_TOKEN_TTL, '7d'),
     refreshTokenTtlRememberMs: parseDuration('REFRESH_TOKEN_TTL_REMEMBER', env.REFRESH_TOKEN_TTL_REMEMBER, '30d'),
     inviteTtlMs: parseDuration('INVITE_TTL', env.INVITE_TTL, '7d'),
+    reauthMaxAgeMs: parseDuration('REAUTH_MAX_AGE', env.REAUTH_MAX_AGE, '10m'),
     webOrigin,
     // The production web origin and the local development origin (spec: Authentication 10).
     corsOrigins: [
       webOrigin,
-      ...(env.CORS_DEV_ORIGIN ?? 'http://localhost:5173').split(',').map((s) => s.trim()),
+      // Production has no development origin unless CORS_DEV_ORIGIN names one (and it is accepted).
+      ...(env.CORS_DEV_ORIGIN ?? (nodeEnv === 'production' ? '' : 'http://localhost:5173'))
+        .split(',')
+        .map((s) => s.trim()),
     ].filter((v, i, a) => v && a.indexOf(v) === i),
     bcryptCost: parseBcryptCost(env.BCRYPT_COST, nodeEnv),
     exchangeRateFeed: {
@@ -79,5 +88,17 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       timeoutMs: parseDuration('CLAMAV_TIMEOUT', env.CLAMAV_TIMEOUT, '30s'),
     },
     publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://${common.host}:${port}`).replace(/\/+$/, ''),
-  });
+  };
+  // Weak settings production refuses unless accepted by name (issue 33 item 7).
+  checkDatabaseUrl(config, env, 'ACCOUNTING_DATABASE_URL', config.databaseUrl);
+  checkCredentialedOrigins(config, env, 'WEB_ORIGIN/CORS_DEV_ORIGIN', config.corsOrigins);
+  if (!config.clamav.socket && !config.clamav.host)
+    acceptWeakness(
+      env,
+      nodeEnv,
+      config.acceptedWeaknesses,
+      'ALLOW_BUILTIN_SCANNER',
+      'no CLAMAV_SOCKET or CLAMAV_HOST: receipts checked for the EICAR test file only',
+    );
+  return deepFreeze(config);
 }
