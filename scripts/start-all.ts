@@ -1,4 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { databaseUrl } from '../packages/shared/src/config.js';
+import { isNewEmbeddedDatabase, pgliteTemplatePath } from '../packages/shared/src/db/pglite-template.js';
+import type { StartupReport } from '../packages/shared/src/startup.js';
 import { buildAll, ROOT } from './build.js';
 import { SERVICE_NODE_FLAGS } from './node-flags.js';
 
@@ -20,7 +25,50 @@ for (const name of services) {
     process.exit(2);
   }
 }
-if (!fromSource) await buildAll();
+
+// Issue 25 item 8: say what a start does, and do the slow part of a first start (PGlite's initdb)
+// once, while the services are built, instead of once per service after the build.
+const started = performance.now();
+const seconds = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;
+const say = (text: string) => console.log(`[start] ${text}`);
+const dataDir = resolve(process.env.DATA_DIR || './data');
+const DATABASE_DIRS: Record<string, string> = { accounting: 'accounting', remittance: 'remittance/db' };
+const newDatabases = services.filter((name) =>
+  isNewEmbeddedDatabase(databaseUrl(process.env[`${name.toUpperCase()}_DATABASE_URL`], dataDir, DATABASE_DIRS[name])),
+);
+const template = pgliteTemplatePath(dataDir);
+const preparing = newDatabases.length > 0 && !existsSync(template) ? prepareCluster(template) : Promise.resolve();
+if (!fromSource) {
+  say(`building ${services.join(' and ')} (esbuild) ...`);
+  await buildAll();
+  say(`built in ${seconds()}`);
+}
+await preparing;
+
+/**
+ * initdb once into the tarball both new databases start from (packages/shared/src/db/pglite-template.ts),
+ * in a child process, so the build's esbuild service is not starved by the WebAssembly initdb.
+ */
+function prepareCluster(path: string): Promise<void> {
+  say(`first start: preparing the embedded PostgreSQL cluster for ${newDatabases.join(' and ')} in ${path} ...`);
+  const code = `import { createPgliteTemplate } from './packages/shared/src/db/pglite-template.ts'; await createPgliteTemplate(${JSON.stringify(path)});`;
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
+  return new Promise((done) => {
+    child.on('exit', (code) => {
+      // Without the tarball each service runs initdb itself, as before: slower, never wrong.
+      say(
+        code === 0
+          ? `cluster prepared (${seconds()})`
+          : `could not prepare the cluster (exit ${code}); each service creates its own`,
+      );
+      done();
+    });
+  });
+}
+const ready = new Map<string, string>();
 
 const children = new Map<string, ChildProcess>();
 let stopping = false;
@@ -30,10 +78,21 @@ for (const name of services) {
   const entry = fromSource
     ? ['--import', 'tsx', `services/${name}/src/server.ts`]
     : [`services/${name}/dist/server.js`];
+  say(`starting ${name} ...`);
   const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS[name as 'accounting' | 'remittance'], ...entry], {
     cwd: ROOT,
-    stdio: 'inherit',
+    // The fourth channel carries the service's start-up reports (packages/shared/src/startup.ts).
+    stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
     env: process.env,
+  });
+  child.on('message', (m: StartupReport) => {
+    say(`${m.service}: ${m.text}`);
+    if (!m.url) return;
+    ready.set(m.service, m.url);
+    if (ready.size === services.length) {
+      const where = [...ready].map(([n, url]) => `${n} ${url} (API reference ${url}/docs)`).join(', ');
+      say(`ready in ${seconds()}: ${where}`);
+    }
   });
   children.set(name, child);
   child.on('exit', (code, signal) => {

@@ -71,6 +71,16 @@ it('starts both services and stops them with exit code 0 on SIGTERM', async () =
     } catch (err) {
       throw new Error(`${(err as Error).message}; service output:\n${output.slice(-3000)}`);
     }
+    // Issue 25 item 8: it says what it is doing (plain lines, before the services' JSON logs).
+    for (const step of [
+      '[start] building accounting and remittance (esbuild) ...',
+      '[start] accounting: applying the migrations',
+      '[start] remittance: applied 8 migrations',
+      `[start] accounting: listening at http://127.0.0.1:${port}`,
+      `[start] remittance: listening at http://127.0.0.1:${port + 1}`,
+    ])
+      expect(output).toContain(step);
+    expect(output).toMatch(/\[start\] ready in \d+\.\d s: /);
     // The bundles serve what needs their packages' own files and what loads on first use.
     await walkAccounting(`http://127.0.0.1:${port}`);
     await walkRemittance(`http://127.0.0.1:${port + 1}`);

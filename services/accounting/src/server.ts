@@ -1,8 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { configOrExit } from '@app/shared/config';
-import { createDatabase } from '@app/shared/db/database';
-import { migrate } from '@app/shared/db/migrate';
-import { listenGracefully } from '@app/shared/http';
+import { startService } from '@app/shared/startup';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import { DATABASE_SETTINGS } from './db/settings.js';
@@ -13,16 +11,26 @@ export const APP_ROLE = 'accounting_app';
 
 async function main() {
   const config = configOrExit('accounting', () => loadConfig());
-  const db = await createDatabase<DB>({ url: config.databaseUrl, appRole: APP_ROLE, settings: DATABASE_SETTINGS });
-  await migrate(db.raw, MIGRATIONS_DIR);
-  const app = await buildApp(config, db);
-  if (db.kind === 'pglite') {
-    app.log.info(
-      { dataDir: config.databaseUrl },
-      'embedded PGlite database (development/single instance; set ACCOUNTING_DATABASE_URL for PostgreSQL)',
-    );
-  }
-  await listenGracefully(app, { port: config.port, host: config.host, onClose: () => db.close() });
+  await startService<DB>({
+    name: 'accounting',
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    appRole: APP_ROLE,
+    settings: DATABASE_SETTINGS,
+    migrations: MIGRATIONS_DIR,
+    port: config.port,
+    host: config.host,
+    async buildApp(db) {
+      const app = await buildApp(config, db);
+      if (db.kind === 'pglite') {
+        app.log.info(
+          { dataDir: config.databaseUrl },
+          'embedded PGlite database (development/single instance; set ACCOUNTING_DATABASE_URL for PostgreSQL)',
+        );
+      }
+      return app;
+    },
+  });
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -223,7 +223,7 @@ describe('statement import (A14)', () => {
       'Date,Description,Amount,Reference', // 1
       '2026-05-01,"first', // 2
       'second",10,', // 3
-      '01.05.2026,bad date,10,', // 4
+      '05/01/2026,bad date,10,', // 4 (dd.mm.yyyy is accepted since issue 25; a slashed date is not)
       '2026-05-02,bad amount,ten,', // 5
       '2026-05-03,too,many,columns,here', // 6
       '', // 7 (empty, skipped)

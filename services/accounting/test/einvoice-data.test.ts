@@ -8,7 +8,7 @@ import {
 } from '../src/modules/einvoice/payment-reference.js';
 import { compactTaxId } from '../src/modules/einvoice/tax-ids.js';
 import { authed, buildTestApp, registerOrg, type TestApp } from './helpers.js';
-import { createCustomer, createInvoice, invoiceBody } from './invoices-fixtures.js';
+import { BA_ITEMS, createCustomer, createInvoice, HR_ITEMS, invoiceBody } from './invoices-fixtures.js';
 
 let h: TestApp;
 beforeAll(async () => {
@@ -208,11 +208,19 @@ describe('invoice data (E1)', () => {
     expect(isValidModel97(inv.paymentReference.slice(3))).toBe(true);
 
     const hr = await registerOrg(h.app, { country: 'HR', baseCurrency: 'EUR', language: 'hr' });
-    const hrInv = await createInvoice(h.app, hr, invoiceBody((await createCustomer(h.app, hr, { country: 'HR' })).id));
+    const hrInv = await createInvoice(
+      h.app,
+      hr,
+      invoiceBody((await createCustomer(h.app, hr, { country: 'HR' })).id, { items: HR_ITEMS }),
+    );
     expect(hrInv.paymentReference).toBe('HR01 2026-00013');
 
     const ba = await registerOrg(h.app, { country: 'BA', baseCurrency: 'BAM', language: 'bs' });
-    const baInv = await createInvoice(h.app, ba, invoiceBody((await createCustomer(h.app, ba, { country: 'BA' })).id));
+    const baInv = await createInvoice(
+      h.app,
+      ba,
+      invoiceBody((await createCustomer(h.app, ba, { country: 'BA' })).id, { items: BA_ITEMS }),
+    );
     expect(baInv.paymentReference).toBeNull();
   });
 });

@@ -31,6 +31,16 @@ export const ITEMS = [
   { description: 'Održavanje', quantity: 1, unitPrice: 499.99, taxRate: 10 },
 ];
 
+/** Lines at a Croatian or Bosnian organization's own rates (ITEMS carry the Serbian 20 and 10 %). */
+export const HR_ITEMS = [
+  { description: 'Savjetovanje', quantity: 2, unitPrice: 1500, taxRate: 25 },
+  { description: 'Knjige', quantity: 1, unitPrice: 499.99, taxRate: 5 },
+];
+export const BA_ITEMS = [
+  { description: 'Konsultantske usluge', quantity: 2, unitPrice: 1500, taxRate: 17 },
+  { description: 'Održavanje', quantity: 1, unitPrice: 499.99, taxRate: 17 },
+];
+
 export function invoiceBody(customerId: string, overrides: Record<string, unknown> = {}) {
   return {
     customerId,
@@ -101,4 +111,23 @@ export async function accountNets(db: Database<DB>, orgId: string): Promise<Reco
     WHERE a.organization_id = ${orgId}
     GROUP BY a.code ORDER BY a.code`.execute(db.system);
   return Object.fromEntries(rows.map((r) => [r.code, r.net]));
+}
+
+/**
+ * Adds rates to the organization's tax-rate settings (issue 32: an invoice line carries 0 or one of
+ * them), for suites whose invoices need a rate the country's defaults lack.
+ */
+export async function addTaxRates(app: FastifyInstance, s: Session, rates: number[]) {
+  const current = (await app.inject(authed(s.token, { method: 'GET', url: '/api/v1/settings/tax-rates' }))).json();
+  const res = await app.inject(
+    authed(s.token, {
+      method: 'PUT',
+      url: '/api/v1/settings/tax-rates',
+      payload: {
+        defaultVATRate: current.defaultVATRate,
+        rates: [...current.rates, ...rates.map((rate) => ({ name: `Added ${rate}`, rate }))],
+      },
+    }),
+  );
+  if (res.statusCode !== 200) throw new Error(`tax rates: ${res.statusCode} ${res.body}`);
 }

@@ -3,7 +3,7 @@ import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, authed, buildTestApp, registerOrg, type Session, type TestApp } from './helpers.js';
-import { createCustomer, createInvoice, invoiceBody, patchStatus, postingsOf } from './invoices-fixtures.js';
+import { createCustomer, createInvoice, HR_ITEMS, invoiceBody, patchStatus, postingsOf } from './invoices-fixtures.js';
 
 interface Received {
   from: string;
@@ -78,7 +78,7 @@ describe('invoice e-mail through SMTP (A11)', () => {
 
   it('POST /send delivers to the recipient and cc with the subject, the message, the link and the PDF attached', async () => {
     const customer = await createCustomer(t.app, owner, { email: 'kupac@example.test', currencyCode: 'EUR' });
-    const inv = await createInvoice(t.app, owner, invoiceBody(customer.id, DATES));
+    const inv = await createInvoice(t.app, owner, invoiceBody(customer.id, { ...DATES, items: HR_ITEMS }));
     const res = await t.app.inject(
       authed(owner.token, {
         method: 'POST',
@@ -135,7 +135,7 @@ describe('invoice e-mail through SMTP (A11)', () => {
 
   it('PATCH send mails the customer with the default subject in the organization language', async () => {
     const customer = await createCustomer(t.app, owner, { email: 'drugi@example.test', currencyCode: 'EUR' });
-    const inv = await createInvoice(t.app, owner, invoiceBody(customer.id, DATES));
+    const inv = await createInvoice(t.app, owner, invoiceBody(customer.id, { ...DATES, items: HR_ITEMS }));
     const before = smtp.received.length;
     const res = await patchStatus(t.app, owner, inv.id, { action: 'send' });
     expect(res.statusCode).toBe(200);

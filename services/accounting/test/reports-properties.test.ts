@@ -10,8 +10,8 @@ import { accountIds, manualEntry, report } from './reports-fixtures.js';
 /**
  * Properties of the reports over random books: manual entries between random accounts (never
  * 2300 or 1300, whose movements the VAT properties compare), invoices in RSD or EUR with several
- * tax rates, sent, some paid, some cancelled, and expenses in RSD or EUR with VAT, pending,
- * approved, paid or rejected, on dates across 2025-2026.
+ * tax rates (the Serbian organization's own: 0, 10, 20), sent, some paid, some cancelled, and
+ * expenses in RSD or EUR with VAT, pending, approved, paid or rejected, on dates across 2025-2026.
  */
 let t: TestApp;
 beforeAll(async () => {
@@ -53,7 +53,7 @@ const invoice = fc.record({
   date,
   eur: fc.boolean(),
   items: fc.array(
-    fc.record({ quantity: fc.integer({ min: 1, max: 5 }), unitPrice: cents, taxRate: fc.constantFrom(0, 10, 20, 25) }),
+    fc.record({ quantity: fc.integer({ min: 1, max: 5 }), unitPrice: cents, taxRate: fc.constantFrom(0, 10, 20) }),
     { minLength: 1, maxLength: 3 },
   ),
   // biome-ignore lint/suspicious/noThenProperty: a plain record field, never awaited.

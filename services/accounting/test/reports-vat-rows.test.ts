@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { vatReportJsonFromDocuments } from '../src/modules/reports/reports.sql.js';
 import { authed, buildTestApp, registerOrg, type Session, type TestApp } from './helpers.js';
-import { createCustomer, createInvoice, patchStatus } from './invoices-fixtures.js';
+import { addTaxRates, createCustomer, createInvoice, patchStatus } from './invoices-fixtures.js';
 
 /**
  * The VAT report is read from rows the database precomputes when a document changes
@@ -66,6 +66,8 @@ async function call(method: string, url: string, payload?: object, status = 200)
 beforeAll(async () => {
   t = await buildTestApp({ RATE_LIMITS: 'off', ACCESS_TOKEN_TTL: '20d' });
   s = await registerOrg(t.app, { baseCurrency: 'EUR', country: 'HR', language: 'hr' });
+  // The discount invoice below compares two rates with equal VAT (20 % of 100, 10 % of 200).
+  await addTaxRates(t.app, s, [20, 10]);
   org = { id: s.orgId, country: 'HR', baseCurrency: 'EUR' };
   const eur = await createCustomer(t.app, s, {
     name: 'Kupac "Zvijezda" \\ d.o.o.',

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Vat } from '../src/modules/reports/reports.schemas.js';
 import { authed, buildTestApp, registerOrg, type Session, type TestApp } from './helpers.js';
-import { createCustomer, createInvoice, patchStatus } from './invoices-fixtures.js';
+import { addTaxRates, createCustomer, createInvoice, patchStatus } from './invoices-fixtures.js';
 
 /**
  * The VAT report's JSON is built as text by PostgreSQL and sent as it is (reports.repository.ts
@@ -72,6 +72,7 @@ describe('VAT report as JSON text', () => {
 
   it("gives an invoice's rounding difference to its row with the largest VAT, the lower rate on a tie", async () => {
     const s = await registerOrg(t.app, { baseCurrency: 'EUR', country: 'HR', language: 'hr' });
+    await addTaxRates(t.app, s, [20, 10]);
     const customer = await createCustomer(t.app, s, { name: 'Kupac' });
     // Both rates carry 20.00 VAT; the discount beyond the net (310 of 300) leaves 30.00 posted to
     // 2300 (A8), so the rows must give back 10.00, from the lower rate, listed first.

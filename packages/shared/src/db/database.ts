@@ -8,6 +8,7 @@ import {
   sessionSql,
   type TransactionEnd,
 } from './context-dialect.js';
+import { isNewEmbeddedDatabase, readPgliteTemplate } from './pglite-template.js';
 import { createPglitePool, createPgPool, type RawPool } from './raw-client.js';
 import { DatabaseUnavailableError } from './unavailable.js';
 
@@ -65,14 +66,21 @@ export interface DatabaseOptions {
   settings?: Readonly<Record<string, string>>;
   /** PGlite tarball to start from (test templates). */
   loadDataDir?: Blob;
+  /**
+   * An embedded database directory without a cluster starts as a copy of this PGlite tarball when
+   * it exists (pglite-template.ts), instead of running initdb.
+   */
+  template?: string;
 }
 
 export async function openRawPool(opts: DatabaseOptions): Promise<RawPool> {
   if (/^postgres(ql)?:\/\//.test(opts.url)) return createPgPool(opts.url, opts.poolSize ?? 10, opts.settings);
   if (opts.url === 'memory://' || opts.url === '') return createPglitePool({ loadDataDir: opts.loadDataDir });
   const dir = opts.url.replace(/^file:\/\//, '');
+  const template =
+    !opts.loadDataDir && opts.template && isNewEmbeddedDatabase(dir) ? readPgliteTemplate(opts.template) : null;
   mkdirSync(dir, { recursive: true });
-  return createPglitePool({ dataDir: dir, loadDataDir: opts.loadDataDir });
+  return createPglitePool({ dataDir: dir, loadDataDir: opts.loadDataDir ?? template ?? undefined });
 }
 
 export async function createDatabase<DB>(opts: DatabaseOptions): Promise<Database<DB>> {

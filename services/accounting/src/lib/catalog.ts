@@ -199,10 +199,10 @@ export const CATALOG = {
   },
   'SVC-3008': {
     status: 422,
-    en: 'Tax rate must be between 0 and 100.',
-    sr: 'Poreska stopa mora biti između 0 i 100.',
-    bs: 'Porezna stopa mora biti između 0 i 100.',
-    hr: 'Porezna stopa mora biti između 0 i 100.',
+    en: "Tax rate must be 0 or one of the organization's tax rates (between 0 and 100).",
+    sr: 'Poreska stopa mora biti 0 ili jedna od poreskih stopa organizacije (između 0 i 100).',
+    bs: 'Porezna stopa mora biti 0 ili jedna od poreznih stopa organizacije (između 0 i 100).',
+    hr: 'Porezna stopa mora biti 0 ili jedna od poreznih stopa organizacije (između 0 i 100).',
   },
   'SVC-3009': {
     status: 422,

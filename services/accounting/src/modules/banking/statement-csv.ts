@@ -1,11 +1,13 @@
 import { type Options, Parser } from 'csv-parse';
 import { AppError } from '../../lib/errors.js';
+import { type Columns, columnsOf, localDate, POSITIONAL, requiredWidth } from './statement-columns.js';
 
 /**
  * Bank statement CSV (A14): columns Date (YYYY-MM-DD), Description, Amount (signed), Reference
  * (optional). RFC 4180 quoting, UTF-8 with or without BOM, comma or semicolon delimiter detected
- * from the first line; with semicolons the amount may use a decimal comma ("-1.234,56"). A first
- * row whose first field is "Date" is a header. The upload is read first as raw bytes (at most
+ * from the first line; an amount with a comma uses a decimal comma ("-1.234,56"). A first row that
+ * names a date column is a header, and then columns are found by name, local bank exports' names
+ * included (statement-columns.ts); dates may also be written 27.11.2026 or 27.11.2026. (issue 25). The upload is read first as raw bytes (at most
  * 5 MB, `readUpload`), then parsed as a stream: the parsed rows are never held whole, accepted
  * rows are handed on in batches (compact column arrays) while the rest is still being parsed.
  */
@@ -219,6 +221,7 @@ const MAX_DESCRIPTION = 500;
 const MAX_REFERENCE = 200;
 const HEAD_BYTES = 64 * 1024;
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const ZERO = /^[+-]?0*(?:[.,]0*)?$/;
 const DOT_DECIMAL = /^[+-]?\d{1,15}(\.\d+)?$/;
 const COMMA_DECIMAL = /^[+-]?(\d{1,3}(\.\d{3})+|\d{1,15})(,\d+)?$/;
 
@@ -236,11 +239,16 @@ function validDate(s: string): boolean {
   return day <= (month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]);
 }
 
-/** The amount as a plain decimal string, or null. Decimal comma only with semicolons. */
-export function normaliseAmount(raw: string, delimiter: ',' | ';', decimals: number): string | null {
-  const s = raw.trim();
+/**
+ * The amount as a plain decimal string, or null. A comma is a decimal comma, with optional dot (or
+ * space) thousands separators ("-1.234,56", "1 234,56"): with the comma delimiter such a field is
+ * quoted. Otherwise a plain decimal ("-1234.56", an optional "+").
+ */
+export function normaliseAmount(raw: string, decimals: number): string | null {
+  let s = raw.trim();
+  if (s.includes(' ') || s.includes('\u00a0')) s = s.replace(/(\d)[ \u00a0](?=\d{3}(?:\D|$))/g, '$1');
   let plain: string;
-  if (delimiter === ';' && s.includes(',')) {
+  if (s.includes(',')) {
     if (!COMMA_DECIMAL.test(s)) return null;
     plain = s.replace(/\./g, '').replace(',', '.');
   } else {
@@ -264,6 +272,31 @@ export function normaliseAmount(raw: string, delimiter: ',' | ';', decimals: num
   const int = plain.slice(start, intEnd);
   if (int === '0' && frac === '') return null; // zero moves no money
   return frac ? `${sign}${int}.${frac}` : `${sign}${int}`;
+}
+
+/** A refused amount's message. */
+const badAmount = (raw: string, decimals: number) =>
+  `amount "${raw.trim().slice(0, 40)}" is not a non-zero decimal with at most ${decimals} decimals`;
+
+/**
+ * The row's signed amount: its amount column, or, when the statement splits them, money in as a
+ * positive and money out as a negative amount (one of the two filled, the other empty or zero;
+ * either may carry a sign, only its size counts).
+ */
+function rowAmount(record: string[], c: Columns, decimals: number): string | { error: string } {
+  if (c.amount !== -1)
+    return normaliseAmount(record[c.amount], decimals) ?? { error: badAmount(record[c.amount], decimals) };
+  const out = record[c.debit] ?? '';
+  const into = record[c.credit] ?? '';
+  const outZero = ZERO.test(out.trim());
+  const inZero = ZERO.test(into.trim());
+  if (outZero && inZero) return { error: 'no amount: both money out and money in are empty or zero' };
+  if (!outZero && !inZero) return { error: 'both money out and money in carry an amount' };
+  const raw = outZero ? into : out;
+  const value = normaliseAmount(raw, decimals);
+  if (value === null) return { error: badAmount(raw, decimals) };
+  const magnitude = value.startsWith('-') ? value.slice(1) : value;
+  return outZero ? magnitude : `-${magnitude}`;
 }
 
 /** Counts commas and semicolons outside quotes on the first line; more semicolons means ';'. */
@@ -399,6 +432,8 @@ export async function* statementBatches(
   })();
   const bad = (line: number, error: string) => summary.errors.push({ line, error });
   let first = true;
+  let columns: Columns = POSITIONAL;
+  let width = 3;
   try {
     for await (const { record, endLine } of parser as AsyncIterable<ParsedRecord>) {
       // endLine is the line the record ends on; a quoted field with line breaks started earlier.
@@ -409,28 +444,36 @@ export async function* statementBatches(
         first = false;
         if (record.length < 3)
           throw fileError(`line ${line}: fewer than 3 columns (Date, Description, Amount, Reference)`);
-        if (record[0].trim().toLowerCase() === 'date') continue;
+        const named = columnsOf(record);
+        if (named && 'error' in named) throw fileError(`line ${line}: ${named.error}`);
+        if (named) {
+          columns = named;
+          width = requiredWidth(named);
+          continue;
+        }
       }
       summary.dataRows++;
-      if (record.length < 3 || record.length > 4) {
-        bad(line, `expected 3 or 4 columns, found ${record.length}`);
-        continue;
-      }
-      const date = record[0].trim();
-      const description = record[1].trim();
-      const amount = record[2].trim();
-      const reference = record.length === 4 ? record[3].trim() : '';
-      if (!validDate(date)) {
-        summary.dateErrors++;
-        bad(line, `date "${date.slice(0, 40)}" is not an ISO date (YYYY-MM-DD)`);
-        continue;
-      }
-      const value = normaliseAmount(amount, delimiter, currencyDecimals);
-      if (value === null) {
+      if (columns.header ? record.length < width : record.length < 3 || record.length > 4) {
         bad(
           line,
-          `amount "${amount.slice(0, 40)}" is not a non-zero decimal with at most ${currencyDecimals} decimals`,
+          columns.header
+            ? `expected at least ${width} columns, found ${record.length}`
+            : `expected 3 or 4 columns, found ${record.length}`,
         );
+        continue;
+      }
+      const rawDate = record[columns.date].trim();
+      const description = record[columns.description].trim();
+      const reference = record[columns.reference]?.trim() ?? '';
+      const date = validDate(rawDate) ? rawDate : localDate(rawDate);
+      if (date === null || !validDate(date)) {
+        summary.dateErrors++;
+        bad(line, `date "${rawDate.slice(0, 40)}" is not a date (YYYY-MM-DD or DD.MM.YYYY)`);
+        continue;
+      }
+      const value = rowAmount(record, columns, currencyDecimals);
+      if (typeof value !== 'string') {
+        bad(line, value.error);
         continue;
       }
       if (description.length > MAX_DESCRIPTION) {

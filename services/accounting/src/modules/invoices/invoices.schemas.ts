@@ -13,7 +13,10 @@ export const ItemBody = Type.Object({
   description: Type.String({ minLength: 1, maxLength: 500 }),
   quantity: Type.Number(),
   unitPrice: Type.Number(),
-  taxRate: Type.Number(),
+  // A decimal string is accepted too, so an item read back (taxRate "20") can be sent again as is.
+  taxRate: Type.Union([Type.Number(), Type.String({ pattern: '^-?[0-9]{1,20}([.][0-9]{1,20})?$' })], {
+    description: "percent: 0 or one of the organization's rates (GET /settings/tax-rates), compared as numbers",
+  }),
   accountId: Type.Optional(Type.Union([Uuid, Type.Null()])),
   unitCode: Type.Optional(
     Type.String({ pattern: '^[A-Z0-9]{1,3}$', description: 'UN/ECE Recommendation 20 unit code; default H87 (piece)' }),

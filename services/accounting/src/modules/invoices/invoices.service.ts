@@ -10,8 +10,10 @@ import { type PageRequest, pageMeta } from '../../lib/pagination.js';
 import type { Principal, TenantTx } from '../../plugins/auth.js';
 import type { ContactDeleteBlocker } from '../contacts/contacts.service.js';
 import { assertCurrency, currencyDecimals } from '../currencies/currencies.js';
+import { lineCodeProblems } from '../einvoice/code-lists.js';
 import { paymentReference } from '../einvoice/payment-reference.js';
 import { documentRate, formatRate } from '../exchange-rates/exchange-rates.service.js';
+import { assertOrganizationRates } from '../tax-rates/allowed-rates.js';
 import { InvoiceListCache } from './invoice-list-cache.js';
 import { computeTotals } from './invoice-totals.js';
 import * as repo from './invoices.repository.js';
@@ -27,8 +29,9 @@ type InvoiceRow = NonNullable<Awaited<ReturnType<typeof repo.findInvoice>>>;
 const REVENUE_TYPE = 4;
 const LIMITS = { quantity: '1000000000', unitPrice: '1000000000000', total: '1000000000000000', decimals: 6 };
 
-/** A JSON number as an exact decimal ("1.5", never "1e-7"); null when not finite. */
-function decimalOf(n: number): Dec | null {
+/** A JSON number (or decimal text) as an exact decimal ("1.5", never "1e-7"); null when not finite. */
+function decimalOf(n: number | string): Dec | null {
+  if (typeof n === 'string') return dec(n);
   return Number.isFinite(n) ? dec(n) : null;
 }
 
@@ -59,8 +62,16 @@ export interface CheckedItem {
   vatExemptionCode: string | null;
 }
 
-/** The rules a schema cannot express (A3, G14), answered with the catalog's own codes. */
-export function checkInvoiceBody(body: InvoiceBody, decimals: number): { items: CheckedItem[]; discount: string } {
+/**
+ * The rules a schema cannot express (A3, G14), answered with the catalog's own codes; the lines'
+ * classification and exemption codes are checked against the official code lists of the
+ * organization's country (issue 25 item 4).
+ */
+export function checkInvoiceBody(
+  body: InvoiceBody,
+  decimals: number,
+  country: string,
+): { items: CheckedItem[]; discount: string } {
   const p = new Problems();
   if (body.items.length === 0) p.add('SVC-3006', 'items', 'must contain at least one item');
   const items = body.items.map((item, i) => {
@@ -97,6 +108,8 @@ export function checkInvoiceBody(body: InvoiceBody, decimals: number): { items: 
       vatExemptionCode: item.vatExemptionCode ? item.vatExemptionCode.toUpperCase() : null,
     };
   });
+  for (const [field, messages] of Object.entries(lineCodeProblems(country, items)))
+    for (const m of messages) p.add('SVC-9003', field, m);
   if (body.dueDate < body.invoiceDate) p.add('SVC-3009', 'dueDate', 'must not be before invoiceDate');
   if (body.supplyDate && body.supplyDate > body.dueDate) p.add('SVC-9003', 'supplyDate', 'must not be after dueDate');
   let discount = '0';
@@ -133,12 +146,17 @@ async function checkRevenueAccounts(db: Db, orgId: string, items: CheckedItem[])
   if (Object.keys(details).length) throw new AppError('SVC-9003', details);
 }
 
-/** Everything create and update share: validation, customer, rate (A5), accounts, totals (A3). */
+/** What create and update share: validation, tax rates (issue 32), customer, rate (A5), accounts, totals (A3). */
 async function prepare(db: Db, p: Principal, body: InvoiceBody) {
   const orgId = p.orgId;
   const baseCurrency = p.organization.baseCurrency;
   // The body's own rules first, so a bad request is told so before anything is looked up.
-  const { items, discount } = checkInvoiceBody(body, currencyDecimals(body.currencyCode ?? baseCurrency));
+  const { items, discount } = checkInvoiceBody(
+    body,
+    currencyDecimals(body.currencyCode ?? baseCurrency),
+    p.organization.country,
+  );
+  await assertOrganizationRates(db, orgId, items);
   const customer = await loadCustomer(db, orgId, body.customerId);
   const currencyCode = body.currencyCode ?? customer.currency_code;
   assertCurrency(currencyCode);

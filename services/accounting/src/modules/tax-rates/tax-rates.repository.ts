@@ -54,3 +54,14 @@ export async function replaceTaxRates(
   await db.deleteFrom('tax_rates').where('organization_id', '=', orgId).execute();
   await insertTaxRates(db, orgId, rates);
 }
+
+/** The organization's rates as stored (numeric text, e.g. "20.0000"), in order. */
+export async function findRates(db: Db, orgId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('tax_rates')
+    .select('rate')
+    .where('organization_id', '=', orgId)
+    .orderBy('position')
+    .execute();
+  return rows.map((r) => r.rate);
+}
