@@ -95,6 +95,12 @@ describe('matchScore', () => {
     expect(matchScore(line({ date: '2026-05-17', reference: 'R1' }), posting({ description: 'R1' }), BANK_LEDGER)).toBe(
       90,
     );
+    // Every rule at once sums to 120 (50 + 30 + 20 + 20): still 100.
+    const everything = posting({ documentNumber: 'INV-2026-0001', paymentReference: '97 0420260001' });
+    const bank = line({ reference: 'INV-2026-0001 97-0420260001' });
+    expect(matchScore(bank, everything, BANK_LEDGER)).toBe(100);
+    expect(matchScore(bank, { ...everything, date: '2026-05-20' }, BANK_LEDGER)).toBe(100); // 50 + 10 + 20 + 20
+    expect(matchScore(bank, { ...everything, debitAccountId: 'other' }, BANK_LEDGER)).toBe(70); // 30 + 20 + 20
   });
 });
 
