@@ -1,3 +1,4 @@
+import { partPresent } from '@app/shared/test/parts';
 import { inkShare, pdfFacts, popplerMissing, renderPage } from '@app/shared/test/pdf-render';
 import { BinaryBitmap, DecodeHintType, HybridBinarizer, PDF417Reader, RGBLuminanceSource } from '@zxing/library';
 import jsQRModule from 'jsqr';
@@ -49,10 +50,9 @@ async function keep(name: string, img: PNG): Promise<PNG> {
   return img;
 }
 
-const missing = await popplerMissing();
-if (missing) console.warn(`pdf-render: skipped, ${missing}`);
+const rendered = partPresent('pdftoppm', await popplerMissing(), 'pdf-render');
 
-describe.skipIf(missing !== null)('PDFs rendered to pixels', () => {
+describe.skipIf(!rendered)('PDFs rendered to pixels', () => {
   let h: TestApp;
   let rs: Session;
   let hr: Session;

@@ -1,13 +1,13 @@
+import { partPresent } from '@app/shared/test/parts';
 import { inkShare, pdfFacts, popplerMissing, renderPage } from '@app/shared/test/pdf-render';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linkSandboxBank, nextPid, signInWeb, startApp, web } from './helpers.js';
 
 // The receipt PDF rendered to pixels by poppler: one page, every font embedded, ink in the header
 // and in the body where the transfer's lines are. transactions.test.ts checks its text.
-const missing = await popplerMissing();
-if (missing) console.warn(`receipt-render: skipped, ${missing}`);
+const rendered = partPresent('pdftoppm', await popplerMissing(), 'receipt-render');
 
-describe.skipIf(missing !== null)('the receipt PDF rendered to pixels', () => {
+describe.skipIf(!rendered)('the receipt PDF rendered to pixels', () => {
   let env: Awaited<ReturnType<typeof startApp>>;
   beforeAll(async () => {
     env = await startApp({ SANDBOX_SETTLEMENT_SECONDS: '0' });
