@@ -423,6 +423,52 @@ describe('reconciliation (A15)', () => {
     expect((await lines(s, bank.id, 'reconciled=true')).data.map((l: any) => l.id)).toEqual([line]);
   });
 
+  it('never suggests an already reconciled posting again, money in or out, to a new line of its amount and day', async () => {
+    const own = await newBank(s, { code: '1139' });
+    const post = async (amount: number, direction: 'in' | 'out', transactionDate = '2026-09-01') => {
+      const [debit, credit] = direction === 'in' ? [own.accountId, ids['4900']] : [ids['5000'], own.accountId];
+      const res = await inject(s, 'POST', '/api/v1/transactions', {
+        transactionDate,
+        description: 'Manual',
+        debitAccountId: debit,
+        creditAccountId: credit,
+        amount,
+      });
+      return res.json().id as string;
+    };
+    const incoming = await post(300, 'in');
+    const outgoing = await post(40, 'out');
+    await importCsv(s, own.id, '2026-09-01,First in,300,\n2026-09-01,First out,-40,\n');
+    const first = await lines(s, own.id);
+    for (const [description, posting] of [
+      ['First in', incoming],
+      ['First out', outgoing],
+    ]) {
+      const line = first.data.find((l: any) => l.description === description).id;
+      // 50 amount + 30 same day: the only candidate for its line.
+      expect(first.suggestions).toContainEqual({ bankTxId: line, glTxId: posting, score: 80 });
+      const ok = await inject(s, 'POST', `/api/v1/bank-accounts/${own.id}/reconcile`, {
+        bankTransactionId: line,
+        transactionId: posting,
+      });
+      expect(ok.statusCode).toBe(200);
+    }
+    // The same amounts on the same day again: the reconciled postings (80 if they were free) are taken;
+    // a fresh posting a day off (50 + 20) is what each line gets.
+    const freshIn = await post(300, 'in', '2026-09-02');
+    const freshOut = await post(40, 'out', '2026-09-02');
+    await importCsv(s, own.id, '2026-09-01,Second in,300,\n2026-09-01,Second out,-40,\n');
+    const second = await lines(s, own.id);
+    const id = (d: string) => second.data.find((l: any) => l.description === d).id;
+    expect(second.suggestions).toHaveLength(2);
+    expect(second.suggestions).toEqual(
+      expect.arrayContaining([
+        { bankTxId: id('Second in'), glTxId: freshIn, score: 70 },
+        { bankTxId: id('Second out'), glTxId: freshOut, score: 70 },
+      ]),
+    );
+  });
+
   it('answers 400 SVC-5005 when either side is already reconciled', async () => {
     const reconciledLine = (await lines(s, bank.id, 'reconciled=true')).data[0];
     const free = await posting('2026-08-20', 1);

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '@app/shared/test/eventually';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CURRENCY_DECIMALS } from '../src/modules/currencies/currencies.js';
 import { importEcbDays, parseEcbXml, runDailyImport } from '../src/modules/exchange-rates/ecb-feed.js';
 import { documentRate } from '../src/modules/exchange-rates/exchange-rates.service.js';
@@ -291,13 +292,41 @@ describe('ECB feed', () => {
   });
 
   it('does not break start-up when on and offline, and stops its timer on close', async () => {
-    const other = await buildTestApp({
-      EXCHANGE_RATE_FEED: 'on',
-      EXCHANGE_RATE_FEED_URL: 'http://127.0.0.1:9/unreachable.xml',
+    // A feed that always fails: every run of the job fetches (nothing is ever "already done").
+    let fetched = 0;
+    const server = createServer((_req, res) => {
+      fetched += 1;
+      res.writeHead(503).end();
     });
-    const res = await other.app.inject({ method: 'GET', url: '/health' });
-    expect(res.statusCode).toBeLessThan(500);
-    await other.close();
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    // The scheduler's hourly timers are setInterval: faked, so the timers that are left can be
+    // counted and hours pass at once. Everything else keeps real time.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const other = await buildTestApp({
+        EXCHANGE_RATE_FEED: 'on',
+        EXCHANGE_RATE_FEED_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/eurofxref.xml`,
+      });
+      let open = true;
+      try {
+        expect((await other.app.inject({ method: 'GET', url: '/health' })).statusCode).toBeLessThan(500);
+        expect(await eventually(async () => fetched === 1, 10_000)).toBe(true); // the run at start-up
+        // The hourly timers of the jobs (the feed's among them) are set...
+        expect(vi.getTimerCount()).toBeGreaterThan(0);
+        await other.close();
+        open = false;
+        // ...and closing clears every one: no interval left, and hours passing fetch nothing more.
+        expect(vi.getTimerCount()).toBe(0);
+        vi.advanceTimersByTime(3 * 3_600_000);
+        await new Promise((r) => setTimeout(r, 300));
+        expect(fetched).toBe(1);
+      } finally {
+        if (open) await other.close();
+      }
+    } finally {
+      vi.useRealTimers();
+      server.close();
+    }
   });
   it('imports once shortly after start-up when EXCHANGE_RATE_FEED=on', async () => {
     let served = 0;

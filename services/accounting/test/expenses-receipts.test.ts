@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { partPresent } from '@app/shared/test/parts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clamdScanner, EICAR } from '../src/infra/virus-scanner/virus-scanner.js';
@@ -178,12 +179,13 @@ function suite(name: string, env: () => Record<string, string>) {
 
 const clamdBinary = findClamd();
 let clamd: Clamd | null = null;
-if (!clamdBinary)
-  console.warn(
-    'expenses-receipts: clamd is not installed (Debian: apt-get install clamav-daemon); the real-clamd suite is skipped',
-  );
+const haveClamd = partPresent(
+  'clamd',
+  clamdBinary ? null : 'not installed; Debian: apt-get install clamav-daemon',
+  'expenses-receipts (real clamd)',
+);
 
-describe.skipIf(!clamdBinary)('with a real clamd', () => {
+describe.skipIf(!haveClamd)('with a real clamd', () => {
   beforeAll(async () => {
     clamd = await startClamd(clamdBinary!);
   }, 60_000);

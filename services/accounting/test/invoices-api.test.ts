@@ -618,6 +618,33 @@ describe('status machine and ledger postings (A8, A10)', () => {
     expect(paid.json().status).toBe('paid');
   });
 
+  it('leaves an invoice due today sent, in the job and in reads; the day after it is overdue', async () => {
+    const dueToday = await createInvoice(
+      t.app,
+      owner,
+      invoiceBody(customerId, { invoiceDate: day(-20), dueDate: TODAY }),
+    );
+    const dueYesterday = await createInvoice(
+      t.app,
+      owner,
+      invoiceBody(customerId, { invoiceDate: day(-20), dueDate: day(-1) }),
+    );
+    for (const inv of [dueToday, dueYesterday]) await patchStatus(t.app, owner, inv.id, { action: 'send' });
+    const statusOf = async (id: string) =>
+      (await sql<{ status: string }>`SELECT status FROM invoices WHERE id = ${id}`.execute(t.t.db.system)).rows[0]
+        .status;
+    await runOverdueJob(t.t.db, TODAY);
+    expect(await statusOf(dueToday.id)).toBe('sent');
+    expect(await statusOf(dueYesterday.id)).toBe('overdue');
+    // The status derived on read agrees: due today is not yet overdue.
+    expect((await inject(owner, 'GET', `/api/v1/invoices/${dueToday.id}`)).json().status).toBe('sent');
+    const listed = await inject(owner, 'GET', '/api/v1/invoices?status=overdue&perPage=100');
+    expect(listed.json().data.map((i: any) => i.id)).not.toContain(dueToday.id);
+    // Tomorrow's run moves it.
+    await runOverdueJob(t.t.db, day(1));
+    expect(await statusOf(dueToday.id)).toBe('overdue');
+  });
+
   it('cancels sent, viewed and overdue invoices with their sale reversed; mark-paid refuses an unknown bankAccountId (404 SVC-5001) and books on 1100 when the organization has no bank account', async () => {
     const sent = await createInvoice(t.app, owner, invoiceBody(customerId, DATES));
     const viewed = await createInvoice(t.app, owner, invoiceBody(customerId, DATES));

@@ -3,7 +3,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { effectiveStatus, nextStatus } from '../src/modules/invoices/invoice-status.js';
 import { computeTotals, splitSale } from '../src/modules/invoices/invoice-totals.js';
-import { invoiceNumber } from '../src/modules/invoices/invoices.service.js';
+import { authed, buildTestApp, registerOrg } from './helpers.js';
+import { createCustomer, createInvoice, invoiceBody } from './invoices-fixtures.js';
 
 const two = { decimals: 2, baseDecimals: 2, exchangeRate: '1' };
 const fixed = (t: ReturnType<typeof computeTotals>) => ({
@@ -145,9 +146,39 @@ describe('status machine (A10)', () => {
     expect(effectiveStatus('viewed', '2026-01-02', '2026-01-02')).toBe('viewed');
     expect(effectiveStatus('paid', '2020-01-01', '2026-01-02')).toBe('paid');
   });
+});
 
-  it('formats numbers as INV-<year>-<4 digits>', () => {
-    expect(invoiceNumber(2026, 1)).toBe('INV-2026-0001');
-    expect(invoiceNumber(2026, 12345)).toBe('INV-2026-12345');
+describe('invoice numbering as production assigns it (the counter and the SQL that formats it)', () => {
+  it('numbers INV-<year of the invoice date>-<4 digits>, one sequence per organization and year, past 9999 unpadded', async () => {
+    const h = await buildTestApp({ RATE_LIMITS: 'off' });
+    try {
+      const s = await registerOrg(h.app);
+      const other = await registerOrg(h.app);
+      const customer = (await createCustomer(h.app, s)).id;
+      const number = async (invoiceDate: string, who = s, customerId = customer) =>
+        (await createInvoice(h.app, who, invoiceBody(customerId, { invoiceDate, dueDate: invoiceDate }))).invoiceNumber;
+      expect(await number('2026-03-10')).toBe('INV-2026-0001');
+      expect(await number('2026-12-31')).toBe('INV-2026-0002');
+      expect(await number('2027-01-01')).toBe('INV-2027-0001');
+      expect(await number('2026-05-01', other, (await createCustomer(h.app, other)).id)).toBe('INV-2026-0001');
+      await h.t.db.system
+        .updateTable('invoice_counters')
+        .set({ last_number: 9998 })
+        .where('organization_id', '=', s.orgId)
+        .where('year', '=', 2026)
+        .execute();
+      expect(await number('2026-06-01')).toBe('INV-2026-9999');
+      expect(await number('2026-06-02')).toBe('INV-2026-10000');
+      // Stored as answered.
+      const list = await h.app.inject(authed(s.token, { method: 'GET', url: '/api/v1/invoices?perPage=100' }));
+      expect(
+        list
+          .json()
+          .data.map((i: { invoiceNumber: string }) => i.invoiceNumber)
+          .sort(),
+      ).toEqual(['INV-2026-0001', 'INV-2026-0002', 'INV-2026-10000', 'INV-2026-9999', 'INV-2027-0001']);
+    } finally {
+      await h.close();
+    }
   });
 });

@@ -1,4 +1,5 @@
-import { inkShare, pdfFacts, pdfText, pdfWords, popplerMissing, renderPage } from '@app/shared/test/pdf-render';
+import { partPresent } from '@app/shared/test/parts';
+import { inkShare, pageText, pdfFacts, pdfText, pdfWords, popplerMissing, renderPage } from '@app/shared/test/pdf-render';
 import { BinaryBitmap, DecodeHintType, HybridBinarizer, PDF417Reader, RGBLuminanceSource } from '@zxing/library';
 import jsQRModule from 'jsqr';
 import type { PNG } from 'pngjs';
@@ -54,10 +55,9 @@ async function keep(name: string, img: PNG): Promise<PNG> {
   return img;
 }
 
-const missing = await popplerMissing();
-if (missing) console.warn(`pdf-render: skipped, ${missing}`);
+const rendered = partPresent('pdftoppm', await popplerMissing(), 'pdf-render');
 
-describe.skipIf(missing !== null)('PDFs rendered to pixels', () => {
+describe.skipIf(!rendered)('PDFs rendered to pixels', () => {
   let h: TestApp;
   let rs: Session;
   let hr: Session;
@@ -227,11 +227,39 @@ describe.skipIf(missing !== null)('PDFs rendered to pixels', () => {
     expect(descriptions.some((d) => /Payment of|^Invoice /.test(d))).toBe(false);
   });
 
-  it('a trial balance report: fonts embedded and rows inked below the header', async () => {
+  it('a trial balance report: fonts embedded, rows inked below the header, and its figures read back from the page', async () => {
+    // A sale of its own, so the report has rows whatever else ran before.
+    await sentInvoice(h.app, rs, {
+      customerId: (await buyer(h.app, rs, 'RS')).id,
+      invoiceDate: '2026-06-01',
+      dueDate: '2026-07-01',
+      items: [{ description: 'Usluga', quantity: 3, unitPrice: 1234.5, taxRate: 20 }],
+    });
     const pdf = await pdfOf(rs, '/api/v1/reports/trial-balance?date=2026-12-31&format=pdf');
     expect((await pdfFacts(pdf)).fonts.filter((f) => !f.embedded)).toEqual([]);
     const page = await keep('trial-balance', await renderPage(pdf, 1, 100));
     expect(inkShare(page, { x0: 0, y0: 0, x1: 1, y1: 0.15 })).toBeGreaterThan(0.002);
     expect(inkShare(page, { x0: 0, y0: 0.15, x1: 1, y1: 0.6 })).toBeGreaterThan(0.002);
+    // The figures on the page are the report's: each account's code with its debit or credit balance,
+    // and the totals, read back from the page as laid out.
+    const report = (
+      await h.app.inject(authed(rs.token, { method: 'GET', url: '/api/v1/reports/trial-balance?date=2026-12-31' }))
+    ).json();
+    const text = await pageText(pdf, 1);
+    const lines = text.split('\n');
+    // Amounts as the page writes them (1.234,56) and as the JSON does (1234.56), compared by digits.
+    const digits = (v: string) => v.replace(/[^\d-]/g, '');
+    const figures = (line: string) => (line.match(/-?\d[\d.,]*,\d\d/g) ?? []).map(digits);
+    const accounts = report.accounts as Array<Record<string, string>>;
+    expect(accounts.length).toBeGreaterThan(2);
+    for (const a of accounts) {
+      const line = lines.find((l) => l.trim().startsWith(`${a.accountCode} `));
+      expect(line, a.accountCode).toBeDefined();
+      const shown = figures(line!);
+      for (const v of [a.debitTotal, a.creditTotal, a.balance])
+        expect(shown, `${a.accountCode} ${v}`).toContain(digits(Number(v).toFixed(2)));
+    }
+    const total = lines.find((l) => l.trim().startsWith('Ukupno'));
+    expect(figures(total!)).toEqual([report.totals.debit, report.totals.credit].map((v) => digits(v)));
   });
 });

@@ -95,6 +95,30 @@ describe('matchScore', () => {
     expect(matchScore(line({ date: '2026-05-17', reference: 'R1' }), posting({ description: 'R1' }), BANK_LEDGER)).toBe(
       90,
     );
+    // Every rule at once sums to 120 (50 + 30 + 20 + 20): still 100.
+    const everything = posting({ documentNumber: 'INV-2026-0001', paymentReference: '97 0420260001' });
+    const bank = line({ reference: 'INV-2026-0001 97-0420260001' });
+    expect(matchScore(bank, everything, BANK_LEDGER)).toBe(100);
+    expect(matchScore(bank, { ...everything, date: '2026-05-20' }, BANK_LEDGER)).toBe(100); // 50 + 10 + 20 + 20
+    expect(matchScore(bank, { ...everything, debitAccountId: 'other' }, BANK_LEDGER)).toBe(70); // 30 + 20 + 20
+  });
+
+  it('compares payment references without spaces and hyphens, and only when the posting has one', () => {
+    const far5 = { date: '2026-01-01' };
+    // The bank writes the reference compact, the invoice with a space: the same reference (50 + 20).
+    expect(
+      matchScore(
+        line({ reference: '970420260001' }),
+        posting({ ...far5, paymentReference: '97 0420260001' }),
+        BANK_LEDGER,
+      ),
+    ).toBe(70);
+    // Another reference: the amount only.
+    expect(
+      matchScore(line({ reference: 'R-1' }), posting({ ...far5, paymentReference: '970420260001' }), BANK_LEDGER),
+    ).toBe(50);
+    // A blank bank reference is no reference, even against a description with blanks in it.
+    expect(matchScore(line({ reference: '   ' }), posting({ ...far5, description: 'A   B' }), BANK_LEDGER)).toBe(50);
   });
 });
 
@@ -110,6 +134,45 @@ describe('suggestMatches', () => {
     expect(suggestMatches(lines, candidates, BANK_LEDGER)).toEqual([
       { bankTxId: 'a', glTxId: 'p1', score: 80 },
       { bankTxId: 'b', glTxId: 'p2', score: 60 },
+    ]);
+  });
+
+  it('keeps a pair at exactly the threshold (50: the amount alone)', () => {
+    expect(
+      suggestMatches([line({ id: 'a' })], [{ ...posting({ id: 'p1', ...far }), bankId: 'a' }], BANK_LEDGER),
+    ).toEqual([{ bankTxId: 'a', glTxId: 'p1', score: 50 }]);
+  });
+
+  it('breaks ties by the closer date, then the line first on the page, then the posting id', () => {
+    // Both 70 (50 + 20 within 3 days): the one a day off beats the one two days off.
+    const byDays = [
+      { ...posting({ id: 'p1', date: '2026-05-17' }), bankId: 'a' },
+      { ...posting({ id: 'p2', date: '2026-05-16' }), bankId: 'a' },
+    ];
+    expect(suggestMatches([line({ id: 'a' })], byDays, BANK_LEDGER)).toEqual([
+      { bankTxId: 'a', glTxId: 'p2', score: 70 },
+    ]);
+    // One posting fitting two lines equally goes to the line listed first.
+    const byOrder = [
+      { ...posting({ id: 'p1' }), bankId: 'b' },
+      { ...posting({ id: 'p1' }), bankId: 'a' },
+    ];
+    expect(suggestMatches([line({ id: 'a' }), line({ id: 'b' })], byOrder, BANK_LEDGER)).toEqual([
+      { bankTxId: 'a', glTxId: 'p1', score: 80 },
+    ]);
+    expect(suggestMatches([line({ id: 'b' }), line({ id: 'a' })], byOrder, BANK_LEDGER)).toEqual([
+      { bankTxId: 'b', glTxId: 'p1', score: 80 },
+    ]);
+    // Everything equal: the smaller posting id.
+    const byId = [
+      { ...posting({ id: 'p2' }), bankId: 'a' },
+      { ...posting({ id: 'p1' }), bankId: 'a' },
+    ];
+    expect(suggestMatches([line({ id: 'a' })], byId, BANK_LEDGER)).toEqual([
+      { bankTxId: 'a', glTxId: 'p1', score: 80 },
+    ]);
+    expect(suggestMatches([line({ id: 'a' })], [...byId].reverse(), BANK_LEDGER)).toEqual([
+      { bankTxId: 'a', glTxId: 'p1', score: 80 },
     ]);
   });
 

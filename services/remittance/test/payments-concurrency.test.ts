@@ -112,6 +112,36 @@ describe.skipIf(!onPostgres)('payments under concurrency on real PostgreSQL (R9,
     expect(Number(count.n)).toBe(1);
   });
 
+  it('concurrent QR payments with one Idempotency-Key debit once and answer the same', async () => {
+    const { token } = await signInMobile(app, { pid: nextPid() });
+    const reg = await app.inject({
+      method: 'POST',
+      url: '/v1/merchants/register',
+      ...bearer(token),
+      payload: { businessName: 'Kafé Sol', orgNumber: '923609016', bankAccount: '12345678903' },
+    });
+    expect(reg.statusCode).toBe(201);
+    const p = await payer();
+    const send = () =>
+      app.inject({
+        method: 'POST',
+        url: '/v1/transactions/qr-payment',
+        headers: { ...p.auth.headers, 'idempotency-key': 'qr-race' },
+        payload: { merchantId: reg.json().data.merchantId, amount: 1000 },
+      });
+    const results = await Promise.all([send(), send(), send(), send()]);
+    for (const r of results) expect(r.statusCode).toBe(201);
+    expect(new Set(results.map((r) => r.json().data.id)).size).toBe(1);
+    // 1000 + the 1 % fee, once.
+    expect(await balanceOf(p.primaryId)).toBe('48990.00');
+    const count = await t.db.system
+      .selectFrom('transactions')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('bank_account_id', '=', p.primaryId)
+      .executeTakeFirstOrThrow();
+    expect(Number(count.n)).toBe(1);
+  });
+
   it('two settlement workers on one database never settle a payment twice', async () => {
     const good = await payer();
     const bad = await payer('RS35160000000000300000');

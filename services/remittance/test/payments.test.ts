@@ -400,6 +400,15 @@ describe('Idempotency-Key (R9)', () => {
     const p = await payer('/v1');
     const res = await remit(p, { recipientId: p.recipientId, amount: 100 }, { 'idempotency-key': 'x'.repeat(256) });
     expect(res.statusCode).toBe(400);
+    // Refused before any money moved: no debit, no transaction, no key kept.
+    expect(await balanceOf(p.primaryId)).toBe('50000.00');
+    const rows = await env.db.system
+      .selectFrom('transactions')
+      .select('id')
+      .where('user_id', '=', p.userId)
+      .union(env.db.system.selectFrom('idempotency_keys').select('key as id').where('user_id', '=', p.userId))
+      .execute();
+    expect(rows).toEqual([]);
   });
 });
 
@@ -461,11 +470,87 @@ describe('settlement job (R9, G12)', () => {
       .where('type', '=', 'system')
       .executeTakeFirstOrThrow();
     expect(note.title).toBe('Overføring mislyktes');
+    // The payer's own account at the bank (the one the payment was ordered from) has its money back.
+    const init = await env.db.system
+      .selectFrom('payment_initiations')
+      .select('external_payment_id')
+      .where('transaction_id', '=', id)
+      .executeTakeFirstOrThrow();
     const bank = await env.db.system
-      .selectFrom('sandbox_bank_accounts')
-      .select('balance')
-      .where('balance', '=', '50000.00')
+      .selectFrom('sandbox_bank_payments as p')
+      .innerJoin('sandbox_bank_accounts as a', 'a.id', 'p.account_id')
+      .innerJoin('bank_accounts as b', 'b.external_account_id', 'a.id')
+      .select(['a.balance', 'p.status', 'b.id as bankAccountId'])
+      .where('p.id', '=', init.external_payment_id)
       .execute();
-    expect(bank.length).toBeGreaterThan(0);
+    expect(bank).toEqual([{ balance: '50000.00', status: 'rejected', bankAccountId: p.primaryId }]);
+  });
+});
+
+describe('Idempotency-Key on QR payments (R9, R12)', () => {
+  let merchantId: string;
+  beforeAll(async () => {
+    const m = web((await signInWeb(env.app, { pid: nextPid() })).cookie);
+    const reg = await env.app.inject({
+      method: 'POST',
+      url: '/api/merchants/register',
+      ...m,
+      payload: { businessName: 'Kafé Sol', orgNumber: '923609016', bankAccount: '12345678903' },
+    });
+    expect(reg.statusCode).toBe(201);
+    merchantId = reg.json().data.merchantId;
+  });
+  const qr = (p: { auth: Auth; surface: string }, amount: number, headers: Record<string, string> = {}) =>
+    env.app.inject({
+      method: 'POST',
+      url: `${p.surface}/transactions/qr-payment`,
+      ...p.auth,
+      headers: { ...p.auth.headers, ...headers },
+      payload: { merchantId, amount },
+    });
+  const qrCount = async (userId: string) =>
+    Number(
+      (
+        await env.db.system
+          .selectFrom('transactions')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('user_id', '=', userId)
+          .where('type', '=', 'qr_payment')
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+
+  it('replays the first response for the same key and body and debits once', async () => {
+    const p = await payer('/v1');
+    const first = await qr(p, 100, { 'idempotency-key': 'qr-1' });
+    expect(first.statusCode).toBe(201);
+    const again = await qr(p, 100, { 'idempotency-key': 'qr-1' });
+    expect(again.statusCode).toBe(201);
+    expect(again.json()).toEqual(first.json());
+    // 100 + the 1 % fee, once.
+    expect(await balanceOf(p.primaryId)).toBe('49899.00');
+    expect(await qrCount(p.userId)).toBe(1);
+    // Without a key, the same body is a new payment.
+    expect((await qr(p, 100)).statusCode).toBe(201);
+    expect(await balanceOf(p.primaryId)).toBe('49798.00');
+  });
+
+  it('answers 422 idempotency_mismatch for the same key with another amount, debiting nothing more', async () => {
+    const p = await payer('/api');
+    expect((await qr(p, 200, { 'idempotency-key': 'qr-2' })).statusCode).toBe(201);
+    const other = await qr(p, 201, { 'idempotency-key': 'qr-2' });
+    expect(other.statusCode).toBe(422);
+    expect(other.json().error).toBe('idempotency_mismatch');
+    expect(await balanceOf(p.primaryId)).toBe('49798.00');
+    expect(await qrCount(p.userId)).toBe(1);
+  });
+
+  it('answers concurrent requests with one key alike and debits once', async () => {
+    const p = await payer('/v1');
+    const results = await Promise.all([1, 2, 3, 4].map(() => qr(p, 300, { 'idempotency-key': 'qr-race' })));
+    for (const r of results) expect(r.statusCode).toBe(201);
+    expect(new Set(results.map((r) => r.json().data.id)).size).toBe(1);
+    expect(await balanceOf(p.primaryId)).toBe('49697.00');
+    expect(await qrCount(p.userId)).toBe(1);
   });
 });

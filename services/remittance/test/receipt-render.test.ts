@@ -1,3 +1,4 @@
+import { partPresent } from '@app/shared/test/parts';
 import { inkShare, pdfFacts, pdfText, popplerMissing, renderPage } from '@app/shared/test/pdf-render';
 import type { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,8 +8,7 @@ import { linkSandboxBank, nextPid, signInWeb, startApp, web } from './helpers.js
 // and in the body where the transfer's lines are; then its text read back the way a person reads
 // it: who sent, to which account (masked), who issued it, and a reference that is not the id.
 // transactions.test.ts checks the language of its text.
-const missing = await popplerMissing();
-if (missing) console.warn(`receipt-render: skipped, ${missing}`);
+const rendered = partPresent('pdftoppm', await popplerMissing(), 'receipt-render');
 
 /** PDF_RENDER_DIR=/some/dir keeps the rendered page there, to look at it by eye. */
 async function keep(name: string, img: PNG): Promise<PNG> {
@@ -21,7 +21,7 @@ async function keep(name: string, img: PNG): Promise<PNG> {
   return img;
 }
 
-describe.skipIf(missing !== null)('the receipt PDF rendered to pixels', () => {
+describe.skipIf(!rendered)('the receipt PDF rendered to pixels', () => {
   let env: Awaited<ReturnType<typeof startApp>>;
   let pdf: Buffer;
   let receipt: { transactionId: string; reference: string };

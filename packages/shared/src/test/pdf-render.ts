@@ -52,6 +52,14 @@ export function renderPage(pdf: Buffer, page = 1, dpi = 150): Promise<PNG> {
   });
 }
 
+/** The text of one page as poppler lays it out (pdftotext -layout): what a reader of the page reads. */
+export function pageText(pdf: Buffer, page = 1): Promise<string> {
+  return withPdfFile(pdf, async (file) => {
+    const args = ['-layout', '-f', String(page), '-l', String(page), file, '-'];
+    return (await run('pdftotext', args)).stdout;
+  });
+}
+
 /** Page count and the fonts pdffonts lists, with whether each is embedded. */
 export function pdfFacts(pdf: Buffer): Promise<{ pages: number; fonts: { name: string; embedded: boolean }[] }> {
   return withPdfFile(pdf, async (file) => {

@@ -2,10 +2,14 @@ import net from 'node:net';
 
 /**
  * A TCP relay in front of a database server, for outage tests: `down()` drops every connection
- * and refuses new ones (the server "stopped"), `up()` accepts again on the same port.
+ * and refuses new ones (the server "stopped"), `up()` accepts again on the same port. `hold()`
+ * keeps what the server sends on the open connections from reaching the client until
+ * `release()`, so a client cannot see that its connection died before it uses it.
  */
 export interface TcpProxy {
   readonly port: number;
+  hold(): void;
+  release(): void;
   down(): Promise<void>;
   up(): Promise<void>;
   close(): Promise<void>;
@@ -13,6 +17,8 @@ export interface TcpProxy {
 
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   const sockets = new Set<net.Socket>();
+  const pairs = new Map<net.Socket, net.Socket>();
+  let held: Array<[net.Socket, net.Socket]> = [];
   let server: net.Server | null = null;
   let port = 0;
 
@@ -30,6 +36,8 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       }
       client.pipe(upstream);
       upstream.pipe(client);
+      pairs.set(upstream, client);
+      upstream.on('close', () => pairs.delete(upstream));
     });
     server = s;
     await new Promise<void>((resolve, reject) => {
@@ -53,6 +61,20 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   return {
     get port() {
       return port;
+    },
+    hold() {
+      held = [...pairs.entries()];
+      for (const [upstream, client] of held) {
+        upstream.unpipe(client);
+        upstream.pause();
+      }
+    },
+    release() {
+      for (const [upstream, client] of held) {
+        upstream.pipe(client);
+        upstream.resume();
+      }
+      held = [];
     },
     down,
     up: listen,

@@ -211,10 +211,6 @@ async function prepare(db: Db, p: Principal, body: InvoiceBody) {
   return { values, itemRows };
 }
 
-export function invoiceNumber(year: number, sequence: number): string {
-  return `INV-${year}-${String(sequence).padStart(4, '0')}`;
-}
-
 export function createInvoice(scope: TenantScope, p: Principal, body: InvoiceBody) {
   return scope.transaction((trx, end) => insertInvoice(trx, end, p, body));
 }

@@ -1,0 +1,24 @@
+// Mutation testing of the money and trust paths (issue 34). Not part of CI: one module at a time,
+// `npm run mutation -- <module>` (scripts/mutation.ts picks the files and their tests). See docs/testing.md.
+const report = process.env.MUTATION_REPORT_DIR ?? 'reports/mutation';
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  testRunner: 'vitest',
+  vitest: { configFile: 'vitest.config.ts', related: false },
+  checkers: ['typescript'],
+  // The service's project (scripts/mutation.ts sets it): a mutant that does not compile is not run.
+  tsconfigFile: process.env.MUTATION_TSCONFIG ?? 'tsconfig.json',
+  typescriptChecker: { prioritizePerformanceOverAccuracy: true },
+  coverageAnalysis: 'perTest',
+  // Two cores shared with others: one test process.
+  concurrency: 1,
+  timeoutMS: 60_000,
+  reporters: ['clear-text', 'progress-append-only', 'json', 'html'],
+  jsonReporter: { fileName: `${report}/mutation.json` },
+  htmlReporter: { fileName: `${report}/mutation.html` },
+  tempDirName: '.stryker-tmp',
+  cleanTempDir: 'always',
+  ignorePatterns: ['bench', 'reports', 'data', 'dist', 'scratch', '.stryker-tmp'],
+  thresholds: { high: 90, low: 80, break: null },
+};
