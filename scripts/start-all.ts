@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { buildAll, ROOT } from './build.js';
+import { buildWeb, WEB_APP } from './build-web.js';
 import { SERVICE_NODE_FLAGS } from './node-flags.js';
 
 /**
@@ -9,6 +11,9 @@ import { SERVICE_NODE_FLAGS } from './node-flags.js';
  * The services run compiled to JavaScript bundles (scripts/build.ts, about two seconds, done on every
  * start so the code never lags the sources); `--source` (`npm run dev`) runs the TypeScript
  * sources through tsx instead, with no build step.
+ * With the accounting service comes its web app (W1): `npm start` builds it when its sources changed
+ * (scripts/build-web.ts) and the service serves it at /; `npm run dev` runs Vite's development
+ * server instead (http://localhost:5173, /api proxied to the service).
  */
 const args = process.argv.slice(2);
 const fromSource = args.includes('--source');
@@ -21,6 +26,8 @@ for (const name of services) {
   }
 }
 if (!fromSource) await buildAll();
+const withWeb = services.includes('accounting');
+if (withWeb && !fromSource && (await buildWeb())) console.log('built the accounting web app');
 
 const children = new Map<string, ChildProcess>();
 let stopping = false;
@@ -43,6 +50,19 @@ for (const name of services) {
       console.error(`${name} exited (${signal ?? code}); stopping the other service`);
       stop('SIGTERM');
     }
+    if (children.size === 0) process.exit(failed ? 1 : 0);
+  });
+}
+
+if (withWeb && fromSource) {
+  const vite = spawn(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js')], {
+    cwd: WEB_APP,
+    stdio: 'inherit',
+    env: process.env,
+  });
+  children.set('web', vite);
+  vite.on('exit', () => {
+    children.delete('web');
     if (children.size === 0) process.exit(failed ? 1 : 0);
   });
 }

@@ -44,6 +44,7 @@ import { usersRoutes } from './modules/users/users.routes.js';
 import { authPlugin, PRINCIPAL_CHANNEL, principalCache } from './plugins/auth.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { limitsPlugin } from './plugins/limits.js';
+import { webAppPlugin } from './plugins/web-app.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -163,6 +164,8 @@ export async function buildApp(config: Readonly<Config>, db: Database<DB>): Prom
   await app.register(expensesRoutes(receipts), { prefix: '/api/v1/expenses' });
   await app.register(bankingRoutes(), { prefix: '/api/v1/bank-accounts' });
   await app.register(reportsRoutes(), { prefix: '/api/v1/reports' });
+  // The web app (W1, W3) at / and /assets/*; every other unknown path keeps the JSON 404.
+  await webAppPlugin(app, { root: config.webDir });
 
   return app;
 }

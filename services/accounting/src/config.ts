@@ -25,6 +25,8 @@ export interface Config extends CommonConfig {
   inviteTtlMs: number;
   webOrigin: string;
   corsOrigins: string[];
+  /** The built web app served at / (W1): WEB_DIR, default apps/accounting-web/dist. */
+  webDir: string;
   bcryptCost: number;
   /** EXCHANGE_RATE_FEED=on imports the ECB daily reference rates at start-up and hourly (A6). */
   exchangeRateFeed: { enabled: boolean; url: string | null };
@@ -47,7 +49,11 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   const common = loadCommonConfig(env);
   const { nodeEnv, dataDir } = common;
   const port = parsePort('ACCOUNTING_PORT', env.ACCOUNTING_PORT, 3000);
-  const webOrigin = env.WEB_ORIGIN ?? 'http://localhost:5173';
+  const publicBaseUrl = (env.PUBLIC_BASE_URL ?? `http://${common.host}:${port}`).replace(/\/+$/, '');
+  // W1: the app is served by this service, so invitation links open it here unless told otherwise.
+  const webOrigin = env.WEB_ORIGIN ?? publicBaseUrl;
+  // W1: the Vite development origin is allowed outside production only (unless set explicitly).
+  const devOrigins = env.CORS_DEV_ORIGIN ?? (nodeEnv === 'production' ? '' : 'http://localhost:5173');
   return deepFreeze({
     ...common,
     version: packageVersion(join(import.meta.dirname, '..')),
@@ -60,10 +66,10 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     inviteTtlMs: parseDuration('INVITE_TTL', env.INVITE_TTL, '7d'),
     webOrigin,
     // The production web origin and the local development origin (spec: Authentication 10).
-    corsOrigins: [
-      webOrigin,
-      ...(env.CORS_DEV_ORIGIN ?? 'http://localhost:5173').split(',').map((s) => s.trim()),
-    ].filter((v, i, a) => v && a.indexOf(v) === i),
+    corsOrigins: [webOrigin, ...devOrigins.split(',').map((s) => s.trim())].filter(
+      (v, i, a) => v && a.indexOf(v) === i,
+    ),
+    webDir: env.WEB_DIR || join(import.meta.dirname, '..', '..', '..', 'apps', 'accounting-web', 'dist'),
     bcryptCost: parseBcryptCost(env.BCRYPT_COST, nodeEnv),
     exchangeRateFeed: {
       enabled: parseBool('EXCHANGE_RATE_FEED', env.EXCHANGE_RATE_FEED, false),
@@ -78,6 +84,6 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       port: parsePort('CLAMAV_PORT', env.CLAMAV_PORT, 3310),
       timeoutMs: parseDuration('CLAMAV_TIMEOUT', env.CLAMAV_TIMEOUT, '30s'),
     },
-    publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://${common.host}:${port}`).replace(/\/+$/, ''),
+    publicBaseUrl,
   });
 }
