@@ -9,7 +9,7 @@ import { AuthProvider, useAuth } from './auth.js';
 import { I18nProvider } from './i18n/index.js';
 import { Layout } from './ui/Layout.js';
 import { Loading } from './ui/states.js';
-import { theme } from './ui/theme.js';
+import { cssVariablesResolver, theme } from './ui/theme.js';
 
 // One chunk per screen group (the sign-in page loads none of the others).
 const SignIn = lazy(() => import('./pages/SignIn.js'));
@@ -92,7 +92,7 @@ const router = createBrowserRouter([
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <MantineProvider theme={theme}>
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
       <QueryClientProvider client={queryClient}>
         <I18nProvider>
           <AuthProvider>

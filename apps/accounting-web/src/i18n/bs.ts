@@ -24,4 +24,5 @@ export const bs: Record<MessageKey, string> = {
   'invoices.paymentCode': 'Kod za plaćanje',
   'invoices.publicLinkHelp': 'Kupac dobija javni link u e-poruci s fakturom.',
   'status.overdue': 'Dospjela',
+  'app.invalidField': 'Vrijednost nije ispravna.',
 };

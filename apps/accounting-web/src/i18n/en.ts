@@ -19,6 +19,7 @@ export const en = {
   'app.language': 'Language',
   'app.forbidden': 'Your role does not allow this.',
   'app.notFound': 'This page does not exist.',
+  'app.invalidField': 'This value is not valid.',
   'app.menu': 'Menu',
   'app.skip': 'Skip to content',
   'nav.dashboard': 'Dashboard',

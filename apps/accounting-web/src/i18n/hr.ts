@@ -66,4 +66,5 @@ export const hr: Record<MessageKey, string> = {
   'status.cancelled': 'Storniran',
   'role.accountant': 'Računovođa',
   'role.viewer': 'Promatrač',
+  'app.invalidField': 'Vrijednost nije ispravna.',
 };

@@ -21,6 +21,7 @@ export const sr: Record<MessageKey, string> = {
   'app.language': 'Jezik',
   'app.forbidden': 'Vaša uloga ne dozvoljava ovu radnju.',
   'app.notFound': 'Ova stranica ne postoji.',
+  'app.invalidField': 'Vrednost nije ispravna.',
   'app.menu': 'Meni',
   'app.skip': 'Preskoči na sadržaj',
   'nav.dashboard': 'Pregled',

@@ -6,7 +6,7 @@ import { api, unwrap } from '../api/client.js';
 import { useAuth } from '../auth.js';
 import { useI18n } from '../i18n/index.js';
 import { Centered } from '../ui/Layout.js';
-import { ErrorState, fieldErrors } from '../ui/states.js';
+import { ErrorState, useFieldErrors } from '../ui/states.js';
 
 /** The invitation link's target (W1): `/accept-invite?token=...` sets the password and signs in. */
 export default function AcceptInvite() {
@@ -16,6 +16,7 @@ export default function AcceptInvite() {
   const token = useSearchParams()[0].get('token');
   const [error, setError] = useState<unknown>(null);
   const form = useForm<{ password: string }>({ defaultValues: { password: '' } });
+  const errors = useFieldErrors(error);
   const onSubmit = form.handleSubmit(async ({ password }) => {
     if (!token) return;
     setError(null);
@@ -42,7 +43,7 @@ export default function AcceptInvite() {
                 description={t('auth.passwordHelp')}
                 autoComplete="new-password"
                 required
-                error={fieldErrors(error).password}
+                error={errors.password}
                 {...form.register('password', { required: true })}
               />
               {error ? <ErrorState error={error} /> : null}
@@ -52,7 +53,7 @@ export default function AcceptInvite() {
             </Stack>
           </form>
         ) : (
-          <Text c="red.8" role="alert">
+          <Text c="red.9" role="alert">
             {t('auth.missingToken')}
           </Text>
         )}

@@ -1,5 +1,4 @@
 import {
-  Alert,
   Button,
   Group,
   Modal,
@@ -20,7 +19,8 @@ import type { paths } from '../api/schema.generated.js';
 import { useAuth } from '../auth.js';
 import { useI18n } from '../i18n/index.js';
 import { Pager } from '../ui/Pager.js';
-import { Empty, ErrorState, fieldErrors, Loading } from '../ui/states.js';
+import { ScrollTable } from '../ui/ScrollTable.js';
+import { Empty, ErrorState, Loading, useFieldErrors } from '../ui/states.js';
 
 type Contact = paths['/api/v1/contacts/{id}']['get']['responses'][200]['content']['application/json'];
 type ContactBody = paths['/api/v1/contacts']['post']['requestBody']['content']['application/json'];
@@ -107,7 +107,7 @@ export default function Contacts() {
         <Empty>{t('contacts.empty')}</Empty>
       ) : (
         <>
-          <Table.ScrollContainer minWidth={520}>
+          <ScrollTable minWidth={520} label={t('contacts.title')}>
             <Table striped highlightOnHover>
               <Table.Thead>
                 <Table.Tr>
@@ -134,7 +134,8 @@ export default function Contacts() {
                           <Button
                             size="xs"
                             variant="subtle"
-                            color="red.8"
+                            color="red.9"
+                            c="red.9"
                             loading={remove.isPending && remove.variables?.id === c.id}
                             onClick={() => {
                               if (window.confirm(t('contacts.confirmDelete', { name: c.name })))
@@ -150,7 +151,7 @@ export default function Contacts() {
                 ))}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
+          </ScrollTable>
           <Pager page={page} pages={query.data.meta.totalPages} onPage={setPage} />
         </>
       )}
@@ -197,7 +198,7 @@ function ContactForm({
         }
       : { type: 'customer', name: '', country: me?.organization.country ?? 'RS', paymentTerms: 15 },
   });
-  const errors = fieldErrors(error);
+  const errors = useFieldErrors(error);
   const onSubmit = form.handleSubmit(async (values) => {
     setError(null);
     // Empty optional fields are sent as null, not as "" the API would validate.
@@ -211,7 +212,13 @@ function ContactForm({
     }
   });
   return (
-    <Modal opened onClose={onClose} title={t(contact ? 'contacts.edit' : 'contacts.new')} size="lg">
+    <Modal
+      opened
+      onClose={onClose}
+      title={t(contact ? 'contacts.edit' : 'contacts.new')}
+      size="lg"
+      closeButtonProps={{ 'aria-label': t('app.close') }}
+    >
       <form onSubmit={onSubmit} noValidate>
         <Stack>
           <Controller
@@ -259,8 +266,7 @@ function ContactForm({
               )}
             />
           </SimpleGrid>
-          {error && Object.keys(errors).length === 0 ? <ErrorState error={error} /> : null}
-          {error && Object.keys(errors).length > 0 ? <Alert color="red">{(error as Error).message}</Alert> : null}
+          {error ? <ErrorState error={error} /> : null}
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
               {t('app.cancel')}

@@ -7,7 +7,7 @@ import { useI18n } from '../i18n/index.js';
 import { useFormat } from '../ui/format.js';
 import { Empty, ErrorState, Loading } from '../ui/states.js';
 
-const PALETTE = ['teal.8', 'blue.8', 'grape.8', 'orange.9', 'red.8', 'indigo.8', 'lime.9', 'cyan.9'];
+const PALETTE = ['teal.8', 'blue.8', 'grape.8', 'orange.9', 'red.9', 'indigo.8', 'lime.9', 'cyan.9'];
 
 export default function Dashboard() {
   const { t } = useI18n();

@@ -24,7 +24,8 @@ import { useAuth } from '../auth.js';
 import { useI18n } from '../i18n/index.js';
 import { computeTotals } from '../lib/totals.js';
 import { useFormat } from '../ui/format.js';
-import { ErrorState, fieldErrors, Loading } from '../ui/states.js';
+import { ScrollTable } from '../ui/ScrollTable.js';
+import { ErrorState, Loading, useFieldErrors } from '../ui/states.js';
 import { useCustomers } from './customers.js';
 import '@mantine/dates/styles.css';
 
@@ -123,9 +124,9 @@ function Editor({
     2,
     discount ?? 0,
   );
-  const errors = fieldErrors(error);
+  const errors = useFieldErrors(error);
   const rateOptions = [
-    ...rates.rates.map((r) => ({ value: String(r.rate), label: `${r.name} (${f.number(r.rate, 0)} %)` })),
+    ...rates.rates.map((r) => ({ value: String(r.rate), label: `${f.number(r.rate, 0)} % · ${r.name}` })),
   ].filter((o, i, a) => a.findIndex((x) => x.value === o.value) === i);
   const numberProps =
     locale === 'en'
@@ -241,7 +242,7 @@ function Editor({
           <Title order={2} size="h4" mb="xs">
             {t('invoices.lines')}
           </Title>
-          <Table.ScrollContainer minWidth={720}>
+          <ScrollTable minWidth={720} label={t('invoices.lines')}>
             <Table>
               <Table.Thead>
                 <Table.Tr>
@@ -322,7 +323,8 @@ function Editor({
                     <Table.Td>
                       <ActionIcon
                         variant="subtle"
-                        color="red.8"
+                        color="red.9"
+                        c="red.9"
                         aria-label={t('invoices.removeLine', { n: i + 1 })}
                         disabled={lines.fields.length === 1}
                         onClick={() => lines.remove(i)}
@@ -334,9 +336,9 @@ function Editor({
                 ))}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
+          </ScrollTable>
           <Button
-            variant="light"
+            variant="default"
             size="xs"
             mt="xs"
             onClick={() =>

@@ -8,6 +8,7 @@ import { useAuth } from '../auth.js';
 import { useI18n } from '../i18n/index.js';
 import { useFormat } from '../ui/format.js';
 import { Pager } from '../ui/Pager.js';
+import { ScrollTable } from '../ui/ScrollTable.js';
 import { type InvoiceStatus, StatusBadge } from '../ui/StatusBadge.js';
 import { Empty, ErrorState, Loading } from '../ui/states.js';
 import { useCustomers } from './customers.js';
@@ -119,7 +120,7 @@ export default function InvoiceList() {
         <Empty>{t('invoices.empty')}</Empty>
       ) : (
         <>
-          <Table.ScrollContainer minWidth={560}>
+          <ScrollTable minWidth={560} label={t('invoices.title')}>
             <Table striped highlightOnHover>
               <Table.Thead>
                 <Table.Tr>
@@ -152,7 +153,7 @@ export default function InvoiceList() {
                 ))}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
+          </ScrollTable>
           <Pager page={page} pages={query.data.meta.totalPages} onPage={(p) => set('page', String(p))} />
         </>
       )}

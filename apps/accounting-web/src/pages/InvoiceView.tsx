@@ -20,6 +20,7 @@ import { api, fetchBlob, unwrap } from '../api/client.js';
 import { useAuth } from '../auth.js';
 import { useI18n } from '../i18n/index.js';
 import { useFormat } from '../ui/format.js';
+import { ScrollTable } from '../ui/ScrollTable.js';
 import { StatusBadge } from '../ui/StatusBadge.js';
 import { ErrorState, Loading } from '../ui/states.js';
 import { TotalRow } from './InvoiceEdit.js';
@@ -61,12 +62,14 @@ export default function InvoiceView() {
     queryFn: async () => unwrap(await api.GET('/api/v1/invoices/{id}', { params: { path: { id } } })),
   });
   const inv = query.data;
-  const pdf = useBlob(`/api/v1/invoices/${id}/pdf`, Boolean(inv), inv?.updatedAt ?? '');
+  // A draft has no PDF yet (SVC-3010): it is rendered when the invoice is sent.
+  const hasPdf = Boolean(inv && inv.status !== 'draft');
+  const pdf = useBlob(`/api/v1/invoices/${id}/pdf`, hasPdf, inv?.updatedAt ?? '');
   const country = me?.organization.country;
   const hasPaymentCode = country === 'RS' || country === 'HR';
   const code = useBlob(
     `/api/v1/invoices/${id}/payment-code`,
-    Boolean(inv) && hasPaymentCode && inv?.status !== 'cancelled',
+    hasPdf && hasPaymentCode && inv?.status !== 'cancelled',
     inv?.updatedAt ?? '',
   );
   const refresh = () => {
@@ -132,7 +135,7 @@ export default function InvoiceView() {
             {inv.status !== 'cancelled' ? (
               <Button
                 variant="outline"
-                color="red.8"
+                color="red.9"
                 loading={action.isPending && action.variables === 'cancel'}
                 onClick={() => action.mutate('cancel')}
               >
@@ -150,7 +153,7 @@ export default function InvoiceView() {
       {action.error ? <ErrorState error={action.error} /> : null}
       {files.error ? <ErrorState error={files.error} /> : null}
       <Card withBorder p="xs">
-        <Table.ScrollContainer minWidth={520}>
+        <ScrollTable minWidth={520} label={t('invoices.lines')}>
           <Table>
             <Table.Thead>
               <Table.Tr>
@@ -173,7 +176,7 @@ export default function InvoiceView() {
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </ScrollTable>
       </Card>
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <Card withBorder>
@@ -215,26 +218,27 @@ export default function InvoiceView() {
               ) : null}
             </Group>
             {code.data ? <Image src={code.data.url} alt={t('invoices.paymentCode')} w={160} /> : null}
-            {code.error ? <ErrorState error={code.error} /> : null}
             <Text size="sm">
               <strong>{t('invoices.publicLink')}:</strong> {t('invoices.publicLinkHelp')}
             </Text>
           </Stack>
         </Card>
       </SimpleGrid>
-      <Card withBorder p={0}>
-        {pdf.isPending ? (
-          <Loading />
-        ) : pdf.error ? (
-          <ErrorState error={pdf.error} retry={() => pdf.refetch()} />
-        ) : pdf.data ? (
-          <iframe
-            title={`${t('invoices.pdf')} ${inv.invoiceNumber}`}
-            src={pdf.data.url}
-            style={{ width: '100%', height: 640, border: 0 }}
-          />
-        ) : null}
-      </Card>
+      {hasPdf ? (
+        <Card withBorder p={0}>
+          {pdf.isPending ? (
+            <Loading />
+          ) : pdf.error ? (
+            <ErrorState error={pdf.error} retry={() => pdf.refetch()} />
+          ) : pdf.data ? (
+            <iframe
+              title={`${t('invoices.pdf')} ${inv.invoiceNumber}`}
+              src={pdf.data.url}
+              style={{ width: '100%', height: 640, border: 0 }}
+            />
+          ) : null}
+        </Card>
+      ) : null}
       <Anchor component={Link} to="/invoices">
         ← {t('invoices.title')}
       </Anchor>
@@ -262,7 +266,7 @@ function SendDialog({ id, onClose, onSent }: { id: string; onClose: () => void; 
     onSuccess: (r) => onSent(r.sentTo),
   });
   return (
-    <Modal opened onClose={onClose} title={t('invoices.send')}>
+    <Modal opened onClose={onClose} title={t('invoices.send')} closeButtonProps={{ 'aria-label': t('app.close') }}>
       <form
         onSubmit={(e) => {
           e.preventDefault();

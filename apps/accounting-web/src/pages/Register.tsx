@@ -7,7 +7,7 @@ import type { paths } from '../api/schema.generated.js';
 import { useAuth } from '../auth.js';
 import { useI18n } from '../i18n/index.js';
 import { Centered } from '../ui/Layout.js';
-import { ErrorState, fieldErrors } from '../ui/states.js';
+import { ErrorState, useFieldErrors } from '../ui/states.js';
 
 type Body = paths['/api/v1/auth/register']['post']['requestBody']['content']['application/json'];
 
@@ -34,7 +34,7 @@ export default function Register() {
       fullName: '',
     },
   });
-  const errors = { ...fieldErrors(error) };
+  const errors = { ...useFieldErrors(error) };
 
   const onSubmit = form.handleSubmit(async (values) => {
     setError(null);

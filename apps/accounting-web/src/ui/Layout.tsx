@@ -72,6 +72,8 @@ export function Layout({ children }: { children: ReactNode }) {
             component={Link}
             to={item.to}
             label={t(item.key)}
+            variant="filled"
+            color="teal.9"
             active={item.to === '/' ? location.pathname === '/' : location.pathname.startsWith(item.to)}
             onClick={close}
           />

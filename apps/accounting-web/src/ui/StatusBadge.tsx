@@ -6,7 +6,7 @@ const COLORS: Record<string, string> = {
   sent: 'blue.8',
   viewed: 'indigo.8',
   paid: 'teal.9',
-  overdue: 'red.8',
+  overdue: 'red.9',
   cancelled: 'dark.4',
 };
 

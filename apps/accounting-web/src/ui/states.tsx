@@ -47,8 +47,15 @@ export function Empty({ children }: { children?: ReactNode }) {
   );
 }
 
-/** Field errors of a 422 envelope keyed by field path, for react-hook-form's setError. */
-export function fieldErrors(error: unknown): Record<string, string> {
+/**
+ * Field errors of a 422 envelope keyed by field path ("items[0].unitPrice"). The API writes its field
+ * details in English; outside English the field shows the localized "invalid value" instead (the
+ * envelope's own message, already in the caller's language, is shown above the buttons).
+ */
+export function useFieldErrors(error: unknown): Record<string, string> {
+  const { t, locale } = useI18n();
   if (!(error instanceof ApiError)) return {};
-  return Object.fromEntries(Object.entries(error.details).map(([k, v]) => [k, v.join(', ')]));
+  return Object.fromEntries(
+    Object.entries(error.details).map(([k, v]) => [k, locale === 'en' ? v.join(', ') : t('app.invalidField')]),
+  );
 }
