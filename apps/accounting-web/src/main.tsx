@@ -7,7 +7,6 @@ import { createBrowserRouter, Navigate, Outlet, RouterProvider, useLocation } fr
 import { ApiError } from './api/client.js';
 import { AuthProvider, useAuth } from './auth.js';
 import { I18nProvider } from './i18n/index.js';
-import { Layout } from './ui/Layout.js';
 import { Loading } from './ui/states.js';
 import { cssVariablesResolver, theme } from './ui/theme.js';
 
@@ -21,6 +20,8 @@ const InvoiceList = lazy(() => import('./pages/InvoiceList.js'));
 const InvoiceEdit = lazy(() => import('./pages/InvoiceEdit.js'));
 const InvoiceView = lazy(() => import('./pages/InvoiceView.js'));
 const NotFound = lazy(() => import('./pages/NotFound.js'));
+// The signed-in frame (navigation, header) is not part of the sign-in page's JavaScript.
+const Layout = lazy(() => import('./ui/Layout.js'));
 
 const queryClient = new QueryClient({
   defaultOptions: {

@@ -5,7 +5,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { api, unwrap } from '../api/client.js';
 import { useAuth } from '../auth.js';
 import { useI18n } from '../i18n/index.js';
-import { Centered } from '../ui/Layout.js';
+import { Centered } from '../ui/Centered.js';
 import { ErrorState, useFieldErrors } from '../ui/states.js';
 
 /** The invitation link's target (W1): `/accept-invite?token=...` sets the password and signs in. */

@@ -1,15 +1,4 @@
-import {
-  Button,
-  Group,
-  Modal,
-  NumberInput,
-  Select,
-  SimpleGrid,
-  Stack,
-  Table,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Button, Group, Modal, NumberInput, Select, SimpleGrid, Stack, Table, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';

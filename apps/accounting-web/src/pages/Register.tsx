@@ -6,7 +6,7 @@ import { api, unwrap } from '../api/client.js';
 import type { paths } from '../api/schema.generated.js';
 import { useAuth } from '../auth.js';
 import { useI18n } from '../i18n/index.js';
-import { Centered } from '../ui/Layout.js';
+import { Centered } from '../ui/Centered.js';
 import { ErrorState, useFieldErrors } from '../ui/states.js';
 
 type Body = paths['/api/v1/auth/register']['post']['requestBody']['content']['application/json'];

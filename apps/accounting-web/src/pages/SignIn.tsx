@@ -1,11 +1,10 @@
 import { Anchor, Button, Checkbox, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { type FormEvent, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { ApiError, api, unwrap } from '../api/client.js';
 import { useAuth } from '../auth.js';
 import { useI18n } from '../i18n/index.js';
-import { Centered } from '../ui/Layout.js';
+import { Centered } from '../ui/Centered.js';
 import { ErrorState } from '../ui/states.js';
 
 interface Credentials {
@@ -14,7 +13,11 @@ interface Credentials {
   rememberMe: boolean;
 }
 
-/** Sign in; when the account has 2FA the API answers SVC-1010 and the code step follows. */
+/**
+ * Sign in; when the account has 2FA the API answers SVC-1010 and the code step follows.
+ * Two plain controlled fields rather than react-hook-form: the sign-in page is the one most people
+ * load cold, and its JavaScript budget (150 KB gzipped, bench/web-bundle.ts) has no room for it.
+ */
 export default function SignIn() {
   const { t } = useI18n();
   const { signedIn } = useAuth();
@@ -22,35 +25,45 @@ export default function SignIn() {
   const from = (useLocation().state as { from?: string } | null)?.from;
   const [error, setError] = useState<unknown>(null);
   const [twoFactor, setTwoFactor] = useState<Credentials | null>(null);
-  const form = useForm<Credentials>({ defaultValues: { email: '', password: '', rememberMe: false } });
-  const codeForm = useForm<{ code: string }>({ defaultValues: { code: '' } });
+  const [values, setValues] = useState<Credentials>({ email: '', password: '', rememberMe: false });
+  const [code, setCode] = useState('');
+  const [busy, setBusy] = useState(false);
+  const set = (patch: Partial<Credentials>) => setValues((v) => ({ ...v, ...patch }));
 
   const done = (token: string) => {
     signedIn(token);
     if (from && from !== '/') navigate(from, { replace: true });
   };
 
-  const onSubmit = form.handleSubmit(async (values) => {
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
     setError(null);
+    setBusy(true);
     try {
       const result = unwrap(await api.POST('/api/v1/auth/login', { body: values }));
       done(result.tokens.accessToken);
     } catch (err) {
       if (err instanceof ApiError && err.code === 'SVC-1010') setTwoFactor(values);
       else setError(err);
+    } finally {
+      setBusy(false);
     }
-  });
+  };
 
-  const onVerify = codeForm.handleSubmit(async ({ code }) => {
+  const onVerify = async (e: FormEvent) => {
+    e.preventDefault();
     if (!twoFactor) return;
     setError(null);
+    setBusy(true);
     try {
       const result = unwrap(await api.POST('/api/v1/auth/verify-2fa', { body: { ...twoFactor, code } }));
       done(result.tokens.accessToken);
     } catch (err) {
       setError(err);
+    } finally {
+      setBusy(false);
     }
-  });
+  };
 
   return (
     <Centered>
@@ -68,10 +81,12 @@ export default function SignIn() {
                 inputMode="numeric"
                 autoFocus
                 required
-                {...codeForm.register('code', { required: true, pattern: /^\d{6}$/ })}
+                maxLength={6}
+                value={code}
+                onChange={(e) => setCode(e.currentTarget.value.trim())}
               />
               {error ? <ErrorState error={error} /> : null}
-              <Button type="submit" loading={codeForm.formState.isSubmitting}>
+              <Button type="submit" loading={busy}>
                 {t('auth.verify')}
               </Button>
             </Stack>
@@ -84,18 +99,23 @@ export default function SignIn() {
                 type="email"
                 autoComplete="username"
                 required
-                error={form.formState.errors.email ? t('auth.email') : undefined}
-                {...form.register('email', { required: true })}
+                value={values.email}
+                onChange={(e) => set({ email: e.currentTarget.value })}
               />
               <PasswordInput
                 label={t('auth.password')}
                 autoComplete="current-password"
                 required
-                {...form.register('password', { required: true })}
+                value={values.password}
+                onChange={(e) => set({ password: e.currentTarget.value })}
               />
-              <Checkbox label={t('auth.remember')} {...form.register('rememberMe')} />
+              <Checkbox
+                label={t('auth.remember')}
+                checked={values.rememberMe}
+                onChange={(e) => set({ rememberMe: e.currentTarget.checked })}
+              />
               {error ? <ErrorState error={error} /> : null}
-              <Button type="submit" loading={form.formState.isSubmitting}>
+              <Button type="submit" loading={busy}>
                 {t('auth.signIn')}
               </Button>
             </Stack>

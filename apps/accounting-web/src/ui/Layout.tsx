@@ -1,25 +1,10 @@
-import type { AppLocale } from '@app/web-tools/format';
-import { AppShell, Burger, Button, Group, NavLink, Select, Text } from '@mantine/core';
+import { AppShell, Burger, Button, Group, NavLink, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import type { ReactNode } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useAuth } from '../auth.js';
-import { LOCALE_NAMES, LOCALES, useI18n } from '../i18n/index.js';
-
-export function LanguageSwitch() {
-  const { t, locale, setLocale } = useI18n();
-  return (
-    <Select
-      aria-label={t('app.language')}
-      size="xs"
-      w={120}
-      data={LOCALES.map((l) => ({ value: l, label: LOCALE_NAMES[l] }))}
-      value={locale}
-      allowDeselect={false}
-      onChange={(v) => v && setLocale(v as AppLocale)}
-    />
-  );
-}
+import { useI18n } from '../i18n/index.js';
+import { LanguageSwitch } from './Centered.js';
 
 const NAV = [
   { to: '/', key: 'nav.dashboard' },
@@ -87,14 +72,4 @@ export function Layout({ children }: { children: ReactNode }) {
   );
 }
 
-/** The frame of the screens of a signed-out visitor. */
-export function Centered({ children }: { children: ReactNode }) {
-  return (
-    <main style={{ maxWidth: 440, margin: '0 auto', padding: '48px 16px' }}>
-      <Group justify="flex-end" mb="md">
-        <LanguageSwitch />
-      </Group>
-      {children}
-    </main>
-  );
-}
+export default Layout;
