@@ -41,7 +41,7 @@ function wantsHtml(request: FastifyRequest): boolean {
  * a service path answers index.html (the app routes on the client), never cached; everything else
  * keeps the API's JSON 404. Without a build the API works as before and the fallback answers 404.
  */
-export async function webAppPlugin(app: FastifyInstance, opts: { root: string }): Promise<void> {
+export async function webAppRoutes(app: FastifyInstance, opts: { root: string }): Promise<void> {
   let index: Buffer | null = null;
   const loadIndex = async () => {
     index ??= await readFile(join(opts.root, 'index.html')).catch(() => null);
