@@ -20,6 +20,7 @@ const InvoiceList = lazy(() => import('./pages/InvoiceList.js'));
 const InvoiceEdit = lazy(() => import('./pages/InvoiceEdit.js'));
 const InvoiceView = lazy(() => import('./pages/InvoiceView.js'));
 const NotFound = lazy(() => import('./pages/NotFound.js'));
+const Settings = lazy(() => import('./pages/Settings.js'));
 // The signed-in frame (navigation, header) is not part of the sign-in page's JavaScript.
 const Layout = lazy(() => import('./ui/Layout.js'));
 
@@ -84,6 +85,7 @@ const router = createBrowserRouter([
           { path: '/invoices/new', element: <InvoiceEdit /> },
           { path: '/invoices/:id', element: <InvoiceView /> },
           { path: '/invoices/:id/edit', element: <InvoiceEdit /> },
+          { path: '/settings', element: <Settings /> },
           { path: '*', element: <NotFound /> },
         ],
       },

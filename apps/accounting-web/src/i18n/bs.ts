@@ -6,6 +6,8 @@ export const bs: Record<MessageKey, string> = {
   ...sr,
   'app.edit': 'Izmijeni',
   'app.next': 'Sljedeća',
+  'nav.settings': 'Postavke',
+  'settings.iban': 'Transakcijski račun (IBAN)',
   'auth.signInTitle': 'Prijavite se u svoje poslovne knjige',
   'auth.registerLink': 'Registrujte organizaciju',
   'dash.revenue': 'Prihodi ovog mjeseca',

@@ -10,6 +10,7 @@ const NAV = [
   { to: '/', key: 'nav.dashboard' },
   { to: '/contacts', key: 'nav.contacts' },
   { to: '/invoices', key: 'nav.invoices' },
+  { to: '/settings', key: 'nav.settings' },
 ] as const;
 
 export function Layout({ children }: { children: ReactNode }) {
