@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Paper, Select, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Group, NativeSelect, Paper, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
@@ -76,17 +76,16 @@ function OrganizationForm({ organization }: { organization: Organization }) {
               control={form.control}
               name="language"
               render={({ field: f }) => (
-                <Select
+                <NativeSelect
                   label={t('settings.language')}
-                  readOnly={!isAdmin}
-                  allowDeselect={false}
+                  disabled={!isAdmin}
                   data={[
                     { value: 'sr', label: 'Srpski' },
                     { value: 'bs', label: 'Bosanski' },
                     { value: 'hr', label: 'Hrvatski' },
                   ]}
-                  value={f.value ?? null}
-                  onChange={(v) => f.onChange(v ?? 'sr')}
+                  value={f.value ?? 'sr'}
+                  onChange={(e) => f.onChange(e.currentTarget.value)}
                 />
               )}
             />
