@@ -153,6 +153,7 @@ function pdfData(src: EInvoiceSource): InvoicePdfData {
       lineNumber: i.line_number,
       description: i.description,
       quantity: i.quantity,
+      unitCode: i.unit_code,
       unitPrice: i.unit_price,
       taxRate: i.tax_rate,
       lineTotal: i.line_total,

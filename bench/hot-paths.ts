@@ -20,7 +20,7 @@
  *                                       BENCHMARKS.md is then left alone)
  */
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
@@ -159,14 +159,23 @@ async function fillInvoices(dbUrl: string, orgs: Org[]): Promise<void> {
 
 /** Signs in through the mock eID (mobile flow) and links two bank accounts to the user. */
 async function remittanceUser(base: string, dbUrl: string) {
-  const start = await json(await fetch(`${base}/v1/auth/eid/initiate?platform=mobile`));
+  // RFC 8252: the app keeps the PKCE verifier and sends its challenge (issue 33 item 1).
+  const verifier = randomBytes(32).toString('base64url');
+  const challenge = createHash('sha256').update(verifier).digest('base64url');
+  const start = await json(
+    await fetch(`${base}/v1/auth/eid/initiate?platform=mobile&code_challenge=${challenge}&code_challenge_method=S256`),
+  );
   const authorize = await fetch(start.redirectUrl, { redirect: 'manual' });
   const back = new URL(authorize.headers.get('location')!, base);
   const signIn = await json(
     await fetch(`${base}/v1/auth/eid/callback`, {
       method: 'POST',
       headers: JSON_HEADERS,
-      body: JSON.stringify({ code: back.searchParams.get('code'), state: back.searchParams.get('state') }),
+      body: JSON.stringify({
+        code: back.searchParams.get('code'),
+        state: back.searchParams.get('state'),
+        code_verifier: verifier,
+      }),
     }),
   );
   const token = signIn.token as string;

@@ -234,6 +234,11 @@ export function accountingEnv(port: number, extra: Record<string, string> = {}):
     RATE_LIMITS: 'off',
     LOG_LEVEL: 'warn',
     NODE_ENV: 'production',
+    // The weak settings a benchmark runs with, accepted by name (docs/configuration.md).
+    ALLOW_RATE_LIMITS_OFF: 'true',
+    ALLOW_EMBEDDED_DATABASE: 'true',
+    ALLOW_BUILTIN_SCANNER: 'true',
+    ALLOW_LOCALHOST_ORIGINS: 'true',
     JWT_SECRET: 'bench-secret-bench-secret-bench-secret-000',
     ...extra,
   };

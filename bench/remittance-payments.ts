@@ -16,6 +16,7 @@
  *                          its own database
  */
 import { execFileSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
 import pg from 'pg';
 import {
@@ -46,7 +47,12 @@ const pct = (a: number, b: number) => `${Math.round((a / b) * 100)} %`;
 
 /** Mock eID sign-in on /v1, sandbox consent, one recipient: a user ready to pay. */
 async function user(base: string, i: number): Promise<{ token: string; recipientId: string }> {
-  const start = await json(await fetch(`${base}/v1/auth/eid/initiate?platform=mobile`));
+  // RFC 8252: the app keeps the PKCE verifier and sends its challenge (issue 33 item 1).
+  const verifier = randomBytes(32).toString('base64url');
+  const challenge = createHash('sha256').update(verifier).digest('base64url');
+  const start = await json(
+    await fetch(`${base}/v1/auth/eid/initiate?platform=mobile&code_challenge=${challenge}&code_challenge_method=S256`),
+  );
   const authorize = new URL(start.redirectUrl);
   // Synthetic national ids (month + 80), one per user: DDMMYY + individual number + check digits.
   const { withCheckDigits } = await import('../services/remittance/src/lib/national-id.js');
@@ -65,6 +71,7 @@ async function user(base: string, i: number): Promise<{ token: string; recipient
         code: back.searchParams.get('code'),
         state: back.searchParams.get('state'),
         platform: 'mobile',
+        code_verifier: verifier,
       }),
     }),
   );

@@ -5,6 +5,7 @@
  * network): GET /v1/open-banking/consents (session check + one small query).
  *   node --import tsx bench/remittance-session.ts [N]
  */
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,7 +33,13 @@ await migrate(db.raw, MIGRATIONS_DIR);
 const app = await buildApp(config, db);
 await app.ready();
 
-const start = await app.inject({ method: 'GET', url: '/v1/auth/eid/initiate?platform=mobile' });
+// RFC 8252: the app keeps the PKCE verifier and sends its challenge (issue 33 item 1).
+const verifier = randomBytes(32).toString('base64url');
+const challenge = createHash('sha256').update(verifier).digest('base64url');
+const start = await app.inject({
+  method: 'GET',
+  url: `/v1/auth/eid/initiate?platform=mobile&code_challenge=${challenge}&code_challenge_method=S256`,
+});
 const authorize = new URL(start.json().redirectUrl);
 const back = new URL(
   (await app.inject({ method: 'GET', url: authorize.pathname + authorize.search })).headers.location as string,
@@ -40,7 +47,7 @@ const back = new URL(
 const signIn = await app.inject({
   method: 'POST',
   url: '/v1/auth/eid/callback',
-  payload: { code: back.searchParams.get('code'), state: back.searchParams.get('state') },
+  payload: { code: back.searchParams.get('code'), state: back.searchParams.get('state'), code_verifier: verifier },
 });
 const headers = { authorization: `Bearer ${signIn.json().token}` };
 

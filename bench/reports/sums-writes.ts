@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { PERIOD_SUMS_CTE } from '../../services/accounting/src/modules/ledger/ledger.repository.js';
+import { PERIOD_SUMS_CTE } from '../../services/accounting/src/modules/ledger/ledger.sql.js';
 import { percentile } from '../lib.js';
 
 /**

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 
 /** Thrown at boot; server.ts prints the one-line reason and exits. */
@@ -103,13 +104,52 @@ export function packageVersion(dir: string): string {
   }
 }
 
+/**
+ * TRUST_PROXY: false (the socket address is the client), a number of proxy hops in front of the
+ * service, or a comma-separated list of the proxies' addresses or CIDR ranges. Fastify then takes
+ * as the client the first X-Forwarded-For entry, from the right, not added by a trusted hop; the
+ * entries left of it are the client's own writing and are never used. `true` means one hop: trusting
+ * every hop made the leftmost entry, which the client writes, the address of every limit (issue 33).
+ * A hop count trusts the socket peer without checking it: only for a service reachable solely
+ * through its proxies; the addresses of the proxies are the safer form.
+ */
+export type TrustProxy = false | number | string[];
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+export function parseTrustProxy(value: string | undefined): TrustProxy {
+  const text = (value ?? '').trim();
+  if (text === '' || /^(false|off|no)$/i.test(text)) return false;
+  if (/^(true|on|yes)$/i.test(text)) return 1;
+  if (/^\d+$/.test(text)) {
+    const hops = Number(text);
+    if (hops > 16) throw new ConfigError('TRUST_PROXY must be at most 16 hops');
+    return hops === 0 ? false : hops;
+  }
+  const entries = text.split(',').map((s) => s.trim());
+  for (const entry of entries) {
+    if (PROXY_NAMES.has(entry)) continue;
+    const [address, bits, extra] = entry.split('/');
+    const family = isIP(address ?? '');
+    const maxBits = family === 6 ? 128 : 32;
+    const bitsOk = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= maxBits);
+    if (!family || !bitsOk || extra !== undefined) {
+      throw new ConfigError(
+        `TRUST_PROXY must be false, a hop count, or proxy addresses/CIDR ranges separated by commas (got "${entry}")`,
+      );
+    }
+  }
+  return entries;
+}
+
 /** The variables both services read the same way (G1b, G2 host, G3 DATA_DIR, G4, G5, G6). */
 export interface CommonConfig {
   nodeEnv: NodeEnv;
   host: string;
   dataDir: string;
   redisUrl: string | null;
-  trustProxy: boolean;
+  /** Which hops in front of the service are trusted to set X-Forwarded-For (parseTrustProxy). */
+  trustProxy: TrustProxy;
   /** RATE_LIMITS=off (or false, 0, no) switches every limit off (G6). */
   rateLimits: boolean;
   logLevel: string;
@@ -119,23 +159,87 @@ export interface CommonConfig {
    * SESSION_CACHE_MAX_AGE bounds how long an entry is served even without a change (default 60s).
    */
   sessionCache: { enabled: boolean; maxAgeMs: number };
+  /**
+   * The weak settings production was told to accept (ALLOW_* variables, issue 33 item 7), one line
+   * each; the app logs every one as a warning at start-up.
+   */
+  acceptedWeaknesses: string[];
 }
 
 export function loadCommonConfig(env: Env): CommonConfig {
   const nodeEnv = parseNodeEnv(env.NODE_ENV);
+  const acceptedWeaknesses: string[] = [];
+  const rateLimits = parseBool('RATE_LIMITS', env.RATE_LIMITS, true);
+  if (!rateLimits) acceptWeakness(env, nodeEnv, acceptedWeaknesses, 'ALLOW_RATE_LIMITS_OFF', 'RATE_LIMITS=off');
   return {
+    acceptedWeaknesses,
     nodeEnv,
     host: env.HOST || '127.0.0.1',
     dataDir: resolve(env.DATA_DIR || './data'),
     redisUrl: env.REDIS_URL || null,
-    trustProxy: parseBool('TRUST_PROXY', env.TRUST_PROXY, false),
-    rateLimits: parseBool('RATE_LIMITS', env.RATE_LIMITS, true),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    rateLimits,
     logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info'),
     sessionCache: {
       enabled: parseBool('SESSION_CACHE', env.SESSION_CACHE, true),
       maxAgeMs: parseDuration('SESSION_CACHE_MAX_AGE', env.SESSION_CACHE_MAX_AGE, '60s'),
     },
   };
+}
+
+/**
+ * Production refuses a weak setting (issue 33 item 7) unless its own opt-in variable is true; an
+ * accepted one is added to `accepted`, which the app logs as a warning at start-up. Outside
+ * production nothing is refused.
+ */
+export function acceptWeakness(env: Env, nodeEnv: NodeEnv, accepted: string[], optIn: string, weakness: string): void {
+  if (nodeEnv !== 'production') return;
+  if (!parseBool(optIn, env[optIn], false))
+    throw new ConfigError(`${weakness} is refused in production (set ${optIn}=true to accept it)`);
+  accepted.push(`${optIn}=true: ${weakness}`);
+}
+
+/** The embedded database (PGlite) in production: one process, no replication (ALLOW_EMBEDDED_DATABASE). */
+export function checkDatabaseUrl(common: CommonConfig, env: Env, name: string, url: string): void {
+  if (/^postgres(ql)?:\/\//i.test(url)) return;
+  acceptWeakness(
+    env,
+    common.nodeEnv,
+    common.acceptedWeaknesses,
+    'ALLOW_EMBEDDED_DATABASE',
+    `${name} unset: the embedded database`,
+  );
+}
+
+const LOCAL_HOST = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\]|0\.0\.0\.0)$/i;
+
+/**
+ * Origins allowed to call with credentials (cookies, CORS with credentials): in production a plain
+ * http:// origin or a local one (localhost, 127.x, [::1]) lets any page a developer's browser runs
+ * there act as the signed-in user (ALLOW_LOCALHOST_ORIGINS).
+ */
+export function checkCredentialedOrigins(
+  common: CommonConfig,
+  env: Env,
+  name: string,
+  origins: readonly string[],
+): void {
+  const weak = origins.filter((origin) => {
+    try {
+      const u = new URL(origin);
+      return u.protocol !== 'https:' || LOCAL_HOST.test(u.hostname);
+    } catch {
+      throw new ConfigError(`${name}: "${origin}" is not an origin`);
+    }
+  });
+  if (weak.length)
+    acceptWeakness(
+      env,
+      common.nodeEnv,
+      common.acceptedWeaknesses,
+      'ALLOW_LOCALHOST_ORIGINS',
+      `${name} allows ${weak.join(', ')} with credentials`,
+    );
 }
 
 /** Freezes a configuration and everything in it, so no module can change a setting after boot. */

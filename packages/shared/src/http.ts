@@ -4,13 +4,22 @@ import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import closeWithGrace from 'close-with-grace';
 import type { FastifySchemaCompiler } from 'fastify';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions, LogController } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+  LogController,
+} from 'fastify';
 import type { HelmetOptions } from 'helmet';
 import secureJson from 'secure-json-parse';
 import { type TSchema, Type } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { Value } from 'typebox/value';
+import { registerBodyDrain } from './body-limits.js';
+import type { TrustProxy } from './config.js';
 import { assertSafeText } from './input-hygiene.js';
+import { loggerOptions } from './log-redaction.js';
 import { securityHeaderList } from './security-headers.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -38,6 +47,16 @@ function depthOf(value: unknown): number {
     for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, d + 1]);
   }
   return max;
+}
+
+/** No body was declared, or an empty JSON one (a multipart body on a JSON route stays refused). */
+function noOrJsonBody(request: FastifyRequest): boolean {
+  const type = request.headers['content-type'];
+  return type === undefined || /^application\/json\b/i.test(type);
+}
+
+function isObjectSchema(schema: unknown): boolean {
+  return (schema as { type?: unknown } | undefined)?.type === 'object';
 }
 
 /** A schema whose every string input it converts to itself (strings, string literals, their unions). */
@@ -97,6 +116,18 @@ const buildSerializer: typeof defaultSerializerFactory = (externalSchemas, optio
   return (route) => lazily(() => compile(route));
 };
 
+/**
+ * TRUST_PROXY as Fastify takes it. Fastify 5 answers a bare hop count by trusting nothing (it cannot
+ * check the immediate peer), so a hop count is given as the function Express uses: the socket
+ * address and the next `hops - 1` X-Forwarded-For entries from the right are proxies, the one after
+ * them is the client. Only sound when the service cannot be reached but through those proxies
+ * (docs/configuration.md); addresses or CIDR ranges check the peer and are preferred.
+ */
+export function fastifyTrustProxy(trust: TrustProxy): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust !== 'number') return trust;
+  return (_address, hop) => hop < trust;
+}
+
 export class BodyTooDeepError extends Error {
   statusCode = 400;
   code = 'FST_ERR_CTP_INVALID_JSON_BODY';
@@ -104,9 +135,15 @@ export class BodyTooDeepError extends Error {
 
 export interface HttpOptions {
   logLevel: string;
-  trustProxy: boolean;
+  trustProxy: TrustProxy;
   bodyLimit?: number;
   logger?: FastifyServerOptions['logger'];
+  /** Weak settings production was told to accept (CommonConfig.acceptedWeaknesses): each logged as a warning. */
+  acceptedWeaknesses?: readonly string[];
+  /** Where log lines go instead of stdout (tests read them). */
+  logStream?: { write(line: string): void };
+  /** Path prefixes whose next segment is a secret (a capability token): masked in the logs. */
+  secretPaths?: readonly string[];
   /** Helmet's options for the security headers every response carries. */
   securityHeaders?: HelmetOptions;
 }
@@ -120,10 +157,11 @@ export interface HttpOptions {
  * like every other error (G15), so each service answers them in its envelope.
  */
 export function createHttp(opts: HttpOptions): FastifyInstance {
+  const bodyLimit = opts.bodyLimit ?? 1024 * 1024;
   const app: FastifyInstance = Fastify({
-    logger: opts.logger ?? { level: opts.logLevel },
-    trustProxy: opts.trustProxy,
-    bodyLimit: opts.bodyLimit ?? 1024 * 1024,
+    logger: opts.logger ?? { ...loggerOptions(opts.logLevel, opts.secretPaths), stream: opts.logStream },
+    trustProxy: fastifyTrustProxy(opts.trustProxy),
+    bodyLimit,
     genReqId: requestIdFrom,
     logController: new LogController({
       requestIdLogLabel: 'requestId',
@@ -138,6 +176,8 @@ export function createHttp(opts: HttpOptions): FastifyInstance {
       return app.errorHandler(err, request, reply);
     },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as FastifyInstance;
+  for (const weakness of opts.acceptedWeaknesses ?? [])
+    app.log.warn({ weakness }, 'weak setting accepted in production by its ALLOW_ variable');
   app.setValidatorCompiler(validatorCompiler);
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
     const text = body as string;
@@ -166,6 +206,10 @@ export function createHttp(opts: HttpOptions): FastifyInstance {
     done();
   });
   app.addHook('preValidation', (request, _reply, done) => {
+    // No body where the route takes an object is an empty object (issue 25 item 6): an action with
+    // nothing to say (POST /invoices/:id/send) is accepted, and a missing field is named as missing.
+    if (request.body === undefined && isObjectSchema(request.routeOptions.schema?.body) && noOrJsonBody(request))
+      request.body = {};
     try {
       assertSafeText(request);
     } catch (err) {
@@ -174,6 +218,9 @@ export function createHttp(opts: HttpOptions): FastifyInstance {
     if (request.body !== undefined) checkedBodies.set(request, request.body);
     done();
   });
+  // A body refused while it still arrives is read to its end (up to a cap) before the answer, so
+  // the client can read the 413 (issue 25 item 2).
+  registerBodyDrain(app, bodyLimit);
   // A route's own preValidation hook may replace the body (a multipart form turned into fields):
   // that new body is checked before the handler too.
   app.addHook('preHandler', (request, _reply, done) => {

@@ -5,11 +5,41 @@ import { registerPublic } from './routes.js';
 
 type Document = NonNullable<FastifyDynamicSwaggerOptions['openapi']>;
 
+/** What the reference page says about an operation (issue 25 item 6). */
+export interface OperationDoc {
+  summary: string;
+  description: string;
+  /** A request body the operation accepts, shown on /docs. */
+  requestExample?: unknown;
+  /** A multipart-only route (no JSON body schema): the name of its file field, documented as binary. */
+  multipartFile?: string;
+}
+
 export interface OpenApiOptions {
   title: string;
   version: string;
   description: string;
   securitySchemes: NonNullable<Document['components']>['securitySchemes'];
+  /** The summary and description of an operation (`GET`, the route's URL) the route's own schema lacks. */
+  describe?(method: string, url: string): OperationDoc | undefined;
+}
+
+type RouteSchema = Record<string, unknown> & { summary?: string; description?: string; body?: object };
+
+/** The route's schema with the operation's texts and example, as a copy (the route validates with its own). */
+function described(schema: RouteSchema | undefined, doc: OperationDoc | undefined): RouteSchema | undefined {
+  if (!schema || !doc) return schema;
+  const out: RouteSchema = { ...schema, summary: schema.summary ?? doc.summary };
+  out.description = schema.description ? `${doc.description} ${schema.description}` : doc.description;
+  if (schema.body && doc.requestExample !== undefined) out.body = { ...schema.body, examples: [doc.requestExample] };
+  if (!schema.body && doc.multipartFile) {
+    out.body = {
+      type: 'object',
+      required: [doc.multipartFile],
+      properties: { [doc.multipartFile]: { type: 'string', format: 'binary' } },
+    };
+  }
+  return out;
 }
 
 /**
@@ -36,7 +66,13 @@ export async function registerOpenApi(app: FastifyInstance, opts: OpenApiOptions
     info: { title: opts.title, version: opts.version, description: opts.description },
     components: { securitySchemes: opts.securitySchemes },
   };
-  await app.register(swagger, { openapi });
+  await app.register(swagger, {
+    openapi,
+    transform: ({ schema, url, route }) => {
+      const method = Array.isArray(route.method) ? route.method[0] : route.method;
+      return { schema: described(schema as RouteSchema, opts.describe?.(method, url)) as never, url };
+    },
+  });
   await registerPublic(app, swaggerUi, { routePrefix: '/docs', staticCSP: true });
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
 }

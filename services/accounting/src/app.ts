@@ -17,6 +17,7 @@ import { createMailer } from './infra/mail/mailer.js';
 import { localStorage } from './infra/storage/storage.js';
 import { createVirusScanner } from './infra/virus-scanner/virus-scanner.js';
 import { AccessTokens } from './lib/jwt.js';
+import { OPERATION_DOCS } from './lib/operation-docs.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { alertsRoutes } from './modules/alerts/alerts.routes.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
@@ -59,6 +60,9 @@ export async function buildApp(config: Readonly<Config>, db: Database<DB>): Prom
     logLevel: config.logLevel,
     trustProxy: config.trustProxy,
     securityHeaders: { contentSecurityPolicy: false },
+    // The public invoice link's token is the capability: never logged.
+    secretPaths: ['/api/v1/public/invoices/'],
+    acceptedWeaknesses: config.acceptedWeaknesses,
   });
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : null;
   const ctx: AppContext = {
@@ -95,6 +99,7 @@ export async function buildApp(config: Readonly<Config>, db: Database<DB>): Prom
     version: config.version,
     description: 'Multi-tenant bookkeeping and invoicing for organizations in RS, BA and HR.',
     securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+    describe: (method, url) => OPERATION_DOCS[`${method} ${url}`],
   });
   // Multipart bodies (receipts, statements) are streamed by the routes that take them; the
   // per-route limits are tighter than these outer ones.

@@ -1,6 +1,9 @@
 import { join } from 'node:path';
 import {
+  acceptWeakness,
   type CommonConfig,
+  checkCredentialedOrigins,
+  checkDatabaseUrl,
   databaseUrl,
   deepFreeze,
   type Env,
@@ -23,6 +26,8 @@ export interface Config extends CommonConfig {
   refreshTokenTtlMs: number;
   refreshTokenTtlRememberMs: number;
   inviteTtlMs: number;
+  /** Step-up: disabling 2FA needs a sign-in at most this old (REAUTH_MAX_AGE). */
+  reauthMaxAgeMs: number;
   webOrigin: string;
   corsOrigins: string[];
   /** The built web app served at / (W1): WEB_DIR, default apps/accounting-web/dist. */
@@ -54,7 +59,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   const webOrigin = env.WEB_ORIGIN ?? publicBaseUrl;
   // W1: the Vite development origin is allowed outside production only (unless set explicitly).
   const devOrigins = env.CORS_DEV_ORIGIN ?? (nodeEnv === 'production' ? '' : 'http://localhost:5173');
-  return deepFreeze({
+  const config: Config = {
     ...common,
     version: packageVersion(join(import.meta.dirname, '..')),
     port,
@@ -64,6 +69,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     refreshTokenTtlMs: parseDuration('REFRESH_TOKEN_TTL', env.REFRESH_TOKEN_TTL, '7d'),
     refreshTokenTtlRememberMs: parseDuration('REFRESH_TOKEN_TTL_REMEMBER', env.REFRESH_TOKEN_TTL_REMEMBER, '30d'),
     inviteTtlMs: parseDuration('INVITE_TTL', env.INVITE_TTL, '7d'),
+    reauthMaxAgeMs: parseDuration('REAUTH_MAX_AGE', env.REAUTH_MAX_AGE, '10m'),
     webOrigin,
     // The production web origin and the local development origin (spec: Authentication 10).
     corsOrigins: [webOrigin, ...devOrigins.split(',').map((s) => s.trim())].filter(
@@ -85,5 +91,17 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       timeoutMs: parseDuration('CLAMAV_TIMEOUT', env.CLAMAV_TIMEOUT, '30s'),
     },
     publicBaseUrl,
-  });
+  };
+  // Weak settings production refuses unless accepted by name (issue 33 item 7).
+  checkDatabaseUrl(config, env, 'ACCOUNTING_DATABASE_URL', config.databaseUrl);
+  checkCredentialedOrigins(config, env, 'WEB_ORIGIN/CORS_DEV_ORIGIN', config.corsOrigins);
+  if (!config.clamav.socket && !config.clamav.host)
+    acceptWeakness(
+      env,
+      nodeEnv,
+      config.acceptedWeaknesses,
+      'ALLOW_BUILTIN_SCANNER',
+      'no CLAMAV_SOCKET or CLAMAV_HOST: receipts checked for the EICAR test file only',
+    );
+  return deepFreeze(config);
 }

@@ -2,6 +2,7 @@ import { SignJWT } from 'jose';
 import { sql } from 'kysely';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { TOKEN_AUDIENCE, TOKEN_ISSUER } from '../src/lib/jwt.js';
 import {
   addMember,
   authed,
@@ -257,6 +258,8 @@ describe('tokens', () => {
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
     const expired = await new SignJWT({ org: claims.org, role: claims.role, sid: claims.sid })
       .setProtectedHeader({ alg: 'HS256' })
+      .setIssuer(TOKEN_ISSUER)
+      .setAudience(TOKEN_AUDIENCE)
       .setSubject(claims.sub)
       .setJti('x')
       .setIssuedAt(1_700_000_000)
@@ -271,12 +274,36 @@ describe('tokens', () => {
     expect((await me(noneAlg)).json().error.code).toBe('SVC-1004');
   });
 
+  it('refuses a token signed with the right secret but without, or with another, issuer and audience (issue 33 item 12)', async () => {
+    const s = await registerOrg(h.app);
+    const claims = JSON.parse(Buffer.from(s.token.split('.')[1], 'base64url').toString());
+    expect([claims.iss, claims.aud]).toEqual([TOKEN_ISSUER, TOKEN_AUDIENCE]);
+    const build = (iss?: string, aud?: string) => {
+      let jwt = new SignJWT({ org: claims.org, role: claims.role, sid: claims.sid })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject(claims.sub)
+        .setJti('x')
+        .setIssuedAt()
+        .setExpirationTime('5m');
+      if (iss) jwt = jwt.setIssuer(iss);
+      if (aud) jwt = jwt.setAudience(aud);
+      return jwt.sign(secretKey());
+    };
+    expect((await me(await build(TOKEN_ISSUER, TOKEN_AUDIENCE))).statusCode).toBe(200);
+    for (const [iss, aud] of [[], ['app-api', 'app'], [TOKEN_ISSUER, 'app'], ['app-api', TOKEN_AUDIENCE]]) {
+      const res = await me(await build(iss, aud));
+      expect([iss, aud, res.statusCode, res.json().error?.code]).toEqual([iss, aud, 401, 'SVC-1004']);
+    }
+  });
+
   it('answers 404 SVC-2001 when the organization in the token does not exist', async () => {
     const s = await registerOrg(h.app);
     const [, payload] = s.token.split('.');
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
     const ghost = await new SignJWT({ org: '00000000-0000-4000-8000-000000000000', role: 'owner', sid: claims.sid })
       .setProtectedHeader({ alg: 'HS256' })
+      .setIssuer(TOKEN_ISSUER)
+      .setAudience(TOKEN_AUDIENCE)
       .setSubject(claims.sub)
       .setJti('y')
       .setIssuedAt()
@@ -509,6 +536,45 @@ describe('two-factor authentication', () => {
     );
     expect(disable.json()).toEqual({ twoFactorEnabled: false });
     expect((await login(h.app, s.email)).statusCode).toBe(200);
+  });
+
+  it('refuses to disable 2FA on a sign-in older than REAUTH_MAX_AGE, with a valid code (issue 33 item 11)', async () => {
+    const now = freezeClock();
+    const s = await registerOrg(h.app);
+    const { secret } = (await h.app.inject(authed(s.token, { method: 'POST', url: '/api/v1/auth/2fa/setup' }))).json();
+    const totp = new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 });
+    const code = (at: number) => ({ code: totp.generate({ timestamp: at }) });
+    const enabled = await h.app.inject(
+      authed(s.token, { method: 'POST', url: '/api/v1/auth/2fa/enable', payload: code(now) }),
+    );
+    expect(enabled.json()).toEqual({ twoFactorEnabled: true });
+    // 11 minutes later the access token is still valid (15 min), but the sign-in is too old.
+    const later = now + 11 * 60_000;
+    vi.setSystemTime(later);
+    const stale = await h.app.inject(
+      authed(s.token, { method: 'POST', url: '/api/v1/auth/2fa/disable', payload: code(later) }),
+    );
+    expect(stale.statusCode).toBe(403);
+    expect(stale.json().error).toMatchObject({ code: 'SVC-1010', details: { reauthentication: expect.any(Array) } });
+    expect((await me(s.token)).json().twoFactorEnabled).toBe(true);
+    // A fresh sign-in (password and code) may disable it.
+    vi.setSystemTime(later + 30_000);
+    const fresh = await h.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/verify-2fa',
+      remoteAddress: freshIp(),
+      payload: { email: s.email, password: STRONG_PASSWORD, ...code(later + 30_000) },
+    });
+    expect(fresh.statusCode).toBe(200);
+    vi.setSystemTime(later + 60_000);
+    const done = await h.app.inject(
+      authed(fresh.json().tokens.accessToken, {
+        method: 'POST',
+        url: '/api/v1/auth/2fa/disable',
+        payload: code(later + 60_000),
+      }),
+    );
+    expect(done.json()).toEqual({ twoFactorEnabled: false });
   });
 
   it('refuses a code that is too old (two steps back)', async () => {

@@ -51,7 +51,7 @@ describe('GET /accounts', () => {
     ]);
     expect(list[0]).toMatchObject({
       code: '1000',
-      name: 'Cash',
+      name: 'Blagajna',
       accountTypeId: 1,
       accountTypeName: 'Asset',
       normalBalance: 'debit',

@@ -64,7 +64,7 @@ describe('books routes across organizations', () => {
       isActive: true,
     });
     expect((await call(owner.token, 'GET', `/accounts/${cash.id}`)).json()).toMatchObject({
-      name: 'Cash',
+      name: 'Blagajna',
       isActive: true,
       currentBalance: '10.00',
     });

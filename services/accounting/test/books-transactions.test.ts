@@ -42,10 +42,10 @@ describe('POST /transactions', () => {
       notes: 'bank slip 42',
       debitAccountId: acc['1100'],
       debitAccountCode: '1100',
-      debitAccountName: 'Bank',
+      debitAccountName: 'Tekući račun',
       creditAccountId: acc['3000'],
       creditAccountCode: '3000',
-      creditAccountName: "Owner's Equity",
+      creditAccountName: 'Osnovni kapital',
       amount: '1500.50',
       currencyCode: 'RSD',
       exchangeRate: '1.000000',
@@ -174,7 +174,7 @@ describe('POST /transactions', () => {
       amount: 5,
     });
     expect(res.statusCode).toBe(422);
-    expect(res.json().error).toMatchObject({ code: 'SVC-9003', details: { debitAccountId: ['account is inactive'] } });
+    expect(res.json().error).toMatchObject({ code: 'SVC-9003', details: { debitAccountId: ['konto nije aktivan'] } });
   });
 
   it('is refused to viewers', async () => {

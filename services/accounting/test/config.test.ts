@@ -6,6 +6,14 @@ import { loadConfig } from '../src/config.js';
 
 const dataDir = () => mkdtempSync(join(tmpdir(), 'acc-config-'));
 const SECRET = 'p'.repeat(40);
+/** A production environment without the weak settings of issue 33 item 7. */
+const PRODUCTION = {
+  NODE_ENV: 'production',
+  JWT_SECRET: SECRET,
+  ACCOUNTING_DATABASE_URL: 'postgres://app@db.example/accounting',
+  WEB_ORIGIN: 'https://app.example.com',
+  CLAMAV_HOST: 'clamd.internal',
+};
 
 describe('configuration (G3, G7, G8)', () => {
   it('refuses to start in production without a JWT secret, or with a short one, or a cheap bcrypt cost', () => {
@@ -18,7 +26,7 @@ describe('configuration (G3, G7, G8)', () => {
     expect(() =>
       loadConfig({ NODE_ENV: 'production', DATA_DIR: dataDir(), JWT_SECRET: SECRET, BCRYPT_COST: '4' }),
     ).toThrow('BCRYPT_COST');
-    expect(loadConfig({ NODE_ENV: 'production', DATA_DIR: dataDir(), JWT_SECRET: SECRET }).jwtSecret).toBe(SECRET);
+    expect(loadConfig({ ...PRODUCTION, DATA_DIR: dataDir(), JWT_SECRET: SECRET }).jwtSecret).toBe(SECRET);
   });
 
   it('generates a development secret once and keeps it in DATA_DIR', () => {
@@ -70,5 +78,30 @@ describe('configuration (G3, G7, G8)', () => {
   it('reports the version of its package.json', async () => {
     const pkg = JSON.parse(readFileSync(join(import.meta.dirname, '../package.json'), 'utf8'));
     expect(loadConfig({ DATA_DIR: dataDir() }).version).toBe(pkg.version);
+  });
+
+  it('refuses weak production settings unless each is accepted by its own ALLOW_ variable (issue 33 item 7)', () => {
+    const prod = (env: Record<string, string | undefined>) =>
+      loadConfig({ ...PRODUCTION, DATA_DIR: dataDir(), ...env });
+    expect(prod({}).acceptedWeaknesses).toEqual([]);
+    expect(prod({}).corsOrigins).toEqual(['https://app.example.com']);
+    const weak: Array<[Record<string, string | undefined>, string]> = [
+      [{ RATE_LIMITS: 'off' }, 'ALLOW_RATE_LIMITS_OFF'],
+      [{ ACCOUNTING_DATABASE_URL: undefined }, 'ALLOW_EMBEDDED_DATABASE'],
+      [{ CLAMAV_HOST: undefined }, 'ALLOW_BUILTIN_SCANNER'],
+      [{ CORS_DEV_ORIGIN: 'http://localhost:5173' }, 'ALLOW_LOCALHOST_ORIGINS'],
+      [{ WEB_ORIGIN: undefined }, 'ALLOW_LOCALHOST_ORIGINS'],
+      [{ WEB_ORIGIN: 'http://app.example.com' }, 'ALLOW_LOCALHOST_ORIGINS'],
+    ];
+    for (const [env, optIn] of weak) {
+      expect(() => prod(env), optIn).toThrow(`set ${optIn}=true to accept it`);
+      const accepted = prod({ ...env, [optIn]: 'true' }).acceptedWeaknesses;
+      expect(accepted).toHaveLength(1);
+      expect(accepted[0]).toMatch(new RegExp(`^${optIn}=true: `));
+    }
+    // Outside production the development defaults stay as they were.
+    const dev = loadConfig({ DATA_DIR: dataDir(), RATE_LIMITS: 'off' });
+    expect(dev.acceptedWeaknesses).toEqual([]);
+    expect(dev.corsOrigins).toContain('http://localhost:5173');
   });
 });

@@ -98,6 +98,42 @@ describe('sign-in lockout (A17)', () => {
   });
 });
 
+describe('trusted proxies (issue 33 item 2)', () => {
+  // The proxy appends the address it saw; everything left of it is the client's own writing.
+  const forged = (i: number) => `198.51.100.${i}, 203.0.113.77`;
+  for (const trust of ['1', '127.0.0.0/8']) {
+    it(`TRUST_PROXY=${trust}: a forged X-Forwarded-For entry does not give the lockout a new address`, async () => {
+      const proxied = await buildTestApp({ TRUST_PROXY: trust });
+      try {
+        const codes: number[] = [];
+        for (let i = 0; i < 12; i++) {
+          const res = await proxied.app.inject({
+            method: 'POST',
+            url: '/api/v1/auth/login',
+            remoteAddress: '127.0.0.1',
+            headers: { 'x-forwarded-for': forged(i) },
+            payload: { email: uniqueEmail(), password: 'x' },
+          });
+          codes.push(res.statusCode);
+        }
+        expect(codes.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
+        expect(codes.slice(5)).toEqual(Array(7).fill(429));
+        // The client behind the proxy is the rightmost untrusted entry, not the socket address.
+        const other = await proxied.app.inject({
+          method: 'POST',
+          url: '/api/v1/auth/login',
+          remoteAddress: '127.0.0.1',
+          headers: { 'x-forwarded-for': '203.0.113.78' },
+          payload: { email: uniqueEmail(), password: 'x' },
+        });
+        expect(other.statusCode).toBe(401);
+      } finally {
+        await proxied.close();
+      }
+    });
+  }
+});
+
 describe('per-route limits', () => {
   it('answers 429 SVC-9005 with Retry-After past the route limit, per user', async () => {
     const a = await registerOrg(h.app);

@@ -1,4 +1,4 @@
-import { inkShare, pdfFacts, popplerMissing, renderPage } from '@app/shared/test/pdf-render';
+import { inkShare, pdfFacts, pdfText, pdfWords, popplerMissing, renderPage } from '@app/shared/test/pdf-render';
 import { BinaryBitmap, DecodeHintType, HybridBinarizer, PDF417Reader, RGBLuminanceSource } from '@zxing/library';
 import jsQRModule from 'jsqr';
 import type { PNG } from 'pngjs';
@@ -36,6 +36,11 @@ function readPdf417(img: PNG): string | null {
   } catch {
     return null;
   }
+}
+
+/** The text of a page on one line per row of the layout, runs of spaces squeezed. */
+async function layoutText(pdf: Buffer): Promise<string> {
+  return (await pdfText(pdf, { layout: true })).replace(/[ \t]+/g, ' ');
 }
 
 /** PDF_RENDER_DIR=/some/dir keeps the rendered pages there, to look at them by eye. */
@@ -122,6 +127,104 @@ describe.skipIf(missing !== null)('PDFs rendered to pixels', () => {
     expect(lines[2]).toBe(cents.padStart(15, '0'));
     expect(text).toContain('HR1210010051863000160');
     expect(text).toContain('Prodavatelj Đakovo');
+  });
+
+  it('a Serbian invoice reads back with its date of supply (even on the issue date), a unit column and the account as 3-13-2', async () => {
+    const inv = await sentInvoice(h.app, rs, {
+      customerId: (await buyer(h.app, rs, 'RS')).id,
+      invoiceDate: '2026-03-11',
+      dueDate: '2026-04-10',
+      items: [item, { ...item, description: 'Konsultacije', quantity: 3, unitCode: 'HUR' }],
+    });
+    const pdf = await pdfOf(rs, `/api/v1/invoices/${inv.id}/pdf`);
+    await keep('invoice-rs-text', await renderPage(pdf, 1, 100));
+    const text = await layoutText(pdf);
+    // The supply date equals the issue date and is printed all the same.
+    expect(text).toContain('Datum izdavanja: 11.03.2026.');
+    expect(text).toContain('Datum prometa: 11.03.2026.');
+    // The unit of measure column: its header and each line's unit (H87 by default, HUR as asked).
+    const words = await pdfWords(pdf);
+    const header = words.find((w) => w.text === 'JM');
+    expect(header).toBeDefined();
+    const unitsBelow = words
+      .filter((w) => w.yMin > header!.yMax && w.xMin >= header!.xMin - 2 && w.xMin < header!.xMin + 20)
+      .map((w) => w.text);
+    expect(unitsBelow.slice(0, 2)).toEqual(['kom', 'sat']);
+    // The account in the form banks print: bank 3 digits, 13 zero-padded, control 2.
+    expect(text).toContain('Tekući račun: 260-0056010016113-79');
+    expect(text).not.toContain('260005601001611379');
+  });
+
+  it('a Croatian invoice prints the OIB of seller and buyer the same way: "OIB:" and 11 digits', async () => {
+    const inv = await sentInvoice(h.app, hr, {
+      customerId: (await buyer(h.app, hr, 'HR')).id,
+      invoiceDate: '2026-03-10',
+      dueDate: '2026-04-09',
+      items: [{ ...item, taxRate: 25 }],
+    });
+    const pdf = await pdfOf(hr, `/api/v1/invoices/${inv.id}/pdf`);
+    await keep('invoice-hr-text', await renderPage(pdf, 1, 100));
+    const lines = (await pdfText(pdf)).split('\n');
+    // The seller's VAT id is HR33392005961 in its profile; the invoice shows its OIB.
+    expect(lines).toContain('OIB: 33392005961');
+    expect(lines).toContain('OIB: 10000000000');
+    expect(lines.some((l) => l.includes('HR33392005961'))).toBe(false);
+  });
+
+  it('a VAT report keeps each column header on the header line, above the first row', async () => {
+    const vatOrg = await seller(h.app, 'RS');
+    await sentInvoice(h.app, vatOrg, {
+      customerId: (await buyer(h.app, vatOrg, 'RS')).id,
+      invoiceDate: '2026-05-05',
+      dueDate: '2026-06-04',
+      items: [item],
+    });
+    const pdf = await pdfOf(vatOrg, '/api/v1/reports/vat?from=2026-05-01&to=2026-05-31&format=pdf');
+    await keep('vat-report', await renderPage(pdf, 1, 100));
+    const words = await pdfWords(pdf);
+    const stopa = words.find((w) => w.text === 'Stopa');
+    const osnovica = words.find((w) => w.text === 'Osnovica');
+    expect(stopa && osnovica).toBeTruthy();
+    // "Stopa %" sits on the header's line (with "Osnovica"), and so does its "%".
+    expect(Math.abs(stopa!.yMin - osnovica!.yMin)).toBeLessThan(2);
+    const percent = words.filter((w) => w.text === '%' || w.text === 'Stopa%' || w.text.endsWith('%'));
+    expect(percent.some((w) => Math.abs(w.yMin - stopa!.yMin) < 2 && w.xMin >= stopa!.xMin)).toBe(true);
+    // The first row's rate (20) is below the header band, not overprinted by it.
+    const rate = words.find((w) => /^20([.,]0+)?$/.test(w.text) && w.yMin > stopa!.yMin);
+    expect(rate).toBeDefined();
+    expect(rate!.yMin).toBeGreaterThan(stopa!.yMax + 4);
+    expect(words.filter((w) => w.yMin > stopa!.yMax && w.yMin < rate!.yMin - 2 && w.xMin >= stopa!.xMin - 5)).toEqual(
+      [],
+    );
+  });
+
+  it('default account names and automatic postings are in the organization language (sr Latin)', async () => {
+    const org = await seller(h.app, 'RS');
+    const inv = await sentInvoice(h.app, org, {
+      customerId: (await buyer(h.app, org, 'RS')).id,
+      invoiceDate: '2026-07-01',
+      dueDate: '2026-07-31',
+      items: [item],
+    });
+    const paid = await h.app.inject(
+      authed(org.token, {
+        method: 'PATCH',
+        url: `/api/v1/invoices/${inv.id}/status`,
+        payload: { action: 'mark-paid', paidAt: '2026-07-02' },
+      }),
+    );
+    expect(paid.statusCode).toBe(200);
+    const tb = await pdfOf(org, '/api/v1/reports/trial-balance?date=2026-12-31&format=pdf');
+    await keep('trial-balance-sr', await renderPage(tb, 1, 100));
+    const text = await layoutText(tb);
+    expect(text).toContain('1200 Potraživanja od kupaca');
+    expect(text).toContain('4000 Prihodi od prodaje');
+    expect(text).not.toContain('Accounts Receivable');
+    const ledger = await h.app.inject(authed(org.token, { method: 'GET', url: '/api/v1/transactions?limit=100' }));
+    const descriptions = (ledger.json().data as Array<{ description: string }>).map((t) => t.description);
+    expect(descriptions).toContain(`Naplata fakture ${inv.invoiceNumber}`);
+    expect(descriptions).toContain(`Faktura ${inv.invoiceNumber}`);
+    expect(descriptions.some((d) => /Payment of|^Invoice /.test(d))).toBe(false);
   });
 
   it('a trial balance report: fonts embedded and rows inked below the header', async () => {

@@ -143,7 +143,7 @@ beforeAll(async () => {
     )
   ).json().data;
   const invoicePayment = payments.find(
-    (p: { description: string }) => p.description === 'Payment of invoice INV-2026-0001',
+    (p: { description: string }) => p.description === 'Naplata fakture INV-2026-0001',
   );
   await post(
     `bank-accounts/${raiffeisen.id}/reconcile`,
@@ -163,16 +163,16 @@ describe('the known book', () => {
       baseCurrency: 'RSD',
       revenue: {
         total: '130499.99',
-        accounts: [{ accountCode: '4000', accountName: 'Sales Revenue', amount: '130499.99' }],
+        accounts: [{ accountCode: '4000', accountName: 'Prihodi od prodaje', amount: '130499.99' }],
       },
       expenses: {
         total: '55550.00',
         accounts: [
-          { accountCode: '5000', accountName: 'General Expenses', amount: '5850.00' },
-          { accountCode: '5100', accountName: 'Rent', amount: '12000.00' },
-          { accountCode: '5200', accountName: 'Salaries', amount: '25000.00' },
-          { accountCode: '5300', accountName: 'Office Supplies', amount: '1000.00' },
-          { accountCode: '5400', accountName: 'Travel', amount: '11700.00' },
+          { accountCode: '5000', accountName: 'Opšti troškovi', amount: '5850.00' },
+          { accountCode: '5100', accountName: 'Zakup', amount: '12000.00' },
+          { accountCode: '5200', accountName: 'Zarade', amount: '25000.00' },
+          { accountCode: '5300', accountName: 'Kancelarijski materijal', amount: '1000.00' },
+          { accountCode: '5400', accountName: 'Putni troškovi', amount: '11700.00' },
         ],
       },
       netProfit: '74949.99',
@@ -183,13 +183,13 @@ describe('the known book', () => {
     const pl = await report(t.app, owner, 'profit-loss?from=2026-02-01&to=2026-02-28');
     expect(pl.revenue).toEqual({
       total: '10000.00',
-      accounts: [{ accountCode: '4000', accountName: 'Sales Revenue', amount: '10000.00' }],
+      accounts: [{ accountCode: '4000', accountName: 'Prihodi od prodaje', amount: '10000.00' }],
     });
     expect(pl.expenses).toEqual({
       total: '13000.00',
       accounts: [
-        { accountCode: '5100', accountName: 'Rent', amount: '12000.00' },
-        { accountCode: '5300', accountName: 'Office Supplies', amount: '1000.00' },
+        { accountCode: '5100', accountName: 'Zakup', amount: '12000.00' },
+        { accountCode: '5300', accountName: 'Kancelarijski materijal', amount: '1000.00' },
       ],
     });
     expect(pl.netProfit).toBe('-3000.00');
@@ -204,16 +204,16 @@ describe('the known book', () => {
         current: {
           total: '228019.99',
           accounts: [
-            { accountCode: '1000', accountName: 'Cash', balance: '6300.00' },
-            { accountCode: '1100', accountName: 'Bank', balance: '64149.99' },
-            { accountCode: '1200', accountName: 'Accounts Receivable', balance: '152400.00' },
+            { accountCode: '1000', accountName: 'Blagajna', balance: '6300.00' },
+            { accountCode: '1100', accountName: 'Tekući račun', balance: '64149.99' },
+            { accountCode: '1200', accountName: 'Potraživanja od kupaca', balance: '152400.00' },
             { accountCode: '1250', accountName: 'Intesa tekući račun', balance: '3800.00' },
-            { accountCode: '1300', accountName: 'VAT Receivable', balance: '1370.00' },
+            { accountCode: '1300', accountName: 'Prethodni PDV', balance: '1370.00' },
           ],
         },
         fixed: {
           total: '30000.00',
-          accounts: [{ accountCode: '1500', accountName: 'Equipment', balance: '30000.00' }],
+          accounts: [{ accountCode: '1500', accountName: 'Oprema', balance: '30000.00' }],
         },
       },
       liabilities: {
@@ -221,19 +221,19 @@ describe('the known book', () => {
         current: {
           total: '33070.00',
           accounts: [
-            { accountCode: '2110', accountName: 'Accounts Payable', balance: '7020.00' },
-            { accountCode: '2300', accountName: 'VAT Payable', balance: '26050.00' },
+            { accountCode: '2110', accountName: 'Obaveze prema dobavljačima', balance: '7020.00' },
+            { accountCode: '2300', accountName: 'Obaveze za PDV', balance: '26050.00' },
           ],
         },
         longTerm: {
           total: '50000.00',
-          accounts: [{ accountCode: '2500', accountName: 'Long-term Loans', balance: '50000.00' }],
+          accounts: [{ accountCode: '2500', accountName: 'Dugoročni krediti', balance: '50000.00' }],
         },
       },
       equity: {
         total: '174949.99',
         accounts: [
-          { accountCode: '3000', accountName: "Owner's Equity", balance: '100000.00' },
+          { accountCode: '3000', accountName: 'Osnovni kapital', balance: '100000.00' },
           { accountCode: null, accountName: 'Current Year Earnings', balance: '74949.99' },
         ],
       },
@@ -247,7 +247,7 @@ describe('the known book', () => {
     );
     expect(bs.liabilities.current.accounts[1]).toEqual({
       accountCode: '2300',
-      accountName: 'VAT Payable',
+      accountName: 'Obaveze za PDV',
       balance: '24050.00',
     });
     expect(bs.equity.accounts[1]).toEqual({
@@ -267,22 +267,22 @@ describe('the known book', () => {
       operating: {
         total: '-45750.01',
         items: [
-          { description: 'Accounts Receivable', accountCode: '1200', amount: '4149.99' },
-          { description: 'Accounts Payable', accountCode: '2110', amount: '-1200.00' },
-          { description: 'Rent', accountCode: '5100', amount: '-12000.00' },
-          { description: 'Salaries', accountCode: '5200', amount: '-25000.00' },
-          { description: 'Travel', accountCode: '5400', amount: '-11700.00' },
+          { description: 'Potraživanja od kupaca', accountCode: '1200', amount: '4149.99' },
+          { description: 'Obaveze prema dobavljačima', accountCode: '2110', amount: '-1200.00' },
+          { description: 'Zakup', accountCode: '5100', amount: '-12000.00' },
+          { description: 'Zarade', accountCode: '5200', amount: '-25000.00' },
+          { description: 'Putni troškovi', accountCode: '5400', amount: '-11700.00' },
         ],
       },
       investing: {
         total: '-30000.00',
-        items: [{ description: 'Equipment', accountCode: '1500', amount: '-30000.00' }],
+        items: [{ description: 'Oprema', accountCode: '1500', amount: '-30000.00' }],
       },
       financing: {
         total: '150000.00',
         items: [
-          { description: 'Long-term Loans', accountCode: '2500', amount: '50000.00' },
-          { description: "Owner's Equity", accountCode: '3000', amount: '100000.00' },
+          { description: 'Dugoročni krediti', accountCode: '2500', amount: '50000.00' },
+          { description: 'Osnovni kapital', accountCode: '3000', amount: '100000.00' },
         ],
       },
       netCashFlow: '74249.99',
@@ -294,7 +294,7 @@ describe('the known book', () => {
   it('cash flow of February opens with the balance at the end of January', async () => {
     const cf = await report(t.app, owner, 'cash-flow?from=2026-02-01&to=2026-02-28');
     expect(cf).toMatchObject({
-      operating: { total: '-12000.00', items: [{ description: 'Rent', accountCode: '5100', amount: '-12000.00' }] },
+      operating: { total: '-12000.00', items: [{ description: 'Zakup', accountCode: '5100', amount: '-12000.00' }] },
       investing: { total: '-30000.00' },
       financing: { total: '0.00', items: [] },
       netCashFlow: '-42000.00',
@@ -316,22 +316,22 @@ describe('the known book', () => {
       asOfDate: '2026-03-31',
       baseCurrency: 'RSD',
       accounts: [
-        row('1000', 'Cash', 'Asset', '30000.00', '23700.00', '6300.00'),
-        row('1100', 'Bank', 'Asset', '154149.99', '90000.00', '64149.99'),
-        row('1200', 'Accounts Receivable', 'Asset', '156549.99', '4149.99', '152400.00'),
+        row('1000', 'Blagajna', 'Asset', '30000.00', '23700.00', '6300.00'),
+        row('1100', 'Tekući račun', 'Asset', '154149.99', '90000.00', '64149.99'),
+        row('1200', 'Potraživanja od kupaca', 'Asset', '156549.99', '4149.99', '152400.00'),
         row('1250', 'Intesa tekući račun', 'Asset', '5000.00', '1200.00', '3800.00'),
-        row('1300', 'VAT Receivable', 'Asset', '1370.00', '0.00', '1370.00'),
-        row('1500', 'Equipment', 'Asset', '30000.00', '0.00', '30000.00'),
-        row('2110', 'Accounts Payable', 'Liability', '1200.00', '8220.00', '7020.00'),
-        row('2300', 'VAT Payable', 'Liability', '0.00', '26050.00', '26050.00'),
-        row('2500', 'Long-term Loans', 'Liability', '0.00', '50000.00', '50000.00'),
-        row('3000', "Owner's Equity", 'Equity', '0.00', '100000.00', '100000.00'),
-        row('4000', 'Sales Revenue', 'Revenue', '0.00', '130499.99', '130499.99'),
-        row('5000', 'General Expenses', 'Expense', '5850.00', '0.00', '5850.00'),
-        row('5100', 'Rent', 'Expense', '12000.00', '0.00', '12000.00'),
-        row('5200', 'Salaries', 'Expense', '25000.00', '0.00', '25000.00'),
-        row('5300', 'Office Supplies', 'Expense', '1000.00', '0.00', '1000.00'),
-        row('5400', 'Travel', 'Expense', '11700.00', '0.00', '11700.00'),
+        row('1300', 'Prethodni PDV', 'Asset', '1370.00', '0.00', '1370.00'),
+        row('1500', 'Oprema', 'Asset', '30000.00', '0.00', '30000.00'),
+        row('2110', 'Obaveze prema dobavljačima', 'Liability', '1200.00', '8220.00', '7020.00'),
+        row('2300', 'Obaveze za PDV', 'Liability', '0.00', '26050.00', '26050.00'),
+        row('2500', 'Dugoročni krediti', 'Liability', '0.00', '50000.00', '50000.00'),
+        row('3000', 'Osnovni kapital', 'Equity', '0.00', '100000.00', '100000.00'),
+        row('4000', 'Prihodi od prodaje', 'Revenue', '0.00', '130499.99', '130499.99'),
+        row('5000', 'Opšti troškovi', 'Expense', '5850.00', '0.00', '5850.00'),
+        row('5100', 'Zakup', 'Expense', '12000.00', '0.00', '12000.00'),
+        row('5200', 'Zarade', 'Expense', '25000.00', '0.00', '25000.00'),
+        row('5300', 'Kancelarijski materijal', 'Expense', '1000.00', '0.00', '1000.00'),
+        row('5400', 'Putni troškovi', 'Expense', '11700.00', '0.00', '11700.00'),
       ],
       totals: { debit: '433819.98', credit: '433819.98' },
       balanced: true,
@@ -451,8 +451,8 @@ describe('report exports', () => {
     expect(res.headers['content-disposition']).toBe('attachment; filename="trial-balance-2026-03-31.csv"');
     const lines = res.body.split('\r\n');
     expect(lines[0]).toBe('section,Code,Account,Type,Debit,Credit,Balance');
-    expect(lines[1]).toBe('Trial balance,1000,Cash,Asset,30000.00,23700.00,6300.00');
-    expect(lines).toContain("Trial balance,3000,Owner's Equity,Equity,0.00,100000.00,100000.00");
+    expect(lines[1]).toBe('Trial balance,1000,Blagajna,Asset,30000.00,23700.00,6300.00');
+    expect(lines).toContain('Trial balance,3000,Osnovni kapital,Equity,0.00,100000.00,100000.00');
     expect(lines).toContain('Trial balance,,Total,,433819.98,433819.98,');
   });
 

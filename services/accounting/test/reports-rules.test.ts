@@ -26,12 +26,12 @@ describe('report query validation', () => {
     async (path) => {
       const noFrom = await get(owner, `${path}?to=2026-01-31`);
       expect(noFrom.statusCode).toBe(422);
-      expect(noFrom.json().error).toMatchObject({ code: 'SVC-6001', details: { from: ['is required'] } });
+      expect(noFrom.json().error).toMatchObject({ code: 'SVC-6001', details: { from: ['je obavezno'] } });
       const neither = await get(owner, path);
       expect(neither.json().error.code).toBe('SVC-6001');
       const noTo = await get(owner, `${path}?from=2026-01-01`);
       expect(noTo.statusCode).toBe(422);
-      expect(noTo.json().error).toMatchObject({ code: 'SVC-6002', details: { to: ['is required'] } });
+      expect(noTo.json().error).toMatchObject({ code: 'SVC-6002', details: { to: ['je obavezno'] } });
       const reversed = await get(owner, `${path}?from=2026-02-01&to=2026-01-31`);
       expect(reversed.statusCode).toBe(422);
       expect(reversed.json().error.code).toBe('SVC-6003');

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { vatReportJsonFromDocuments } from '../src/modules/reports/reports.repository.js';
+import { vatReportJsonFromDocuments } from '../src/modules/reports/reports.sql.js';
 import { authed, buildTestApp, registerOrg, type Session, type TestApp } from './helpers.js';
 import { createCustomer, createInvoice, patchStatus } from './invoices-fixtures.js';
 

@@ -4,7 +4,7 @@ import { DOCS_ROUTES } from '@app/shared/openapi';
 import type { RouteEntry } from '@app/shared/routes';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccessTokens } from '../src/lib/jwt.js';
+import { AccessTokens, TOKEN_AUDIENCE, TOKEN_ISSUER } from '../src/lib/jwt.js';
 import { authPlugin, principalCache, rolesOf } from '../src/plugins/auth.js';
 import { errorsPlugin } from '../src/plugins/errors.js';
 import { crossOrgFixtures } from './cross-org-fixtures.js';
@@ -121,6 +121,8 @@ describe('every authenticated route', () => {
     const key = new TextEncoder().encode(h.config.jwtSecret);
     const expired = await new SignJWT({ org: claims.org, role: 'owner', sid: claims.sid })
       .setProtectedHeader({ alg: 'HS256' })
+      .setIssuer(TOKEN_ISSUER)
+      .setAudience(TOKEN_AUDIENCE)
       .setSubject(claims.sub)
       .setJti('e')
       .setIssuedAt(1_700_000_000)
@@ -128,6 +130,8 @@ describe('every authenticated route', () => {
       .sign(key);
     const forged = await new SignJWT({ org: claims.org, role: 'owner', sid: claims.sid })
       .setProtectedHeader({ alg: 'HS256' })
+      .setIssuer(TOKEN_ISSUER)
+      .setAudience(TOKEN_AUDIENCE)
       .setSubject(claims.sub)
       .setJti('f')
       .setIssuedAt()

@@ -26,6 +26,7 @@ import { CardsService } from './modules/cards/cards.service.js';
 import { DataRightsService } from './modules/gdpr/data-rights.service.js';
 import { gdprRoutes } from './modules/gdpr/gdpr.routes.js';
 import { GdprService } from './modules/gdpr/gdpr.service.js';
+import { purgeExpiredAccounts, rewrapLegacyNationalIdHashes } from './modules/gdpr/retention.repository.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { merchantsRoutes } from './modules/merchants/merchants.routes.js';
 import { MerchantsService } from './modules/merchants/merchants.service.js';
@@ -43,6 +44,7 @@ import { RecipientsService } from './modules/recipients/recipients.service.js';
 import { settingsRoutes } from './modules/settings/settings.routes.js';
 import { transactionsRoutes } from './modules/transactions/transactions.routes.js';
 import { TransactionsService } from './modules/transactions/transactions.service.js';
+import { OPERATION_DOCS } from './operation-docs.js';
 import { registerSurfaceAuth, requireSurfaceOrPublic } from './plugins/authenticate.js';
 
 export interface BuildOptions {
@@ -56,7 +58,12 @@ export async function buildApp(
   db: Database<DB>,
   opts: BuildOptions = {},
 ): Promise<FastifyInstance & { ctx: AppContext; scheduler: Scheduler; remitRoutes: RouteEntry[] }> {
-  const app = createHttp({ logLevel: config.logLevel, trustProxy: config.trustProxy, securityHeaders: {} });
+  const app = createHttp({
+    logLevel: config.logLevel,
+    trustProxy: config.trustProxy,
+    securityHeaders: {},
+    acceptedWeaknesses: config.acceptedWeaknesses,
+  });
   registerErrorHandling(app);
   // Every route, public ones included, for the security suite (test/route-security.test.ts).
   const remitRoutes = collectRoutes(app);
@@ -73,8 +80,9 @@ export async function buildApp(
     redis,
     nameSpace: config.rateLimitPrefix,
     max: 100,
-    // Redis unreachable: requests go through unlimited rather than failing.
-    skipOnError: true,
+    // Redis unreachable: each instance counts in memory until it answers again (issue 33 item 12).
+    skipOnError: false,
+    memoryFallback: true,
     tooMany: (retryAfter) => new AppError('rate_limited', `Too many requests, retry in ${retryAfter} seconds`),
   });
   await registerOpenApi(app, {
@@ -85,6 +93,7 @@ export async function buildApp(
       cookie: { type: 'apiKey', in: 'cookie', name: 'app_token' },
       bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
     },
+    describe: (method, url) => OPERATION_DOCS[`${method} ${url.replace(/^\/(api|v1)(?=\/)/, '')}`],
   });
 
   // Application services.
@@ -99,7 +108,9 @@ export async function buildApp(
     config.sessionCache.enabled,
   );
   app.addHook('onClose', async () => stopListening());
-  const sessions = new SessionService(db.system, tokens, db, keptSessions);
+  const sessions = new SessionService(db.system, tokens, db, keptSessions, config.sessions, (reuse) =>
+    app.log.warn(reuse, 'refresh token reused: the whole login was ended'),
+  );
   const eidClient = config.eid.mock
     ? createMockClient(config.eid, db.system, config.publicUrl)
     : createOidcClient(config.eid, { allowHttp: config.nodeEnv !== 'production' });
@@ -119,7 +130,7 @@ export async function buildApp(
     recipients: new RecipientsService(),
     // A payment's new balance shows on this instance's next GET /auth/me (balances are not notified).
     payments: new PaymentsService(db.system, sandbox, (userId) => keptSessions.invalidate(`u:${userId}`)),
-    transactions: new TransactionsService(),
+    transactions: new TransactionsService(config.receiptIssuer),
     merchants: new MerchantsService(),
     dataRights: new DataRightsService(openBanking),
     cards: new CardsService({ bcryptCost: config.bcryptCost, physicalCards: config.features.physicalCards }),
@@ -188,6 +199,20 @@ export async function buildApp(
     runOnStart: false,
     run: () =>
       runExclusive(db.system, db.kind, JOB_LOCKS.idempotencyCleanup, () => deleteExpiredKeys(db.system, new Date())),
+  });
+  // Issue 33 item 6: legacy national id hashes rewrapped as HMACs once, then the accounts whose
+  // anti-money-laundering retention has ended purged (docs/data-retention.md).
+  scheduler.add({
+    name: 'retention',
+    intervalMs: config.retention.purgeIntervalMs,
+    runOnStart: true,
+    run: () =>
+      runExclusive(db.system, db.kind, JOB_LOCKS.retention, async () => {
+        const rewrapped = await rewrapLegacyNationalIdHashes(db.system, config.nationalIdPepper);
+        if (rewrapped) app.log.info({ rewrapped }, 'national id hashes rewrapped as HMAC');
+        const purged = await purgeExpiredAccounts(db.system, new Date());
+        if (purged) app.log.info({ purged }, 'erased accounts purged at the end of their retention');
+      }),
   });
   if (config.rates.feed) {
     scheduler.add({

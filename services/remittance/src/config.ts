@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import {
   type CommonConfig,
   ConfigError,
+  checkCredentialedOrigins,
+  checkDatabaseUrl,
   databaseUrl,
   deepFreeze,
   type Env,
@@ -16,6 +18,7 @@ import {
   parsePort,
   requiredInProduction,
 } from '@app/shared/config';
+import { isValidOrgNumber } from './modules/merchants/org-number.js';
 
 export type JwtKeys =
   | { algorithm: 'HS256'; secret: string }
@@ -50,10 +53,25 @@ export interface Config extends CommonConfig {
   databaseUrl: string;
   /** Key prefix of the rate-limit counters in Redis (instances sharing limits share it). */
   rateLimitPrefix: string;
-  /** Public base URL of this service (mock provider, sandbox bank redirects). */
+  /**
+   * Public base URL of this service: the default eID callback, the allowed origin (R4) and the
+   * mock provider's and sandbox bank's redirects derive from it, so they name one host.
+   */
   publicUrl: string;
   allowedOrigins: string[];
   jwt: JwtKeys & { expiryMs: number; expiryMobileMs: number };
+  sessions: {
+    /** A login (its first session and every refresh of it) ends this long after the eID sign-in. */
+    maxLifetimeMs: number;
+    /** Erasure needs an eID sign-in at most this old (step-up). */
+    reauthMaxAgeMs: number;
+    /** A refreshed token presented again within this long answers 401 without ending the login. */
+    refreshGraceMs: number;
+  };
+  /** Secret key of the national id HMAC (users.national_id_hash). */
+  nationalIdPepper: string;
+  /** Anti-money-laundering retention of an erased account's kept records. */
+  retention: { years: number; purgeIntervalMs: number };
   eid: EidConfig;
   openBanking: {
     provider: 'sandbox';
@@ -83,6 +101,26 @@ export interface Config extends CommonConfig {
     refreshIntervalMs: number;
     staleAfterMs: number;
   };
+  /** The company that issues the receipts (D-PDF4): printed on every receipt PDF. */
+  receiptIssuer: { name: string; orgNumber: string; address: string; contact: string };
+}
+
+/** The receipt issuer; name and organization number are required in production, the number mod-11 checked. */
+function loadReceiptIssuer(env: Env, nodeEnv: NodeEnv): Config['receiptIssuer'] {
+  const orgNumber = requiredInProduction(
+    nodeEnv,
+    'RECEIPT_ISSUER_ORG_NUMBER',
+    env.RECEIPT_ISSUER_ORG_NUMBER,
+    '999999999',
+  ).replace(/\s/g, '');
+  if (!isValidOrgNumber(orgNumber))
+    throw new ConfigError('RECEIPT_ISSUER_ORG_NUMBER must be a Norwegian organisation number (9 digits, mod-11)');
+  return {
+    name: requiredInProduction(nodeEnv, 'RECEIPT_ISSUER_NAME', env.RECEIPT_ISSUER_NAME, 'Ledgerline Remittance AS'),
+    orgNumber,
+    address: env.RECEIPT_ISSUER_ADDRESS || 'Oslo, Norway',
+    contact: env.RECEIPT_ISSUER_CONTACT || 'support@ledgerline.example',
+  };
 }
 
 function loadJwt(env: Env, nodeEnv: NodeEnv, dataDir: string): JwtKeys {
@@ -109,7 +147,16 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   const { nodeEnv, dataDir } = common;
   const production = nodeEnv === 'production';
   const port = parsePort('REMITTANCE_PORT', env.REMITTANCE_PORT, 3001);
-  const publicUrl = (env.REMITTANCE_PUBLIC_URL || `http://localhost:${port}`).replace(/\/$/, '');
+  // The README's address by default (HOST, else 127.0.0.1): a cookie set on one host never
+  // reaches another, so the callback and the page that starts the sign-in must share it.
+  const defaultHost = !common.host || common.host === '0.0.0.0' || common.host === '::' ? '127.0.0.1' : common.host;
+  const publicUrl = (env.REMITTANCE_PUBLIC_URL || `http://${defaultHost}:${port}`).replace(/\/$/, '');
+  let publicOrigin: string;
+  try {
+    publicOrigin = new URL(publicUrl).origin;
+  } catch {
+    throw new ConfigError(`REMITTANCE_PUBLIC_URL must be an absolute URL (got "${publicUrl}")`);
+  }
 
   const eidMock = parseBool('EID_MOCK', env.EID_MOCK, !production);
   if (production && eidMock) throw new ConfigError('EID_MOCK=true is refused in production');
@@ -135,7 +182,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     databaseUrl: databaseUrl(env.REMITTANCE_DATABASE_URL, dataDir, 'remittance/db'),
     rateLimitPrefix: env.RATE_LIMIT_PREFIX || 'remittance-rl:',
     publicUrl,
-    allowedOrigins: (env.ALLOWED_ORIGINS || 'http://localhost:3001')
+    allowedOrigins: (env.ALLOWED_ORIGINS || publicOrigin)
       .split(',')
       .map((o) => o.trim().replace(/\/$/, ''))
       .filter(Boolean),
@@ -143,6 +190,17 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       ...loadJwt(env, nodeEnv, dataDir),
       expiryMs: parseDuration('JWT_EXPIRY', env.JWT_EXPIRY, '24h'),
       expiryMobileMs: parseDuration('JWT_EXPIRY_MOBILE', env.JWT_EXPIRY_MOBILE, '7d'),
+    },
+    sessions: {
+      maxLifetimeMs: parseDuration('SESSION_MAX_LIFETIME', env.SESSION_MAX_LIFETIME, '30d'),
+      reauthMaxAgeMs: parseDuration('REAUTH_MAX_AGE', env.REAUTH_MAX_AGE, '10m'),
+      refreshGraceMs: parseDuration('REFRESH_REUSE_GRACE', env.REFRESH_REUSE_GRACE, '10s'),
+    },
+    // Read below, after the settings whose absence production reports first.
+    nationalIdPepper: '',
+    retention: {
+      years: 5,
+      purgeIntervalMs: parseDuration('RETENTION_PURGE_INTERVAL', env.RETENTION_PURGE_INTERVAL, '24h'),
     },
     eid: {
       mock: eidMock,
@@ -196,7 +254,18 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       refreshIntervalMs: parseDuration('RATES_REFRESH_INTERVAL', env.RATES_REFRESH_INTERVAL, '1h'),
       staleAfterMs: 24 * 3_600_000,
     },
+    receiptIssuer: loadReceiptIssuer(env, nodeEnv),
   };
+  // Production requires it; development keeps a generated one in DATA_DIR (like JWT_SECRET).
+  config.nationalIdPepper = loadSecret({
+    name: 'NATIONAL_ID_PEPPER',
+    value: env.NATIONAL_ID_PEPPER,
+    nodeEnv,
+    dataDir: join(dataDir, 'remittance'),
+  });
+  // Weak settings production refuses unless accepted by name (issue 33 item 7).
+  checkDatabaseUrl(config, env, 'REMITTANCE_DATABASE_URL', config.databaseUrl);
+  checkCredentialedOrigins(config, env, 'ALLOWED_ORIGINS', config.allowedOrigins);
   // Checked last so that missing secrets are reported first.
   const obProvider = env.OPEN_BANKING_PROVIDER || (production ? '' : 'sandbox');
   if (production && (obProvider === 'sandbox' || obProvider === '')) {

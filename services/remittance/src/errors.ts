@@ -11,6 +11,8 @@ export const CATALOG = {
   forbidden: 403,
   kyc_required: 403,
   age_restricted: 403,
+  /** Step-up (issue 33 item 11): the action needs an eID sign-in from the last REAUTH_MAX_AGE. */
+  reauthentication_required: 403,
   not_found: 404,
   conflict: 409,
   gone: 410,

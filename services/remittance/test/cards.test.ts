@@ -105,7 +105,7 @@ describe('feature flags (R14)', () => {
         const none = await env.app.inject({
           method,
           url: `/${surface}${path}`,
-          headers: { origin: 'http://localhost:3001' },
+          headers: { origin: 'http://127.0.0.1:3001' },
           ...(payload ? { payload } : {}),
         });
         expect(none.statusCode, `${method} /${surface}${path}`).toBe(401);

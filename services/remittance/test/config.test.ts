@@ -17,6 +17,11 @@ const PROD = {
   EID_CALLBACK_URL: 'https://app.example.no/api/auth/eid/callback',
   EID_CALLBACK_URL_MOBILE: 'app://auth/callback',
   OPEN_BANKING_PROVIDER: 'sandbox',
+  RECEIPT_ISSUER_NAME: 'Eksempel Betaling AS',
+  RECEIPT_ISSUER_ORG_NUMBER: '923 456 783',
+  NATIONAL_ID_PEPPER: long('p'),
+  REMITTANCE_DATABASE_URL: 'postgres://app@db.example/remittance',
+  ALLOWED_ORIGINS: 'https://app.example.no',
 };
 
 describe('configuration (G7, G8)', () => {
@@ -59,7 +64,51 @@ describe('configuration (G7, G8)', () => {
     fails({ EID_CLIENT_SECRET: undefined }, /EID_CLIENT_SECRET/);
     fails({ EID_CALLBACK_URL: undefined }, /EID_CALLBACK_URL/);
     fails({ OPEN_BANKING_PROVIDER: undefined }, /OPEN_BANKING_PROVIDER/);
+    fails({ RECEIPT_ISSUER_NAME: undefined }, /RECEIPT_ISSUER_NAME/);
+    fails({ RECEIPT_ISSUER_ORG_NUMBER: undefined }, /RECEIPT_ISSUER_ORG_NUMBER/);
+    fails({ NATIONAL_ID_PEPPER: undefined }, /NATIONAL_ID_PEPPER is required in production/);
+    fails({ NATIONAL_ID_PEPPER: 'short' }, /NATIONAL_ID_PEPPER/);
     fails({}, /sandbox is refused/);
+  });
+
+  it('names the receipt issuer: placeholder defaults outside production, the organisation number mod-11 checked', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).receiptIssuer).toEqual({
+      name: 'Ledgerline Remittance AS',
+      orgNumber: '999999999',
+      address: 'Oslo, Norway',
+      contact: 'support@ledgerline.example',
+    });
+    const set = loadConfig({
+      DATA_DIR: dataDir(),
+      RECEIPT_ISSUER_NAME: 'Eksempel Betaling AS',
+      RECEIPT_ISSUER_ORG_NUMBER: '923 456 783',
+      RECEIPT_ISSUER_ADDRESS: 'Karl Johans gate 1, 0154 Oslo',
+      RECEIPT_ISSUER_CONTACT: '+47 22 00 00 00, hjelp@eksempel.no',
+    }).receiptIssuer;
+    expect(set).toEqual({
+      name: 'Eksempel Betaling AS',
+      orgNumber: '923456783',
+      address: 'Karl Johans gate 1, 0154 Oslo',
+      contact: '+47 22 00 00 00, hjelp@eksempel.no',
+    });
+    expect(() => loadConfig({ DATA_DIR: dataDir(), RECEIPT_ISSUER_ORG_NUMBER: '923456784' })).toThrow(
+      /RECEIPT_ISSUER_ORG_NUMBER/,
+    );
+  });
+
+  it('refuses weak production settings unless each is accepted by its own ALLOW_ variable (issue 33 item 7)', () => {
+    const prod = (env: Record<string, string | undefined>) => () =>
+      loadConfig({ DATA_DIR: dataDir(), ...PROD, ...env });
+    for (const [env, optIn] of [
+      [{ RATE_LIMITS: 'off' }, 'ALLOW_RATE_LIMITS_OFF'],
+      [{ REMITTANCE_DATABASE_URL: undefined }, 'ALLOW_EMBEDDED_DATABASE'],
+      [{ ALLOWED_ORIGINS: undefined }, 'ALLOW_LOCALHOST_ORIGINS'],
+      [{ ALLOWED_ORIGINS: 'https://app.example.no,http://localhost:5173' }, 'ALLOW_LOCALHOST_ORIGINS'],
+    ] as const) {
+      expect(prod(env), optIn).toThrow(`set ${optIn}=true to accept it`);
+      // Accepted, start-up goes on to the next check (here the sandbox bank production refuses).
+      expect(prod({ ...env, [optIn]: 'true' }), optIn).toThrow(/sandbox is refused/);
+    }
   });
 
   it('needs RS256 keys when JWT_ALGORITHM=RS256', () => {

@@ -148,6 +148,8 @@ describe('data export', () => {
 
       const res = await env.app.inject({ method: 'GET', url: `/${surface}/user/data-export`, ...auth });
       expect(res.statusCode).toBe(200);
+      // Personal data: no cache may keep it (issue 33 item 12).
+      expect(res.headers['cache-control']).toBe('no-store');
       const body = res.json();
       expect(Date.parse(body.exportedAt)).not.toBeNaN();
       const d = body.data;

@@ -3,7 +3,19 @@ import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withCheckDigits } from '../src/lib/national-id.js';
 import { MOCK_DEFAULT_PID } from '../src/modules/auth-eid/eid.routes.js';
-import { bearer, mockAuthorize, setCookies, signInMobile, signInWeb, startApp, web } from './helpers.js';
+import {
+  bearer,
+  idHash,
+  initiateMobile,
+  mockAuthorize,
+  pkcePair,
+  setCookies,
+  signInMobile,
+  signInWeb,
+  startApp,
+  testConfig,
+  web,
+} from './helpers.js';
 
 type Env = Awaited<ReturnType<typeof startApp>>;
 let env: Env;
@@ -68,7 +80,7 @@ describe('web eID sign-in against the mock provider', () => {
     const user = await env.db.system
       .selectFrom('users')
       .selectAll()
-      .where('national_id_hash', '=', sha256(pid))
+      .where('national_id_hash', '=', idHash(pid))
       .executeTakeFirstOrThrow();
     expect(user).toMatchObject({
       kyc_status: 'approved',
@@ -111,7 +123,7 @@ describe('web eID sign-in against the mock provider', () => {
     const users = await env.db.system
       .selectFrom('users')
       .selectAll()
-      .where('national_id_hash', '=', sha256(pid))
+      .where('national_id_hash', '=', idHash(pid))
       .execute();
     expect(users).toHaveLength(1);
     const notes = await env.db.system
@@ -128,13 +140,13 @@ describe('web eID sign-in against the mock provider', () => {
     await env.db.system
       .updateTable('users')
       .set({ deleted_at: new Date() })
-      .where('national_id_hash', '=', sha256(pid))
+      .where('national_id_hash', '=', idHash(pid))
       .execute();
     await signInWeb(env.app, { pid });
     const users = await env.db.system
       .selectFrom('users')
       .select(['id', 'deleted_at'])
-      .where('national_id_hash', '=', sha256(pid))
+      .where('national_id_hash', '=', idHash(pid))
       .execute();
     expect(users).toHaveLength(2);
     expect(users.filter((u) => u.deleted_at === null)).toHaveLength(1);
@@ -144,9 +156,9 @@ describe('web eID sign-in against the mock provider', () => {
     const { redirectUrl, cookie } = await startWeb();
     const { code, state } = await mockAuthorize(env.app, redirectUrl);
     const tampered = await webCallback(code, `${state}x`, cookie.value);
-    expect(tampered.headers.location).toBe('/login?error=state_mismatch');
+    expect(tampered.headers.location).toMatch(/^\/login\?error=state_mismatch&reason=.+/);
     const noCookie = await webCallback(code, state);
-    expect(noCookie.headers.location).toBe('/login?error=state_mismatch');
+    expect(noCookie.headers.location).toMatch(/^\/login\?error=state_mismatch&reason=.*cookie/);
     expect(setCookies(noCookie).app_token).toBeUndefined();
   });
 
@@ -155,7 +167,9 @@ describe('web eID sign-in against the mock provider', () => {
     const { code, state } = await mockAuthorize(env.app, first.redirectUrl);
     expect((await webCallback(code, state, first.cookie.value)).headers.location).toBe('/dashboard');
     // Replaying the whole callback: the state is consumed.
-    expect((await webCallback(code, state, first.cookie.value)).headers.location).toBe('/login?error=state_mismatch');
+    expect((await webCallback(code, state, first.cookie.value)).headers.location).toBe(
+      `/login?error=state_mismatch&reason=${encodeURIComponent('unknown, used or expired state')}`,
+    );
     // The old code inside a fresh sign-in: the provider refuses it.
     const second = await startWeb();
     const fresh = new URL(second.redirectUrl).searchParams.get('state')!;
@@ -192,7 +206,7 @@ describe('web eID sign-in against the mock provider', () => {
     const user = await env.db.system
       .selectFrom('users')
       .select('id')
-      .where('national_id_hash', '=', sha256(MINOR_PID))
+      .where('national_id_hash', '=', idHash(MINOR_PID))
       .executeTakeFirst();
     expect(user).toBeUndefined();
   });
@@ -218,19 +232,77 @@ describe('web eID sign-in against the mock provider', () => {
   });
 });
 
+/**
+ * A browser's cookie jar in one line: a cookie goes back only to the host that set it. The web
+ * sign-in from the README's address (http://127.0.0.1:3001) through the mock provider.
+ */
+async function browserSignIn(app: Env['app'], startOrigin: string) {
+  const host = new URL(startOrigin).host;
+  const start = await app.inject({ method: 'GET', url: '/api/auth/eid', headers: { host } });
+  const cookie = setCookies(start).eid_state.value;
+  const back = await mockAuthorize(app, start.json().redirectUrl);
+  const sameHost = back.location.host === host;
+  return app.inject({
+    method: 'GET',
+    url: back.location.pathname + back.location.search,
+    headers: { host: back.location.host },
+    cookies: sameHost ? { eid_state: cookie } : {},
+  });
+}
+
+describe('eID sign-in from the README address (issue 25 item 5)', () => {
+  it('derives the callback, the allowed origin and the redirects from one public URL, by default the README address', () => {
+    const config = testConfig();
+    expect(config.publicUrl).toBe('http://127.0.0.1:3001');
+    expect(config.eid.callbackUrl).toBe('http://127.0.0.1:3001/api/auth/eid/callback');
+    expect(config.allowedOrigins).toEqual(['http://127.0.0.1:3001']);
+    const moved = testConfig({ REMITTANCE_PUBLIC_URL: 'https://pay.example.no/' });
+    expect(moved.eid.callbackUrl).toBe('https://pay.example.no/api/auth/eid/callback');
+    expect(moved.allowedOrigins).toEqual(['https://pay.example.no']);
+  });
+
+  it('signs in a browser that opened http://127.0.0.1:3001', async () => {
+    const res = await browserSignIn(env.app, 'http://127.0.0.1:3001');
+    expect(res.headers.location).toBe('/dashboard');
+    expect(setCookies(res).app_token).toBeDefined();
+  });
+
+  it('explains a mismatch: the sign-in started on one host and the callback came back to another', async () => {
+    const other = await startApp({ REMITTANCE_PUBLIC_URL: 'http://localhost:3001' });
+    try {
+      const res = await browserSignIn(other.app, 'http://127.0.0.1:3001');
+      const location = new URL(res.headers.location as string, 'http://x');
+      expect(location.pathname).toBe('/login');
+      expect(location.searchParams.get('error')).toBe('state_mismatch');
+      const reason = location.searchParams.get('reason')!;
+      expect(reason).toContain('http://127.0.0.1:3001');
+      expect(reason).toContain('http://localhost:3001');
+      expect(reason).toMatch(/REMITTANCE_PUBLIC_URL/);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
 describe('mobile eID sign-in against the mock provider', () => {
   it('initiates with {redirectUrl, state} towards the app deep link and returns {token, data}', async () => {
-    const start = await env.app.inject({ method: 'GET', url: '/v1/auth/eid/initiate?platform=mobile' });
+    const pkce = pkcePair();
+    const start = await env.app.inject({
+      method: 'GET',
+      url: `/v1/auth/eid/initiate?platform=mobile&code_challenge=${pkce.challenge}&code_challenge_method=S256`,
+    });
     expect(start.statusCode).toBe(200);
     const { redirectUrl, state } = start.json();
     expect(new URL(redirectUrl).searchParams.get('redirect_uri')).toBe('app://auth/callback');
+    // The provider gets the app's own challenge: only the app can finish this sign-in.
+    expect(new URL(redirectUrl).searchParams.get('code_challenge')).toBe(pkce.challenge);
     const back = await mockAuthorize(env.app, redirectUrl, { pid: MOCK_DEFAULT_PID });
     expect(back.location.protocol).toBe('app:');
     expect(back.state).toBe(state);
     const res = await env.app.inject({
       method: 'POST',
       url: '/v1/auth/eid/callback',
-      payload: { code: back.code, state, platform: 'mobile' },
+      payload: { code: back.code, state, platform: 'mobile', code_verifier: pkce.verifier },
     });
     expect(res.statusCode).toBe(200);
     const body = res.json();
@@ -246,42 +318,95 @@ describe('mobile eID sign-in against the mock provider', () => {
     const me = await env.app.inject({ method: 'GET', url: '/v1/auth/me', ...bearer(body.token) });
     expect(me.statusCode).toBe(200);
     expect(me.json().data.id).toBe(body.data.id);
+    // The server keeps no verifier for a mobile sign-in (RFC 8252: the app holds it).
+    const kept = await env.db.system.selectFrom('eid_auth_requests').select('code_verifier').execute();
+    expect(kept.every((r) => r.code_verifier !== pkce.verifier)).toBe(true);
+  });
+
+  it('refuses a stolen redirect: the code and state without the app verifier give no token (issue 33 item 1)', async () => {
+    const app = await initiateMobile(env.app);
+    // Another app claimed the redirect and read code and state; it does not have the verifier.
+    const stolen = await mockAuthorize(env.app, app.redirectUrl);
+    const post = (payload: object) =>
+      env.app.inject({
+        method: 'POST',
+        url: '/v1/auth/eid/callback',
+        headers: { 'x-forwarded-for': '203.0.113.9' },
+        payload,
+      });
+    const without = await post({ code: stolen.code, state: stolen.state, platform: 'mobile' });
+    expect(without.statusCode).toBe(400);
+    expect(without.json().error).toBe('bad_request');
+    expect(without.json().token).toBeUndefined();
+    const guessed = await post({
+      code: stolen.code,
+      state: stolen.state,
+      platform: 'mobile',
+      code_verifier: pkcePair().verifier,
+    });
+    expect(guessed.statusCode).toBe(400);
+    expect(guessed.json()).toMatchObject({ error: 'bad_request', message: expect.stringMatching(/code_verifier/) });
+    expect(guessed.json().token).toBeUndefined();
+    // A wrong verifier spends the state: nothing can be retried against it.
+    const late = await post({
+      code: stolen.code,
+      state: stolen.state,
+      platform: 'mobile',
+      code_verifier: app.verifier,
+    });
+    expect(late.statusCode).toBe(400);
+  });
+
+  it('refuses to start a mobile sign-in without the app code_challenge (400)', async () => {
+    for (const query of ['platform=mobile', 'platform=mobile&code_challenge=short', 'code_challenge_method=plain']) {
+      const res = await env.app.inject({ method: 'GET', url: `/v1/auth/eid/initiate?${query}` });
+      expect(res.statusCode, query).toBe(400);
+      expect(res.json().error).toBe('bad_request');
+    }
   });
 
   it('answers errors as JSON: state mismatch 400, invalid national id 422, under 18 403, provider failure 502', async () => {
     const post = (payload: object) => env.app.inject({ method: 'POST', url: '/v1/auth/eid/callback', payload });
-    const initiate = async () =>
-      (await env.app.inject({ method: 'GET', url: '/v1/auth/eid/initiate?platform=mobile' })).json();
+    const initiate = () => initiateMobile(env.app);
 
     let s = await initiate();
     let back = await mockAuthorize(env.app, s.redirectUrl);
-    const mismatch = await post({ code: back.code, state: 'not-the-state', platform: 'mobile' });
+    const mismatch = await post({
+      code: back.code,
+      state: 'not-the-state',
+      platform: 'mobile',
+      code_verifier: s.verifier,
+    });
     expect(mismatch.statusCode).toBe(400);
     expect(mismatch.json().error).toBe('bad_request');
 
     s = await initiate();
     back = await mockAuthorize(env.app, s.redirectUrl, { pid: '13097248023' });
-    const invalid = await post({ code: back.code, state: s.state, platform: 'mobile' });
+    const invalid = await post({ code: back.code, state: s.state, platform: 'mobile', code_verifier: s.verifier });
     expect(invalid.statusCode).toBe(422);
     expect(invalid.json().error).toBe('validation_error');
 
     s = await initiate();
     back = await mockAuthorize(env.app, s.redirectUrl, { pid: MINOR_PID });
-    const minor = await post({ code: back.code, state: s.state, platform: 'mobile' });
+    const minor = await post({ code: back.code, state: s.state, platform: 'mobile', code_verifier: s.verifier });
     expect(minor.statusCode).toBe(403);
     expect(minor.json().error).toBe('age_restricted');
 
     s = await initiate();
     back = await mockAuthorize(env.app, s.redirectUrl);
-    expect((await post({ code: back.code, state: s.state })).statusCode).toBe(200);
+    expect((await post({ code: back.code, state: s.state, code_verifier: s.verifier })).statusCode).toBe(200);
     const s2 = await initiate();
-    const reused = await post({ code: back.code, state: s2.state, platform: 'mobile' });
+    const reused = await post({ code: back.code, state: s2.state, platform: 'mobile', code_verifier: s2.verifier });
     expect(reused.statusCode).toBe(502);
     expect(reused.json().error).toBe('eid_provider_error');
   });
 
   it('validates the callback body', async () => {
-    const res = await env.app.inject({ method: 'POST', url: '/v1/auth/eid/callback', payload: { state: 'x' } });
+    const res = await env.app.inject({
+      method: 'POST',
+      url: '/v1/auth/eid/callback',
+      payload: { state: 'x', code_verifier: pkcePair().verifier },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ error: 'bad_request', details: [{ field: 'code' }] });
     const bad = await env.app.inject({

@@ -1,10 +1,10 @@
-import { createHash, generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider from 'oidc-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withCheckDigits } from '../src/lib/national-id.js';
-import { setCookies, startApp, web } from './helpers.js';
+import { bearer, idHash, initiateMobile, setCookies, startApp, web } from './helpers.js';
 
 /**
  * The web sign-in against a real OpenID provider (oidc-provider) started here: discovery, code
@@ -13,12 +13,13 @@ import { setCookies, startApp, web } from './helpers.js';
 const CLIENT_ID = 'remittance-test';
 const CLIENT_SECRET = 'a-client-secret-that-is-long-enough-0123456789';
 const CALLBACK = 'http://localhost:3001/api/auth/eid/callback';
+/** A claimed https link (universal link / app link) the app opens, not a custom scheme. */
+const MOBILE_CALLBACK = 'https://app.example.no/auth/eid/callback';
 
 let server: Server;
 let issuer: string;
 /** Claims of whoever logs in next at the provider. */
 let nextLogin: { sub: string; pid: string; given_name: string; family_name: string };
-const sha256 = (v: string) => createHash('sha256').update(v).digest('hex');
 
 async function startProvider() {
   server = createServer();
@@ -31,7 +32,7 @@ async function startProvider() {
       {
         client_id: CLIENT_ID,
         client_secret: CLIENT_SECRET,
-        redirect_uris: [CALLBACK],
+        redirect_uris: [CALLBACK, MOBILE_CALLBACK],
         grant_types: ['authorization_code'],
         response_types: ['code'],
         token_endpoint_auth_method: 'client_secret_basic',
@@ -79,7 +80,7 @@ async function startProvider() {
 }
 
 /** Drives the browser part: provider authorize -> interaction -> back to our callback URL. */
-async function browseToCallback(authorizeUrl: string): Promise<URL> {
+async function browseToCallback(authorizeUrl: string, callback = CALLBACK): Promise<URL> {
   const jar = new Map<string, string>();
   let url = authorizeUrl;
   for (let hop = 0; hop < 10; hop++) {
@@ -95,7 +96,7 @@ async function browseToCallback(authorizeUrl: string): Promise<URL> {
     const location = res.headers.get('location');
     if (!location) throw new Error(`provider stopped at ${url}: ${res.status} ${await res.text()}`);
     const next = new URL(location, url);
-    if (next.href.startsWith(CALLBACK)) return next;
+    if (next.href.startsWith(callback)) return next;
     url = next.href;
   }
   throw new Error('too many redirects');
@@ -125,6 +126,7 @@ const OIDC_ENV = {
   EID_CLIENT_ID: CLIENT_ID,
   EID_CLIENT_SECRET: CLIENT_SECRET,
   EID_CALLBACK_URL: CALLBACK,
+  EID_CALLBACK_URL_MOBILE: MOBILE_CALLBACK,
   EID_PROVIDER_NAME: 'test-oidc',
 };
 
@@ -155,7 +157,7 @@ describe('web eID sign-in against a real OpenID provider', () => {
     const user = await env.db.system
       .selectFrom('users')
       .selectAll()
-      .where('national_id_hash', '=', sha256(pid))
+      .where('national_id_hash', '=', idHash(pid))
       .executeTakeFirstOrThrow();
     expect(user).toMatchObject({ auth_provider: 'test-oidc', kyc_method: 'eid', date_of_birth: '1972-09-13' });
   });
@@ -165,7 +167,7 @@ describe('web eID sign-in against a real OpenID provider', () => {
     const { redirectUrl, stateCookie } = await startSignIn();
     const back = await browseToCallback(redirectUrl);
     const res = await callback(back, stateCookie, `${back.searchParams.get('state')}tampered`);
-    expect(res.headers.location).toBe('/login?error=state_mismatch');
+    expect(res.headers.location).toMatch(/^\/login\?error=state_mismatch&reason=/);
     expect(setCookies(res).app_token).toBeUndefined();
   });
 
@@ -205,7 +207,7 @@ describe('web eID sign-in against a real OpenID provider', () => {
       await env.db.system
         .selectFrom('users')
         .select('id')
-        .where('national_id_hash', '=', sha256(pid))
+        .where('national_id_hash', '=', idHash(pid))
         .executeTakeFirst(),
     ).toBeUndefined();
   });
@@ -232,5 +234,38 @@ describe('web eID sign-in against a real OpenID provider', () => {
     } finally {
       await pinned.close();
     }
+  });
+});
+
+describe('mobile eID sign-in against a real OpenID provider (RFC 8252: the app holds the PKCE verifier)', () => {
+  const post = (payload: object) => env.app.inject({ method: 'POST', url: '/v1/auth/eid/callback', payload });
+
+  it('signs in when the app sends the verifier of its own challenge; the provider checks it too', async () => {
+    person('13097248022');
+    const app = await initiateMobile(env.app);
+    const back = await browseToCallback(app.redirectUrl, MOBILE_CALLBACK);
+    const res = await post({
+      code: back.searchParams.get('code'),
+      state: back.searchParams.get('state'),
+      iss: back.searchParams.get('iss') ?? undefined,
+      platform: 'mobile',
+      code_verifier: app.verifier,
+    });
+    expect(res.statusCode).toBe(200);
+    const me = await env.app.inject({ method: 'GET', url: '/v1/auth/me', ...bearer(res.json().token) });
+    expect(me.json().data).toMatchObject({ firstName: 'Nora', lastName: 'Hansen' });
+  });
+
+  it('gives no token to whoever intercepted the redirect without the verifier (issue 33 item 1)', async () => {
+    person('13097248022');
+    const app = await initiateMobile(env.app);
+    const back = await browseToCallback(app.redirectUrl, MOBILE_CALLBACK);
+    const stolen = { code: back.searchParams.get('code'), state: back.searchParams.get('state'), platform: 'mobile' };
+    const without = await post(stolen);
+    expect(without.statusCode).toBe(400);
+    const forged = await post({ ...stolen, code_verifier: 'A'.repeat(43) });
+    expect(forged.statusCode).toBe(400);
+    expect(forged.json().error).toBe('bad_request');
+    expect(forged.json().token).toBeUndefined();
   });
 });

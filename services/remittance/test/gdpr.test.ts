@@ -200,6 +200,37 @@ describe('complaints', () => {
     expect(row).toEqual({ subject: data.subject, description: data.description });
   });
 
+  it('never stores markup from entities nested past the sanitizer passes (issue 33 item 4)', async () => {
+    const u = await user();
+    const payload = '<img src=x onerror=alert(document.cookie)>';
+    const encode = (text: string, levels: number) => {
+      let out = text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+      for (let i = 1; i < levels; i++) out = out.replace(/&/g, '&amp;');
+      return out;
+    };
+    // Each pass decodes one level: a shallow nesting settles into harmless text, a deep one is refused.
+    for (const levels of [3, 10, 11, 12, 40]) {
+      const res = await call('api', u.as('api'), 'POST', '/complaints', {
+        category: 'technical',
+        subject: 'Nested entities',
+        description: `before ${encode(payload, levels)} after`,
+      });
+      if (res.statusCode === 201) {
+        expect(res.json().data.description, `${levels} levels`).not.toMatch(/<[a-z/!]/i);
+        expect(res.json().data.description).not.toContain('onerror');
+      } else {
+        expect(res.statusCode, `${levels} levels`).toBe(422);
+        expect(res.json().details).toEqual([expect.objectContaining({ field: 'description' })]);
+      }
+    }
+    const stored = await env.db.system
+      .selectFrom('complaints')
+      .select('description')
+      .where('user_id', '=', u.id)
+      .execute();
+    for (const row of stored) expect(row.description).not.toMatch(/<[a-z/!]/i);
+  });
+
   it('applies the 200 and 2000 character limits to the text left after sanitizing (422)', async () => {
     const u = await user();
     const tooLong = await call('v1', u.as('v1'), 'POST', '/complaints', {

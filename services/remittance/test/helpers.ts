@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,9 +8,15 @@ import type { LightMyRequestResponse } from 'fastify';
 import { type BuildOptions, buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import type { DB } from '../src/db/schema.js';
-import { withCheckDigits } from '../src/lib/national-id.js';
+import { nationalIdHash, withCheckDigits } from '../src/lib/national-id.js';
 
 export type TestApp = Awaited<ReturnType<typeof buildApp>>;
+
+/** The tests' NATIONAL_ID_PEPPER, so a test can compute users.national_id_hash. */
+export const TEST_PEPPER = 'test-pepper-test-pepper-test-pepper-0123456789';
+
+/** users.national_id_hash of a national id under the tests' pepper. */
+export const idHash = (pid: string) => nationalIdHash(pid, TEST_PEPPER);
 
 /** Development defaults with test-friendly overrides (no timers, no limits unless asked). */
 export function testConfig(env: Env = {}) {
@@ -22,6 +29,8 @@ export function testConfig(env: Env = {}) {
     BALANCE_SYNC_INTERVAL: '0s',
     SETTLEMENT_INTERVAL: '0s',
     RATE_LIMITS: 'off',
+    RETENTION_PURGE_INTERVAL: '0s',
+    NATIONAL_ID_PEPPER: TEST_PEPPER,
     ...env,
   });
 }
@@ -58,7 +67,8 @@ export function pathOf(url: string): string {
   return u.pathname + u.search;
 }
 
-export const ORIGIN = 'http://localhost:3001';
+/** The README's address, which REMITTANCE_PUBLIC_URL and so ALLOWED_ORIGINS default to. */
+export const ORIGIN = 'http://127.0.0.1:3001';
 
 export interface MockIdentity {
   pid?: string;
@@ -92,14 +102,31 @@ export async function signInWeb(app: TestApp, identity: MockIdentity = {}) {
   return { cookie: setCookies(cb).app_token.value, response: cb };
 }
 
+/** What a mobile app creates before a sign-in (RFC 7636/8252): it keeps the verifier and sends the challenge. */
+export function pkcePair() {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+}
+
+/** GET /v1/auth/eid/initiate with a fresh PKCE pair; the app's verifier comes back with the answer. */
+export async function initiateMobile(app: TestApp) {
+  const pkce = pkcePair();
+  const res = await app.inject({
+    method: 'GET',
+    url: `/v1/auth/eid/initiate?platform=mobile&code_challenge=${pkce.challenge}&code_challenge_method=S256`,
+  });
+  if (res.statusCode !== 200) throw new Error(`initiate answered ${res.statusCode}: ${res.body}`);
+  return { ...(res.json() as { redirectUrl: string; state: string }), verifier: pkce.verifier };
+}
+
 /** Mobile sign-in through the mock provider; returns the Bearer token and the user. */
 export async function signInMobile(app: TestApp, identity: MockIdentity = {}) {
-  const start = await app.inject({ method: 'GET', url: '/v1/auth/eid/initiate?platform=mobile' });
-  const { code, state } = await mockAuthorize(app, start.json().redirectUrl, identity);
+  const start = await initiateMobile(app);
+  const { code, state } = await mockAuthorize(app, start.redirectUrl, identity);
   const res = await app.inject({
     method: 'POST',
     url: '/v1/auth/eid/callback',
-    payload: { code, state, platform: 'mobile' },
+    payload: { code, state, platform: 'mobile', code_verifier: start.verifier },
   });
   if (res.statusCode !== 200) throw new Error(`mobile sign-in failed: ${res.statusCode} ${res.body}`);
   return { token: res.json().token as string, user: res.json().data };

@@ -90,6 +90,23 @@ describe('rate limits (R15)', () => {
   });
 });
 
+describe('rate limits with Redis down (issue 33 item 12)', () => {
+  it('count in memory instead of letting every request through', async () => {
+    // Nothing listens on port 1: every Redis command fails.
+    const down = await startApp({ RATE_LIMITS: 'on', REDIS_URL: 'redis://127.0.0.1:1' });
+    try {
+      for (let i = 0; i < 10; i++)
+        expect((await down.app.inject({ method: 'GET', url: '/api/auth/eid' })).statusCode).toBe(200);
+      const limited = await down.app.inject({ method: 'GET', url: '/api/auth/eid' });
+      expect(limited.statusCode).toBe(429);
+      expect(limited.json().error).toBe('rate_limited');
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    } finally {
+      await down.close();
+    }
+  });
+});
+
 describe('rate limits shared through Redis (G4)', async () => {
   const reachable = await redisReachable();
   it.skipIf(!reachable)('two instances with REDIS_URL enforce one limit', async () => {

@@ -71,7 +71,7 @@ describe('public routes', () => {
       const res = await env.app.inject({
         method: r.method as Method,
         url: concrete(r.url),
-        headers: { origin: 'http://localhost:3001' },
+        headers: { origin: 'http://127.0.0.1:3001' },
       });
       expect({ route: `${r.method} ${r.url}`, status: res.statusCode }).not.toEqual({
         route: `${r.method} ${r.url}`,
@@ -102,7 +102,7 @@ describe('every authenticated route', () => {
     for (const r of routes()) {
       const url = concrete(r.url);
       const method = r.method as Method;
-      const none = await env.app.inject({ method, url, headers: { origin: 'http://localhost:3001' } });
+      const none = await env.app.inject({ method, url, headers: { origin: 'http://127.0.0.1:3001' } });
       expect(none.statusCode, `${r.method} ${r.url}`).toBe(401);
       expect(none.json().error).toBe('unauthorized');
       if (!onSurface(url)) continue;
@@ -112,7 +112,7 @@ describe('every authenticated route', () => {
             method,
             url,
             cookies: { app_token: token },
-            headers: { origin: 'http://localhost:3001' },
+            headers: { origin: 'http://127.0.0.1:3001' },
           });
       expect(crossed.statusCode, `${r.method} ${r.url} with the other surface's token`).toBe(401);
     }

@@ -145,7 +145,8 @@ describe('transactions history', () => {
       fee: 7.5,
       receiveCurrency: 'BAM',
       recipient: { name: 'Ana Kovač', countryCode: 'BA' },
-      reference: a.remId,
+      // A human reference (RM, the Oslo date, eight base-32 characters), not the id repeated.
+      reference: expect.stringMatching(/^RM-\d{6}-[0-9A-HJKMNP-TV-Z]{8}$/),
       status: 'processing',
       estimatedCompletion: '2-4 business days',
       completedAt: null,
@@ -187,5 +188,21 @@ describe('transactions history', () => {
     expect(
       (await env.app.inject({ method: 'GET', url: `/v1/transactions/${a.remId}/receipt.pdf`, ...b.auth })).statusCode,
     ).toBe(404);
+  });
+
+  it("a QR payment's receipt names the merchant's account masked and a QR reference", async () => {
+    const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
+    const res = await env.app.inject({ method: 'GET', url: `/api/transactions/${a.qrId}/receipt.pdf`, ...a.auth });
+    expect(res.statusCode).toBe(200);
+    const doc = await getDocument({ data: new Uint8Array(res.rawPayload), useSystemFonts: false }).promise;
+    const text = (await (await doc.getPage(1)).getTextContent()).items.map((i) => ('str' in i ? i.str : '')).join(' ');
+    expect(text).toContain('Kafé Sol');
+    expect(text).toContain('•••• 8903');
+    expect(text).not.toContain('12345678903');
+    const json = (
+      await env.app.inject({ method: 'GET', url: `/api/transactions/${a.qrId}/receipt`, ...a.auth })
+    ).json();
+    expect(json.data.reference).toMatch(/^QR-\d{6}-[0-9A-HJKMNP-TV-Z]{8}$/);
+    expect(text).toContain(json.data.reference);
   });
 });

@@ -103,16 +103,15 @@ function localSql(ctx: DbContext): string {
 }
 
 /**
- * Statements marked to end their transaction: the connection sends COMMIT right behind them in
- * the same round trip, so row locks they take (a number counter) are held only while the server
- * runs the statement and the commit, not while Node reads the answer and sends COMMIT.
+ * The end of a transaction, as its owner (the service) sees it. `commitWith(last)` runs `last`,
+ * which sends exactly one statement, as the transaction's final statement: the connection sends
+ * COMMIT right behind it in the same round trip, so row locks it takes (a number counter, a
+ * balance) are held only while the server runs the statement and the commit, not while Node reads
+ * the answer and sends COMMIT. Repositories never end a transaction; they run the statement the
+ * service hands to `commitWith`, unaware of it.
  */
-const commitAfter = new WeakSet<CompiledQuery>();
-
-/** Marks `query` as the last statement of its transaction (see commitAfter). */
-export function withCommit<Q extends CompiledQuery>(query: Q): Q {
-  commitAfter.add(query);
-  return query;
+export interface TransactionEnd {
+  commitWith<T>(last: () => Promise<T>): Promise<T>;
 }
 
 /**
@@ -135,8 +134,25 @@ class ContextConnection implements DatabaseConnection {
   private contextAfterRollback: string | null = null;
   /** BEGIN and context not sent yet: they go out with the transaction's first statement. */
   private pendingBegin: string | null = null;
-  /** The transaction already ended with a statement marked withCommit. */
+  /** The next statement ends the transaction (TransactionEnd.commitWith). */
+  private commitNext = false;
+  /** The transaction already ended with the statement given to commitWith. */
   private committed = false;
+
+  /** The TransactionEnd of the transaction open on this connection. */
+  readonly end: TransactionEnd = {
+    commitWith: async <T>(last: () => Promise<T>): Promise<T> => {
+      if (!this.inTx || this.committed) throw new Error('commitWith outside an open transaction');
+      this.commitNext = true;
+      try {
+        const result = await last();
+        if (!this.committed) throw new Error('commitWith: the function sent no statement');
+        return result;
+      } finally {
+        this.commitNext = false;
+      }
+    },
+  };
 
   private pendingSession(): string | null {
     const sql = sessionSql(this.ctx, this.appRole);
@@ -215,10 +231,11 @@ class ContextConnection implements DatabaseConnection {
   private async send(compiled: CompiledQuery): Promise<RawResult> {
     const { sql, parameters } = compiled;
     if (this.inTx) {
-      if (this.committed) throw new Error('a statement after the one that committed its transaction (withCommit)');
+      if (this.committed) throw new Error('a statement after the one that committed its transaction (commitWith)');
       const begin = this.pendingBegin;
       this.pendingBegin = null;
-      if (commitAfter.has(compiled)) {
+      if (this.commitNext) {
+        this.commitNext = false;
         // Whatever the statement's outcome, the transaction ends here (COMMIT of a failed
         // transaction answers ROLLBACK).
         this.committed = true;
@@ -311,7 +328,10 @@ export function contextRunner<DB>(pool: RawPool, appRole: string) {
   // Kysely calls the driver only to begin, commit and roll back (and for savepoints) on a
   // connection it was given; acquisition and release stay here.
   const driver = new ContextDriver(pool, appRole, null);
-  return async function runInContext<T>(ctx: DbContext, fn: (db: Kysely<DB>) => Promise<T>): Promise<T> {
+  return async function runInContext<T>(
+    ctx: DbContext,
+    fn: (db: Kysely<DB>, end: TransactionEnd) => Promise<T>,
+  ): Promise<T> {
     const raw = await pool.acquire();
     try {
       const connection = new ContextConnection(raw, ctx, appRole);
@@ -321,7 +341,7 @@ export function contextRunner<DB>(pool: RawPool, appRole: string) {
         driver,
         executor: executor.withConnectionProvider(new SingleConnectionProvider(connection)),
       });
-      return await holding(() => fn(db));
+      return await holding(() => fn(db, connection.end));
     } finally {
       pool.release(raw);
     }

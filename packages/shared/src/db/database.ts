@@ -1,11 +1,17 @@
 import { mkdirSync } from 'node:fs';
-import { Kysely, type Transaction } from 'kysely';
-import { assertNotNested, contextDialect, contextRunner, type DbContext, sessionSql } from './context-dialect.js';
+import { type IsolationLevel, Kysely, type Transaction } from 'kysely';
+import {
+  assertNotNested,
+  contextDialect,
+  contextRunner,
+  type DbContext,
+  sessionSql,
+  type TransactionEnd,
+} from './context-dialect.js';
 import { createPglitePool, createPgPool, type RawPool } from './raw-client.js';
 import { DatabaseUnavailableError } from './unavailable.js';
 
-export type { DbContext } from './context-dialect.js';
-export { withCommit } from './context-dialect.js';
+export type { DbContext, TransactionEnd } from './context-dialect.js';
 
 export interface Database<DB> {
   readonly kind: 'postgres' | 'pglite';
@@ -16,8 +22,12 @@ export interface Database<DB> {
    * or anonymous. Open transactions with `db.transaction()` inside `fn`.
    */
   withContext<T>(ctx: DbContext, fn: (db: Kysely<DB>) => Promise<T>): Promise<T>;
-  /** withContext and one transaction around fn: commits when fn resolves, rolls back when it throws. */
-  transaction<T>(ctx: DbContext, fn: (trx: Transaction<DB>) => Promise<T>): Promise<T>;
+  /**
+   * withContext and one transaction around fn: commits when fn resolves, rolls back when it throws.
+   * `end.commitWith(last)` makes the statement `last` sends carry the COMMIT (one round trip less,
+   * locks held for less time); the transaction then ends with it.
+   */
+  transaction<T>(ctx: DbContext, fn: TransactionFn<DB, T>, options?: TransactionOptions): Promise<T>;
   /**
    * One statement in a context, for the hottest look-ups (the principal of every request): the
    * same connection, context cache and pipelining as withContext, without building a query or a
@@ -32,6 +42,12 @@ export interface Database<DB> {
   ping(): Promise<number>;
   close(): Promise<void>;
   raw: RawPool;
+}
+
+export type TransactionFn<DB, T> = (trx: Transaction<DB>, end: TransactionEnd) => Promise<T>;
+
+export interface TransactionOptions {
+  isolation?: IsolationLevel;
 }
 
 export const PING_TIMEOUT_MS = 800;
@@ -71,6 +87,15 @@ export function wrapPool<DB>(raw: RawPool, appRole: string): Database<DB> {
     assertNotNested();
     return runInContext(ctx, fn);
   }
+  function transaction<T>(ctx: DbContext, fn: TransactionFn<DB, T>, options?: TransactionOptions): Promise<T> {
+    assertNotNested();
+    return runInContext(ctx, (conn, end) => {
+      const builder = conn.transaction();
+      return (options?.isolation ? builder.setIsolationLevel(options.isolation) : builder).execute((trx) =>
+        fn(trx, end),
+      );
+    });
+  }
   async function query<R>(ctx: DbContext, sql: string, params: readonly unknown[]): Promise<R[]> {
     assertNotNested();
     const conn = await raw.acquire();
@@ -92,9 +117,7 @@ export function wrapPool<DB>(raw: RawPool, appRole: string): Database<DB> {
     raw,
     withContext,
     query,
-    transaction(ctx, fn) {
-      return withContext(ctx, (conn) => conn.transaction().execute(fn));
-    },
+    transaction,
     async ping() {
       const started = performance.now();
       const probe = (async () => {

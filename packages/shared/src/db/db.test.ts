@@ -2,7 +2,6 @@ import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase } from '../test/clone.js';
 import type { TestDatabase } from '../test/databases.js';
-import { withCommit } from './database.js';
 
 // Exercises the context layer against the accounting schema (the first service to use it).
 let t: TestDatabase<any>;
@@ -104,12 +103,16 @@ describe('database context', () => {
     }
   });
 
-  it('commits a transaction together with the statement marked withCommit', async () => {
+  it('commits a transaction together with the statement given to end.commitWith', async () => {
     const a = await org('Commit A');
-    const renamed = await t.db.transaction({ kind: 'tenant', orgId: a }, async (trx) => {
-      const r = await trx.executeQuery<{ name: string }>(
-        withCommit(CompiledQuery.raw(`UPDATE organizations SET name = 'Commit A2' WHERE id = $1 RETURNING name`, [a])),
+    const renamed = await t.db.transaction({ kind: 'tenant', orgId: a }, async (trx, end) => {
+      const r = await end.commitWith(() =>
+        trx.executeQuery<{ name: string }>(
+          CompiledQuery.raw(`UPDATE organizations SET name = 'Commit A2' WHERE id = $1 RETURNING name`, [a]),
+        ),
       );
+      // The transaction is over: another statement in it is a programming error.
+      await expect(trx.selectFrom('organizations').select('name').execute()).rejects.toThrow(/commitWith/);
       return r.rows[0].name;
     });
     expect(renamed).toBe('Commit A2');
@@ -119,13 +122,51 @@ describe('database context', () => {
     expect(rows).toEqual([{ name: 'Commit A2' }]);
   });
 
-  it('rolls back everything when the statement marked withCommit fails', async () => {
+  it('sends the COMMIT of end.commitWith in the round trip of its statement, not after it', async () => {
+    const a = await org('Trip A');
+    const sent: string[] = [];
+    const pool = t.db.raw;
+    const acquire = pool.acquire;
+    const restore: Array<() => void> = [];
+    pool.acquire = async () => {
+      const conn = await acquire.call(pool);
+      const { script, pipelined } = conn;
+      // The embedded backend's pipelined() runs its parts through script(): count the outer call only.
+      let inside = false;
+      conn.script = (sql) => {
+        if (!inside) sent.push(`alone: ${sql}`);
+        return script.call(conn, sql);
+      };
+      conn.pipelined = async (before, sql, params, after) => {
+        sent.push(`with the statement: ${after ?? '-'}`);
+        inside = true;
+        try {
+          return await pipelined.call(conn, before, sql, params, after);
+        } finally {
+          inside = false;
+        }
+      };
+      restore.push(() => Object.assign(conn, { script, pipelined }));
+      return conn;
+    };
+    try {
+      await t.db.transaction({ kind: 'tenant', orgId: a }, (trx, end) =>
+        end.commitWith(() => trx.updateTable('organizations').set({ name: 'Trip A2' }).where('id', '=', a).execute()),
+      );
+    } finally {
+      pool.acquire = acquire;
+      for (const r of restore) r();
+    }
+    expect(sent).toEqual(['with the statement: COMMIT']);
+  });
+
+  it('rolls back everything when the statement given to end.commitWith fails', async () => {
     const a = await org('Fail A');
     await expect(
-      t.db.transaction({ kind: 'tenant', orgId: a }, async (trx) => {
+      t.db.transaction({ kind: 'tenant', orgId: a }, async (trx, end) => {
         await trx.updateTable('organizations').set({ name: 'Fail A2' }).where('id', '=', a).execute();
-        await trx.executeQuery(
-          withCommit(
+        await end.commitWith(() =>
+          trx.executeQuery(
             CompiledQuery.raw(`UPDATE organizations SET country = $2 WHERE id = $1`, [a, 'too long a country code']),
           ),
         );
@@ -135,6 +176,20 @@ describe('database context', () => {
       db.selectFrom('organizations').select(['name', 'country']).execute(),
     );
     expect(rows).toEqual([{ name: 'Fail A', country: 'RS' }]);
+  });
+
+  it('refuses an end.commitWith that sends no statement, and writes nothing', async () => {
+    const a = await org('Empty A');
+    await expect(
+      t.db.transaction({ kind: 'tenant', orgId: a }, async (trx, end) => {
+        await trx.updateTable('organizations').set({ name: 'Empty A2' }).where('id', '=', a).execute();
+        await end.commitWith(async () => null);
+      }),
+    ).rejects.toThrow(/sent no statement/);
+    const rows = await t.db.withContext({ kind: 'tenant', orgId: a }, (db) =>
+      db.selectFrom('organizations').select('name').execute(),
+    );
+    expect(rows).toEqual([{ name: 'Empty A' }]);
   });
 
   it('keeps a transaction whose first statement fails from writing anything', async () => {

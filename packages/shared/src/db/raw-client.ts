@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
+import { corked, type PipelinedPoolConfig } from './pg-internals.js';
 import { classifyDatabaseError, isConnectivityError } from './unavailable.js';
 
 /**
@@ -126,7 +127,7 @@ export function createPgPool(url: string, max = 10, settings?: Readonly<Record<s
     keepAlive: true,
     pipeline: true,
     options: startupOptions(settings),
-  } as pg.PoolConfig);
+  } satisfies PipelinedPoolConfig);
   // An idle client that loses its server must not crash the process.
   pool.on('error', () => {});
   const states = new WeakMap<pg.PoolClient, RawConnection>();
@@ -166,22 +167,13 @@ export function createPgPool(url: string, max = 10, settings?: Readonly<Record<s
           },
           async pipelined(before, sql, params, after) {
             try {
-              // node-postgres writes each query as it is submitted (synchronously, in pipeline
-              // mode): corked, the parts leave in one write instead of one system call each.
-              const stream = (
-                client as unknown as { connection?: { stream?: { cork?: () => void; uncork?: () => void } } }
-              ).connection?.stream;
-              stream?.cork?.();
-              let parts: Array<Promise<unknown> | null>;
-              try {
-                parts = [
-                  before === null ? null : client.query(before),
-                  client.query({ name: statementName(sql), text: sql, values: params as unknown[] }),
-                  after === null ? null : client.query(after),
-                ];
-              } finally {
-                stream?.uncork?.();
-              }
+              // In pipeline mode each query is written as it is submitted; corked, the parts
+              // leave in one write (pg-internals.ts).
+              const parts = corked(client, () => [
+                before === null ? null : client.query(before),
+                client.query({ name: statementName(sql), text: sql, values: params as unknown[] }),
+                after === null ? null : client.query(after),
+              ]);
               const [, r] = await settleAll(parts);
               return toRawResult(r as pg.QueryResult);
             } catch (err) {

@@ -87,3 +87,32 @@ export function inkShare(
   }
   return dark / Math.max(1, (xb - xa) * (yb - ya));
 }
+
+/** The text of one page (1-based) as poppler's pdftotext reads it, in reading order (`-layout` keeps columns). */
+export function pdfText(pdf: Buffer, opts: { page?: number; layout?: boolean } = {}): Promise<string> {
+  const page = String(opts.page ?? 1);
+  return withPdfFile(pdf, async (file) => {
+    const args = ['-enc', 'UTF-8', '-f', page, '-l', page, ...(opts.layout ? ['-layout'] : []), file, '-'];
+    return (await run('pdftotext', args)).stdout;
+  });
+}
+
+/** Every word of one page with its box in points from the top left, as pdftotext -bbox reads it. */
+export function pdfWords(
+  pdf: Buffer,
+  page = 1,
+): Promise<Array<{ text: string; xMin: number; yMin: number; xMax: number; yMax: number }>> {
+  return withPdfFile(pdf, async (file) => {
+    const html = (await run('pdftotext', ['-enc', 'UTF-8', '-bbox', '-f', String(page), '-l', String(page), file, '-']))
+      .stdout;
+    const decodeEntities = (s: string) =>
+      s
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&quot;/g, '"')
+        .replace(/&amp;/g, '&');
+    return [
+      ...html.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g),
+    ].map((m) => ({ text: decodeEntities(m[5]), xMin: +m[1], yMin: +m[2], xMax: +m[3], yMax: +m[4] }));
+  });
+}

@@ -207,6 +207,88 @@ export const HOSTILE_QUERY = [
   ['0.1+0.2', '0.30000000000000004'],
 ] as const;
 
+// --- multipart forms -----------------------------------------------------------------------
+
+const BOUNDARY = 'robustnessBoundary';
+const MULTIPART = { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` };
+
+function multipartForm(fields: Record<string, unknown>, files: Array<{ field: string; data: Buffer }>, end = true) {
+  const parts: Buffer[] = [];
+  for (const [name, value] of Object.entries(fields)) {
+    parts.push(
+      Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${String(value)}\r\n`),
+    );
+  }
+  for (const f of files) {
+    parts.push(
+      Buffer.from(
+        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${f.field}"; filename="robust.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
+      ),
+      f.data,
+      Buffer.from('\r\n'),
+    );
+  }
+  if (end) parts.push(Buffer.from(`--${BOUNDARY}--\r\n`));
+  return { payload: Buffer.concat(parts), headers: MULTIPART };
+}
+
+const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
+
+/** The broken forms of issue 25 item 1, built around the operation's own fields and file field. */
+function malformedForms(
+  fields: Record<string, unknown>,
+  fileField: string,
+): Array<[string, ReturnType<typeof multipartForm>]> {
+  const good = multipartForm(fields, [{ field: fileField, data: PDF }]);
+  const unclosed = multipartForm(fields, [{ field: fileField, data: PDF }], false);
+  return [
+    ['no closing boundary', unclosed],
+    ['no boundary in the content type', { payload: good.payload, headers: { 'content-type': 'multipart/form-data' } }],
+    [
+      'a part without Content-Disposition',
+      {
+        payload: Buffer.concat([
+          multipartForm(fields, [], false).payload,
+          Buffer.from(`--${BOUNDARY}\r\nContent-Type: application/pdf\r\n\r\n`),
+          PDF,
+          Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
+        ]),
+        headers: MULTIPART,
+      },
+    ],
+    [
+      'two file parts',
+      multipartForm(fields, [
+        { field: fileField, data: PDF },
+        { field: `${fileField}2`, data: PDF },
+      ]),
+    ],
+    ['an empty file', multipartForm(fields, [{ field: fileField, data: Buffer.alloc(0) }])],
+    ['a text field instead of the file', multipartForm({ ...fields, [fileField]: 'not a file' }, [])],
+    [
+      'a body cut off inside the file',
+      { payload: unclosed.payload.subarray(0, unclosed.payload.length - 8), headers: MULTIPART },
+    ],
+  ];
+}
+
+/** The file field of a multipart schema (a property with format binary), else "file". */
+function fileFieldOf(doc: Schema, schema: Schema | undefined): string {
+  const s = resolve(doc, schema);
+  for (const [name, prop] of Object.entries<Schema>(s.properties ?? {})) {
+    if (resolve(doc, prop).format === 'binary') return name;
+  }
+  return 'file';
+}
+
+/** The first example of a request body content, if the operation documents one. */
+function exampleOf(content: Schema | undefined): unknown {
+  if (!content) return undefined;
+  if (content.example !== undefined) return structuredClone(content.example);
+  const first = Object.values<Schema>(content.examples ?? {})[0];
+  return first?.value !== undefined ? structuredClone(first.value) : undefined;
+}
+
 // --- the walk ------------------------------------------------------------------------------
 
 interface Operation {
@@ -274,19 +356,37 @@ function describePath(path: Array<string | number>): string {
 export interface WalkOptions {
   /** Body positions tried per operation (keeps the run to a couple of minutes on PGlite). */
   maxBodyPositions?: number;
+  /** A JSON body over the service's body limit (default 1 MiB + 1 KiB of text). */
+  oversizeJsonBytes?: number;
+  /** A multipart file over every upload limit (default 12 MiB). */
+  oversizeFileBytes?: number;
 }
 
-export async function walkOpenApi(
-  target: RobustnessTarget,
-  opts: WalkOptions = {},
-): Promise<{ findings: Finding[]; requests: number; operations: number }> {
+export interface WalkResult {
+  findings: Finding[];
+  requests: number;
+  operations: number;
+  /** Requests sent per operation (`METHOD /path`), for the report. */
+  perOperation: Map<string, number>;
+  /** Operations whose baseline request was accepted (2xx), so the mutations reached the handler. */
+  baselineAccepted: string[];
+}
+
+export async function walkOpenApi(target: RobustnessTarget, opts: WalkOptions = {}): Promise<WalkResult> {
   const { app } = target;
   const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as Schema;
   const ops = operations(doc, target.skip);
   const findings: Finding[] = [];
   let requests = 0;
+  const perOperation = new Map<string, number>();
+  const baselineAccepted: string[] = [];
 
-  async function send(operation: string, variant: string, req: InjectOptions & { url: string }): Promise<void> {
+  async function send(
+    operation: string,
+    variant: string,
+    req: InjectOptions & { url: string },
+    expect?: { refused?: boolean; status?: number; orNotFound?: boolean },
+  ): Promise<number> {
     const inject = () =>
       app.inject({
         ...target.credentials(req.url),
@@ -296,6 +396,7 @@ export async function walkOpenApi(
     let before = await target.writes();
     let res: LightMyRequestResponse = await inject();
     requests++;
+    perOperation.set(operation, (perOperation.get(operation) ?? 0) + 1);
     if (res.statusCode === 401) {
       // An earlier accepted request (logout, password change) may have ended the session: sign
       // in again (its writes are not the request's) and send the request once more.
@@ -324,6 +425,15 @@ export async function walkOpenApi(
     if (res.statusCode < 300 && variant.includes('100,000 characters') && variant.startsWith('body')) {
       note('accepted a 100,000-character string (G14: strings have length limits)');
     }
+    if (expect?.refused && res.statusCode < 400) note('accepted a request it must refuse');
+    if (
+      expect?.status &&
+      res.statusCode < 500 &&
+      res.statusCode !== expect.status &&
+      !(expect.orNotFound && res.statusCode === 404)
+    )
+      note(`answered ${res.statusCode}, not ${expect.status}`);
+    return res.statusCode;
   }
 
   // A path parameter gets an id that exists when the collection above it lists one, so handlers
@@ -358,8 +468,12 @@ export async function walkOpenApi(
     const params = (op.parameters ?? []) as Schema[];
     const pathParams = params.filter((p) => p.in === 'path');
     const queryParams = params.filter((p) => p.in === 'query');
-    const bodySchema = op.requestBody?.content?.['application/json']?.schema;
-    const body = bodySchema ? sample(doc, bodySchema) : undefined;
+    const jsonContent = op.requestBody?.content?.['application/json'];
+    const multipartContent = op.requestBody?.content?.['multipart/form-data'];
+    const bodySchema = jsonContent?.schema ?? multipartContent?.schema;
+    // The baseline body: the operation's own example (a request the service accepts), else one
+    // generated from the schema; every mutation below changes one field of it.
+    const body = bodySchema ? (exampleOf(jsonContent) ?? sample(doc, bodySchema)) : undefined;
 
     const pathValues: Record<string, string> = {};
     for (const p of pathParams) {
@@ -377,6 +491,15 @@ export async function walkOpenApi(
     const payloadOf = (value: unknown) => (value === undefined ? undefined : JSON.stringify(value));
     const jsonHeaders = body === undefined ? {} : { 'content-type': 'application/json' };
 
+    // The baseline: the valid request first, so handlers and the database see a request that passes
+    // validation before they see its mutations (issue 34 item 5).
+    const baseline = await send(operation, 'baseline', {
+      method: method as any,
+      url: urlWith(pathValues) + queryWith([]),
+      payload: jsonContent ? payloadOf(body) : undefined,
+      headers: jsonContent ? jsonHeaders : {},
+    });
+    if (baseline < 300) baselineAccepted.push(operation);
     // Every operation, inputs or not: an undeclared query value with a NUL is refused too (G14).
     await send(operation, 'query (undeclared): NUL', {
       method: method as any,
@@ -446,8 +569,52 @@ export async function walkOpenApi(
         }
       }
     }
+    if (body !== undefined || multipartContent) {
+      const url = urlWith(pathValues, queryWith([]));
+      // Oversize (issue 25 item 2): a JSON body over the limit is 413 in the envelope.
+      await send(
+        operation,
+        'oversize: JSON body over the limit',
+        {
+          method: method as any,
+          url,
+          payload: `{"robustness":"${'x'.repeat(opts.oversizeJsonBytes ?? 1024 * 1024 + 1024)}"}`,
+          headers: { 'content-type': 'application/json' },
+        },
+        { status: 413 },
+      );
+      // Multipart (issue 25 item 1): broken forms are refused with a 4xx on a multipart operation,
+      // and any multipart body on a JSON-only one.
+      const fileField = multipartContent ? fileFieldOf(doc, multipartContent.schema) : 'file';
+      const fields = Object.fromEntries(
+        Object.entries((body && typeof body === 'object' && !Array.isArray(body) ? body : {}) as Schema).filter(
+          ([k, v]) => k !== fileField && v !== null && typeof v !== 'object',
+        ),
+      ) as Record<string, unknown>;
+
+      for (const [label, form] of malformedForms(fields, fileField)) {
+        await send(
+          operation,
+          `multipart: ${label}`,
+          { method: method as any, url, payload: form.payload, headers: form.headers },
+          { refused: true },
+        );
+      }
+      if (multipartContent) {
+        const big = multipartForm(fields, [
+          { field: fileField, data: Buffer.alloc(opts.oversizeFileBytes ?? 12 * 1024 * 1024, 0x25) },
+        ]);
+        await send(
+          operation,
+          'oversize: multipart file over every upload limit',
+          { method: method as any, url, payload: big.payload, headers: big.headers },
+          // A route that looks its record up before it reads the upload may answer 404 first.
+          { status: 413, orNotFound: true },
+        );
+      }
+    }
   }
-  return { findings, requests, operations: ops.length };
+  return { findings, requests, operations: ops.length, perOperation, baselineAccepted };
 }
 
 /** Findings grouped as "problem: operations (variants)" lines, for the failure message and the report. */

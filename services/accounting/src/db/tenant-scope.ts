@@ -1,5 +1,5 @@
-import type { Database, DbContext } from '@app/shared/db/database';
-import type { Kysely, Transaction } from 'kysely';
+import type { Database, DbContext, TransactionFn } from '@app/shared/db/database';
+import type { Kysely } from 'kysely';
 import type { DB } from './types.js';
 
 /**
@@ -21,8 +21,11 @@ export interface TenantScope {
   readonly requestId?: string;
   /** Statements outside a transaction (reads, single-statement writes). */
   run<T>(fn: (db: Kysely<DB>) => Promise<T>): Promise<T>;
-  /** One transaction: commits when fn resolves, rolls back when it throws. */
-  transaction<T>(fn: (trx: Transaction<DB>) => Promise<T>): Promise<T>;
+  /**
+   * One transaction: commits when fn resolves, rolls back when it throws; `end.commitWith(last)`
+   * sends the COMMIT with the statement `last` runs, so the service, never a repository, ends it.
+   */
+  transaction<T>(fn: TransactionFn<DB, T>): Promise<T>;
 }
 
 // A class, not an object of closures, and itself the database context it runs in: one
@@ -38,7 +41,7 @@ class DbTenantScope implements TenantScope {
   run<T>(fn: (db: Kysely<DB>) => Promise<T>): Promise<T> {
     return this.db.withContext(this satisfies DbContext, fn);
   }
-  transaction<T>(fn: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
+  transaction<T>(fn: TransactionFn<DB, T>): Promise<T> {
     return this.db.transaction(this satisfies DbContext, fn);
   }
 }

@@ -492,6 +492,14 @@ export const CATALOG = {
     bs: 'Neispravni parametri stranica ili sortiranja.',
     hr: 'Neispravni parametri stranica ili sortiranja.',
   },
+  // Issue 25 item 2: a body over the service's limit (1 MiB of JSON); uploads keep their own codes.
+  'SVC-9009': {
+    status: 413,
+    en: 'The request body is too large.',
+    sr: 'Telo zahteva je preveliko.',
+    bs: 'Tijelo zahtjeva je preveliko.',
+    hr: 'Tijelo zahtjeva je preveliko.',
+  },
 } as const satisfies Record<string, Entry>;
 
 export type ErrorCode = keyof typeof CATALOG;

@@ -5,11 +5,22 @@ export function hashPassword(password: string, cost: number): Promise<string> {
   return bcrypt.hash(password, cost);
 }
 
-// Compared against when the e-mail is unknown, so both paths cost one bcrypt verification.
-const DUMMY_HASH = '$2b$10$CwTycUXWue0Thq9StjUM0uJ8.0hy7.M0zPq5hPO1rFpY6cR6dNhe6';
+// Compared against when the e-mail is unknown, so both paths cost one bcrypt verification at the
+// configured cost (a fixed cost-10 hash made an unknown address answer faster under BCRYPT_COST=12).
+const dummyHashes = new Map<number, Promise<string>>();
 
-export function verifyPassword(password: string, hash: string | null): Promise<boolean> {
-  return bcrypt.compare(password, hash ?? DUMMY_HASH).then((ok) => ok && hash !== null);
+export function dummyHash(cost: number): Promise<string> {
+  let hash = dummyHashes.get(cost);
+  if (!hash) {
+    hash = bcrypt.hash('no such user', cost);
+    dummyHashes.set(cost, hash);
+  }
+  return hash;
+}
+
+export async function verifyPassword(password: string, hash: string | null, cost: number): Promise<boolean> {
+  const ok = await bcrypt.compare(password, hash ?? (await dummyHash(cost)));
+  return ok && hash !== null;
 }
 
 /** Spec Authentication 5: at least 8 characters, one upper-case, one lower-case, one digit. */

@@ -14,9 +14,17 @@ export interface AccessClaims {
   exp: number;
 }
 
+/**
+ * Who signs accounting access tokens and for whom (issue 33 item 12): a token of another service
+ * signed with the same secret (the remittance `/v1` tokens carry `app-api`/`app`), or one without
+ * these claims, is refused.
+ */
+export const TOKEN_ISSUER = 'ledgerline-accounting';
+export const TOKEN_AUDIENCE = 'ledgerline-accounting-api';
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Access tokens (A17): HS256 with claims sub, org, role, sid, exp, over the shared token service. */
+/** Access tokens (A17): HS256 with claims iss, aud, sub, org, role, sid, exp, over the shared token service. */
 export class AccessTokens {
   private readonly service: TokenService;
   private readonly verifier: TokenVerifier<AccessClaims>;
@@ -27,6 +35,9 @@ export class AccessTokens {
   ) {
     this.service = new TokenService({ algorithm: 'HS256', secret });
     this.verifier = this.service.verifier({
+      issuer: TOKEN_ISSUER,
+      audience: TOKEN_AUDIENCE,
+      requiredClaims: ['iss', 'aud'],
       claims: ({ sub, org, role, sid, jti, exp }) =>
         typeof sub === 'string' &&
         UUID.test(sub) &&
@@ -45,7 +56,12 @@ export class AccessTokens {
   async sign(claims: { sub: string; org: string; role: Role; sid: string }): Promise<string> {
     const { token } = await this.service.sign(
       { org: claims.org, role: claims.role, sid: claims.sid },
-      { subject: claims.sub, ttlSeconds: Math.round(this.ttlMs / 1000) },
+      {
+        subject: claims.sub,
+        issuer: TOKEN_ISSUER,
+        audience: TOKEN_AUDIENCE,
+        ttlSeconds: Math.round(this.ttlMs / 1000),
+      },
     );
     return token;
   }

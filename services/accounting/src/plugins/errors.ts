@@ -3,6 +3,7 @@ import { UNSAFE_TEXT_KEYWORD } from '@app/shared/input-hygiene';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { type ErrorCode, type Language, languageFromHeader, messageFor, statusFor } from '../lib/catalog.js';
+import { localizeDetails } from '../lib/detail-messages.js';
 import { AppError, addDetail, type ErrorDetails } from '../lib/errors.js';
 
 declare module 'fastify' {
@@ -15,11 +16,18 @@ declare module 'fastify' {
   }
 }
 
+/** An enum's refusal lists what it takes (issue 25 item 6: an unknown action names the allowed ones). */
+function allowedValues(issue: ValidationIssue): string | null {
+  const allowed = issue.params?.allowedValues;
+  return issue.keyword === 'enum' && Array.isArray(allowed) ? `must be one of: ${allowed.join(', ')}` : null;
+}
+
 /** A1 details: field path (`items[0].unitPrice`) -> messages; the whole body under `body`. */
 function validationDetails(issues: ValidationIssue[]): ErrorDetails {
   const details: ErrorDetails = {};
   for (const issue of issues) {
-    const message = issue.keyword === 'required' ? 'is required' : (issue.message ?? 'is invalid');
+    const message =
+      issue.keyword === 'required' ? 'is required' : (allowedValues(issue) ?? issue.message ?? 'is invalid');
     for (const field of issueFields(issue)) addDetail(details, field || 'body', message);
   }
   return details;
@@ -64,10 +72,12 @@ function fromFault(fault: Fault, request: FastifyRequest): AppError {
       return new AppError('SVC-9002');
     case 'bad_url':
       return new AppError('SVC-9003', { path: ['is not a valid URL'] });
-    // Malformed JSON, a body too large or too deep, an unsupported content type (422 rather than
-    // 415: the catalog has no code for it, see docs), bad multipart: malformed input.
+    // A body over the limit: 413 SVC-9009 (issue 25 item 2). Malformed JSON, a body too deep, an
+    // unsupported content type (422 rather than 415: the catalog has no code for it, see docs),
+    // bad multipart: malformed input.
     case 'rejected':
-      return new AppError('SVC-9003', { body: [fault.status === 413 ? 'body is too large' : fault.message] });
+      if (fault.status === 413) return new AppError('SVC-9009', { body: ['must be at most 1 MiB'] });
+      return new AppError('SVC-9003', { body: [fault.message] });
     case 'internal':
       return new AppError(fault.database ? 'SVC-9006' : 'SVC-9004');
   }
@@ -90,7 +100,9 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
       error: {
         code: err.code,
         message: messageFor(err.code, request.lang ?? 'en'),
-        ...(err.details && Object.keys(err.details).length ? { details: err.details } : {}),
+        ...(err.details && Object.keys(err.details).length
+          ? { details: localizeDetails(err.details, request.lang ?? 'en') }
+          : {}),
         ...(status >= 500 ? { requestId: request.id } : {}),
       },
     }),

@@ -70,11 +70,13 @@ export interface DataAccessRequestsTable {
 export interface EidAuthRequestsTable {
   state: string;
   nonce: string;
-  code_verifier: string;
+  code_verifier: string | null;
   platform: 'web' | 'mobile';
   redirect_uri: string;
   expires_at: Timestamp;
   created_at: Generated<Timestamp>;
+  code_challenge: string | null;
+  started_origin: string | null;
 }
 
 export interface EidMockCodesTable {
@@ -233,6 +235,9 @@ export interface SessionsTable {
   ip_address: string | null;
   user_agent: string | null;
   created_at: Generated<Timestamp>;
+  login_id: Generated<string>;
+  authenticated_at: Generated<Timestamp>;
+  revoked_reason: 'logout' | 'rotated' | 'reuse' | 'erasure' | null;
 }
 
 export interface TransactionsTable {
@@ -286,6 +291,8 @@ export interface UsersTable {
   last_login_at: Timestamp | null;
   deleted_at: Timestamp | null;
   created_at: Generated<Timestamp>;
+  national_id_hash_version: number | null;
+  retain_until: Timestamp | null;
 }
 
 export interface DB {

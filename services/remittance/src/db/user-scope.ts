@@ -1,5 +1,5 @@
-import type { Database } from '@app/shared/db/database';
-import type { IsolationLevel, Kysely, Transaction } from 'kysely';
+import type { Database, TransactionFn, TransactionOptions } from '@app/shared/db/database';
+import type { Kysely } from 'kysely';
 import type { DB } from './schema.js';
 
 /**
@@ -12,8 +12,11 @@ export interface UserScope {
   readonly userId: string;
   /** Statements outside a transaction (reads, single-statement writes). */
   run<T>(fn: (db: Kysely<DB>) => Promise<T>): Promise<T>;
-  /** One transaction: commits when fn resolves, rolls back when it throws. */
-  transaction<T>(fn: (trx: Transaction<DB>) => Promise<T>, isolation?: IsolationLevel): Promise<T>;
+  /**
+   * One transaction: commits when fn resolves, rolls back when it throws; `end.commitWith(last)`
+   * sends the COMMIT with the statement `last` runs (Database.transaction).
+   */
+  transaction<T>(fn: TransactionFn<DB, T>, options?: TransactionOptions): Promise<T>;
 }
 
 export function userScope(db: Database<DB>, userId: string, requestId?: string): UserScope {
@@ -21,9 +24,6 @@ export function userScope(db: Database<DB>, userId: string, requestId?: string):
   return {
     userId,
     run: (fn) => db.withContext(ctx, fn),
-    transaction: (fn, isolation) =>
-      isolation
-        ? db.withContext(ctx, (conn) => conn.transaction().setIsolationLevel(isolation).execute(fn))
-        : db.transaction(ctx, fn),
+    transaction: (fn, options) => db.transaction(ctx, fn, options),
   };
 }

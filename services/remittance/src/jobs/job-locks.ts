@@ -4,4 +4,5 @@ export const JOB_LOCKS = {
   ratesRefresh: 5_100_002,
   balanceSync: 5_100_003,
   idempotencyCleanup: 5_100_004,
+  retention: 5_100_005,
 } as const;

@@ -1,3 +1,4 @@
+import { createHash, createHmac } from 'node:crypto';
 import { idnr } from '@navikt/fnrvalidator';
 
 /**
@@ -80,4 +81,19 @@ export function withCheckDigits(nine: string, remainder = 0): string | null {
   const k2 = (11 - (s2 % 11)) % 11;
   if (k2 === 10) return null;
   return nine + k1 + k2;
+}
+
+/**
+ * users.national_id_hash (version 2): HMAC-SHA256 keyed with NATIONAL_ID_PEPPER over the SHA-256
+ * hex of the number. An unkeyed hash of an 11-digit number with check digits is reversed by
+ * trying the ~30 million valid numbers; without the pepper (kept out of the database) it is not.
+ * Keyed over the old SHA-256 (version 1) so stored values are rewrapped without the numbers.
+ */
+export function nationalIdHash(pid: string, pepper: string): string {
+  return rewrapNationalIdHash(createHash('sha256').update(pid).digest('hex'), pepper);
+}
+
+/** A version 1 value (SHA-256 hex) made version 2. */
+export function rewrapNationalIdHash(sha256Hex: string, pepper: string): string {
+  return createHmac('sha256', pepper).update(sha256Hex).digest('hex');
 }

@@ -17,7 +17,8 @@ export const API_ISSUER = 'app-api';
 export const API_AUDIENCE = 'app';
 
 export interface TokenService {
-  sign(claims: TokenClaims, surface: Surface): Promise<{ token: string; expiresAt: Date }>;
+  /** `notAfter` cuts the surface's lifetime short (the login's absolute end). */
+  sign(claims: TokenClaims, surface: Surface, notAfter?: Date): Promise<{ token: string; expiresAt: Date }>;
   /** Signature, expiry and surface claims. */
   verify(
     token: string,
@@ -41,8 +42,12 @@ export function createTokenService(config: Config): TokenService {
     api: shared.verifier({ requiredClaims: ['iat'], issuer: API_ISSUER, audience: API_AUDIENCE, claims: userClaims }),
   };
   return {
-    sign(claims, surface) {
-      const ttl = surface === 'web' ? jwt.expiryMs : jwt.expiryMobileMs;
+    sign(claims, surface, notAfter) {
+      const full = surface === 'web' ? jwt.expiryMs : jwt.expiryMobileMs;
+      // Whole seconds, at least one: the JWT's exp has a one-second resolution.
+      const ttl = notAfter
+        ? Math.max(1000, Math.min(full, Math.floor((notAfter.getTime() - Date.now()) / 1000) * 1000))
+        : full;
       return shared.sign(
         { userId: claims.userId, email: claims.email, role: claims.role },
         { ttlSeconds: ttl / 1000, ...(surface === 'api' ? { issuer: API_ISSUER, audience: API_AUDIENCE } : {}) },

@@ -1,5 +1,5 @@
 import { PAGE, pdfDocument } from '@app/shared/pdf';
-import { formatDate, formatNumber, labelsFor, type PdfLanguage } from './pdf-labels.js';
+import { formatDate, formatNumber, labelsFor, type PdfLanguage, unitLabel } from './pdf-labels.js';
 
 /** Everything the document shows, already computed and formatted as decimal strings. */
 export interface InvoicePdfData {
@@ -9,7 +9,7 @@ export interface InvoicePdfData {
   invoiceNumber: string;
   invoiceDate: string;
   dueDate: string;
-  /** Shown when it differs from the invoice date. */
+  /** Always shown, also when it is the invoice date (a Serbian invoice must state the date of supply). */
   supplyDate: string;
   currencyCode: string;
   decimals: number;
@@ -20,6 +20,8 @@ export interface InvoicePdfData {
     lineNumber: number;
     description: string;
     quantity: string;
+    /** UN/ECE Recommendation 20 code of the line's unit (H87, HUR ...), printed as its local abbreviation. */
+    unitCode: string;
     unitPrice: string;
     taxRate: string;
     lineTotal: string;
@@ -43,13 +45,16 @@ export interface Party {
   addressLines: string[];
   registrationNumber: string | null;
   vatNumber: string | null;
+  /** A Croatian party's OIB (11 digits), printed as "OIB:" in place of the VAT number. */
+  oib?: string | null;
   email?: string | null;
 }
 
 const COLS = [
   { key: 'lineNo', width: 28, align: 'left' },
-  { key: 'description', width: 207, align: 'left' },
-  { key: 'quantity', width: 55, align: 'right' },
+  { key: 'description', width: 178, align: 'left' },
+  { key: 'quantity', width: 50, align: 'right' },
+  { key: 'unit', width: 34, align: 'left' },
   { key: 'unitPrice', width: 75, align: 'right' },
   { key: 'taxRate', width: 45, align: 'right' },
   { key: 'amount', width: 85, align: 'right' },
@@ -85,7 +90,7 @@ export async function renderInvoicePdf(data: InvoicePdfData): Promise<Buffer> {
   const meta = [
     [labels.invoiceDate, formatDate(data.invoiceDate, lang)],
     [labels.dueDate, formatDate(data.dueDate, lang)],
-    ...(data.supplyDate !== data.invoiceDate ? [[labels.supplyDate, formatDate(data.supplyDate, lang)]] : []),
+    [labels.supplyDate, formatDate(data.supplyDate, lang)],
     [labels.currency, data.currencyCode],
   ];
   meta.forEach(([k, v], i) => {
@@ -112,7 +117,8 @@ export async function renderInvoicePdf(data: InvoicePdfData): Promise<Buffer> {
     for (const line of p.addressLines) doc.text(line, { width: width / 2 - 10 });
     if (p.registrationNumber)
       doc.text(`${labels.registrationNumber}: ${p.registrationNumber}`, { width: width / 2 - 10 });
-    if (p.vatNumber) doc.text(`${labels.vatNumber}: ${p.vatNumber}`, { width: width / 2 - 10 });
+    if (p.oib) doc.text(`OIB: ${p.oib}`, { width: width / 2 - 10 });
+    else if (p.vatNumber) doc.text(`${labels.vatNumber}: ${p.vatNumber}`, { width: width / 2 - 10 });
     if (p.email) doc.text(p.email, { width: width / 2 - 10 });
     return doc.y;
   };
@@ -138,6 +144,7 @@ export async function renderInvoicePdf(data: InvoicePdfData): Promise<Buffer> {
       String(item.lineNumber),
       item.description,
       plain(item.quantity),
+      unitLabel(item.unitCode, lang),
       price(item.unitPrice),
       plain(item.taxRate),
       money(item.lineTotal),

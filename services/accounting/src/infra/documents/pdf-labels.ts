@@ -17,6 +17,7 @@ export interface PdfLabels {
   lineNo: string;
   description: string;
   quantity: string;
+  unit: string;
   unitPrice: string;
   taxRate: string;
   amount: string;
@@ -49,6 +50,7 @@ const sr: PdfLabels = {
   lineNo: 'Rb.',
   description: 'Opis',
   quantity: 'Količina',
+  unit: 'JM',
   unitPrice: 'Cena',
   taxRate: 'PDV %',
   amount: 'Iznos',
@@ -90,7 +92,8 @@ const hr: PdfLabels = {
   seller: 'Prodavatelj',
   buyer: 'Kupac',
   registrationNumber: 'Matični broj',
-  vatNumber: 'OIB',
+  // A Croatian party prints its OIB (Party.oib); this label is for a foreign party's VAT id.
+  vatNumber: 'PDV ID',
   unitPrice: 'Cijena',
   subtotal: 'Osnovica',
   total: 'Ukupno za platiti',
@@ -114,6 +117,7 @@ const en: PdfLabels = {
   lineNo: '#',
   description: 'Description',
   quantity: 'Qty',
+  unit: 'Unit',
   unitPrice: 'Unit price',
   taxRate: 'Tax %',
   amount: 'Amount',
@@ -135,6 +139,38 @@ const ALL: Record<PdfLanguage, PdfLabels> = { sr, bs, hr, en };
 export function labelsFor(language: string): { lang: PdfLanguage; labels: PdfLabels } {
   const lang = (language in ALL ? language : 'en') as PdfLanguage;
   return { lang, labels: ALL[lang] };
+}
+
+/**
+ * Units of measure as an invoice prints them: the UN/ECE Recommendation 20 codes lines use most,
+ * by language (a missing one is the same in every language); any other code prints as itself.
+ */
+const UNITS: Record<string, Partial<Record<PdfLanguage, string>> & { en: string }> = {
+  H87: { sr: 'kom', bs: 'kom', hr: 'kom', en: 'pc' },
+  C62: { sr: 'kom', bs: 'kom', hr: 'kom', en: 'pc' },
+  EA: { sr: 'kom', bs: 'kom', hr: 'kom', en: 'ea' },
+  SET: { en: 'set' },
+  PR: { sr: 'par', bs: 'par', hr: 'par', en: 'pair' },
+  MIN: { en: 'min' },
+  HUR: { sr: 'sat', bs: 'sat', hr: 'sat', en: 'h' },
+  DAY: { sr: 'dan', bs: 'dan', hr: 'dan', en: 'day' },
+  WEE: { sr: 'ned.', bs: 'sedm.', hr: 'tj.', en: 'wk' },
+  MON: { sr: 'mes.', bs: 'mj.', hr: 'mj.', en: 'mo' },
+  ANN: { sr: 'god.', bs: 'god.', hr: 'god.', en: 'yr' },
+  GRM: { en: 'g' },
+  KGM: { en: 'kg' },
+  TNE: { en: 't' },
+  MTR: { en: 'm' },
+  KMT: { en: 'km' },
+  MTK: { en: 'm²' },
+  MTQ: { en: 'm³' },
+  LTR: { en: 'l' },
+  KWH: { en: 'kWh' },
+};
+
+export function unitLabel(code: string, lang: PdfLanguage): string {
+  const u = UNITS[code];
+  return u ? (u[lang] ?? u.en) : code;
 }
 
 /** "1234.5" -> "1.234,50" (sr, bs, hr) or "1,234.50" (en). */

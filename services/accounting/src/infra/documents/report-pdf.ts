@@ -63,8 +63,12 @@ export async function renderReportPdf(
     const header = () => {
       doc.rect(left, y, width, 20).fill('#eeeeee').fillColor('black');
       let x = left;
-      doc.font('bold').fontSize(9);
+      doc.font('bold');
       block.columns.forEach((c, i) => {
+        // A label wider than its column is set smaller, never wrapped onto the first row.
+        doc.fontSize(9);
+        const fits = (widths[i] - 8) / Math.max(1, doc.widthOfString(c.label));
+        doc.fontSize(fits < 1 ? Math.max(6, Math.floor(9 * fits * 10) / 10) : 9);
         doc.text(c.label, x + 4, y + 6, {
           width: widths[i] - 8,
           align: c.kind === 'text' ? 'left' : 'right',

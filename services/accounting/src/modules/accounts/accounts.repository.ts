@@ -1,6 +1,6 @@
 import { type Insertable, type Kysely, sql, type Updateable } from 'kysely';
 import type { AccountsTable, DB } from '../../db/types.js';
-import { DEFAULT_CHART } from './default-chart.js';
+import { defaultChart } from './default-chart.js';
 
 type Db = Kysely<DB>;
 
@@ -35,12 +35,12 @@ function accountsWithBalances(db: Db, orgId: string) {
     .where('a.organization_id', '=', orgId);
 }
 
-/** The default chart of accounts (A7) of a new organization, in its base currency. */
-export async function insertDefaultChart(db: Db, orgId: string, baseCurrency: string): Promise<void> {
+/** The default chart of accounts (A7) of a new organization, in its base currency and language. */
+export async function insertDefaultChart(db: Db, orgId: string, baseCurrency: string, language: string): Promise<void> {
   await db
     .insertInto('accounts')
     .values(
-      DEFAULT_CHART.map(([code, name, typeId]) => ({
+      defaultChart(language).map(([code, name, typeId]) => ({
         organization_id: orgId,
         code,
         name,

@@ -31,6 +31,18 @@ export async function emailExists(db: Db, email: string): Promise<boolean> {
   return rows[0].used;
 }
 
+/** When the sign-in behind a session happened (refreshes keep it), for step-up checks. */
+export async function findSessionStart(db: Db, orgId: string, sessionId: string): Promise<Date | undefined> {
+  const row = await db
+    .selectFrom('sessions')
+    .select('created_at')
+    .where('id', '=', sessionId)
+    .where('organization_id', '=', orgId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return row?.created_at;
+}
+
 export async function createSession(
   db: Db,
   s: { id: string; orgId: string; userId: string; remember: boolean; tokenHash: string; expiresAt: Date },

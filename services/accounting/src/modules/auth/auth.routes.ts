@@ -208,10 +208,11 @@ export function authRoutes(ctx: AppContext) {
           tags,
           security: [{ bearerAuth: [] }],
           body: CodeBody,
-          response: { 200: Type.Object({ twoFactorEnabled: Type.Boolean() }), ...errorResponses(401, 422) },
+          response: { 200: Type.Object({ twoFactorEnabled: Type.Boolean() }), ...errorResponses(401, 403, 422) },
         },
       },
-      async (request) => auth.setTwoFactor(scopeOf(request), request.principal(), request.body.code, false),
+      async (request) =>
+        auth.setTwoFactor(scopeOf(request), request.principal(), request.body.code, false, ctx.config.reauthMaxAgeMs),
     );
 
     app.post(

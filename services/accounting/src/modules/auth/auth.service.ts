@@ -11,6 +11,7 @@ import { matchTotp, newTotpSecret, totpFor } from '../../lib/totp.js';
 import type { Principal } from '../../plugins/auth.js';
 import { assertVatNumber, isOib } from '../einvoice/tax-ids.js';
 import { addressValues, createOrganizationWithOwner } from '../organization/organization.service.js';
+import { accountBackoff } from './account-backoff.js';
 import * as repo from './auth.repository.js';
 
 export interface IssuedLogin {
@@ -159,16 +160,27 @@ export async function login(
   input: { email: string; password: string; rememberMe?: boolean; code?: string },
   requestId: string,
 ) {
+  const backoff = accountBackoff(ctx.counters, ctx.config.rateLimits);
+  await backoff.assertMayTry(input.email);
   const user = await repo.findUserForLogin(ctx.db.system, input.email.trim());
-  const ok = await verifyPassword(input.password, user?.password_hash ?? null);
-  if (!user || !ok) throw new AppError('SVC-1001');
+  const ok = await verifyPassword(input.password, user?.password_hash ?? null, ctx.config.bcryptCost);
+  if (!user || !ok) {
+    await backoff.recordFailure(input.email);
+    throw new AppError('SVC-1001');
+  }
   if (!user.is_active) throw new AppError('SVC-1002');
   if (user.two_factor_enabled) {
     if (!input.code) throw new AppError('SVC-1010', { requiresTwoFactor: ['true'] });
   }
   const loginResult = await signInScope(ctx, user.organization_id, user.id, requestId).transaction(async (trx) => {
-    if (user.two_factor_enabled)
-      await consumeTotp(trx, user.organization_id, user.id, user.two_factor_secret, input.code!);
+    if (user.two_factor_enabled) {
+      try {
+        await consumeTotp(trx, user.organization_id, user.id, user.two_factor_secret, input.code!);
+      } catch (err) {
+        if (err instanceof AppError && err.code === 'SVC-1011') await backoff.recordFailure(input.email);
+        throw err;
+      }
+    }
     await repo.updateUser(trx, user.organization_id, user.id, { last_login_at: new Date() });
     return startSession(
       ctx,
@@ -238,7 +250,8 @@ export async function changePassword(
   input: { currentPassword: string; newPassword: string },
 ) {
   const secrets = await scope.run((db) => repo.findUserSecrets(db, p.orgId, p.userId));
-  if (!secrets || !(await verifyPassword(input.currentPassword, secrets.password_hash))) throw new AppError('SVC-1001');
+  if (!secrets || !(await verifyPassword(input.currentPassword, secrets.password_hash, ctx.config.bcryptCost)))
+    throw new AppError('SVC-1001');
   assertStrong(input.newPassword);
   const hash = await hashPassword(input.newPassword, ctx.config.bcryptCost);
   await scope.transaction(async (trx) => {
@@ -256,8 +269,27 @@ export async function setupTwoFactor(scope: TenantScope, p: Principal) {
   return { secret, otpauthUrl: totpFor(secret, p.user.email).toString() };
 }
 
-export async function setTwoFactor(scope: TenantScope, p: Principal, code: string, enable: boolean) {
+/**
+ * Enables or disables 2FA with a current code. Disabling also needs a recent sign-in (step-up,
+ * issue 33 item 11): a stolen access token or refresh chain alone cannot strip the second factor.
+ */
+export async function setTwoFactor(
+  scope: TenantScope,
+  p: Principal,
+  code: string,
+  enable: boolean,
+  reauthMaxAgeMs = Number.POSITIVE_INFINITY,
+) {
   await scope.transaction(async (trx) => {
+    if (!enable) {
+      const signedIn = await repo.findSessionStart(trx, p.orgId, p.sessionId);
+      // 403 SVC-1010 (a code is required) with the reason: the code must come with a fresh sign-in.
+      if (!signedIn || Date.now() - signedIn.getTime() > reauthMaxAgeMs) {
+        throw new AppError('SVC-1010', {
+          reauthentication: ['sign in again (password and code) within REAUTH_MAX_AGE to disable 2FA'],
+        });
+      }
+    }
     const secrets = await repo.findUserSecrets(trx, p.orgId, p.userId);
     if (!secrets?.two_factor_secret || secrets.two_factor_enabled === enable) {
       throw new AppError('SVC-9003', { twoFactor: [enable ? 'run 2fa/setup first' : 'is not enabled'] });

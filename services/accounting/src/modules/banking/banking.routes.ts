@@ -1,7 +1,7 @@
-import type { MultipartFile } from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../lib/errors.js';
+import { readForm } from '../../lib/multipart-form.js';
 import { errorResponses, IdParams } from '../../lib/schemas.js';
 import { ALL_ROLES, scopeOf } from '../../plugins/auth.js';
 import {
@@ -21,6 +21,7 @@ import {
   listBankTransactions,
   reconcile,
 } from './banking.service.js';
+import { drain, readUpload } from './statement-csv.js';
 import { importStatement, STATEMENT_MAX_BYTES } from './statement-import.js';
 
 /** The multipart parser stops a file at the size limit and marks it truncated: that is a 413. */
@@ -92,7 +93,7 @@ export function bankingRoutes() {
     app.post(
       '/:id/import',
       {
-        config: { auth: WRITERS, perMinute: 10 },
+        config: { auth: WRITERS, perMinute: 10, uploadLimit: STATEMENT_MAX_BYTES },
         schema: {
           tags,
           security,
@@ -107,14 +108,15 @@ export function bankingRoutes() {
         // The bank account first, so an unknown one is told so before the upload is read.
         const bank = await getBankAccount(scope, request.params.id);
         if (!request.isMultipart()) throw new AppError('SVC-5006', { file: ['send the CSV as multipart/form-data'] });
-        let file: MultipartFile | undefined;
-        try {
-          file = await request.file({ limits: { fileSize: STATEMENT_MAX_BYTES, files: 1, fields: 10, parts: 11 } });
-        } catch (err) {
-          throw new AppError('SVC-5006', { file: [(err as Error).message] });
-        }
-        if (!file) throw new AppError('SVC-5006', { file: ['a CSV file is required'] });
-        return importStatement(scope, bank, refuseTruncated(file.file));
+        // The whole form is read (the file at most 5 MB, in memory) before any database work, so a
+        // second file or a broken end refuses the import without a row written.
+        const form = await readForm(request, {
+          limits: { fileSize: STATEMENT_MAX_BYTES, fields: 10 },
+          onFile: (part) => readUpload(refuseTruncated(part.file)),
+          tooLarge: () => new AppError('SVC-5007', { file: ['must be at most 5 MB'] }),
+        });
+        if (!form.file) throw new AppError('SVC-5006', { file: ['a CSV file is required'] });
+        return importStatement(scope, bank, drain(form.file.value));
       },
     );
 

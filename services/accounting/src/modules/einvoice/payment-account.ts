@@ -50,3 +50,12 @@ export function serbianAccountNumber(account: string | null): string | null {
   if (/^RS\d{20}$/.test(account)) return account.slice(4);
   return null;
 }
+
+/**
+ * The account as printed on documents: a Serbian account in the form banks print it, bank-number-
+ * control with the middle zero-padded to 13 digits ("260-0056010016113-79"); anything else as stored.
+ */
+export function printedPaymentAccount(account: string | null): string | null {
+  const m = account ? /^(\d{3})(\d{13})(\d{2})$/.exec(account) : null;
+  return m ? `${m[1]}-${m[2]}-${m[3]}` : account;
+}

@@ -5,7 +5,7 @@ import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
  * UBL 2.1 serialisation of an e-invoice (E3). Everything here is already decided and formatted
  * (amounts as decimal strings); this file only knows where each business term goes in UBL and
  * which profile adds what. The document is built as a tree (xmlbuilder2), never by string
- * concatenation, so every text is escaped.
+ * concatenation, and every text goes through xmlText first.
  */
 export type Profile = 'RS' | 'HR' | 'BA';
 
@@ -96,9 +96,24 @@ export const CUSTOMIZATION: Record<Profile, string> = {
 const RS_TAX_POINT_CODE = '35';
 
 type Node = XMLBuilder;
+
+/** Characters XML 1.0 cannot hold at all (most C0 controls, lone surrogates, U+FFFE/FFFF). */
+const XML_INVALID = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+
+/**
+ * Text as the builder must be given it (issue 33 item 8). xmlbuilder2 escapes a bare `&`, `<`
+ * and `>` but leaves what already looks like a reference (`&#60;`, `&name;`) alone, so a customer
+ * `ACME &#60;b&#62;` became markup in the document: every `&` is escaped here, which the builder
+ * then keeps as it is, and the characters XML cannot carry are dropped.
+ */
+export function xmlText(text: string): string {
+  return text.replace(XML_INVALID, '').replace(/&/g, '&amp;');
+}
+
 const cbc = (parent: Node, name: string, text: string, attrs?: Record<string, string>) => {
-  const e = parent.ele(NS.cbc, `cbc:${name}`, attrs);
-  e.txt(text);
+  const safeAttrs = attrs && Object.fromEntries(Object.entries(attrs).map(([k, v]) => [k, xmlText(v)]));
+  const e = parent.ele(NS.cbc, `cbc:${name}`, safeAttrs);
+  e.txt(xmlText(text));
   return parent;
 };
 const cac = (parent: Node, name: string) => parent.ele(NS.cac, `cac:${name}`);
@@ -138,7 +153,10 @@ export function renderUbl(d: UblDocument): string {
     const ref = cac(root, 'AdditionalDocumentReference');
     cbc(ref, 'ID', d.attachment.id);
     cac(ref, 'Attachment')
-      .ele(NS.cbc, 'cbc:EmbeddedDocumentBinaryObject', { mimeCode: 'application/pdf', filename: d.attachment.filename })
+      .ele(NS.cbc, 'cbc:EmbeddedDocumentBinaryObject', {
+        mimeCode: 'application/pdf',
+        filename: xmlText(d.attachment.filename),
+      })
       .txt(d.attachment.base64);
   }
 

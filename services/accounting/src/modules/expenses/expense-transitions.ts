@@ -7,6 +7,7 @@ import { paymentLedgerAccount } from '../banking/bank-ledger.js';
 import { currencyDecimals } from '../currencies/currencies.js';
 import { postJournalEntries } from '../ledger/ledger.service.js';
 import type { Posting } from '../ledger/ledger.types.js';
+import { postingTexts } from '../ledger/posting-texts.js';
 import * as repo from './expenses.repository.js';
 import type { PayBody, RejectBody } from './expenses.schemas.js';
 import { presentExpense } from './expenses.service.js';
@@ -100,7 +101,7 @@ async function approve(trx: TenantTx, p: Principal, id: string) {
     postings.push(
       posting(e, p.organization.baseCurrency, {
         ...common,
-        description: `Expense ${e.expense_number}: ${e.category}`.slice(0, 500),
+        description: postingTexts(p.organization.language).expense(e.expense_number, e.category).slice(0, 500),
         debitAccountId: e.account_id ?? codes.get(DEFAULT_EXPENSE)!,
         creditAccountId: codes.get(AP)!,
         amount: net.toFixed(decimals),
@@ -111,7 +112,7 @@ async function approve(trx: TenantTx, p: Principal, id: string) {
     postings.push(
       posting(e, p.organization.baseCurrency, {
         ...common,
-        description: `Expense ${e.expense_number} VAT`,
+        description: postingTexts(p.organization.language).expenseVat(e.expense_number),
         debitAccountId: codes.get(VAT_RECEIVABLE)!,
         creditAccountId: codes.get(AP)!,
         amount: tax.toFixed(decimals),
@@ -162,7 +163,7 @@ async function pay(trx: TenantTx, p: Principal, id: string, body: PayBody) {
   await postJournalEntries(trx, p.orgId, [
     posting(e, p.organization.baseCurrency, {
       transactionDate: body.paidAt,
-      description: `Payment of expense ${e.expense_number}`,
+      description: postingTexts(p.organization.language).expensePayment(e.expense_number),
       debitAccountId: codes.get(AP)!,
       creditAccountId: bank?.accountId ?? codes.get(BANK)!,
       amount: dec(e.amount).toFixed(currencyDecimals(e.currency_code)),

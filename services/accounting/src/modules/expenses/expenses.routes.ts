@@ -8,6 +8,7 @@ import { ALL_ROLES, scopeOf } from '../../plugins/auth.js';
 import {
   discardStaged,
   formFieldsToBody,
+  RECEIPT_MAX_BYTES,
   type ReceiptDeps,
   readReceiptForm,
   type StagedReceipt,
@@ -100,7 +101,7 @@ export function expensesRoutes(receipts: ReceiptDeps) {
     app.post(
       '/',
       {
-        config: { auth: WRITERS, perMinute: 50 },
+        config: { auth: WRITERS, perMinute: 50, uploadLimit: RECEIPT_MAX_BYTES },
         preValidation: readForm,
         schema: {
           tags,
@@ -137,7 +138,7 @@ export function expensesRoutes(receipts: ReceiptDeps) {
     app.put(
       '/:id',
       {
-        config: { auth: WRITERS, perMinute: 50 },
+        config: { auth: WRITERS, perMinute: 50, uploadLimit: RECEIPT_MAX_BYTES },
         preValidation: readForm,
         schema: {
           tags,

@@ -19,6 +19,15 @@ const fields = {
   paymentMethod: Type.Optional(Text(50)),
   accountId: Type.Optional(Type.Union([Uuid, Type.Null()])),
   description: Type.Optional(Text(2000)),
+  // Documents the multipart file part (a JSON body carries no file: an empty string at most).
+  receiptFile: Type.Optional(
+    Type.Unsafe<string>({
+      type: 'string',
+      format: 'binary',
+      maxLength: 0,
+      description: 'multipart only: the receipt, a PDF, PNG or JPEG file of at most 10 MB',
+    }),
+  ),
 };
 
 /** POST /expenses as JSON; the multipart form carries the same fields as text plus receiptFile. */

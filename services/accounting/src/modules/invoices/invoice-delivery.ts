@@ -6,6 +6,7 @@ import type { DB } from '../../db/types.js';
 import { type Party, renderInvoicePdf } from '../../infra/documents/invoice-pdf.js';
 import { formatDate, formatNumber, labelsFor } from '../../infra/documents/pdf-labels.js';
 import { currencyDecimals } from '../currencies/currencies.js';
+import { printedPaymentAccount } from '../einvoice/payment-account.js';
 import { paymentCodeInputOf, paymentCodeKind, pngSize, renderPaymentCode } from '../einvoice/payment-code.js';
 import { paymentReference } from '../einvoice/payment-reference.js';
 import { findOrganization } from '../organization/organization.repository.js';
@@ -29,6 +30,17 @@ export function viewLink(config: Readonly<Config>, invoiceId: string): string {
 
 export function pdfKey(orgId: string, invoiceId: string): string {
   return `invoices/${orgId}/${invoiceId}.pdf`;
+}
+
+/**
+ * On a Croatian organization's invoice both parties' tax numbers read the same way (D-PDF1): a
+ * Croatian party's VAT number, "HR" and the OIB or the bare OIB, prints as its 11-digit OIB;
+ * a foreign party keeps its VAT id. Other organizations print the number as stored.
+ */
+function withOib(orgCountry: string, partyCountry: string | null, party: Party): Party {
+  const m = party.vatNumber ? /^(?:HR)?(\d{11})$/.exec(party.vatNumber.replace(/\s/g, '')) : null;
+  if (orgCountry !== 'HR' || !m || (partyCountry !== null && partyCountry !== 'HR')) return party;
+  return { ...party, vatNumber: null, oib: m[1] };
 }
 
 function customerParty(
@@ -69,15 +81,15 @@ export async function renderStoredInvoice(
   const paymentCode = 'kind' in paymentCodeKind(codeInput) ? (await renderPaymentCode(codeInput)).png : null;
   const pdf = await renderInvoicePdf({
     language: org.language,
-    organization: {
+    organization: withOib(org.country, org.country, {
       name: org.name,
       addressLines: [org.address_line1, [org.postal_code, org.city].filter(Boolean).join(' '), org.country].filter(
         (v): v is string => !!v,
       ),
       registrationNumber: org.registration_number,
       vatNumber: org.vat_number,
-    },
-    customer: customerParty(customer, invoice.customer_name),
+    }),
+    customer: withOib(org.country, customer?.country ?? null, customerParty(customer, invoice.customer_name)),
     invoiceNumber: invoice.invoice_number,
     invoiceDate: invoice.invoice_date,
     dueDate: invoice.due_date,
@@ -91,6 +103,7 @@ export async function renderStoredInvoice(
       lineNumber: i.line_number,
       description: i.description,
       quantity: dec(i.quantity).toFixed(),
+      unitCode: i.unit_code,
       unitPrice: dec(i.unit_price).toFixed(),
       taxRate: dec(i.tax_rate).toFixed(),
       lineTotal: i.line_total,
@@ -103,7 +116,10 @@ export async function renderStoredInvoice(
     baseAmount: invoice.base_amount,
     notes: invoice.notes,
     terms: invoice.terms,
-    payment: { account: org.iban, reference: paymentReference(org.country, invoice.invoice_number) },
+    payment: {
+      account: printedPaymentAccount(org.iban),
+      reference: paymentReference(org.country, invoice.invoice_number),
+    },
     paymentCode: paymentCode ? { png: paymentCode, ...pngSize(paymentCode) } : null,
   });
   return { pdf, org, customer };

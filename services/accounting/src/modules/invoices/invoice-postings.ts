@@ -5,6 +5,7 @@ import { paymentLedgerAccount } from '../banking/bank-ledger.js';
 import { currencyDecimals } from '../currencies/currencies.js';
 import { postJournalEntries, reverseReferences } from '../ledger/ledger.service.js';
 import type { Posting } from '../ledger/ledger.types.js';
+import { postingTexts } from '../ledger/posting-texts.js';
 import { splitSale } from './invoice-totals.js';
 import * as repo from './invoices.repository.js';
 
@@ -52,7 +53,9 @@ export async function buildSalePostings(
   items: Array<{ account_id: string | null; line_total: string; line_tax: string }>,
   baseCurrency: string,
   userId: string | null,
+  language: string,
 ) {
+  const texts = postingTexts(language);
   const codes = await accountsByCode(trx, orgId, [AR, VAT_PAYABLE, SALES]);
   const decimals = currencyDecimals(invoice.currency_code);
   const split = splitSale(
@@ -80,11 +83,11 @@ export async function buildSalePostings(
   const postings: Posting[] = [];
   for (const r of split.revenue) {
     if (r.amount.gt(0))
-      postings.push(posting(r.accountId, formatAmount(r.amount, decimals), `Invoice ${invoice.invoice_number}`));
+      postings.push(posting(r.accountId, formatAmount(r.amount, decimals), texts.invoice(invoice.invoice_number)));
   }
   if (split.tax.gt(0))
     postings.push(
-      posting(codes.get(VAT_PAYABLE)!, formatAmount(split.tax, decimals), `Invoice ${invoice.invoice_number} VAT`),
+      posting(codes.get(VAT_PAYABLE)!, formatAmount(split.tax, decimals), texts.invoiceVat(invoice.invoice_number)),
     );
   return postings;
 }
@@ -106,6 +109,7 @@ export async function postInvoicePayment(
   bankAccountId: string | null,
   baseCurrency: string,
   userId: string | null,
+  language: string,
 ) {
   const codes = await accountsByCode(trx, orgId, [AR, BANK]);
   const bank = await paymentLedgerAccount(trx, orgId, bankAccountId);
@@ -115,7 +119,7 @@ export async function postInvoicePayment(
   return postJournalEntries(trx, orgId, [
     {
       transactionDate: paidAt,
-      description: `Payment of invoice ${invoice.invoice_number}`,
+      description: postingTexts(language).invoicePayment(invoice.invoice_number),
       debitAccountId,
       creditAccountId: codes.get(AR)!,
       amount,

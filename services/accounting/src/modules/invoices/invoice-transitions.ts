@@ -69,7 +69,16 @@ export async function changeStatus(
     const base = p.organization.baseCurrency;
     if (body.action === 'mark-paid') {
       const paidAt = paidDate(body, inv.invoice_date);
-      await postInvoicePayment(trx, p.orgId, inv, paidAt, body.bankAccountId ?? null, base, p.userId);
+      await postInvoicePayment(
+        trx,
+        p.orgId,
+        inv,
+        paidAt,
+        body.bankAccountId ?? null,
+        base,
+        p.userId,
+        p.organization.language,
+      );
       await repo.updateInvoice(trx, p.orgId, id, {
         status: to,
         paid_at: paidAt,
@@ -142,7 +151,15 @@ async function deliver(
     let sale: Posting[] = [];
     let storedKey: string | null = null;
     if (firstSend) {
-      sale = await buildSalePostings(trx, p.orgId, inv, items, p.organization.baseCurrency, p.userId);
+      sale = await buildSalePostings(
+        trx,
+        p.orgId,
+        inv,
+        items,
+        p.organization.baseCurrency,
+        p.userId,
+        p.organization.language,
+      );
       pdf = (await renderStoredInvoice(trx, p.orgId, inv, items)).pdf;
       storedKey = pdfKey(p.orgId, id);
       await deps.storage.put(storedKey, pdf, 'application/pdf');

@@ -54,8 +54,9 @@ export const InvoiceBody = Type.Object({
 export type InvoiceBody = Static<typeof InvoiceBody>;
 
 export const StatusBody = Type.Object({
-  // Any other value is answered 400 SVC-3004 with details.action, like a refused transition.
-  action: Type.String({ minLength: 1, maxLength: 32 }),
+  // Issue 25 item 6: an unknown action is 422 SVC-9003 listing these; a known one refused in the
+  // invoice's status is 400 SVC-3004.
+  action: literalUnion(['send', 'mark-paid', 'cancel']),
   paidAt: Type.Optional(Type.String({ maxLength: 40 })),
   bankAccountId: Type.Optional(Type.Union([Uuid, Type.Null()])),
 });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { TransactionEnd } from '@app/shared/db/database';
 import { D, type Dec, dec, formatAmount } from '@app/shared/money';
 import type { Kysely } from 'kysely';
 import type { TenantScope } from '../../db/tenant-scope.js';
@@ -197,14 +198,18 @@ export function invoiceNumber(year: number, sequence: number): string {
 }
 
 export function createInvoice(scope: TenantScope, p: Principal, body: InvoiceBody) {
-  return scope.transaction((trx) => insertInvoice(trx, p, body));
+  return scope.transaction((trx, end) => insertInvoice(trx, end, p, body));
 }
 
-async function insertInvoice(trx: TenantTx, p: Principal, body: InvoiceBody) {
+async function insertInvoice(trx: TenantTx, end: TransactionEnd, p: Principal, body: InvoiceBody) {
   const { values, itemRows } = await prepare(trx, p, body);
   const year = Number(body.invoiceDate.slice(0, 4));
   const items = itemRows('').map(({ organization_id: _o, invoice_id: _i, ...item }) => ({ ...item, id: randomUUID() }));
-  const row = await repo.insertNumberedInvoiceAndCommit(trx, p.orgId, year, { ...values, created_by: p.userId }, items);
+  // The numbered insert ends the transaction: the counter row stays locked only while the server
+  // runs it and the COMMIT that travels with it.
+  const row = await end.commitWith(() =>
+    repo.insertNumberedInvoice(trx, p.orgId, year, { ...values, created_by: p.userId }, items),
+  );
   const stored = items.map((i) => ({ ...i, organization_id: p.orgId, invoice_id: row.id }));
   return presentInvoice({ ...row, status: 'draft' }, stored, p.organization);
 }

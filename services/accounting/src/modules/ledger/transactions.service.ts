@@ -1,3 +1,4 @@
+import type { TransactionEnd } from '@app/shared/db/database';
 import { dec, roundHalfUp } from '@app/shared/money';
 import type { Kysely } from 'kysely';
 import type { Static } from 'typebox';
@@ -124,7 +125,7 @@ export async function createManualEntry(
   }
   let base = baseCurrency;
   for (let attempt = 0; attempt < 3; attempt++) {
-    const outcome = await scope.transaction((trx) => postManualEntry(trx, scope.orgId, userId, base, body));
+    const outcome = await scope.transaction((trx, end) => postManualEntry(trx, end, scope.orgId, userId, base, body));
     if (outcome.posted) return outcome.posted;
     base = outcome.baseCurrency;
   }
@@ -135,6 +136,7 @@ type EntryOutcome = { posted: ReturnType<typeof presentTransaction> } | { posted
 
 async function postManualEntry(
   trx: Db,
+  end: TransactionEnd,
   orgId: string,
   userId: string,
   base: string,
@@ -148,18 +150,21 @@ async function postManualEntry(
     assertAccountsUsable(body, await repo.accountsForPosting(trx, orgId, [body.debitAccountId, body.creditAccountId]));
     throw err;
   }
-  const rows = await repo.insertManualPosting(trx, orgId, base, {
-    transactionDate: body.transactionDate,
-    description: body.description.trim() || body.description,
-    notes: body.notes ?? null,
-    debitAccountId: body.debitAccountId,
-    creditAccountId: body.creditAccountId,
-    amount: amounts.amount,
-    currencyCode: amounts.currency,
-    exchangeRate: amounts.exchangeRate,
-    baseAmount: amounts.baseAmount,
-    createdBy: userId,
-  });
+  // The posting ends the transaction (its COMMIT in the same round trip).
+  const rows = await end.commitWith(() =>
+    repo.insertManualPosting(trx, orgId, base, {
+      transactionDate: body.transactionDate,
+      description: body.description.trim() || body.description,
+      notes: body.notes ?? null,
+      debitAccountId: body.debitAccountId,
+      creditAccountId: body.creditAccountId,
+      amount: amounts.amount,
+      currencyCode: amounts.currency,
+      exchangeRate: amounts.exchangeRate,
+      baseAmount: amounts.baseAmount,
+      createdBy: userId,
+    }),
+  );
   const debit = rows.find((r) => r.account_id === body.debitAccountId);
   const credit = rows.find((r) => r.account_id === body.creditAccountId);
   const row = rows[0];

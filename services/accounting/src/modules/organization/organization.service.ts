@@ -116,6 +116,6 @@ export async function createOrganizationWithOwner(trx: Kysely<DB>, input: NewOrg
     default_vat_rate: rates[0].rate,
   });
   await insertOwner(trx, input.orgId, input.owner);
-  await insertDefaultChart(trx, input.orgId, input.baseCurrency);
+  await insertDefaultChart(trx, input.orgId, input.baseCurrency, input.language);
   await insertTaxRates(trx, input.orgId, rates);
 }

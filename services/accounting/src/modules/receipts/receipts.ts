@@ -6,6 +6,7 @@ import { fileTypeFromFile } from 'file-type';
 import type { FileStorage } from '../../infra/storage/storage.js';
 import type { VirusScanner } from '../../infra/virus-scanner/virus-scanner.js';
 import { AppError } from '../../lib/errors.js';
+import { readForm } from '../../lib/multipart-form.js';
 
 export const RECEIPT_MAX_BYTES = 10 * 1024 * 1024;
 export const RECEIPT_FIELD = 'receiptFile';
@@ -60,7 +61,8 @@ async function stage(file: AsyncIterable<Buffer> & { truncated?: boolean }, deps
     }
     const signature = await scan.verdict();
     if (signature) throw new AppError('SVC-4008', { receiptFile: [`malware detected: ${signature}`] });
-    const type = size > 0 ? await fileTypeFromFile(path) : undefined;
+    if (size === 0) throw new AppError('SVC-4006', { receiptFile: ['is empty'] });
+    const type = await fileTypeFromFile(path);
     if (!type || !ALLOWED_TYPES.has(type.mime)) {
       throw new AppError('SVC-4006', { receiptFile: ['must be a PDF, PNG or JPEG file (decided by its content)'] });
     }
@@ -76,33 +78,25 @@ async function stage(file: AsyncIterable<Buffer> & { truncated?: boolean }, deps
 
 /**
  * Reads a multipart expense form: text fields as strings, and the receipt (field receiptFile)
- * staged by `stage`. Other file fields are drained and ignored, like unknown JSON fields.
+ * staged by `stage`. A broken form (readForm) and a file under another name are refused.
  */
 export async function readReceiptForm(request: FastifyRequest, deps: ReceiptDeps): Promise<ReceiptForm> {
-  const fields: Record<string, string> = {};
-  let receipt: StagedReceipt | null = null;
+  let staged: StagedReceipt | null = null;
   try {
-    const parts = request.parts({
-      limits: { fileSize: RECEIPT_MAX_BYTES, files: 2, fields: 30, fieldSize: 10_000, parts: 32 },
+    const form = await readForm(request, {
+      limits: { fileSize: RECEIPT_MAX_BYTES },
+      fileField: RECEIPT_FIELD,
+      onFile: async (part) => {
+        staged = await stage(part.file, deps);
+        return staged;
+      },
+      tooLarge: () => new AppError('SVC-4005', { receiptFile: ['must be at most 10 MB'] }),
     });
-    for await (const part of parts) {
-      if (part.type === 'field') {
-        if (typeof part.value === 'string') fields[part.fieldname] = part.value;
-      } else if (part.fieldname === RECEIPT_FIELD && !receipt) {
-        receipt = await stage(part.file, deps);
-      } else {
-        part.file.resume();
-      }
-    }
+    return { fields: form.fields, receipt: form.file?.value ?? null };
   } catch (err) {
-    if (receipt) await rm(receipt.path, { force: true });
-    if (err instanceof AppError) throw err;
-    if (isCode(err, 'FST_REQ_FILE_TOO_LARGE'))
-      throw new AppError('SVC-4005', { receiptFile: ['must be at most 10 MB'] });
-    // A malformed form, or more parts than a form has (G15: the service's own envelope).
-    throw new AppError('SVC-9003', { body: [(err as Error).message ?? 'malformed multipart body'] });
+    await discardStaged(staged);
+    throw err;
   }
-  return { fields, receipt };
 }
 
 /** Moves a staged receipt into storage; 500 SVC-4007 when storage fails (the expense is not written). */

@@ -184,11 +184,11 @@ export function trialBalanceDocument(r: Report<typeof trialBalanceReport>, l: Re
 export function vatDocument(r: VatReport, l: ReportLabels): ReportDocument {
   const columns = [
     text(l.number, 1.6),
-    text(l.party, 2.6),
+    text(l.party, 2.4),
     text(l.date, 1.3),
     money(l.base, 1.5),
     money(l.vat, 1.3),
-    { label: l.rate, kind: 'number' as const, width: 0.9 },
+    { label: l.rate, kind: 'number' as const, width: 1.1 },
   ];
   const yesNo = (b: boolean) => (b ? l.yes : l.no);
   return {

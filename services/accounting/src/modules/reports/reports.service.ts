@@ -22,6 +22,7 @@ import {
 } from './report-accounts.js';
 import * as repo from './reports.repository.js';
 import type { VatDetail, VatReport } from './reports.schemas.js';
+import * as vatSql from './reports.sql.js';
 
 /** The organization a report is for (from the caller's principal). */
 export interface ReportOrg {
@@ -252,7 +253,7 @@ export async function trialBalanceReport(db: Db, org: ReportOrg, asOfDate: strin
  * PDF and CSV exports parse it (vatReportText, parseVatReport), so there is one computation of the
  * figures.
  */
-export type VatReportBody = repo.VatReportPieces | string;
+export type VatReportBody = vatSql.VatReportPieces | string;
 
 export function vatReport(
   scope: TenantScope,
@@ -273,8 +274,8 @@ async function computeVatReport(
 ): Promise<VatReportBody> {
   const decimals = currencyDecimals(org.baseCurrency);
   const withLists = detail === 'documents';
-  const pieces = await repo.vatReportPieces(db, org, period.from, period.to, decimals, withLists);
-  if (!pieces) return repo.vatReportJsonFromDocuments(db, org, period.from, period.to, decimals, withLists);
+  const pieces = await vatSql.vatReportPieces(db, org, period.from, period.to, decimals, withLists);
+  if (!pieces) return vatSql.vatReportJsonFromDocuments(db, org, period.from, period.to, decimals, withLists);
   // ISO dates sort as text; a day appears once per list.
   pieces.invoices.sort(byDay);
   pieces.expenses.sort(byDay);

@@ -6,9 +6,13 @@ export async function insertAuthRequest(
   row: {
     state: string;
     nonce: string;
-    codeVerifier: string;
+    /** Web: the server's own verifier. Mobile: null, the app holds it (RFC 8252). */
+    codeVerifier: string | null;
+    /** Mobile: the app's S256 challenge, checked against the verifier it sends with the callback. */
+    codeChallenge: string | null;
     platform: 'web' | 'mobile';
     redirectUri: string;
+    startedOrigin: string | null;
     expiresAt: Date;
   },
 ): Promise<void> {
@@ -18,8 +22,10 @@ export async function insertAuthRequest(
       state: row.state,
       nonce: row.nonce,
       code_verifier: row.codeVerifier,
+      code_challenge: row.codeChallenge,
       platform: row.platform,
       redirect_uri: row.redirectUri,
+      started_origin: row.startedOrigin,
       expires_at: row.expiresAt,
     })
     .execute();
@@ -34,6 +40,18 @@ export async function consumeAuthRequest(db: Kysely<DB>, state: string, platform
     .where('expires_at', '>', new Date())
     .returningAll()
     .executeTakeFirst();
+}
+
+/** Where a live sign-in started (to explain a callback without its state cookie); nothing is consumed. */
+export async function findStartedOrigin(db: Kysely<DB>, state: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('eid_auth_requests')
+    .select('started_origin')
+    .where('state', '=', state)
+    .where('platform', '=', 'web')
+    .where('expires_at', '>', new Date())
+    .executeTakeFirst();
+  return row?.started_origin ?? null;
 }
 
 export async function insertMockCode(

@@ -60,8 +60,10 @@ export async function eidRoutes(scope: FastifyInstance, { surface, ctx }: Surfac
     app.get(
       '/auth/eid',
       { config: publicLimited, schema: { tags, response: { 200: WebStartResponse, ...errors(429, 502) } } },
-      async (_req, reply) => {
-        const started = await ctx.eid.start('web').catch((e) => Promise.reject(mobileError(e)));
+      async (req, reply) => {
+        const started = await ctx.eid
+          .start('web', { startedOrigin: `${req.protocol}://${req.host}`.slice(0, 200) })
+          .catch((e) => Promise.reject(mobileError(e)));
         reply.setCookie(STATE_COOKIE, started.state, stateCookie);
         return { redirectUrl: started.redirectUrl };
       },
@@ -78,13 +80,15 @@ export async function eidRoutes(scope: FastifyInstance, { surface, ctx }: Surfac
         },
       },
       async (req, reply) => {
-        const fail = (code: string) => {
+        // A state mismatch carries its reason, so the login page (and a newcomer) can tell why.
+        const fail = (code: string, reason?: string) => {
           reply.clearCookie(STATE_COOKIE, { path: STATE_COOKIE_PATH });
-          return reply.redirect(`/login?error=${encodeURIComponent(code)}`, 302);
+          const why = reason ? `&reason=${encodeURIComponent(reason)}` : '';
+          return reply.redirect(`/login?error=${encodeURIComponent(code)}${why}`, 302);
         };
         const q = req.query;
         if (q.error) return fail(q.error === 'access_denied' ? 'access_denied' : 'eid_provider_error');
-        if (!q.code || !q.state) return fail('state_mismatch');
+        if (!q.code || !q.state) return fail('state_mismatch', 'the callback has no code or no state');
         try {
           const { session } = await ctx.eid.complete(
             {
@@ -102,7 +106,7 @@ export async function eidRoutes(scope: FastifyInstance, { surface, ctx }: Surfac
         } catch (err) {
           if (!(err instanceof EidError)) throw err;
           logFailure(app, err);
-          return fail(err.failure);
+          return fail(err.failure, err.failure === 'state_mismatch' ? err.message : undefined);
         }
       },
     );
@@ -121,7 +125,8 @@ export async function eidRoutes(scope: FastifyInstance, { surface, ctx }: Surfac
         response: { 200: MobileInitiateResponse, ...errors(400, 429, 502) },
       },
     },
-    async () => ctx.eid.start('mobile').catch((e) => Promise.reject(mobileError(e))),
+    async (req) =>
+      ctx.eid.start('mobile', { codeChallenge: req.query.code_challenge }).catch((e) => Promise.reject(mobileError(e))),
   );
 
   app.post(
@@ -137,7 +142,13 @@ export async function eidRoutes(scope: FastifyInstance, { surface, ctx }: Surfac
     async (req) => {
       try {
         const { session, user } = await ctx.eid.complete(
-          { platform: 'mobile', code: req.body.code, state: req.body.state, iss: req.body.iss },
+          {
+            platform: 'mobile',
+            code: req.body.code,
+            state: req.body.state,
+            iss: req.body.iss,
+            codeVerifier: req.body.code_verifier,
+          },
           clientInfo(req),
         );
         return { token: session.token, data: toUserBody(user) };

@@ -3,8 +3,17 @@ import { UserBody } from '../auth/auth.schemas.js';
 
 export const WebStartResponse = Type.Object({ redirectUrl: Type.String() });
 
+/** RFC 7636: 43-128 characters of [A-Za-z0-9-._~]; an S256 challenge is 43 base64url characters. */
+const PKCE_VERIFIER = '^[A-Za-z0-9._~-]{43,128}$';
+
 export const MobileInitiateQuery = Type.Object({
   platform: Type.Optional(Type.Literal('mobile')),
+  code_challenge: Type.String({
+    pattern: '^[A-Za-z0-9_-]{43}$',
+    description:
+      'BASE64URL(SHA-256(code_verifier)) of a verifier the app created and keeps (RFC 7636, RFC 8252); the app sends the verifier with the callback',
+  }),
+  code_challenge_method: Type.Optional(Type.Literal('S256')),
 });
 export const MobileInitiateResponse = Type.Object({ redirectUrl: Type.String(), state: Type.String() });
 
@@ -22,6 +31,10 @@ export const MobileCallbackBody = Type.Object({
     Type.String({ maxLength: 500, description: 'the iss parameter of the redirect (RFC 9207), when present' }),
   ),
   platform: Type.Optional(Type.Literal('mobile')),
+  code_verifier: Type.String({
+    pattern: PKCE_VERIFIER,
+    description: 'the verifier whose S256 the app sent as code_challenge at initiate',
+  }),
 });
 export const MobileCallbackResponse = Type.Object({ token: Type.String(), data: UserBody });
 

@@ -1,9 +1,9 @@
-import { newId, sha256Hex } from '@app/shared/secrets';
+import { newId, safeEqual, sha256Hex } from '@app/shared/secrets';
 import type { Kysely } from 'kysely';
 import * as oidc from 'openid-client';
 import type { Config } from '../../config.js';
 import type { DB, User } from '../../db/schema.js';
-import { ageOn, parseNationalId } from '../../lib/national-id.js';
+import { ageOn, nationalIdHash, parseNationalId } from '../../lib/national-id.js';
 import type { ClientInfo, IssuedSession, SessionService } from '../auth/sessions.service.js';
 import { insertNotification } from '../notifications/notifications.repository.js';
 import {
@@ -12,7 +12,7 @@ import {
   isEmailTaken,
   recordLogin,
 } from '../users/users.repository.js';
-import { consumeAuthRequest, insertAuthRequest } from './eid.repository.js';
+import { consumeAuthRequest, findStartedOrigin, insertAuthRequest } from './eid.repository.js';
 import type { EidClaims, EidClient } from './eid-client.js';
 
 export type Platform = 'web' | 'mobile';
@@ -54,20 +54,31 @@ export class EidService {
     return platform === 'web' ? this.config.eid.callbackUrl : this.config.eid.callbackUrlMobile;
   }
 
-  /** Spec Authentication 2 and 3, first half: state, nonce and PKCE verifier kept server-side. */
-  async start(platform: Platform): Promise<{ redirectUrl: string; state: string }> {
+  /**
+   * Spec Authentication 2 and 3, first half: state and nonce kept server-side with the PKCE
+   * binding. Web: this service creates and keeps the verifier (the state cookie ties the sign-in
+   * to the browser). Mobile (RFC 8252): the app created the verifier and sends only its S256
+   * challenge, so a code intercepted on its way to the app is useless without the app.
+   */
+  async start(
+    platform: Platform,
+    opts: { codeChallenge?: string; startedOrigin?: string | null } = {},
+  ): Promise<{ redirectUrl: string; state: string }> {
     const state = oidc.randomState();
     const nonce = oidc.randomNonce();
-    const codeVerifier = oidc.randomPKCECodeVerifier();
     const redirectUri = this.redirectUriFor(platform);
+    let codeVerifier: string | null = null;
+    let codeChallenge: string;
+    if (platform === 'mobile') {
+      if (!opts.codeChallenge) throw new EidError('state_mismatch', 'code_challenge is required (RFC 8252)');
+      codeChallenge = opts.codeChallenge;
+    } else {
+      codeVerifier = oidc.randomPKCECodeVerifier();
+      codeChallenge = await oidc.calculatePKCECodeChallenge(codeVerifier);
+    }
     let url: URL;
     try {
-      url = await this.client.authorizationUrl({
-        redirectUri,
-        state,
-        nonce,
-        codeChallenge: await oidc.calculatePKCECodeChallenge(codeVerifier),
-      });
+      url = await this.client.authorizationUrl({ redirectUri, state, nonce, codeChallenge });
     } catch (err) {
       throw new EidError('eid_provider_error', `identity provider unavailable: ${(err as Error).message}`);
     }
@@ -75,11 +86,33 @@ export class EidService {
       state,
       nonce,
       codeVerifier,
+      codeChallenge: platform === 'mobile' ? codeChallenge : null,
       platform,
       redirectUri,
+      startedOrigin: opts.startedOrigin ?? null,
       expiresAt: new Date(Date.now() + this.config.eid.flowTtlMs),
     });
     return { redirectUrl: url.toString(), state };
+  }
+
+  /**
+   * Why a web callback's state cookie did not come back, in words a newcomer can act on (issue
+   * 25 item 5): most often the sign-in started on another host than EID_CALLBACK_URL's.
+   */
+  async explainMissingCookie(state: string): Promise<string> {
+    const callbackOrigin = new URL(this.config.eid.callbackUrl).origin;
+    const startedOrigin = await findStartedOrigin(this.db, state);
+    if (startedOrigin && startedOrigin !== callbackOrigin) {
+      return (
+        `the sign-in started on ${startedOrigin} but the identity provider returned to ${callbackOrigin} ` +
+        `(EID_CALLBACK_URL), and a browser sends the state cookie only to the host that set it: open the app at ` +
+        `${callbackOrigin}, or set REMITTANCE_PUBLIC_URL to the address you use`
+      );
+    }
+    return (
+      'no eid_state cookie came back: cookies are blocked, or the sign-in was started in another browser ' +
+      `or more than ${Math.round(this.config.eid.flowTtlMs / 60_000)} minutes ago (EID_FLOW_TTL)`
+    );
   }
 
   /**
@@ -88,14 +121,31 @@ export class EidService {
    * found or created and a session issued.
    */
   async complete(
-    input: { platform: Platform; code: string; state: string; iss?: string; expectedState?: string | null },
+    input: {
+      platform: Platform;
+      code: string;
+      state: string;
+      iss?: string;
+      expectedState?: string | null;
+      /** Mobile: the verifier of the code_challenge the app sent at initiate. */
+      codeVerifier?: string;
+    },
     client: ClientInfo,
   ): Promise<{ session: IssuedSession; user: User; created: boolean }> {
-    if (input.platform === 'web' && (!input.expectedState || input.expectedState !== input.state)) {
-      throw new EidError('state_mismatch', 'state does not match the sign-in started in this browser');
+    if (input.platform === 'web' && !input.expectedState) {
+      throw new EidError('state_mismatch', await this.explainMissingCookie(input.state));
+    }
+    if (input.platform === 'web' && input.expectedState !== input.state) {
+      throw new EidError('state_mismatch', 'the state does not match the sign-in started in this browser');
     }
     const started = await consumeAuthRequest(this.db, input.state, input.platform);
     if (!started) throw new EidError('state_mismatch', 'unknown, used or expired state');
+    // Mobile: the state is spent either way, so a wrong verifier cannot be retried against it.
+    const codeVerifier =
+      input.platform === 'mobile'
+        ? await this.mobileVerifier(started.code_challenge, input.codeVerifier)
+        : started.code_verifier;
+    if (!codeVerifier) throw new EidError('state_mismatch', 'this sign-in has no PKCE verifier');
 
     let claims: EidClaims;
     try {
@@ -105,7 +155,7 @@ export class EidService {
         iss: input.iss,
         redirectUri: started.redirect_uri,
         nonce: started.nonce,
-        codeVerifier: started.code_verifier,
+        codeVerifier,
       });
     } catch (err) {
       const cause = (err as Error).cause instanceof Error ? `: ${((err as Error).cause as Error).message}` : '';
@@ -131,13 +181,21 @@ export class EidService {
     return { session, user, created };
   }
 
+  /** The app's verifier, when its S256 is the challenge the app sent at initiate. */
+  private async mobileVerifier(challenge: string | null, verifier: string | undefined): Promise<string> {
+    if (!challenge || !verifier || !safeEqual(await oidc.calculatePKCECodeChallenge(verifier), challenge)) {
+      throw new EidError('state_mismatch', 'code_verifier does not match the code_challenge sent at initiate');
+    }
+    return verifier;
+  }
+
   /** Spec Authentication 4 and R6: matched by national_id_hash among live users. */
   private async findOrCreateUser(
     pid: string,
     dateOfBirth: string,
     claims: EidClaims,
   ): Promise<{ user: User; created: boolean }> {
-    const hash = sha256Hex(pid);
+    const hash = { keyed: nationalIdHash(pid, this.config.nationalIdPepper), legacy: sha256Hex(pid) };
     const now = new Date();
     return this.db.transaction().execute(async (trx) => {
       let created = false;
@@ -155,7 +213,8 @@ export class EidService {
           kyc_status: 'approved',
           kyc_method: 'eid',
           auth_provider: this.config.eid.provider,
-          national_id_hash: hash,
+          national_id_hash: hash.keyed,
+          national_id_hash_version: 2,
           password_hash: 'EIDONLY',
           last_login_at: now,
         });

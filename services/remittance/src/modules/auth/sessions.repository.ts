@@ -5,6 +5,10 @@ import type { Surface } from '../../lib/tokens.js';
 
 export interface LiveSession {
   sessionId: string;
+  /** The login (eID sign-in) this session continues; '' when only the token was checked. */
+  loginId: string;
+  /** When that eID sign-in happened, in milliseconds since the epoch (0: not loaded). */
+  authAt: number;
   userId: string;
   email: string | null;
   role: 'user' | 'merchant';
@@ -49,7 +53,8 @@ export interface SessionProfile {
 // measurable share of a request that does little else (accounting's principal: a tenth of its CPU).
 /** When the session expires, in milliseconds since the epoch: a kept session is checked against it. */
 const EXPIRES_MS = `(extract(epoch FROM s.expires_at) * 1000)::float8`;
-const LIVE_SESSION_JSON = `json_build_object('sessionId', s.id, 'userId', u.id, 'email', u.email, 'role', u.role`;
+const LIVE_SESSION_JSON = `json_build_object('sessionId', s.id, 'loginId', s.login_id,
+  'authAt', (extract(epoch FROM s.authenticated_at) * 1000)::float8, 'userId', u.id, 'email', u.email, 'role', u.role`;
 const FROM_LIVE_SESSION = `FROM sessions s JOIN users u ON u.id = s.user_id
   WHERE s.token_hash = $1 AND s.surface = $2 AND s.revoked = 0 AND s.expires_at > $3 AND u.deleted_at IS NULL`;
 
@@ -98,6 +103,8 @@ export async function insertSession(
     expiresAt: Date;
     ip: string | null;
     userAgent: string | null;
+    loginId: string;
+    authenticatedAt: Date;
   },
 ): Promise<void> {
   await db
@@ -110,6 +117,8 @@ export async function insertSession(
       expires_at: row.expiresAt,
       ip_address: row.ip,
       user_agent: row.userAgent,
+      login_id: row.loginId,
+      authenticated_at: row.authenticatedAt,
     })
     .execute();
 }
@@ -145,10 +154,17 @@ export async function findLiveSession(
   return row;
 }
 
-export async function revokeSession(db: Kysely<DB>, userId: string, sessionId: string): Promise<number> {
+export type RevokedReason = 'logout' | 'rotated' | 'reuse' | 'erasure';
+
+export async function revokeSession(
+  db: Kysely<DB>,
+  userId: string,
+  sessionId: string,
+  reason: RevokedReason,
+): Promise<number> {
   const r = await db
     .updateTable('sessions')
-    .set({ revoked: 1, revoked_at: new Date() })
+    .set({ revoked: 1, revoked_at: new Date(), revoked_reason: reason })
     .where('id', '=', sessionId)
     .where('user_id', '=', userId)
     .where('revoked', '=', 0)
@@ -156,11 +172,32 @@ export async function revokeSession(db: Kysely<DB>, userId: string, sessionId: s
   return Number(r.numUpdatedRows);
 }
 
-export async function revokeAllSessions(db: Kysely<DB>, userId: string): Promise<number> {
+export async function revokeAllSessions(db: Kysely<DB>, userId: string, reason: RevokedReason): Promise<number> {
   const r = await db
     .updateTable('sessions')
-    .set({ revoked: 1, revoked_at: new Date() })
+    .set({ revoked: 1, revoked_at: new Date(), revoked_reason: reason })
     .where('user_id', '=', userId)
+    .where('revoked', '=', 0)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
+/** A token's session whatever its state (reuse detection): as the login role, before any user is known. */
+export async function findSessionByToken(db: Kysely<DB>, tokenHash: string, surface: Surface) {
+  return db
+    .selectFrom('sessions')
+    .select(['id', 'user_id', 'login_id', 'revoked', 'revoked_at', 'revoked_reason'])
+    .where('token_hash', '=', tokenHash)
+    .where('surface', '=', surface)
+    .executeTakeFirst();
+}
+
+/** Ends a whole login: every live session of the chain (a refresh token was reused). */
+export async function revokeLogin(db: Kysely<DB>, loginId: string): Promise<number> {
+  const r = await db
+    .updateTable('sessions')
+    .set({ revoked: 1, revoked_at: new Date(), revoked_reason: 'reuse' })
+    .where('login_id', '=', loginId)
     .where('revoked', '=', 0)
     .executeTakeFirst();
   return Number(r.numUpdatedRows);

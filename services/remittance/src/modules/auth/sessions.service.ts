@@ -5,17 +5,32 @@ import { newId, sha256Hex } from '@app/shared/secrets';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import type { UserScope } from '../../db/user-scope.js';
-import { unauthorized } from '../../errors.js';
+import { AppError, unauthorized } from '../../errors.js';
 import type { Surface, TokenClaims, TokenService } from '../../lib/tokens.js';
 import {
   findLiveSession,
   findLiveSessionWithProfile,
+  findSessionByToken,
   insertSession,
   type LiveSession,
   revokeAllSessions,
+  revokeLogin,
   revokeSession,
   type SessionProof,
 } from './sessions.repository.js';
+
+/** SESSION_MAX_LIFETIME, REAUTH_MAX_AGE and REFRESH_REUSE_GRACE (config.sessions). */
+export interface SessionLimits {
+  maxLifetimeMs: number;
+  reauthMaxAgeMs: number;
+  refreshGraceMs: number;
+}
+
+/** The login a new session continues: its id and when its eID sign-in happened. */
+export interface LoginChain {
+  loginId: string;
+  authenticatedAt: Date;
+}
 
 export interface ClientInfo {
   ip: string | null;
@@ -57,16 +72,28 @@ export class SessionService {
     private readonly database: Database<DB>,
     /** Sessions kept between requests; a cache that never listens (SESSION_CACHE=off) serves none. */
     private readonly cache: SessionCache = sessionCache(0),
+    private readonly limits: SessionLimits = {
+      maxLifetimeMs: 30 * 86_400_000,
+      reauthMaxAgeMs: 600_000,
+      refreshGraceMs: 10_000,
+    },
+    private readonly onReuse: (info: { userId: string; loginId: string; revoked: number }) => void = () => {},
   ) {}
 
-  /** Signs a JWT for the surface and records its SHA-256 as a session (spec Authentication 7). */
+  /**
+   * Signs a JWT for the surface and records its SHA-256 as a session (spec Authentication 7). A
+   * new eID sign-in starts a login; a refresh passes the login it continues, whose sign-in time
+   * bounds the session (SESSION_MAX_LIFETIME).
+   */
   async issue(
     claims: TokenClaims,
     surface: Surface,
     client: ClientInfo,
     db: Kysely<DB> = this.db,
+    login: LoginChain = { loginId: newId('lgn'), authenticatedAt: new Date() },
   ): Promise<IssuedSession> {
-    const { token, expiresAt } = await this.tokens.sign(claims, surface);
+    const loginEnds = new Date(login.authenticatedAt.getTime() + this.limits.maxLifetimeMs);
+    const { token, expiresAt } = await this.tokens.sign(claims, surface, loginEnds);
     const sessionId = newId('ses');
     await insertSession(db, {
       id: sessionId,
@@ -76,6 +103,8 @@ export class SessionService {
       expiresAt,
       ip: client.ip,
       userAgent: client.userAgent?.slice(0, 300) ?? null,
+      loginId: login.loginId,
+      authenticatedAt: login.authenticatedAt,
     });
     return { token, expiresAt, sessionId };
   }
@@ -96,7 +125,10 @@ export class SessionService {
       sha256Hex(token),
       surface,
     );
-    if (!found) throw unauthorized('Session revoked or expired');
+    if (!found) {
+      await this.detectReuse(token, surface);
+      throw unauthorized('Session revoked or expired');
+    }
     // Shared by every request of the session from now on: frozen, so no route can change it.
     const session = deepFreeze(found.session);
     const maxAge = withProfile ? PROFILE_MAX_AGE_MS : undefined;
@@ -119,19 +151,62 @@ export class SessionService {
     const verified = await this.tokens.verify(token, surface);
     if (!verified.ok) throw unauthorized(verified.reason === 'expired' ? 'Token expired' : 'Invalid token');
     const { userId, email, role } = verified.claims;
-    return { sessionId: '', userId, email, role, proof: { tokenHash: sha256Hex(token), surface } };
+    return {
+      sessionId: '',
+      loginId: '',
+      authAt: 0,
+      userId,
+      email,
+      role,
+      proof: { tokenHash: sha256Hex(token), surface },
+    };
+  }
+
+  /**
+   * A genuine token (its signature checked) whose session a refresh replaced is being used again:
+   * either the client lost the race with its own concurrent refresh (within REFRESH_REUSE_GRACE),
+   * or someone else holds a copy. Past the grace the whole login ends, the thief's sessions and
+   * the owner's alike; the owner signs in again with eID.
+   */
+  private async detectReuse(token: string, surface: Surface): Promise<void> {
+    const row = await findSessionByToken(this.db, sha256Hex(token), surface);
+    if (row?.revoked_reason !== 'rotated' || !row.revoked_at) return;
+    if (Date.now() - row.revoked_at.getTime() <= this.limits.refreshGraceMs) return;
+    const revoked = await revokeLogin(this.db, row.login_id);
+    this.onReuse({ userId: row.user_id, loginId: row.login_id, revoked });
+  }
+
+  /** Step-up: the eID sign-in behind this session is at most REAUTH_MAX_AGE old. */
+  requireRecentSignIn(session: LiveSession): void {
+    if (session.authAt > 0 && Date.now() - session.authAt <= this.limits.reauthMaxAgeMs) return;
+    const minutes = Math.round(this.limits.reauthMaxAgeMs / 60_000);
+    throw new AppError(
+      'reauthentication_required',
+      `Sign in with eID again: this needs a sign-in from the last ${minutes} minutes`,
+    );
   }
 
   async logout(user: UserScope): Promise<number> {
-    return user.run((db) => revokeAllSessions(db, user.userId));
+    return user.run((db) => revokeAllSessions(db, user.userId, 'logout'));
   }
 
-  /** R7: the presented session is revoked and a new token and session replace it, atomically. */
+  /**
+   * R7: the presented session is revoked and a new token and session replace it, atomically. The
+   * new session continues the same login: it ends no later than SESSION_MAX_LIFETIME after the
+   * eID sign-in, and past that a refresh is refused.
+   */
   async refresh(user: UserScope, session: LiveSession, surface: Surface, client: ClientInfo): Promise<IssuedSession> {
+    const authenticatedAt = new Date(session.authAt);
+    if (authenticatedAt.getTime() + this.limits.maxLifetimeMs <= Date.now() + 1000) {
+      throw unauthorized('The sign-in has reached its maximum lifetime (SESSION_MAX_LIFETIME); sign in with eID again');
+    }
     return user.transaction(async (trx) => {
-      const revoked = await revokeSession(trx, user.userId, session.sessionId);
+      const revoked = await revokeSession(trx, user.userId, session.sessionId, 'rotated');
       if (revoked !== 1) throw unauthorized('Session revoked or expired');
-      return this.issue({ userId: session.userId, email: session.email, role: session.role }, surface, client, trx);
+      return this.issue({ userId: session.userId, email: session.email, role: session.role }, surface, client, trx, {
+        loginId: session.loginId,
+        authenticatedAt,
+      });
     });
   }
 }

@@ -89,6 +89,11 @@ export class CardsService {
 
   async requestPhysical(user: UserScope, cardId: string, rawAddress: string) {
     const address = toPlainText(rawAddress);
+    if (address === null) {
+      throw validationError('Invalid address', [
+        { field: 'address', message: 'is HTML-encoded too many times over to be read as plain text' },
+      ]);
+    }
     if (address.length < PHYSICAL_ADDRESS_MIN || address.length > PHYSICAL_ADDRESS_MAX) {
       throw validationError('Invalid address', [
         { field: 'address', message: `must be ${PHYSICAL_ADDRESS_MIN} to ${PHYSICAL_ADDRESS_MAX} characters` },

@@ -155,8 +155,23 @@ export const EXPORTED_TABLES: readonly ExportedTable[] = [
     table: 'sessions',
     section: 'sessions',
     userColumn: 'user_id',
-    columns: ['id', 'surface', 'created_at', 'expires_at', 'revoked', 'revoked_at', 'ip_address', 'user_agent'],
-    withheld: { user_id: OWNER, token_hash: 'a credential (hash of the session token)' },
+    columns: [
+      'id',
+      'surface',
+      'created_at',
+      'expires_at',
+      'revoked',
+      'revoked_at',
+      'revoked_reason',
+      'authenticated_at',
+      'ip_address',
+      'user_agent',
+    ],
+    withheld: {
+      user_id: OWNER,
+      token_hash: 'a credential (hash of the session token)',
+      login_id: 'an internal key tying refreshed sessions to one sign-in (authenticated_at shows it)',
+    },
     orderBy: 'created_at',
   },
   {
@@ -233,9 +248,11 @@ export const USER_COLUMNS = [
   'role',
   'last_login_at',
   'deleted_at',
+  'retain_until',
   'created_at',
 ] as const;
 export const USER_WITHHELD: Readonly<Record<string, string>> = {
   national_id_hash: 'a hash of the national id, which the user already holds; kept out of files that travel',
   password_hash: 'a credential marker (EIDONLY)',
+  national_id_hash_version: 'which keyed hash national_id_hash is (internal bookkeeping of the hash above)',
 };

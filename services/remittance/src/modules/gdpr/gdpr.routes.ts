@@ -77,7 +77,11 @@ export async function gdprRoutes(scope: FastifyInstance, { surface, ctx }: Surfa
         response: { 200: DataExportResponse, ...errors(401) },
       },
     },
-    async (req) => ctx.dataRights.exportData(scopeOf(req), clientInfo(req).ip),
+    async (req, reply) => {
+      // Personal data: no browser or proxy cache keeps a copy (issue 33 item 12).
+      reply.header('cache-control', 'no-store');
+      return ctx.dataRights.exportData(scopeOf(req), clientInfo(req).ip);
+    },
   );
 
   app.get(
@@ -106,9 +110,13 @@ export async function gdprRoutes(scope: FastifyInstance, { surface, ctx }: Surfa
         tags,
         summary: 'Erase the account: soft delete, every session and bank consent revoked; records kept 5 years (AML)',
         response: { 200: ErasureResponse, ...errors(401, 403) },
+        description:
+          'Needs an eID sign-in from the last REAUTH_MAX_AGE (default 10 minutes): older sessions answer 403 reauthentication_required.',
       },
     },
     async (req, reply) => {
+      // Step-up: a stolen or long-lived token alone cannot erase the account.
+      ctx.sessions.requireRecentSignIn(authOf(req));
       const result = await ctx.dataRights.eraseAccount(scopeOf(req), clientInfo(req).ip);
       if (surface === 'web') clearWebCookie(reply, ctx.config);
       return result;

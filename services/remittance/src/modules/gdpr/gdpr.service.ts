@@ -7,6 +7,8 @@ import * as complaints from './complaints.repository.js';
 import * as consents from './consents.repository.js';
 import { COMPLAINT_COMMITMENT, COMPLAINT_DESCRIPTION_MAX, COMPLAINT_SUBJECT_MAX } from './gdpr.schemas.js';
 
+const NESTED_MESSAGE = 'is HTML-encoded too many times over to be read as plain text';
+
 export function toConsentRecord(c: GdprConsent) {
   return {
     id: c.id,
@@ -51,6 +53,10 @@ export class GdprService {
   async createComplaint(user: UserScope, input: { category: ComplaintCategory; subject: string; description: string }) {
     const subject = toPlainText(input.subject);
     const description = toPlainText(input.description);
+    const nested: ErrorDetail[] = [];
+    if (subject === null) nested.push({ field: 'subject', message: NESTED_MESSAGE });
+    if (description === null) nested.push({ field: 'description', message: NESTED_MESSAGE });
+    if (subject === null || description === null) throw validationError('Some fields are not plain text', nested);
     const empty: ErrorDetail[] = [];
     if (!subject) empty.push({ field: 'subject', message: 'is empty (after removing HTML)' });
     if (!description) empty.push({ field: 'description', message: 'is empty (after removing HTML)' });

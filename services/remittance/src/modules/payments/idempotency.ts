@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { withCommit } from '@app/shared/db/database';
 import { CompiledQuery, type Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
@@ -69,16 +68,15 @@ export async function claimIdempotencyKey(
 
 const STORE_SQL = `UPDATE idempotency_keys SET status_code = $3, response = $4::jsonb WHERE user_id = $1 AND key = $2`;
 
-/** The first response under the key; `last` marks it the transaction's last statement (COMMIT rides with it). */
+/** The first response under the key. */
 export async function storeIdempotentResponse(
   db: Kysely<DB>,
   userId: string,
   key: string,
   response: StoredResponse,
-  last = false,
 ): Promise<void> {
   const q = CompiledQuery.raw(STORE_SQL, [userId, key, response.statusCode, JSON.stringify(response.body)]);
-  await db.executeQuery(last ? withCommit(q) : q);
+  await db.executeQuery(q);
 }
 
 /** Housekeeping: keys past the window are of no use any more. */

@@ -3,7 +3,7 @@ import { newId } from '@app/shared/secrets';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import type { UserScope } from '../../db/user-scope.js';
-import { AppError, notFound, unauthorized, validationError } from '../../errors.js';
+import { AppError, badRequest, notFound, unauthorized, validationError } from '../../errors.js';
 import { remittanceEta } from '../../lib/corridors.js';
 import { checkAmount, toNumber } from '../../lib/validation.js';
 import { isLiveSession, type SessionProof } from '../auth/sessions.repository.js';
@@ -11,6 +11,7 @@ import { type NotificationText, texts } from '../notifications/notification-text
 import { insertNotification, newNotificationId } from '../notifications/notifications.repository.js';
 import { type OpenBankingProvider, ProviderError } from '../open-banking/providers/provider.js';
 import { claimIdempotencyKey, requestHash, type StoredResponse, storeIdempotentResponse } from './idempotency.js';
+import type { NewTransaction } from './payments.repository.js';
 import * as repo from './payments.repository.js';
 
 export const REMITTANCE_FEE_RATE = '0.005';
@@ -77,6 +78,14 @@ export function shortName(first: string, last: string): string {
  * Payments run in the payer's UserScope. The settlement job works across users as the login role
  * (`system`), which row-level security does not restrict.
  */
+/** What a payment's body gets from the transaction around it (PaymentsService.inPaymentTransaction). */
+interface PaymentStep {
+  /** Runs the payment's final statement; it ends the transaction when no response is stored after it. */
+  final<T>(last: () => Promise<T>): Promise<T>;
+  /** The session was checked with the Idempotency-Key: the payment's own statements need not. */
+  sessionChecked: boolean;
+}
+
 export class PaymentsService {
   constructor(
     private readonly system: Kysely<DB>,
@@ -105,9 +114,10 @@ export class PaymentsService {
       };
     }
     const recipientId = input.recipientId;
+    // R2: a missing field is 400 bad_request, a conditionally required one too (issue 25 item 3).
     if (!recipientId)
-      throw validationError('recipientId is required for a remittance', [
-        { field: 'recipientId', message: 'required' },
+      throw badRequest('recipientId is required for a remittance', [
+        { field: 'recipientId', message: 'is required when type is remittance' },
       ]);
     const ctx = await user.run((db) => repo.remitContext(db, user.userId, recipientId, null));
     if (!ctx?.recipient_id || !ctx.recipient_country || !ctx.recipient_currency) throw notFound('Recipient not found');
@@ -155,13 +165,13 @@ export class PaymentsService {
     const totalText = total.toFixed(2);
     const hash = idempotencyKey ? requestHash('remittance', input) : '';
 
-    return this.inPaymentTransaction(user, idempotencyKey, hash, proof, async (trx, last, checked) => {
+    return this.inPaymentTransaction(user, idempotencyKey, hash, proof, async (trx, step) => {
       const ctx = await repo.remitContext(
         trx,
         userId,
         input.recipientId,
         input.bankAccountId ?? null,
-        checked ? null : proof,
+        step.sessionChecked ? null : proof,
       );
       if (!ctx?.session_live) throw unauthorized('Session revoked or expired');
       if (
@@ -192,30 +202,27 @@ export class PaymentsService {
         creditorAccount: ctx.recipient_account,
         creditorName: ctx.recipient_name,
       });
-      const tx = await repo.debitAndRecord(
-        trx,
-        userId,
-        {
-          id,
-          type: 'remittance',
-          status: 'processing',
-          bankAccountId: account.account_id,
-          recipientId: ctx.recipient_id,
-          merchantId: null,
-          recipientName: ctx.recipient_name,
-          recipientCountry: ctx.recipient_country,
-          fromAccount: account.bank_name!,
-          sendAmount: amount.toFixed(2),
-          receiveAmount: money(amount.times(ctx.rate)).toFixed(2),
-          receiveCurrency: ctx.recipient_currency,
-          exchangeRate: ctx.rate,
-          fee: fee.toFixed(2),
-          total: totalText,
-          eta,
-          completedAt: null,
-        },
-        { provider: this.provider.name, externalPaymentId: paymentId },
-        last,
+      const record: NewTransaction = {
+        id,
+        type: 'remittance',
+        status: 'processing',
+        bankAccountId: account.account_id,
+        recipientId: ctx.recipient_id,
+        merchantId: null,
+        recipientName: ctx.recipient_name,
+        recipientCountry: ctx.recipient_country,
+        fromAccount: account.bank_name!,
+        sendAmount: amount.toFixed(2),
+        receiveAmount: money(amount.times(ctx.rate)).toFixed(2),
+        receiveCurrency: ctx.recipient_currency,
+        exchangeRate: ctx.rate,
+        fee: fee.toFixed(2),
+        total: totalText,
+        eta,
+        completedAt: null,
+      };
+      const tx = await step.final(() =>
+        repo.debitAndRecord(trx, userId, record, { provider: this.provider.name, externalPaymentId: paymentId }),
       );
       if (!tx) throw insufficientBalance();
       return {
@@ -320,26 +327,29 @@ export class PaymentsService {
 
   /**
    * One transaction around the payment, with the Idempotency-Key taken (or replayed) first.
-   * `pay` gets `last`: true when its final statement ends the transaction (no key to store
-   * after it), so that statement carries the COMMIT (withCommit); with a key, storing the
-   * response does. With a key and a SessionProof, the session is checked before the key (a
-   * replay answers nothing to a dead session), and `pay` gets `checked` = true.
+   * The transaction's last statement carries its COMMIT (end.commitWith): without a key, the
+   * payment's final statement (`step.final`); with one, storing the response. With a key and a
+   * SessionProof, the session is checked before the key (a replay answers nothing to a dead
+   * session), and `step.sessionChecked` is true.
    */
   private async inPaymentTransaction(
     user: UserScope,
     key: string | null,
     hash: string,
     proof: SessionProof | null,
-    pay: (trx: Kysely<DB>, last: boolean, checked: boolean) => Promise<StoredResponse>,
+    pay: (trx: Kysely<DB>, step: PaymentStep) => Promise<StoredResponse>,
   ): Promise<StoredResponse> {
-    const response = await user.transaction(async (trx) => {
+    const response = await user.transaction(async (trx, end) => {
       if (key) {
         if (proof && !(await isLiveSession(trx, user.userId, proof))) throw unauthorized('Session revoked or expired');
         const first = await claimIdempotencyKey(trx, user.userId, key, hash, new Date());
         if (first) return first;
       }
-      const response = await pay(trx, key === null, key !== null);
-      if (key) await storeIdempotentResponse(trx, user.userId, key, response, true);
+      const response = await pay(trx, {
+        final: key ? (last) => last() : end.commitWith,
+        sessionChecked: key !== null,
+      });
+      if (key) await end.commitWith(() => storeIdempotentResponse(trx, user.userId, key, response));
       return response;
     });
     this.balancesMoved(user.userId);

@@ -91,3 +91,30 @@ export async function findUserLanguage(db: Kysely<DB>, userId: string): Promise<
   const row = await db.selectFrom('user_settings').select('language').where('user_id', '=', userId).executeTakeFirst();
   return row?.language ?? 'nb';
 }
+
+/**
+ * What a receipt names besides the transaction row: the sender's names and paying account, and
+ * the account the money went to (the recipient's, or for a QR payment the merchant's through
+ * payable_merchant(), null once that merchant's owner is erased). One round trip.
+ */
+export async function findReceiptParties(db: Kysely<DB>, userId: string, t: Transaction) {
+  const row = await db
+    .selectFrom('users as u')
+    .leftJoin('bank_accounts as a', (j) => j.onRef('a.user_id', '=', 'u.id').on('a.id', '=', t.bank_account_id))
+    .leftJoin('recipients as r', (j) => j.onRef('r.user_id', '=', 'u.id').on('r.id', '=', t.recipient_id ?? ''))
+    .leftJoin(sql<{ bank_account: string }>`payable_merchant(${t.merchant_id ?? ''})`.as('m'), (j) => j.onTrue())
+    .select([
+      'u.first_name',
+      'u.last_name',
+      'a.account_number',
+      'r.bank_account as recipient_account',
+      'm.bank_account as merchant_account',
+    ])
+    .where('u.id', '=', userId)
+    .executeTakeFirst();
+  return {
+    senderName: [row?.first_name, row?.last_name].filter(Boolean).join(' ') || null,
+    senderAccount: row?.account_number ?? null,
+    recipientAccount: (t.type === 'remittance' ? row?.recipient_account : row?.merchant_account) ?? null,
+  };
+}

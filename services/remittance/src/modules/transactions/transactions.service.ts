@@ -1,8 +1,10 @@
+import type { Config } from '../../config.js';
 import type { Transaction } from '../../db/schema.js';
 import type { UserScope } from '../../db/user-scope.js';
 import { notFound } from '../../errors.js';
 import { toNumber } from '../../lib/validation.js';
 import { type Receipt, renderReceiptPdf } from './receipt-pdf.js';
+import { maskAccount, receiptReference } from './receipt-reference.js';
 import * as repo from './transactions.repository.js';
 
 function toDetail(t: Transaction) {
@@ -36,7 +38,7 @@ function toReceipt(t: Transaction): Receipt {
     receiveAmount: toNumber(t.receive_amount),
     receiveCurrency: t.receive_currency,
     recipient: { name: t.recipient_name, countryCode: t.recipient_country },
-    reference: t.reference,
+    reference: receiptReference(t),
     status: t.status,
     estimatedCompletion: t.status === 'processing' ? t.eta : null,
     completedAt: t.completed_at?.toISOString() ?? null,
@@ -58,6 +60,8 @@ const summaryOf = (r: repo.SummaryRow) => ({
 
 /** Every operation runs in the caller's UserScope (row-level security as that user). */
 export class TransactionsService {
+  constructor(private readonly issuer: Config['receiptIssuer']) {}
+
   async list(user: UserScope, filter: repo.TransactionFilter, page: { page: number; limit: number; offset: number }) {
     const { rows, total } = await user.run((db) =>
       repo.listTransactions(db, user.userId, filter, page.limit, page.offset),
@@ -95,10 +99,25 @@ export class TransactionsService {
   }
 
   async receiptPdf(user: UserScope, transactionId: string): Promise<{ pdf: Buffer; filename: string }> {
-    const { t, language } = await user.run(async (db) => ({
-      t: found(await repo.findTransaction(db, user.userId, transactionId)),
-      language: await repo.findUserLanguage(db, user.userId),
-    }));
-    return { pdf: await renderReceiptPdf(toReceipt(t), t.total, language), filename: `receipt-${t.id}.pdf` };
+    const { t, language, parties } = await user.run(async (db) => {
+      const t = found(await repo.findTransaction(db, user.userId, transactionId));
+      const language = await repo.findUserLanguage(db, user.userId);
+      return { t, language, parties: await repo.findReceiptParties(db, user.userId, t) };
+    });
+    const pdf = await renderReceiptPdf(
+      toReceipt(t),
+      t.total,
+      language,
+      {
+        sender: {
+          name: parties.senderName,
+          bank: t.from_account,
+          account: parties.senderAccount ? maskAccount(parties.senderAccount) : null,
+        },
+        recipientAccount: parties.recipientAccount ? maskAccount(parties.recipientAccount) : null,
+      },
+      this.issuer,
+    );
+    return { pdf, filename: `receipt-${t.id}.pdf` };
   }
 }

@@ -1,11 +1,23 @@
 import type { Kysely } from 'kysely';
 import type { DB, NewUser, User } from '../../db/schema.js';
 
-export async function findLiveUserByNationalIdHash(db: Kysely<DB>, hash: string): Promise<User | undefined> {
+/**
+ * The live user with this national id: its keyed hash (version 2), or its unkeyed SHA-256
+ * (version 1) while the start-up rewrap has not reached the row yet.
+ */
+export async function findLiveUserByNationalIdHash(
+  db: Kysely<DB>,
+  hash: { keyed: string; legacy: string },
+): Promise<User | undefined> {
   return db
     .selectFrom('users')
     .selectAll()
-    .where('national_id_hash', '=', hash)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('national_id_hash', '=', hash.keyed), eb('national_id_hash_version', '=', 2)]),
+        eb.and([eb('national_id_hash', '=', hash.legacy), eb('national_id_hash_version', '=', 1)]),
+      ]),
+    )
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
 }

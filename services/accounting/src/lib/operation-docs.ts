@@ -1,0 +1,256 @@
+import type { OperationDoc } from '@app/shared/openapi';
+
+const INVOICE_EXAMPLE = {
+  customerId: '0b6f4a1e-6c0e-4b7a-9a51-3f3f7d1c2a10',
+  invoiceDate: '2026-03-10',
+  dueDate: '2026-04-09',
+  currencyCode: 'RSD',
+  items: [{ description: 'Konsultantske usluge', quantity: 2, unitPrice: 1500, taxRate: 20 }],
+  notes: 'Hvala na saradnji.',
+};
+
+/**
+ * The summary and description of every operation of the API (issue 25 item 6), keyed by
+ * `METHOD /path` as the router knows it; the main operations carry an example request and answer.
+ * The OpenAPI walk (test/openapi-docs.test.ts) fails on an operation missing here.
+ */
+export const OPERATION_DOCS: Record<string, OperationDoc> = {
+  'GET /health': {
+    summary: 'Health check',
+    description: 'Answers 200 when the database answers, 503 when it does not (G11).',
+  },
+  'POST /api/v1/auth/register': {
+    summary: 'Register an organization and its owner',
+    description:
+      'Creates the organization, its default chart of accounts and tax rates, and the owner; answers the tokens and sets the refresh cookie.',
+    requestExample: {
+      organizationName: 'Primer d.o.o.',
+      country: 'RS',
+      baseCurrency: 'RSD',
+      language: 'sr',
+      email: 'vlasnik@primer.rs',
+      password: 'Correct-Horse-9',
+      fullName: 'Petar Petrović',
+    },
+  },
+  'POST /api/v1/auth/login': {
+    summary: 'Sign in',
+    description:
+      'E-mail and password (and a 2FA code when enabled); answers an access token and sets the refresh cookie.',
+    requestExample: { email: 'vlasnik@primer.rs', password: 'Correct-Horse-9' },
+  },
+  'POST /api/v1/auth/verify-2fa': {
+    summary: 'Sign in with a two-factor code',
+    description: 'Like login, with the TOTP code; a code is never accepted twice.',
+  },
+  'POST /api/v1/auth/refresh': {
+    summary: 'Rotate the refresh token',
+    description: 'Issues a new access token and refresh token; a rotated-out token revokes the whole login.',
+  },
+  'POST /api/v1/auth/logout': { summary: 'Sign out', description: 'Revokes the login the request was made with.' },
+  'GET /api/v1/auth/me': { summary: 'The signed-in user', description: 'The user, their role and organization.' },
+  'PUT /api/v1/auth/me': {
+    summary: 'Update the signed-in user',
+    description: 'Full name and, for Croatian organizations, the operator OIB used on e-invoices.',
+  },
+  'PUT /api/v1/auth/password': {
+    summary: 'Change the password',
+    description: 'Needs the current password; revokes every refresh token of the user.',
+  },
+  'POST /api/v1/auth/2fa/setup': {
+    summary: 'Start two-factor setup',
+    description: 'Answers a new TOTP secret and its otpauth URL.',
+  },
+  'POST /api/v1/auth/2fa/enable': {
+    summary: 'Enable two-factor sign-in',
+    description: 'Confirms the secret with a current code.',
+  },
+  'POST /api/v1/auth/2fa/disable': { summary: 'Disable two-factor sign-in', description: 'Needs a current code.' },
+  'POST /api/v1/auth/accept-invite': {
+    summary: 'Accept an invitation',
+    description: 'Sets the invited user’s password and signs them in (201).',
+  },
+  'GET /api/v1/organization': {
+    summary: 'The organization',
+    description: 'Name, country, base currency, language and seller data.',
+  },
+  'PUT /api/v1/organization': {
+    summary: 'Update the organization',
+    description: 'Owner and admin; the base currency cannot change once postings exist.',
+  },
+  'GET /api/v1/users': {
+    summary: 'List users',
+    description: 'Active users of the organization, invited ones included.',
+  },
+  'POST /api/v1/users/invite': {
+    summary: 'Invite a user',
+    description: 'Answers the invitation link; an e-mail address registered anywhere is 409.',
+    requestExample: { email: 'knjigovodja@primer.rs', fullName: 'Ana Anić', role: 'accountant' },
+  },
+  'PUT /api/v1/users/:id/role': { summary: 'Change a user’s role', description: 'The owner’s role never changes.' },
+  'DELETE /api/v1/users/:id': {
+    summary: 'Remove a user',
+    description: 'Deactivates the user and revokes their logins.',
+  },
+  'GET /api/v1/audit-log': {
+    summary: 'Audit log',
+    description: 'Every insert, update and delete on the organization’s tables, paginated and filtered (owner, admin).',
+  },
+  'GET /api/v1/currencies': { summary: 'List currencies', description: 'Codes, names and decimal places.' },
+  'GET /api/v1/exchange-rates': {
+    summary: 'Exchange rate on a date',
+    description: 'The rate in force on the date (the latest on or before it); 404 when none exists.',
+  },
+  'POST /api/v1/exchange-rates': { summary: 'Record a manual rate', description: 'Owner and admin; source manual.' },
+  'GET /api/v1/contacts': {
+    summary: 'List contacts',
+    description: 'Customers and vendors, paginated, filtered and searched.',
+  },
+  'POST /api/v1/contacts': {
+    summary: 'Create a contact',
+    description: 'A customer, vendor or both; RS and HR tax numbers are checked.',
+    requestExample: {
+      type: 'customer',
+      name: 'Kupac d.o.o.',
+      email: 'kupac@example.rs',
+      country: 'RS',
+      paymentTerms: 30,
+    },
+  },
+  'GET /api/v1/contacts/:id': { summary: 'Get a contact', description: 'One contact of the organization.' },
+  'PUT /api/v1/contacts/:id': { summary: 'Update a contact', description: 'Changes the fields sent.' },
+  'DELETE /api/v1/contacts/:id': {
+    summary: 'Delete a contact',
+    description: 'Refused while it has invoices that are not cancelled or expenses that are not rejected.',
+  },
+  'GET /api/v1/accounts': { summary: 'Chart of accounts', description: 'Accounts with their current balances.' },
+  'GET /api/v1/accounts/:id': { summary: 'Get an account', description: 'One account with its balance.' },
+  'POST /api/v1/accounts': { summary: 'Create an account', description: 'Code unique in the organization.' },
+  'PUT /api/v1/accounts/:id': {
+    summary: 'Update an account',
+    description: 'An account with postings cannot be deactivated.',
+  },
+  'GET /api/v1/transactions': {
+    summary: 'List ledger postings',
+    description: 'Paginated and filtered by date, account and reference.',
+  },
+  'GET /api/v1/transactions/:id': { summary: 'Get a posting', description: 'One ledger posting.' },
+  'POST /api/v1/transactions': {
+    summary: 'Post a manual entry',
+    description: 'One debit and one credit account; the rate is the one in force on the date.',
+  },
+  'POST /api/v1/transactions/:id/reverse': {
+    summary: 'Reverse a posting',
+    description: 'Writes a new posting with debit and credit swapped.',
+  },
+  'GET /api/v1/settings/tax-rates': { summary: 'Tax rates', description: 'The organization’s VAT rates.' },
+  'PUT /api/v1/settings/tax-rates': { summary: 'Replace the tax rates', description: 'Owner and admin.' },
+  'GET /api/v1/invoices': {
+    summary: 'List invoices',
+    description: 'Paginated, filtered by status, customer and dates.',
+  },
+  'POST /api/v1/invoices': {
+    summary: 'Create an invoice',
+    description:
+      'A draft with its items; totals are computed per line and rounded half-up, the number is INV-<year>-<sequence>.',
+    requestExample: INVOICE_EXAMPLE,
+  },
+  'GET /api/v1/invoices/:id': { summary: 'Get an invoice', description: 'The invoice with its items and totals.' },
+  'PUT /api/v1/invoices/:id': {
+    summary: 'Update a draft invoice',
+    description: 'Only drafts; totals and the exchange rate are recomputed.',
+    requestExample: INVOICE_EXAMPLE,
+  },
+  'PATCH /api/v1/invoices/:id/status': {
+    summary: 'Change an invoice’s status',
+    description:
+      'action send (posts the sale), mark-paid (posts the payment; paidAt required) or cancel (reverses the postings). An unknown action is 422; a known one not allowed in the status is 400 SVC-3004. Send takes no other field.',
+    requestExample: { action: 'mark-paid', paidAt: '2026-04-01' },
+  },
+  'POST /api/v1/invoices/:id/send': {
+    summary: 'E-mail an invoice',
+    description: 'Sends a draft (the send transition) or re-sends a sent one; the body is optional.',
+    requestExample: { to: 'kupac@example.rs', subject: 'Faktura INV-2026-0001' },
+  },
+  'GET /api/v1/invoices/:id/pdf': {
+    summary: 'Invoice PDF',
+    description: 'The A4 invoice in the organization’s language.',
+  },
+  'GET /api/v1/invoices/:id/ubl': {
+    summary: 'E-invoice (UBL)',
+    description: 'SEF srbdt (RS), CIUS-HR (HR) or EN 16931 (BA), from sent on; 422 names missing data.',
+  },
+  'GET /api/v1/invoices/:id/credit-note/ubl': {
+    summary: 'Credit note (UBL)',
+    description: 'For a cancelled invoice that had been sent: type 381 referring to it.',
+  },
+  'GET /api/v1/invoices/:id/payment-code': {
+    summary: 'Payment code image',
+    description: 'NBS IPS QR (RS) or HUB-3A PDF417 (HR) as PNG.',
+  },
+  'GET /api/v1/public/invoices/:token': {
+    summary: 'Public invoice link',
+    description: 'The PDF for the customer’s e-mail link (no sign-in); marks a sent invoice viewed.',
+  },
+  'GET /api/v1/alerts': {
+    summary: 'Alerts',
+    description: 'Failures the organization should know about (owner, admin).',
+  },
+  'GET /api/v1/expenses': { summary: 'List expenses', description: 'Paginated and filtered.' },
+  'POST /api/v1/expenses': {
+    summary: 'Record an expense',
+    description:
+      'JSON, or a multipart form with the same fields and the receipt in receiptFile (scanned, typed by content, at most 10 MB).',
+    requestExample: {
+      expenseDate: '2026-05-04',
+      category: 'Travel',
+      amount: 118.8,
+      taxAmount: 19.8,
+      description: 'Taxi',
+    },
+  },
+  'GET /api/v1/expenses/:id': { summary: 'Get an expense', description: 'One expense.' },
+  'PUT /api/v1/expenses/:id': {
+    summary: 'Update a pending expense',
+    description: 'JSON or multipart (a new receipt replaces the old one).',
+  },
+  'DELETE /api/v1/expenses/:id': { summary: 'Delete an expense', description: 'Pending or rejected expenses only.' },
+  'PATCH /api/v1/expenses/:id/approve': { summary: 'Approve an expense', description: 'Posts it to the ledger.' },
+  'PATCH /api/v1/expenses/:id/reject': { summary: 'Reject an expense', description: 'With an optional reason.' },
+  'PATCH /api/v1/expenses/:id/pay': {
+    summary: 'Pay an expense',
+    description: 'Posts the payment from a bank account.',
+  },
+  'GET /api/v1/expenses/:id/receipt': { summary: 'Expense receipt', description: 'The stored receipt file.' },
+  'GET /api/v1/bank-accounts': { summary: 'List bank accounts', description: 'With their balances.' },
+  'POST /api/v1/bank-accounts': { summary: 'Add a bank account', description: 'Linked to a ledger account.' },
+  'GET /api/v1/bank-accounts/:id/transactions': {
+    summary: 'Bank transactions',
+    description: 'Imported transactions with reconciliation suggestions for the page.',
+  },
+  'POST /api/v1/bank-accounts/:id/import': {
+    summary: 'Import a bank statement',
+    description:
+      'Multipart form with one CSV file (at most 5 MB); rows with errors are reported and skipped, duplicates counted.',
+    multipartFile: 'file',
+  },
+  'POST /api/v1/bank-accounts/:id/reconcile': {
+    summary: 'Reconcile a bank transaction',
+    description: 'Matches it with a ledger posting.',
+  },
+  'GET /api/v1/reports/dashboard': {
+    summary: 'Dashboard',
+    description: 'Month-to-date figures, receivables aging, 12 months of P&L.',
+  },
+  'GET /api/v1/reports/profit-loss': {
+    summary: 'Profit and loss',
+    description: 'Revenue and expenses per account in a period.',
+  },
+  'GET /api/v1/reports/balance-sheet': { summary: 'Balance sheet', description: 'Balances on a date.' },
+  'GET /api/v1/reports/cash-flow': { summary: 'Cash flow', description: 'Cash and bank movements in a period.' },
+  'GET /api/v1/reports/vat': {
+    summary: 'VAT report',
+    description: 'Output and input VAT in a period (JSON, CSV or PDF).',
+  },
+  'GET /api/v1/reports/trial-balance': { summary: 'Trial balance', description: 'Each account’s balance on a date.' },
+};

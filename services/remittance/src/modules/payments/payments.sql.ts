@@ -1,0 +1,63 @@
+/**
+ * The payments module's hand-written SQL: the statements tuned by hand where Kysely would cost a
+ * measured share of the request or job (docs/perf/). Everything else in the module goes through
+ * Kysely. test/hot-sql.test.ts runs the remittance statements on a migrated database and holds what comes back to the
+ * response schema of the route that serves it.
+ */
+import { liveSessionCondition } from '../auth/sessions.repository.js';
+
+/**
+ * Everything a remittance (and its fee disclosure) checks, in one precompiled statement: the
+ * user's KYC status, the recipient (the user's own, not deleted), the rate for its currency and
+ * the paying account with its consent ($3, or the primary when null). $1 user, $2 recipient.
+ * With a SessionProof ($4 token hash, $5 surface, $6 now) it also says whether the caller's
+ * session is live, so the payment route needs no session round trip of its own.
+ * One JSON column rather than sixteen: node-postgres's work per column of a result is a measurable
+ * part of a request (see the session look-ups); numerics travel as text inside it.
+ */
+export const REMIT_CONTEXT_SQL = `
+  SELECT json_build_object(
+    'session_live', CASE WHEN $4::text IS NULL THEN true ELSE ${liveSessionCondition('u.id', '$4', '$5', '$6')} END,
+    'kyc_status', u.kyc_status, 'recipient_id', r.id, 'recipient_name', r.name, 'recipient_country', r.country,
+    'recipient_currency', r.currency, 'recipient_account', r.bank_account, 'rate', er.rate::text,
+    'account_id', a.id, 'bank_name', a.bank_name, 'balance', a.balance::text, 'external_account_id', a.external_account_id,
+    'consent_status', c.status, 'consent_scope', c.scope, 'consent_expires_at', c.expires_at, 'external_consent_id', c.external_consent_id) AS context
+  FROM users u
+  LEFT JOIN recipients r ON r.user_id = u.id AND r.id = $2 AND r.deleted_at IS NULL
+  LEFT JOIN exchange_rates er ON er.currency = r.currency
+  LEFT JOIN bank_accounts a ON a.user_id = u.id AND (CASE WHEN $3::text IS NULL THEN a.is_primary ELSE a.id = $3::text END)
+  LEFT JOIN ob_consents c ON c.id = a.consent_id
+  WHERE u.id = $1 AND u.deleted_at IS NULL`;
+
+/**
+ * The debit (R9), the transaction row and its payment initiation in one precompiled statement:
+ * the conditional update (`balance >= total`) feeds both inserts, so concurrent payments can
+ * never take the cached balance below zero, and a refused debit writes nothing.
+ * $1 user, $2 account, $3 total, $4 id (also the reference), $5 type, $6 status, $7 recipient,
+ * $8 merchant, $9 name, $10 country, $11 from account, $12 send amount, $13 receive amount,
+ * $14 receive currency, $15 rate, $16 fee, $17 eta, $18 completedAt, $19 provider,
+ * $20 the provider's payment id.
+ */
+export const DEBIT_RECORD_SQL = `
+  WITH debit AS (
+    UPDATE bank_accounts SET balance = balance - $3::numeric
+    WHERE user_id = $1 AND id = $2 AND balance >= $3::numeric
+    RETURNING id
+  ), tx AS (
+    INSERT INTO transactions (id, user_id, type, status, bank_account_id, recipient_id, merchant_id, recipient_name,
+      recipient_country, from_account, send_amount, send_currency, receive_amount, receive_currency, exchange_rate,
+      fee, total, reference, eta, completed_at)
+    SELECT $4, $1, $5, $6, debit.id, $7, $8, $9, $10, $11, $12::numeric, 'NOK', $13::numeric, $14, $15::numeric,
+      $16::numeric, $3::numeric, $4, $17, $18::timestamptz
+    FROM debit
+    RETURNING id, status, receive_amount, receive_currency, exchange_rate, recipient_name, recipient_country, from_account, created_at
+  ), initiation AS (
+    INSERT INTO payment_initiations (transaction_id, user_id, provider, external_payment_id, amount)
+    SELECT tx.id, $1, $19, $20, $3::numeric FROM tx
+  )
+  SELECT json_build_object('id', id, 'status', status, 'receive_amount', receive_amount::text, 'receive_currency', receive_currency,
+    'exchange_rate', exchange_rate::text, 'recipient_name', recipient_name, 'recipient_country', recipient_country,
+    'from_account', from_account, 'created_at', to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) AS tx
+  FROM tx`;
+
+export const INITIATION_SQL = `INSERT INTO payment_initiations (transaction_id, user_id, provider, external_payment_id, amount) VALUES ($1, $2, $3, $4, $5::numeric)`;

@@ -1,0 +1,146 @@
+import type { OperationDoc } from '@app/shared/openapi';
+
+const GONE: OperationDoc = {
+  summary: 'Password sign-in (gone)',
+  description: 'Sign-in is by national eID only: 410 gone.',
+};
+
+/**
+ * The summary and description of every operation (issue 25 item 6), keyed by `METHOD /path` without
+ * the surface prefix: each route exists under /api (cookie) and /v1 (Bearer), R1. The main
+ * operations carry an example request. test/openapi-docs.test.ts fails on an operation missing here.
+ */
+export const OPERATION_DOCS: Record<string, OperationDoc> = {
+  'GET /health': { summary: 'Health check', description: '200 when the database answers, 503 when it does not (G11).' },
+  'GET /rates': { summary: 'Exchange rates', description: 'NOK rates of every corridor currency, with their age.' },
+  'GET /rates/:currency': {
+    summary: 'One exchange rate',
+    description: 'The NOK rate and fee of a currency; unknown: 404.',
+  },
+  'GET /auth/eid': { summary: 'Start eID sign-in (web)', description: 'Redirects to the eID provider (302).' },
+  'GET /auth/eid/initiate': {
+    summary: 'Start eID sign-in (mobile)',
+    description: 'Answers the provider URL to open; the app returns through its callback.',
+  },
+  'GET /auth/eid/callback': {
+    summary: 'eID callback (web)',
+    description: 'Ends in 302 /dashboard with the app_token cookie, or /login?error=<code>.',
+  },
+  'POST /auth/eid/callback': {
+    summary: 'eID callback (mobile)',
+    description: 'Exchanges code and state for a token; errors as JSON (R3).',
+    requestExample: { code: 'c0d3', state: 's7a7e', platform: 'mobile' },
+  },
+  'GET /auth/eid/mock/authorize': {
+    summary: 'Mock eID provider',
+    description: 'Development only (EID_MOCK): answers 302 to the redirect URI with a code.',
+  },
+  'GET /auth/me': { summary: 'The signed-in user', description: 'The user with their bank accounts.' },
+  'POST /auth/logout': { summary: 'Sign out', description: 'Revokes every session and clears the cookie.' },
+  'POST /auth/refresh': {
+    summary: 'Renew the token',
+    description: 'Revokes the presented session and issues a new one.',
+  },
+  'POST /auth/login': GONE,
+  'POST /auth/register': GONE,
+  'POST /auth/verify-otp': GONE,
+  'POST /open-banking/consents': {
+    summary: 'Link a bank',
+    description: 'Creates a consent and answers the bank’s authorize URL.',
+    requestExample: { scope: 'AISP+PISP' },
+  },
+  'GET /open-banking/consents': { summary: 'Bank consents', description: 'The user’s consents and their states.' },
+  'DELETE /open-banking/consents/:id': {
+    summary: 'Revoke a consent',
+    description: 'The bank’s balances stop refreshing.',
+  },
+  'GET /open-banking/callback': {
+    summary: 'Bank consent callback',
+    description: 'Activates the consent, links the accounts and redirects to the app.',
+  },
+  'GET /open-banking/sandbox/authorize': {
+    summary: 'Sandbox bank consent page',
+    description: 'Development only: approves the consent and redirects to the callback.',
+  },
+  'GET /bank-accounts': {
+    summary: 'Bank accounts',
+    description: 'Linked accounts with cached balances (stale when the consent ended).',
+  },
+  'POST /bank-accounts/:id/primary': { summary: 'Make an account primary', description: 'Payments use it by default.' },
+  'POST /bank-accounts/:id/refresh': {
+    summary: 'Refresh a balance',
+    description: 'Reads the balance from the bank now.',
+  },
+  'GET /consents': { summary: 'Privacy consents', description: 'The user’s GDPR consents.' },
+  'POST /consents': { summary: 'Grant or withdraw a consent', description: 'One record per consent type.' },
+  'GET /complaints': { summary: 'Complaints', description: 'The user’s complaints.' },
+  'GET /complaints/:id': { summary: 'One complaint', description: 'A complaint of the user.' },
+  'POST /complaints': {
+    summary: 'File a complaint',
+    description: 'Category, subject and description; stored as plain text.',
+    requestExample: { category: 'transaction', subject: 'Late transfer', description: 'Sent on Monday, not arrived.' },
+  },
+  'GET /user/data-export': {
+    summary: 'Export my data',
+    description: 'Every personal record of the user (GDPR access).',
+  },
+  'GET /user/data-export/download': { summary: 'Download my data', description: 'The export as a JSON file.' },
+  'DELETE /user/account': {
+    summary: 'Erase my account',
+    description: 'Soft delete; sessions and consents revoked (R6).',
+  },
+  'GET /cards': { summary: 'Cards', description: 'Feature-flagged (FEATURE_CARDS).' },
+  'POST /cards': { summary: 'Issue a card', description: 'A virtual card (FEATURE_CARDS).' },
+  'GET /cards/:id': { summary: 'One card', description: 'Masked number and security code (FEATURE_CARDS).' },
+  'PATCH /cards/:id': { summary: 'Freeze or unfreeze a card', description: 'FEATURE_CARDS.' },
+  'DELETE /cards/:id': { summary: 'Cancel a card', description: 'Final (FEATURE_CARDS).' },
+  'POST /cards/:id/physical': { summary: 'Order a physical card', description: 'FEATURE_PHYSICAL_CARDS.' },
+  'POST /cards/:id/pin': { summary: 'Set the PIN', description: 'FEATURE_CARD_PIN; never returned.' },
+  'GET /cards/:id/limits': { summary: 'Spending limits', description: 'FEATURE_SPENDING_LIMITS.' },
+  'PUT /cards/:id/limits': { summary: 'Set a spending limit', description: 'FEATURE_SPENDING_LIMITS.' },
+  'GET /recipients': { summary: 'Recipients', description: 'Saved recipients with masked accounts.' },
+  'POST /recipients': {
+    summary: 'Add a recipient',
+    description: 'Country and currency of a corridor (R10); the IBAN’s checksum is verified.',
+    requestExample: { name: 'Marko Marković', country: 'RS', currency: 'RSD', bankAccount: 'RS35260005601001611379' },
+  },
+  'DELETE /recipients/:id': { summary: 'Remove a recipient', description: 'Past transactions keep their data.' },
+  'POST /transactions/remittance': {
+    summary: 'Send money abroad',
+    description:
+      'Debits amount plus a 0.5 % fee atomically; Idempotency-Key makes a retry safe (R9). KYC approved required.',
+    requestExample: { recipientId: '0b6f4a1e-6c0e-4b7a-9a51-3f3f7d1c2a10', amount: 1000 },
+  },
+  'POST /transactions/qr-payment': {
+    summary: 'Pay a merchant by QR',
+    description: 'Debits amount plus a 1 % fee from the primary account; completes at once.',
+    requestExample: { merchantId: '0b6f4a1e-6c0e-4b7a-9a51-3f3f7d1c2a10', amount: 250 },
+  },
+  'POST /transactions/disclosure': {
+    summary: 'Fee and rate disclosure',
+    description: 'What a payment would cost and deliver; recipientId is required for a remittance (400 without it).',
+    requestExample: { type: 'remittance', amount: 1000, recipientId: '0b6f4a1e-6c0e-4b7a-9a51-3f3f7d1c2a10' },
+  },
+  'GET /transactions': { summary: 'Transactions', description: 'Paginated, filtered by type and status.' },
+  'GET /transactions/summary': { summary: 'Transaction summary', description: 'Totals of the user’s transactions.' },
+  'GET /transactions/:id': { summary: 'One transaction', description: 'A transaction of the user.' },
+  'GET /transactions/:id/receipt': { summary: 'Receipt', description: 'The receipt data of a transaction.' },
+  'GET /transactions/:id/receipt.pdf': { summary: 'Receipt PDF', description: 'The receipt as a PDF.' },
+  'POST /merchants/register': {
+    summary: 'Become a merchant',
+    description: 'Norwegian organization number checked (mod 11); answers the QR value.',
+    requestExample: { businessName: 'Kafé Nord AS', orgNumber: '923609016', bankAccount: 'NO9386011117947' },
+  },
+  'GET /merchants/dashboard': {
+    summary: 'Merchant dashboard',
+    description: 'Revenue, fees and next payout (Oslo time).',
+  },
+  'GET /merchants/qr': { summary: 'Merchant QR value', description: 'The app://pay/<merchantId> URI.' },
+  'GET /merchants/qr.png': { summary: 'Merchant QR (PNG)', description: 'The QR code rendered as PNG.' },
+  'GET /merchants/qr.svg': { summary: 'Merchant QR (SVG)', description: 'The QR code rendered as SVG.' },
+  'GET /merchants/transactions': { summary: 'Merchant payments', description: 'QR payments received.' },
+  'GET /notifications': { summary: 'Notifications', description: 'In Norwegian (R13); 404 when the feature is off.' },
+  'PATCH /notifications': { summary: 'Mark notifications read', description: 'Answers how many were updated.' },
+  'GET /settings': { summary: 'Settings', description: 'Language, currency and notification preferences.' },
+  'PATCH /settings': { summary: 'Change settings', description: 'Values from fixed lists (400 otherwise).' },
+};
