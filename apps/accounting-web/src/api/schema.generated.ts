@@ -8,6 +8,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Health check
+         * @description Answers 200 when the database answers, 503 when it does not (G11).
+         */
         get: {
             parameters: {
                 query?: never;
@@ -70,6 +74,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Register an organization and its owner
+         * @description Creates the organization, its default chart of accounts and tax rates, and the owner; answers the tokens and sets the refresh cookie.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -79,6 +87,17 @@ export interface paths {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "organizationName": "Primer d.o.o.",
+                     *       "country": "RS",
+                     *       "baseCurrency": "RSD",
+                     *       "language": "sr",
+                     *       "email": "vlasnik@primer.rs",
+                     *       "password": "Correct-Horse-9",
+                     *       "fullName": "Petar Petrović"
+                     *     }
+                     */
                     "application/json": {
                         organizationName: string;
                         /** @enum {unknown} */
@@ -200,6 +219,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Sign in
+         * @description E-mail and password (and a 2FA code when enabled); answers an access token and sets the refresh cookie.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -209,6 +232,12 @@ export interface paths {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "email": "vlasnik@primer.rs",
+                     *       "password": "Correct-Horse-9"
+                     *     }
+                     */
                     "application/json": {
                         /** Format: email */
                         email: string;
@@ -331,6 +360,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Sign in with a two-factor code
+         * @description Like login, with the TOTP code; a code is never accepted twice.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -462,7 +495,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Rotates the refresh token cookie and returns a new access token. */
+        /**
+         * Rotate the refresh token
+         * @description Issues a new access token and refresh token; a rotated-out token revokes the whole login. Rotates the refresh token cookie and returns a new access token.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -519,6 +555,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Sign out
+         * @description Revokes the login the request was made with.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -568,6 +608,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * The signed-in user
+         * @description The user, their role and organization.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -641,6 +685,10 @@ export interface paths {
                 };
             };
         };
+        /**
+         * Update the signed-in user
+         * @description Full name and, for Croatian organizations, the operator OIB used on e-invoices.
+         */
         put: {
             parameters: {
                 query?: never;
@@ -754,6 +802,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /**
+         * Change the password
+         * @description Needs the current password; revokes every refresh token of the user.
+         */
         put: {
             parameters: {
                 query?: never;
@@ -831,6 +883,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Start two-factor setup
+         * @description Answers a new TOTP secret and its otpauth URL.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -905,6 +961,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Enable two-factor sign-in
+         * @description Confirms the secret with a current code.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -984,6 +1044,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Disable two-factor sign-in
+         * @description Needs a current code.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -1012,6 +1076,24 @@ export interface paths {
                 };
                 /** @description Catalog error (A1) */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1063,6 +1145,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Accept an invitation
+         * @description Sets the invited user’s password and signs them in (201).
+         */
         post: {
             parameters: {
                 query?: never;
@@ -1153,6 +1239,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * The organization
+         * @description Name, country, base currency, language and seller data.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -1242,6 +1332,10 @@ export interface paths {
                 };
             };
         };
+        /**
+         * Update the organization
+         * @description Owner and admin; the base currency cannot change once postings exist.
+         */
         put: {
             parameters: {
                 query?: never;
@@ -1381,6 +1475,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List users
+         * @description Active users of the organization, invited ones included.
+         */
         get: {
             parameters: {
                 query?: {
@@ -1467,6 +1565,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Invite a user
+         * @description Answers the invitation link; an e-mail address registered anywhere is 409.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -1476,6 +1578,13 @@ export interface paths {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "email": "knjigovodja@primer.rs",
+                     *       "fullName": "Ana Anić",
+                     *       "role": "accountant"
+                     *     }
+                     */
                     "application/json": {
                         /** Format: email */
                         email: string;
@@ -1593,6 +1702,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /**
+         * Change a user’s role
+         * @description The owner’s role never changes.
+         */
         put: {
             parameters: {
                 query?: never;
@@ -1720,6 +1833,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
+        /**
+         * Remove a user
+         * @description Deactivates the user and revokes their logins.
+         */
         delete: {
             parameters: {
                 query?: never;
@@ -1806,6 +1923,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Audit log
+         * @description Every insert, update and delete on the organization’s tables, paginated and filtered (owner, admin).
+         */
         get: {
             parameters: {
                 query?: {
@@ -1929,6 +2050,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List currencies
+         * @description Codes, names and decimal places.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -2008,6 +2133,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Exchange rate on a date
+         * @description The rate in force on the date (the latest on or before it); 404 when none exists.
+         */
         get: {
             parameters: {
                 query: {
@@ -2116,6 +2245,10 @@ export interface paths {
             };
         };
         put?: never;
+        /**
+         * Record a manual rate
+         * @description Owner and admin; source manual.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -2224,6 +2357,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List contacts
+         * @description Customers and vendors, paginated, filtered and searched.
+         */
         get: {
             parameters: {
                 query?: {
@@ -2355,6 +2492,10 @@ export interface paths {
             };
         };
         put?: never;
+        /**
+         * Create a contact
+         * @description A customer, vendor or both; RS and HR tax numbers are checked.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -2364,6 +2505,15 @@ export interface paths {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "customer",
+                     *       "name": "Kupac d.o.o.",
+                     *       "email": "kupac@example.rs",
+                     *       "country": "RS",
+                     *       "paymentTerms": 30
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {unknown} */
                         type: "customer" | "vendor" | "both";
@@ -2481,6 +2631,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get a contact
+         * @description One contact of the organization.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -2576,6 +2730,10 @@ export interface paths {
                 };
             };
         };
+        /**
+         * Update a contact
+         * @description Changes the fields sent.
+         */
         put: {
             parameters: {
                 query?: never;
@@ -2710,6 +2868,10 @@ export interface paths {
             };
         };
         post?: never;
+        /**
+         * Delete a contact
+         * @description Refused while it has invoices that are not cancelled or expenses that are not rejected.
+         */
         delete: {
             parameters: {
                 query?: never;
@@ -2814,6 +2976,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Chart of accounts
+         * @description Accounts with their current balances.
+         */
         get: {
             parameters: {
                 query?: {
@@ -2909,6 +3075,10 @@ export interface paths {
             };
         };
         put?: never;
+        /**
+         * Create an account
+         * @description Code unique in the organization.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -3057,6 +3227,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get an account
+         * @description One account with its balance.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -3148,6 +3322,10 @@ export interface paths {
                 };
             };
         };
+        /**
+         * Update an account
+         * @description An account with postings cannot be deactivated.
+         */
         put: {
             parameters: {
                 query?: never;
@@ -3296,6 +3474,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List ledger postings
+         * @description Paginated and filtered by date, account and reference.
+         */
         get: {
             parameters: {
                 query?: {
@@ -3431,6 +3613,10 @@ export interface paths {
             };
         };
         put?: never;
+        /**
+         * Post a manual entry
+         * @description One debit and one credit account; the rate is the one in force on the date.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -3574,6 +3760,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get a posting
+         * @description One ledger posting.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -3690,6 +3880,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Reverse a posting
+         * @description Writes a new posting with debit and credit swapped.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -3827,6 +4021,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Tax rates
+         * @description The organization’s VAT rates.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -3892,6 +4090,10 @@ export interface paths {
                 };
             };
         };
+        /**
+         * Replace the tax rates
+         * @description Owner and admin.
+         */
         put: {
             parameters: {
                 query?: never;
@@ -4000,6 +4202,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List invoices
+         * @description Paginated, filtered by status, customer and dates.
+         */
         get: {
             parameters: {
                 query?: {
@@ -4124,6 +4330,10 @@ export interface paths {
             };
         };
         put?: never;
+        /**
+         * Create an invoice
+         * @description A draft with its items; totals are computed per line and rounded half-up, the number is INV-<year>-<sequence>.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -4133,6 +4343,23 @@ export interface paths {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "customerId": "0b6f4a1e-6c0e-4b7a-9a51-3f3f7d1c2a10",
+                     *       "invoiceDate": "2026-03-10",
+                     *       "dueDate": "2026-04-09",
+                     *       "currencyCode": "RSD",
+                     *       "items": [
+                     *         {
+                     *           "description": "Konsultantske usluge",
+                     *           "quantity": 2,
+                     *           "unitPrice": 1500,
+                     *           "taxRate": 20
+                     *         }
+                     *       ],
+                     *       "notes": "Hvala na saradnji."
+                     *     }
+                     */
                     "application/json": {
                         /** Format: uuid */
                         customerId: string;
@@ -4297,6 +4524,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get an invoice
+         * @description The invoice with its items and totals.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -4413,6 +4644,10 @@ export interface paths {
                 };
             };
         };
+        /**
+         * Update a draft invoice
+         * @description Only drafts; totals and the exchange rate are recomputed.
+         */
         put: {
             parameters: {
                 query?: never;
@@ -4424,6 +4659,23 @@ export interface paths {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "customerId": "0b6f4a1e-6c0e-4b7a-9a51-3f3f7d1c2a10",
+                     *       "invoiceDate": "2026-03-10",
+                     *       "dueDate": "2026-04-09",
+                     *       "currencyCode": "RSD",
+                     *       "items": [
+                     *         {
+                     *           "description": "Konsultantske usluge",
+                     *           "quantity": 2,
+                     *           "unitPrice": 1500,
+                     *           "taxRate": 20
+                     *         }
+                     *       ],
+                     *       "notes": "Hvala na saradnji."
+                     *     }
+                     */
                     "application/json": {
                         /** Format: uuid */
                         customerId: string;
@@ -4613,6 +4865,10 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
+        /**
+         * Change an invoice’s status
+         * @description action send (posts the sale), mark-paid (posts the payment; paidAt required) or cancel (reverses the postings). An unknown action is 422; a known one not allowed in the status is 400 SVC-3004. Send takes no other field.
+         */
         patch: {
             parameters: {
                 query?: never;
@@ -4624,8 +4880,15 @@ export interface paths {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "action": "mark-paid",
+                     *       "paidAt": "2026-04-01"
+                     *     }
+                     */
                     "application/json": {
-                        action: string;
+                        /** @enum {unknown} */
+                        action: "send" | "mark-paid" | "cancel";
                         paidAt?: string;
                         bankAccountId?: string | null;
                     };
@@ -4802,6 +5065,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * E-mail an invoice
+         * @description Sends a draft (the send transition) or re-sends a sent one; the body is optional.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -4813,6 +5080,12 @@ export interface paths {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "to": "kupac@example.rs",
+                     *       "subject": "Faktura INV-2026-0001"
+                     *     }
+                     */
                     "application/json": {
                         /** Format: email */
                         to?: string;
@@ -4959,6 +5232,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Invoice PDF
+         * @description The A4 invoice in the organization’s language.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -5050,6 +5327,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * E-invoice (UBL)
+         * @description SEF srbdt (RS), CIUS-HR (HR) or EN 16931 (BA), from sent on; 422 names missing data.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -5177,6 +5458,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Credit note (UBL)
+         * @description For a cancelled invoice that had been sent: type 381 referring to it.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -5304,6 +5589,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Payment code image
+         * @description NBS IPS QR (RS) or HUB-3A PDF417 (HR) as PNG.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -5413,6 +5702,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Public invoice link
+         * @description The PDF for the customer’s e-mail link (no sign-in); marks a sent invoice viewed.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -5468,6 +5761,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Alerts
+         * @description Failures the organization should know about (owner, admin).
+         */
         get: {
             parameters: {
                 query?: {
@@ -5579,6 +5876,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List expenses
+         * @description Paginated and filtered.
+         */
         get: {
             parameters: {
                 query?: {
@@ -5704,6 +6005,10 @@ export interface paths {
             };
         };
         put?: never;
+        /**
+         * Record an expense
+         * @description JSON, or a multipart form with the same fields and the receipt in receiptFile (scanned, typed by content, at most 10 MB).
+         */
         post: {
             parameters: {
                 query?: never;
@@ -5713,6 +6018,15 @@ export interface paths {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "expenseDate": "2026-05-04",
+                     *       "category": "Travel",
+                     *       "amount": 118.8,
+                     *       "taxAmount": 19.8,
+                     *       "description": "Taxi"
+                     *     }
+                     */
                     "application/json": {
                         vendorId?: string | null;
                         /** Format: date */
@@ -5724,7 +6038,21 @@ export interface paths {
                         paymentMethod?: string | null;
                         accountId?: string | null;
                         description?: string | null;
+                        /**
+                         * Format: binary
+                         * @description multipart only: the receipt, a PDF, PNG or JPEG file of at most 10 MB
+                         */
+                        receiptFile?: string;
                     };
+                    /**
+                     * @example {
+                     *       "expenseDate": "2026-05-04",
+                     *       "category": "Travel",
+                     *       "amount": 118.8,
+                     *       "taxAmount": 19.8,
+                     *       "description": "Taxi"
+                     *     }
+                     */
                     "multipart/form-data": {
                         vendorId?: string | null;
                         /** Format: date */
@@ -5736,6 +6064,11 @@ export interface paths {
                         paymentMethod?: string | null;
                         accountId?: string | null;
                         description?: string | null;
+                        /**
+                         * Format: binary
+                         * @description multipart only: the receipt, a PDF, PNG or JPEG file of at most 10 MB
+                         */
+                        receiptFile?: string;
                     };
                 };
             };
@@ -5916,6 +6249,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get an expense
+         * @description One expense.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -6018,6 +6355,10 @@ export interface paths {
                 };
             };
         };
+        /**
+         * Update a pending expense
+         * @description JSON or multipart (a new receipt replaces the old one).
+         */
         put: {
             parameters: {
                 query?: never;
@@ -6040,6 +6381,11 @@ export interface paths {
                         paymentMethod?: string | null;
                         accountId?: string | null;
                         description?: string | null;
+                        /**
+                         * Format: binary
+                         * @description multipart only: the receipt, a PDF, PNG or JPEG file of at most 10 MB
+                         */
+                        receiptFile?: string;
                     };
                     "multipart/form-data": {
                         vendorId?: string | null;
@@ -6052,6 +6398,11 @@ export interface paths {
                         paymentMethod?: string | null;
                         accountId?: string | null;
                         description?: string | null;
+                        /**
+                         * Format: binary
+                         * @description multipart only: the receipt, a PDF, PNG or JPEG file of at most 10 MB
+                         */
+                        receiptFile?: string;
                     };
                 };
             };
@@ -6238,6 +6589,10 @@ export interface paths {
             };
         };
         post?: never;
+        /**
+         * Delete an expense
+         * @description Pending or rejected expenses only.
+         */
         delete: {
             parameters: {
                 query?: never;
@@ -6348,6 +6703,10 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
+        /**
+         * Approve an expense
+         * @description Posts it to the ledger.
+         */
         patch: {
             parameters: {
                 query?: never;
@@ -6483,6 +6842,10 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
+        /**
+         * Reject an expense
+         * @description With an optional reason.
+         */
         patch: {
             parameters: {
                 query?: never;
@@ -6642,6 +7005,10 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
+        /**
+         * Pay an expense
+         * @description Posts the payment from a bank account.
+         */
         patch: {
             parameters: {
                 query?: never;
@@ -6797,6 +7164,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Expense receipt
+         * @description The stored receipt file.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -6888,6 +7259,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List bank accounts
+         * @description With their balances.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -6959,6 +7334,10 @@ export interface paths {
             };
         };
         put?: never;
+        /**
+         * Add a bank account
+         * @description Linked to a ledger account.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -7088,6 +7467,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Bank transactions
+         * @description Imported transactions with reconciliation suggestions for the page.
+         */
         get: {
             parameters: {
                 query?: {
@@ -7250,7 +7633,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Multipart form with one CSV file (any field name, e.g. "file"), at most 5 MB. */
+        /**
+         * Import a bank statement
+         * @description Multipart form with one CSV file (at most 5 MB); rows with errors are reported and skipped, duplicates counted. Multipart form with one CSV file (any field name, e.g. "file"), at most 5 MB.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -7260,7 +7646,14 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody: {
+                content: {
+                    "multipart/form-data": {
+                        /** Format: binary */
+                        file: string;
+                    };
+                };
+            };
             responses: {
                 /** @description Default Response */
                 200: {
@@ -7385,6 +7778,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Reconcile a bank transaction
+         * @description Matches it with a ledger posting.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -7556,6 +7953,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Dashboard
+         * @description Month-to-date figures, receivables aging, 12 months of P&L.
+         */
         get: {
             parameters: {
                 query?: {
@@ -7708,6 +8109,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Profit and loss
+         * @description Revenue and expenses per account in a period.
+         */
         get: {
             parameters: {
                 query?: {
@@ -7852,6 +8257,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Balance sheet
+         * @description Balances on a date.
+         */
         get: {
             parameters: {
                 query?: {
@@ -8032,6 +8441,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Cash flow
+         * @description Cash and bank movements in a period.
+         */
         get: {
             parameters: {
                 query?: {
@@ -8190,6 +8603,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * VAT report
+         * @description Output and input VAT in a period (JSON, CSV or PDF).
+         */
         get: {
             parameters: {
                 query?: {
@@ -8354,6 +8771,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Trial balance
+         * @description Each account’s balance on a date.
+         */
         get: {
             parameters: {
                 query?: {
