@@ -97,7 +97,13 @@ describe('the invitation link (W1)', () => {
   it('allows the Vite development origin outside production only', () => {
     const base = { JWT_SECRET: 'x'.repeat(40), DATA_DIR: mkdtempSync(join(tmpdir(), 'acc-cfg-')) };
     expect(loadConfig({ ...base, NODE_ENV: 'development' }).corsOrigins).toContain('http://localhost:5173');
-    const prod = loadConfig({ ...base, NODE_ENV: 'production', PUBLIC_BASE_URL: 'https://books.example.test' });
+    const prod = loadConfig({
+      ...base,
+      NODE_ENV: 'production',
+      PUBLIC_BASE_URL: 'https://books.example.test',
+      ACCOUNTING_DATABASE_URL: 'postgres://app@db.example.test/accounting',
+      CLAMAV_HOST: 'clamd.example.test',
+    });
     expect(prod.corsOrigins).toEqual(['https://books.example.test']);
   });
 });
