@@ -7,6 +7,7 @@ export default defineConfig({
       'services/*/src/**/*.test.ts',
       'services/*/test/**/*.test.ts',
       'test/**/*.test.ts',
+      'apps/*/test/**/*.test.ts',
     ],
     globalSetup: ['./test/global-setup.ts'],
     testTimeout: 30_000,

@@ -104,4 +104,12 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const started = performance.now();
   await buildAll();
   console.log(`built ${SERVICES.join(', ')} in ${Math.round(performance.now() - started)} ms`);
+  const web = performance.now();
+  const { buildWeb } = await import('./build-web.js');
+  const built = await buildWeb();
+  console.log(
+    built
+      ? `built apps/accounting-web in ${Math.round(performance.now() - web)} ms`
+      : 'apps/accounting-web is up to date',
+  );
 }

@@ -1,10 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { databaseUrl } from '../packages/shared/src/config.js';
 import { isNewEmbeddedDatabase, pgliteTemplatePath } from '../packages/shared/src/db/pglite-template.js';
 import type { StartupReport } from '../packages/shared/src/startup.js';
 import { buildAll, ROOT } from './build.js';
+import { buildWeb, WEB_APP } from './build-web.js';
 import { SERVICE_NODE_FLAGS } from './node-flags.js';
 
 /**
@@ -14,6 +15,9 @@ import { SERVICE_NODE_FLAGS } from './node-flags.js';
  * The services run compiled to JavaScript bundles (scripts/build.ts, about two seconds, done on every
  * start so the code never lags the sources); `--source` (`npm run dev`) runs the TypeScript
  * sources through tsx instead, with no build step.
+ * With the accounting service comes its web app (W1): `npm start` builds it when its sources changed
+ * (scripts/build-web.ts) and the service serves it at /; `npm run dev` runs Vite's development
+ * server instead (http://localhost:5173, /api proxied to the service).
  */
 const args = process.argv.slice(2);
 const fromSource = args.includes('--source');
@@ -42,6 +46,10 @@ if (!fromSource) {
   say(`building ${services.join(' and ')} (esbuild) ...`);
   await buildAll();
   say(`built in ${seconds()}`);
+  if (services.includes('accounting')) {
+    say('building the accounting web app when its sources changed ...');
+    if (await buildWeb()) say(`built the accounting web app (${seconds()})`);
+  }
 }
 await preparing;
 
@@ -102,6 +110,19 @@ for (const name of services) {
       console.error(`${name} exited (${signal ?? code}); stopping the other service`);
       stop('SIGTERM');
     }
+    if (children.size === 0) process.exit(failed ? 1 : 0);
+  });
+}
+
+if (services.includes('accounting') && fromSource) {
+  const vite = spawn(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js')], {
+    cwd: WEB_APP,
+    stdio: 'inherit',
+    env: process.env,
+  });
+  children.set('web', vite);
+  vite.on('exit', () => {
+    children.delete('web');
     if (children.size === 0) process.exit(failed ? 1 : 0);
   });
 }

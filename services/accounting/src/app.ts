@@ -42,6 +42,7 @@ import { RECEIPT_MAX_BYTES, type ReceiptDeps } from './modules/receipts/receipts
 import { reportsRoutes } from './modules/reports/reports.routes.js';
 import { taxRatesRoutes } from './modules/tax-rates/tax-rates.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
+import { webAppRoutes } from './modules/web-app/web-app.routes.js';
 import { authPlugin, PRINCIPAL_CHANNEL, principalCache } from './plugins/auth.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { limitsPlugin } from './plugins/limits.js';
@@ -168,6 +169,8 @@ export async function buildApp(config: Readonly<Config>, db: Database<DB>): Prom
   await app.register(expensesRoutes(receipts), { prefix: '/api/v1/expenses' });
   await app.register(bankingRoutes(), { prefix: '/api/v1/bank-accounts' });
   await app.register(reportsRoutes(), { prefix: '/api/v1/reports' });
+  // The web app (W1, W3) at / and /assets/*; every other unknown path keeps the JSON 404.
+  await webAppRoutes(app, { root: config.webDir });
 
   return app;
 }

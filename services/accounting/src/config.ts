@@ -30,6 +30,8 @@ export interface Config extends CommonConfig {
   reauthMaxAgeMs: number;
   webOrigin: string;
   corsOrigins: string[];
+  /** The built web app served at / (W1): WEB_DIR, default apps/accounting-web/dist. */
+  webDir: string;
   bcryptCost: number;
   /** EXCHANGE_RATE_FEED=on imports the ECB daily reference rates at start-up and hourly (A6). */
   exchangeRateFeed: { enabled: boolean; url: string | null };
@@ -52,7 +54,11 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   const common = loadCommonConfig(env);
   const { nodeEnv, dataDir } = common;
   const port = parsePort('ACCOUNTING_PORT', env.ACCOUNTING_PORT, 3000);
-  const webOrigin = env.WEB_ORIGIN ?? 'http://localhost:5173';
+  const publicBaseUrl = (env.PUBLIC_BASE_URL ?? `http://${common.host}:${port}`).replace(/\/+$/, '');
+  // W1: the app is served by this service, so invitation links open it here unless told otherwise.
+  const webOrigin = env.WEB_ORIGIN ?? publicBaseUrl;
+  // W1: the Vite development origin is allowed outside production only (unless set explicitly).
+  const devOrigins = env.CORS_DEV_ORIGIN ?? (nodeEnv === 'production' ? '' : 'http://localhost:5173');
   const config: Config = {
     ...common,
     version: packageVersion(join(import.meta.dirname, '..')),
@@ -66,13 +72,10 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     reauthMaxAgeMs: parseDuration('REAUTH_MAX_AGE', env.REAUTH_MAX_AGE, '10m'),
     webOrigin,
     // The production web origin and the local development origin (spec: Authentication 10).
-    corsOrigins: [
-      webOrigin,
-      // Production has no development origin unless CORS_DEV_ORIGIN names one (and it is accepted).
-      ...(env.CORS_DEV_ORIGIN ?? (nodeEnv === 'production' ? '' : 'http://localhost:5173'))
-        .split(',')
-        .map((s) => s.trim()),
-    ].filter((v, i, a) => v && a.indexOf(v) === i),
+    corsOrigins: [webOrigin, ...devOrigins.split(',').map((s) => s.trim())].filter(
+      (v, i, a) => v && a.indexOf(v) === i,
+    ),
+    webDir: env.WEB_DIR || join(import.meta.dirname, '..', '..', '..', 'apps', 'accounting-web', 'dist'),
     bcryptCost: parseBcryptCost(env.BCRYPT_COST, nodeEnv),
     exchangeRateFeed: {
       enabled: parseBool('EXCHANGE_RATE_FEED', env.EXCHANGE_RATE_FEED, false),
@@ -87,7 +90,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       port: parsePort('CLAMAV_PORT', env.CLAMAV_PORT, 3310),
       timeoutMs: parseDuration('CLAMAV_TIMEOUT', env.CLAMAV_TIMEOUT, '30s'),
     },
-    publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://${common.host}:${port}`).replace(/\/+$/, ''),
+    publicBaseUrl,
   };
   // Weak settings production refuses unless accepted by name (issue 33 item 7).
   checkDatabaseUrl(config, env, 'ACCOUNTING_DATABASE_URL', config.databaseUrl);

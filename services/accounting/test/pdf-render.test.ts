@@ -1,5 +1,13 @@
 import { partPresent } from '@app/shared/test/parts';
-import { inkShare, pageText, pdfFacts, pdfText, pdfWords, popplerMissing, renderPage } from '@app/shared/test/pdf-render';
+import {
+  inkShare,
+  pageText,
+  pdfFacts,
+  pdfText,
+  pdfWords,
+  popplerMissing,
+  renderPage,
+} from '@app/shared/test/pdf-render';
 import { BinaryBitmap, DecodeHintType, HybridBinarizer, PDF417Reader, RGBLuminanceSource } from '@zxing/library';
 import jsQRModule from 'jsqr';
 import type { PNG } from 'pngjs';

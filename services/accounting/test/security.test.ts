@@ -32,6 +32,9 @@ const PUBLIC_ROUTES = [
   'POST /api/v1/auth/refresh',
   'POST /api/v1/auth/accept-invite',
   'GET /api/v1/public/invoices/:token',
+  // The web app (W1, W3): its bundles and index.html for client routes.
+  'GET /assets/*',
+  'GET /*',
 ];
 
 beforeAll(async () => {

@@ -1,0 +1,162 @@
+import { Anchor, Button, Group, Select, Stack, Table, Title } from '@mantine/core';
+import { DateInput } from '@mantine/dates';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { api, unwrap } from '../api/client.js';
+import { useAuth } from '../auth.js';
+import { useI18n } from '../i18n/index.js';
+import { useFormat } from '../ui/format.js';
+import { Pager } from '../ui/Pager.js';
+import { ScrollTable } from '../ui/ScrollTable.js';
+import { type InvoiceStatus, StatusBadge } from '../ui/StatusBadge.js';
+import { Empty, ErrorState, Loading } from '../ui/states.js';
+import { useCustomers } from './customers.js';
+import 'dayjs/locale/sr';
+import 'dayjs/locale/bs';
+import 'dayjs/locale/hr';
+import '@mantine/dates/styles.css';
+
+const STATUSES: InvoiceStatus[] = ['draft', 'sent', 'viewed', 'paid', 'overdue', 'cancelled'];
+const PER_PAGE = 25;
+
+/** Filters live in the address (status, customer, from, to, page), so a filtered list can be bookmarked. */
+export default function InvoiceList() {
+  const { t, locale } = useI18n();
+  const f = useFormat();
+  const { canWrite } = useAuth();
+  const [params, setParams] = useSearchParams();
+  const status = params.get('status') as InvoiceStatus | null;
+  const customerId = params.get('customer');
+  const fromDate = params.get('from');
+  const toDate = params.get('to');
+  const page = Number(params.get('page') ?? '1') || 1;
+  const set = (key: string, value: string | null) => {
+    const next = new URLSearchParams(params);
+    if (value) next.set(key, value);
+    else next.delete(key);
+    if (key !== 'page') next.delete('page');
+    setParams(next, { replace: true });
+  };
+  const customers = useCustomers();
+  const [customerSearch, setCustomerSearch] = useState('');
+
+  const query = useQuery({
+    queryKey: ['invoices', status, customerId, fromDate, toDate, page],
+    placeholderData: keepPreviousData,
+    queryFn: async () =>
+      unwrap(
+        await api.GET('/api/v1/invoices', {
+          params: {
+            query: {
+              page: String(page),
+              perPage: String(PER_PAGE),
+              sort: 'invoiceDate',
+              order: 'desc',
+              ...(status ? { status } : {}),
+              ...(customerId ? { customerId } : {}),
+              ...(fromDate ? { fromDate } : {}),
+              ...(toDate ? { toDate } : {}),
+            },
+          },
+        }),
+      ),
+  });
+
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <Title order={1} size="h2">
+          {t('invoices.title')}
+        </Title>
+        {canWrite ? (
+          <Button component={Link} to="/invoices/new">
+            {t('invoices.new')}
+          </Button>
+        ) : null}
+      </Group>
+      <Group grow preventGrowOverflow={false} wrap="wrap" align="flex-end">
+        <Select
+          label={t('invoices.status')}
+          clearable
+          placeholder={t('app.all')}
+          data={STATUSES.map((s) => ({ value: s, label: t(`status.${s}`) }))}
+          value={status}
+          onChange={(v) => set('status', v)}
+        />
+        <Select
+          label={t('invoices.customer')}
+          clearable
+          searchable
+          placeholder={t('app.all')}
+          searchValue={customerSearch}
+          onSearchChange={setCustomerSearch}
+          data={(customers.data ?? []).map((c) => ({ value: c.id, label: c.name }))}
+          value={customerId}
+          onChange={(v) => set('customer', v)}
+        />
+        <DateInput
+          label={t('invoices.from')}
+          clearable
+          locale={locale}
+          valueFormat="DD.MM.YYYY"
+          value={fromDate}
+          onChange={(v) => set('from', v)}
+        />
+        <DateInput
+          label={t('invoices.to')}
+          clearable
+          locale={locale}
+          valueFormat="DD.MM.YYYY"
+          value={toDate}
+          onChange={(v) => set('to', v)}
+        />
+      </Group>
+      {query.isPending ? (
+        <Loading />
+      ) : query.isError ? (
+        <ErrorState error={query.error} retry={() => query.refetch()} />
+      ) : query.data.data.length === 0 ? (
+        <Empty>{t('invoices.empty')}</Empty>
+      ) : (
+        <>
+          <ScrollTable minWidth={560} label={t('invoices.title')}>
+            <Table striped highlightOnHover>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('invoices.number')}</Table.Th>
+                  <Table.Th>{t('invoices.customer')}</Table.Th>
+                  <Table.Th>{t('invoices.date')}</Table.Th>
+                  <Table.Th>{t('invoices.dueDate')}</Table.Th>
+                  <Table.Th ta="right">{t('invoices.total')}</Table.Th>
+                  <Table.Th>{t('invoices.status')}</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {query.data.data.map((inv) => (
+                  <Table.Tr key={inv.id}>
+                    <Table.Td>
+                      <Anchor component={Link} to={`/invoices/${inv.id}`}>
+                        {inv.invoiceNumber}
+                      </Anchor>
+                    </Table.Td>
+                    <Table.Td>{inv.customerName}</Table.Td>
+                    <Table.Td>{f.date(inv.invoiceDate)}</Table.Td>
+                    <Table.Td>{f.date(inv.dueDate)}</Table.Td>
+                    <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
+                      {f.money(inv.totalAmount, inv.currencyCode)}
+                    </Table.Td>
+                    <Table.Td>
+                      <StatusBadge status={inv.status} />
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </ScrollTable>
+          <Pager page={page} pages={query.data.meta.totalPages} onPage={(p) => set('page', String(p))} />
+        </>
+      )}
+    </Stack>
+  );
+}

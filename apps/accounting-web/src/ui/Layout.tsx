@@ -1,0 +1,76 @@
+import { AppShell, Burger, Button, Group, NavLink, Text } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import type { ReactNode } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { useAuth } from '../auth.js';
+import { useI18n } from '../i18n/index.js';
+import { LanguageSwitch } from './Centered.js';
+
+const NAV = [
+  { to: '/', key: 'nav.dashboard' },
+  { to: '/contacts', key: 'nav.contacts' },
+  { to: '/invoices', key: 'nav.invoices' },
+  { to: '/settings', key: 'nav.settings' },
+] as const;
+
+export function Layout({ children }: { children: ReactNode }) {
+  const [opened, { toggle, close }] = useDisclosure();
+  const { t } = useI18n();
+  const { me, signOut } = useAuth();
+  const location = useLocation();
+  const navigate = useNavigate();
+  return (
+    <AppShell
+      header={{ height: 56 }}
+      navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      padding="md"
+    >
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={t('app.menu')} />
+            <Text fw={700} component={Link} to="/">
+              {t('app.name')}
+            </Text>
+            <Text size="sm" c="dimmed" visibleFrom="sm" truncate>
+              {me?.organization.name}
+            </Text>
+          </Group>
+          <Group gap="xs" wrap="nowrap">
+            <LanguageSwitch />
+            <Button
+              size="xs"
+              variant="default"
+              onClick={async () => {
+                await signOut();
+                navigate('/');
+              }}
+            >
+              {t('nav.signOut')}
+            </Button>
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="xs" aria-label={t('app.menu')}>
+        {NAV.map((item) => (
+          <NavLink
+            key={item.to}
+            component={Link}
+            to={item.to}
+            label={t(item.key)}
+            variant="filled"
+            color="teal.9"
+            active={item.to === '/' ? location.pathname === '/' : location.pathname.startsWith(item.to)}
+            onClick={close}
+          />
+        ))}
+        <Text size="xs" c="dimmed" mt="auto" p="xs">
+          {me ? `${me.fullName} · ${t(`role.${me.role}`)}` : null}
+        </Text>
+      </AppShell.Navbar>
+      <AppShell.Main id="main">{children}</AppShell.Main>
+    </AppShell>
+  );
+}
+
+export default Layout;

@@ -1,0 +1,14 @@
+import type { ReactNode } from 'react';
+
+/**
+ * A wide table that scrolls sideways on a narrow screen. The scrolling region takes the keyboard
+ * focus (arrow keys scroll it) and has a name, as WCAG asks of a scrollable region.
+ */
+export function ScrollTable({ minWidth, label, children }: { minWidth: number; label: string; children: ReactNode }) {
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (axe scrollable-region-focusable).
+    <section aria-label={label} tabIndex={0} style={{ overflowX: 'auto' }}>
+      <div style={{ minWidth }}>{children}</div>
+    </section>
+  );
+}

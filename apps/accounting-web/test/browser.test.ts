@@ -1,0 +1,283 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromiumMissing, launchChromium } from '@app/web-tools/playwright';
+import { AxeBuilder } from '@axe-core/playwright';
+import { Secret, TOTP } from 'otpauth';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildWeb, WEB_APP } from '../../../scripts/build-web.js';
+import { buildTestApp, type TestApp } from '../../../services/accounting/test/helpers.js';
+import { sr } from '../src/i18n/sr.js';
+
+/**
+ * The web app in Debian's Chromium against the real accounting service (PGlite): one end-to-end test
+ * per screen group, axe-core on every screen (no serious or critical violation), desktop and 375 px.
+ * Screenshots go to apps/accounting-web/screenshots/ (gitignored). Skipped when /usr/bin/chromium is absent.
+ */
+const missing = chromiumMissing();
+if (missing) console.warn(missing);
+const SHOTS = join(WEB_APP, 'screenshots');
+const STEP = 60_000;
+
+let h: TestApp;
+let browser: Browser;
+let base: string;
+
+beforeAll(async () => {
+  if (missing) return;
+  await buildWeb();
+  h = await buildTestApp({ WEB_DIR: join(WEB_APP, 'dist'), RATE_LIMITS: 'off' });
+  base = await h.app.listen({ port: 0, host: '127.0.0.1' });
+  browser = await launchChromium();
+  mkdirSync(SHOTS, { recursive: true });
+}, 240_000);
+afterAll(async () => {
+  await browser?.close();
+  await h?.close();
+});
+
+/** axe-core on the page as it is now: serious and critical violations, as "rule: target" lines. */
+async function axe(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
+}
+
+/** Checks the screen with axe and saves it at desktop width and at 375 px. */
+async function screen(page: Page, name: string) {
+  // Each caller has already waited for what the screen must show; quiet network is a best effort
+  // (on a loaded machine a late chart or font request can keep it busy).
+  await page.waitForLoadState('networkidle', { timeout: 5_000 }).catch(() => undefined);
+  // Colours are checked at rest, not halfway through a hover or active transition.
+  await page.mouse.move(640, 1);
+  await page.addStyleTag({
+    content: '*, *::before, *::after { transition: none !important; animation: none !important; }',
+  });
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+  expect(await axe(page), `${name} (desktop)`).toEqual([]);
+  const size = page.viewportSize()!;
+  await page.setViewportSize({ width: 375, height: 740 });
+  await page.waitForTimeout(150);
+  await page.screenshot({ path: join(SHOTS, `${name}-375.png`), fullPage: true });
+  expect(await axe(page), `${name} (375 px)`).toEqual([]);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow, `${name} scrolls sideways at 375 px`).toBeLessThanOrEqual(1);
+  await page.setViewportSize(size);
+}
+
+async function newPage(): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL: base, viewport: { width: 1280, height: 860 } });
+  context.setDefaultTimeout(20_000);
+  return { context, page: await context.newPage() };
+}
+
+let counter = 0;
+const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++counter}@example.test`;
+
+/** Registers an organization through the form; leaves the page on the dashboard. */
+async function registerThroughForm(page: Page, email: string, password: string) {
+  await page.goto('/');
+  await page.getByRole('link', { name: sr['auth.registerLink'] }).click();
+  await page.getByLabel(sr['auth.organizationName']).fill('Knjige d.o.o.');
+  await page.getByLabel(sr['auth.fullName']).fill('Ana Anić');
+  await page.getByLabel(sr['auth.email']).fill(email);
+  await page.getByLabel(sr['auth.password']).fill(password);
+  await page.getByRole('button', { name: sr['auth.register'] }).click();
+  await page.getByRole('heading', { name: sr['dash.title'] }).waitFor();
+}
+
+async function apiLogin(email: string, password: string): Promise<string> {
+  const res = await h.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email, password } });
+  return res.json().tokens.accessToken;
+}
+
+async function pickOption(page: Page, label: string, option: string) {
+  await page.getByRole('textbox', { name: label, exact: true }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+describe.skipIf(missing)('accounting web app in Chromium', () => {
+  it(
+    'sign in, register, reload keeps the session, sign out, 2FA step, invitation accepted by a viewer',
+    async () => {
+      const { context, page } = await newPage();
+      const email = unique('owner');
+      const password = 'Lozinka-2026';
+      await page.goto('/');
+      await page.getByRole('heading', { name: sr['auth.signInTitle'] }).waitFor();
+      await screen(page, 'sign-in');
+      await page.getByRole('link', { name: sr['auth.registerLink'] }).click();
+      await page.getByRole('heading', { name: sr['auth.registerTitle'] }).waitFor();
+      await screen(page, 'register');
+      await registerThroughForm(page, email, password);
+      await page.reload();
+      await page.getByRole('heading', { name: sr['dash.title'] }).waitFor();
+
+      await page.getByRole('button', { name: sr['nav.signOut'] }).click();
+      await page.getByRole('heading', { name: sr['auth.signInTitle'] }).waitFor();
+      await page.reload();
+      await page.getByRole('heading', { name: sr['auth.signInTitle'] }).waitFor();
+
+      // A wrong password shows the API's message in the organization's language.
+      await page.getByLabel(sr['auth.email']).fill(email);
+      await page.getByLabel(sr['auth.password']).fill('wrong-password-1');
+      await page.getByRole('button', { name: sr['auth.signIn'] }).click();
+      await page.getByRole('alert').waitFor();
+
+      // 2FA turned on through the API; the form then asks for the code.
+      const token = await apiLogin(email, password);
+      const auth = { authorization: `Bearer ${token}` };
+      const setup = (await h.app.inject({ method: 'POST', url: '/api/v1/auth/2fa/setup', headers: auth })).json();
+      const totp = new TOTP({ secret: Secret.fromBase32(setup.secret), digits: 6, period: 30 });
+      const enabled = await h.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/2fa/enable',
+        headers: auth,
+        // The previous period's code (accepted, A17), so the current one is still unused for the sign-in.
+        payload: { code: totp.generate({ timestamp: Date.now() - 30_000 }) },
+      });
+      expect(enabled.statusCode).toBe(200);
+      await page.getByLabel(sr['auth.password']).fill(password);
+      await page.getByRole('button', { name: sr['auth.signIn'] }).click();
+      await page.getByLabel(sr['auth.code']).waitFor();
+      await screen(page, 'sign-in-2fa');
+      await page.getByLabel(sr['auth.code']).fill(totp.generate());
+      await page.getByRole('button', { name: sr['auth.verify'] }).click();
+      await page.getByRole('heading', { name: sr['dash.title'] }).waitFor();
+
+      // An invited viewer sets a password on the link's page and sees no create buttons.
+      const invite = await h.app.inject({
+        method: 'POST',
+        url: '/api/v1/users/invite',
+        headers: auth,
+        payload: { email: unique('viewer'), fullName: 'Vera Viewer', role: 'viewer' },
+      });
+      expect(invite.statusCode).toBe(201);
+      const link = new URL(invite.json().inviteLink);
+      expect(link.pathname).toBe('/accept-invite');
+      const viewer = await browser.newContext({ baseURL: base, viewport: { width: 1280, height: 860 } });
+      const vp = await viewer.newPage();
+      await vp.goto(link.pathname + link.search);
+      await vp.getByRole('heading', { name: sr['auth.acceptTitle'] }).waitFor();
+      await screen(vp, 'accept-invite');
+      await vp.getByLabel(sr['auth.password']).fill('Viewer-Lozinka-1');
+      await vp.getByRole('button', { name: sr['auth.accept'] }).click();
+      await vp.getByRole('heading', { name: sr['dash.title'] }).waitFor();
+      await vp.goto('/contacts');
+      await vp.getByRole('heading', { name: sr['contacts.title'] }).waitFor();
+      await vp.getByText(sr['contacts.empty']).waitFor();
+      expect(await vp.getByRole('button', { name: sr['contacts.new'] }).count()).toBe(0);
+      await vp.goto('/invoices');
+      await vp.getByRole('heading', { name: sr['invoices.title'] }).waitFor();
+      expect(await vp.getByRole('link', { name: sr['invoices.new'] }).count()).toBe(0);
+      await vp.goto('/settings');
+      await vp.getByLabel(sr['settings.iban']).waitFor();
+      expect(await vp.getByRole('button', { name: sr['app.save'] }).count()).toBe(0);
+      await viewer.close();
+      await context.close();
+    },
+    STEP * 4,
+  );
+
+  it(
+    'contacts, invoices and dashboard: create a customer, issue, send and collect an invoice',
+    async () => {
+      const { context, page } = await newPage();
+      await registerThroughForm(page, unique('books'), 'Lozinka-2026');
+      await screen(page, 'dashboard-empty');
+
+      // Settings: the organization's address, saved through the API.
+      await page.getByRole('link', { name: sr['nav.settings'] }).first().click();
+      await page.getByLabel(sr['contacts.city']).fill('Beograd');
+      await page.getByLabel(sr['contacts.address']).fill('Knez Mihailova 1');
+      await page.getByRole('button', { name: sr['app.save'] }).click();
+      await page.getByText(sr['settings.saved']).waitFor();
+      await screen(page, 'settings');
+
+      // Contacts: create (the API's tax-id check answers in the form), then a valid one.
+      await page.getByRole('link', { name: sr['nav.contacts'] }).first().click();
+      await page.getByText(sr['contacts.empty']).waitFor();
+      await screen(page, 'contacts-empty');
+      await page.getByRole('button', { name: sr['contacts.new'] }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByLabel(sr['contacts.name']).fill('Kupac a.d.');
+      await dialog.getByLabel(sr['contacts.vatNumber']).fill('123');
+      await dialog.getByRole('button', { name: sr['app.save'] }).click();
+      await dialog.locator('[aria-invalid="true"]').first().waitFor();
+      await screen(page, 'contact-form-error');
+      await dialog.getByLabel(sr['contacts.vatNumber']).fill('');
+      await dialog.getByLabel(sr['auth.email']).fill('kupac@example.test');
+      await dialog.getByRole('button', { name: sr['app.save'] }).click();
+      await page.getByRole('cell', { name: 'Kupac a.d.' }).waitFor();
+      await screen(page, 'contacts');
+
+      // Invoice editor: live totals as the server computes them.
+      await page.getByRole('link', { name: sr['nav.invoices'] }).first().click();
+      await page.getByText(sr['invoices.empty']).waitFor();
+      await page.getByRole('link', { name: sr['invoices.new'] }).click();
+      await page.getByRole('heading', { name: sr['invoices.new'] }).waitFor();
+      await pickOption(page, sr['invoices.customer'], 'Kupac a.d.');
+      await page.getByLabel(`${sr['invoices.description']} 1`).fill('Knjigovodstvene usluge');
+      await page.getByLabel(`${sr['invoices.quantity']} 1`).fill('3');
+      await page.getByLabel(`${sr['invoices.unitPrice']} 1`).fill('1234,5');
+      await page.getByTestId('total').filter({ hasText: '4.444,20 RSD' }).waitFor();
+      expect(await page.getByTestId('total-tax').textContent()).toBe('740,70 RSD');
+      await page.getByRole('button', { name: sr['invoices.addLine'] }).click();
+      await page.getByLabel(`${sr['invoices.description']} 2`).fill('Putni troškovi');
+      await page.getByLabel(`${sr['invoices.unitPrice']} 2`).fill('100');
+      await pickOption(page, `${sr['invoices.taxRate']} 2`, (await rateLabel(page, 10)) ?? '');
+      await page.getByTestId('total').filter({ hasText: '4.554,20 RSD' }).waitFor();
+      await screen(page, 'invoice-editor');
+      await page.getByRole('button', { name: sr['app.save'] }).click();
+
+      // The saved invoice shows the server's figures, the same as the editor's.
+      await page.getByTestId('server-total').filter({ hasText: '4.554,20 RSD' }).waitFor();
+      expect(await page.getByTestId('server-tax').textContent()).toBe('750,70 RSD');
+      await screen(page, 'invoice-draft');
+
+      // Send, then mark paid.
+      await page.getByRole('button', { name: sr['invoices.send'] }).click();
+      await page.getByRole('dialog').getByRole('button', { name: sr['invoices.send'] }).click();
+      await page.getByText(sr['invoices.sent'].replace('{to}', 'kupac@example.test')).waitFor();
+      await page.getByText(sr['status.sent'], { exact: true }).waitFor();
+      // The PDF the service rendered at sending, shown in the page.
+      await page.locator('iframe').waitFor({ timeout: 60_000 });
+      await screen(page, 'invoice-sent');
+      await page.getByRole('button', { name: sr['invoices.markPaid'] }).click();
+      await page.getByText(sr['status.paid'], { exact: true }).waitFor();
+
+      // List with a status filter.
+      await page.getByRole('link', { name: `← ${sr['invoices.title']}` }).click();
+      await page.getByRole('cell', { name: 'Kupac a.d.' }).waitFor();
+      await pickOption(page, sr['invoices.status'], sr['status.draft']);
+      await page.getByText(sr['invoices.empty']).waitFor();
+      await pickOption(page, sr['invoices.status'], sr['status.paid']);
+      await page.getByRole('cell', { name: 'Kupac a.d.' }).waitFor();
+      await screen(page, 'invoices');
+
+      // A customer with an invoice cannot be deleted: the API's refusal is shown.
+      await page.goto('/contacts');
+      page.once('dialog', (d) => d.accept());
+      await page.getByRole('button', { name: sr['app.delete'] }).click();
+      await page.getByRole('alert').waitFor();
+      expect(await page.getByRole('cell', { name: 'Kupac a.d.' }).count()).toBe(1);
+
+      // The dashboard counts the paid invoice.
+      await page.getByRole('link', { name: sr['nav.dashboard'] }).first().click();
+      await page.getByRole('heading', { name: sr['dash.chart'] }).waitFor();
+      await page.getByText('4.554,20 RSD').first().waitFor();
+      await screen(page, 'dashboard');
+      await context.close();
+    },
+    STEP * 5,
+  );
+});
+
+/** The tax-rate option label the editor shows for a rate (it comes from the organization's settings). */
+async function rateLabel(page: Page, rate: number): Promise<string | null> {
+  await page.getByRole('textbox', { name: `${sr['invoices.taxRate']} 2`, exact: true }).click();
+  const options = await page.getByRole('option').allTextContents();
+  await page.keyboard.press('Escape');
+  return options.find((o) => o.startsWith(`${rate} %`)) ?? null;
+}

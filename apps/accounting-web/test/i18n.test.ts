@@ -1,0 +1,48 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { bs } from '../src/i18n/bs.js';
+import { en } from '../src/i18n/en.js';
+import { hr } from '../src/i18n/hr.js';
+import { sr } from '../src/i18n/sr.js';
+
+const SRC = join(import.meta.dirname, '..', 'src');
+/** Words that read the same in every language (product names, abbreviations). */
+const SAME_IN_EVERY_LANGUAGE = new Set(['Ledgerline', 'PDF', 'Status', 'Administrator']);
+
+const catalogs = { sr, bs, hr } as Record<string, Record<string, string>>;
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && /\.tsx?$/.test(e.name) && !e.name.endsWith('.generated.ts'))
+    .map((e) => join(e.parentPath, e.name));
+}
+
+describe('message catalogs', () => {
+  for (const [lang, catalog] of Object.entries(catalogs)) {
+    it(`${lang} has every key, none empty, none left in English`, () => {
+      const missing = Object.keys(en).filter((k) => !catalog[k]?.trim());
+      expect(missing, `${lang} is missing`).toEqual([]);
+      const extra = Object.keys(catalog).filter((k) => !(k in en));
+      expect(extra, `${lang} has keys English lacks`).toEqual([]);
+      const english = Object.entries(en)
+        .filter(([k, v]) => catalog[k] === v && !SAME_IN_EVERY_LANGUAGE.has(v))
+        .map(([k]) => k);
+      expect(english, `${lang} still shows English`).toEqual([]);
+    });
+    it(`${lang} keeps each message's {placeholders}`, () => {
+      const names = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+      for (const [k, v] of Object.entries(en)) expect(names(catalog[k]), `${lang} ${k}`).toEqual(names(v));
+    });
+  }
+
+  it('every key the screens use exists in the catalog', () => {
+    const used = new Set<string>();
+    for (const file of sources(SRC)) {
+      const text = readFileSync(file, 'utf8');
+      for (const m of text.matchAll(/\bt\(\s*'([a-zA-Z0-9]+\.[a-zA-Z0-9.]+)'/g)) used.add(m[1]);
+    }
+    expect(used.size).toBeGreaterThan(20);
+    expect([...used].filter((k) => !(k in en))).toEqual([]);
+  });
+});

@@ -1,0 +1,90 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+
+/**
+ * Builds the accounting web app (apps/accounting-web, Vite) into its `dist/`, which the accounting
+ * service serves at / (W1). Only when its sources changed: a hash of every input file (the app's
+ * sources, index.html, Vite config and package.json, packages/web-tools) is kept in
+ * `dist/.build-hash`, so `npm start` on unchanged sources adds a few milliseconds, not a build.
+ */
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const WEB_APP = join(ROOT, 'apps', 'accounting-web');
+const STAMP = '.build-hash';
+
+function inputs(root: string): string[] {
+  const app = join(root, 'apps', 'accounting-web');
+  const dirs = [join(app, 'src'), join(app, 'public'), join(root, 'packages', 'web-tools', 'src')];
+  const files = [join(app, 'index.html'), join(app, 'vite.config.ts'), join(app, 'package.json')];
+  for (const dir of dirs.filter((d) => existsSync(d))) {
+    for (const e of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+      if (e.isFile() && !e.name.endsWith('.test.ts')) files.push(join(e.parentPath, e.name));
+    }
+  }
+  return files.filter((f) => existsSync(f)).sort();
+}
+
+/** A hash of the inputs' paths and contents. */
+export function sourceHash(root = ROOT): string {
+  const hash = createHash('sha256');
+  for (const f of inputs(root)) {
+    hash.update(relative(root, f));
+    hash.update('\0');
+    hash.update(readFileSync(f));
+    hash.update('\0');
+  }
+  return hash.digest('hex');
+}
+
+/** Builds when the sources differ from those of the last build; returns whether it built. */
+export async function buildWeb(root = ROOT, opts: { force?: boolean } = {}): Promise<boolean> {
+  const app = join(root, 'apps', 'accounting-web');
+  const dist = join(app, 'dist');
+  const stamp = join(dist, STAMP);
+  const hash = sourceHash(root);
+  const fresh =
+    !opts.force &&
+    existsSync(join(dist, 'index.html')) &&
+    existsSync(stamp) &&
+    readFileSync(stamp, 'utf8').trim() === hash;
+  if (fresh) return false;
+  const { build } = await import('vite');
+  await build({ root: app, configFile: join(app, 'vite.config.ts'), logLevel: 'warn', mode: 'production' });
+  precompress(join(dist, 'assets'));
+  writeFileSync(stamp, `${hash}\n`);
+  return true;
+}
+
+/**
+ * Gzip and Brotli copies of each text asset, written once at build time: the service sends them
+ * to browsers that accept them (@fastify/static preCompressed) without compressing per request.
+ */
+function precompress(dir: string): void {
+  for (const name of readdirSync(dir)) {
+    if (!/\.(js|css|svg|json)$/.test(name)) continue;
+    const body = readFileSync(join(dir, name));
+    writeFileSync(join(dir, `${name}.gz`), gzipSync(body, { level: 9 }));
+    writeFileSync(
+      join(dir, `${name}.br`),
+      brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+    );
+  }
+}
+
+/** When dist/ was last built (for messages). */
+export function builtAt(root = ROOT): Date | null {
+  const stamp = join(root, 'apps', 'accounting-web', 'dist', STAMP);
+  return existsSync(stamp) ? statSync(stamp).mtime : null;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const started = performance.now();
+  const built = await buildWeb(ROOT, { force: process.argv.includes('--force') });
+  console.log(
+    built
+      ? `built apps/accounting-web in ${Math.round(performance.now() - started)} ms`
+      : 'apps/accounting-web is up to date',
+  );
+}
