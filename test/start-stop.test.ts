@@ -72,10 +72,13 @@ it('starts both services and stops them with exit code 0 on SIGTERM', async () =
       throw new Error(`${(err as Error).message}; service output:\n${output.slice(-3000)}`);
     }
     // Issue 25 item 8: it says what it is doing (plain lines, before the services' JSON logs).
+    const remittanceMigrations = readdirSync(join(root, 'services/remittance/src/db/migrations')).filter((f) =>
+      f.endsWith('.sql'),
+    ).length;
     for (const step of [
       '[start] building accounting and remittance (esbuild) ...',
       '[start] accounting: applying the migrations',
-      '[start] remittance: applied 8 migrations',
+      `[start] remittance: applied ${remittanceMigrations} migrations`,
       `[start] accounting: listening at http://127.0.0.1:${port}`,
       `[start] remittance: listening at http://127.0.0.1:${port + 1}`,
     ])

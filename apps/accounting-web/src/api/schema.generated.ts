@@ -4374,7 +4374,8 @@ export interface paths {
                             description: string;
                             quantity: number;
                             unitPrice: number;
-                            taxRate: number;
+                            /** @description percent: 0 or one of the organization's rates (GET /settings/tax-rates), compared as numbers */
+                            taxRate: number | string;
                             accountId?: string | null;
                             /** @description UN/ECE Recommendation 20 unit code; default H87 (piece) */
                             unitCode?: string;
@@ -4690,7 +4691,8 @@ export interface paths {
                             description: string;
                             quantity: number;
                             unitPrice: number;
-                            taxRate: number;
+                            /** @description percent: 0 or one of the organization's rates (GET /settings/tax-rates), compared as numbers */
+                            taxRate: number | string;
                             accountId?: string | null;
                             /** @description UN/ECE Recommendation 20 unit code; default H87 (piece) */
                             unitCode?: string;
