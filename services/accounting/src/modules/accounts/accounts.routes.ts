@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { errorResponses, IdParams } from '../../lib/schemas.js';
-import { ALL_ROLES, scopeOf } from '../../plugins/auth.js';
+import { scopeOf } from '../../plugins/auth.js';
 import {
   ACCOUNT_FIELD_CODES,
   Account,
@@ -21,7 +21,6 @@ export function accountsRoutes() {
     app.get(
       '/',
       {
-        config: { auth: ALL_ROLES },
         schema: {
           tags,
           security,
@@ -37,7 +36,6 @@ export function accountsRoutes() {
     app.get(
       '/:id',
       {
-        config: { auth: ALL_ROLES },
         schema: { tags, security, params: IdParams, response: { 200: Account, ...errorResponses(401, 403, 404) } },
       },
       async (request) => {

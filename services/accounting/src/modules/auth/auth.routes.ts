@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { errorResponses } from '../../lib/schemas.js';
-import { ALL_ROLES, type Principal, scopeOf } from '../../plugins/auth.js';
+import { type Principal, scopeOf } from '../../plugins/auth.js';
 import {
   AcceptInviteBody,
   CodeBody,
@@ -155,7 +155,7 @@ export function authRoutes(ctx: AppContext) {
     app.put(
       '/password',
       {
-        config: { auth: ALL_ROLES, perMinute: 10 },
+        config: { perMinute: 10 },
         schema: {
           tags,
           security: [{ bearerAuth: [] }],

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../lib/errors.js';
 import { readForm } from '../../lib/multipart-form.js';
 import { errorResponses, IdParams } from '../../lib/schemas.js';
-import { ALL_ROLES, scopeOf } from '../../plugins/auth.js';
+import { scopeOf } from '../../plugins/auth.js';
 import {
   BankAccount,
   BankAccountList,
@@ -43,7 +43,6 @@ export function bankingRoutes() {
     app.get(
       '/',
       {
-        config: { auth: ALL_ROLES },
         schema: { tags, security, response: { 200: BankAccountList, ...errorResponses(401, 403) } },
       },
       async (request) => {
@@ -71,7 +70,6 @@ export function bankingRoutes() {
     app.get(
       '/:id/transactions',
       {
-        config: { auth: ALL_ROLES },
         schema: {
           tags,
           security,

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { Paginated } from '../../lib/pagination.js';
 import { errorResponses, IdParams } from '../../lib/schemas.js';
-import { ALL_ROLES, scopeOf } from '../../plugins/auth.js';
+import { scopeOf } from '../../plugins/auth.js';
 import {
   CONTACT_FIELD_CODES,
   Contact,
@@ -32,7 +32,6 @@ export function contactsRoutes(deps: { deleteBlockers: readonly ContactDeleteBlo
     app.get(
       '/',
       {
-        config: { auth: ALL_ROLES },
         schema: {
           tags,
           security,
@@ -69,7 +68,6 @@ export function contactsRoutes(deps: { deleteBlockers: readonly ContactDeleteBlo
     app.get(
       '/:id',
       {
-        config: { auth: ALL_ROLES },
         schema: {
           tags,
           security,

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { errorResponses } from '../../lib/schemas.js';
-import { ALL_ROLES, scopeOf } from '../../plugins/auth.js';
+import { scopeOf } from '../../plugins/auth.js';
 import { listCurrencies } from './currencies.service.js';
 
 export const Currency = Type.Object({
@@ -21,7 +21,6 @@ export function currenciesRoutes() {
     app.get(
       '/',
       {
-        config: { auth: ALL_ROLES },
         schema: {
           tags,
           security,

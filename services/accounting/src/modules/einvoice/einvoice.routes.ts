@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { errorResponses, IdParams } from '../../lib/schemas.js';
-import { ALL_ROLES, scopeOf } from '../../plugins/auth.js';
+import { scopeOf } from '../../plugins/auth.js';
 import { todayIso } from '../invoices/invoice-status.js';
 import type { InvoiceDeps } from '../invoices/invoice-transitions.js';
 import { invoicePaymentCode, invoiceUbl } from './einvoice.service.js';
@@ -33,7 +33,7 @@ export function einvoiceRoutes(deps: InvoiceDeps) {
     app.get(
       '/:id/ubl',
       {
-        config: { auth: ALL_ROLES, perMinute: 60 },
+        config: { perMinute: 60 },
         schema: {
           tags,
           security,
@@ -57,7 +57,7 @@ export function einvoiceRoutes(deps: InvoiceDeps) {
     app.get(
       '/:id/credit-note/ubl',
       {
-        config: { auth: ALL_ROLES, perMinute: 60 },
+        config: { perMinute: 60 },
         schema: {
           tags,
           security,
@@ -81,7 +81,7 @@ export function einvoiceRoutes(deps: InvoiceDeps) {
     app.get(
       '/:id/payment-code',
       {
-        config: { auth: ALL_ROLES, perMinute: 60 },
+        config: { perMinute: 60 },
         schema: {
           tags,
           security,

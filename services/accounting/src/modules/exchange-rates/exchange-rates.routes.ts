@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { errorResponses } from '../../lib/schemas.js';
-import { ALL_ROLES, scopeOf } from '../../plugins/auth.js';
+import { scopeOf } from '../../plugins/auth.js';
 import { ExchangeRate, ManualRateBody, RateQuery } from './exchange-rates.schemas.js';
 import { getRate, recordManualRate } from './exchange-rates.service.js';
 
@@ -16,7 +16,6 @@ export function exchangeRatesRoutes() {
     app.get(
       '/',
       {
-        config: { auth: ALL_ROLES },
         schema: {
           tags,
           security,

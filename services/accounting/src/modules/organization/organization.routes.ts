@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { errorResponses } from '../../lib/schemas.js';
-import { ALL_ROLES, scopeOf } from '../../plugins/auth.js';
+import { scopeOf } from '../../plugins/auth.js';
 import { Organization, UpdateOrganizationBody } from './organization.schemas.js';
 import { getOrganization, updateOrganization } from './organization.service.js';
 
@@ -13,7 +13,6 @@ export function organizationRoutes() {
     app.get(
       '/',
       {
-        config: { auth: ALL_ROLES },
         schema: { tags, security, response: { 200: Organization, ...errorResponses(401, 403, 404) } },
       },
       async (request) => {

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { reportLabelsFor } from '../../infra/documents/report-labels.js';
 import { renderReportPdf } from '../../infra/documents/report-pdf.js';
 import { errorResponses } from '../../lib/schemas.js';
-import { ALL_ROLES, type Principal, scopeOf } from '../../plugins/auth.js';
+import { type Principal, scopeOf } from '../../plugins/auth.js';
 import { renderReportCsv } from './report-csv.js';
 import { organizationToday } from './report-dates.js';
 import {
@@ -87,7 +87,7 @@ export function reportsRoutes() {
     app.get(
       '/dashboard',
       {
-        config: { auth: ALL_ROLES, perMinute: 100 },
+        config: { perMinute: 100 },
         schema: {
           tags,
           security,
@@ -109,7 +109,7 @@ export function reportsRoutes() {
     app.get(
       '/profit-loss',
       {
-        config: { auth: ALL_ROLES, perMinute: 50 },
+        config: { perMinute: 50 },
         schema: {
           tags,
           security,
@@ -135,7 +135,7 @@ export function reportsRoutes() {
     app.get(
       '/balance-sheet',
       {
-        config: { auth: ALL_ROLES, perMinute: 50 },
+        config: { perMinute: 50 },
         schema: {
           tags,
           security,
@@ -154,7 +154,7 @@ export function reportsRoutes() {
     app.get(
       '/cash-flow',
       {
-        config: { auth: ALL_ROLES, perMinute: 50 },
+        config: { perMinute: 50 },
         schema: {
           tags,
           security,
@@ -180,7 +180,7 @@ export function reportsRoutes() {
     app.get(
       '/vat',
       {
-        config: { auth: ALL_ROLES, perMinute: 50 },
+        config: { perMinute: 50 },
         schema: {
           tags,
           security,
@@ -221,7 +221,7 @@ export function reportsRoutes() {
     app.get(
       '/trial-balance',
       {
-        config: { auth: ALL_ROLES, perMinute: 50 },
+        config: { perMinute: 50 },
         schema: {
           tags,
           security,

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { errorResponses } from '../../lib/schemas.js';
-import { ALL_ROLES, scopeOf } from '../../plugins/auth.js';
+import { scopeOf } from '../../plugins/auth.js';
 import { TaxRates, UpdateTaxRatesBody } from './tax-rates.schemas.js';
 import { getTaxRates, updateTaxRates } from './tax-rates.service.js';
 
@@ -14,7 +14,6 @@ export function taxRatesRoutes() {
     app.get(
       '/',
       {
-        config: { auth: ALL_ROLES },
         schema: { tags, security, response: { 200: TaxRates, ...errorResponses(401, 403) } },
       },
       async (request) => {
