@@ -90,8 +90,6 @@ export function principalCache(maxAgeMs: number): PrincipalCache {
   return new NotifiedCache({ maxEntries: 10_000, maxAgeMs });
 }
 
-export const ALL_ROLES: readonly Role[] = ['owner', 'admin', 'accountant', 'viewer'];
-
 /** Who may call a route: null = anybody (public), else the roles, 'all' = any signed-in user. */
 export function rolesOf(config: FastifyContextConfig | undefined): readonly Role[] | 'all' | null {
   if (config?.public) return null;
