@@ -96,6 +96,11 @@ export function rolesOf(config: FastifyContextConfig | undefined): readonly Role
   return config?.auth ?? 'all';
 }
 
+/** The OpenAPI security requirement of a route: the bearer token, unless the route is public. */
+export function openApiSecurity(route: RouteOptions): Array<Record<string, string[]>> | undefined {
+  return rolesOf(route.config as FastifyContextConfig | undefined) ? [{ bearerAuth: [] }] : undefined;
+}
+
 /**
  * Checks the caller on every authenticated request: the token, then the live user, organization
  * and login, read once per session and kept in `principals` until PostgreSQL notifies a change

@@ -112,7 +112,7 @@ export function authRoutes(ctx: AppContext) {
       '/logout',
       {
         config: { auth: 'all' },
-        schema: { tags, security: [{ bearerAuth: [] }], response: { 204: Type.Null(), ...errorResponses(401) } },
+        schema: { tags, response: { 204: Type.Null(), ...errorResponses(401) } },
       },
       async (request, reply) => {
         await auth.logout(scopeOf(request), request.principal());
@@ -125,7 +125,7 @@ export function authRoutes(ctx: AppContext) {
       '/me',
       {
         config: { auth: 'all' },
-        schema: { tags, security: [{ bearerAuth: [] }], response: { 200: MeResponse, ...errorResponses(401, 404) } },
+        schema: { tags, response: { 200: MeResponse, ...errorResponses(401, 404) } },
       },
       async (request) => {
         // Everything it shows comes with the principal: no statement of its own.
@@ -140,7 +140,6 @@ export function authRoutes(ctx: AppContext) {
         config: { auth: 'all', perMinute: 10 },
         schema: {
           tags,
-          security: [{ bearerAuth: [] }],
           body: UpdateMeBody,
           response: { 200: MeResponse, ...errorResponses(401, 404, 422) },
         },
@@ -158,7 +157,6 @@ export function authRoutes(ctx: AppContext) {
         config: { perMinute: 10 },
         schema: {
           tags,
-          security: [{ bearerAuth: [] }],
           body: PasswordBody,
           response: { 204: Type.Null(), ...errorResponses(401, 422) },
         },
@@ -176,7 +174,6 @@ export function authRoutes(ctx: AppContext) {
         config: { auth: 'all', perMinute: 10 },
         schema: {
           tags,
-          security: [{ bearerAuth: [] }],
           response: {
             200: Type.Object({ secret: Type.String(), otpauthUrl: Type.String() }),
             ...errorResponses(401, 422),
@@ -192,7 +189,6 @@ export function authRoutes(ctx: AppContext) {
         config: { auth: 'all', perMinute: 10 },
         schema: {
           tags,
-          security: [{ bearerAuth: [] }],
           body: CodeBody,
           response: { 200: Type.Object({ twoFactorEnabled: Type.Boolean() }), ...errorResponses(401, 422) },
         },
@@ -206,7 +202,6 @@ export function authRoutes(ctx: AppContext) {
         config: { auth: 'all', perMinute: 10 },
         schema: {
           tags,
-          security: [{ bearerAuth: [] }],
           body: CodeBody,
           response: { 200: Type.Object({ twoFactorEnabled: Type.Boolean() }), ...errorResponses(401, 403, 422) },
         },

@@ -24,7 +24,6 @@ import {
 /** /api/v1/contacts; `deleteBlockers` are the other features' reasons to refuse a deletion. */
 export function contactsRoutes(deps: { deleteBlockers: readonly ContactDeleteBlocker[] }) {
   const tags = ['Contacts'];
-  const security = [{ bearerAuth: [] }];
   const writers = ['owner', 'admin', 'accountant'] as const;
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -34,7 +33,6 @@ export function contactsRoutes(deps: { deleteBlockers: readonly ContactDeleteBlo
       {
         schema: {
           tags,
-          security,
           querystring: ContactsQuery,
           response: { 200: Paginated(Contact), ...errorResponses(400, 401, 403, 422) },
         },
@@ -50,7 +48,6 @@ export function contactsRoutes(deps: { deleteBlockers: readonly ContactDeleteBlo
         config: { auth: writers, perMinute: 50, fieldCodes: CONTACT_FIELD_CODES },
         schema: {
           tags,
-          security,
           body: CreateContactBody,
           response: { 201: ContactWithNotes, ...errorResponses(401, 403, 422) },
         },
@@ -70,7 +67,6 @@ export function contactsRoutes(deps: { deleteBlockers: readonly ContactDeleteBlo
       {
         schema: {
           tags,
-          security,
           params: IdParams,
           response: { 200: ContactWithNotes, ...errorResponses(401, 403, 404) },
         },
@@ -86,7 +82,6 @@ export function contactsRoutes(deps: { deleteBlockers: readonly ContactDeleteBlo
         config: { auth: writers, perMinute: 50, fieldCodes: CONTACT_FIELD_CODES },
         schema: {
           tags,
-          security,
           params: IdParams,
           body: UpdateContactBody,
           response: { 200: ContactWithNotes, ...errorResponses(401, 403, 404, 422) },
@@ -103,7 +98,6 @@ export function contactsRoutes(deps: { deleteBlockers: readonly ContactDeleteBlo
         config: { auth: ['owner', 'admin'], perMinute: 10 },
         schema: {
           tags,
-          security,
           params: IdParams,
           response: { 204: Type.Null(), ...errorResponses(400, 401, 403, 404) },
         },

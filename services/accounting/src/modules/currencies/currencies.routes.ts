@@ -15,7 +15,6 @@ export const Currency = Type.Object({
 
 export function currenciesRoutes() {
   const tags = ['Currencies'];
-  const security = [{ bearerAuth: [] }];
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     app.get(
@@ -23,7 +22,6 @@ export function currenciesRoutes() {
       {
         schema: {
           tags,
-          security,
           response: { 200: Type.Object({ data: Type.Array(Currency) }), ...errorResponses(401, 403) },
         },
       },

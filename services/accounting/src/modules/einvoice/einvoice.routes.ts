@@ -20,7 +20,6 @@ const XmlResponse = Type.Unsafe<string>({
 /** E-invoice documents of an invoice, under /api/v1/invoices (E3, E4). */
 export function einvoiceRoutes(deps: InvoiceDeps) {
   const tags = ['E-invoices'];
-  const security = [{ bearerAuth: [] }];
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     const sendXml = (reply: FastifyReply, xml: string, number: string) =>
@@ -36,7 +35,6 @@ export function einvoiceRoutes(deps: InvoiceDeps) {
         config: { perMinute: 60 },
         schema: {
           tags,
-          security,
           params: IdParams,
           response: { 200: XmlResponse, ...errorResponses(400, 401, 403, 404, 422) },
         },
@@ -60,7 +58,6 @@ export function einvoiceRoutes(deps: InvoiceDeps) {
         config: { perMinute: 60 },
         schema: {
           tags,
-          security,
           params: IdParams,
           response: { 200: XmlResponse, ...errorResponses(400, 401, 403, 404, 422) },
         },
@@ -84,7 +81,6 @@ export function einvoiceRoutes(deps: InvoiceDeps) {
         config: { perMinute: 60 },
         schema: {
           tags,
-          security,
           params: IdParams,
           response: { 200: PngResponse, ...errorResponses(401, 403, 404, 422) },
         },

@@ -9,7 +9,6 @@ const today = () => new Date().toISOString().slice(0, 10);
 
 export function exchangeRatesRoutes() {
   const tags = ['Exchange rates'];
-  const security = [{ bearerAuth: [] }];
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -18,7 +17,6 @@ export function exchangeRatesRoutes() {
       {
         schema: {
           tags,
-          security,
           querystring: RateQuery,
           response: { 200: ExchangeRate, ...errorResponses(401, 403, 404, 422) },
         },
@@ -35,7 +33,6 @@ export function exchangeRatesRoutes() {
         config: { auth: ['owner', 'admin'], perMinute: 10 },
         schema: {
           tags,
-          security,
           body: ManualRateBody,
           response: { 201: ExchangeRate, ...errorResponses(401, 403, 422) },
         },

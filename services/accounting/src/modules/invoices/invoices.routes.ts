@@ -40,7 +40,6 @@ function sendPdf(
 /** /api/v1/invoices (spec "Invoices"; A3-A5, A8, A10, A11, A19). */
 export function invoicesRoutes(deps: InvoiceDeps) {
   const tags = ['Invoices'];
-  const security = [{ bearerAuth: [] }];
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     // This instance's kept list pages (see InvoiceListCache).
@@ -51,7 +50,6 @@ export function invoicesRoutes(deps: InvoiceDeps) {
       {
         schema: {
           tags,
-          security,
           querystring: InvoicesQuery,
           response: { 200: InvoiceList, ...errorResponses(400, 401, 403, 422) },
         },
@@ -70,7 +68,6 @@ export function invoicesRoutes(deps: InvoiceDeps) {
         config: { auth: WRITERS, perMinute: 50 },
         schema: {
           tags,
-          security,
           body: InvoiceBody,
           response: { 201: Invoice, ...errorResponses(401, 403, 404, 422) },
         },
@@ -84,7 +81,7 @@ export function invoicesRoutes(deps: InvoiceDeps) {
     app.get(
       '/:id',
       {
-        schema: { tags, security, params: IdParams, response: { 200: Invoice, ...errorResponses(401, 403, 404) } },
+        schema: { tags, params: IdParams, response: { 200: Invoice, ...errorResponses(401, 403, 404) } },
       },
       async (request) => {
         return getInvoice(scopeOf(request), request.principal(), request.params.id, todayIso());
@@ -97,7 +94,6 @@ export function invoicesRoutes(deps: InvoiceDeps) {
         config: { auth: WRITERS, perMinute: 50 },
         schema: {
           tags,
-          security,
           params: IdParams,
           body: InvoiceBody,
           response: { 200: Invoice, ...errorResponses(400, 401, 403, 404, 422) },
@@ -114,7 +110,6 @@ export function invoicesRoutes(deps: InvoiceDeps) {
         config: { auth: WRITERS, perMinute: 50 },
         schema: {
           tags,
-          security,
           params: IdParams,
           body: StatusBody,
           response: { 200: Invoice, ...errorResponses(400, 401, 403, 404, 422, 500) },
@@ -131,7 +126,6 @@ export function invoicesRoutes(deps: InvoiceDeps) {
         config: { auth: WRITERS, perMinute: 10 },
         schema: {
           tags,
-          security,
           params: IdParams,
           body: Type.Optional(SendBody),
           response: { 200: SendResponse, ...errorResponses(400, 401, 403, 404, 422, 500) },
@@ -152,7 +146,7 @@ export function invoicesRoutes(deps: InvoiceDeps) {
     app.get(
       '/:id/pdf',
       {
-        schema: { tags, security, params: IdParams, response: { 200: PdfResponse, ...errorResponses(401, 403, 404) } },
+        schema: { tags, params: IdParams, response: { 200: PdfResponse, ...errorResponses(401, 403, 404) } },
       },
       async (request, reply) => {
         const { pdf, number } = await invoicePdf(scopeOf(request), deps, request.params.id, todayIso());

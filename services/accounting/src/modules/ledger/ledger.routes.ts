@@ -8,7 +8,6 @@ import { createManualEntry, getTransaction, listTransactions, reverseManualEntry
 
 export function transactionsRoutes() {
   const tags = ['Ledger transactions'];
-  const security = [{ bearerAuth: [] }];
   const writers = ['owner', 'admin', 'accountant'] as const;
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -18,7 +17,6 @@ export function transactionsRoutes() {
       {
         schema: {
           tags,
-          security,
           querystring: TransactionsQuery,
           response: { 200: Paginated(Transaction), ...errorResponses(400, 401, 403, 422) },
         },
@@ -31,7 +29,7 @@ export function transactionsRoutes() {
     app.get(
       '/:id',
       {
-        schema: { tags, security, params: IdParams, response: { 200: Transaction, ...errorResponses(401, 403, 404) } },
+        schema: { tags, params: IdParams, response: { 200: Transaction, ...errorResponses(401, 403, 404) } },
       },
       async (request) => {
         return getTransaction(scopeOf(request), request.principal().organization.baseCurrency, request.params.id);
@@ -44,7 +42,6 @@ export function transactionsRoutes() {
         config: { auth: writers, perMinute: 20 },
         schema: {
           tags,
-          security,
           body: ManualEntryBody,
           response: { 201: Transaction, ...errorResponses(401, 403, 404, 422) },
         },
@@ -66,7 +63,6 @@ export function transactionsRoutes() {
         },
         schema: {
           tags,
-          security,
           params: IdParams,
           body: ReverseBody,
           response: { 201: Transaction, ...errorResponses(401, 403, 404, 422) },

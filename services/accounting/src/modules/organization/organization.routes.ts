@@ -7,13 +7,12 @@ import { getOrganization, updateOrganization } from './organization.service.js';
 
 export function organizationRoutes() {
   const tags = ['Organization'];
-  const security = [{ bearerAuth: [] }];
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     app.get(
       '/',
       {
-        schema: { tags, security, response: { 200: Organization, ...errorResponses(401, 403, 404) } },
+        schema: { tags, response: { 200: Organization, ...errorResponses(401, 403, 404) } },
       },
       async (request) => {
         return getOrganization(scopeOf(request));
@@ -30,7 +29,6 @@ export function organizationRoutes() {
         },
         schema: {
           tags,
-          security,
           body: UpdateOrganizationBody,
           response: { 200: Organization, ...errorResponses(400, 401, 403, 422) },
         },

@@ -79,7 +79,6 @@ async function answer<R>(
 /** /api/v1/reports (spec "Reports"; A16). All roles; dashboard 100 requests a minute, the others 50. */
 export function reportsRoutes() {
   const tags = ['Reports'];
-  const security = [{ bearerAuth: [] }];
   const errors = errorResponses(401, 403, 422, 429);
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -90,7 +89,6 @@ export function reportsRoutes() {
         config: { perMinute: 100 },
         schema: {
           tags,
-          security,
           querystring: DashboardQuery,
           response: {
             200: reportResponse(Dashboard, "Dashboard: this month to date in the organization's time zone"),
@@ -112,7 +110,6 @@ export function reportsRoutes() {
         config: { perMinute: 50 },
         schema: {
           tags,
-          security,
           querystring: PeriodQuery,
           response: { 200: reportResponse(ProfitLoss, 'Profit and loss over from..to (inclusive)'), ...errors },
         },
@@ -138,7 +135,6 @@ export function reportsRoutes() {
         config: { perMinute: 50 },
         schema: {
           tags,
-          security,
           querystring: AsOfQuery,
           response: { 200: reportResponse(BalanceSheet, 'Balances at the end of date'), ...errors },
         },
@@ -157,7 +153,6 @@ export function reportsRoutes() {
         config: { perMinute: 50 },
         schema: {
           tags,
-          security,
           querystring: PeriodQuery,
           response: { 200: reportResponse(CashFlow, 'Cash and bank movements over from..to'), ...errors },
         },
@@ -183,7 +178,6 @@ export function reportsRoutes() {
         config: { perMinute: 50 },
         schema: {
           tags,
-          security,
           querystring: VatQuery,
           response: { 200: reportResponse(Vat, 'Output and input VAT over from..to'), ...errors },
         },
@@ -224,7 +218,6 @@ export function reportsRoutes() {
         config: { perMinute: 50 },
         schema: {
           tags,
-          security,
           querystring: AsOfQuery,
           response: {
             200: reportResponse(

@@ -7,14 +7,13 @@ import { getTaxRates, updateTaxRates } from './tax-rates.service.js';
 
 export function taxRatesRoutes() {
   const tags = ['Settings'];
-  const security = [{ bearerAuth: [] }];
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
     app.get(
       '/',
       {
-        schema: { tags, security, response: { 200: TaxRates, ...errorResponses(401, 403) } },
+        schema: { tags, response: { 200: TaxRates, ...errorResponses(401, 403) } },
       },
       async (request) => {
         return getTaxRates(scopeOf(request));
@@ -27,7 +26,6 @@ export function taxRatesRoutes() {
         config: { auth: ['owner', 'admin'], perMinute: 10 },
         schema: {
           tags,
-          security,
           body: UpdateTaxRatesBody,
           response: { 200: TaxRates, ...errorResponses(401, 403, 422) },
         },
