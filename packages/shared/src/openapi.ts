@@ -1,6 +1,6 @@
 import swagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import { registerPublic } from './routes.js';
 
 type Document = NonNullable<FastifyDynamicSwaggerOptions['openapi']>;
@@ -22,9 +22,19 @@ export interface OpenApiOptions {
   securitySchemes: NonNullable<Document['components']>['securitySchemes'];
   /** The summary and description of an operation (`GET`, the route's URL) the route's own schema lacks. */
   describe?(method: string, url: string): OperationDoc | undefined;
+  /**
+   * The operation's security requirement, derived from the route's own auth config (one place
+   * instead of every route schema); a schema that states `security` keeps its own.
+   */
+  security?(route: RouteOptions): Array<Record<string, string[]>> | undefined;
 }
 
-type RouteSchema = Record<string, unknown> & { summary?: string; description?: string; body?: object };
+type RouteSchema = Record<string, unknown> & {
+  summary?: string;
+  description?: string;
+  body?: object;
+  security?: unknown;
+};
 
 /** The route's schema with the operation's texts and example, as a copy (the route validates with its own). */
 function described(schema: RouteSchema | undefined, doc: OperationDoc | undefined): RouteSchema | undefined {
@@ -70,7 +80,9 @@ export async function registerOpenApi(app: FastifyInstance, opts: OpenApiOptions
     openapi,
     transform: ({ schema, url, route }) => {
       const method = Array.isArray(route.method) ? route.method[0] : route.method;
-      return { schema: described(schema as RouteSchema, opts.describe?.(method, url)) as never, url };
+      const out = described(schema as RouteSchema, opts.describe?.(method, url));
+      const security = out && out.security === undefined ? opts.security?.(route) : undefined;
+      return { schema: (security ? { ...out, security } : out) as never, url };
     },
   });
   await registerPublic(app, swaggerUi, { routePrefix: '/docs', staticCSP: true });

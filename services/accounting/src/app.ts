@@ -43,7 +43,7 @@ import { reportsRoutes } from './modules/reports/reports.routes.js';
 import { taxRatesRoutes } from './modules/tax-rates/tax-rates.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { webAppRoutes } from './modules/web-app/web-app.routes.js';
-import { authPlugin, PRINCIPAL_CHANNEL, principalCache } from './plugins/auth.js';
+import { authPlugin, openApiSecurity, PRINCIPAL_CHANNEL, principalCache } from './plugins/auth.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { limitsPlugin } from './plugins/limits.js';
 
@@ -100,6 +100,7 @@ export async function buildApp(config: Readonly<Config>, db: Database<DB>): Prom
     description: 'Multi-tenant bookkeeping and invoicing for organizations in RS, BA and HR.',
     securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
     describe: (method, url) => OPERATION_DOCS[`${method} ${url}`],
+    security: openApiSecurity,
   });
   // Multipart bodies (receipts, statements) are streamed by the routes that take them; the
   // per-route limits are tighter than these outer ones.

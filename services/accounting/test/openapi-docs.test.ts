@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { openApiOperations, undocumented } from '@app/shared/test/openapi-docs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from './helpers.js';
@@ -30,5 +31,20 @@ describe('the OpenAPI document', () => {
     const ops = new Map(await openApiOperations(h.app));
     const schema = ops.get('PATCH /api/v1/invoices/{id}/status')?.requestBody?.content?.['application/json']?.schema;
     expect(schema.properties.action.enum).toEqual(['send', 'mark-paid', 'cancel']);
+  });
+
+  it('asks for the bearer token on exactly the operations whose route needs a signed-in caller', async () => {
+    const isPublic = new Map(
+      h.app.routeTable.map((r) => [`${r.method} ${r.url.replace(/:(\w+)/g, '{$1}')}`, r.public]),
+    );
+    const ops = await openApiOperations(h.app);
+    const mismatched = ops.filter(([name, op]) => {
+      const open = isPublic.get(name);
+      return (
+        open === undefined || (open ? op.security !== undefined : !isDeepStrictEqual(op.security, [{ bearerAuth: [] }]))
+      );
+    });
+    expect(mismatched.map(([name, op]) => [name, isPublic.get(name), op.security])).toEqual([]);
+    expect(ops.filter(([name]) => isPublic.get(name)).length).toBeGreaterThan(3);
   });
 });

@@ -25,9 +25,3 @@ export const PageQuery = (max: number) =>
   });
 
 export const Pagination = Type.Object({ page: Type.Integer(), limit: Type.Integer(), total: Type.Integer() });
-
-export function pageOf(q: { page?: number; limit?: number }, defaultLimit = 20) {
-  const page = q.page ?? 1;
-  const limit = q.limit ?? defaultLimit;
-  return { page, limit, offset: (page - 1) * limit };
-}

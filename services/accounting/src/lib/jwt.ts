@@ -1,8 +1,9 @@
 import { TokenService, type TokenVerifier } from '@app/shared/tokens';
 import { AppError } from './errors.js';
 
-export type Role = 'owner' | 'admin' | 'accountant' | 'viewer';
-export const ROLES: readonly Role[] = ['owner', 'admin', 'accountant', 'viewer'];
+/** Every role, the one list of them (route configs, schemas and token checks read it). */
+export const ROLES = ['owner', 'admin', 'accountant', 'viewer'] as const;
+export type Role = (typeof ROLES)[number];
 
 export interface AccessClaims {
   sub: string;

@@ -90,12 +90,15 @@ export function principalCache(maxAgeMs: number): PrincipalCache {
   return new NotifiedCache({ maxEntries: 10_000, maxAgeMs });
 }
 
-export const ALL_ROLES: readonly Role[] = ['owner', 'admin', 'accountant', 'viewer'];
-
 /** Who may call a route: null = anybody (public), else the roles, 'all' = any signed-in user. */
 export function rolesOf(config: FastifyContextConfig | undefined): readonly Role[] | 'all' | null {
   if (config?.public) return null;
   return config?.auth ?? 'all';
+}
+
+/** The OpenAPI security requirement of a route: the bearer token, unless the route is public. */
+export function openApiSecurity(route: RouteOptions): Array<Record<string, string[]>> | undefined {
+  return rolesOf(route.config as FastifyContextConfig | undefined) ? [{ bearerAuth: [] }] : undefined;
 }
 
 /**

@@ -17,7 +17,15 @@ export interface Page {
 
 const MESSAGES = { page: () => 'must be at least 1', size: (max: number) => `must be between 1 and ${max}` };
 
-export function pageOf(q: { page?: string; limit?: string }, defaultLimit: number, maxLimit: number): Page {
+/**
+ * The page a listing asks for: raw query strings, or the numbers a route's PageQuery schema has
+ * already checked and defaulted (then no check below can fail).
+ */
+export function pageOf(
+  q: { page?: string | number; limit?: string | number },
+  defaultLimit: number,
+  maxLimit: number,
+): Page {
   const read = readPage({ page: q.page, size: q.limit }, defaultLimit, maxLimit);
   if (!read.ok) {
     throw badRequest(

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { errorResponses, IdParams } from '../../lib/schemas.js';
-import { ALL_ROLES, scopeOf } from '../../plugins/auth.js';
+import { scopeOf } from '../../plugins/auth.js';
 import {
   ACCOUNT_FIELD_CODES,
   Account,
@@ -14,17 +14,14 @@ import { createAccount, getAccount, listAccounts, updateAccount } from './accoun
 
 export function accountsRoutes() {
   const tags = ['Chart of accounts'];
-  const security = [{ bearerAuth: [] }];
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
     app.get(
       '/',
       {
-        config: { auth: ALL_ROLES },
         schema: {
           tags,
-          security,
           querystring: AccountsQuery,
           response: { 200: Type.Object({ data: Type.Array(Account) }), ...errorResponses(401, 403, 422) },
         },
@@ -37,8 +34,7 @@ export function accountsRoutes() {
     app.get(
       '/:id',
       {
-        config: { auth: ALL_ROLES },
-        schema: { tags, security, params: IdParams, response: { 200: Account, ...errorResponses(401, 403, 404) } },
+        schema: { tags, params: IdParams, response: { 200: Account, ...errorResponses(401, 403, 404) } },
       },
       async (request) => {
         return getAccount(scopeOf(request), request.principal().organization.baseCurrency, request.params.id);
@@ -51,7 +47,6 @@ export function accountsRoutes() {
         config: { auth: ['owner', 'admin'], perMinute: 10, fieldCodes: ACCOUNT_FIELD_CODES },
         schema: {
           tags,
-          security,
           body: CreateAccountBody,
           response: { 201: Account, ...errorResponses(401, 403, 404, 409, 422) },
         },
@@ -72,7 +67,6 @@ export function accountsRoutes() {
         config: { auth: ['owner', 'admin'], perMinute: 10 },
         schema: {
           tags,
-          security,
           params: IdParams,
           body: UpdateAccountBody,
           response: { 200: Account, ...errorResponses(400, 401, 403, 404, 422) },

@@ -9,7 +9,6 @@ import { listAlerts } from './alerts.service.js';
 /** Administrator alerts (A10): e-mail delivery failures and other things a person must look at. */
 export function alertsRoutes() {
   const tags = ['Alerts'];
-  const security = [{ bearerAuth: [] }];
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     app.get(
@@ -18,7 +17,6 @@ export function alertsRoutes() {
         config: { auth: ['owner', 'admin'] },
         schema: {
           tags,
-          security,
           querystring: AlertsQuery,
           response: { 200: AlertList, ...errorResponses(400, 401, 403) },
         },

@@ -38,7 +38,6 @@ export function auditRoutes() {
         config: { auth: ['owner', 'admin'] },
         schema: {
           tags: ['Audit'],
-          security: [{ bearerAuth: [] }],
           querystring: AuditQuery,
           response: { 200: Paginated(LoggedAction), ...errorResponses(400, 401, 403) },
         },

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { errorResponses } from '../../lib/schemas.js';
-import { ALL_ROLES, type Principal, scopeOf } from '../../plugins/auth.js';
+import { type Principal, scopeOf } from '../../plugins/auth.js';
 import {
   AcceptInviteBody,
   CodeBody,
@@ -112,7 +112,7 @@ export function authRoutes(ctx: AppContext) {
       '/logout',
       {
         config: { auth: 'all' },
-        schema: { tags, security: [{ bearerAuth: [] }], response: { 204: Type.Null(), ...errorResponses(401) } },
+        schema: { tags, response: { 204: Type.Null(), ...errorResponses(401) } },
       },
       async (request, reply) => {
         await auth.logout(scopeOf(request), request.principal());
@@ -125,7 +125,7 @@ export function authRoutes(ctx: AppContext) {
       '/me',
       {
         config: { auth: 'all' },
-        schema: { tags, security: [{ bearerAuth: [] }], response: { 200: MeResponse, ...errorResponses(401, 404) } },
+        schema: { tags, response: { 200: MeResponse, ...errorResponses(401, 404) } },
       },
       async (request) => {
         // Everything it shows comes with the principal: no statement of its own.
@@ -140,7 +140,6 @@ export function authRoutes(ctx: AppContext) {
         config: { auth: 'all', perMinute: 10 },
         schema: {
           tags,
-          security: [{ bearerAuth: [] }],
           body: UpdateMeBody,
           response: { 200: MeResponse, ...errorResponses(401, 404, 422) },
         },
@@ -155,10 +154,9 @@ export function authRoutes(ctx: AppContext) {
     app.put(
       '/password',
       {
-        config: { auth: ALL_ROLES, perMinute: 10 },
+        config: { perMinute: 10 },
         schema: {
           tags,
-          security: [{ bearerAuth: [] }],
           body: PasswordBody,
           response: { 204: Type.Null(), ...errorResponses(401, 422) },
         },
@@ -176,7 +174,6 @@ export function authRoutes(ctx: AppContext) {
         config: { auth: 'all', perMinute: 10 },
         schema: {
           tags,
-          security: [{ bearerAuth: [] }],
           response: {
             200: Type.Object({ secret: Type.String(), otpauthUrl: Type.String() }),
             ...errorResponses(401, 422),
@@ -192,7 +189,6 @@ export function authRoutes(ctx: AppContext) {
         config: { auth: 'all', perMinute: 10 },
         schema: {
           tags,
-          security: [{ bearerAuth: [] }],
           body: CodeBody,
           response: { 200: Type.Object({ twoFactorEnabled: Type.Boolean() }), ...errorResponses(401, 422) },
         },
@@ -206,7 +202,6 @@ export function authRoutes(ctx: AppContext) {
         config: { auth: 'all', perMinute: 10 },
         schema: {
           tags,
-          security: [{ bearerAuth: [] }],
           body: CodeBody,
           response: { 200: Type.Object({ twoFactorEnabled: Type.Boolean() }), ...errorResponses(401, 403, 422) },
         },

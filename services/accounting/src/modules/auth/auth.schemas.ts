@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { ROLES } from '../../lib/jwt.js';
 import { BASE_CURRENCIES, COUNTRIES, literalUnion, ORG_LANGUAGES } from '../../lib/schemas.js';
 import { ORGANIZATION_ADDRESS } from '../organization/organization.schemas.js';
 
@@ -43,7 +44,7 @@ export const AcceptInviteBody = Type.Object({
   password: Password,
 });
 
-const Role = literalUnion(['owner', 'admin', 'accountant', 'viewer'] as const);
+const Role = literalUnion(ROLES);
 
 export const LoginUser = Type.Object({
   id: Type.String(),

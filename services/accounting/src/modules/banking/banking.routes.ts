@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../lib/errors.js';
 import { readForm } from '../../lib/multipart-form.js';
 import { errorResponses, IdParams } from '../../lib/schemas.js';
-import { ALL_ROLES, scopeOf } from '../../plugins/auth.js';
+import { scopeOf } from '../../plugins/auth.js';
 import {
   BankAccount,
   BankAccountList,
@@ -36,15 +36,13 @@ const WRITERS = ['owner', 'admin', 'accountant'] as const;
 /** /api/v1/bank-accounts (spec "Bank accounts"; A9, A14, A15). */
 export function bankingRoutes() {
   const tags = ['Bank accounts'];
-  const security = [{ bearerAuth: [] }];
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
     app.get(
       '/',
       {
-        config: { auth: ALL_ROLES },
-        schema: { tags, security, response: { 200: BankAccountList, ...errorResponses(401, 403) } },
+        schema: { tags, response: { 200: BankAccountList, ...errorResponses(401, 403) } },
       },
       async (request) => {
         return listBankAccounts(scopeOf(request));
@@ -57,7 +55,6 @@ export function bankingRoutes() {
         config: { auth: OWNER_ADMIN, perMinute: 10 },
         schema: {
           tags,
-          security,
           body: CreateBankAccountBody,
           response: { 201: BankAccount, ...errorResponses(401, 403, 404, 422) },
         },
@@ -71,10 +68,8 @@ export function bankingRoutes() {
     app.get(
       '/:id/transactions',
       {
-        config: { auth: ALL_ROLES },
         schema: {
           tags,
-          security,
           params: IdParams,
           querystring: BankTransactionsQuery,
           response: { 200: BankTransactionList, ...errorResponses(400, 401, 403, 404, 422) },
@@ -96,7 +91,6 @@ export function bankingRoutes() {
         config: { auth: WRITERS, perMinute: 10, uploadLimit: STATEMENT_MAX_BYTES },
         schema: {
           tags,
-          security,
           params: IdParams,
           consumes: ['multipart/form-data'],
           description: 'Multipart form with one CSV file (any field name, e.g. "file"), at most 5 MB.',
@@ -126,7 +120,6 @@ export function bankingRoutes() {
         config: { auth: WRITERS, perMinute: 10 },
         schema: {
           tags,
-          security,
           params: IdParams,
           body: ReconcileBody,
           response: { 200: ReconcileResult, ...errorResponses(400, 401, 403, 404, 422) },

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { Paginated } from '../../lib/pagination.js';
 import { errorResponses, IdParams } from '../../lib/schemas.js';
-import { ALL_ROLES, scopeOf } from '../../plugins/auth.js';
+import { scopeOf } from '../../plugins/auth.js';
 import {
   CONTACT_FIELD_CODES,
   Contact,
@@ -24,7 +24,6 @@ import {
 /** /api/v1/contacts; `deleteBlockers` are the other features' reasons to refuse a deletion. */
 export function contactsRoutes(deps: { deleteBlockers: readonly ContactDeleteBlocker[] }) {
   const tags = ['Contacts'];
-  const security = [{ bearerAuth: [] }];
   const writers = ['owner', 'admin', 'accountant'] as const;
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -32,10 +31,8 @@ export function contactsRoutes(deps: { deleteBlockers: readonly ContactDeleteBlo
     app.get(
       '/',
       {
-        config: { auth: ALL_ROLES },
         schema: {
           tags,
-          security,
           querystring: ContactsQuery,
           response: { 200: Paginated(Contact), ...errorResponses(400, 401, 403, 422) },
         },
@@ -51,7 +48,6 @@ export function contactsRoutes(deps: { deleteBlockers: readonly ContactDeleteBlo
         config: { auth: writers, perMinute: 50, fieldCodes: CONTACT_FIELD_CODES },
         schema: {
           tags,
-          security,
           body: CreateContactBody,
           response: { 201: ContactWithNotes, ...errorResponses(401, 403, 422) },
         },
@@ -69,10 +65,8 @@ export function contactsRoutes(deps: { deleteBlockers: readonly ContactDeleteBlo
     app.get(
       '/:id',
       {
-        config: { auth: ALL_ROLES },
         schema: {
           tags,
-          security,
           params: IdParams,
           response: { 200: ContactWithNotes, ...errorResponses(401, 403, 404) },
         },
@@ -88,7 +82,6 @@ export function contactsRoutes(deps: { deleteBlockers: readonly ContactDeleteBlo
         config: { auth: writers, perMinute: 50, fieldCodes: CONTACT_FIELD_CODES },
         schema: {
           tags,
-          security,
           params: IdParams,
           body: UpdateContactBody,
           response: { 200: ContactWithNotes, ...errorResponses(401, 403, 404, 422) },
@@ -105,7 +98,6 @@ export function contactsRoutes(deps: { deleteBlockers: readonly ContactDeleteBlo
         config: { auth: ['owner', 'admin'], perMinute: 10 },
         schema: {
           tags,
-          security,
           params: IdParams,
           response: { 204: Type.Null(), ...errorResponses(400, 401, 403, 404) },
         },

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { errorResponses, IdParams } from '../../lib/schemas.js';
-import { ALL_ROLES, scopeOf } from '../../plugins/auth.js';
+import { scopeOf } from '../../plugins/auth.js';
 import { todayIso } from '../invoices/invoice-status.js';
 import type { InvoiceDeps } from '../invoices/invoice-transitions.js';
 import { invoicePaymentCode, invoiceUbl } from './einvoice.service.js';
@@ -20,7 +20,6 @@ const XmlResponse = Type.Unsafe<string>({
 /** E-invoice documents of an invoice, under /api/v1/invoices (E3, E4). */
 export function einvoiceRoutes(deps: InvoiceDeps) {
   const tags = ['E-invoices'];
-  const security = [{ bearerAuth: [] }];
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     const sendXml = (reply: FastifyReply, xml: string, number: string) =>
@@ -33,10 +32,9 @@ export function einvoiceRoutes(deps: InvoiceDeps) {
     app.get(
       '/:id/ubl',
       {
-        config: { auth: ALL_ROLES, perMinute: 60 },
+        config: { perMinute: 60 },
         schema: {
           tags,
-          security,
           params: IdParams,
           response: { 200: XmlResponse, ...errorResponses(400, 401, 403, 404, 422) },
         },
@@ -57,10 +55,9 @@ export function einvoiceRoutes(deps: InvoiceDeps) {
     app.get(
       '/:id/credit-note/ubl',
       {
-        config: { auth: ALL_ROLES, perMinute: 60 },
+        config: { perMinute: 60 },
         schema: {
           tags,
-          security,
           params: IdParams,
           response: { 200: XmlResponse, ...errorResponses(400, 401, 403, 404, 422) },
         },
@@ -81,10 +78,9 @@ export function einvoiceRoutes(deps: InvoiceDeps) {
     app.get(
       '/:id/payment-code',
       {
-        config: { auth: ALL_ROLES, perMinute: 60 },
+        config: { perMinute: 60 },
         schema: {
           tags,
-          security,
           params: IdParams,
           response: { 200: PngResponse, ...errorResponses(401, 403, 404, 422) },
         },

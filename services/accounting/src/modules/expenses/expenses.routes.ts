@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { AppError } from '../../lib/errors.js';
 import { pageRequest } from '../../lib/pagination.js';
 import { errorResponses, IdParams } from '../../lib/schemas.js';
-import { ALL_ROLES, scopeOf } from '../../plugins/auth.js';
+import { scopeOf } from '../../plugins/auth.js';
 import {
   discardStaged,
   formFieldsToBody,
@@ -46,7 +46,6 @@ const FileResponse = Type.Unsafe<Buffer>({
 /** /api/v1/expenses (spec "Expenses"; A8, A12, A13). */
 export function expensesRoutes(receipts: ReceiptDeps) {
   const tags = ['Expenses'];
-  const security = [{ bearerAuth: [] }];
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     const staged = new WeakMap<FastifyRequest, StagedReceipt>();
@@ -84,10 +83,8 @@ export function expensesRoutes(receipts: ReceiptDeps) {
     app.get(
       '/',
       {
-        config: { auth: ALL_ROLES },
         schema: {
           tags,
-          security,
           querystring: ExpensesQuery,
           response: { 200: ExpenseList, ...errorResponses(400, 401, 403, 422) },
         },
@@ -105,7 +102,6 @@ export function expensesRoutes(receipts: ReceiptDeps) {
         preValidation: readForm,
         schema: {
           tags,
-          security,
           consumes: ['application/json', 'multipart/form-data'],
           body: CreateExpenseBody,
           response: { 201: Expense, ...errorResponses(401, 403, 404, 413, 422, 500, 503) },
@@ -127,8 +123,7 @@ export function expensesRoutes(receipts: ReceiptDeps) {
     app.get(
       '/:id',
       {
-        config: { auth: ALL_ROLES },
-        schema: { tags, security, params: IdParams, response: { 200: Expense, ...errorResponses(401, 403, 404) } },
+        schema: { tags, params: IdParams, response: { 200: Expense, ...errorResponses(401, 403, 404) } },
       },
       async (request) => {
         return getExpense(scopeOf(request), request.principal(), request.params.id);
@@ -142,7 +137,6 @@ export function expensesRoutes(receipts: ReceiptDeps) {
         preValidation: readForm,
         schema: {
           tags,
-          security,
           consumes: ['application/json', 'multipart/form-data'],
           params: IdParams,
           body: UpdateExpenseBody,
@@ -175,7 +169,6 @@ export function expensesRoutes(receipts: ReceiptDeps) {
         config: { auth: APPROVERS, perMinute: 10 },
         schema: {
           tags,
-          security,
           params: IdParams,
           response: { 204: Type.Null(), ...errorResponses(400, 401, 403, 404) },
         },
@@ -191,7 +184,7 @@ export function expensesRoutes(receipts: ReceiptDeps) {
       '/:id/approve',
       {
         config: { auth: APPROVERS, perMinute: 50 },
-        schema: { tags, security, params: IdParams, response: { 200: Expense, ...errorResponses(400, 401, 403, 404) } },
+        schema: { tags, params: IdParams, response: { 200: Expense, ...errorResponses(400, 401, 403, 404) } },
       },
       async (request) => {
         return approveExpense(scopeOf(request), request.principal(), request.params.id);
@@ -208,7 +201,6 @@ export function expensesRoutes(receipts: ReceiptDeps) {
         },
         schema: {
           tags,
-          security,
           params: IdParams,
           body: RejectBody,
           response: { 200: Expense, ...errorResponses(400, 401, 403, 404, 422) },
@@ -225,7 +217,6 @@ export function expensesRoutes(receipts: ReceiptDeps) {
         config: { auth: APPROVERS, perMinute: 50 },
         schema: {
           tags,
-          security,
           params: IdParams,
           body: PayBody,
           response: { 200: Expense, ...errorResponses(400, 401, 403, 404, 422) },
@@ -239,8 +230,7 @@ export function expensesRoutes(receipts: ReceiptDeps) {
     app.get(
       '/:id/receipt',
       {
-        config: { auth: ALL_ROLES },
-        schema: { tags, security, params: IdParams, response: { 200: FileResponse, ...errorResponses(401, 403, 404) } },
+        schema: { tags, params: IdParams, response: { 200: FileResponse, ...errorResponses(401, 403, 404) } },
       },
       async (request, reply) => {
         const row = await findExpenseReceipt(scopeOf(request), request.params.id);

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { pageRequest } from '../../lib/pagination.js';
 import { errorResponses, IdParams } from '../../lib/schemas.js';
-import { ALL_ROLES, scopeOf } from '../../plugins/auth.js';
+import { scopeOf } from '../../plugins/auth.js';
 import { InvoiceListCache } from './invoice-list-cache.js';
 import { todayIso } from './invoice-status.js';
 import { changeStatus, type InvoiceDeps, invoicePdf, sendInvoice, viewPublicInvoice } from './invoice-transitions.js';
@@ -40,7 +40,6 @@ function sendPdf(
 /** /api/v1/invoices (spec "Invoices"; A3-A5, A8, A10, A11, A19). */
 export function invoicesRoutes(deps: InvoiceDeps) {
   const tags = ['Invoices'];
-  const security = [{ bearerAuth: [] }];
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     // This instance's kept list pages (see InvoiceListCache).
@@ -49,10 +48,8 @@ export function invoicesRoutes(deps: InvoiceDeps) {
     app.get(
       '/',
       {
-        config: { auth: ALL_ROLES },
         schema: {
           tags,
-          security,
           querystring: InvoicesQuery,
           response: { 200: InvoiceList, ...errorResponses(400, 401, 403, 422) },
         },
@@ -71,7 +68,6 @@ export function invoicesRoutes(deps: InvoiceDeps) {
         config: { auth: WRITERS, perMinute: 50 },
         schema: {
           tags,
-          security,
           body: InvoiceBody,
           response: { 201: Invoice, ...errorResponses(401, 403, 404, 422) },
         },
@@ -85,8 +81,7 @@ export function invoicesRoutes(deps: InvoiceDeps) {
     app.get(
       '/:id',
       {
-        config: { auth: ALL_ROLES },
-        schema: { tags, security, params: IdParams, response: { 200: Invoice, ...errorResponses(401, 403, 404) } },
+        schema: { tags, params: IdParams, response: { 200: Invoice, ...errorResponses(401, 403, 404) } },
       },
       async (request) => {
         return getInvoice(scopeOf(request), request.principal(), request.params.id, todayIso());
@@ -99,7 +94,6 @@ export function invoicesRoutes(deps: InvoiceDeps) {
         config: { auth: WRITERS, perMinute: 50 },
         schema: {
           tags,
-          security,
           params: IdParams,
           body: InvoiceBody,
           response: { 200: Invoice, ...errorResponses(400, 401, 403, 404, 422) },
@@ -116,7 +110,6 @@ export function invoicesRoutes(deps: InvoiceDeps) {
         config: { auth: WRITERS, perMinute: 50 },
         schema: {
           tags,
-          security,
           params: IdParams,
           body: StatusBody,
           response: { 200: Invoice, ...errorResponses(400, 401, 403, 404, 422, 500) },
@@ -133,7 +126,6 @@ export function invoicesRoutes(deps: InvoiceDeps) {
         config: { auth: WRITERS, perMinute: 10 },
         schema: {
           tags,
-          security,
           params: IdParams,
           body: Type.Optional(SendBody),
           response: { 200: SendResponse, ...errorResponses(400, 401, 403, 404, 422, 500) },
@@ -154,8 +146,7 @@ export function invoicesRoutes(deps: InvoiceDeps) {
     app.get(
       '/:id/pdf',
       {
-        config: { auth: ALL_ROLES },
-        schema: { tags, security, params: IdParams, response: { 200: PdfResponse, ...errorResponses(401, 403, 404) } },
+        schema: { tags, params: IdParams, response: { 200: PdfResponse, ...errorResponses(401, 403, 404) } },
       },
       async (request, reply) => {
         const { pdf, number } = await invoicePdf(scopeOf(request), deps, request.params.id, todayIso());

@@ -2,13 +2,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Paginated } from '../../lib/pagination.js';
 import { errorResponses, IdParams } from '../../lib/schemas.js';
-import { ALL_ROLES, scopeOf } from '../../plugins/auth.js';
+import { scopeOf } from '../../plugins/auth.js';
 import { ManualEntryBody, ReverseBody, Transaction, TransactionsQuery } from './ledger.schemas.js';
 import { createManualEntry, getTransaction, listTransactions, reverseManualEntry } from './transactions.service.js';
 
 export function transactionsRoutes() {
   const tags = ['Ledger transactions'];
-  const security = [{ bearerAuth: [] }];
   const writers = ['owner', 'admin', 'accountant'] as const;
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -16,10 +15,8 @@ export function transactionsRoutes() {
     app.get(
       '/',
       {
-        config: { auth: ALL_ROLES },
         schema: {
           tags,
-          security,
           querystring: TransactionsQuery,
           response: { 200: Paginated(Transaction), ...errorResponses(400, 401, 403, 422) },
         },
@@ -32,8 +29,7 @@ export function transactionsRoutes() {
     app.get(
       '/:id',
       {
-        config: { auth: ALL_ROLES },
-        schema: { tags, security, params: IdParams, response: { 200: Transaction, ...errorResponses(401, 403, 404) } },
+        schema: { tags, params: IdParams, response: { 200: Transaction, ...errorResponses(401, 403, 404) } },
       },
       async (request) => {
         return getTransaction(scopeOf(request), request.principal().organization.baseCurrency, request.params.id);
@@ -46,7 +42,6 @@ export function transactionsRoutes() {
         config: { auth: writers, perMinute: 20 },
         schema: {
           tags,
-          security,
           body: ManualEntryBody,
           response: { 201: Transaction, ...errorResponses(401, 403, 404, 422) },
         },
@@ -68,7 +63,6 @@ export function transactionsRoutes() {
         },
         schema: {
           tags,
-          security,
           params: IdParams,
           body: ReverseBody,
           response: { 201: Transaction, ...errorResponses(401, 403, 404, 422) },

@@ -1,20 +1,18 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { errorResponses } from '../../lib/schemas.js';
-import { ALL_ROLES, scopeOf } from '../../plugins/auth.js';
+import { scopeOf } from '../../plugins/auth.js';
 import { Organization, UpdateOrganizationBody } from './organization.schemas.js';
 import { getOrganization, updateOrganization } from './organization.service.js';
 
 export function organizationRoutes() {
   const tags = ['Organization'];
-  const security = [{ bearerAuth: [] }];
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     app.get(
       '/',
       {
-        config: { auth: ALL_ROLES },
-        schema: { tags, security, response: { 200: Organization, ...errorResponses(401, 403, 404) } },
+        schema: { tags, response: { 200: Organization, ...errorResponses(401, 403, 404) } },
       },
       async (request) => {
         return getOrganization(scopeOf(request));
@@ -31,7 +29,6 @@ export function organizationRoutes() {
         },
         schema: {
           tags,
-          security,
           body: UpdateOrganizationBody,
           response: { 200: Organization, ...errorResponses(400, 401, 403, 422) },
         },

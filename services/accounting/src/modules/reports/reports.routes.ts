@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { reportLabelsFor } from '../../infra/documents/report-labels.js';
 import { renderReportPdf } from '../../infra/documents/report-pdf.js';
 import { errorResponses } from '../../lib/schemas.js';
-import { ALL_ROLES, type Principal, scopeOf } from '../../plugins/auth.js';
+import { type Principal, scopeOf } from '../../plugins/auth.js';
 import { renderReportCsv } from './report-csv.js';
 import { organizationToday } from './report-dates.js';
 import {
@@ -79,7 +79,6 @@ async function answer<R>(
 /** /api/v1/reports (spec "Reports"; A16). All roles; dashboard 100 requests a minute, the others 50. */
 export function reportsRoutes() {
   const tags = ['Reports'];
-  const security = [{ bearerAuth: [] }];
   const errors = errorResponses(401, 403, 422, 429);
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -87,10 +86,9 @@ export function reportsRoutes() {
     app.get(
       '/dashboard',
       {
-        config: { auth: ALL_ROLES, perMinute: 100 },
+        config: { perMinute: 100 },
         schema: {
           tags,
-          security,
           querystring: DashboardQuery,
           response: {
             200: reportResponse(Dashboard, "Dashboard: this month to date in the organization's time zone"),
@@ -109,10 +107,9 @@ export function reportsRoutes() {
     app.get(
       '/profit-loss',
       {
-        config: { auth: ALL_ROLES, perMinute: 50 },
+        config: { perMinute: 50 },
         schema: {
           tags,
-          security,
           querystring: PeriodQuery,
           response: { 200: reportResponse(ProfitLoss, 'Profit and loss over from..to (inclusive)'), ...errors },
         },
@@ -135,10 +132,9 @@ export function reportsRoutes() {
     app.get(
       '/balance-sheet',
       {
-        config: { auth: ALL_ROLES, perMinute: 50 },
+        config: { perMinute: 50 },
         schema: {
           tags,
-          security,
           querystring: AsOfQuery,
           response: { 200: reportResponse(BalanceSheet, 'Balances at the end of date'), ...errors },
         },
@@ -154,10 +150,9 @@ export function reportsRoutes() {
     app.get(
       '/cash-flow',
       {
-        config: { auth: ALL_ROLES, perMinute: 50 },
+        config: { perMinute: 50 },
         schema: {
           tags,
-          security,
           querystring: PeriodQuery,
           response: { 200: reportResponse(CashFlow, 'Cash and bank movements over from..to'), ...errors },
         },
@@ -180,10 +175,9 @@ export function reportsRoutes() {
     app.get(
       '/vat',
       {
-        config: { auth: ALL_ROLES, perMinute: 50 },
+        config: { perMinute: 50 },
         schema: {
           tags,
-          security,
           querystring: VatQuery,
           response: { 200: reportResponse(Vat, 'Output and input VAT over from..to'), ...errors },
         },
@@ -221,10 +215,9 @@ export function reportsRoutes() {
     app.get(
       '/trial-balance',
       {
-        config: { auth: ALL_ROLES, perMinute: 50 },
+        config: { perMinute: 50 },
         schema: {
           tags,
-          security,
           querystring: AsOfQuery,
           response: {
             200: reportResponse(

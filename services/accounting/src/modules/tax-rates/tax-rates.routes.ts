@@ -1,21 +1,19 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { errorResponses } from '../../lib/schemas.js';
-import { ALL_ROLES, scopeOf } from '../../plugins/auth.js';
+import { scopeOf } from '../../plugins/auth.js';
 import { TaxRates, UpdateTaxRatesBody } from './tax-rates.schemas.js';
 import { getTaxRates, updateTaxRates } from './tax-rates.service.js';
 
 export function taxRatesRoutes() {
   const tags = ['Settings'];
-  const security = [{ bearerAuth: [] }];
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
     app.get(
       '/',
       {
-        config: { auth: ALL_ROLES },
-        schema: { tags, security, response: { 200: TaxRates, ...errorResponses(401, 403) } },
+        schema: { tags, response: { 200: TaxRates, ...errorResponses(401, 403) } },
       },
       async (request) => {
         return getTaxRates(scopeOf(request));
@@ -28,7 +26,6 @@ export function taxRatesRoutes() {
         config: { auth: ['owner', 'admin'], perMinute: 10 },
         schema: {
           tags,
-          security,
           body: UpdateTaxRatesBody,
           response: { 200: TaxRates, ...errorResponses(401, 403, 422) },
         },

@@ -9,7 +9,6 @@ import { changeRole, invite, listUsers, removeUser } from './users.service.js';
 
 export function usersRoutes(ctx: AppContext) {
   const tags = ['Users'];
-  const security = [{ bearerAuth: [] }];
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     app.get(
@@ -18,7 +17,6 @@ export function usersRoutes(ctx: AppContext) {
         config: { auth: ['owner', 'admin'] },
         schema: {
           tags,
-          security,
           querystring: UsersQuery,
           response: { 200: Type.Object({ data: Type.Array(User) }), ...errorResponses(401, 403) },
         },
@@ -34,7 +32,6 @@ export function usersRoutes(ctx: AppContext) {
         config: { auth: ['owner', 'admin'], perMinute: 10 },
         schema: {
           tags,
-          security,
           body: InviteBody,
           response: { 201: InviteResponse, ...errorResponses(401, 403, 409, 422) },
         },
@@ -51,7 +48,6 @@ export function usersRoutes(ctx: AppContext) {
         config: { auth: ['owner'], perMinute: 10 },
         schema: {
           tags,
-          security,
           params: IdParams,
           body: RoleBody,
           response: { 200: User, ...errorResponses(401, 403, 404, 422) },
@@ -66,7 +62,7 @@ export function usersRoutes(ctx: AppContext) {
       '/:id',
       {
         config: { auth: ['owner'], perMinute: 10 },
-        schema: { tags, security, params: IdParams, response: { 204: Type.Null(), ...errorResponses(401, 403, 404) } },
+        schema: { tags, params: IdParams, response: { 204: Type.Null(), ...errorResponses(401, 403, 404) } },
       },
       async (request, reply) => {
         await removeUser(scopeOf(request), request.principal(), request.params.id);

@@ -1,8 +1,9 @@
 import { Type } from 'typebox';
+import { ROLES } from '../../lib/jwt.js';
 import { literalUnion } from '../../lib/schemas.js';
 
 export const InvitableRole = literalUnion(['admin', 'accountant', 'viewer'] as const);
-export const AnyRole = literalUnion(['owner', 'admin', 'accountant', 'viewer'] as const);
+export const AnyRole = literalUnion(ROLES);
 
 export const User = Type.Object({
   id: Type.String(),

@@ -3,8 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { SurfaceOptions } from '../../context.js';
 import { forbidden } from '../../errors.js';
+import { pageOf } from '../../lib/pagination.js';
 import { authOf, scopeOf } from '../../plugins/authenticate.js';
-import { errors, pageOf } from '../../schemas.js';
+import { errors } from '../../schemas.js';
 import {
   DashboardQuery,
   DashboardResponse,
@@ -86,6 +87,6 @@ export async function merchantsRoutes(scope: FastifyInstance, { ctx }: SurfaceOp
         response: { 200: MerchantPaymentsResponse, ...errors(400, 401, 403) },
       },
     },
-    async (req) => service.payments(merchantScope(req), pageOf(req.query)),
+    async (req) => service.payments(merchantScope(req), pageOf(req.query, 20, 50)),
   );
 }

@@ -5,6 +5,7 @@ import QRCode from 'qrcode';
 import type { DB, Merchant } from '../../db/schema.js';
 import type { UserScope } from '../../db/user-scope.js';
 import { conflict, forbidden, validationError } from '../../errors.js';
+import type { Page } from '../../lib/pagination.js';
 import { checkPlainText, toNumber } from '../../lib/validation.js';
 import { shortName } from '../payments/payments.service.js';
 import * as repo from './merchants.repository.js';
@@ -93,7 +94,7 @@ export class MerchantsService {
       : QRCode.toString(value, { type: 'svg', margin: 2 });
   }
 
-  async payments(user: UserScope, page: { page: number; limit: number; offset: number }) {
+  async payments(user: UserScope, page: Page) {
     const { rows, total } = await user.run(async (db) => {
       await own(db, user.userId);
       return repo.listMerchantPayments(db, user.userId, page.limit, page.offset);

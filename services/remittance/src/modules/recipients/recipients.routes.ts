@@ -2,8 +2,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { SurfaceOptions } from '../../context.js';
+import { pageOf } from '../../lib/pagination.js';
 import { scopeOf } from '../../plugins/authenticate.js';
-import { errors, pageOf } from '../../schemas.js';
+import { errors } from '../../schemas.js';
 import {
   CreateRecipientBody,
   RecipientIdParams,
@@ -21,7 +22,7 @@ export async function recipientsRoutes(scope: FastifyInstance, { ctx }: SurfaceO
     {
       schema: { tags, querystring: RecipientListQuery, response: { 200: RecipientListResponse, ...errors(400, 401) } },
     },
-    async (req) => ctx.recipients.list(scopeOf(req), pageOf(req.query)),
+    async (req) => ctx.recipients.list(scopeOf(req), pageOf(req.query, 20, 50)),
   );
 
   app.post(

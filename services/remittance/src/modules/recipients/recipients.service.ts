@@ -4,6 +4,7 @@ import type { Recipient } from '../../db/schema.js';
 import type { UserScope } from '../../db/user-scope.js';
 import { notFound, validationError } from '../../errors.js';
 import { corridorAllows, maskAccount } from '../../lib/corridors.js';
+import type { Page } from '../../lib/pagination.js';
 import { checkPersonName, checkPlainText } from '../../lib/validation.js';
 import * as repo from './recipients.repository.js';
 
@@ -65,7 +66,7 @@ export class RecipientsService {
     return toRecipientBody(row);
   }
 
-  async list(user: UserScope, page: { page: number; limit: number; offset: number }) {
+  async list(user: UserScope, page: Page) {
     const { rows, total } = await user.run((db) => repo.listRecipients(db, user.userId, page.limit, page.offset));
     return { data: rows.map(toRecipientBody), pagination: { page: page.page, limit: page.limit, total } };
   }

@@ -2,8 +2,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { SurfaceOptions } from '../../context.js';
+import { pageOf } from '../../lib/pagination.js';
 import { scopeOf } from '../../plugins/authenticate.js';
-import { errors, pageOf } from '../../schemas.js';
+import { errors } from '../../schemas.js';
 import {
   ReceiptResponse,
   SummaryResponse,
@@ -29,7 +30,7 @@ export async function transactionsRoutes(scope: FastifyInstance, { ctx }: Surfac
     },
     async (req) => {
       const { type, status } = req.query;
-      return service.list(scopeOf(req), { type, status }, pageOf(req.query));
+      return service.list(scopeOf(req), { type, status }, pageOf(req.query, 20, 50));
     },
   );
 

@@ -2,6 +2,7 @@ import type { Config } from '../../config.js';
 import type { Transaction } from '../../db/schema.js';
 import type { UserScope } from '../../db/user-scope.js';
 import { notFound } from '../../errors.js';
+import type { Page } from '../../lib/pagination.js';
 import { toNumber } from '../../lib/validation.js';
 import { type Receipt, renderReceiptPdf } from './receipt-pdf.js';
 import { maskAccount, receiptReference } from './receipt-reference.js';
@@ -62,7 +63,7 @@ const summaryOf = (r: repo.SummaryRow) => ({
 export class TransactionsService {
   constructor(private readonly issuer: Config['receiptIssuer']) {}
 
-  async list(user: UserScope, filter: repo.TransactionFilter, page: { page: number; limit: number; offset: number }) {
+  async list(user: UserScope, filter: repo.TransactionFilter, page: Page) {
     const { rows, total } = await user.run((db) =>
       repo.listTransactions(db, user.userId, filter, page.limit, page.offset),
     );
