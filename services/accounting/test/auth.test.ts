@@ -548,30 +548,33 @@ describe('two-factor authentication', () => {
       authed(s.token, { method: 'POST', url: '/api/v1/auth/2fa/enable', payload: code(now) }),
     );
     expect(enabled.json()).toEqual({ twoFactorEnabled: true });
-    // 11 minutes later the access token is still valid (15 min), but the sign-in is too old.
-    const later = now + 11 * 60_000;
-    vi.setSystemTime(later);
+    // The sign-in is 11 minutes old (the access token, 15 min, still valid). Its start is the
+    // database's clock (sessions.created_at), so it is moved there: on PostgreSQL the server's clock
+    // does not follow the test's fake Date as the embedded database's does.
+    await sql`UPDATE sessions SET created_at = created_at - interval '11 minutes' WHERE user_id = ${s.userId}::uuid`.execute(
+      h.t.db.system,
+    );
     const stale = await h.app.inject(
-      authed(s.token, { method: 'POST', url: '/api/v1/auth/2fa/disable', payload: code(later) }),
+      authed(s.token, { method: 'POST', url: '/api/v1/auth/2fa/disable', payload: code(now + 30_000) }),
     );
     expect(stale.statusCode).toBe(403);
     expect(stale.json().error).toMatchObject({ code: 'SVC-1010', details: { reauthentication: expect.any(Array) } });
     expect((await me(s.token)).json().twoFactorEnabled).toBe(true);
     // A fresh sign-in (password and code) may disable it.
-    vi.setSystemTime(later + 30_000);
+    vi.setSystemTime(now + 30_000);
     const fresh = await h.app.inject({
       method: 'POST',
       url: '/api/v1/auth/verify-2fa',
       remoteAddress: freshIp(),
-      payload: { email: s.email, password: STRONG_PASSWORD, ...code(later + 30_000) },
+      payload: { email: s.email, password: STRONG_PASSWORD, ...code(now + 30_000) },
     });
     expect(fresh.statusCode).toBe(200);
-    vi.setSystemTime(later + 60_000);
+    vi.setSystemTime(now + 60_000);
     const done = await h.app.inject(
       authed(fresh.json().tokens.accessToken, {
         method: 'POST',
         url: '/api/v1/auth/2fa/disable',
-        payload: code(later + 60_000),
+        payload: code(now + 60_000),
       }),
     );
     expect(done.json()).toEqual({ twoFactorEnabled: false });
