@@ -51,7 +51,16 @@ export async function buildWeb(root = ROOT, opts: { force?: boolean } = {}): Pro
     readFileSync(stamp, 'utf8').trim() === hash;
   if (fresh) return false;
   const { build } = await import('vite');
-  await build({ root: app, configFile: join(app, 'vite.config.ts'), logLevel: 'warn', mode: 'production' });
+  // Vite's build sets process.env.NODE_ENV to 'production' when it is unset, and `npm start` starts
+  // the services from this process after building: they would inherit it and start in production
+  // mode (refusing the development defaults). Put back what the caller had.
+  const nodeEnv = process.env.NODE_ENV;
+  try {
+    await build({ root: app, configFile: join(app, 'vite.config.ts'), logLevel: 'warn', mode: 'production' });
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
+  }
   precompress(join(dist, 'assets'));
   writeFileSync(stamp, `${hash}\n`);
   return true;
