@@ -126,7 +126,7 @@ function Editor({
   );
   const errors = useFieldErrors(error);
   const rateOptions = [
-    ...rates.rates.map((r) => ({ value: String(r.rate), label: `${f.number(r.rate, 0)} % · ${r.name}` })),
+    ...rates.rates.map((r) => ({ value: String(r.rate), label: `${f.number(r.rate, 0)} %` })),
   ].filter((o, i, a) => a.findIndex((x) => x.value === o.value) === i);
   const numberProps =
     locale === 'en'
