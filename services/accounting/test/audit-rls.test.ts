@@ -43,6 +43,65 @@ describe('audit log (A20)', () => {
     expect(update.new_values).toMatchObject({ name: 'Renamed' });
   });
 
+  it('keeps each value once: no ids or nulls in an insert, only the changed columns of an update (issue 31)', async () => {
+    const s = await registerOrg(h.app);
+    const created = await h.app.inject(
+      authed(s.token, {
+        method: 'POST',
+        url: '/api/v1/contacts',
+        payload: { type: 'customer', name: 'Audit Kupac', email: 'kupac@example.test', city: 'Beograd' },
+      }),
+    );
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json().id as string;
+    const rowsOf = async () => (await auditRows(s.orgId)).filter((r) => r.record_id === id);
+    const [insert] = await rowsOf();
+    expect(insert).toMatchObject({ table_name: 'contacts', action: 'INSERT', old_values: null });
+    const inserted = insert.new_values as Record<string, unknown>;
+    expect(inserted).toMatchObject({
+      name: 'Audit Kupac',
+      email: 'kupac@example.test',
+      city: 'Beograd',
+      type: 'customer',
+    });
+    // The record and organization ids are the audit row's own columns; a column absent was null.
+    expect(inserted).not.toHaveProperty('id');
+    expect(inserted).not.toHaveProperty('organization_id');
+    expect(Object.values(inserted)).not.toContain(null);
+    const stored = await h.t.db.system
+      .selectFrom('contacts')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    for (const [k, v] of Object.entries(stored)) {
+      if (k === 'id' || k === 'organization_id') continue;
+      if (v === null) expect(inserted, k).not.toHaveProperty(k);
+      else expect(inserted, k).toHaveProperty(k);
+    }
+
+    const updated = await h.app.inject(
+      authed(s.token, { method: 'PUT', url: `/api/v1/contacts/${id}`, payload: { name: 'Audit Kupac 2', city: null } }),
+    );
+    expect(updated.statusCode, updated.body).toBe(200);
+    const update = (await rowsOf()).find((r) => r.action === 'UPDATE')!;
+    const changedKeys = Object.keys(update.new_values as object).sort();
+    expect(changedKeys).toContain('name');
+    expect(changedKeys).toContain('city');
+    expect(changedKeys).not.toContain('email');
+    expect(Object.keys(update.old_values as object).sort()).toEqual(changedKeys);
+    expect(update.old_values).toMatchObject({ name: 'Audit Kupac', city: 'Beograd' });
+    // A change to null is kept, as JSON null.
+    expect(update.new_values).toMatchObject({ name: 'Audit Kupac 2', city: null });
+
+    // The API archives a contact (an update); a row deleted in the database is logged too.
+    await h.t.db.system.deleteFrom('contacts').where('id', '=', id).execute();
+    const del = (await rowsOf()).find((r) => r.action === 'DELETE')!;
+    expect(del.new_values).toBeNull();
+    expect(del.old_values).toMatchObject({ name: 'Audit Kupac 2', email: 'kupac@example.test' });
+    expect(del.old_values).not.toHaveProperty('city');
+    expect(del.old_values).not.toHaveProperty('id');
+  });
+
   it('writes no row for a write that failed and rolled back', async () => {
     const s = await registerOrg(h.app);
     const email = uniqueEmail('rollback');

@@ -1,32 +1,27 @@
-import { type Kysely, sql } from 'kysely';
+import { CompiledQuery, type Kysely, sql } from 'kysely';
 import type { DB, Transaction, TransactionStatus, TransactionType } from '../../db/schema.js';
+import { listTransactionsSql } from './transactions.sql.js';
 
 export interface TransactionFilter {
   type?: TransactionType;
   status?: TransactionStatus;
 }
 
-export async function listTransactions(
+/** One page of the user's history as the JSON text of its items, and the filtered total, in one statement. */
+export async function listTransactionsJson(
   db: Kysely<DB>,
   userId: string,
   filter: TransactionFilter,
   limit: number,
   offset: number,
-) {
-  let q = db.selectFrom('transactions').where('user_id', '=', userId);
-  if (filter.type) q = q.where('type', '=', filter.type);
-  if (filter.status) q = q.where('status', '=', filter.status);
-  const [rows, count] = await Promise.all([
-    q
-      .select(['id', 'type', 'status', 'send_amount', 'send_currency', 'recipient_name', 'created_at'])
-      .orderBy('created_at', 'desc')
-      .orderBy('seq', 'desc')
-      .limit(limit)
-      .offset(offset)
-      .execute(),
-    q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+): Promise<{ data: string; total: number }> {
+  const params: unknown[] = [userId];
+  for (const v of [filter.type, filter.status]) if (v) params.push(v);
+  params.push(limit, offset);
+  const { rows } = await db.executeQuery<{ data: string; total: number }>(
+    CompiledQuery.raw(listTransactionsSql(filter), params),
+  );
+  return rows[0];
 }
 
 export async function findTransaction(

@@ -1,3 +1,4 @@
+import { sendJsonText } from '@app/shared/http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
@@ -28,9 +29,10 @@ export async function transactionsRoutes(scope: FastifyInstance, { ctx }: Surfac
         response: { 200: TransactionListResponse, ...errors(400, 401) },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const { type, status } = req.query;
-      return service.list(scopeOf(req), { type, status }, pageOf(req.query, 20, 50));
+      // The JSON text is built in the response schema's shape (transactions.sql.ts): sent as it is.
+      return sendJsonText(reply, await service.list(scopeOf(req), { type, status }, pageOf(req.query, 20, 50)));
     },
   );
 
