@@ -26,6 +26,7 @@ import { type AddressInfo, createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { withCheckDigits } from '../services/remittance/src/lib/national-id.js';
 import {
   accountingEnv,
   type CycledRequest,
@@ -44,7 +45,7 @@ import {
   stopProcess,
   writeSection,
 } from './lib.js';
-import { setupPhysical } from './physical-schema.js';
+import { setupPhysical, setupPhysicalHistory } from './physical-schema.js';
 
 const loadNow = () =>
   loadavg()
@@ -57,6 +58,9 @@ const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
 const CONNECTIONS = 50;
 const ORGS = 20;
 const INVOICES = 200;
+/** Remittance users with a history of HISTORY payments each (issue 31: one user and 100). */
+const REMIT_USERS = 100;
+const HISTORY = 200;
 const PROFILE = process.env.BENCH_PROFILE;
 const BEFORE = process.env.BENCH_BEFORE;
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null;
@@ -157,15 +161,30 @@ async function fillInvoices(dbUrl: string, orgs: Org[]): Promise<void> {
   }
 }
 
+/** Valid Norwegian national ids, one per bench user (the mock eID signs in whoever it is told). */
+const benchPids: string[] = [];
+function benchPid(i: number): string {
+  for (let k = benchPids.length * 3; benchPids.length <= i; k++) {
+    const n = withCheckDigits(
+      `${String(1 + (k % 28)).padStart(2, '0')}${String(1 + ((k >> 5) % 12)).padStart(2, '0')}${80 + ((k >> 9) % 15)}${String(100 + (k % 97)).padStart(3, '0')}`,
+    );
+    if (n && !benchPids.includes(n)) benchPids.push(n);
+  }
+  return benchPids[i];
+}
+
 /** Signs in through the mock eID (mobile flow) and links two bank accounts to the user. */
-async function remittanceUser(base: string, dbUrl: string) {
+async function remittanceUser(base: string, dbUrl: string, i = 0) {
   // RFC 8252: the app keeps the PKCE verifier and sends its challenge (issue 33 item 1).
   const verifier = randomBytes(32).toString('base64url');
   const challenge = createHash('sha256').update(verifier).digest('base64url');
   const start = await json(
     await fetch(`${base}/v1/auth/eid/initiate?platform=mobile&code_challenge=${challenge}&code_challenge_method=S256`),
   );
-  const authorize = await fetch(start.redirectUrl, { redirect: 'manual' });
+  const authorizeUrl = new URL(start.redirectUrl);
+  authorizeUrl.searchParams.set('pid', benchPid(i));
+  authorizeUrl.searchParams.set('given_name', `Bench${i}`);
+  const authorize = await fetch(authorizeUrl, { redirect: 'manual' });
   const back = new URL(authorize.headers.get('location')!, base);
   const signIn = await json(
     await fetch(`${base}/v1/auth/eid/callback`, {
@@ -181,27 +200,55 @@ async function remittanceUser(base: string, dbUrl: string) {
   const token = signIn.token as string;
   const c = new pg.Client({ connectionString: dbUrl });
   await c.connect();
+  let user: string;
   try {
-    const user = (
+    user = (
       await c.query(`SELECT user_id FROM sessions WHERE token_hash = $1`, [
         createHash('sha256').update(token).digest('hex'),
       ])
     ).rows[0].user_id as string;
     await c.query(
       `INSERT INTO ob_consents (id, user_id, provider, external_consent_id, status, scope, surface, callback_state, granted_at, expires_at)
-       VALUES ('obc_bench', $1, 'sandbox', 'ext-bench', 'active', 'AISP+PISP', 'api', 'bench-state', now(), now() + interval '90 days')`,
-      [user],
+       VALUES ($2, $1, 'sandbox', 'ext-bench', 'active', 'AISP+PISP', 'api', 'bench-state-' || $2, now(), now() + interval '90 days')`,
+      [user, `obc_bench${i}`],
     );
     await c.query(
       `INSERT INTO bank_accounts (id, user_id, consent_id, provider, external_account_id, bank_name, account_number, balance, currency, is_primary)
-       VALUES ('bac_bench1', $1, 'obc_bench', 'sandbox', 'ext-1', 'DNB', '12345678903', 10250.50, 'NOK', true),
-              ('bac_bench2', $1, 'obc_bench', 'sandbox', 'ext-2', 'DNB', '12345678911', 310.00, 'NOK', false)`,
-      [user],
+       VALUES ($2 || '_1', $1, $2, 'sandbox', $2 || '-ext-1', 'DNB', '12345678903', 10250.50, 'NOK', true),
+              ($2 || '_2', $1, $2, 'sandbox', $2 || '-ext-2', 'DNB', '12345678911', 310.00, 'NOK', false)`,
+      [user, `obc_bench${i}`],
     );
   } finally {
     await c.end();
   }
-  return { token, hash: createHash('sha256').update(token).digest('hex') };
+  return { token, hash: createHash('sha256').update(token).digest('hex'), user, account: `obc_bench${i}_1` };
+}
+
+/** 200 payments in each user's history, written as the owner without triggers (a bulk load). */
+async function fillHistory(dbUrl: string, users: Array<{ user: string; account: string }>): Promise<void> {
+  const c = new pg.Client({ connectionString: dbUrl });
+  await c.connect();
+  try {
+    await c.query('SET session_replication_role = replica');
+    for (const u of users) {
+      await c.query(
+        `INSERT INTO recipients (id, user_id, name, country, currency, bank_account) VALUES ($1 || '_r', $1, 'Marko Marković', 'RS', 'RSD', 'RS35260005601001611379')`,
+        [u.user],
+      );
+      await c.query(
+        `INSERT INTO transactions (id, user_id, type, status, bank_account_id, recipient_id, recipient_name, recipient_country, from_account,
+           send_amount, send_currency, receive_amount, receive_currency, exchange_rate, fee, total, reference, created_at)
+         SELECT $1 || '_t' || g, $1, 'remittance', 'completed', $2, $1 || '_r', 'Marko Marković', 'RS', '12345678903',
+           100 + g, 'NOK', (100 + g) * 10, 'RSD', 10, 0, 100 + g, 'REF' || g, now() - g * interval '1 hour'
+         FROM generate_series(1, $3) AS g`,
+        [u.user, u.account, HISTORY],
+      );
+    }
+    await c.query('SET session_replication_role = origin');
+    await c.query('ANALYZE');
+  } finally {
+    await c.end();
+  }
 }
 
 interface Route {
@@ -279,7 +326,11 @@ try {
     for (let i = 0; i < ORGS; i++) writers.push(await registerOrg(base, `BenchWrite${i}`));
     await fillInvoices(acc, readers);
     const remitUser = await remittanceUser(url(ports.remit), remit);
-    return { ports, readers, writers, remitUser };
+    // The history readers are other users, so the payments of no write phase change their pages.
+    const historyUsers: Array<Awaited<ReturnType<typeof remittanceUser>>> = [];
+    for (let i = 1; i <= REMIT_USERS; i++) historyUsers.push(await remittanceUser(url(ports.remit), remit, i));
+    await fillHistory(remit, historyUsers);
+    return { ports, readers, writers, remitUser, historyUsers };
   };
   type Checkout = Awaited<ReturnType<typeof services>>;
   const now = await services(ROOT, { app: PORT.app, remit: PORT.remit }, accDb.url, remitDb.url, '');
@@ -295,6 +346,7 @@ try {
       : null;
   // The physical baseline, too, reads organizations that no write phase adds invoices to.
   const phys = await setupPhysical(physDb.url, 2 * ORGS, INVOICES);
+  const physHistory = await setupPhysicalHistory(physDb.url, REMIT_USERS, HISTORY);
   const physReaders = phys.slice(0, ORGS);
   const physWriters = phys.slice(ORGS);
 
@@ -362,6 +414,12 @@ try {
         requests: [get('/v1/auth/me', { authorization: `Bearer ${c.remitUser.token}` })],
       },
       rates: { port: c.ports.remit, requests: [get('/api/rates')] },
+      history: (users: number) => ({
+        port: c.ports.remit,
+        requests: c.historyUsers
+          .slice(0, users)
+          .map((u) => get('/v1/transactions?limit=20', { authorization: `Bearer ${u.token}` })),
+      }),
     };
   };
   const { readers, writers, remitUser } = now;
@@ -405,7 +463,7 @@ try {
       },
       {
         name: `accounting POST /invoices (3 items), ${label}`,
-        target: 0.4,
+        target: 0.75,
         app: app.invoice,
         before: was?.invoice ?? null,
         // The same-schema baseline numbers in 2027, so its counter is not the service's.
@@ -433,6 +491,17 @@ try {
       same: { port: PORT.same, requests: [get(`/remit-me?hash=${remitUser.hash}`)] },
       physical: { port: PORT.physical, requests: [get(`/me?user=${phys[0].user}`)] },
     },
+    ...[1, REMIT_USERS].map((users) => ({
+      name: `remittance GET /v1/transactions (20 of 200), ${users === 1 ? 'one user' : `${users} users`}`,
+      target: 0.7,
+      app: app1.history(users),
+      before: was1?.history(users) ?? null,
+      same: null,
+      physical: {
+        port: PORT.physical,
+        requests: physHistory.slice(0, users).map((u) => get(`/history?user=${u}`)),
+      },
+    })),
     {
       name: 'remittance GET /api/rates',
       target: 0.5,

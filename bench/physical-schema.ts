@@ -47,3 +47,34 @@ export async function setupPhysical(url: string, orgs: number, invoices: number)
     await c.end();
   }
 }
+
+/**
+ * The remittance history's physical baseline (issue 31): a plain table of `rows` payments for each of
+ * `users` users, with the index the page reads. Returns the user ids.
+ */
+export async function setupPhysicalHistory(url: string, users: number, rows: number): Promise<string[]> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    await c.query(`
+      CREATE TABLE p_remit_tx (id text PRIMARY KEY, user_id text NOT NULL, type text NOT NULL, status text NOT NULL,
+        send_amount numeric(16, 2) NOT NULL, send_currency text NOT NULL, recipient_name text NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now(), seq bigint GENERATED ALWAYS AS IDENTITY);
+      CREATE INDEX p_remit_tx_user ON p_remit_tx (user_id, created_at DESC, seq DESC);`);
+    const ids: string[] = [];
+    for (let u = 0; u < users; u++) {
+      const user = `pu_${u}`;
+      await c.query(
+        `INSERT INTO p_remit_tx (id, user_id, type, status, send_amount, send_currency, recipient_name, created_at)
+         SELECT $1 || '_' || g, $1, 'remittance', 'completed', 100 + g, 'NOK', 'Marko Marković', now() - g * interval '1 hour'
+         FROM generate_series(1, $2) AS g`,
+        [user, rows],
+      );
+      ids.push(user);
+    }
+    await c.query('ANALYZE');
+    return ids;
+  } finally {
+    await c.end();
+  }
+}

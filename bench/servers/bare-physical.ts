@@ -41,6 +41,26 @@ app.get('/invoices', async (request) => {
   return { data: rows, total: rows[0]?.total_count ?? 0 };
 });
 
+// The remittance history page (issue 31): the newest 20 of a user's payments with the total, one round trip.
+const HISTORY = `SELECT id, type, status, send_amount, send_currency, recipient_name, created_at, count(*) OVER () AS total
+  FROM p_remit_tx WHERE user_id = $1 ORDER BY created_at DESC, seq DESC LIMIT 20`;
+app.get('/history', async (request) => {
+  const { user } = request.query as { user: string };
+  const { rows } = await pool.query({ name: 'history', text: HISTORY, values: [user] });
+  return {
+    data: rows.map((r) => ({
+      id: r.id,
+      type: r.type,
+      status: r.status,
+      amount: -Number(r.send_amount),
+      currency: r.send_currency,
+      recipientName: r.recipient_name,
+      createdAt: r.created_at.toISOString(),
+    })),
+    pagination: { page: 1, limit: 20, total: Number(rows[0]?.total ?? 0) },
+  };
+});
+
 app.post('/transactions', async (request, reply) => {
   const b = request.body as {
     org: string;
