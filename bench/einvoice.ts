@@ -8,13 +8,9 @@
  */
 import { performance } from 'node:perf_hooks';
 import { formatAmount } from '@app/shared/money';
+import { paymentCodeInputOf, pngSize, renderPaymentCode } from '../services/accounting/src/domain/payment-code.js';
 import { type InvoicePdfData, renderInvoicePdf } from '../services/accounting/src/infra/documents/invoice-pdf.js';
 import { buildEInvoice, type EInvoiceSource } from '../services/accounting/src/modules/einvoice/einvoice-document.js';
-import {
-  paymentCodeInputOf,
-  pngSize,
-  renderPaymentCode,
-} from '../services/accounting/src/modules/einvoice/payment-code.js';
 import { renderUbl } from '../services/accounting/src/modules/einvoice/ubl.js';
 import { computeTotals } from '../services/accounting/src/modules/invoices/invoice-totals.js';
 import { machine, percentile, writeSection } from './lib.js';

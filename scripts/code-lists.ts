@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 /**
  * `npm run code-lists [-- <dir>]`: reads the code lists the official e-invoice rules check against
  * from the compiled Schematron files in ../shared/einvoice (or <dir>) and writes them to
- * services/accounting/src/modules/einvoice/code-lists.generated.ts, which is committed: the service
+ * services/accounting/src/domain/code-lists.generated.ts, which is committed: the service
  * checks invoice lines against it at input time and never reads ../shared at run time (issue 25,
  * item 4). services/accounting/test/einvoice-code-lists.test.ts fails when the committed file
  * differs from what this script extracts.
@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
  */
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const DEFAULT_SOURCE = resolve(ROOT, '..', 'shared', 'einvoice');
-export const GENERATED = join(ROOT, 'services', 'accounting', 'src', 'modules', 'einvoice', 'code-lists.generated.ts');
+export const GENERATED = join(ROOT, 'services', 'accounting', 'src', 'domain', 'code-lists.generated.ts');
 
 /** The lists taken, each from one rule's test: `contains(' A B C ', concat(' ', ., ' '))`. */
 export const LISTS = [

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SOURCE, GENERATED, generateCodeLists } from '../../../scripts/code-lists.js';
-import { isKpd2025Code, isVatexCode } from '../src/modules/einvoice/code-lists.js';
+import { isKpd2025Code, isVatexCode } from '../src/domain/code-lists.js';
 import { authed, buildTestApp, registerOrg, type Session, type TestApp } from './helpers.js';
 import { createCustomer } from './invoices-fixtures.js';
 

@@ -1,12 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  isValidModel97,
-  mod11Ini,
-  mod97CheckDigits,
-  paymentReference,
-} from '../src/modules/einvoice/payment-reference.js';
-import { compactTaxId } from '../src/modules/einvoice/tax-ids.js';
+import { isValidModel97, mod11Ini, mod97CheckDigits, paymentReference } from '../src/domain/payment-reference.js';
+import { compactTaxId } from '../src/domain/tax-ids.js';
 import { authed, buildTestApp, registerOrg, type TestApp } from './helpers.js';
 import { BA_ITEMS, createCustomer, createInvoice, HR_ITEMS, invoiceBody } from './invoices-fixtures.js';
 

@@ -1,7 +1,6 @@
 import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { matchScore } from '../src/modules/banking/reconciliation.js';
 import {
   HUB3_LIMITS,
   hub3Payload,
@@ -10,7 +9,8 @@ import {
   type PaymentCodeInput,
   renderPaymentCode,
   toLatin2,
-} from '../src/modules/einvoice/payment-code.js';
+} from '../src/domain/payment-code.js';
+import { matchScore } from '../src/modules/banking/reconciliation.js';
 import { buyer, seller, sentInvoice } from './einvoice-fixtures.js';
 import { authed, buildTestApp, type Session, type TestApp } from './helpers.js';
 

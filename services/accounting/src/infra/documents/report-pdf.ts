@@ -1,14 +1,14 @@
 import { PAGE, pdfDocument } from '@app/shared/pdf';
-import type { ReportDocument } from '../../modules/reports/report-document.js';
 import { formatDate, formatNumber, labelsFor } from './pdf-labels.js';
 import { reportLabelsFor } from './report-labels.js';
+import type { TableDocument } from './table-document.js';
 
 /**
- * Renders a report as an A4 PDF with the invoice's look (same fonts, title block, grey table
+ * Renders a report (any `TableDocument`) as an A4 PDF with the invoice's look (same fonts, title block, grey table
  * headers, thin row rules, page numbers) in the organization's language.
  */
 export async function renderReportPdf(
-  report: ReportDocument,
+  report: TableDocument,
   organizationName: string,
   language: string,
 ): Promise<Buffer> {

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
 
 type Db = Kysely<DB>;
@@ -23,12 +23,6 @@ export function findUserForLogin(db: Db, email: string) {
     ])
     .where((eb) => eb(eb.fn('lower', ['u.email']), '=', email.toLowerCase()))
     .executeTakeFirst();
-}
-
-/** True when any organization has a user with this address (runs as a SECURITY DEFINER function). */
-export async function emailExists(db: Db, email: string): Promise<boolean> {
-  const { rows } = await sql<{ used: boolean }>`SELECT email_in_use(${email}) AS used`.execute(db);
-  return rows[0].used;
 }
 
 /** When the sign-in behind a session happened (refreshes keep it), for step-up checks. */
@@ -135,24 +129,6 @@ export async function revokeSession(db: Db, orgId: string, sessionId: string) {
     .execute();
 }
 
-export async function revokeAllSessions(db: Db, userId: string, orgId: string) {
-  const now = new Date();
-  await db
-    .updateTable('sessions')
-    .set({ revoked_at: now })
-    .where('user_id', '=', userId)
-    .where('organization_id', '=', orgId)
-    .where('revoked_at', 'is', null)
-    .execute();
-  await db
-    .updateTable('refresh_tokens')
-    .set({ revoked_at: now })
-    .where('user_id', '=', userId)
-    .where('organization_id', '=', orgId)
-    .where('revoked_at', 'is', null)
-    .execute();
-}
-
 export function findUserSecrets(db: Db, orgId: string, userId: string) {
   return db
     .selectFrom('users')
@@ -222,15 +198,6 @@ export function findLoginUser(db: Db, orgId: string, userId: string) {
     .where('u.organization_id', '=', orgId)
     .where('u.id', '=', userId)
     .executeTakeFirstOrThrow();
-}
-
-export function findProfile(db: Db, orgId: string, userId: string) {
-  return db
-    .selectFrom('users')
-    .select(['full_name', 'operator_oib'])
-    .where('organization_id', '=', orgId)
-    .where('id', '=', userId)
-    .executeTakeFirst();
 }
 
 export function updateProfile(

@@ -4,13 +4,14 @@ import type { Kysely } from 'kysely';
 import type { AppContext } from '../../context.js';
 import { type TenantScope, tenantScope } from '../../db/tenant-scope.js';
 import type { DB, OrganizationCountry, OrganizationLanguage } from '../../db/types.js';
+import { assertVatNumber, isOib } from '../../domain/tax-ids.js';
 import { hashPassword, passwordWeaknesses, verifyPassword } from '../../lib/crypto.js';
 import { AppError } from '../../lib/errors.js';
 import type { Role } from '../../lib/jwt.js';
 import { matchTotp, newTotpSecret, totpFor } from '../../lib/totp.js';
 import type { Principal } from '../../plugins/auth.js';
-import { assertVatNumber, isOib } from '../einvoice/tax-ids.js';
 import { addressValues, createOrganizationWithOwner } from '../organization/organization.service.js';
+import * as users from '../users/users.repository.js';
 import { accountBackoff } from './account-backoff.js';
 import * as repo from './auth.repository.js';
 
@@ -114,7 +115,7 @@ export async function register(
   assertVatNumber(input.country, input.vatNumber);
   const address = addressValues(input.country, input);
   const email = input.email.trim();
-  if (await repo.emailExists(ctx.db.system, email)) throw new AppError('SVC-1008');
+  if (await users.emailExists(ctx.db.system, email)) throw new AppError('SVC-1008');
   const passwordHash = await hashPassword(input.password, ctx.config.bcryptCost);
   const orgId = randomUUID();
   const userId = randomUUID();
@@ -256,7 +257,7 @@ export async function changePassword(
   const hash = await hashPassword(input.newPassword, ctx.config.bcryptCost);
   await scope.transaction(async (trx) => {
     await repo.updateUser(trx, p.orgId, p.userId, { password_hash: hash });
-    await repo.revokeAllSessions(trx, p.userId, p.orgId);
+    await users.revokeAllSessions(trx, p.userId, p.orgId);
   });
 }
 
@@ -321,7 +322,7 @@ export async function acceptInvite(ctx: AppContext, input: { token: string; pass
 }
 
 async function findProfile(db: Kysely<DB>, p: Principal) {
-  const row = await repo.findProfile(db, p.orgId, p.userId);
+  const row = await users.findProfile(db, p.orgId, p.userId);
   if (!row) throw new AppError('SVC-1002');
   return { fullName: row.full_name, operatorOib: row.operator_oib };
 }

@@ -2,12 +2,12 @@ import { dec } from '@app/shared/money';
 import type { Kysely } from 'kysely';
 import type { TenantScope } from '../../db/tenant-scope.js';
 import type { DB } from '../../db/types.js';
+import { paymentReference } from '../../domain/payment-reference.js';
 import { AppError } from '../../lib/errors.js';
 import { pageMeta, pageRequest } from '../../lib/pagination.js';
 import type { Principal, TenantTx } from '../../plugins/auth.js';
 import * as accounts from '../accounts/accounts.repository.js';
 import { assertCurrency, currencyDecimals, formatMoney } from '../currencies/currencies.js';
-import { paymentReference } from '../einvoice/payment-reference.js';
 import { readTransaction } from '../ledger/transactions.service.js';
 import * as repo from './banking.repository.js';
 import {

@@ -5,11 +5,11 @@ import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Static } from 'typebox';
 import type { TenantScope } from '../../db/tenant-scope.js';
 import type { ContactsTable, DB } from '../../db/types.js';
+import { assertVatNumber } from '../../domain/tax-ids.js';
 import type { ErrorCode } from '../../lib/catalog.js';
 import { AppError } from '../../lib/errors.js';
 import { pageMeta, pageRequest } from '../../lib/pagination.js';
 import { assertCurrency } from '../currencies/currencies.js';
-import { assertVatNumber } from '../einvoice/tax-ids.js';
 import * as repo from './contacts.repository.js';
 import {
   CONTACT_SORTS,

@@ -1,10 +1,10 @@
 import { D, type Dec, dec, formatAmount, roundHalfUp } from '@app/shared/money';
 import type { Selectable } from 'kysely';
 import type { ContactsTable, InvoiceItemsTable, InvoicesTable, OrganizationsTable } from '../../db/types.js';
+import { paymentReference, splitReference } from '../../domain/payment-reference.js';
+import { compactTaxId, isOib } from '../../domain/tax-ids.js';
 import { AppError, addDetail } from '../../lib/errors.js';
 import { currencyDecimals } from '../currencies/currencies.js';
-import { paymentReference, splitReference } from './payment-reference.js';
-import { compactTaxId, isOib } from './tax-ids.js';
 import type { Profile, UblBreakdown, UblDocument, UblLine, UblParty } from './ubl.js';
 
 /** What an e-invoice is made of, as stored: the document shows exactly the books (A3). */

@@ -1,14 +1,14 @@
 import type { Kysely } from 'kysely';
 import type { TenantScope } from '../../db/tenant-scope.js';
 import type { DB } from '../../db/types.js';
+import { paymentCodeInputOf, renderPaymentCode } from '../../domain/payment-code.js';
 import { AppError } from '../../lib/errors.js';
 import type { Principal } from '../../plugins/auth.js';
-import { findProfile } from '../auth/auth.repository.js';
 import { type InvoiceDeps, pdfOf } from '../invoices/invoice-transitions.js';
 import * as invoices from '../invoices/invoices.repository.js';
 import { findOrganization } from '../organization/organization.repository.js';
+import { findProfile } from '../users/users.repository.js';
 import { attachPdf, buildEInvoice, type DocumentKind, profileOf } from './einvoice-document.js';
-import { paymentCodeInputOf, renderPaymentCode } from './payment-code.js';
 
 type Db = Kysely<DB>;
 

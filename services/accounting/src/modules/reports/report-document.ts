@@ -1,47 +1,28 @@
 import { dec } from '@app/shared/money';
 import type { ReportLabels } from '../../infra/documents/report-labels.js';
+import type { TableColumn, TableDocument, TableRow } from '../../infra/documents/table-document.js';
 import type { VatReport } from './reports.schemas.js';
 import type { balanceSheet, cashFlow, dashboard, profitLoss, trialBalanceReport } from './reports.service.js';
 
 /**
  * One tabular form of every report, rendered by both exports (PDF and CSV): blocks of rows under
- * their columns. Cells hold raw values (decimal strings with '.', ISO dates); the PDF formats the
- * money columns in the organization's language, the CSV writes them as they are.
+ * their columns (`TableDocument`, which the PDF renderer in infra takes without knowing reports).
  */
-export type ColumnKind = 'text' | 'money' | 'number';
-export interface ReportColumn {
-  label: string;
-  kind: ColumnKind;
-  /** Relative width in the PDF. */
-  width: number;
-}
-export interface ReportRow {
-  cells: string[];
-  role?: 'total' | 'grand';
-}
-export interface ReportBlock {
-  title: string;
-  columns: ReportColumn[];
-  rows: ReportRow[];
-}
-export interface ReportDocument {
+export interface ReportDocument extends TableDocument {
   kind: keyof ReportLabels['titles'];
-  title: string;
-  meta: Array<[string, string]>;
-  blocks: ReportBlock[];
 }
 
 type Report<F extends (...args: never[]) => unknown> = Awaited<ReturnType<F>>;
 
-const text = (label: string, width = 3): ReportColumn => ({ label, kind: 'text', width });
-const money = (label: string, width = 1.6): ReportColumn => ({ label, kind: 'money', width });
+const text = (label: string, width = 3): TableColumn => ({ label, kind: 'text', width });
+const money = (label: string, width = 1.6): TableColumn => ({ label, kind: 'money', width });
 
 function accountColumns(l: ReportLabels, amount: string) {
   return [text(l.code, 1), text(l.account, 4), money(amount)];
 }
 
 export function profitLossDocument(r: Report<typeof profitLoss>, l: ReportLabels): ReportDocument {
-  const lines = (s: typeof r.revenue): ReportRow[] => [
+  const lines = (s: typeof r.revenue): TableRow[] => [
     ...s.accounts.map((a) => ({ cells: [a.accountCode, a.accountName, a.amount] })),
     { cells: ['', l.total, s.total], role: 'total' },
   ];

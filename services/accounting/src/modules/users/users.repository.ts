@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/types.js';
 
 type Db = Kysely<DB>;
@@ -108,4 +108,39 @@ export async function deactivate(db: Db, orgId: string, userId: string) {
     .where('organization_id', '=', orgId)
     .where('id', '=', userId)
     .execute();
+}
+
+/** True when any organization has a user with this address (runs as a SECURITY DEFINER function). */
+export async function emailExists(db: Db, email: string): Promise<boolean> {
+  const { rows } = await sql<{ used: boolean }>`SELECT email_in_use(${email}) AS used`.execute(db);
+  return rows[0].used;
+}
+
+/** Signs the user out everywhere (sessions and refresh tokens): on a password change and on removal. */
+export async function revokeAllSessions(db: Db, userId: string, orgId: string) {
+  const now = new Date();
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: now })
+    .where('user_id', '=', userId)
+    .where('organization_id', '=', orgId)
+    .where('revoked_at', 'is', null)
+    .execute();
+  await db
+    .updateTable('refresh_tokens')
+    .set({ revoked_at: now })
+    .where('user_id', '=', userId)
+    .where('organization_id', '=', orgId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+/** The name and operator OIB the user signs documents with. */
+export function findProfile(db: Db, orgId: string, userId: string) {
+  return db
+    .selectFrom('users')
+    .select(['full_name', 'operator_oib'])
+    .where('organization_id', '=', orgId)
+    .where('id', '=', userId)
+    .executeTakeFirst();
 }

@@ -3,7 +3,6 @@ import type { AppContext } from '../../context.js';
 import type { TenantScope } from '../../db/tenant-scope.js';
 import { AppError } from '../../lib/errors.js';
 import type { Principal, TenantTx } from '../../plugins/auth.js';
-import { emailExists, revokeAllSessions } from '../auth/auth.repository.js';
 import * as repo from './users.repository.js';
 
 type UserRow = NonNullable<Awaited<ReturnType<typeof repo.findUser>>>;
@@ -46,7 +45,7 @@ async function insertInvitation(
 ) {
   const email = body.email.trim();
   // Addresses are unique across the whole service (A17), so look beyond this organization.
-  if (await emailExists(trx, email)) throw new AppError('SVC-2008');
+  if (await repo.emailExists(trx, email)) throw new AppError('SVC-2008');
   const { token, hash } = newOpaqueToken();
   const expiresAt = new Date(Date.now() + ctx.config.inviteTtlMs);
   try {
@@ -96,5 +95,5 @@ async function deactivateUser(trx: TenantTx, p: Principal, userId: string) {
   if (user.id === p.userId) throw new AppError('SVC-2007');
   if (user.role === 'owner') throw new AppError('SVC-2006');
   await repo.deactivate(trx, p.orgId, userId);
-  await revokeAllSessions(trx, userId, p.orgId);
+  await repo.revokeAllSessions(trx, userId, p.orgId);
 }

@@ -2,7 +2,7 @@
 
 import * as oib from 'stdnum/lib/cjs/hr/oib.js';
 import * as pib from 'stdnum/lib/cjs/rs/pib.js';
-import { AppError } from '../../lib/errors.js';
+import { AppError } from '../lib/errors.js';
 
 /**
  * E2: a VAT number is checked where the country has a checksum the service knows: Serbian PIB

@@ -1,4 +1,4 @@
-import { addDetail, type ErrorDetails } from '../../lib/errors.js';
+import { addDetail, type ErrorDetails } from '../lib/errors.js';
 import { KPD_2025_CODES, VATEX_CODES } from './code-lists.generated.js';
 
 /**

@@ -1,5 +1,5 @@
 import { electronicFormatIBAN, isValidBBAN, isValidIBAN } from 'ibantools';
-import { AppError } from '../../lib/errors.js';
+import { AppError } from '../lib/errors.js';
 
 /**
  * E1: the organization's payment account, stored in one canonical form: an IBAN in electronic

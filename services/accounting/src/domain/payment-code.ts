@@ -1,8 +1,8 @@
 import { dec, formatAmount } from '@app/shared/money';
 import type bwipjs from 'bwip-js';
 import type { Selectable } from 'kysely';
-import type { ContactsTable, InvoicesTable, OrganizationsTable } from '../../db/types.js';
-import { AppError } from '../../lib/errors.js';
+import type { ContactsTable, InvoicesTable, OrganizationsTable } from '../db/types.js';
+import { AppError } from '../lib/errors.js';
 import { serbianAccountNumber } from './payment-account.js';
 import { paymentReference, splitReference } from './payment-reference.js';
 
