@@ -42,16 +42,35 @@ const newDatabases = services.filter((name) =>
 );
 const template = pgliteTemplatePath(dataDir);
 const preparing = newDatabases.length > 0 && !existsSync(template) ? prepareCluster(template) : Promise.resolve();
+// The services' environment, taken before the web build: Vite's build sets NODE_ENV=production in
+// this process while it runs (build-web.ts puts it back after), and the services start meanwhile.
+const serviceEnv = { ...process.env };
+let webBuilt = true;
 if (!fromSource) {
   say(`building ${services.join(' and ')} (esbuild) ...`);
   await buildAll();
   say(`built in ${seconds()}`);
-  if (services.includes('accounting')) {
-    say('building the accounting web app when its sources changed ...');
-    if (await buildWeb()) say(`built the accounting web app (${seconds()})`);
-  }
+  // The web app's Vite build was the longest step of a first start (30-60 s on a loaded machine) and
+  // the services do not need it to start: it runs while they create their databases and migrate;
+  // the accounting service answers / from the build once it is there (404 until then).
+  if (services.includes('accounting')) buildWebAlongside();
 }
 await preparing;
+
+function buildWebAlongside(): void {
+  webBuilt = false;
+  say('building the accounting web app when its sources changed, while the services start ...');
+  buildWeb().then(
+    (built) => {
+      webBuilt = true;
+      if (built) say(`built the accounting web app (${seconds()}); the accounting service now serves it at /`);
+    },
+    (err: unknown) => {
+      webBuilt = true;
+      say(`could not build the accounting web app (${String(err)}); the API works, / answers 404`);
+    },
+  );
+}
 
 /**
  * initdb once into the tarball both new databases start from (packages/shared/src/db/pglite-template.ts),
@@ -91,7 +110,7 @@ for (const name of services) {
     cwd: ROOT,
     // The fourth channel carries the service's start-up reports (packages/shared/src/startup.ts).
     stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
-    env: process.env,
+    env: serviceEnv,
   });
   child.on('message', (m: StartupReport) => {
     say(`${m.service}: ${m.text}`);
@@ -100,6 +119,7 @@ for (const name of services) {
     if (ready.size === services.length) {
       const where = [...ready].map(([n, url]) => `${n} ${url} (API reference ${url}/docs)`).join(', ');
       say(`ready in ${seconds()}: ${where}`);
+      if (!webBuilt) say('the accounting web app is still building; / answers 404 until it is built');
     }
   });
   children.set(name, child);
@@ -118,7 +138,7 @@ if (services.includes('accounting') && fromSource) {
   const vite = spawn(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js')], {
     cwd: WEB_APP,
     stdio: 'inherit',
-    env: process.env,
+    env: serviceEnv,
   });
   children.set('web', vite);
   vite.on('exit', () => {

@@ -11,6 +11,8 @@ export interface OperationDoc {
   description: string;
   /** A request body the operation accepts, shown on /docs. */
   requestExample?: unknown;
+  /** What the operation answers (its first 2xx status), shown on /docs. */
+  responseExample?: unknown;
   /** A multipart-only route (no JSON body schema): the name of its file field, documented as binary. */
   multipartFile?: string;
 }
@@ -34,7 +36,15 @@ type RouteSchema = Record<string, unknown> & {
   description?: string;
   body?: object;
   security?: unknown;
+  response?: Record<string, unknown>;
 };
+
+/** The operation's success status as the route's schema lists it (the lowest 2xx), if any. */
+export function successStatus(response: Record<string, unknown> | undefined): string | undefined {
+  return Object.keys(response ?? {})
+    .filter((code) => /^2(\d\d|XX)$/.test(code))
+    .sort()[0];
+}
 
 /** The route's schema with the operation's texts and example, as a copy (the route validates with its own). */
 function described(schema: RouteSchema | undefined, doc: OperationDoc | undefined): RouteSchema | undefined {
@@ -42,6 +52,18 @@ function described(schema: RouteSchema | undefined, doc: OperationDoc | undefine
   const out: RouteSchema = { ...schema, summary: schema.summary ?? doc.summary };
   out.description = schema.description ? `${doc.description} ${schema.description}` : doc.description;
   if (schema.body && doc.requestExample !== undefined) out.body = { ...schema.body, examples: [doc.requestExample] };
+  const status = successStatus(schema.response);
+  if (status && doc.responseExample !== undefined) {
+    const answer = schema.response?.[status] as { content?: Record<string, object> };
+    // An answer in several media types (`content`, e.g. JSON, CSV and PDF) shows it on the JSON one.
+    const json = answer.content?.['application/json'];
+    out.response = {
+      ...schema.response,
+      [status]: json
+        ? { ...answer, content: { ...answer.content, 'application/json': { ...json, example: doc.responseExample } } }
+        : { ...answer, examples: [doc.responseExample] },
+    };
+  }
   if (!schema.body && doc.multipartFile) {
     out.body = {
       type: 'object',

@@ -1,5 +1,10 @@
 import type { OperationDoc } from '@app/shared/openapi';
 
+const USER_ID = 'usr_e0bf939d86c521760b489d07';
+const RECIPIENT_ID = 'rcp_4ea59b73da2be23bb6e616e7';
+const MERCHANT_ID = 'mer_203c366d4ebfb2e3';
+const CREATED_AT = '2026-03-10T09:12:44.120Z';
+
 const GONE: OperationDoc = {
   summary: 'Password sign-in (gone)',
   description: 'Sign-in is by national eID only: 410 gone.',
@@ -29,13 +34,64 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   'POST /auth/eid/callback': {
     summary: 'eID callback (mobile)',
     description: 'Exchanges code and state for a token; errors as JSON (R3).',
-    requestExample: { code: 'c0d3', state: 's7a7e', platform: 'mobile' },
+    requestExample: {
+      code: 'c0d3',
+      state: 's7a7e',
+      platform: 'mobile',
+      code_verifier: 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk',
+    },
+    responseExample: {
+      token: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ1c2VySWQiOiJ1c3JfZTBiZjkzOWQifQ.c2lnbmF0dXJl',
+      data: {
+        id: USER_ID,
+        email: null,
+        firstName: 'Kari',
+        lastName: 'Nordmann',
+        dateOfBirth: '1970-01-02',
+        kycStatus: 'approved',
+        role: 'user',
+        createdAt: CREATED_AT,
+      },
+    },
   },
   'GET /auth/eid/mock/authorize': {
     summary: 'Mock eID provider',
     description: 'Development only (EID_MOCK): answers 302 to the redirect URI with a code.',
   },
-  'GET /auth/me': { summary: 'The signed-in user', description: 'The user with their bank accounts.' },
+  'GET /auth/me': {
+    summary: 'The signed-in user',
+    description: 'The user with their bank accounts.',
+    responseExample: {
+      data: {
+        id: USER_ID,
+        email: 'kari@example.no',
+        firstName: 'Kari',
+        lastName: 'Nordmann',
+        role: 'user',
+        totalBalance: 51500,
+        bankAccounts: [
+          {
+            id: 'bac_b1b0b711446c18d6fa263f12',
+            bankName: 'Sandbox Bank',
+            accountNumber: '99992966056',
+            balance: 50000,
+            currency: 'NOK',
+            isPrimary: true,
+          },
+          {
+            id: 'bac_1b35385bc069b663e63651a6',
+            bankName: 'Sandbox Bank',
+            accountNumber: '99995859021',
+            balance: 1500,
+            currency: 'NOK',
+            isPrimary: false,
+          },
+        ],
+        kycStatus: 'approved',
+        createdAt: CREATED_AT,
+      },
+    },
+  },
   'POST /auth/logout': { summary: 'Sign out', description: 'Revokes every session and clears the cookie.' },
   'POST /auth/refresh': {
     summary: 'Renew the token',
@@ -103,25 +159,107 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
     summary: 'Add a recipient',
     description: 'Country and currency of a corridor (R10); the IBAN’s checksum is verified.',
     requestExample: { name: 'Marko Marković', country: 'RS', currency: 'RSD', bankAccount: 'RS35260005601001611379' },
+    responseExample: {
+      data: {
+        id: RECIPIENT_ID,
+        name: 'Marko Marković',
+        country: 'RS',
+        currency: 'RSD',
+        bankAccount: '******************1379',
+        bankName: null,
+        createdAt: CREATED_AT,
+      },
+    },
   },
   'DELETE /recipients/:id': { summary: 'Remove a recipient', description: 'Past transactions keep their data.' },
   'POST /transactions/remittance': {
     summary: 'Send money abroad',
     description:
       'Debits amount plus a 0.5 % fee atomically; Idempotency-Key makes a retry safe (R9). KYC approved required.',
-    requestExample: { recipientId: '0b6f4a1e-6c0e-4b7a-9a51-3f3f7d1c2a10', amount: 1000 },
+    requestExample: { recipientId: RECIPIENT_ID, amount: 1000 },
+    responseExample: {
+      data: {
+        id: 'tx_rem_4f7f1e3ec251c965',
+        type: 'remittance',
+        status: 'processing',
+        sendAmount: 1000,
+        sendCurrency: 'NOK',
+        receiveAmount: 9997,
+        receiveCurrency: 'RSD',
+        exchangeRate: 9.997,
+        fee: 5,
+        feePercent: 0.5,
+        total: 1005,
+        recipientName: 'Marko Marković',
+        recipientCountry: 'RS',
+        fromAccount: 'Sandbox Bank',
+        eta: '2-4 business days',
+        createdAt: CREATED_AT,
+      },
+    },
   },
   'POST /transactions/qr-payment': {
     summary: 'Pay a merchant by QR',
     description: 'Debits amount plus a 1 % fee from the primary account; completes at once.',
-    requestExample: { merchantId: '0b6f4a1e-6c0e-4b7a-9a51-3f3f7d1c2a10', amount: 250 },
+    requestExample: { merchantId: MERCHANT_ID, amount: 250 },
+    responseExample: {
+      data: {
+        id: 'tx_qr_ba9c9828d2155bb3',
+        type: 'qr_payment',
+        status: 'completed',
+        amount: 250,
+        currency: 'NOK',
+        fee: 2.5,
+        feePercent: 1,
+        merchantName: 'Kafé Nord AS',
+        merchantId: MERCHANT_ID,
+        fromAccount: 'Sandbox Bank',
+        createdAt: CREATED_AT,
+      },
+    },
   },
   'POST /transactions/disclosure': {
     summary: 'Fee and rate disclosure',
     description: 'What a payment would cost and deliver; recipientId is required for a remittance (400 without it).',
-    requestExample: { type: 'remittance', amount: 1000, recipientId: '0b6f4a1e-6c0e-4b7a-9a51-3f3f7d1c2a10' },
+    requestExample: { type: 'remittance', amount: 1000, recipientId: RECIPIENT_ID },
+    responseExample: {
+      amount: 1000,
+      fee: 5,
+      feePercentage: 0.5,
+      exchangeRate: 9.997,
+      receiveAmount: 9997,
+      receiveCurrency: 'RSD',
+      estimatedDelivery: '2-4 business days',
+      totalCost: 1005,
+    },
   },
-  'GET /transactions': { summary: 'Transactions', description: 'Paginated, filtered by type and status.' },
+  'GET /transactions': {
+    summary: 'Transactions',
+    description: 'Paginated, filtered by type and status.',
+    responseExample: {
+      data: [
+        {
+          id: 'tx_qr_ba9c9828d2155bb3',
+          type: 'qr_payment',
+          status: 'completed',
+          amount: -250,
+          currency: 'NOK',
+          recipientName: 'Kafé Nord AS',
+          createdAt: '2026-03-10T09:14:02.311Z',
+        },
+        {
+          id: 'tx_rem_4f7f1e3ec251c965',
+          type: 'remittance',
+          status: 'processing',
+          amount: -1000,
+          currency: 'NOK',
+          recipientName: 'Marko Marković',
+          createdAt: CREATED_AT,
+        },
+      ],
+      pagination: { page: 1, limit: 20, total: 2 },
+    },
+  },
   'GET /transactions/summary': { summary: 'Transaction summary', description: 'Totals of the user’s transactions.' },
   'GET /transactions/:id': { summary: 'One transaction', description: 'A transaction of the user.' },
   'GET /transactions/:id/receipt': { summary: 'Receipt', description: 'The receipt data of a transaction.' },

@@ -126,6 +126,27 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "user": {
+                         *         "id": "2634dc1d-632c-4e55-8aae-e2e7d137706d",
+                         *         "email": "vlasnik@primer.rs",
+                         *         "fullName": "Petar Petrović",
+                         *         "role": "owner"
+                         *       },
+                         *       "organization": {
+                         *         "id": "a36a16cd-b1bd-4521-ab45-d2c0d96977f3",
+                         *         "name": "Primer d.o.o.",
+                         *         "country": "RS",
+                         *         "baseCurrency": "RSD"
+                         *       },
+                         *       "tokens": {
+                         *         "accessToken": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIyNjM0ZGMxZCJ9.c2lnbmF0dXJl",
+                         *         "refreshToken": "A_W9BTOw9naD8k6GqtR063Xi6crL-g-E5WQAokJJqew",
+                         *         "expiresIn": 900
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             user: {
                                 id: string;
@@ -254,6 +275,22 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "user": {
+                         *         "id": "2634dc1d-632c-4e55-8aae-e2e7d137706d",
+                         *         "email": "vlasnik@primer.rs",
+                         *         "fullName": "Petar Petrović",
+                         *         "role": "owner",
+                         *         "organizationId": "a36a16cd-b1bd-4521-ab45-d2c0d96977f3",
+                         *         "organizationName": "Primer d.o.o."
+                         *       },
+                         *       "tokens": {
+                         *         "accessToken": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIyNjM0ZGMxZCJ9.c2lnbmF0dXJl",
+                         *         "expiresIn": 900
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             user: {
                                 id: string;
@@ -2540,6 +2577,28 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "id": "0b6f4a1e-6c0e-4b7a-9a51-3f3f7d1c2a10",
+                         *       "type": "customer",
+                         *       "name": "Kupac d.o.o.",
+                         *       "email": "kupac@example.rs",
+                         *       "phone": null,
+                         *       "registrationNumber": null,
+                         *       "vatNumber": null,
+                         *       "addressLine1": null,
+                         *       "addressLine2": null,
+                         *       "city": null,
+                         *       "postalCode": null,
+                         *       "country": "RS",
+                         *       "currencyCode": "RSD",
+                         *       "paymentTerms": 30,
+                         *       "isActive": true,
+                         *       "createdAt": "2026-03-01T08:30:00.000Z",
+                         *       "updatedAt": "2026-03-01T08:30:00.000Z",
+                         *       "notes": null
+                         *     }
+                         */
                         "application/json": {
                             id: string;
                             type: string;
@@ -4232,6 +4291,30 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": [
+                         *         {
+                         *           "id": "6fb1ffbd-2b8b-4f56-8b9c-780e1fdd9752",
+                         *           "invoiceNumber": "INV-2026-0001",
+                         *           "customerId": "0b6f4a1e-6c0e-4b7a-9a51-3f3f7d1c2a10",
+                         *           "customerName": "Kupac d.o.o.",
+                         *           "invoiceDate": "2026-03-10",
+                         *           "dueDate": "2026-04-09",
+                         *           "currencyCode": "RSD",
+                         *           "totalAmount": "3600.00",
+                         *           "status": "draft",
+                         *           "createdAt": "2026-03-10T09:12:44.120Z"
+                         *         }
+                         *       ],
+                         *       "meta": {
+                         *         "total": 1,
+                         *         "page": 1,
+                         *         "perPage": 20,
+                         *         "totalPages": 1
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             data: {
                                 id: string;
@@ -4395,6 +4478,49 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "id": "6fb1ffbd-2b8b-4f56-8b9c-780e1fdd9752",
+                         *       "invoiceNumber": "INV-2026-0001",
+                         *       "customerId": "0b6f4a1e-6c0e-4b7a-9a51-3f3f7d1c2a10",
+                         *       "customerName": "Kupac d.o.o.",
+                         *       "invoiceDate": "2026-03-10",
+                         *       "dueDate": "2026-04-09",
+                         *       "currencyCode": "RSD",
+                         *       "totalAmount": "3600.00",
+                         *       "status": "draft",
+                         *       "createdAt": "2026-03-10T09:12:44.120Z",
+                         *       "exchangeRate": "1.000000",
+                         *       "subtotal": "3000.00",
+                         *       "taxAmount": "600.00",
+                         *       "discountAmount": "0.00",
+                         *       "baseAmount": "3600.00",
+                         *       "supplyDate": "2026-03-10",
+                         *       "paymentReference": "97 0420260001",
+                         *       "items": [
+                         *         {
+                         *           "id": "31839141-ae94-473f-9f00-d30dc0d6972d",
+                         *           "lineNumber": 1,
+                         *           "description": "Konsultantske usluge",
+                         *           "quantity": "2",
+                         *           "unitPrice": "1500",
+                         *           "taxRate": "20",
+                         *           "lineTotal": "3000.00",
+                         *           "accountId": null,
+                         *           "unitCode": "H87",
+                         *           "classificationCode": null,
+                         *           "vatExemptionCode": null
+                         *         }
+                         *       ],
+                         *       "notes": "Hvala na saradnji.",
+                         *       "terms": null,
+                         *       "pdfUrl": null,
+                         *       "createdBy": "2634dc1d-632c-4e55-8aae-e2e7d137706d",
+                         *       "updatedAt": "2026-03-10T09:12:44.120Z",
+                         *       "sentAt": null,
+                         *       "paidAt": null
+                         *     }
+                         */
                         "application/json": {
                             id: string;
                             invoiceNumber: string;
@@ -4546,6 +4672,49 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "id": "6fb1ffbd-2b8b-4f56-8b9c-780e1fdd9752",
+                         *       "invoiceNumber": "INV-2026-0001",
+                         *       "customerId": "0b6f4a1e-6c0e-4b7a-9a51-3f3f7d1c2a10",
+                         *       "customerName": "Kupac d.o.o.",
+                         *       "invoiceDate": "2026-03-10",
+                         *       "dueDate": "2026-04-09",
+                         *       "currencyCode": "RSD",
+                         *       "totalAmount": "3600.00",
+                         *       "status": "draft",
+                         *       "createdAt": "2026-03-10T09:12:44.120Z",
+                         *       "exchangeRate": "1.000000",
+                         *       "subtotal": "3000.00",
+                         *       "taxAmount": "600.00",
+                         *       "discountAmount": "0.00",
+                         *       "baseAmount": "3600.00",
+                         *       "supplyDate": "2026-03-10",
+                         *       "paymentReference": "97 0420260001",
+                         *       "items": [
+                         *         {
+                         *           "id": "31839141-ae94-473f-9f00-d30dc0d6972d",
+                         *           "lineNumber": 1,
+                         *           "description": "Konsultantske usluge",
+                         *           "quantity": "2",
+                         *           "unitPrice": "1500",
+                         *           "taxRate": "20",
+                         *           "lineTotal": "3000.00",
+                         *           "accountId": null,
+                         *           "unitCode": "H87",
+                         *           "classificationCode": null,
+                         *           "vatExemptionCode": null
+                         *         }
+                         *       ],
+                         *       "notes": "Hvala na saradnji.",
+                         *       "terms": null,
+                         *       "pdfUrl": null,
+                         *       "createdBy": "2634dc1d-632c-4e55-8aae-e2e7d137706d",
+                         *       "updatedAt": "2026-03-10T09:12:44.120Z",
+                         *       "sentAt": null,
+                         *       "paidAt": null
+                         *     }
+                         */
                         "application/json": {
                             id: string;
                             invoiceNumber: string;
@@ -6081,6 +6250,35 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "id": "f1386742-8359-4a65-8092-b8748f189ae3",
+                         *       "expenseNumber": "EXP-2026-0001",
+                         *       "vendorId": null,
+                         *       "vendorName": null,
+                         *       "expenseDate": "2026-05-04",
+                         *       "category": "Travel",
+                         *       "amount": "118.80",
+                         *       "currencyCode": "RSD",
+                         *       "status": "pending",
+                         *       "receiptUrl": null,
+                         *       "createdAt": "2026-05-04T17:02:11.000Z",
+                         *       "exchangeRate": "1.000000",
+                         *       "baseAmount": "118.80",
+                         *       "taxAmount": "19.80",
+                         *       "paymentMethod": null,
+                         *       "accountId": null,
+                         *       "description": "Taxi",
+                         *       "createdBy": "2634dc1d-632c-4e55-8aae-e2e7d137706d",
+                         *       "updatedAt": "2026-05-04T17:02:11.000Z",
+                         *       "approvedBy": null,
+                         *       "approvedAt": null,
+                         *       "rejectedAt": null,
+                         *       "rejectionReason": null,
+                         *       "paidAt": null,
+                         *       "paidBankAccountId": null
+                         *     }
+                         */
                         "application/json": {
                             id: string;
                             expenseNumber: string;
@@ -7977,6 +8175,45 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "asOfDate": "2026-03-31",
+                         *       "baseCurrency": "RSD",
+                         *       "cashBalance": "125000.00",
+                         *       "revenueMTD": "3000.00",
+                         *       "unpaidInvoices": "3600.00",
+                         *       "expensesMTD": "99.00",
+                         *       "profitMTD": "2901.00",
+                         *       "cashFlowChange": 12.5,
+                         *       "monthlyPL": [
+                         *         {
+                         *           "month": "2026-02",
+                         *           "revenue": "0.00",
+                         *           "expenses": "0.00",
+                         *           "profit": "0.00"
+                         *         },
+                         *         {
+                         *           "month": "2026-03",
+                         *           "revenue": "3000.00",
+                         *           "expenses": "99.00",
+                         *           "profit": "2901.00"
+                         *         }
+                         *       ],
+                         *       "receivablesAging": {
+                         *         "current": "3600.00",
+                         *         "days30": "0.00",
+                         *         "days60": "0.00",
+                         *         "days90plus": "0.00"
+                         *       },
+                         *       "expensesByCategory": [
+                         *         {
+                         *           "category": "Travel",
+                         *           "amount": "99.00",
+                         *           "currencyCode": "RSD"
+                         *         }
+                         *       ]
+                         *     }
+                         */
                         "application/json": {
                             asOfDate: string;
                             baseCurrency: string;
@@ -8113,7 +8350,7 @@ export interface paths {
         };
         /**
          * Profit and loss
-         * @description Revenue and expenses per account in a period.
+         * @description Revenue and expenses per account in a period (from, to; JSON, CSV or PDF).
          */
         get: {
             parameters: {
@@ -8137,6 +8374,36 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "period": {
+                         *         "from": "2026-01-01",
+                         *         "to": "2026-03-31"
+                         *       },
+                         *       "baseCurrency": "RSD",
+                         *       "revenue": {
+                         *         "total": "3000.00",
+                         *         "accounts": [
+                         *           {
+                         *             "accountCode": "6140",
+                         *             "accountName": "Prihodi od prodaje usluga",
+                         *             "amount": "3000.00"
+                         *           }
+                         *         ]
+                         *       },
+                         *       "expenses": {
+                         *         "total": "99.00",
+                         *         "accounts": [
+                         *           {
+                         *             "accountCode": "5520",
+                         *             "accountName": "Troškovi putovanja",
+                         *             "amount": "99.00"
+                         *           }
+                         *         ]
+                         *       },
+                         *       "netProfit": "2901.00"
+                         *     }
+                         */
                         "application/json": {
                             period: {
                                 from: string;
@@ -8261,7 +8528,7 @@ export interface paths {
         };
         /**
          * Balance sheet
-         * @description Balances on a date.
+         * @description Balances on a date (date; JSON, CSV or PDF).
          */
         get: {
             parameters: {
@@ -8283,6 +8550,56 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "asOfDate": "2026-03-31",
+                         *       "baseCurrency": "RSD",
+                         *       "assets": {
+                         *         "total": "3600.00",
+                         *         "current": {
+                         *           "total": "3600.00",
+                         *           "accounts": [
+                         *             {
+                         *               "accountCode": "2040",
+                         *               "accountName": "Kupci u zemlji",
+                         *               "balance": "3600.00"
+                         *             }
+                         *           ]
+                         *         },
+                         *         "fixed": {
+                         *           "total": "0.00",
+                         *           "accounts": []
+                         *         }
+                         *       },
+                         *       "liabilities": {
+                         *         "total": "600.00",
+                         *         "current": {
+                         *           "total": "600.00",
+                         *           "accounts": [
+                         *             {
+                         *               "accountCode": "4700",
+                         *               "accountName": "Obaveze za PDV",
+                         *               "balance": "600.00"
+                         *             }
+                         *           ]
+                         *         },
+                         *         "longTerm": {
+                         *           "total": "0.00",
+                         *           "accounts": []
+                         *         }
+                         *       },
+                         *       "equity": {
+                         *         "total": "3000.00",
+                         *         "accounts": [
+                         *           {
+                         *             "accountCode": null,
+                         *             "accountName": "Dobit tekuće godine",
+                         *             "balance": "3000.00"
+                         *           }
+                         *         ]
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             asOfDate: string;
                             baseCurrency: string;
@@ -8445,7 +8762,7 @@ export interface paths {
         };
         /**
          * Cash flow
-         * @description Cash and bank movements in a period.
+         * @description Cash and bank movements in a period (from, to; JSON, CSV or PDF).
          */
         get: {
             parameters: {
@@ -8469,6 +8786,41 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "period": {
+                         *         "from": "2026-01-01",
+                         *         "to": "2026-03-31"
+                         *       },
+                         *       "baseCurrency": "RSD",
+                         *       "operating": {
+                         *         "total": "3501.00",
+                         *         "items": [
+                         *           {
+                         *             "description": "Naplata od kupaca",
+                         *             "accountCode": "2040",
+                         *             "amount": "3600.00"
+                         *           },
+                         *           {
+                         *             "description": "Troškovi putovanja",
+                         *             "accountCode": "5520",
+                         *             "amount": "-99.00"
+                         *           }
+                         *         ]
+                         *       },
+                         *       "investing": {
+                         *         "total": "0.00",
+                         *         "items": []
+                         *       },
+                         *       "financing": {
+                         *         "total": "0.00",
+                         *         "items": []
+                         *       },
+                         *       "netCashFlow": "3501.00",
+                         *       "openingBalance": "121499.00",
+                         *       "closingBalance": "125000.00"
+                         *     }
+                         */
                         "application/json": {
                             period: {
                                 from: string;
@@ -8607,7 +8959,7 @@ export interface paths {
         };
         /**
          * VAT report
-         * @description Output and input VAT in a period (JSON, CSV or PDF).
+         * @description Output and input VAT in a period (from, to; JSON, CSV or PDF).
          */
         get: {
             parameters: {
@@ -8633,6 +8985,48 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "period": {
+                         *         "from": "2026-01-01",
+                         *         "to": "2026-03-31"
+                         *       },
+                         *       "country": "RS",
+                         *       "baseCurrency": "RSD",
+                         *       "outputVAT": {
+                         *         "total": "600.00",
+                         *         "invoices": [
+                         *           {
+                         *             "invoiceNumber": "INV-2026-0001",
+                         *             "customerName": "Kupac d.o.o.",
+                         *             "invoiceDate": "2026-03-10",
+                         *             "baseAmount": "3000.00",
+                         *             "vatAmount": "600.00",
+                         *             "vatRate": "20"
+                         *           }
+                         *         ]
+                         *       },
+                         *       "inputVAT": {
+                         *         "total": "19.80",
+                         *         "expenses": [
+                         *           {
+                         *             "expenseNumber": "EXP-2026-0001",
+                         *             "vendorName": null,
+                         *             "expenseDate": "2026-03-04",
+                         *             "baseAmount": "99.00",
+                         *             "vatAmount": "19.80",
+                         *             "vatRate": "20"
+                         *           }
+                         *         ]
+                         *       },
+                         *       "netVAT": "580.20",
+                         *       "reconciliationStatus": {
+                         *         "allInvoicesPaid": false,
+                         *         "allExpensesApproved": true,
+                         *         "unmatchedTransactions": 0
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             period: {
                                 from: string;
@@ -8775,7 +9169,7 @@ export interface paths {
         };
         /**
          * Trial balance
-         * @description Each account’s balance on a date.
+         * @description Each account’s balance on a date (date; JSON, CSV or PDF).
          */
         get: {
             parameters: {
@@ -8797,6 +9191,43 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "asOfDate": "2026-03-31",
+                         *       "baseCurrency": "RSD",
+                         *       "accounts": [
+                         *         {
+                         *           "accountCode": "2040",
+                         *           "accountName": "Kupci u zemlji",
+                         *           "accountType": "Asset",
+                         *           "debitTotal": "3600.00",
+                         *           "creditTotal": "0.00",
+                         *           "balance": "3600.00"
+                         *         },
+                         *         {
+                         *           "accountCode": "4700",
+                         *           "accountName": "Obaveze za PDV",
+                         *           "accountType": "Liability",
+                         *           "debitTotal": "0.00",
+                         *           "creditTotal": "600.00",
+                         *           "balance": "-600.00"
+                         *         },
+                         *         {
+                         *           "accountCode": "6140",
+                         *           "accountName": "Prihodi od prodaje usluga",
+                         *           "accountType": "Revenue",
+                         *           "debitTotal": "0.00",
+                         *           "creditTotal": "3000.00",
+                         *           "balance": "-3000.00"
+                         *         }
+                         *       ],
+                         *       "totals": {
+                         *         "debit": "3600.00",
+                         *         "credit": "3600.00"
+                         *       },
+                         *       "balanced": true
+                         *     }
+                         */
                         "application/json": {
                             asOfDate: string;
                             baseCurrency: string;

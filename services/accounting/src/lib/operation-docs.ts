@@ -1,5 +1,65 @@
 import type { OperationDoc } from '@app/shared/openapi';
 
+const IDS = {
+  user: '2634dc1d-632c-4e55-8aae-e2e7d137706d',
+  organization: 'a36a16cd-b1bd-4521-ab45-d2c0d96977f3',
+  customer: '0b6f4a1e-6c0e-4b7a-9a51-3f3f7d1c2a10',
+  invoice: '6fb1ffbd-2b8b-4f56-8b9c-780e1fdd9752',
+  item: '31839141-ae94-473f-9f00-d30dc0d6972d',
+  expense: 'f1386742-8359-4a65-8092-b8748f189ae3',
+};
+const ACCESS_TOKEN = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIyNjM0ZGMxZCJ9.c2lnbmF0dXJl';
+
+/** An invoice as the list shows it. */
+const INVOICE_SUMMARY = {
+  id: IDS.invoice,
+  invoiceNumber: 'INV-2026-0001',
+  customerId: IDS.customer,
+  customerName: 'Kupac d.o.o.',
+  invoiceDate: '2026-03-10',
+  dueDate: '2026-04-09',
+  currencyCode: 'RSD',
+  totalAmount: '3600.00',
+  status: 'draft',
+  createdAt: '2026-03-10T09:12:44.120Z',
+};
+
+/** The invoice INVOICE_EXAMPLE creates, as the API answers it. */
+const INVOICE_ANSWER = {
+  ...INVOICE_SUMMARY,
+  exchangeRate: '1.000000',
+  subtotal: '3000.00',
+  taxAmount: '600.00',
+  discountAmount: '0.00',
+  baseAmount: '3600.00',
+  supplyDate: '2026-03-10',
+  paymentReference: '97 0420260001',
+  items: [
+    {
+      id: IDS.item,
+      lineNumber: 1,
+      description: 'Konsultantske usluge',
+      quantity: '2',
+      unitPrice: '1500',
+      taxRate: '20',
+      lineTotal: '3000.00',
+      accountId: null,
+      unitCode: 'H87',
+      classificationCode: null,
+      vatExemptionCode: null,
+    },
+  ],
+  notes: 'Hvala na saradnji.',
+  terms: null,
+  pdfUrl: null,
+  createdBy: IDS.user,
+  updatedAt: '2026-03-10T09:12:44.120Z',
+  sentAt: null,
+  paidAt: null,
+};
+
+const PERIOD = { from: '2026-01-01', to: '2026-03-31' };
+
 const INVOICE_EXAMPLE = {
   customerId: '0b6f4a1e-6c0e-4b7a-9a51-3f3f7d1c2a10',
   invoiceDate: '2026-03-10',
@@ -32,12 +92,32 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
       password: 'Correct-Horse-9',
       fullName: 'Petar Petrović',
     },
+    responseExample: {
+      user: { id: IDS.user, email: 'vlasnik@primer.rs', fullName: 'Petar Petrović', role: 'owner' },
+      organization: { id: IDS.organization, name: 'Primer d.o.o.', country: 'RS', baseCurrency: 'RSD' },
+      tokens: {
+        accessToken: ACCESS_TOKEN,
+        refreshToken: 'A_W9BTOw9naD8k6GqtR063Xi6crL-g-E5WQAokJJqew',
+        expiresIn: 900,
+      },
+    },
   },
   'POST /api/v1/auth/login': {
     summary: 'Sign in',
     description:
       'E-mail and password (and a 2FA code when enabled); answers an access token and sets the refresh cookie.',
     requestExample: { email: 'vlasnik@primer.rs', password: 'Correct-Horse-9' },
+    responseExample: {
+      user: {
+        id: IDS.user,
+        email: 'vlasnik@primer.rs',
+        fullName: 'Petar Petrović',
+        role: 'owner',
+        organizationId: IDS.organization,
+        organizationName: 'Primer d.o.o.',
+      },
+      tokens: { accessToken: ACCESS_TOKEN, expiresIn: 900 },
+    },
   },
   'POST /api/v1/auth/verify-2fa': {
     summary: 'Sign in with a two-factor code',
@@ -116,6 +196,26 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
       country: 'RS',
       paymentTerms: 30,
     },
+    responseExample: {
+      id: IDS.customer,
+      type: 'customer',
+      name: 'Kupac d.o.o.',
+      email: 'kupac@example.rs',
+      phone: null,
+      registrationNumber: null,
+      vatNumber: null,
+      addressLine1: null,
+      addressLine2: null,
+      city: null,
+      postalCode: null,
+      country: 'RS',
+      currencyCode: 'RSD',
+      paymentTerms: 30,
+      isActive: true,
+      createdAt: '2026-03-01T08:30:00.000Z',
+      updatedAt: '2026-03-01T08:30:00.000Z',
+      notes: null,
+    },
   },
   'GET /api/v1/contacts/:id': { summary: 'Get a contact', description: 'One contact of the organization.' },
   'PUT /api/v1/contacts/:id': { summary: 'Update a contact', description: 'Changes the fields sent.' },
@@ -148,14 +248,20 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   'GET /api/v1/invoices': {
     summary: 'List invoices',
     description: 'Paginated, filtered by status, customer and dates.',
+    responseExample: { data: [INVOICE_SUMMARY], meta: { total: 1, page: 1, perPage: 20, totalPages: 1 } },
   },
   'POST /api/v1/invoices': {
     summary: 'Create an invoice',
     description:
       'A draft with its items; totals are computed per line and rounded half-up, the number is INV-<year>-<sequence>.',
     requestExample: INVOICE_EXAMPLE,
+    responseExample: INVOICE_ANSWER,
   },
-  'GET /api/v1/invoices/:id': { summary: 'Get an invoice', description: 'The invoice with its items and totals.' },
+  'GET /api/v1/invoices/:id': {
+    summary: 'Get an invoice',
+    description: 'The invoice with its items and totals.',
+    responseExample: INVOICE_ANSWER,
+  },
   'PUT /api/v1/invoices/:id': {
     summary: 'Update a draft invoice',
     description: 'Only drafts; totals and the exchange rate are recomputed.',
@@ -208,6 +314,33 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
       taxAmount: 19.8,
       description: 'Taxi',
     },
+    responseExample: {
+      id: IDS.expense,
+      expenseNumber: 'EXP-2026-0001',
+      vendorId: null,
+      vendorName: null,
+      expenseDate: '2026-05-04',
+      category: 'Travel',
+      amount: '118.80',
+      currencyCode: 'RSD',
+      status: 'pending',
+      receiptUrl: null,
+      createdAt: '2026-05-04T17:02:11.000Z',
+      exchangeRate: '1.000000',
+      baseAmount: '118.80',
+      taxAmount: '19.80',
+      paymentMethod: null,
+      accountId: null,
+      description: 'Taxi',
+      createdBy: IDS.user,
+      updatedAt: '2026-05-04T17:02:11.000Z',
+      approvedBy: null,
+      approvedAt: null,
+      rejectedAt: null,
+      rejectionReason: null,
+      paidAt: null,
+      paidBankAccountId: null,
+    },
   },
   'GET /api/v1/expenses/:id': { summary: 'Get an expense', description: 'One expense.' },
   'PUT /api/v1/expenses/:id': {
@@ -241,16 +374,159 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   'GET /api/v1/reports/dashboard': {
     summary: 'Dashboard',
     description: 'Month-to-date figures, receivables aging, 12 months of P&L.',
+    responseExample: {
+      asOfDate: '2026-03-31',
+      baseCurrency: 'RSD',
+      cashBalance: '125000.00',
+      revenueMTD: '3000.00',
+      unpaidInvoices: '3600.00',
+      expensesMTD: '99.00',
+      profitMTD: '2901.00',
+      cashFlowChange: 12.5,
+      monthlyPL: [
+        { month: '2026-02', revenue: '0.00', expenses: '0.00', profit: '0.00' },
+        { month: '2026-03', revenue: '3000.00', expenses: '99.00', profit: '2901.00' },
+      ],
+      receivablesAging: { current: '3600.00', days30: '0.00', days60: '0.00', days90plus: '0.00' },
+      expensesByCategory: [{ category: 'Travel', amount: '99.00', currencyCode: 'RSD' }],
+    },
   },
   'GET /api/v1/reports/profit-loss': {
     summary: 'Profit and loss',
-    description: 'Revenue and expenses per account in a period.',
+    description: 'Revenue and expenses per account in a period (from, to; JSON, CSV or PDF).',
+    responseExample: {
+      period: PERIOD,
+      baseCurrency: 'RSD',
+      revenue: {
+        total: '3000.00',
+        accounts: [{ accountCode: '6140', accountName: 'Prihodi od prodaje usluga', amount: '3000.00' }],
+      },
+      expenses: {
+        total: '99.00',
+        accounts: [{ accountCode: '5520', accountName: 'Troškovi putovanja', amount: '99.00' }],
+      },
+      netProfit: '2901.00',
+    },
   },
-  'GET /api/v1/reports/balance-sheet': { summary: 'Balance sheet', description: 'Balances on a date.' },
-  'GET /api/v1/reports/cash-flow': { summary: 'Cash flow', description: 'Cash and bank movements in a period.' },
+  'GET /api/v1/reports/balance-sheet': {
+    summary: 'Balance sheet',
+    description: 'Balances on a date (date; JSON, CSV or PDF).',
+    responseExample: {
+      asOfDate: '2026-03-31',
+      baseCurrency: 'RSD',
+      assets: {
+        total: '3600.00',
+        current: {
+          total: '3600.00',
+          accounts: [{ accountCode: '2040', accountName: 'Kupci u zemlji', balance: '3600.00' }],
+        },
+        fixed: { total: '0.00', accounts: [] },
+      },
+      liabilities: {
+        total: '600.00',
+        current: {
+          total: '600.00',
+          accounts: [{ accountCode: '4700', accountName: 'Obaveze za PDV', balance: '600.00' }],
+        },
+        longTerm: { total: '0.00', accounts: [] },
+      },
+      equity: {
+        total: '3000.00',
+        accounts: [{ accountCode: null, accountName: 'Dobit tekuće godine', balance: '3000.00' }],
+      },
+    },
+  },
+  'GET /api/v1/reports/cash-flow': {
+    summary: 'Cash flow',
+    description: 'Cash and bank movements in a period (from, to; JSON, CSV or PDF).',
+    responseExample: {
+      period: PERIOD,
+      baseCurrency: 'RSD',
+      operating: {
+        total: '3501.00',
+        items: [
+          { description: 'Naplata od kupaca', accountCode: '2040', amount: '3600.00' },
+          { description: 'Troškovi putovanja', accountCode: '5520', amount: '-99.00' },
+        ],
+      },
+      investing: { total: '0.00', items: [] },
+      financing: { total: '0.00', items: [] },
+      netCashFlow: '3501.00',
+      openingBalance: '121499.00',
+      closingBalance: '125000.00',
+    },
+  },
   'GET /api/v1/reports/vat': {
     summary: 'VAT report',
-    description: 'Output and input VAT in a period (JSON, CSV or PDF).',
+    description: 'Output and input VAT in a period (from, to; JSON, CSV or PDF).',
+    responseExample: {
+      period: PERIOD,
+      country: 'RS',
+      baseCurrency: 'RSD',
+      outputVAT: {
+        total: '600.00',
+        invoices: [
+          {
+            invoiceNumber: 'INV-2026-0001',
+            customerName: 'Kupac d.o.o.',
+            invoiceDate: '2026-03-10',
+            baseAmount: '3000.00',
+            vatAmount: '600.00',
+            vatRate: '20',
+          },
+        ],
+      },
+      inputVAT: {
+        total: '19.80',
+        expenses: [
+          {
+            expenseNumber: 'EXP-2026-0001',
+            vendorName: null,
+            expenseDate: '2026-03-04',
+            baseAmount: '99.00',
+            vatAmount: '19.80',
+            vatRate: '20',
+          },
+        ],
+      },
+      netVAT: '580.20',
+      reconciliationStatus: { allInvoicesPaid: false, allExpensesApproved: true, unmatchedTransactions: 0 },
+    },
   },
-  'GET /api/v1/reports/trial-balance': { summary: 'Trial balance', description: 'Each account’s balance on a date.' },
+  'GET /api/v1/reports/trial-balance': {
+    summary: 'Trial balance',
+    description: 'Each account’s balance on a date (date; JSON, CSV or PDF).',
+    responseExample: {
+      asOfDate: '2026-03-31',
+      baseCurrency: 'RSD',
+      accounts: [
+        {
+          accountCode: '2040',
+          accountName: 'Kupci u zemlji',
+          accountType: 'Asset',
+          debitTotal: '3600.00',
+          creditTotal: '0.00',
+          balance: '3600.00',
+        },
+        {
+          accountCode: '4700',
+          accountName: 'Obaveze za PDV',
+          accountType: 'Liability',
+          debitTotal: '0.00',
+          creditTotal: '600.00',
+          balance: '-600.00',
+        },
+        {
+          accountCode: '6140',
+          accountName: 'Prihodi od prodaje usluga',
+          accountType: 'Revenue',
+          debitTotal: '0.00',
+          creditTotal: '3000.00',
+          balance: '-3000.00',
+        },
+      ],
+      totals: { debit: '3600.00', credit: '3600.00' },
+      balanced: true,
+    },
+  },
 };
