@@ -5,10 +5,11 @@ import type { RouteEntry } from '@app/shared/routes';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccessTokens, TOKEN_AUDIENCE, TOKEN_ISSUER } from '../src/lib/jwt.js';
-import { authPlugin, principalCache, rolesOf } from '../src/plugins/auth.js';
+import { authPlugin, principalCache } from '../src/plugins/auth.js';
 import { errorsPlugin } from '../src/plugins/errors.js';
-import { crossOrgFixtures } from './cross-org-fixtures.js';
-import { addMember, buildTestApp, login, registerOrg, type Session, type TestApp } from './helpers.js';
+import { buildWorld, type CrossOrgFixture, crossOrgFixtures } from './cross-org-fixtures.js';
+import { addMember, authed, buildTestApp, login, registerOrg, type Session, type TestApp } from './helpers.js';
+import { ROLE_POLICY } from './role-policy.js';
 
 /**
  * One suite over every route of the app (STYLE 10, 14), read from the route table the app itself
@@ -143,32 +144,40 @@ describe('every authenticated route', () => {
     }
   });
 
-  it('answers 403 SVC-9001 with required and current roles to a role the route does not allow, and lets allowed roles through', async () => {
+  it('has an entry in the role policy written from the specification (test/role-policy.ts), and the policy no stale one', () => {
+    const keys = routes.map((r) => `${r.method} ${r.url}`);
+    expect(keys.filter((k) => !ROLE_POLICY[k])).toEqual([]);
+    expect(Object.keys(ROLE_POLICY).filter((k) => !keys.includes(k))).toEqual([]);
+  });
+
+  it('answers 403 SVC-9001 with required and current roles to a role the policy does not allow, and lets allowed roles through', async () => {
     for (const route of routes) {
-      for (const role of ['owner', 'admin', 'accountant', 'viewer']) {
+      const policy = ROLE_POLICY[`${route.method} ${route.url}`];
+      expect(policy, `${route.method} ${route.url} has no role policy`).toBeDefined();
+      for (const role of ['owner', 'admin', 'accountant', 'viewer'] as const) {
         // Logout ends the session it is called with: give it a throw-away login.
         const token = route.url.endsWith('/logout')
           ? (await login(h.app, sessions[role].email)).json().tokens.accessToken
           : sessions[role].token;
         const res = await request(route, token);
-        const roles = rolesOf(route.config)!;
-        const allowed = roles === 'all' || (roles as readonly string[]).includes(role);
-        if (allowed) {
-          expect({ url: route.url, method: route.method, role, status: res.statusCode }).not.toMatchObject({
+        if (policy.includes(role)) {
+          expect({ method: route.method, url: route.url, role, status: res.statusCode }).not.toMatchObject({
             status: 403,
           });
-          expect(res.statusCode).not.toBe(401);
+          expect({ method: route.method, url: route.url, role, status: res.statusCode }).not.toMatchObject({
+            status: 401,
+          });
         } else {
-          expect({ url: route.url, role, status: res.statusCode, body: res.json().error }).toEqual({
+          const error = res.json().error;
+          expect({ method: route.method, url: route.url, role, status: res.statusCode, code: error?.code }).toEqual({
+            method: route.method,
             url: route.url,
             role,
             status: 403,
-            body: {
-              code: 'SVC-9001',
-              message: expect.any(String),
-              details: { required: [...(roles as string[])], current: [role] },
-            },
+            code: 'SVC-9001',
           });
+          expect([...error.details.required].sort()).toEqual([...policy].sort());
+          expect(error.details.current).toEqual([role]);
         }
       }
     }
@@ -176,14 +185,53 @@ describe('every authenticated route', () => {
 
   it("answers another organization's records as 404 and changes nothing", async () => {
     const intruder = await registerOrg(h.app);
+    const world = await buildWorld(h.app, sessions);
     const withIds = routes.filter((r) => r.url.includes(':'));
-    for (const route of withIds) {
-      const fixture = crossOrgFixtures[`${route.method} ${route.url}`];
-      if (!fixture) continue;
-      const { id, payload } = fixture(sessions);
-      const res = await request(route, intruder.token, id, payload);
-      expect([route.method, route.url, res.statusCode]).toEqual([route.method, route.url, 404]);
+    const keys = withIds.map((r) => `${r.method} ${r.url}`);
+    // Every route with an id has a fixture (a new route without one fails here), and no fixture is stale.
+    expect(keys.filter((k) => !crossOrgFixtures[k])).toEqual([]);
+    expect(Object.keys(crossOrgFixtures).filter((k) => !keys.includes(k))).toEqual([]);
+    const fixtures = withIds.map((route) => ({ route, ...crossOrgFixtures[`${route.method} ${route.url}`](world) }));
+    const send = (route: RouteEntry, token: string, f: CrossOrgFixture) =>
+      h.app.inject({
+        method: route.method as 'GET',
+        url: concrete(route.url, f.id),
+        headers: { authorization: `Bearer ${token}`, ...(f.multipart?.headers ?? {}) },
+        ...(f.multipart
+          ? { payload: f.multipart.payload }
+          : route.method === 'GET' || route.method === 'DELETE'
+            ? {}
+            : { payload: f.payload ?? {} }),
+      });
+    // What organization A sees of its records before: each readable one answers its owner 200, so
+    // the intruder's 404 below is about ownership and not about a record that is not there.
+    const reads = fixtures.filter((f) => f.route.method === 'GET');
+    const lists = [
+      '/api/v1/transactions',
+      '/api/v1/invoices',
+      '/api/v1/expenses',
+      '/api/v1/contacts',
+      '/api/v1/bank-accounts',
+    ];
+    const ownerView = async () => ({
+      records: await Promise.all(
+        reads.map(async (f) => {
+          const res = await send(f.route, world.owner.token, f);
+          const json = res.headers['content-type']?.toString().startsWith('application/json');
+          return { route: f.route.url, status: res.statusCode, body: json ? res.json() : res.rawPayload.length > 0 };
+        }),
+      ),
+      lists: await Promise.all(
+        lists.map(async (url) => (await h.app.inject(authed(world.owner.token, { url: `${url}?perPage=100` }))).json()),
+      ),
+    });
+    const before = await ownerView();
+    expect(before.records.filter((r) => r.status !== 200)).toEqual([]);
+    for (const f of fixtures) {
+      const res = await send(f.route, intruder.token, f);
+      expect([f.route.method, f.route.url, res.statusCode]).toEqual([f.route.method, f.route.url, f.status ?? 404]);
     }
+    expect(await ownerView()).toEqual(before);
     const viewer = await h.t.db.system
       .selectFrom('users')
       .select(['role', 'is_active'])
