@@ -10,6 +10,8 @@ const NAV = [
   { to: '/', key: 'nav.dashboard' },
   { to: '/contacts', key: 'nav.contacts' },
   { to: '/invoices', key: 'nav.invoices' },
+  { to: '/expenses', key: 'nav.expenses' },
+  { to: '/banking', key: 'nav.banking' },
   { to: '/settings', key: 'nav.settings' },
 ] as const;
 
