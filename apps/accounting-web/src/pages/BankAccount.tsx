@@ -161,7 +161,8 @@ function ImportResult({ summary }: { summary: ImportSummary }) {
   const { t, locale } = useI18n();
   return (
     <Alert
-      color={summary.errors.length ? 'orange' : 'teal'}
+      variant="outline"
+      color={summary.errors.length ? 'red.9' : 'teal.9'}
       title={t('banking.importDone')}
       role="status"
       data-testid="import-summary"
@@ -352,7 +353,8 @@ function Lines({ bank }: { bank: Bank }) {
           <Stack gap="sm">
             {lines.map((line) => {
               const ranked = line.reconciled ? [] : rank(line, bank, candidates.postings, suggestions.get(line.id));
-              const best = ranked[0];
+              // Inline only a real match: the service's suggestion or a posting of the same amount.
+              const best = ranked[0] && (ranked[0].score !== null || ranked[0].sameAmount) ? ranked[0] : undefined;
               return (
                 <Card key={line.id} withBorder padding="sm" data-testid="bank-line">
                   <Stack gap={6}>
@@ -384,7 +386,7 @@ function Lines({ bank }: { bank: Bank }) {
                           <Text size="sm" style={{ flex: 1, minWidth: 180 }}>
                             {t('recon.suggested')}: {best.posting.description}
                             {best.score !== null ? (
-                              <Badge ml="xs" variant="light" color="blue.9">
+                              <Badge ml="xs" variant="outline" color="blue.9">
                                 {t('recon.score', { score: best.score })}
                               </Badge>
                             ) : null}
@@ -646,7 +648,7 @@ function MatchDialog({
                 </div>
                 <Button
                   size="xs"
-                  variant="light"
+                  variant="outline"
                   disabled={busy}
                   loading={payDocument.isPending && payDocument.variables?.id === d.id}
                   aria-label={t('recon.payAndMatchNumber', { number: d.number })}

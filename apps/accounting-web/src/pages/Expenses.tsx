@@ -44,7 +44,7 @@ type ExpenseStatus = 'pending' | 'approved' | 'paid' | 'rejected';
 
 const STATUSES: ExpenseStatus[] = ['pending', 'approved', 'paid', 'rejected'];
 const STATUS_COLORS: Record<ExpenseStatus, string> = {
-  pending: 'orange.9',
+  pending: 'gray.7',
   approved: 'blue.8',
   paid: 'teal.9',
   rejected: 'red.9',
@@ -180,7 +180,7 @@ export default function Expenses() {
       ) : query.isError ? (
         <ErrorState error={query.error} retry={() => query.refetch()} />
       ) : query.data.data.length === 0 ? (
-        <Empty>{t('expenses.empty')}</Empty>
+        <Empty>{status || category || fromDate || toDate ? t('expenses.empty') : t('expenses.none')}</Empty>
       ) : (
         <>
           <ScrollTable minWidth={720} label={t('expenses.title')}>
@@ -233,7 +233,7 @@ export default function Expenses() {
                             <>
                               <Button
                                 size="xs"
-                                variant="light"
+                                variant="outline"
                                 aria-label={t('expenses.approveNumber', { number: e.expenseNumber })}
                                 loading={approve.isPending && approve.variables?.id === e.id}
                                 onClick={() => approve.mutate(e)}
@@ -254,7 +254,7 @@ export default function Expenses() {
                           ) : e.status === 'approved' ? (
                             <Button
                               size="xs"
-                              variant="light"
+                              variant="outline"
                               aria-label={t('expenses.payNumber', { number: e.expenseNumber })}
                               onClick={() => setPaying(e)}
                             >

@@ -5,6 +5,7 @@ export const moneyEn = {
   'expenses.title': 'Expenses',
   'expenses.new': 'New expense',
   'expenses.empty': 'No expenses match.',
+  'expenses.none': 'No expenses yet. Record the first one.',
   'expenses.date': 'Expense date',
   'expenses.vendor': 'Vendor',
   'expenses.noVendor': 'No vendor',

@@ -7,6 +7,7 @@ export const moneySr: Record<keyof typeof moneyEn, string> = {
   'expenses.title': 'Troškovi',
   'expenses.new': 'Novi trošak',
   'expenses.empty': 'Nema troškova za ove uslove.',
+  'expenses.none': 'Još nema troškova. Unesite prvi trošak.',
   'expenses.date': 'Datum troška',
   'expenses.vendor': 'Dobavljač',
   'expenses.noVendor': 'Bez dobavljača',
