@@ -1,11 +1,9 @@
-import { moneyBs } from './areas/money.bs.js';
 import type { MessageKey } from './en.js';
 import { sr } from './sr.js';
 
 /** Bosnian (Latin): the Serbian catalog with the ijekavian and Bosnian wording where they differ. */
 export const bs: Record<MessageKey, string> = {
   ...sr,
-  ...moneyBs,
   'app.edit': 'Izmijeni',
   'app.next': 'Sljedeća',
   'nav.settings': 'Postavke',

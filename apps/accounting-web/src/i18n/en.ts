@@ -1,8 +1,5 @@
-import { moneyEn } from './areas/money.en.js';
-
 /** The English catalog: every key the app shows. The other catalogs must have each of them (test/i18n.test.ts). */
 export const en = {
-  ...moneyEn,
   'app.name': 'Ledgerline',
   'app.loading': 'Loading…',
   'app.error': 'Something went wrong.',

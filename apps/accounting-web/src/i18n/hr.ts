@@ -1,11 +1,9 @@
-import { moneyHr } from './areas/money.hr.js';
 import { bs } from './bs.js';
 import type { MessageKey } from './en.js';
 
 /** Croatian: the ijekavian catalog with the Croatian terms (račun, kupac, OIB, tjedan...). */
 export const hr: Record<MessageKey, string> = {
   ...bs,
-  ...moneyHr,
   'app.error': 'Došlo je do pogreške.',
   'app.retry': 'Pokušaj ponovno',
   'app.save': 'Spremi',

@@ -1,9 +1,7 @@
-import { moneySr } from './areas/money.sr.js';
 import type { MessageKey } from './en.js';
 
 /** Serbian, Latin script. */
 export const sr: Record<MessageKey, string> = {
-  ...moneySr,
   'app.name': 'Ledgerline',
   'app.loading': 'Učitavanje…',
   'app.error': 'Došlo je do greške.',

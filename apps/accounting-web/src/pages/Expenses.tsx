@@ -3,6 +3,7 @@ import {
   Autocomplete,
   Badge,
   Button,
+  Card,
   Group,
   Image,
   Modal,
@@ -19,6 +20,7 @@ import {
 } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
 import { Dropzone, type FileWithPath } from '@mantine/dropzone';
+import { useMediaQuery } from '@mantine/hooks';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
@@ -38,6 +40,7 @@ import 'dayjs/locale/bs';
 import 'dayjs/locale/hr';
 import '@mantine/dates/styles.css';
 import '@mantine/dropzone/styles.css';
+import '../i18n/areas/money.js';
 
 type Expense = paths['/api/v1/expenses']['get']['responses'][200]['content']['application/json']['data'][number];
 type ExpenseStatus = 'pending' | 'approved' | 'paid' | 'rejected';
@@ -97,6 +100,8 @@ export default function Expenses() {
   const [paying, setPaying] = useState<Expense | null>(null);
   const [rejecting, setRejecting] = useState<Expense | null>(null);
   const [actionError, setActionError] = useState<unknown>(null);
+  // A phone shows each expense as a card: a seven-column table would hide status and actions sideways.
+  const narrow = useMediaQuery('(max-width: 40em)');
 
   const query = useQuery({
     queryKey: ['expenses', status, category, fromDate, toDate, page],
@@ -130,6 +135,55 @@ export default function Expenses() {
     onError: setActionError,
     onSuccess: refresh,
   });
+
+  const receiptButton = (e: Expense) =>
+    e.receiptUrl ? (
+      <Button
+        size="xs"
+        variant="subtle"
+        aria-label={t('expenses.showReceipt', { number: e.expenseNumber })}
+        onClick={() => setPreview(e)}
+      >
+        {t('expenses.show')}
+      </Button>
+    ) : (
+      <Text size="sm" c="dimmed">
+        {t('expenses.noReceipt')}
+      </Text>
+    );
+  const actions = (e: Expense) =>
+    e.status === 'pending' ? (
+      <>
+        <Button
+          size="xs"
+          variant="outline"
+          aria-label={t('expenses.approveNumber', { number: e.expenseNumber })}
+          loading={approve.isPending && approve.variables?.id === e.id}
+          onClick={() => approve.mutate(e)}
+        >
+          {t('expenses.approve')}
+        </Button>
+        <Button
+          size="xs"
+          variant="subtle"
+          color="red.9"
+          c="red.9"
+          aria-label={t('expenses.rejectNumber', { number: e.expenseNumber })}
+          onClick={() => setRejecting(e)}
+        >
+          {t('expenses.reject')}
+        </Button>
+      </>
+    ) : e.status === 'approved' ? (
+      <Button
+        size="xs"
+        variant="outline"
+        aria-label={t('expenses.payNumber', { number: e.expenseNumber })}
+        onClick={() => setPaying(e)}
+      >
+        {t('expenses.pay')}
+      </Button>
+    ) : null;
 
   return (
     <Stack>
@@ -183,92 +237,71 @@ export default function Expenses() {
         <Empty>{status || category || fromDate || toDate ? t('expenses.empty') : t('expenses.none')}</Empty>
       ) : (
         <>
-          <ScrollTable minWidth={720} label={t('expenses.title')}>
-            <Table striped highlightOnHover>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('invoices.number')}</Table.Th>
-                  <Table.Th>{t('expenses.date')}</Table.Th>
-                  <Table.Th>{t('expenses.vendor')}</Table.Th>
-                  <Table.Th>{t('expenses.category')}</Table.Th>
-                  <Table.Th ta="right">{t('expenses.amount')}</Table.Th>
-                  <Table.Th>{t('expenses.status')}</Table.Th>
-                  <Table.Th>{t('expenses.receipt')}</Table.Th>
-                  {isAdmin ? <Table.Th>{t('expenses.actions')}</Table.Th> : null}
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
+          {narrow ? (
+            <section aria-label={t('expenses.title')}>
+              <Stack gap="sm">
                 {query.data.data.map((e) => (
-                  <Table.Tr key={e.id}>
-                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{e.expenseNumber}</Table.Td>
-                    <Table.Td>{f.date(e.expenseDate)}</Table.Td>
-                    <Table.Td>{e.vendorName ?? '—'}</Table.Td>
-                    <Table.Td>{e.category}</Table.Td>
-                    <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
-                      {f.money(e.amount, e.currencyCode)}
-                    </Table.Td>
-                    <Table.Td>
-                      <ExpenseStatusBadge status={e.status} />
-                    </Table.Td>
-                    <Table.Td>
-                      {e.receiptUrl ? (
-                        <Button
-                          size="xs"
-                          variant="subtle"
-                          aria-label={t('expenses.showReceipt', { number: e.expenseNumber })}
-                          onClick={() => setPreview(e)}
-                        >
-                          {t('expenses.show')}
-                        </Button>
-                      ) : (
-                        <Text size="sm" c="dimmed">
-                          {t('expenses.noReceipt')}
-                        </Text>
-                      )}
-                    </Table.Td>
-                    {isAdmin ? (
-                      <Table.Td>
-                        <Group gap={4} wrap="nowrap">
-                          {e.status === 'pending' ? (
-                            <>
-                              <Button
-                                size="xs"
-                                variant="outline"
-                                aria-label={t('expenses.approveNumber', { number: e.expenseNumber })}
-                                loading={approve.isPending && approve.variables?.id === e.id}
-                                onClick={() => approve.mutate(e)}
-                              >
-                                {t('expenses.approve')}
-                              </Button>
-                              <Button
-                                size="xs"
-                                variant="subtle"
-                                color="red.9"
-                                c="red.9"
-                                aria-label={t('expenses.rejectNumber', { number: e.expenseNumber })}
-                                onClick={() => setRejecting(e)}
-                              >
-                                {t('expenses.reject')}
-                              </Button>
-                            </>
-                          ) : e.status === 'approved' ? (
-                            <Button
-                              size="xs"
-                              variant="outline"
-                              aria-label={t('expenses.payNumber', { number: e.expenseNumber })}
-                              onClick={() => setPaying(e)}
-                            >
-                              {t('expenses.pay')}
-                            </Button>
-                          ) : null}
-                        </Group>
-                      </Table.Td>
-                    ) : null}
-                  </Table.Tr>
+                  <Card key={e.id} withBorder padding="sm">
+                    <Stack gap={4}>
+                      <Group justify="space-between" wrap="nowrap">
+                        <Text fw={600}>{e.expenseNumber}</Text>
+                        <ExpenseStatusBadge status={e.status} />
+                      </Group>
+                      <Text size="sm" c="dimmed">
+                        {f.date(e.expenseDate)} · {e.vendorName ?? '—'} · {e.category}
+                      </Text>
+                      <Text fw={700}>{f.money(e.amount, e.currencyCode)}</Text>
+                      <Group gap={4}>
+                        {e.receiptUrl ? receiptButton(e) : null}
+                        {isAdmin ? actions(e) : null}
+                      </Group>
+                    </Stack>
+                  </Card>
                 ))}
-              </Table.Tbody>
-            </Table>
-          </ScrollTable>
+              </Stack>
+            </section>
+          ) : (
+            <ScrollTable minWidth={720} label={t('expenses.title')}>
+              <Table striped highlightOnHover>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>{t('invoices.number')}</Table.Th>
+                    <Table.Th>{t('expenses.date')}</Table.Th>
+                    <Table.Th>{t('expenses.vendor')}</Table.Th>
+                    <Table.Th>{t('expenses.category')}</Table.Th>
+                    <Table.Th ta="right">{t('expenses.amount')}</Table.Th>
+                    <Table.Th>{t('expenses.status')}</Table.Th>
+                    <Table.Th>{t('expenses.receipt')}</Table.Th>
+                    {isAdmin ? <Table.Th>{t('expenses.actions')}</Table.Th> : null}
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {query.data.data.map((e) => (
+                    <Table.Tr key={e.id}>
+                      <Table.Td style={{ whiteSpace: 'nowrap' }}>{e.expenseNumber}</Table.Td>
+                      <Table.Td>{f.date(e.expenseDate)}</Table.Td>
+                      <Table.Td>{e.vendorName ?? '—'}</Table.Td>
+                      <Table.Td>{e.category}</Table.Td>
+                      <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
+                        {f.money(e.amount, e.currencyCode)}
+                      </Table.Td>
+                      <Table.Td>
+                        <ExpenseStatusBadge status={e.status} />
+                      </Table.Td>
+                      <Table.Td>{receiptButton(e)}</Table.Td>
+                      {isAdmin ? (
+                        <Table.Td>
+                          <Group gap={4} wrap="nowrap">
+                            {actions(e)}
+                          </Group>
+                        </Table.Td>
+                      ) : null}
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </ScrollTable>
+          )}
           <Pager page={page} pages={query.data.meta.totalPages} onPage={(p) => set('page', String(p))} />
         </>
       )}

@@ -5,6 +5,7 @@ import { Link, useLocation, useNavigate } from 'react-router';
 import { useAuth } from '../auth.js';
 import { useI18n } from '../i18n/index.js';
 import { LanguageSwitch } from './Centered.js';
+import '../i18n/areas/money.js';
 
 const NAV = [
   { to: '/', key: 'nav.dashboard' },
