@@ -1,8 +1,10 @@
 import dayjs from 'dayjs';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { hr } from '../src/i18n/hr.js';
-import { sr } from '../src/i18n/sr.js';
+import { moneyHr } from '../src/i18n/areas/money.hr.js';
+import { moneySr } from '../src/i18n/areas/money.sr.js';
+import { hr as hrBase } from '../src/i18n/hr.js';
+import { sr as srBase } from '../src/i18n/sr.js';
 import {
   apiCall,
   apiLogin,
@@ -23,6 +25,9 @@ import {
  * and a new entry; a viewer sees none of the buttons. Screens in sr and hr at 1280 and 375 px.
  */
 if (missing) console.warn(missing);
+/** The screens' messages: the base catalog and the money area's (added when the signed-in frame loads). */
+const sr = { ...srBase, ...moneySr };
+const hr = { ...hrBase, ...moneyHr };
 const harness = browserHarness();
 const PASSWORD = 'Lozinka-2026';
 const TODAY = dayjs().format('YYYY-MM-DD');
