@@ -21,6 +21,9 @@ const InvoiceEdit = lazy(() => import('./pages/InvoiceEdit.js'));
 const InvoiceView = lazy(() => import('./pages/InvoiceView.js'));
 const NotFound = lazy(() => import('./pages/NotFound.js'));
 const Settings = lazy(() => import('./pages/Settings.js'));
+const Expenses = lazy(() => import('./pages/Expenses.js'));
+const Banking = lazy(() => import('./pages/Banking.js'));
+const BankAccount = lazy(() => import('./pages/BankAccount.js'));
 // The signed-in frame (navigation, header) is not part of the sign-in page's JavaScript.
 const Layout = lazy(() => import('./ui/Layout.js'));
 
@@ -86,6 +89,9 @@ const router = createBrowserRouter([
           { path: '/invoices/:id', element: <InvoiceView /> },
           { path: '/invoices/:id/edit', element: <InvoiceEdit /> },
           { path: '/settings', element: <Settings /> },
+          { path: '/expenses', element: <Expenses /> },
+          { path: '/banking', element: <Banking /> },
+          { path: '/banking/:id', element: <BankAccount /> },
           { path: '*', element: <NotFound /> },
         ],
       },

@@ -1,12 +1,27 @@
 import type { AppLocale } from '@app/web-tools/format';
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from 'react';
+import type { moneyEn } from './areas/money.en.js';
 import { bs } from './bs.js';
-import { en, type MessageKey } from './en.js';
+import { type MessageKey as BaseKey, en } from './en.js';
 import { hr } from './hr.js';
 import { sr } from './sr.js';
 
-export type { MessageKey };
-export const CATALOGS: Record<AppLocale, Record<MessageKey, string>> = { en, sr, bs, hr };
+/**
+ * Every key: the base catalogs' (en.ts, sr.ts, ...) and those of the screen areas in ./areas/, whose
+ * messages are added by `addMessages` when their screens load (one line per area here).
+ */
+export type MessageKey = BaseKey | keyof typeof moneyEn;
+export const CATALOGS: Record<AppLocale, Record<string, string>> = {
+  en: { ...en },
+  sr: { ...sr },
+  bs: { ...bs },
+  hr: { ...hr },
+};
+
+/** Adds a screen area's messages (src/i18n/areas/<area>.ts), loaded with its screens rather than at start. */
+export function addMessages(area: Record<AppLocale, Record<string, string>>): void {
+  for (const locale of Object.keys(CATALOGS) as AppLocale[]) Object.assign(CATALOGS[locale], area[locale]);
+}
 export const LOCALES: readonly AppLocale[] = ['sr', 'bs', 'hr', 'en'];
 export const LOCALE_NAMES: Record<AppLocale, string> = { sr: 'Srpski', bs: 'Bosanski', hr: 'Hrvatski', en: 'English' };
 
@@ -40,7 +55,7 @@ function initialChoice(): AppLocale | null {
 }
 
 export function translate(locale: AppLocale, key: MessageKey, params?: Record<string, string | number>): string {
-  const text = CATALOGS[locale][key] ?? en[key];
+  const text = CATALOGS[locale][key] ?? CATALOGS.en[key] ?? key;
   return params ? text.replace(/\{(\w+)\}/g, (m, name: string) => String(params[name] ?? m)) : text;
 }
 

@@ -5,11 +5,14 @@ import { Link, useLocation, useNavigate } from 'react-router';
 import { useAuth } from '../auth.js';
 import { useI18n } from '../i18n/index.js';
 import { LanguageSwitch } from './Centered.js';
+import '../i18n/areas/money.js';
 
 const NAV = [
   { to: '/', key: 'nav.dashboard' },
   { to: '/contacts', key: 'nav.contacts' },
   { to: '/invoices', key: 'nav.invoices' },
+  { to: '/expenses', key: 'nav.expenses' },
+  { to: '/banking', key: 'nav.banking' },
   { to: '/settings', key: 'nav.settings' },
 ] as const;
 

@@ -1,0 +1,32 @@
+import { moneySr } from './money.sr.js';
+
+/** Bosnian messages of the money screens: the Serbian ones with the ijekavian and Bosnian wording; spread into bs.ts. */
+export const moneyBs: typeof moneySr = {
+  ...moneySr,
+  'expenses.taxHelp': 'Dio iznosa koji čini PDV.',
+  'expenses.dropHere': 'Prevucite račun ovdje ili kliknite da odaberete datoteku',
+  'expenses.receiptTypes': 'PDF, PNG ili JPEG, najviše 10 MB',
+  'expenses.receiptRejected': 'Ova datoteka se ne može koristiti: odaberite PDF, PNG ili JPEG do 10 MB.',
+  'expenses.uploading': 'Učitavanje računa',
+  'expenses.noBankAccount': 'Još nema bankovnog računa: plaćanje se knjiži na konto 1100.',
+  'expenses.cat.office': 'Kancelarijski materijal',
+  'expenses.cat.rent': 'Najam',
+  'expenses.cat.utilities': 'Komunalne usluge',
+  'banking.title': 'Transakcijski računi',
+  'banking.new': 'Novi transakcijski račun',
+  'banking.empty': 'Još nema transakcijskih računa.',
+  'banking.ledgerAccount': 'Konto u glavnoj knjizi',
+  'banking.dropHere': 'Prevucite izvod ovdje ili kliknite da odaberete datoteku',
+  'banking.fileRejected': 'Ova datoteka se ne može koristiti: odaberite CSV datoteku do 5 MB.',
+  'banking.importing': 'Učitavanje izvoda',
+  'banking.rowSkipped': 'Red se nije mogao pročitati i preskočen je.',
+  'recon.open': 'Za usklađivanje',
+  'recon.allDone': 'Sve stavke su usklađene.',
+  'recon.reconciled': 'Usklađeno',
+  'recon.matchTitle': 'Usklađivanje stavke',
+  'recon.candidates': 'Knjiženja na ovom transakcijskom računu',
+  'recon.noSuggestion': 'Nijedno knjiženje ne odgovara ovoj stavci.',
+  'recon.more': 'Drugo uparivanje…',
+  'recon.newEntryIn': 'Priliv: bankovni konto se zadužuje, odabrani konto odobrava.',
+  'recon.newEntryOut': 'Odliv: odabrani konto se zadužuje, bankovni konto odobrava.',
+};
