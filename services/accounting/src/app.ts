@@ -41,6 +41,7 @@ import { transactionsRoutes } from './modules/ledger/ledger.routes.js';
 import { organizationRoutes } from './modules/organization/organization.routes.js';
 import { RECEIPT_MAX_BYTES, type ReceiptDeps } from './modules/receipts/receipts.js';
 import { reportsRoutes } from './modules/reports/reports.routes.js';
+import { SEF_OPERATION_DOCS } from './modules/sef/sef.docs.js';
 import { sefDeliveryJob, sefSyncJob } from './modules/sef/sef.jobs.js';
 import { purchaseInvoicesRoutes, sefInvoiceRoutes, sefRoutes, sefSettingsRoutes } from './modules/sef/sef.routes.js';
 import { queueAfterSend, type SefDeps } from './modules/sef/sef.service.js';
@@ -103,7 +104,7 @@ export async function buildApp(config: Readonly<Config>, db: Database<DB>): Prom
     version: config.version,
     description: 'Multi-tenant bookkeeping and invoicing for organizations in RS, BA and HR.',
     securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
-    describe: (method, url) => OPERATION_DOCS[`${method} ${url}`],
+    describe: (method, url) => OPERATION_DOCS[`${method} ${url}`] ?? SEF_OPERATION_DOCS[`${method} ${url}`],
     security: openApiSecurity,
   });
   // Multipart bodies (receipts, statements) are streamed by the routes that take them; the
@@ -130,7 +131,13 @@ export async function buildApp(config: Readonly<Config>, db: Database<DB>): Prom
   app.addHook('onClose', async () => mailer.close());
   const invoices: InvoiceDeps = { config, db, storage, mailer, log: app.log };
   // E-invoice delivery (CONTRACT D, issue 28): SEF for Serbia.
-  const sef: SefDeps = { config, db, invoices, box: new SecretBox(config.sef.keyEncryptionKey), log: app.log };
+  const sef: SefDeps = {
+    config,
+    db,
+    invoices,
+    box: config.sef.keyEncryptionKey ? new SecretBox(config.sef.keyEncryptionKey) : null,
+    log: app.log,
+  };
   invoices.afterSend = (scope, p, id) => queueAfterSend(sef, scope, p, id);
   const receipts: ReceiptDeps = {
     scanner: createVirusScanner(config.clamav),

@@ -54,7 +54,7 @@ export interface Config extends CommonConfig {
    * (SEF_SYNC_INTERVAL, 0s: off) and the per-call timeout (SEF_TIMEOUT).
    */
   sef: {
-    keyEncryptionKey: string;
+    keyEncryptionKey: string | null;
     baseUrl: string | null;
     deliveryIntervalMs: number;
     syncIntervalMs: number;
@@ -107,12 +107,11 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     },
     publicBaseUrl,
     sef: {
-      keyEncryptionKey: loadSecret({
-        name: 'SEF_KEY_ENCRYPTION_KEY',
-        value: env.SEF_KEY_ENCRYPTION_KEY,
-        nodeEnv,
-        dataDir,
-      }),
+      // Optional in production: without it, SEF keys and certificates cannot be stored (422).
+      keyEncryptionKey:
+        env.SEF_KEY_ENCRYPTION_KEY || nodeEnv !== 'production'
+          ? loadSecret({ name: 'SEF_KEY_ENCRYPTION_KEY', value: env.SEF_KEY_ENCRYPTION_KEY, nodeEnv, dataDir })
+          : null,
       baseUrl: env.SEF_BASE_URL ? env.SEF_BASE_URL.replace(/\/+$/, '') : null,
       deliveryIntervalMs: parseDuration('SEF_DELIVERY_INTERVAL', env.SEF_DELIVERY_INTERVAL, '10s'),
       syncIntervalMs: parseDuration('SEF_SYNC_INTERVAL', env.SEF_SYNC_INTERVAL, '15m'),

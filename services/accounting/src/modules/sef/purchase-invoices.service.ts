@@ -7,8 +7,7 @@ import { createExpense } from '../expenses/expenses.service.js';
 import { type ParsedPurchase, parsePurchaseUbl } from './purchase-ubl.js';
 import * as repo from './sef.repository.js';
 import type { PURCHASE_SORTS } from './sef.schemas.js';
-import type { SefDeps } from './sef.service.js';
-import { SEF_BASE_URLS, SefClient } from './sef-client.js';
+import { clientFor, type SefDeps } from './sef.service.js';
 
 export type PurchaseSort = (typeof PURCHASE_SORTS)[number];
 
@@ -139,15 +138,8 @@ export async function decidePurchase(
   if (row.source !== 'sef') throw new AppError('SVC-9003', { source: ['only SEF purchase invoices are decided here'] });
   if (row.status === 'Approved' || row.status === 'Rejected' || row.status === 'Cancelled' || row.status === 'Storno')
     throw new AppError('SVC-9003', { status: [`${row.status}: already decided`] });
-  const settings = await scope.run((db) => repo.findSettings(db, scope.orgId));
-  if (!settings?.api_key_ciphertext)
-    throw new AppError('SVC-9003', { sef: ['SEF is not set up for the organization'] });
-  const client = new SefClient({
-    baseUrl: deps.config.sef.baseUrl ?? SEF_BASE_URLS[settings.environment],
-    apiKey: deps.box.open(settings.api_key_ciphertext, 'sef.api_key').toString('utf8'),
-    timeoutMs: deps.config.sef.timeoutMs,
-    fetch: deps.fetch,
-  });
+  const client = await scope.run((db) => clientFor(deps, db, scope.orgId, false));
+  if (!client) throw new AppError('SVC-9003', { sef: ['SEF is not set up for the organization'] });
   const res = await client.acceptReject(Number(row.external_id), accepted, comment);
   if (!res.ok && res.retry) throw new AppError('SVC-9007', { sef: [res.message] });
   if (!res.ok) throw new AppError('SVC-9003', { sef: [res.message] });

@@ -24,7 +24,8 @@ export interface SefDeps {
   config: Readonly<Config>;
   db: Database<DB>;
   invoices: InvoiceDeps;
-  box: SecretBox;
+  /** Null when SEF_KEY_ENCRYPTION_KEY is not set (production): no key can be stored or read. */
+  box: SecretBox | null;
   log: FastifyBaseLogger;
   /** Tests replace the HTTP client's fetch (never needed with SEF_BASE_URL and a mock server). */
   fetch?: typeof fetch;
@@ -81,7 +82,9 @@ export async function putSettings(
   body: { apiKey?: string; environment?: SefEnvironment; enabled?: boolean },
 ) {
   requireRs(p);
-  const sealed = body.apiKey === undefined ? undefined : deps.box.seal(body.apiKey.trim(), KEY_PURPOSE);
+  if (body.apiKey !== undefined && !deps.box)
+    throw new AppError('SVC-9003', { apiKey: ['cannot be stored: SEF_KEY_ENCRYPTION_KEY is not configured'] });
+  const sealed = body.apiKey === undefined ? undefined : deps.box!.seal(body.apiKey.trim(), KEY_PURPOSE);
   const row = await scope.transaction(async (trx) => {
     const old = await repo.findSettings(trx, p.orgId);
     const next = {
@@ -101,10 +104,10 @@ export async function putSettings(
   return { ...presentSettings(row), webhookUrl: webhookUrl(deps, row.webhook_token) };
 }
 
-/** The organization's SEF client, or null when SEF is not set up (read as the system). */
-async function clientFor(deps: SefDeps, db: Db, orgId: string, requireEnabled = true) {
+/** The organization's SEF client, or null when SEF is not set up. */
+export async function clientFor(deps: SefDeps, db: Db, orgId: string, requireEnabled = true) {
   const s = await repo.findSettings(db, orgId);
-  if (!s?.api_key_ciphertext || (requireEnabled && !s.enabled)) return null;
+  if (!s?.api_key_ciphertext || (requireEnabled && !s.enabled) || !deps.box) return null;
   return new SefClient({
     baseUrl: deps.config.sef.baseUrl ?? SEF_BASE_URLS[s.environment],
     apiKey: deps.box.open(s.api_key_ciphertext, KEY_PURPOSE).toString('utf8'),
