@@ -18,6 +18,7 @@ import { localStorage } from './infra/storage/storage.js';
 import { createVirusScanner } from './infra/virus-scanner/virus-scanner.js';
 import { AccessTokens } from './lib/jwt.js';
 import { OPERATION_DOCS } from './lib/operation-docs.js';
+import { SecretBox } from './lib/secret-box.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { alertsRoutes } from './modules/alerts/alerts.routes.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
@@ -40,6 +41,10 @@ import { transactionsRoutes } from './modules/ledger/ledger.routes.js';
 import { organizationRoutes } from './modules/organization/organization.routes.js';
 import { RECEIPT_MAX_BYTES, type ReceiptDeps } from './modules/receipts/receipts.js';
 import { reportsRoutes } from './modules/reports/reports.routes.js';
+import { SEF_OPERATION_DOCS } from './modules/sef/sef.docs.js';
+import { sefDeliveryJob, sefSyncJob } from './modules/sef/sef.jobs.js';
+import { purchaseInvoicesRoutes, sefInvoiceRoutes, sefRoutes, sefSettingsRoutes } from './modules/sef/sef.routes.js';
+import { queueAfterSend, type SefDeps } from './modules/sef/sef.service.js';
 import { taxRatesRoutes } from './modules/tax-rates/tax-rates.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { webAppRoutes } from './modules/web-app/web-app.routes.js';
@@ -99,7 +104,7 @@ export async function buildApp(config: Readonly<Config>, db: Database<DB>): Prom
     version: config.version,
     description: 'Multi-tenant bookkeeping and invoicing for organizations in RS, BA and HR.',
     securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
-    describe: (method, url) => OPERATION_DOCS[`${method} ${url}`],
+    describe: (method, url) => OPERATION_DOCS[`${method} ${url}`] ?? SEF_OPERATION_DOCS[`${method} ${url}`],
     security: openApiSecurity,
   });
   // Multipart bodies (receipts, statements) are streamed by the routes that take them; the
@@ -125,6 +130,15 @@ export async function buildApp(config: Readonly<Config>, db: Database<DB>): Prom
   const mailer = createMailer({ smtpUrl: config.smtpUrl, outboxDir: join(config.dataDir, 'outbox'), log: app.log });
   app.addHook('onClose', async () => mailer.close());
   const invoices: InvoiceDeps = { config, db, storage, mailer, log: app.log };
+  // E-invoice delivery (CONTRACT D, issue 28): SEF for Serbia.
+  const sef: SefDeps = {
+    config,
+    db,
+    invoices,
+    box: config.sef.keyEncryptionKey ? new SecretBox(config.sef.keyEncryptionKey) : null,
+    log: app.log,
+  };
+  invoices.afterSend = (scope, p, id) => queueAfterSend(sef, scope, p, id);
   const receipts: ReceiptDeps = {
     scanner: createVirusScanner(config.clamav),
     storage,
@@ -145,6 +159,8 @@ export async function buildApp(config: Readonly<Config>, db: Database<DB>): Prom
   scheduler.add(ledgerFoldJob(db, app.log, config.ledgerFoldIntervalMs));
   const feed = feedSettings(config.exchangeRateFeed);
   if (feed.enabled) scheduler.add(exchangeRateFeedJob(db.system, app.log, feed));
+  scheduler.add(sefDeliveryJob(sef));
+  scheduler.add(sefSyncJob(sef));
 
   // Routes: one place shows the whole map.
   await app.register(healthRoutes(ctx));
@@ -165,6 +181,10 @@ export async function buildApp(config: Readonly<Config>, db: Database<DB>): Prom
   await app.register(taxRatesRoutes(), { prefix: '/api/v1/settings/tax-rates' });
   await app.register(invoicesRoutes(invoices), { prefix: '/api/v1/invoices' });
   await app.register(einvoiceRoutes(invoices), { prefix: '/api/v1/invoices' });
+  await app.register(sefInvoiceRoutes(sef), { prefix: '/api/v1/invoices' });
+  await app.register(sefSettingsRoutes(sef), { prefix: '/api/v1/organization/sef' });
+  await app.register(purchaseInvoicesRoutes(sef), { prefix: '/api/v1/purchase-invoices' });
+  await app.register(sefRoutes(sef), { prefix: '/api/v1/sef' });
   await app.register(publicInvoicesRoutes(invoices), { prefix: '/api/v1/public/invoices' });
   await app.register(alertsRoutes(), { prefix: '/api/v1/alerts' });
   await app.register(expensesRoutes(receipts), { prefix: '/api/v1/expenses' });

@@ -47,6 +47,21 @@ export interface Config extends CommonConfig {
   ledgerFoldIntervalMs: number;
   /** Receipt virus scan (A13): clamd over a Unix socket or TCP; neither set: the built-in EICAR check. */
   clamav: { socket: string | null; host: string | null; port: number; timeoutMs: number };
+  /**
+   * E-invoice delivery (CONTRACT D): the key that encrypts stored SEF API keys and certificates
+   * (SEF_KEY_ENCRYPTION_KEY), SEF_BASE_URL replacing both SEF environments' base URL, the
+   * delivery job's tick (SEF_DELIVERY_INTERVAL, 0s: off), the status and intake sync
+   * (SEF_SYNC_INTERVAL, 0s: off) and the per-call timeout (SEF_TIMEOUT).
+   */
+  sef: {
+    keyEncryptionKey: string | null;
+    baseUrl: string | null;
+    deliveryIntervalMs: number;
+    syncIntervalMs: number;
+    timeoutMs: number;
+  };
+  /** Croatian fiscalization (D5): FISCALIZATION_BASE_URL replaces the Tax Administration's endpoints. */
+  fiscalization: { baseUrl: string | null; timeoutMs: number };
 }
 
 /** Read and validate the environment once (STYLE 13); the result is deeply frozen. */
@@ -91,6 +106,21 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       timeoutMs: parseDuration('CLAMAV_TIMEOUT', env.CLAMAV_TIMEOUT, '30s'),
     },
     publicBaseUrl,
+    sef: {
+      // Optional in production: without it, SEF keys and certificates cannot be stored (422).
+      keyEncryptionKey:
+        env.SEF_KEY_ENCRYPTION_KEY || nodeEnv !== 'production'
+          ? loadSecret({ name: 'SEF_KEY_ENCRYPTION_KEY', value: env.SEF_KEY_ENCRYPTION_KEY, nodeEnv, dataDir })
+          : null,
+      baseUrl: env.SEF_BASE_URL ? env.SEF_BASE_URL.replace(/\/+$/, '') : null,
+      deliveryIntervalMs: parseDuration('SEF_DELIVERY_INTERVAL', env.SEF_DELIVERY_INTERVAL, '10s'),
+      syncIntervalMs: parseDuration('SEF_SYNC_INTERVAL', env.SEF_SYNC_INTERVAL, '15m'),
+      timeoutMs: parseDuration('SEF_TIMEOUT', env.SEF_TIMEOUT, '30s'),
+    },
+    fiscalization: {
+      baseUrl: env.FISCALIZATION_BASE_URL ? env.FISCALIZATION_BASE_URL.replace(/\/+$/, '') : null,
+      timeoutMs: parseDuration('FISCALIZATION_TIMEOUT', env.FISCALIZATION_TIMEOUT, '30s'),
+    },
   };
   // Weak settings production refuses unless accepted by name (issue 33 item 7).
   checkDatabaseUrl(config, env, 'ACCOUNTING_DATABASE_URL', config.databaseUrl);

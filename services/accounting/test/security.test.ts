@@ -33,6 +33,8 @@ const PUBLIC_ROUTES = [
   'POST /api/v1/auth/refresh',
   'POST /api/v1/auth/accept-invite',
   'GET /api/v1/public/invoices/:token',
+  // SEF's notifications (issue 28): the secret URL token is the capability.
+  'POST /api/v1/sef/webhook/:token',
   // The web app (W1, W3): its bundles and index.html for client routes.
   'GET /assets/*',
   'GET /*',

@@ -5866,6 +5866,2304 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/invoices/{id}/sef": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The invoice's SEF state
+         * @description The invoice with `sef` and `creditNoteSef`: null until queued, then SEF's status (or Pending / Failed), the requestId, SEF's invoice id and the last error.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            invoiceNumber: string;
+                            customerId: string;
+                            customerName: string;
+                            invoiceDate: string;
+                            dueDate: string;
+                            currencyCode: string;
+                            totalAmount: string;
+                            /** @enum {unknown} */
+                            status: "draft" | "sent" | "viewed" | "paid" | "overdue" | "cancelled";
+                            createdAt: string;
+                            exchangeRate: string;
+                            subtotal: string;
+                            taxAmount: string;
+                            discountAmount: string;
+                            baseAmount: string;
+                            supplyDate: string;
+                            /** @description RS: model 97 ("97 " + check digits + number); HR: model HR01 ("HR01 " + year-sequence + control digit); BA: null */
+                            paymentReference: string | null;
+                            items: {
+                                id: string;
+                                lineNumber: number;
+                                description: string;
+                                quantity: string;
+                                unitPrice: string;
+                                taxRate: string;
+                                lineTotal: string;
+                                accountId: string | null;
+                                unitCode: string;
+                                classificationCode: string | null;
+                                vatExemptionCode: string | null;
+                            }[];
+                            notes: string | null;
+                            terms: string | null;
+                            pdfUrl: string | null;
+                            createdBy: string | null;
+                            updatedAt: string;
+                            sentAt: string | null;
+                            paidAt: string | null;
+                            sef: {
+                                /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
+                                status: string;
+                                /** Format: uuid */
+                                requestId: string;
+                                salesInvoiceId: number | null;
+                                lastError: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
+                            creditNoteSef: {
+                                /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
+                                status: string;
+                                /** Format: uuid */
+                                requestId: string;
+                                salesInvoiceId: number | null;
+                                lastError: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Send the invoice to SEF
+         * @description Queues the e-invoice with a requestId fixed and committed before SEF is called, then tries once; 202 with the invoice. Network failures, 429 and 5xx are retried by a job with backoff; a refusal shows as Failed with SEF's message. Queueing twice changes nothing.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            invoiceNumber: string;
+                            customerId: string;
+                            customerName: string;
+                            invoiceDate: string;
+                            dueDate: string;
+                            currencyCode: string;
+                            totalAmount: string;
+                            /** @enum {unknown} */
+                            status: "draft" | "sent" | "viewed" | "paid" | "overdue" | "cancelled";
+                            createdAt: string;
+                            exchangeRate: string;
+                            subtotal: string;
+                            taxAmount: string;
+                            discountAmount: string;
+                            baseAmount: string;
+                            supplyDate: string;
+                            /** @description RS: model 97 ("97 " + check digits + number); HR: model HR01 ("HR01 " + year-sequence + control digit); BA: null */
+                            paymentReference: string | null;
+                            items: {
+                                id: string;
+                                lineNumber: number;
+                                description: string;
+                                quantity: string;
+                                unitPrice: string;
+                                taxRate: string;
+                                lineTotal: string;
+                                accountId: string | null;
+                                unitCode: string;
+                                classificationCode: string | null;
+                                vatExemptionCode: string | null;
+                            }[];
+                            notes: string | null;
+                            terms: string | null;
+                            pdfUrl: string | null;
+                            createdBy: string | null;
+                            updatedAt: string;
+                            sentAt: string | null;
+                            paidAt: string | null;
+                            sef: {
+                                /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
+                                status: string;
+                                /** Format: uuid */
+                                requestId: string;
+                                salesInvoiceId: number | null;
+                                lastError: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
+                            creditNoteSef: {
+                                /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
+                                status: string;
+                                /** Format: uuid */
+                                requestId: string;
+                                salesInvoiceId: number | null;
+                                lastError: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invoices/{id}/credit-note/sef": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send the credit note to SEF
+         * @description As for the invoice, for the credit note (381) of an invoice cancelled after it was sent.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            invoiceNumber: string;
+                            customerId: string;
+                            customerName: string;
+                            invoiceDate: string;
+                            dueDate: string;
+                            currencyCode: string;
+                            totalAmount: string;
+                            /** @enum {unknown} */
+                            status: "draft" | "sent" | "viewed" | "paid" | "overdue" | "cancelled";
+                            createdAt: string;
+                            exchangeRate: string;
+                            subtotal: string;
+                            taxAmount: string;
+                            discountAmount: string;
+                            baseAmount: string;
+                            supplyDate: string;
+                            /** @description RS: model 97 ("97 " + check digits + number); HR: model HR01 ("HR01 " + year-sequence + control digit); BA: null */
+                            paymentReference: string | null;
+                            items: {
+                                id: string;
+                                lineNumber: number;
+                                description: string;
+                                quantity: string;
+                                unitPrice: string;
+                                taxRate: string;
+                                lineTotal: string;
+                                accountId: string | null;
+                                unitCode: string;
+                                classificationCode: string | null;
+                                vatExemptionCode: string | null;
+                            }[];
+                            notes: string | null;
+                            terms: string | null;
+                            pdfUrl: string | null;
+                            createdBy: string | null;
+                            updatedAt: string;
+                            sentAt: string | null;
+                            paidAt: string | null;
+                            sef: {
+                                /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
+                                status: string;
+                                /** Format: uuid */
+                                requestId: string;
+                                salesInvoiceId: number | null;
+                                lastError: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
+                            creditNoteSef: {
+                                /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
+                                status: string;
+                                /** Format: uuid */
+                                requestId: string;
+                                salesInvoiceId: number | null;
+                                lastError: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invoices/{id}/sef/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel the invoice in SEF
+         * @description Before the buyer acted (SEF: cancel); the reason goes to SEF. SEF's refusal is 422 with its message, SEF down 503.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "reason": "Pogrešan kupac"
+                     *     }
+                     */
+                    "application/json": {
+                        reason: string;
+                        stornoNumber?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            invoiceNumber: string;
+                            customerId: string;
+                            customerName: string;
+                            invoiceDate: string;
+                            dueDate: string;
+                            currencyCode: string;
+                            totalAmount: string;
+                            /** @enum {unknown} */
+                            status: "draft" | "sent" | "viewed" | "paid" | "overdue" | "cancelled";
+                            createdAt: string;
+                            exchangeRate: string;
+                            subtotal: string;
+                            taxAmount: string;
+                            discountAmount: string;
+                            baseAmount: string;
+                            supplyDate: string;
+                            /** @description RS: model 97 ("97 " + check digits + number); HR: model HR01 ("HR01 " + year-sequence + control digit); BA: null */
+                            paymentReference: string | null;
+                            items: {
+                                id: string;
+                                lineNumber: number;
+                                description: string;
+                                quantity: string;
+                                unitPrice: string;
+                                taxRate: string;
+                                lineTotal: string;
+                                accountId: string | null;
+                                unitCode: string;
+                                classificationCode: string | null;
+                                vatExemptionCode: string | null;
+                            }[];
+                            notes: string | null;
+                            terms: string | null;
+                            pdfUrl: string | null;
+                            createdBy: string | null;
+                            updatedAt: string;
+                            sentAt: string | null;
+                            paidAt: string | null;
+                            sef: {
+                                /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
+                                status: string;
+                                /** Format: uuid */
+                                requestId: string;
+                                salesInvoiceId: number | null;
+                                lastError: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
+                            creditNoteSef: {
+                                /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
+                                status: string;
+                                /** Format: uuid */
+                                requestId: string;
+                                salesInvoiceId: number | null;
+                                lastError: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invoices/{id}/sef/storno": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Storno the invoice in SEF
+         * @description After it was sent, approved or rejected (SEF: storno), with the reason and an optional storno number.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "reason": "Povrat robe",
+                     *       "stornoNumber": "ST-2026-1"
+                     *     }
+                     */
+                    "application/json": {
+                        reason: string;
+                        stornoNumber?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            invoiceNumber: string;
+                            customerId: string;
+                            customerName: string;
+                            invoiceDate: string;
+                            dueDate: string;
+                            currencyCode: string;
+                            totalAmount: string;
+                            /** @enum {unknown} */
+                            status: "draft" | "sent" | "viewed" | "paid" | "overdue" | "cancelled";
+                            createdAt: string;
+                            exchangeRate: string;
+                            subtotal: string;
+                            taxAmount: string;
+                            discountAmount: string;
+                            baseAmount: string;
+                            supplyDate: string;
+                            /** @description RS: model 97 ("97 " + check digits + number); HR: model HR01 ("HR01 " + year-sequence + control digit); BA: null */
+                            paymentReference: string | null;
+                            items: {
+                                id: string;
+                                lineNumber: number;
+                                description: string;
+                                quantity: string;
+                                unitPrice: string;
+                                taxRate: string;
+                                lineTotal: string;
+                                accountId: string | null;
+                                unitCode: string;
+                                classificationCode: string | null;
+                                vatExemptionCode: string | null;
+                            }[];
+                            notes: string | null;
+                            terms: string | null;
+                            pdfUrl: string | null;
+                            createdBy: string | null;
+                            updatedAt: string;
+                            sentAt: string | null;
+                            paidAt: string | null;
+                            sef: {
+                                /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
+                                status: string;
+                                /** Format: uuid */
+                                requestId: string;
+                                salesInvoiceId: number | null;
+                                lastError: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
+                            creditNoteSef: {
+                                /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
+                                status: string;
+                                /** Format: uuid */
+                                requestId: string;
+                                salesInvoiceId: number | null;
+                                lastError: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organization/sef": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * SEF settings
+         * @description Environment, enabled flag, whether an API key is stored and when SEF was last synced; the key is never returned. Owners and admins also see the notification URL to register in SEF. RS organizations only.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            environment: "demo" | "production";
+                            enabled: boolean;
+                            apiKeySet: boolean;
+                            lastSyncAt: string | null;
+                            webhookUrl?: string | null;
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * Change the SEF settings
+         * @description Owner or admin. `apiKey` (from SEF: Podešavanja, Upravljanje API) is stored encrypted; enabling needs a key. RS organizations only (others 422).
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "apiKey": "00000000-0000-0000-0000-000000000000",
+                     *       "environment": "demo",
+                     *       "enabled": true
+                     *     }
+                     */
+                    "application/json": {
+                        apiKey?: string;
+                        environment?: "demo" | "production";
+                        enabled?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            environment: "demo" | "production";
+                            enabled: boolean;
+                            apiKeySet: boolean;
+                            lastSyncAt: string | null;
+                            webhookUrl?: string | null;
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/purchase-invoices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Purchase invoices
+         * @description Received in SEF and fetched by the sync job; filters status, fromDate, toDate (issue date).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description integer >= 1, default 1 */
+                    page?: string;
+                    /** @description integer 1-100, default 20 */
+                    perPage?: string;
+                    sort?: string;
+                    order?: "asc" | "desc";
+                    status?: string;
+                    fromDate?: string;
+                    toDate?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: uuid */
+                                id: string;
+                                source: "sef" | "hr-intermediary";
+                                externalId: string;
+                                /** @description SEF's status of the received invoice (New, Seen, Approved, Rejected, ...) */
+                                status: string;
+                                invoiceNumber: string;
+                                issueDate: string | null;
+                                dueDate: string | null;
+                                supplierName: string;
+                                supplierVatNumber: string | null;
+                                currencyCode: string;
+                                netAmount: string;
+                                taxAmount: string;
+                                totalAmount: string;
+                                comment: string | null;
+                                vendorId: string | null;
+                                expenseId: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            }[];
+                            meta: {
+                                total: number;
+                                page: number;
+                                perPage: number;
+                                totalPages: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/purchase-invoices/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A purchase invoice
+         * @description With the lines parsed from its UBL.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            id: string;
+                            source: "sef" | "hr-intermediary";
+                            externalId: string;
+                            /** @description SEF's status of the received invoice (New, Seen, Approved, Rejected, ...) */
+                            status: string;
+                            invoiceNumber: string;
+                            issueDate: string | null;
+                            dueDate: string | null;
+                            supplierName: string;
+                            supplierVatNumber: string | null;
+                            currencyCode: string;
+                            netAmount: string;
+                            taxAmount: string;
+                            totalAmount: string;
+                            comment: string | null;
+                            vendorId: string | null;
+                            expenseId: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            lines: {
+                                description: string;
+                                quantity: string;
+                                unitCode: string | null;
+                                lineTotal: string;
+                                taxRate: string | null;
+                            }[];
+                            ublUrl: string;
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/purchase-invoices/{id}/ubl": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The received UBL
+         * @description The document as SEF handed it over (application/xml).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description application/xml: the received UBL */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": string;
+                    };
+                };
+                /** @description Catalog error (A1) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/purchase-invoices/{id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept in SEF
+         * @description Tells SEF first; only SEF's yes is recorded. A comment is required.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "comment": "U redu"
+                     *     }
+                     */
+                    "application/json": {
+                        comment: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            id: string;
+                            source: "sef" | "hr-intermediary";
+                            externalId: string;
+                            /** @description SEF's status of the received invoice (New, Seen, Approved, Rejected, ...) */
+                            status: string;
+                            invoiceNumber: string;
+                            issueDate: string | null;
+                            dueDate: string | null;
+                            supplierName: string;
+                            supplierVatNumber: string | null;
+                            currencyCode: string;
+                            netAmount: string;
+                            taxAmount: string;
+                            totalAmount: string;
+                            comment: string | null;
+                            vendorId: string | null;
+                            expenseId: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            lines: {
+                                description: string;
+                                quantity: string;
+                                unitCode: string | null;
+                                lineTotal: string;
+                                taxRate: string | null;
+                            }[];
+                            ublUrl: string;
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/purchase-invoices/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject in SEF
+         * @description Tells SEF first, with the comment (the reason the supplier sees).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "comment": "Pogrešan iznos"
+                     *     }
+                     */
+                    "application/json": {
+                        comment: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            id: string;
+                            source: "sef" | "hr-intermediary";
+                            externalId: string;
+                            /** @description SEF's status of the received invoice (New, Seen, Approved, Rejected, ...) */
+                            status: string;
+                            invoiceNumber: string;
+                            issueDate: string | null;
+                            dueDate: string | null;
+                            supplierName: string;
+                            supplierVatNumber: string | null;
+                            currencyCode: string;
+                            netAmount: string;
+                            taxAmount: string;
+                            totalAmount: string;
+                            comment: string | null;
+                            vendorId: string | null;
+                            expenseId: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            lines: {
+                                description: string;
+                                quantity: string;
+                                unitCode: string | null;
+                                lineTotal: string;
+                                taxRate: string | null;
+                            }[];
+                            ublUrl: string;
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/purchase-invoices/{id}/expense": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make the expense
+         * @description A pending expense for the invoice's total and VAT; the vendor is the contact with the supplier's PIB, or is created.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        category?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            expenseNumber: string;
+                            vendorId: string | null;
+                            vendorName: string | null;
+                            expenseDate: string;
+                            category: string;
+                            amount: string;
+                            currencyCode: string;
+                            status: string;
+                            receiptUrl: string | null;
+                            createdAt: string;
+                            exchangeRate: string;
+                            baseAmount: string;
+                            taxAmount: string;
+                            paymentMethod: string | null;
+                            accountId: string | null;
+                            description: string | null;
+                            createdBy: string | null;
+                            updatedAt: string;
+                            approvedBy: string | null;
+                            approvedAt: string | null;
+                            rejectedAt: string | null;
+                            rejectionReason: string | null;
+                            paidAt: string | null;
+                            paidBankAccountId: string | null;
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sef/code-lists": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * SEF's code lists
+         * @description VAT exemption reasons and units as SEF publishes them, fetched at most once a day.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            name: string;
+                            /** Format: date-time */
+                            fetchedAt: string;
+                            entries: unknown[];
+                        }[];
+                    };
+                };
+                /** @description Catalog error (A1) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sef/webhook/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * SEF notification
+         * @description SEF's status change of a sales or purchase invoice, for the organization whose secret URL it is (404 for an unknown one).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": ({
+                        SalesInvoiceId?: number;
+                        PurchaseInvoiceId?: number;
+                        NewInvoiceStatus?: string;
+                        Status?: string;
+                        EventId?: number;
+                        Date?: string;
+                        Comment?: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    }) | ({
+                        SalesInvoiceId?: number;
+                        PurchaseInvoiceId?: number;
+                        NewInvoiceStatus?: string;
+                        Status?: string;
+                        EventId?: number;
+                        Date?: string;
+                        Comment?: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            applied: number;
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/public/invoices/{token}": {
         parameters: {
             query?: never;

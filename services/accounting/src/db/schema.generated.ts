@@ -306,6 +306,31 @@ export interface OrganizationsTable {
   iban: string | null;
 }
 
+export interface PurchaseInvoicesTable {
+  id: Generated<string>;
+  organization_id: string;
+  source: Generated<'sef' | 'hr-intermediary'>;
+  external_id: string;
+  status: string;
+  invoice_number: string;
+  issue_date: string | null;
+  due_date: string | null;
+  supplier_name: string;
+  supplier_vat_number: string | null;
+  supplier_registration_number: string | null;
+  currency_code: string;
+  net_amount: Numeric;
+  tax_amount: Numeric;
+  total_amount: Numeric;
+  lines: Generated<Json>;
+  ubl: string;
+  comment: string | null;
+  vendor_id: string | null;
+  expense_id: string | null;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+}
+
 export interface RefreshTokensTable {
   id: Generated<string>;
   organization_id: string;
@@ -317,6 +342,38 @@ export interface RefreshTokensTable {
   rotated_at: Timestamp | null;
   revoked_at: Timestamp | null;
   created_at: Generated<Timestamp>;
+}
+
+export interface SefCodeListsTable {
+  name: string;
+  fetched_at: Timestamp;
+  entries: Json;
+}
+
+export interface SefDocumentsTable {
+  id: Generated<string>;
+  organization_id: string;
+  invoice_id: string;
+  kind: 'invoice' | 'credit-note';
+  request_id: string;
+  status: string;
+  sales_invoice_id: number | null;
+  last_error: string | null;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp | null;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface SefSettingsTable {
+  organization_id: string;
+  environment: Generated<'demo' | 'production'>;
+  enabled: Generated<boolean>;
+  api_key_ciphertext: string | null;
+  webhook_token: string;
+  last_sync_at: Timestamp | null;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
 }
 
 export interface SessionsTable {
@@ -401,7 +458,11 @@ export interface DB {
   ledger_transactions: LedgerTransactionsTable;
   logged_actions: LoggedActionsTable;
   organizations: OrganizationsTable;
+  purchase_invoices: PurchaseInvoicesTable;
   refresh_tokens: RefreshTokensTable;
+  sef_code_lists: SefCodeListsTable;
+  sef_documents: SefDocumentsTable;
+  sef_settings: SefSettingsTable;
   sessions: SessionsTable;
   tax_rates: TaxRatesTable;
   users: UsersTable;

@@ -25,6 +25,8 @@ export interface InvoiceDeps {
   storage: FileStorage;
   mailer: Mailer;
   log: FastifyBaseLogger;
+  /** Runs after a successful send, outside its transaction (SEF queueing, issue 28); never throws. */
+  afterSend?: (scope: TenantScope, p: Principal, invoiceId: string) => Promise<void>;
 }
 
 export const DELIVERY_FAILED_NOTE = 'Email delivery failed';

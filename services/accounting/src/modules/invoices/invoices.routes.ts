@@ -132,7 +132,7 @@ export function invoicesRoutes(deps: InvoiceDeps) {
         },
       },
       async (request) => {
-        return sendInvoice(
+        const sent = await sendInvoice(
           scopeOf(request),
           deps,
           request.principal(),
@@ -140,6 +140,8 @@ export function invoicesRoutes(deps: InvoiceDeps) {
           request.body ?? {},
           todayIso(),
         );
+        await deps.afterSend?.(scopeOf(request), request.principal(), request.params.id);
+        return sent;
       },
     );
 

@@ -1,0 +1,214 @@
+import type { TenantScope } from '../../db/tenant-scope.js';
+import { AppError } from '../../lib/errors.js';
+import { type PageRequest, pageMeta } from '../../lib/pagination.js';
+import type { Principal } from '../../plugins/auth.js';
+import { createContact } from '../contacts/contacts.service.js';
+import { createExpense } from '../expenses/expenses.service.js';
+import { type ParsedPurchase, parsePurchaseUbl } from './purchase-ubl.js';
+import * as repo from './sef.repository.js';
+import type { PURCHASE_SORTS } from './sef.schemas.js';
+import { clientFor, type SefDeps } from './sef.service.js';
+
+export type PurchaseSort = (typeof PURCHASE_SORTS)[number];
+
+/** Stores a received document (idempotent by its source id); false when it was there or unreadable. */
+export async function storePurchase(
+  deps: SefDeps,
+  orgId: string,
+  source: 'sef' | 'hr-intermediary',
+  externalId: string,
+  xml: string,
+  status: string,
+): Promise<boolean> {
+  let parsed: ReturnType<typeof parsePurchaseUbl>;
+  try {
+    parsed = parsePurchaseUbl(xml);
+  } catch (err) {
+    deps.log.warn({ err, externalId }, 'purchase invoice: not a UBL invoice, kept out');
+    return false;
+  }
+  const r = await deps.db.system
+    .insertInto('purchase_invoices')
+    .values({
+      organization_id: orgId,
+      source,
+      external_id: externalId,
+      status,
+      invoice_number: parsed.invoiceNumber.slice(0, 200),
+      issue_date: parsed.issueDate,
+      due_date: parsed.dueDate,
+      supplier_name: parsed.supplierName.slice(0, 300) || '(unnamed supplier)',
+      supplier_vat_number: parsed.supplierVatNumber,
+      supplier_registration_number: parsed.supplierRegistrationNumber,
+      currency_code: parsed.currencyCode,
+      net_amount: parsed.netAmount,
+      tax_amount: parsed.taxAmount,
+      total_amount: parsed.totalAmount,
+      lines: JSON.stringify(parsed.lines),
+      ubl: xml,
+    })
+    .onConflict((oc) => oc.columns(['organization_id', 'source', 'external_id']).doNothing())
+    .executeTakeFirst();
+  return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+const money = (v: string | number) => Number(v).toFixed(2);
+
+export function presentPurchase(r: repo.PurchaseRow) {
+  const base = {
+    id: r.id,
+    source: r.source,
+    externalId: r.external_id,
+    status: r.status,
+    invoiceNumber: r.invoice_number,
+    issueDate: r.issue_date,
+    dueDate: r.due_date,
+    supplierName: r.supplier_name,
+    supplierVatNumber: r.supplier_vat_number,
+    currencyCode: r.currency_code,
+    netAmount: money(r.net_amount),
+    taxAmount: money(r.tax_amount),
+    totalAmount: money(r.total_amount),
+    comment: r.comment,
+    vendorId: r.vendor_id,
+    expenseId: r.expense_id,
+    createdAt: new Date(r.created_at).toISOString(),
+    updatedAt: new Date(r.updated_at).toISOString(),
+  };
+  return base;
+}
+
+export function presentPurchaseDetail(r: repo.PurchaseRow) {
+  const lines = (typeof r.lines === 'string' ? JSON.parse(r.lines) : r.lines) as ParsedPurchase['lines'];
+  return { ...presentPurchase(r), lines, ublUrl: `/api/v1/purchase-invoices/${r.id}/ubl` };
+}
+
+export async function listPurchases(
+  scope: TenantScope,
+  q: { status?: string; fromDate?: string; toDate?: string },
+  page: PageRequest<PurchaseSort>,
+) {
+  if (q.fromDate && q.toDate && q.fromDate > q.toDate)
+    throw new AppError('SVC-9003', { fromDate: ['must not be after toDate'] });
+  const col = { issueDate: 'issue_date', createdAt: 'created_at', totalAmount: 'total_amount' } as const;
+  return scope.run(async (db) => {
+    let base = db.selectFrom('purchase_invoices').where('organization_id', '=', scope.orgId);
+    if (q.status) base = base.where('status', '=', q.status);
+    if (q.fromDate) base = base.where('issue_date', '>=', q.fromDate);
+    if (q.toDate) base = base.where('issue_date', '<=', q.toDate);
+    const [{ n }] = await base.select((eb) => eb.fn.countAll<string>().as('n')).execute();
+    const rows = await base
+      .selectAll()
+      .orderBy(col[page.sort], page.order)
+      .orderBy('id', page.order)
+      .limit(page.perPage)
+      .offset(page.offset)
+      .execute();
+    return { data: rows.map((r) => presentPurchase(r)), meta: pageMeta(Number(n), page) };
+  });
+}
+
+async function load(scope: TenantScope, id: string) {
+  const row = await scope.run((db) => repo.findPurchase(db, scope.orgId, id));
+  if (!row) throw new AppError('SVC-9002');
+  return row;
+}
+
+export async function getPurchase(scope: TenantScope, id: string) {
+  return presentPurchaseDetail(await load(scope, id));
+}
+
+export async function purchaseUbl(scope: TenantScope, id: string) {
+  const row = await load(scope, id);
+  return { xml: row.ubl, number: row.invoice_number };
+}
+
+/**
+ * POST /purchase-invoices/:id/accept and /reject {comment}: SEF is told first (outside any
+ * transaction); only its yes is recorded. A refusal is 422 with SEF's message, SEF down 503.
+ */
+export async function decidePurchase(
+  deps: SefDeps,
+  scope: TenantScope,
+  id: string,
+  accepted: boolean,
+  comment: string,
+) {
+  const row = await load(scope, id);
+  if (row.source !== 'sef') throw new AppError('SVC-9003', { source: ['only SEF purchase invoices are decided here'] });
+  if (row.status === 'Approved' || row.status === 'Rejected' || row.status === 'Cancelled' || row.status === 'Storno')
+    throw new AppError('SVC-9003', { status: [`${row.status}: already decided`] });
+  const client = await scope.run((db) => clientFor(deps, db, scope.orgId, false));
+  if (!client) throw new AppError('SVC-9003', { sef: ['SEF is not set up for the organization'] });
+  const res = await client.acceptReject(Number(row.external_id), accepted, comment);
+  if (!res.ok && res.retry) throw new AppError('SVC-9007', { sef: [res.message] });
+  if (!res.ok) throw new AppError('SVC-9003', { sef: [res.message] });
+  const updated = await scope.transaction((trx) =>
+    trx
+      .updateTable('purchase_invoices')
+      .set({ status: accepted ? 'Approved' : 'Rejected', comment, updated_at: new Date() })
+      .where('organization_id', '=', scope.orgId)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow(),
+  );
+  return presentPurchaseDetail(updated);
+}
+
+/**
+ * POST /purchase-invoices/:id/expense: the vendor matched by PIB (or created from the supplier),
+ * then a pending expense for the document's total with its VAT.
+ */
+export async function purchaseToExpense(scope: TenantScope, p: Principal, id: string, category: string) {
+  const row = await load(scope, id);
+  if (row.expense_id) throw new AppError('SVC-9003', { expenseId: ['the expense was already created'] });
+  if (row.status === 'Rejected') throw new AppError('SVC-9003', { status: ['a rejected invoice is no expense'] });
+  const pib = row.supplier_vat_number;
+  let vendorId = row.vendor_id;
+  if (!vendorId && pib) {
+    const match = await scope.run((db) =>
+      db
+        .selectFrom('contacts')
+        .select('id')
+        .where('organization_id', '=', scope.orgId)
+        .where('type', 'in', ['vendor', 'both'])
+        .where((eb) => eb.or([eb('vat_number', '=', pib), eb('vat_number', '=', `RS${pib}`)]))
+        .orderBy('created_at')
+        .executeTakeFirst(),
+    );
+    vendorId = match?.id ?? null;
+  }
+  if (!vendorId) {
+    const contact = await createContact(scope, p.organization.baseCurrency, {
+      type: 'vendor',
+      name: row.supplier_name,
+      vatNumber: pib ?? undefined,
+      registrationNumber: row.supplier_registration_number ?? undefined,
+      country: pib ? 'RS' : undefined,
+    } as Parameters<typeof createContact>[2]);
+    vendorId = contact.id;
+  }
+  const expense = await createExpense(
+    scope,
+    p,
+    {
+      vendorId,
+      expenseDate: row.issue_date ?? new Date().toISOString().slice(0, 10),
+      category,
+      amount: Number(row.total_amount),
+      taxAmount: Number(row.tax_amount),
+      currencyCode: row.currency_code,
+      description: `${row.supplier_name} ${row.invoice_number}`.slice(0, 2000),
+    },
+    null,
+  );
+  await scope.transaction((trx) =>
+    trx
+      .updateTable('purchase_invoices')
+      .set({ vendor_id: vendorId, expense_id: expense.id, updated_at: new Date() })
+      .where('organization_id', '=', scope.orgId)
+      .where('id', '=', id)
+      .execute(),
+  );
+  return expense;
+}
