@@ -5,7 +5,7 @@ import { databaseUrl } from '../packages/shared/src/config.js';
 import { isNewEmbeddedDatabase, pgliteTemplatePath } from '../packages/shared/src/db/pglite-template.js';
 import type { StartupReport } from '../packages/shared/src/startup.js';
 import { buildAll, ROOT } from './build.js';
-import { buildWeb, WEB_APP } from './build-web.js';
+import { buildWeb, WEB_APP, WEB_APPS } from './build-web.js';
 import { SERVICE_NODE_FLAGS } from './node-flags.js';
 
 /**
@@ -15,9 +15,9 @@ import { SERVICE_NODE_FLAGS } from './node-flags.js';
  * The services run compiled to JavaScript bundles (scripts/build.ts, about two seconds, done on every
  * start so the code never lags the sources); `--source` (`npm run dev`) runs the TypeScript
  * sources through tsx instead, with no build step.
- * With the accounting service comes its web app (W1): `npm start` builds it when its sources changed
- * (scripts/build-web.ts) and the service serves it at /; `npm run dev` runs Vite's development
- * server instead (http://localhost:5173, /api proxied to the service).
+ * With each service comes its web app (W1, W2): `npm start` builds it when its sources changed
+ * (scripts/build-web.ts) and the service serves it at /; `npm run dev` runs the accounting app's Vite
+ * development server instead (http://localhost:5173, /api proxied to the service).
  */
 const args = process.argv.slice(2);
 const fromSource = args.includes('--source');
@@ -46,9 +46,9 @@ if (!fromSource) {
   say(`building ${services.join(' and ')} (esbuild) ...`);
   await buildAll();
   say(`built in ${seconds()}`);
-  if (services.includes('accounting')) {
-    say('building the accounting web app when its sources changed ...');
-    if (await buildWeb()) say(`built the accounting web app (${seconds()})`);
+  for (const name of services as (keyof typeof WEB_APPS)[]) {
+    say(`building the ${name} web app when its sources changed ...`);
+    if (await buildWeb(undefined, { app: WEB_APPS[name] })) say(`built the ${name} web app (${seconds()})`);
   }
 }
 await preparing;
