@@ -5,17 +5,21 @@ import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 /**
- * Builds the accounting web app (apps/accounting-web, Vite) into its `dist/`, which the accounting
- * service serves at / (W1). Only when its sources changed: a hash of every input file (the app's
+ * Builds a web app (apps/accounting-web or apps/remittance-web, Vite) into its `dist/`, which its
+ * service serves at / (W1, W2). Only when its sources changed: a hash of every input file (the app's
  * sources, index.html, Vite config and package.json, packages/web-tools) is kept in
  * `dist/.build-hash`, so `npm start` on unchanged sources adds a few milliseconds, not a build.
  */
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** The web apps, by the service that serves each. */
+export const WEB_APPS = { accounting: 'accounting-web', remittance: 'remittance-web' } as const;
+export type WebAppName = (typeof WEB_APPS)[keyof typeof WEB_APPS];
 export const WEB_APP = join(ROOT, 'apps', 'accounting-web');
+export const REMITTANCE_WEB_APP = join(ROOT, 'apps', 'remittance-web');
 const STAMP = '.build-hash';
 
-function inputs(root: string): string[] {
-  const app = join(root, 'apps', 'accounting-web');
+function inputs(root: string, name: WebAppName): string[] {
+  const app = join(root, 'apps', name);
   const dirs = [join(app, 'src'), join(app, 'public'), join(root, 'packages', 'web-tools', 'src')];
   const files = [join(app, 'index.html'), join(app, 'vite.config.ts'), join(app, 'package.json')];
   for (const dir of dirs.filter((d) => existsSync(d))) {
@@ -27,9 +31,9 @@ function inputs(root: string): string[] {
 }
 
 /** A hash of the inputs' paths and contents. */
-export function sourceHash(root = ROOT): string {
+export function sourceHash(root = ROOT, name: WebAppName = 'accounting-web'): string {
   const hash = createHash('sha256');
-  for (const f of inputs(root)) {
+  for (const f of inputs(root, name)) {
     hash.update(relative(root, f));
     hash.update('\0');
     hash.update(readFileSync(f));
@@ -39,11 +43,12 @@ export function sourceHash(root = ROOT): string {
 }
 
 /** Builds when the sources differ from those of the last build; returns whether it built. */
-export async function buildWeb(root = ROOT, opts: { force?: boolean } = {}): Promise<boolean> {
-  const app = join(root, 'apps', 'accounting-web');
+export async function buildWeb(root = ROOT, opts: { force?: boolean; app?: WebAppName } = {}): Promise<boolean> {
+  const name = opts.app ?? 'accounting-web';
+  const app = join(root, 'apps', name);
   const dist = join(app, 'dist');
   const stamp = join(dist, STAMP);
-  const hash = sourceHash(root);
+  const hash = sourceHash(root, name);
   const fresh =
     !opts.force &&
     existsSync(join(dist, 'index.html')) &&
@@ -83,17 +88,17 @@ function precompress(dir: string): void {
 }
 
 /** When dist/ was last built (for messages). */
-export function builtAt(root = ROOT): Date | null {
-  const stamp = join(root, 'apps', 'accounting-web', 'dist', STAMP);
+export function builtAt(root = ROOT, name: WebAppName = 'accounting-web'): Date | null {
+  const stamp = join(root, 'apps', name, 'dist', STAMP);
   return existsSync(stamp) ? statSync(stamp).mtime : null;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const started = performance.now();
-  const built = await buildWeb(ROOT, { force: process.argv.includes('--force') });
-  console.log(
-    built
-      ? `built apps/accounting-web in ${Math.round(performance.now() - started)} ms`
-      : 'apps/accounting-web is up to date',
-  );
+  for (const name of Object.values(WEB_APPS)) {
+    const started = performance.now();
+    const built = await buildWeb(ROOT, { force: process.argv.includes('--force'), app: name });
+    console.log(
+      built ? `built apps/${name} in ${Math.round(performance.now() - started)} ms` : `apps/${name} is up to date`,
+    );
+  }
 }

@@ -104,12 +104,12 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const started = performance.now();
   await buildAll();
   console.log(`built ${SERVICES.join(', ')} in ${Math.round(performance.now() - started)} ms`);
-  const web = performance.now();
-  const { buildWeb } = await import('./build-web.js');
-  const built = await buildWeb();
-  console.log(
-    built
-      ? `built apps/accounting-web in ${Math.round(performance.now() - web)} ms`
-      : 'apps/accounting-web is up to date',
-  );
+  const { buildWeb, WEB_APPS } = await import('./build-web.js');
+  for (const name of Object.values(WEB_APPS)) {
+    const web = performance.now();
+    const built = await buildWeb(undefined, { app: name });
+    console.log(
+      built ? `built apps/${name} in ${Math.round(performance.now() - web)} ms` : `apps/${name} is up to date`,
+    );
+  }
 }

@@ -5,7 +5,7 @@ import { databaseUrl } from '../packages/shared/src/config.js';
 import { isNewEmbeddedDatabase, pgliteTemplatePath } from '../packages/shared/src/db/pglite-template.js';
 import type { StartupReport } from '../packages/shared/src/startup.js';
 import { buildAll, ROOT } from './build.js';
-import { buildWeb, WEB_APP } from './build-web.js';
+import { buildWeb, WEB_APP, WEB_APPS } from './build-web.js';
 import { SERVICE_NODE_FLAGS } from './node-flags.js';
 
 /**
@@ -15,9 +15,9 @@ import { SERVICE_NODE_FLAGS } from './node-flags.js';
  * The services run compiled to JavaScript bundles (scripts/build.ts, about two seconds, done on every
  * start so the code never lags the sources); `--source` (`npm run dev`) runs the TypeScript
  * sources through tsx instead, with no build step.
- * With the accounting service comes its web app (W1): `npm start` builds it when its sources changed
- * (scripts/build-web.ts) and the service serves it at /; `npm run dev` runs Vite's development
- * server instead (http://localhost:5173, /api proxied to the service).
+ * With each service comes its web app (W1, W2): `npm start` builds it when its sources changed
+ * (scripts/build-web.ts) and the service serves it at /; `npm run dev` runs the accounting app's Vite
+ * development server instead (http://localhost:5173, /api proxied to the service).
  */
 const args = process.argv.slice(2);
 const fromSource = args.includes('--source');
@@ -50,26 +50,29 @@ if (!fromSource) {
   say(`building ${services.join(' and ')} (esbuild) ...`);
   await buildAll();
   say(`built in ${seconds()}`);
-  // The web app's Vite build was the longest step of a first start (30-60 s on a loaded machine) and
-  // the services do not need it to start: it runs while they create their databases and migrate;
-  // the accounting service answers / from the build once it is there (404 until then).
-  if (services.includes('accounting')) buildWebAlongside();
+  // The web apps' Vite builds were the longest step of a first start (30-60 s on a loaded machine) and
+  // the services do not need them to start: they run while the services create their databases and
+  // migrate, one after the other; each service answers / from its build once it is there (404 until then).
+  buildWebAlongside(services as (keyof typeof WEB_APPS)[]);
 }
 await preparing;
 
-function buildWebAlongside(): void {
+function buildWebAlongside(names: (keyof typeof WEB_APPS)[]): void {
   webBuilt = false;
-  say('building the accounting web app when its sources changed, while the services start ...');
-  buildWeb().then(
-    (built) => {
+  const buildOne = async (name: keyof typeof WEB_APPS) => {
+    say(`building the ${name} web app when its sources changed, while the services start ...`);
+    try {
+      if (await buildWeb(undefined, { app: WEB_APPS[name] }))
+        say(`built the ${name} web app (${seconds()}); the ${name} service now serves it at /`);
+    } catch (err) {
+      say(`could not build the ${name} web app (${String(err)}); the API works, / answers 404`);
+    }
+  };
+  names
+    .reduce((previous, name) => previous.then(() => buildOne(name)), Promise.resolve())
+    .finally(() => {
       webBuilt = true;
-      if (built) say(`built the accounting web app (${seconds()}); the accounting service now serves it at /`);
-    },
-    (err: unknown) => {
-      webBuilt = true;
-      say(`could not build the accounting web app (${String(err)}); the API works, / answers 404`);
-    },
-  );
+    });
 }
 
 /**
@@ -119,7 +122,7 @@ for (const name of services) {
     if (ready.size === services.length) {
       const where = [...ready].map(([n, url]) => `${n} ${url} (API reference ${url}/docs)`).join(', ');
       say(`ready in ${seconds()}: ${where}`);
-      if (!webBuilt) say('the accounting web app is still building; / answers 404 until it is built');
+      if (!webBuilt) say('the web apps are still building; / answers 404 until each is built');
     }
   });
   children.set(name, child);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatMoney, formatNumber, parseAmount } from './format.js';
+import { formatDate, formatDecimal, formatMoney, formatNumber, parseAmount } from './format.js';
 
 describe('locale formatting', () => {
   it('writes amounts with decimal comma and thousands dot in sr/bs/hr, the code after', () => {
@@ -22,5 +22,13 @@ describe('locale formatting', () => {
     expect(parseAmount('12.5', 'hr')).toBe('12.5');
     expect(parseAmount('1,234.5', 'en')).toBe('1234.5');
     expect(parseAmount('abc', 'en')).toBeNull();
+  });
+});
+
+describe('formatDecimal', () => {
+  it('groups and marks decimals with any separators (nb: space and comma)', () => {
+    expect(formatDecimal('1234.5', { group: ' ', decimal: ',' })).toBe('1 234,50');
+    expect(formatDecimal(1234567.891, { group: ' ', decimal: ',' })).toBe('1 234 567,89');
+    expect(formatDecimal('-0.004', { group: ' ', decimal: ',' })).toBe('0,00');
   });
 });

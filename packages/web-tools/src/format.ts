@@ -20,8 +20,17 @@ function separators(locale: AppLocale): { group: string; decimal: string } {
   return locale === 'en' ? { group: ',', decimal: '.' } : { group: '.', decimal: ',' };
 }
 
-/** "1234.5" -> "1.234,50" (sr/bs/hr) or "1,234.50" (en); `fraction` digits, rounded half away from zero. */
-export function formatNumber(value: string | number, locale: AppLocale, fraction = 2): string {
+/** A locale's digit grouping and decimal mark. */
+export interface Separators {
+  group: string;
+  decimal: string;
+}
+
+/**
+ * "1234.5" -> "1.234,50" with the given separators (any app's locales: nb groups with a space);
+ * `fraction` digits, rounded half away from zero from the decimal string, never through a float.
+ */
+export function formatDecimal(value: string | number, seps: Separators, fraction = 2): string {
   const text = typeof value === 'number' ? value.toFixed(fraction) : value.trim();
   const match = /^(-?)(\d*)(?:\.(\d*))?$/.exec(text);
   if (!match) return text;
@@ -33,10 +42,14 @@ export function formatNumber(value: string | number, locale: AppLocale, fraction
   }
   const intPart = digits.slice(0, digits.length - fraction).replace(/^0+(?=\d)/, '') || '0';
   const fracPart = fraction ? digits.slice(digits.length - fraction) : '';
-  const { group, decimal } = separators(locale);
-  const grouped = intPart.replace(/\B(?=(\d{3})+(?!\d))/g, group);
+  const grouped = intPart.replace(/\B(?=(\d{3})+(?!\d))/g, seps.group);
   const negative = sign === '-' && /[1-9]/.test(digits);
-  return `${negative ? '-' : ''}${grouped}${fracPart ? decimal + fracPart : ''}`;
+  return `${negative ? '-' : ''}${grouped}${fracPart ? seps.decimal + fracPart : ''}`;
+}
+
+/** "1234.5" -> "1.234,50" (sr/bs/hr) or "1,234.50" (en); `fraction` digits, rounded half away from zero. */
+export function formatNumber(value: string | number, locale: AppLocale, fraction = 2): string {
+  return formatDecimal(value, separators(locale), fraction);
 }
 
 /** "1234.5", "RSD" -> "1.234,50 RSD": the amount, then the ISO code. */

@@ -44,6 +44,7 @@ import { RecipientsService } from './modules/recipients/recipients.service.js';
 import { settingsRoutes } from './modules/settings/settings.routes.js';
 import { transactionsRoutes } from './modules/transactions/transactions.routes.js';
 import { TransactionsService } from './modules/transactions/transactions.service.js';
+import { webAppRoutes } from './modules/web-app/web-app.routes.js';
 import { OPERATION_DOCS } from './operation-docs.js';
 import { registerSurfaceAuth, requireSurfaceOrPublic } from './plugins/authenticate.js';
 
@@ -163,6 +164,9 @@ export async function buildApp(
       { prefix },
     );
   }
+
+  // The web app at / (W2, W3): after the API, so its fallback never shadows an API path.
+  await webAppRoutes(app, { root: config.webDir });
 
   // Background jobs (G12: each claims an advisory lock; all stop when the app closes).
   const scheduler = createScheduler(app);

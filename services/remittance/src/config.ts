@@ -101,6 +101,8 @@ export interface Config extends CommonConfig {
     refreshIntervalMs: number;
     staleAfterMs: number;
   };
+  /** The built web app served at / (W2): REMITTANCE_WEB_DIR, default apps/remittance-web/dist. */
+  webDir: string;
   /** The company that issues the receipts (D-PDF4): printed on every receipt PDF. */
   receiptIssuer: { name: string; orgNumber: string; address: string; contact: string };
 }
@@ -182,6 +184,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     databaseUrl: databaseUrl(env.REMITTANCE_DATABASE_URL, dataDir, 'remittance/db'),
     rateLimitPrefix: env.RATE_LIMIT_PREFIX || 'remittance-rl:',
     publicUrl,
+    webDir: env.REMITTANCE_WEB_DIR || join(import.meta.dirname, '..', '..', '..', 'apps', 'remittance-web', 'dist'),
     allowedOrigins: (env.ALLOWED_ORIGINS || publicOrigin)
       .split(',')
       .map((o) => o.trim().replace(/\/$/, ''))

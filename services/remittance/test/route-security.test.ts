@@ -47,6 +47,9 @@ const PUBLIC_ROUTES = [
   'POST /v1/auth/login',
   'POST /v1/auth/register',
   'POST /v1/auth/verify-otp',
+  // The web app (W2, W3): its hashed assets and index.html for client routes.
+  'GET /assets/*',
+  'GET /*',
 ];
 
 describe('public routes', () => {

@@ -1,0 +1,5 @@
+import type { MessageKey } from './en.js';
+import { en } from './en.js';
+
+/** TODO translate */
+export const bs: Record<MessageKey, string> = { ...en };

@@ -1,0 +1,155 @@
+import { Alert, Badge, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api, unwrap } from '../api/client.js';
+import { type MessageKey, useI18n } from '../i18n/index.js';
+import { ago, date, money } from '../ui/format.js';
+import { useBankAccounts } from '../ui/queries.js';
+import { Empty, ErrorState, QueryView } from '../ui/states.js';
+
+/**
+ * Linked banks (R8): link through the bank's consent page (sandbox in development), which returns
+ * here; each account with its balance, when it was read and the consent's expiry; refresh a balance,
+ * choose the primary account, revoke a consent.
+ */
+export default function BankAccounts() {
+  const { t, locale } = useI18n();
+  const queryClient = useQueryClient();
+  const accounts = useBankAccounts();
+  const consents = useQuery({
+    queryKey: ['consents-ob'],
+    queryFn: async () => unwrap(await api.GET('/api/open-banking/consents')).data,
+  });
+  const [warning, setWarning] = useState<string | null>(null);
+  const refreshAll = () => {
+    for (const key of [['bank-accounts'], ['consents-ob']]) queryClient.invalidateQueries({ queryKey: key });
+  };
+
+  const link = useMutation({
+    mutationFn: async () => unwrap(await api.POST('/api/open-banking/consents', { body: { scope: 'AISP+PISP' } })).data,
+    onSuccess: ({ redirectUrl }) => location.assign(redirectUrl),
+  });
+  const refresh = useMutation({
+    mutationFn: async (id: string) =>
+      unwrap(await api.POST('/api/bank-accounts/{id}/refresh', { params: { path: { id } } })),
+    onSuccess: (r) => {
+      setWarning(r.warning ?? null);
+      refreshAll();
+    },
+  });
+  const primary = useMutation({
+    mutationFn: async (id: string) =>
+      unwrap(await api.POST('/api/bank-accounts/{id}/primary', { params: { path: { id } } })),
+    onSuccess: refreshAll,
+  });
+  const revoke = useMutation({
+    mutationFn: async (id: string) =>
+      unwrap(await api.DELETE('/api/open-banking/consents/{id}', { params: { path: { id } } })),
+    onSuccess: refreshAll,
+  });
+  const failure = link.error ?? refresh.error ?? primary.error ?? revoke.error;
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between">
+        <Title order={1} size="h2">
+          {t('banks.title')}
+        </Title>
+        <Button onClick={() => link.mutate()} loading={link.isPending || link.isSuccess}>
+          {t('banks.link')}
+        </Button>
+      </Group>
+      <Text size="sm">{t('banks.lead')}</Text>
+      {failure ? <ErrorState error={failure} /> : null}
+      {warning ? <Alert color="yellow">{warning}</Alert> : null}
+      <QueryView query={accounts}>
+        {({ data }) =>
+          data.length === 0 ? (
+            <Empty>{t('banks.none')}</Empty>
+          ) : (
+            <Stack gap="sm">
+              {data.map((a) => (
+                <Card withBorder key={a.id} padding="sm">
+                  <Group justify="space-between" align="flex-start">
+                    <div>
+                      <Text fw={600}>
+                        {a.accountName ?? a.bankName}{' '}
+                        {a.isPrimary ? (
+                          <Badge size="sm" color="teal.9">
+                            {t('banks.primary')}
+                          </Badge>
+                        ) : null}
+                      </Text>
+                      <Text size="xs" c="dimmed">
+                        {a.bankName} · {a.accountNumber}
+                      </Text>
+                      <Text size="xs" c="dimmed">
+                        {a.consentExpiresAt
+                          ? t('banks.consentUntil', { date: date(a.consentExpiresAt, locale) })
+                          : null}
+                        {a.renewalDue ? ` · ${t('banks.renewalDue')}` : ''}
+                      </Text>
+                    </div>
+                    <div style={{ textAlign: 'end' }}>
+                      <Text fw={700} style={{ whiteSpace: 'nowrap' }}>
+                        {money(a.balance, a.currency, locale)}
+                      </Text>
+                      <Text size="xs" c="dimmed">
+                        {a.stale ? t('banks.stale') : t('banks.readAgo', { when: ago(a.balanceUpdatedAt, locale) })}
+                      </Text>
+                    </div>
+                  </Group>
+                  <Group gap="xs" mt="xs">
+                    <Button
+                      size="xs"
+                      variant="default"
+                      onClick={() => refresh.mutate(a.id)}
+                      loading={refresh.isPending && refresh.variables === a.id}
+                    >
+                      {t('banks.refresh')}
+                    </Button>
+                    {!a.isPrimary ? (
+                      <Button size="xs" variant="default" onClick={() => primary.mutate(a.id)}>
+                        {t('banks.makePrimary')}
+                      </Button>
+                    ) : null}
+                  </Group>
+                </Card>
+              ))}
+            </Stack>
+          )
+        }
+      </QueryView>
+      <section aria-labelledby="consents">
+        <Title order={2} size="h4" id="consents" mb="xs">
+          {t('banks.consents')}
+        </Title>
+        <QueryView query={consents}>
+          {(list) =>
+            list.length === 0 ? (
+              <Empty>{t('banks.noConsents')}</Empty>
+            ) : (
+              <Stack gap="xs">
+                {list.map((c) => (
+                  <Group key={c.id} justify="space-between">
+                    <Text size="sm">
+                      {c.provider} · {t(`consent.${c.status}` as MessageKey)}
+                      {c.expiresAt && c.status === 'active'
+                        ? ` · ${t('banks.consentUntil', { date: date(c.expiresAt, locale) })}`
+                        : ''}
+                    </Text>
+                    {c.status === 'active' ? (
+                      <Button size="xs" variant="subtle" color="red.9" onClick={() => revoke.mutate(c.id)}>
+                        {t('banks.revoke')}
+                      </Button>
+                    ) : null}
+                  </Group>
+                ))}
+              </Stack>
+            )
+          }
+        </QueryView>
+      </section>
+    </Stack>
+  );
+}

@@ -1,0 +1,172 @@
+import { Alert, Anchor, Button, Card, Checkbox, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { ApiError, api, fetchBlob, unwrap } from '../api/client.js';
+import { useAuth } from '../auth.js';
+import { type MessageKey, useI18n } from '../i18n/index.js';
+import { dateTime } from '../ui/format.js';
+import { Empty, ErrorState, QueryView } from '../ui/states.js';
+
+const CONSENTS = ['terms', 'privacy', 'marketing', 'cookies_analytics', 'cookies_marketing'] as const;
+
+/** GDPR: consents with their history, the data export, and erasing the account. */
+export default function Privacy() {
+  const { t, locale } = useI18n();
+  const queryClient = useQueryClient();
+  const consents = useQuery({
+    queryKey: ['gdpr-consents'],
+    queryFn: async () => unwrap(await api.GET('/api/consents')).data,
+  });
+  const setConsent = useMutation({
+    mutationFn: async (v: { consentType: (typeof CONSENTS)[number]; granted: boolean }) =>
+      unwrap(await api.POST('/api/consents', { body: v })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['gdpr-consents'] }),
+  });
+  const exportData = useMutation({
+    mutationFn: () => fetchBlob('/api/user/data-export/download'),
+    onSuccess: ({ url, filename }) => {
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = filename ?? 'my-data.json';
+      a.click();
+    },
+  });
+
+  return (
+    <Stack gap="lg" maw={640}>
+      <Title order={1} size="h2">
+        {t('nav.privacy')}
+      </Title>
+      <section aria-labelledby="consents-h">
+        <Title order={2} size="h4" id="consents-h" mb="xs">
+          {t('privacy.consents')}
+        </Title>
+        {setConsent.error ? <ErrorState error={setConsent.error} /> : null}
+        <QueryView query={consents}>
+          {(list) => {
+            const latest = (type: string) =>
+              list
+                .filter((c) => c.consent_type === type)
+                .sort((a, b) =>
+                  String(b.granted_at ?? b.withdrawn_at).localeCompare(String(a.granted_at ?? a.withdrawn_at)),
+                )[0];
+            return (
+              <Stack gap="xs">
+                {CONSENTS.map((type) => {
+                  const c = latest(type);
+                  return (
+                    <div key={type}>
+                      <Checkbox
+                        label={t(`consentType.${type}` as MessageKey)}
+                        checked={c?.granted ?? false}
+                        onChange={(e) => setConsent.mutate({ consentType: type, granted: e.currentTarget.checked })}
+                      />
+                      <Text size="xs" c="dimmed" ms={32}>
+                        {c
+                          ? c.granted
+                            ? t('privacy.grantedAt', { when: dateTime(c.granted_at, locale) })
+                            : t('privacy.withdrawnAt', { when: dateTime(c.withdrawn_at, locale) })
+                          : t('privacy.never')}
+                      </Text>
+                    </div>
+                  );
+                })}
+                {list.length === 0 ? <Empty>{t('privacy.noHistory')}</Empty> : null}
+              </Stack>
+            );
+          }}
+        </QueryView>
+      </section>
+
+      <section aria-labelledby="export-h">
+        <Title order={2} size="h4" id="export-h" mb="xs">
+          {t('privacy.export')}
+        </Title>
+        <Text size="sm" mb="xs">
+          {t('privacy.exportLead')}
+        </Text>
+        {exportData.error ? <ErrorState error={exportData.error} /> : null}
+        <Group>
+          <Button variant="default" onClick={() => exportData.mutate()} loading={exportData.isPending}>
+            {t('privacy.download')}
+          </Button>
+          {exportData.data ? (
+            <Anchor
+              href={exportData.data.url}
+              download={exportData.data.filename ?? 'my-data.json'}
+              size="sm"
+              role="status"
+            >
+              {t('privacy.downloaded')}
+            </Anchor>
+          ) : null}
+        </Group>
+      </section>
+
+      <Erase />
+    </Stack>
+  );
+}
+
+/** Erasure: a clear warning, the word typed to confirm, and a fresh eID sign-in when the last is old. */
+function Erase() {
+  const { t } = useI18n();
+  const { signIn, signOut } = useAuth();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const [word, setWord] = useState('');
+  const erase = useMutation({
+    mutationFn: async () => unwrap(await api.DELETE('/api/user/account')),
+    onSuccess: async () => {
+      await signOut();
+      queryClient.clear();
+      navigate('/?erased=1', { replace: true });
+    },
+  });
+  const needsReauth = erase.error instanceof ApiError && erase.error.code === 'reauthentication_required';
+  const confirmWord = t('privacy.eraseWord');
+  return (
+    <Card
+      withBorder
+      component="section"
+      aria-labelledby="erase-h"
+      style={{ borderColor: 'var(--mantine-color-red-9)' }}
+    >
+      <Stack gap="sm">
+        <Title order={2} size="h4" id="erase-h" c="red.9">
+          {t('privacy.erase')}
+        </Title>
+        <Alert color="red" variant="light">
+          {t('privacy.eraseWarning')}
+        </Alert>
+        <TextInput
+          label={t('privacy.eraseType', { word: confirmWord })}
+          value={word}
+          onChange={(e) => setWord(e.currentTarget.value)}
+          autoComplete="off"
+        />
+        {needsReauth ? (
+          <Alert color="yellow" role="alert">
+            <Stack gap="xs" align="flex-start">
+              <Text size="sm">{t('error.reauth')}</Text>
+              <Button size="xs" onClick={() => signIn()}>
+                {t('signIn.button')}
+              </Button>
+            </Stack>
+          </Alert>
+        ) : erase.error ? (
+          <ErrorState error={erase.error} />
+        ) : null}
+        <Button
+          color="red.9"
+          disabled={word.trim().toLowerCase() !== confirmWord.toLowerCase()}
+          loading={erase.isPending}
+          onClick={() => erase.mutate()}
+        >
+          {t('privacy.eraseButton')}
+        </Button>
+      </Stack>
+    </Card>
+  );
+}

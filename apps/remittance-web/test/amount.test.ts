@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { parseTypedAmount } from '../src/lib/amount.js';
+import { money } from '../src/ui/format.js';
+
+describe('amounts', () => {
+  it('reads what people type in nb, en, pl, tr, bs', () => {
+    expect(parseTypedAmount('1 234,50')).toBe(1234.5);
+    expect(parseTypedAmount('1234.5')).toBe(1234.5);
+    expect(parseTypedAmount('1.234,50')).toBe(1234.5);
+    expect(parseTypedAmount('1,234.50')).toBe(1234.5);
+    expect(parseTypedAmount('500')).toBe(500);
+    expect(parseTypedAmount('12,345')).toBe(12345);
+    expect(parseTypedAmount('abc')).toBeNull();
+    expect(parseTypedAmount('1,2,3')).toBeNull();
+    expect(parseTypedAmount('')).toBeNull();
+  });
+  it('writes amounts as each language does (nb: 1 234,50 kr)', () => {
+    expect(money(1234.5, 'NOK', 'nb')).toBe('1 234,50 kr');
+    expect(money(1234.5, 'RSD', 'nb')).toBe('1 234,50 RSD');
+    expect(money(1234.5, 'NOK', 'en')).toBe('1,234.50 NOK');
+    expect(money(1234.5, 'PLN', 'pl')).toBe('1 234,50 PLN');
+    expect(money(1234.5, 'TRY', 'tr')).toBe('1.234,50 TRY');
+    expect(money(0.005, 'EUR', 'bs')).toBe('0,01 EUR');
+  });
+});
