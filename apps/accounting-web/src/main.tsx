@@ -20,7 +20,11 @@ const InvoiceList = lazy(() => import('./pages/InvoiceList.js'));
 const InvoiceEdit = lazy(() => import('./pages/InvoiceEdit.js'));
 const InvoiceView = lazy(() => import('./pages/InvoiceView.js'));
 const NotFound = lazy(() => import('./pages/NotFound.js'));
-const Settings = lazy(() => import('./pages/Settings.js'));
+const Settings = lazy(() => import('./pages/settings/SettingsHub.js'));
+const Ledger = lazy(() => import('./pages/books/Ledger.js'));
+const AccountPage = lazy(() => import('./pages/books/Account.js'));
+const JournalEntry = lazy(() => import('./pages/books/JournalEntry.js'));
+const Reports = lazy(() => import('./pages/books/Reports.js'));
 // The signed-in frame (navigation, header) is not part of the sign-in page's JavaScript.
 const Layout = lazy(() => import('./ui/Layout.js'));
 
@@ -85,7 +89,11 @@ const router = createBrowserRouter([
           { path: '/invoices/new', element: <InvoiceEdit /> },
           { path: '/invoices/:id', element: <InvoiceView /> },
           { path: '/invoices/:id/edit', element: <InvoiceEdit /> },
-          { path: '/settings', element: <Settings /> },
+          { path: '/settings/:tab?', element: <Settings /> },
+          { path: '/ledger', element: <Ledger /> },
+          { path: '/ledger/accounts/:id', element: <AccountPage /> },
+          { path: '/ledger/journal', element: <JournalEntry /> },
+          { path: '/reports/:kind?', element: <Reports /> },
           { path: '*', element: <NotFound /> },
         ],
       },

@@ -1,3 +1,4 @@
+import { booksEn } from './areas/books.en.js';
 /** The English catalog: every key the app shows. The other catalogs must have each of them (test/i18n.test.ts). */
 export const en = {
   'app.name': 'Ledgerline',
@@ -138,6 +139,7 @@ export const en = {
   'role.admin': 'Administrator',
   'role.accountant': 'Accountant',
   'role.viewer': 'Viewer',
+  ...booksEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

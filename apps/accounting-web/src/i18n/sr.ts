@@ -1,3 +1,4 @@
+import { booksSr } from './areas/books.sr.js';
 import type { MessageKey } from './en.js';
 
 /** Serbian, Latin script. */
@@ -140,4 +141,5 @@ export const sr: Record<MessageKey, string> = {
   'role.admin': 'Administrator',
   'role.accountant': 'Knjigovođa',
   'role.viewer': 'Posmatrač',
+  ...booksSr,
 };

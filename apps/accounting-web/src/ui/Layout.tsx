@@ -10,6 +10,8 @@ const NAV = [
   { to: '/', key: 'nav.dashboard' },
   { to: '/contacts', key: 'nav.contacts' },
   { to: '/invoices', key: 'nav.invoices' },
+  { to: '/ledger', key: 'books.nav.ledger' },
+  { to: '/reports', key: 'books.nav.reports' },
   { to: '/settings', key: 'nav.settings' },
 ] as const;
 
