@@ -57,13 +57,14 @@ async function measure(app: WebAppName): Promise<void> {
   const catalog = Math.max(0, ...lazyCatalogs.map((k) => sizeOf(manifest[k].file)));
   const frameKey = lazy.find((k) => k.endsWith('ui/Layout.tsx'));
   const routes = lazy
-    .filter((k) => k !== frameKey)
+    .filter((k) => k !== frameKey && !lazyCatalogs.includes(k))
     .map((key) => {
       const name = (manifest[key].src ?? key).replace(/^src\/pages\//, '').replace(/\.tsx$/, '');
       const frame = frameKey && !SIGNED_OUT.includes(name) ? closure(frameKey) : [];
       const keys = new Set([...entry, ...frame, ...closure(key)]);
       const files = [...keys].map((k) => manifest[k].file).filter((f) => f.endsWith('.js'));
-      // A language catalog loaded on demand (remittance): the largest one counts for every route.
+      // A language catalog loaded on demand (one chunk per language, the screen areas' messages in it):
+      // every route loads one, the largest counts.
       const bytes = files.reduce((sum, f) => sum + sizeOf(f), 0) + catalog;
       return { route: name, files: files.length, bytes };
     });

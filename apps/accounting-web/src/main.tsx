@@ -20,10 +20,14 @@ const InvoiceList = lazy(() => import('./pages/InvoiceList.js'));
 const InvoiceEdit = lazy(() => import('./pages/InvoiceEdit.js'));
 const InvoiceView = lazy(() => import('./pages/InvoiceView.js'));
 const NotFound = lazy(() => import('./pages/NotFound.js'));
-const Settings = lazy(() => import('./pages/Settings.js'));
 const Expenses = lazy(() => import('./pages/Expenses.js'));
 const Banking = lazy(() => import('./pages/Banking.js'));
 const BankAccount = lazy(() => import('./pages/BankAccount.js'));
+const Settings = lazy(() => import('./pages/settings/SettingsHub.js'));
+const Ledger = lazy(() => import('./pages/books/Ledger.js'));
+const AccountPage = lazy(() => import('./pages/books/Account.js'));
+const JournalEntry = lazy(() => import('./pages/books/JournalEntry.js'));
+const Reports = lazy(() => import('./pages/books/Reports.js'));
 // The signed-in frame (navigation, header) is not part of the sign-in page's JavaScript.
 const Layout = lazy(() => import('./ui/Layout.js'));
 
@@ -88,10 +92,14 @@ const router = createBrowserRouter([
           { path: '/invoices/new', element: <InvoiceEdit /> },
           { path: '/invoices/:id', element: <InvoiceView /> },
           { path: '/invoices/:id/edit', element: <InvoiceEdit /> },
-          { path: '/settings', element: <Settings /> },
           { path: '/expenses', element: <Expenses /> },
           { path: '/banking', element: <Banking /> },
           { path: '/banking/:id', element: <BankAccount /> },
+          { path: '/settings/:tab?', element: <Settings /> },
+          { path: '/ledger', element: <Ledger /> },
+          { path: '/ledger/accounts/:id', element: <AccountPage /> },
+          { path: '/ledger/journal', element: <JournalEntry /> },
+          { path: '/reports/:kind?', element: <Reports /> },
           { path: '*', element: <NotFound /> },
         ],
       },

@@ -11,26 +11,28 @@ const SRC = join(import.meta.dirname, '..', 'src');
 const SAME_IN_EVERY_LANGUAGE = new Set(['Ledgerline', 'PDF', 'Status', 'Administrator']);
 
 /**
- * The screen areas' catalogs (src/i18n/areas/<area>.<lang>.ts, added at run time by addMessages when
- * their screens load) are walked with the base ones; an area may not redefine a base key.
+ * The screen areas' catalogs (src/i18n/areas/<area>.<lang>.ts) are spread into their language's base
+ * catalog, which is loaded as one chunk per language; two areas, or an area and the base catalog's own
+ * messages, may not define the same key (the later one would silently win).
  */
 const AREAS = join(SRC, 'i18n', 'areas');
 const areaFiles = existsSync(AREAS) ? readdirSync(AREAS).filter((f) => /^\w+\.(en|sr|bs|hr)\.ts$/.test(f)) : [];
-const base = { en, sr, bs, hr } as Record<string, Record<string, string>>;
-const merged: Record<string, Record<string, string>> = { en: { ...en }, sr: { ...sr }, bs: { ...bs }, hr: { ...hr } };
+const seen: Record<string, Map<string, string>> = { en: new Map(), sr: new Map(), bs: new Map(), hr: new Map() };
 const collisions: string[] = [];
 for (const file of areaFiles) {
   const lang = file.split('.')[1];
   const messages = Object.values(await import(join(AREAS, file)))[0] as Record<string, string>;
-  collisions.push(
-    ...Object.keys(messages)
-      .filter((k) => k in base[lang])
-      .map((k) => `${file}: ${k}`),
-  );
-  Object.assign(merged[lang], messages);
+  for (const k of Object.keys(messages)) {
+    if (seen[lang].has(k)) collisions.push(`${file} and ${seen[lang].get(k)}: ${k}`);
+    seen[lang].set(k, file);
+  }
 }
-const catalogs = { sr: merged.sr, bs: merged.bs, hr: merged.hr };
-const all = merged.en;
+const ownSource = (lang: string) => readFileSync(join(SRC, 'i18n', `${lang}.ts`), 'utf8');
+for (const lang of Object.keys(seen))
+  for (const [k, file] of seen[lang])
+    if (ownSource(lang).includes(`'${k}':`)) collisions.push(`${file} and ${lang}.ts: ${k}`);
+const catalogs = { sr, bs, hr } as Record<string, Record<string, string>>;
+const all = en as Record<string, string>;
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })

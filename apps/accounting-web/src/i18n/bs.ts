@@ -1,3 +1,5 @@
+import { booksBs } from './areas/books.bs.js';
+import { moneyBs } from './areas/money.bs.js';
 import type { MessageKey } from './en.js';
 import { sr } from './sr.js';
 
@@ -27,4 +29,6 @@ export const bs: Record<MessageKey, string> = {
   'invoices.publicLinkHelp': 'Kupac dobija javni link u e-poruci s fakturom.',
   'status.overdue': 'Dospjela',
   'app.invalidField': 'Vrijednost nije ispravna.',
+  ...booksBs,
+  ...moneyBs,
 };

@@ -1,3 +1,5 @@
+import { booksEn } from './areas/books.en.js';
+import { moneyEn } from './areas/money.en.js';
 /** The English catalog: every key the app shows. The other catalogs must have each of them (test/i18n.test.ts). */
 export const en = {
   'app.name': 'Ledgerline',
@@ -138,6 +140,8 @@ export const en = {
   'role.admin': 'Administrator',
   'role.accountant': 'Accountant',
   'role.viewer': 'Viewer',
+  ...booksEn,
+  ...moneyEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -1,3 +1,5 @@
+import { booksHr } from './areas/books.hr.js';
+import { moneyHr } from './areas/money.hr.js';
 import { bs } from './bs.js';
 import type { MessageKey } from './en.js';
 
@@ -71,4 +73,6 @@ export const hr: Record<MessageKey, string> = {
   'role.accountant': 'Računovođa',
   'role.viewer': 'Promatrač',
   'app.invalidField': 'Vrijednost nije ispravna.',
+  ...booksHr,
+  ...moneyHr,
 };

@@ -1,26 +1,30 @@
 import type { AppLocale } from '@app/web-tools/format';
-import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from 'react';
-import type { moneyEn } from './areas/money.en.js';
-import { bs } from './bs.js';
-import { type MessageKey as BaseKey, en } from './en.js';
-import { hr } from './hr.js';
-import { sr } from './sr.js';
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import type { MessageKey } from './en.js';
+
+export type { MessageKey };
+
+type Catalog = Record<MessageKey, string>;
 
 /**
- * Every key: the base catalogs' (en.ts, sr.ts, ...) and those of the screen areas in ./areas/, whose
- * messages are added by `addMessages` when their screens load (one line per area here).
+ * One chunk per language, loaded when first shown: the sign-in page carries one catalog, not four
+ * (its JavaScript budget, bench/web-bundle.ts), and the screens' area catalogs (areas/) ride along.
  */
-export type MessageKey = BaseKey | keyof typeof moneyEn;
-export const CATALOGS: Record<AppLocale, Record<string, string>> = {
-  en: { ...en },
-  sr: { ...sr },
-  bs: { ...bs },
-  hr: { ...hr },
+const LOADERS: Record<AppLocale, () => Promise<Catalog>> = {
+  en: () => import('./en.js').then((m) => m.en),
+  sr: () => import('./sr.js').then((m) => m.sr),
+  bs: () => import('./bs.js').then((m) => m.bs),
+  hr: () => import('./hr.js').then((m) => m.hr),
 };
+const CATALOGS: Partial<Record<AppLocale, Catalog>> = {};
+const pending: Partial<Record<AppLocale, Promise<Catalog>>> = {};
 
-/** Adds a screen area's messages (src/i18n/areas/<area>.ts), loaded with its screens rather than at start. */
-export function addMessages(area: Record<AppLocale, Record<string, string>>): void {
-  for (const locale of Object.keys(CATALOGS) as AppLocale[]) Object.assign(CATALOGS[locale], area[locale]);
+export function loadCatalog(locale: AppLocale): Promise<Catalog> {
+  pending[locale] ??= LOADERS[locale]().then((c) => {
+    CATALOGS[locale] = c;
+    return c;
+  });
+  return pending[locale];
 }
 export const LOCALES: readonly AppLocale[] = ['sr', 'bs', 'hr', 'en'];
 export const LOCALE_NAMES: Record<AppLocale, string> = { sr: 'Srpski', bs: 'Bosanski', hr: 'Hrvatski', en: 'English' };
@@ -54,8 +58,8 @@ function initialChoice(): AppLocale | null {
   }
 }
 
-export function translate(locale: AppLocale, key: MessageKey, params?: Record<string, string | number>): string {
-  const text = CATALOGS[locale][key] ?? CATALOGS.en[key] ?? key;
+function translate(catalog: Catalog, key: MessageKey, params?: Record<string, string | number>): string {
+  const text = catalog[key] ?? key;
   return params ? text.replace(/\{(\w+)\}/g, (m, name: string) => String(params[name] ?? m)) : text;
 }
 
@@ -63,6 +67,17 @@ export function I18nProvider({ children }: { children: ReactNode }) {
   const [chosen, setChosen] = useState<AppLocale | null>(initialChoice);
   const [orgLocale, setOrgLocale] = useState<AppLocale>('sr');
   const locale = chosen ?? orgLocale;
+  // The catalog on screen: the previous language's stays until the chosen one has arrived.
+  const [shown, setShown] = useState<{ locale: AppLocale; catalog: Catalog } | null>(() =>
+    CATALOGS[locale] ? { locale, catalog: CATALOGS[locale] } : null,
+  );
+  useEffect(() => {
+    let live = true;
+    loadCatalog(locale).then((catalog) => live && setShown({ locale, catalog }));
+    return () => {
+      live = false;
+    };
+  }, [locale]);
   const setLocale = useCallback((l: AppLocale) => {
     setChosen(l);
     try {
@@ -75,11 +90,19 @@ export function I18nProvider({ children }: { children: ReactNode }) {
   const followOrganization = useCallback((language: string | undefined) => {
     if (isLocale(language)) setOrgLocale(language);
   }, []);
-  const value = useMemo<I18n>(
-    () => ({ locale, chosen, setLocale, followOrganization, t: (k, p) => translate(locale, k, p) }),
-    [locale, chosen, setLocale, followOrganization],
+  const value = useMemo<I18n | null>(
+    () =>
+      shown && {
+        locale: shown.locale,
+        chosen,
+        setLocale,
+        followOrganization,
+        t: (k, p) => translate(shown.catalog, k, p),
+      },
+    [shown, chosen, setLocale, followOrganization],
   );
-  document.documentElement.lang = locale === 'sr' ? 'sr-Latn' : locale;
+  if (!value) return null;
+  document.documentElement.lang = value.locale === 'sr' ? 'sr-Latn' : value.locale;
   return <I18nContext.Provider value={value}>{children}</I18nContext.Provider>;
 }
 
@@ -88,3 +111,6 @@ export function useI18n(): I18n {
   if (!ctx) throw new Error('useI18n outside I18nProvider');
   return ctx;
 }
+
+// The first language is fetched while the rest of the app starts.
+loadCatalog(initialChoice() ?? 'sr');

@@ -1,3 +1,5 @@
+import { booksSr } from './areas/books.sr.js';
+import { moneySr } from './areas/money.sr.js';
 import type { MessageKey } from './en.js';
 
 /** Serbian, Latin script. */
@@ -140,4 +142,6 @@ export const sr: Record<MessageKey, string> = {
   'role.admin': 'Administrator',
   'role.accountant': 'Knjigovođa',
   'role.viewer': 'Posmatrač',
+  ...booksSr,
+  ...moneySr,
 };

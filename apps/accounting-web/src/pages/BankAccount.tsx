@@ -31,7 +31,6 @@ import { ScrollTable } from '../ui/ScrollTable.js';
 import { Empty, ErrorState, Loading } from '../ui/states.js';
 import { type BankAccount as Bank, useBankAccounts } from './money.js';
 import '@mantine/dropzone/styles.css';
-import '../i18n/areas/money.js';
 
 type LinesPage =
   paths['/api/v1/bank-accounts/{id}/transactions']['get']['responses'][200]['content']['application/json'];

@@ -23,7 +23,6 @@ import { useFormat } from '../ui/format.js';
 import { ScrollTable } from '../ui/ScrollTable.js';
 import { Empty, ErrorState, Loading, useFieldErrors } from '../ui/states.js';
 import { numberSeparators, useBankAccounts } from './money.js';
-import '../i18n/areas/money.js';
 
 type BankAccountBody = paths['/api/v1/bank-accounts']['post']['requestBody']['content']['application/json'];
 

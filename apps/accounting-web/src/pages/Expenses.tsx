@@ -40,7 +40,6 @@ import 'dayjs/locale/bs';
 import 'dayjs/locale/hr';
 import '@mantine/dates/styles.css';
 import '@mantine/dropzone/styles.css';
-import '../i18n/areas/money.js';
 
 type Expense = paths['/api/v1/expenses']['get']['responses'][200]['content']['application/json']['data'][number];
 type ExpenseStatus = 'pending' | 'approved' | 'paid' | 'rejected';

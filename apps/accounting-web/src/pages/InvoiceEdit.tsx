@@ -14,6 +14,7 @@ import {
   Title,
 } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
+import { useMediaQuery } from '@mantine/hooks';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Controller, useFieldArray, useForm, useWatch } from 'react-hook-form';
@@ -24,7 +25,6 @@ import { useAuth } from '../auth.js';
 import { useI18n } from '../i18n/index.js';
 import { computeTotals } from '../lib/totals.js';
 import { useFormat } from '../ui/format.js';
-import { ScrollTable } from '../ui/ScrollTable.js';
 import { ErrorState, Loading, useFieldErrors } from '../ui/states.js';
 import { useCustomers } from './customers.js';
 import '@mantine/dates/styles.css';
@@ -128,6 +128,8 @@ function Editor({
   const rateOptions = [
     ...rates.rates.map((r) => ({ value: String(r.rate), label: `${f.number(r.rate, 0)} %` })),
   ].filter((o, i, a) => a.findIndex((x) => x.value === o.value) === i);
+  // Under 62em (the width the lines' table needs beside the menu) the line fields are stacked: a table of five inputs does not fit a 375 px screen.
+  const narrow = useMediaQuery('(max-width: 62em)', undefined, { getInitialValueInEffect: false });
   const numberProps =
     locale === 'en'
       ? { decimalSeparator: '.', thousandSeparator: ',' }
@@ -159,6 +161,80 @@ function Editor({
     } catch (err) {
       setError(err);
     }
+  });
+
+  /** The inputs of line i, laid out as a table row on wide screens and stacked on a phone. */
+  const cells = (i: number) => ({
+    description: (
+      <TextInput
+        aria-label={`${t('invoices.description')} ${i + 1}`}
+        error={errors[`items[${i}].description`]}
+        {...form.register(`items.${i}.description`)}
+      />
+    ),
+    quantity: (
+      <Controller
+        control={form.control}
+        name={`items.${i}.quantity`}
+        render={({ field }) => (
+          <NumberInput
+            aria-label={`${t('invoices.quantity')} ${i + 1}`}
+            hideControls
+            min={0}
+            decimalScale={4}
+            {...numberProps}
+            value={field.value}
+            error={errors[`items[${i}].quantity`]}
+            onChange={(v) => field.onChange(typeof v === 'number' ? v : 0)}
+          />
+        )}
+      />
+    ),
+    unitPrice: (
+      <Controller
+        control={form.control}
+        name={`items.${i}.unitPrice`}
+        render={({ field }) => (
+          <NumberInput
+            aria-label={`${t('invoices.unitPrice')} ${i + 1}`}
+            hideControls
+            decimalScale={4}
+            {...numberProps}
+            value={field.value}
+            error={errors[`items[${i}].unitPrice`]}
+            onChange={(v) => field.onChange(typeof v === 'number' ? v : 0)}
+          />
+        )}
+      />
+    ),
+    taxRate: (
+      <Controller
+        control={form.control}
+        name={`items.${i}.taxRate`}
+        render={({ field }) => (
+          <Select
+            aria-label={`${t('invoices.taxRate')} ${i + 1}`}
+            allowDeselect={false}
+            data={rateOptions}
+            value={field.value}
+            error={errors[`items[${i}].taxRate`]}
+            onChange={(v) => field.onChange(v ?? '0')}
+          />
+        )}
+      />
+    ),
+    remove: (
+      <ActionIcon
+        variant="subtle"
+        color="red.9"
+        c="red.9"
+        aria-label={t('invoices.removeLine', { n: i + 1 })}
+        disabled={lines.fields.length === 1}
+        onClick={() => lines.remove(i)}
+      >
+        ×
+      </ActionIcon>
+    ),
   });
 
   return (
@@ -242,7 +318,57 @@ function Editor({
           <Title order={2} size="h4" mb="xs">
             {t('invoices.lines')}
           </Title>
-          <ScrollTable minWidth={720} label={t('invoices.lines')}>
+          {narrow ? (
+            <Stack gap="sm">
+              {lines.fields.map((line, i) => {
+                const c = cells(i);
+                return (
+                  <Card key={line.id} withBorder p="xs" data-testid={`line-card-${i}`}>
+                    <Stack gap={6}>
+                      <Group justify="space-between" wrap="nowrap">
+                        <Text size="sm" fw={700}>
+                          {t('invoices.lines')} {i + 1}
+                        </Text>
+                        {c.remove}
+                      </Group>
+                      <Text size="xs" c="dimmed" component="div">
+                        {t('invoices.description')}
+                      </Text>
+                      {c.description}
+                      <SimpleGrid cols={2} spacing="xs">
+                        <Stack gap={2}>
+                          <Text size="xs" c="dimmed" component="div">
+                            {t('invoices.quantity')}
+                          </Text>
+                          {c.quantity}
+                        </Stack>
+                        <Stack gap={2}>
+                          <Text size="xs" c="dimmed" component="div">
+                            {t('invoices.unitPrice')}
+                          </Text>
+                          {c.unitPrice}
+                        </Stack>
+                        <Stack gap={2}>
+                          <Text size="xs" c="dimmed" component="div">
+                            {t('invoices.taxRate')}
+                          </Text>
+                          {c.taxRate}
+                        </Stack>
+                        <Stack gap={2} align="flex-end">
+                          <Text size="xs" c="dimmed" component="div">
+                            {t('invoices.lineTotal')}
+                          </Text>
+                          <Text fw={700} data-testid={`line-total-${i}`}>
+                            {f.number(totals.lines[i]?.lineTotal ?? '0')}
+                          </Text>
+                        </Stack>
+                      </SimpleGrid>
+                    </Stack>
+                  </Card>
+                );
+              })}
+            </Stack>
+          ) : (
             <Table>
               <Table.Thead>
                 <Table.Tr>
@@ -257,86 +383,24 @@ function Editor({
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
-                {lines.fields.map((line, i) => (
-                  <Table.Tr key={line.id}>
-                    <Table.Td>
-                      <TextInput
-                        aria-label={`${t('invoices.description')} ${i + 1}`}
-                        error={errors[`items[${i}].description`]}
-                        {...form.register(`items.${i}.description`)}
-                      />
-                    </Table.Td>
-                    <Table.Td>
-                      <Controller
-                        control={form.control}
-                        name={`items.${i}.quantity`}
-                        render={({ field }) => (
-                          <NumberInput
-                            aria-label={`${t('invoices.quantity')} ${i + 1}`}
-                            hideControls
-                            min={0}
-                            decimalScale={4}
-                            {...numberProps}
-                            value={field.value}
-                            error={errors[`items[${i}].quantity`]}
-                            onChange={(v) => field.onChange(typeof v === 'number' ? v : 0)}
-                          />
-                        )}
-                      />
-                    </Table.Td>
-                    <Table.Td>
-                      <Controller
-                        control={form.control}
-                        name={`items.${i}.unitPrice`}
-                        render={({ field }) => (
-                          <NumberInput
-                            aria-label={`${t('invoices.unitPrice')} ${i + 1}`}
-                            hideControls
-                            decimalScale={4}
-                            {...numberProps}
-                            value={field.value}
-                            error={errors[`items[${i}].unitPrice`]}
-                            onChange={(v) => field.onChange(typeof v === 'number' ? v : 0)}
-                          />
-                        )}
-                      />
-                    </Table.Td>
-                    <Table.Td>
-                      <Controller
-                        control={form.control}
-                        name={`items.${i}.taxRate`}
-                        render={({ field }) => (
-                          <Select
-                            aria-label={`${t('invoices.taxRate')} ${i + 1}`}
-                            allowDeselect={false}
-                            data={rateOptions}
-                            value={field.value}
-                            error={errors[`items[${i}].taxRate`]}
-                            onChange={(v) => field.onChange(v ?? '0')}
-                          />
-                        )}
-                      />
-                    </Table.Td>
-                    <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }} data-testid={`line-total-${i}`}>
-                      {f.number(totals.lines[i]?.lineTotal ?? '0')}
-                    </Table.Td>
-                    <Table.Td>
-                      <ActionIcon
-                        variant="subtle"
-                        color="red.9"
-                        c="red.9"
-                        aria-label={t('invoices.removeLine', { n: i + 1 })}
-                        disabled={lines.fields.length === 1}
-                        onClick={() => lines.remove(i)}
-                      >
-                        ×
-                      </ActionIcon>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
+                {lines.fields.map((line, i) => {
+                  const c = cells(i);
+                  return (
+                    <Table.Tr key={line.id}>
+                      <Table.Td>{c.description}</Table.Td>
+                      <Table.Td>{c.quantity}</Table.Td>
+                      <Table.Td>{c.unitPrice}</Table.Td>
+                      <Table.Td>{c.taxRate}</Table.Td>
+                      <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }} data-testid={`line-total-${i}`}>
+                        {f.number(totals.lines[i]?.lineTotal ?? '0')}
+                      </Table.Td>
+                      <Table.Td>{c.remove}</Table.Td>
+                    </Table.Tr>
+                  );
+                })}
               </Table.Tbody>
             </Table>
-          </ScrollTable>
+          )}
           <Button
             variant="default"
             size="xs"

@@ -13,10 +13,11 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { api, fetchBlob, unwrap } from '../api/client.js';
+import { ApiError, api, fetchBlob, unwrap } from '../api/client.js';
 import { useAuth } from '../auth.js';
 import { useI18n } from '../i18n/index.js';
 import { useFormat } from '../ui/format.js';
@@ -92,6 +93,10 @@ export default function InvoiceView() {
     },
   });
   const files = useMutation({ mutationFn: ({ path, name }: { path: string; name: string }) => download(path, name) });
+  // A phone's browser shows an embedded PDF as an empty box: there the PDF opens in its own tab.
+  const narrow = useMediaQuery('(max-width: 48em)', undefined, { getInitialValueInEffect: false });
+  // 422 from the e-invoice or payment code: the organization lacks its address, tax number or IBAN.
+  const missingData = [files.error, code.error].some((e) => e instanceof ApiError && e.status === 422);
 
   if (query.isPending) return <Loading />;
   if (query.isError || !inv) return <ErrorState error={query.error} retry={() => query.refetch()} />;
@@ -152,6 +157,14 @@ export default function InvoiceView() {
       ) : null}
       {action.error ? <ErrorState error={action.error} /> : null}
       {files.error ? <ErrorState error={files.error} /> : null}
+      {missingData ? (
+        <Alert color="orange" role="status" data-testid="einvoice-hint">
+          <Text size="sm">{t('books.einvoice.missing')}</Text>
+          <Anchor component={Link} to="/settings" size="sm" fw={700}>
+            {t('books.einvoice.fix')}
+          </Anchor>
+        </Alert>
+      ) : null}
       <Card withBorder p="xs">
         <ScrollTable minWidth={520} label={t('invoices.lines')}>
           <Table>
@@ -230,6 +243,12 @@ export default function InvoiceView() {
             <Loading />
           ) : pdf.error ? (
             <ErrorState error={pdf.error} retry={() => pdf.refetch()} />
+          ) : pdf.data && narrow ? (
+            <Group p="md">
+              <Button component="a" href={pdf.data.url} target="_blank" rel="noopener" variant="default">
+                {t('books.pdf.open')}
+              </Button>
+            </Group>
           ) : pdf.data ? (
             <iframe
               title={`${t('invoices.pdf')} ${inv.invoiceNumber}`}

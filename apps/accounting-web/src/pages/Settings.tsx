@@ -1,5 +1,5 @@
-import { Alert, Button, Group, NativeSelect, Paper, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, Button, Group, NativeSelect, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { api, unwrap } from '../api/client.js';
@@ -19,7 +19,64 @@ export default function Settings() {
   });
   if (query.isPending) return <Loading />;
   if (query.isError) return <ErrorState error={query.error} retry={() => query.refetch()} />;
-  return <OrganizationForm organization={query.data} />;
+  return (
+    <Stack>
+      <OrganizationForm organization={query.data} />
+      <OperatorForm />
+    </Stack>
+  );
+}
+
+/** The signed-in user's own issuer data: the operator OIB Croatian e-invoices carry (CIUS-HR HR-BT-5). */
+function OperatorForm() {
+  const { t } = useI18n();
+  const { me, canWrite } = useAuth();
+  const queryClient = useQueryClient();
+  const form = useForm<{ fullName: string; operatorOib: string }>({
+    defaultValues: { fullName: me?.fullName ?? '', operatorOib: me?.operatorOib ?? '' },
+  });
+  const save = useMutation({
+    mutationFn: async (v: { fullName: string; operatorOib: string }) =>
+      unwrap(
+        await api.PUT('/api/v1/auth/me', { body: { fullName: v.fullName, operatorOib: v.operatorOib.trim() || null } }),
+      ),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['me'] }),
+  });
+  const errors = useFieldErrors(save.error);
+  if (!canWrite) return null;
+  return (
+    <form onSubmit={form.handleSubmit((v) => save.mutate(v))} noValidate>
+      <Paper withBorder p="md">
+        <Stack>
+          <Title order={2} size="h4">
+            {t('books.org.operator')}
+          </Title>
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <TextInput label={t('auth.fullName')} error={errors.fullName} {...form.register('fullName')} />
+            <TextInput
+              label={t('books.org.operatorOib')}
+              description={t('books.org.operatorHelp')}
+              inputMode="numeric"
+              maxLength={11}
+              error={errors.operatorOib}
+              {...form.register('operatorOib')}
+            />
+          </SimpleGrid>
+          {save.isSuccess ? (
+            <Alert color="teal" role="status">
+              {t('books.saved')}
+            </Alert>
+          ) : null}
+          {save.error ? <ErrorState error={save.error} /> : null}
+          <Group justify="flex-end">
+            <Button type="submit" variant="default" loading={save.isPending}>
+              {t('books.org.saveOperator')}
+            </Button>
+          </Group>
+        </Stack>
+      </Paper>
+    </form>
+  );
 }
 
 function OrganizationForm({ organization }: { organization: Organization }) {
@@ -60,10 +117,13 @@ function OrganizationForm({ organization }: { organization: Organization }) {
   return (
     <form onSubmit={onSubmit} noValidate>
       <Stack>
-        <Title order={1} size="h2">
-          {t('settings.title')}
-        </Title>
         <Paper withBorder p="md">
+          <Title order={2} size="h4">
+            {t('books.org.einvoice')}
+          </Title>
+          <Text size="sm" c="dimmed" mb="sm">
+            {t('books.org.einvoiceHelp')}
+          </Text>
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             {field('name', t('auth.organizationName'))}
             {field('vatNumber', t('contacts.vatNumber'))}

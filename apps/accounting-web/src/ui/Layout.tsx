@@ -5,7 +5,6 @@ import { Link, useLocation, useNavigate } from 'react-router';
 import { useAuth } from '../auth.js';
 import { useI18n } from '../i18n/index.js';
 import { LanguageSwitch } from './Centered.js';
-import '../i18n/areas/money.js';
 
 const NAV = [
   { to: '/', key: 'nav.dashboard' },
@@ -13,6 +12,8 @@ const NAV = [
   { to: '/invoices', key: 'nav.invoices' },
   { to: '/expenses', key: 'nav.expenses' },
   { to: '/banking', key: 'nav.banking' },
+  { to: '/ledger', key: 'books.nav.ledger' },
+  { to: '/reports', key: 'books.nav.reports' },
   { to: '/settings', key: 'nav.settings' },
 ] as const;
 

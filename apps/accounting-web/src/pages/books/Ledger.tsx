@@ -1,0 +1,77 @@
+import { Anchor, Button, Card, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { Link } from 'react-router';
+import { useAuth } from '../../auth.js';
+import { useI18n } from '../../i18n/index.js';
+import { useFormat } from '../../ui/format.js';
+import { Empty, ErrorState, Loading } from '../../ui/states.js';
+import { TYPE_KEYS, treeRows, useAccounts } from './accounts.js';
+
+/** The chart of accounts as a tree: one table per account type, children indented under their parent. */
+export default function Ledger() {
+  const { t } = useI18n();
+  const f = useFormat();
+  const { canWrite, me } = useAuth();
+  const currency = me?.organization.baseCurrency ?? '';
+  const query = useAccounts();
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <Title order={1} size="h2">
+          {t('books.ledger.title')}
+        </Title>
+        {canWrite ? (
+          <Button component={Link} to="/ledger/journal">
+            {t('books.journal.new')}
+          </Button>
+        ) : null}
+      </Group>
+      {query.isPending ? (
+        <Loading />
+      ) : query.isError ? (
+        <ErrorState error={query.error} retry={() => query.refetch()} />
+      ) : query.data.length === 0 ? (
+        <Empty>{t('books.ledger.empty')}</Empty>
+      ) : (
+        [1, 2, 3, 4, 5].map((type) => {
+          const rows = treeRows(query.data.filter((a) => a.accountTypeId === type));
+          if (rows.length === 0) return null;
+          return (
+            <Card withBorder p="xs" key={type}>
+              <Table aria-label={t(TYPE_KEYS[type])} layout="fixed">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th w={70}>{t('books.code')}</Table.Th>
+                    <Table.Th>{t(TYPE_KEYS[type])}</Table.Th>
+                    <Table.Th ta="right" w={{ base: 130, sm: 180 }}>
+                      {t('books.balance')} ({currency})
+                    </Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {rows.map(({ account: a, depth }) => (
+                    <Table.Tr key={a.id}>
+                      <Table.Td>{a.code}</Table.Td>
+                      <Table.Td style={{ paddingLeft: `calc(var(--table-horizontal-spacing) + ${depth * 16}px)` }}>
+                        <Anchor component={Link} to={`/ledger/accounts/${a.id}`} style={{ overflowWrap: 'anywhere' }}>
+                          {a.name}
+                        </Anchor>
+                        {a.isActive ? null : (
+                          <Text span size="xs" c="dimmed" ml="xs">
+                            ({t('books.inactive')})
+                          </Text>
+                        )}
+                      </Table.Td>
+                      <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
+                        {f.number(a.currentBalance)}
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Card>
+          );
+        })
+      )}
+    </Stack>
+  );
+}
