@@ -61,6 +61,9 @@ export async function buildWeb(root = ROOT, opts: { force?: boolean; app?: WebAp
   // mode (refusing the development defaults). Put back what the caller had.
   const nodeEnv = process.env.NODE_ENV;
   try {
+    // Always a production bundle: under vitest NODE_ENV is 'test', and Vite then kept React's
+    // development build (62 KB more per route), which the hash (sources only) did not tell apart.
+    process.env.NODE_ENV = 'production';
     await build({ root: app, configFile: join(app, 'vite.config.ts'), logLevel: 'warn', mode: 'production' });
   } finally {
     if (nodeEnv === undefined) delete process.env.NODE_ENV;

@@ -341,4 +341,130 @@ describe.skipIf(missing)('money screens in Chromium', () => {
     },
     STEP * 6,
   );
+  it(
+    'a full month: register, invite an accountant who accepts, customer, invoice sent, expense with receipt, statement import, reconciliation, the month on the dashboard',
+    async () => {
+      const { context, page } = await newPage(harness);
+      const email = unique('month');
+      await registerThroughForm(page, email, PASSWORD, 'Mesec d.o.o.');
+      const token = await apiLogin(harness, email, PASSWORD);
+
+      // The owner invites an accountant (the users screen is another helper's), who sets a password on the link's page.
+      const invite = await apiCall(harness, token, 'POST', '/api/v1/users/invite', {
+        email: unique('accountant'),
+        fullName: 'Petar Knjigovođa',
+        role: 'accountant',
+      });
+      const link = new URL(invite.inviteLink);
+      const accountant = await newPage(harness);
+      const ap = accountant.page;
+      await ap.goto(link.pathname + link.search);
+      await ap.getByLabel(sr['auth.password']).fill('Knjigovodja-2026');
+      await ap.getByRole('button', { name: sr['auth.accept'] }).click();
+      await ap.getByRole('heading', { name: sr['dash.title'] }).waitFor();
+
+      // Owner: the customer and the invoice, sent.
+      await page.getByRole('link', { name: sr['nav.contacts'] }).first().click();
+      await page.getByRole('button', { name: sr['contacts.new'] }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByLabel(sr['contacts.name']).fill('Kupac a.d.');
+      await dialog.getByLabel(sr['auth.email']).fill('kupac@example.test');
+      await dialog.getByRole('button', { name: sr['app.save'] }).click();
+      await page.getByRole('cell', { name: 'Kupac a.d.' }).waitFor();
+      await page.getByRole('link', { name: sr['nav.invoices'] }).first().click();
+      await page.getByRole('link', { name: sr['invoices.new'] }).click();
+      await page.getByRole('heading', { name: sr['invoices.new'] }).waitFor();
+      // The customer picker's list arrives after the editor opens.
+      await page.waitForLoadState('networkidle', { timeout: 10_000 }).catch(() => undefined);
+      await pickOption(page, sr['invoices.customer'], 'Kupac a.d.');
+      await page.getByLabel(`${sr['invoices.description']} 1`).fill('Knjigovodstvene usluge');
+      await page.getByLabel(`${sr['invoices.quantity']} 1`).fill('3');
+      await page.getByLabel(`${sr['invoices.unitPrice']} 1`).fill('1234,5');
+      await page.getByTestId('total').filter({ hasText: '4.444,20 RSD' }).waitFor();
+      await page.getByRole('button', { name: sr['app.save'] }).click();
+      await page.getByTestId('server-total').filter({ hasText: '4.444,20 RSD' }).waitFor();
+      await page.getByRole('button', { name: sr['invoices.send'] }).click();
+      await page.getByRole('dialog').getByRole('button', { name: sr['invoices.send'] }).click();
+      await page.getByText(sr['status.sent'], { exact: true }).waitFor();
+      const invoiceNumber = (await apiCall(harness, token, 'GET', '/api/v1/invoices')).data[0].invoiceNumber;
+
+      // Owner: the bank account.
+      await page.getByRole('link', { name: sr['nav.banking'] }).first().click();
+      await page.getByRole('button', { name: sr['banking.new'] }).click();
+      await dialog.getByLabel(sr['banking.bankName']).fill('AIK Banka');
+      await expect
+        .poll(() => dialog.getByRole('textbox', { name: sr['banking.ledgerAccount'] }).inputValue())
+        .toMatch(/^1100 /);
+      await dialog.getByRole('button', { name: sr['app.save'] }).click();
+      await page.getByRole('link', { name: 'AIK Banka' }).waitFor();
+
+      // Accountant: the expense with its receipt; approving is not the accountant's.
+      await ap.getByRole('link', { name: sr['nav.expenses'] }).first().click();
+      await ap.getByRole('button', { name: sr['expenses.new'] }).click();
+      const form = ap.getByRole('dialog');
+      await form.getByLabel(sr['expenses.category']).fill(sr['expenses.cat.office']);
+      await form.getByLabel(sr['expenses.amount']).fill('2400');
+      await form.getByLabel(sr['expenses.taxAmount']).fill('400');
+      await form
+        .locator('input[type="file"]')
+        .setInputFiles({ name: 'racun.png', mimeType: 'image/png', buffer: await receipt(harness.browser, 'png') });
+      await form.getByRole('button', { name: sr['app.save'] }).click();
+      const expenseNumber = `EXP-${YEAR}-0001`;
+      await ap.getByRole('cell', { name: expenseNumber, exact: true }).waitFor();
+      expect(
+        await ap.getByRole('button', { name: fill(sr['expenses.approveNumber'], { number: expenseNumber }) }).count(),
+      ).toBe(0);
+
+      // Owner: approve and pay from the bank account.
+      await page.getByRole('link', { name: sr['nav.expenses'] }).first().click();
+      await page.getByRole('button', { name: fill(sr['expenses.approveNumber'], { number: expenseNumber }) }).click();
+      await page.getByRole('button', { name: fill(sr['expenses.payNumber'], { number: expenseNumber }) }).click();
+      await expect
+        .poll(() => page.getByRole('dialog').getByRole('textbox', { name: sr['expenses.payFrom'] }).inputValue())
+        .toContain('AIK Banka');
+      await page.getByRole('dialog').getByRole('button', { name: sr['expenses.pay'], exact: true }).click();
+      await table(page).getByText(sr['expStatus.paid'], { exact: true }).waitFor();
+
+      // Accountant: the month's statement, then reconciliation.
+      await ap.getByRole('link', { name: sr['nav.banking'] }).first().click();
+      await ap.getByRole('link', { name: 'AIK Banka' }).click();
+      const d = dayjs().format('DD.MM.YYYY');
+      const csv = [
+        'Datum;Opis;Poziv na broj;Duguje;Potražuje',
+        `${d};Uplata Kupac a.d.;${invoiceNumber};;4.444,20`,
+        `${d};Papirnica ${expenseNumber};;2.400,00;`,
+      ].join('\r\n');
+      await ap
+        .locator('input[type="file"]')
+        .setInputFiles({ name: 'izvod.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+      await ap.getByRole('button', { name: sr['banking.importButton'] }).click();
+      await ap
+        .getByTestId('import-summary')
+        .getByText(fill(sr['banking.imported'], { n: 2 }))
+        .waitFor();
+      const expenseLine = ap.getByTestId('bank-line').filter({ hasText: expenseNumber });
+      await expenseLine.getByRole('button', { name: sr['recon.accept'] }).click();
+      await expect.poll(() => ap.getByTestId('bank-line').count()).toBe(1);
+      await ap.getByTestId('bank-line').getByRole('button', { name: sr['recon.more'] }).click();
+      await ap.getByRole('button', { name: fill(sr['recon.payAndMatchNumber'], { number: invoiceNumber }) }).click();
+      await ap.getByText(sr['recon.allDone']).waitFor();
+
+      // The month as the dashboard reads it from the API: revenue and expenses without VAT, cash through the bank.
+      const month = await apiCall(harness, token, 'GET', '/api/v1/reports/dashboard?format=json');
+      expect([month.revenueMTD, month.expensesMTD, month.profitMTD, month.cashBalance].map(Number)).toEqual([
+        3703.5, 2000, 1703.5, 2044.2,
+      ]);
+      await page.getByRole('link', { name: sr['nav.dashboard'] }).first().click();
+      await page.getByRole('heading', { name: sr['dash.chart'] }).waitFor();
+      const tile = (label: string) => page.locator('.mantine-Card-root', { hasText: label }).first();
+      await tile(sr['dash.revenue']).getByText('3.703,50 RSD').waitFor();
+      await tile(sr['dash.expenses']).getByText('2.000,00 RSD').waitFor();
+      await tile(sr['dash.profit']).getByText('1.703,50 RSD').waitFor();
+      await tile(sr['dash.cash']).getByText('2.044,20 RSD').waitFor();
+      await screen(page, 'money-month-dashboard');
+      await accountant.context.close();
+      await context.close();
+    },
+    STEP * 8,
+  );
 });

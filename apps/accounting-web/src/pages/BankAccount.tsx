@@ -16,6 +16,7 @@ import {
   Title,
 } from '@mantine/core';
 import { Dropzone, type FileWithPath } from '@mantine/dropzone';
+import { useMediaQuery } from '@mantine/hooks';
 import { keepPreviousData, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useState } from 'react';
@@ -509,6 +510,7 @@ function MatchDialog({
   const { t } = useI18n();
   const f = useFormat();
   const documents = useOpenDocuments(line);
+  const narrow = useMediaQuery('(max-width: 40em)');
   const amount = Math.abs(Number(line.amount));
   const text = `${line.reference ?? ''} ${line.description ?? ''}`.toLowerCase();
   const docs = (documents.data ?? [])
@@ -569,6 +571,7 @@ function MatchDialog({
       opened
       onClose={onClose}
       size="lg"
+      fullScreen={narrow}
       title={t('recon.matchTitle')}
       closeButtonProps={{ 'aria-label': t('app.close') }}
     >

@@ -1,6 +1,7 @@
 import {
   Anchor,
   Button,
+  Card,
   Group,
   Modal,
   NumberInput,
@@ -8,9 +9,11 @@ import {
   SimpleGrid,
   Stack,
   Table,
+  Text,
   TextInput,
   Title,
 } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
@@ -34,6 +37,7 @@ export default function Banking() {
   const queryClient = useQueryClient();
   const [creating, setCreating] = useState(false);
   const query = useBankAccounts();
+  const narrow = useMediaQuery('(max-width: 40em)');
 
   return (
     <Stack>
@@ -49,6 +53,29 @@ export default function Banking() {
         <ErrorState error={query.error} retry={() => query.refetch()} />
       ) : query.data.length === 0 ? (
         <Empty>{t('banking.empty')}</Empty>
+      ) : narrow ? (
+        // A phone shows each account as a card, the balance in sight.
+        <section aria-label={t('banking.title')}>
+          <Stack gap="sm">
+            {query.data.map((b) => (
+              <Card key={b.id} withBorder padding="sm">
+                <Group justify="space-between" wrap="nowrap" align="flex-start">
+                  <div style={{ minWidth: 0 }}>
+                    <Anchor component={Link} to={`/banking/${b.id}`} fw={600}>
+                      {b.bankName}
+                    </Anchor>
+                    <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                      {b.iban ?? b.accountNumber ?? b.accountCode}
+                    </Text>
+                  </div>
+                  <Text fw={700} style={{ whiteSpace: 'nowrap' }}>
+                    {f.money(b.currentBalance, b.currencyCode)}
+                  </Text>
+                </Group>
+              </Card>
+            ))}
+          </Stack>
+        </section>
       ) : (
         <ScrollTable minWidth={520} label={t('banking.title')}>
           <Table striped highlightOnHover>

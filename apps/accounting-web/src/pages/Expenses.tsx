@@ -135,7 +135,7 @@ export default function Expenses() {
     onSuccess: refresh,
   });
 
-  const receiptButton = (e: Expense) =>
+  const receiptButton = (e: Expense, long = false) =>
     e.receiptUrl ? (
       <Button
         size="xs"
@@ -143,7 +143,7 @@ export default function Expenses() {
         aria-label={t('expenses.showReceipt', { number: e.expenseNumber })}
         onClick={() => setPreview(e)}
       >
-        {t('expenses.show')}
+        {long ? t('expenses.showLong') : t('expenses.show')}
       </Button>
     ) : (
       <Text size="sm" c="dimmed">
@@ -247,11 +247,11 @@ export default function Expenses() {
                         <ExpenseStatusBadge status={e.status} />
                       </Group>
                       <Text size="sm" c="dimmed">
-                        {f.date(e.expenseDate)} · {e.vendorName ?? '—'} · {e.category}
+                        {[f.date(e.expenseDate), e.vendorName, e.category].filter(Boolean).join(' · ')}
                       </Text>
                       <Text fw={700}>{f.money(e.amount, e.currencyCode)}</Text>
                       <Group gap={4}>
-                        {e.receiptUrl ? receiptButton(e) : null}
+                        {e.receiptUrl ? receiptButton(e, true) : null}
                         {isAdmin ? actions(e) : null}
                       </Group>
                     </Stack>

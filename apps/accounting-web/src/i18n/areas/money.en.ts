@@ -18,6 +18,7 @@ export const moneyEn = {
   'expenses.receipt': 'Receipt',
   'expenses.noReceipt': 'None',
   'expenses.show': 'Show',
+  'expenses.showLong': 'Show receipt',
   'expenses.showReceipt': 'Show the receipt of {number}',
   'expenses.receiptOf': 'Receipt of {number}',
   'expenses.openReceipt': 'Open the receipt in a new tab',

@@ -20,6 +20,7 @@ export const moneySr: Record<keyof typeof moneyEn, string> = {
   'expenses.receipt': 'Račun',
   'expenses.noReceipt': 'Nema',
   'expenses.show': 'Prikaži',
+  'expenses.showLong': 'Prikaži račun',
   'expenses.showReceipt': 'Prikaži račun za {number}',
   'expenses.receiptOf': 'Račun za {number}',
   'expenses.openReceipt': 'Otvori račun u novoj kartici',
