@@ -54,18 +54,24 @@ async function measure(app: WebAppName): Promise<void> {
   const lazyCatalogs = Object.keys(manifest).filter(
     (k) => /src\/i18n\/[a-z]+\.ts$/.test(manifest[k].src ?? k) && !entry.has(k),
   );
+  // Language catalogs loaded on demand, one chunk per language: the base ones for the signed-out pages,
+  // the full ones (accounting: base and screen areas, src/i18n/full/) with the signed-in frame.
+  const closureBytes = (k: string) => [...closure(k)].reduce((sum, c) => sum + sizeOf(manifest[c].file), 0);
+  const fullCatalogs = Object.keys(manifest).filter((k) => /src\/i18n\/full\/[a-z]+\.ts$/.test(manifest[k].src ?? k));
   const catalog = Math.max(0, ...lazyCatalogs.map((k) => sizeOf(manifest[k].file)));
+  const fullCatalog = Math.max(catalog, ...fullCatalogs.map(closureBytes));
   const frameKey = lazy.find((k) => k.endsWith('ui/Layout.tsx'));
   const routes = lazy
-    .filter((k) => k !== frameKey && !lazyCatalogs.includes(k))
+    .filter((k) => k !== frameKey && !lazyCatalogs.includes(k) && !fullCatalogs.includes(k))
     .map((key) => {
       const name = (manifest[key].src ?? key).replace(/^src\/pages\//, '').replace(/\.tsx$/, '');
-      const frame = frameKey && !SIGNED_OUT.includes(name) ? closure(frameKey) : [];
+      const signedIn = !!frameKey && !SIGNED_OUT.includes(name);
+      const frame = signedIn ? closure(frameKey) : [];
       const keys = new Set([...entry, ...frame, ...closure(key)]);
       const files = [...keys].map((k) => manifest[k].file).filter((f) => f.endsWith('.js'));
       // A language catalog loaded on demand (one chunk per language, the screen areas' messages in it):
       // every route loads one, the largest counts.
-      const bytes = files.reduce((sum, f) => sum + sizeOf(f), 0) + catalog;
+      const bytes = files.reduce((sum, f) => sum + sizeOf(f), 0) + (signedIn ? fullCatalog : catalog);
       return { route: name, files: files.length, bytes };
     });
   routes.sort((a, b) => b.bytes - a.bytes);

@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { buildWeb, WEB_APP } from '../../../scripts/build-web.js';
 import { buildTestApp, type TestApp } from '../../../services/accounting/test/helpers.js';
-import { sr } from '../src/i18n/sr.js';
+import { srFull as sr } from '../src/i18n/full/sr.js';
 
 /**
  * Shared set-up of the browser test files: the built app served by the real accounting service

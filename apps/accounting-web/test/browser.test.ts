@@ -7,7 +7,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWeb, WEB_APP } from '../../../scripts/build-web.js';
 import { buildTestApp, type TestApp } from '../../../services/accounting/test/helpers.js';
-import { sr } from '../src/i18n/sr.js';
+import { srFull as sr } from '../src/i18n/full/sr.js';
 
 /**
  * The web app in Debian's Chromium against the real accounting service (PGlite): one end-to-end test

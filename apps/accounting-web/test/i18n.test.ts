@@ -1,10 +1,10 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bs } from '../src/i18n/bs.js';
-import { en } from '../src/i18n/en.js';
-import { hr } from '../src/i18n/hr.js';
-import { sr } from '../src/i18n/sr.js';
+import { bsFull } from '../src/i18n/full/bs.js';
+import { enFull } from '../src/i18n/full/en.js';
+import { hrFull } from '../src/i18n/full/hr.js';
+import { srFull } from '../src/i18n/full/sr.js';
 
 const SRC = join(import.meta.dirname, '..', 'src');
 /** Words that read the same in every language (product names, abbreviations). */
@@ -31,8 +31,8 @@ const ownSource = (lang: string) => readFileSync(join(SRC, 'i18n', `${lang}.ts`)
 for (const lang of Object.keys(seen))
   for (const [k, file] of seen[lang])
     if (ownSource(lang).includes(`'${k}':`)) collisions.push(`${file} and ${lang}.ts: ${k}`);
-const catalogs = { sr, bs, hr } as Record<string, Record<string, string>>;
-const all = en as Record<string, string>;
+const catalogs = { sr: srFull, bs: bsFull, hr: hrFull } as Record<string, Record<string, string>>;
+const all = enFull as Record<string, string>;
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })

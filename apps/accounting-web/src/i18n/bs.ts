@@ -1,10 +1,8 @@
-import { booksBs } from './areas/books.bs.js';
-import { moneyBs } from './areas/money.bs.js';
-import type { MessageKey } from './en.js';
+import type { BaseKey } from './en.js';
 import { sr } from './sr.js';
 
 /** Bosnian (Latin): the Serbian catalog with the ijekavian and Bosnian wording where they differ. */
-export const bs: Record<MessageKey, string> = {
+export const bs: Record<BaseKey, string> = {
   ...sr,
   'app.edit': 'Izmijeni',
   'app.next': 'Sljedeća',
@@ -29,6 +27,4 @@ export const bs: Record<MessageKey, string> = {
   'invoices.publicLinkHelp': 'Kupac dobija javni link u e-poruci s fakturom.',
   'status.overdue': 'Dospjela',
   'app.invalidField': 'Vrijednost nije ispravna.',
-  ...booksBs,
-  ...moneyBs,
 };

@@ -1,5 +1,5 @@
-import { booksEn } from './areas/books.en.js';
-import { moneyEn } from './areas/money.en.js';
+import type { booksEn } from './areas/books.en.js';
+import type { moneyEn } from './areas/money.en.js';
 /** The English catalog: every key the app shows. The other catalogs must have each of them (test/i18n.test.ts). */
 export const en = {
   'app.name': 'Ledgerline',
@@ -140,8 +140,9 @@ export const en = {
   'role.admin': 'Administrator',
   'role.accountant': 'Accountant',
   'role.viewer': 'Viewer',
-  ...booksEn,
-  ...moneyEn,
 } as const;
 
-export type MessageKey = keyof typeof en;
+/** The keys of the base catalogs: what the signed-out pages (sign-in, register, invitation) show. */
+export type BaseKey = keyof typeof en;
+/** Every key: the base catalogs' and the screen areas' (./areas/, loaded with the signed-in frame, full/). */
+export type MessageKey = BaseKey | keyof typeof booksEn | keyof typeof moneyEn;

@@ -1,10 +1,8 @@
-import { booksHr } from './areas/books.hr.js';
-import { moneyHr } from './areas/money.hr.js';
 import { bs } from './bs.js';
-import type { MessageKey } from './en.js';
+import type { BaseKey } from './en.js';
 
 /** Croatian: the ijekavian catalog with the Croatian terms (račun, kupac, OIB, tjedan...). */
-export const hr: Record<MessageKey, string> = {
+export const hr: Record<BaseKey, string> = {
   ...bs,
   'app.error': 'Došlo je do pogreške.',
   'app.retry': 'Pokušaj ponovno',
@@ -73,6 +71,4 @@ export const hr: Record<MessageKey, string> = {
   'role.accountant': 'Računovođa',
   'role.viewer': 'Promatrač',
   'app.invalidField': 'Vrijednost nije ispravna.',
-  ...booksHr,
-  ...moneyHr,
 };

@@ -4,11 +4,12 @@ import type { MessageKey } from './en.js';
 
 export type { MessageKey };
 
-type Catalog = Record<MessageKey, string>;
+type Catalog = Partial<Record<MessageKey, string>>;
 
 /**
- * One chunk per language, loaded when first shown: the sign-in page carries one catalog, not four
- * (its JavaScript budget, bench/web-bundle.ts), and the screens' area catalogs (areas/) ride along.
+ * One chunk per language, loaded when first shown: the sign-in page carries one base catalog, not four
+ * (its JavaScript budget, bench/web-bundle.ts). The screen areas' messages (areas/) come with the
+ * signed-in frame, which asks for the full catalog of the language (full/<lang>.ts: base and areas).
  */
 const LOADERS: Record<AppLocale, () => Promise<Catalog>> = {
   en: () => import('./en.js').then((m) => m.en),
@@ -16,15 +17,22 @@ const LOADERS: Record<AppLocale, () => Promise<Catalog>> = {
   bs: () => import('./bs.js').then((m) => m.bs),
   hr: () => import('./hr.js').then((m) => m.hr),
 };
-const CATALOGS: Partial<Record<AppLocale, Catalog>> = {};
-const pending: Partial<Record<AppLocale, Promise<Catalog>>> = {};
+const FULL_LOADERS: Record<AppLocale, () => Promise<Catalog>> = {
+  en: () => import('./full/en.js').then((m) => m.enFull),
+  sr: () => import('./full/sr.js').then((m) => m.srFull),
+  bs: () => import('./full/bs.js').then((m) => m.bsFull),
+  hr: () => import('./full/hr.js').then((m) => m.hrFull),
+};
+const pending = new Map<string, Promise<Catalog>>();
 
-export function loadCatalog(locale: AppLocale): Promise<Catalog> {
-  pending[locale] ??= LOADERS[locale]().then((c) => {
-    CATALOGS[locale] = c;
-    return c;
-  });
-  return pending[locale];
+export function loadCatalog(locale: AppLocale, full = false): Promise<Catalog> {
+  const key = `${locale}${full ? ':full' : ''}`;
+  let p = pending.get(key);
+  if (!p) {
+    p = (full ? FULL_LOADERS : LOADERS)[locale]();
+    pending.set(key, p);
+  }
+  return p;
 }
 export const LOCALES: readonly AppLocale[] = ['sr', 'bs', 'hr', 'en'];
 export const LOCALE_NAMES: Record<AppLocale, string> = { sr: 'Srpski', bs: 'Bosanski', hr: 'Hrvatski', en: 'English' };
@@ -40,6 +48,9 @@ interface I18n {
   setLocale(locale: AppLocale): void;
   /** The organization's language, followed unless the user picked another. */
   followOrganization(language: string | undefined): void;
+  /** The signed-in frame's call: load the screen areas' messages too (areasReady once they are shown). */
+  requireAreas(): void;
+  areasReady: boolean;
   t: Translate;
 }
 
@@ -68,16 +79,16 @@ export function I18nProvider({ children }: { children: ReactNode }) {
   const [orgLocale, setOrgLocale] = useState<AppLocale>('sr');
   const locale = chosen ?? orgLocale;
   // The catalog on screen: the previous language's stays until the chosen one has arrived.
-  const [shown, setShown] = useState<{ locale: AppLocale; catalog: Catalog } | null>(() =>
-    CATALOGS[locale] ? { locale, catalog: CATALOGS[locale] } : null,
-  );
+  const [full, setFull] = useState(false);
+  const [shown, setShown] = useState<{ locale: AppLocale; catalog: Catalog; full: boolean } | null>(null);
   useEffect(() => {
     let live = true;
-    loadCatalog(locale).then((catalog) => live && setShown({ locale, catalog }));
+    loadCatalog(locale, full).then((catalog) => live && setShown({ locale, catalog, full }));
     return () => {
       live = false;
     };
-  }, [locale]);
+  }, [locale, full]);
+  const requireAreas = useCallback(() => setFull(true), []);
   const setLocale = useCallback((l: AppLocale) => {
     setChosen(l);
     try {
@@ -97,9 +108,11 @@ export function I18nProvider({ children }: { children: ReactNode }) {
         chosen,
         setLocale,
         followOrganization,
+        requireAreas,
+        areasReady: shown.full,
         t: (k, p) => translate(shown.catalog, k, p),
       },
-    [shown, chosen, setLocale, followOrganization],
+    [shown, chosen, setLocale, followOrganization, requireAreas],
   );
   if (!value) return null;
   document.documentElement.lang = value.locale === 'sr' ? 'sr-Latn' : value.locale;

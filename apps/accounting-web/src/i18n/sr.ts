@@ -1,9 +1,7 @@
-import { booksSr } from './areas/books.sr.js';
-import { moneySr } from './areas/money.sr.js';
-import type { MessageKey } from './en.js';
+import type { BaseKey } from './en.js';
 
 /** Serbian, Latin script. */
-export const sr: Record<MessageKey, string> = {
+export const sr: Record<BaseKey, string> = {
   'app.name': 'Ledgerline',
   'app.loading': 'Učitavanje…',
   'app.error': 'Došlo je do greške.',
@@ -142,6 +140,4 @@ export const sr: Record<MessageKey, string> = {
   'role.admin': 'Administrator',
   'role.accountant': 'Knjigovođa',
   'role.viewer': 'Posmatrač',
-  ...booksSr,
-  ...moneySr,
 };

@@ -1,6 +1,6 @@
-import { AppShell, Burger, Button, Group, NavLink, Text } from '@mantine/core';
+import { AppShell, Burger, Button, Center, Group, Loader, NavLink, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useAuth } from '../auth.js';
 import { useI18n } from '../i18n/index.js';
@@ -19,7 +19,9 @@ const NAV = [
 
 export function Layout({ children }: { children: ReactNode }) {
   const [opened, { toggle, close }] = useDisclosure();
-  const { t } = useI18n();
+  const { t, requireAreas, areasReady } = useI18n();
+  // The screens' messages come with the signed-in frame, not with the sign-in page (docs/web-app.md WA6).
+  useEffect(requireAreas, [requireAreas]);
   const { me, signOut } = useAuth();
   const location = useLocation();
   const navigate = useNavigate();
@@ -72,7 +74,15 @@ export function Layout({ children }: { children: ReactNode }) {
           {me ? `${me.fullName} · ${t(`role.${me.role}`)}` : null}
         </Text>
       </AppShell.Navbar>
-      <AppShell.Main id="main">{children}</AppShell.Main>
+      <AppShell.Main id="main">
+        {areasReady ? (
+          children
+        ) : (
+          <Center py="xl">
+            <Loader aria-label={t('app.loading')} />
+          </Center>
+        )}
+      </AppShell.Main>
     </AppShell>
   );
 }
