@@ -191,7 +191,7 @@ describe.skipIf(missing)('accounting web app in Chromium', () => {
       await page.getByRole('link', { name: sr['nav.settings'] }).first().click();
       await page.getByLabel(sr['contacts.city']).fill('Beograd');
       await page.getByLabel(sr['contacts.address']).fill('Knez Mihailova 1');
-      await page.getByRole('button', { name: sr['app.save'] }).click();
+      await page.getByRole('button', { name: sr['app.save'], exact: true }).click();
       await page.getByText(sr['settings.saved']).waitFor();
       await screen(page, 'settings');
 
