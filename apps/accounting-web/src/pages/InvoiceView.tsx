@@ -160,7 +160,7 @@ export default function InvoiceView() {
       {missingData ? (
         <Alert color="orange" role="status" data-testid="einvoice-hint">
           <Text size="sm">{t('books.einvoice.missing')}</Text>
-          <Anchor component={Link} to="/settings" size="sm" fw={700}>
+          <Anchor component={Link} to="/settings" size="sm" fw={700} c="inherit" underline="always">
             {t('books.einvoice.fix')}
           </Anchor>
         </Alert>

@@ -42,15 +42,18 @@ export default function SettingsHub() {
             </Tabs.Tab>
           ))}
         </Tabs.List>
+        {/* One panel, the current tab's: each tab's aria-controls names a panel that exists (axe). */}
+        <Tabs.Panel value={current} pt="md">
+          <Suspense fallback={<Loading />}>
+            {current === 'organization' ? <Organization /> : null}
+            {current === 'users' ? <Users /> : null}
+            {current === 'tax-rates' ? <TaxRates /> : null}
+            {current === 'currencies' ? <Currencies /> : null}
+            {current === 'security' ? <Security /> : null}
+            {current === 'audit' ? <AuditLog /> : null}
+          </Suspense>
+        </Tabs.Panel>
       </Tabs>
-      <Suspense fallback={<Loading />}>
-        {current === 'organization' ? <Organization /> : null}
-        {current === 'users' ? <Users /> : null}
-        {current === 'tax-rates' ? <TaxRates /> : null}
-        {current === 'currencies' ? <Currencies /> : null}
-        {current === 'security' ? <Security /> : null}
-        {current === 'audit' ? <AuditLog /> : null}
-      </Suspense>
     </Stack>
   );
 }
