@@ -1,7 +1,6 @@
 import { Alert, Anchor, Button, Card, Checkbox, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useNavigate } from 'react-router';
 import { ApiError, api, fetchBlob, unwrap } from '../api/client.js';
 import { useAuth } from '../auth.js';
 import { type MessageKey, useI18n } from '../i18n/index.js';
@@ -112,17 +111,12 @@ export default function Privacy() {
 /** Erasure: a clear warning, the word typed to confirm, and a fresh eID sign-in when the last is old. */
 function Erase() {
   const { t } = useI18n();
-  const { signIn, signOut } = useAuth();
-  const queryClient = useQueryClient();
-  const navigate = useNavigate();
+  const { signIn } = useAuth();
   const [word, setWord] = useState('');
   const erase = useMutation({
     mutationFn: async () => unwrap(await api.DELETE('/api/user/account')),
-    onSuccess: async () => {
-      await signOut();
-      queryClient.clear();
-      navigate('/?erased=1', { replace: true });
-    },
+    // The service has cleared the cookie: a fresh page load shows the sign-in page with the news.
+    onSuccess: () => location.assign('/?erased=1'),
   });
   const needsReauth = erase.error instanceof ApiError && erase.error.code === 'reauthentication_required';
   const confirmWord = t('privacy.eraseWord');

@@ -166,8 +166,8 @@ export default function Recipients() {
                       </Button>
                       <Button
                         size="xs"
-                        variant="subtle"
-                        color="red.9"
+                        variant="default"
+                        c="red.9"
                         onClick={() =>
                           window.confirm(t('recipients.confirmRemove', { name: r.name })) && remove.mutate(r.id)
                         }
