@@ -238,6 +238,11 @@ describe.skipIf(missing)('remittance web app in Chromium', () => {
       // GDPR: export, then erase.
       await c.page.goto('/privacy');
       await c.page.getByRole('heading', { name: nb['privacy.consents'] }).waitFor();
+      await c.page.getByLabel(nb['consentType.marketing']).check();
+      await c.page
+        .getByText(/^Gitt /)
+        .first()
+        .waitFor();
       await screen(c.page, 'privacy');
       const download = c.page.waitForEvent('download');
       await c.page.getByRole('button', { name: nb['privacy.download'] }).click();

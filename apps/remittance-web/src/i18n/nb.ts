@@ -76,7 +76,7 @@ export const nb: Record<MessageKey, string> = {
   'dashboard.rates': 'Dagens kurser',
 
   'rates.currency': 'Valuta',
-  'rates.perNok': 'For 1 NOK',
+  'rates.perNok': 'Per 1 NOK',
   'rates.updated': 'Kursene ble oppdatert {when}',
   'rates.stale': 'Kursene er mer enn ett døgn gamle.',
 
