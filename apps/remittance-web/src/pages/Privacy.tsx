@@ -20,6 +20,7 @@ export default function Privacy() {
   const setConsent = useMutation({
     mutationFn: async (v: { consentType: (typeof CONSENTS)[number]; granted: boolean }) =>
       unwrap(await api.POST('/api/consents', { body: v })),
+    // Pending until the list is read again, so the box shows the new state throughout.
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['gdpr-consents'] }),
   });
   const exportData = useMutation({
@@ -58,7 +59,11 @@ export default function Privacy() {
                     <div key={type}>
                       <Checkbox
                         label={t(`consentType.${type}` as MessageKey)}
-                        checked={c?.granted ?? false}
+                        checked={
+                          setConsent.isPending && setConsent.variables?.consentType === type
+                            ? setConsent.variables.granted
+                            : (c?.granted ?? false)
+                        }
                         onChange={(e) => setConsent.mutate({ consentType: type, granted: e.currentTarget.checked })}
                       />
                       <Text size="xs" c="dimmed" ms={32}>
