@@ -142,7 +142,8 @@ export default function Recipients() {
                     <div style={{ minWidth: 0 }}>
                       <Text fw={600}>{r.name}</Text>
                       <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                        {t(`country.${r.country}` as MessageKey)} · {r.currency} · {r.bankAccount}
+                        {t(`country.${r.country}` as MessageKey)} · {r.currency} ·{' '}
+                        {r.bankAccount.replace(/^\*+/, '•••• ')}
                       </Text>
                     </div>
                     <Group gap={4} wrap="nowrap">
