@@ -23,3 +23,9 @@ describe('amounts', () => {
     expect(money(0.005, 'EUR', 'bs')).toBe('0,01 EUR');
   });
 });
+
+describe('amounts in Urdu (right to left)', () => {
+  it('are isolated as one left-to-right unit so the minus sign and the code stay in place', () => {
+    expect(money(-1000, 'NOK', 'ur')).toBe('\u2066-1,000.00 NOK\u2069');
+  });
+});

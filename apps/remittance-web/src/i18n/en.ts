@@ -85,6 +85,9 @@ export const en = {
   'banks.lead':
     'You give your bank consent to show your balance and start payments you confirm. The consent lasts 90 days.',
   'banks.link': 'Link a bank',
+  'banks.linked': 'Your bank is linked.',
+  'banks.denied': 'You refused the consent at the bank, so nothing was linked.',
+  'banks.failed': 'The bank could not complete the consent. Nothing was linked; try again.',
   'banks.none': 'No bank linked yet.',
   'banks.primary': 'Primary',
   'banks.readAgo': 'Balance read {when}',

@@ -76,7 +76,7 @@ export const nb: Record<MessageKey, string> = {
   'dashboard.rates': 'Dagens kurser',
 
   'rates.currency': 'Valuta',
-  'rates.perNok': 'For 1 NOK',
+  'rates.perNok': 'Per 1 NOK',
   'rates.updated': 'Kursene ble oppdatert {when}',
   'rates.stale': 'Kursene er mer enn ett døgn gamle.',
 
@@ -84,6 +84,9 @@ export const nb: Record<MessageKey, string> = {
   'banks.lead':
     'Du gir banken samtykke til å vise saldoen og starte betalinger du bekrefter. Samtykket varer i 90 dager.',
   'banks.link': 'Koble til bank',
+  'banks.linked': 'Banken din er koblet til.',
+  'banks.denied': 'Du avslo samtykket hos banken, så ingenting ble koblet til.',
+  'banks.failed': 'Banken kunne ikke fullføre samtykket. Ingenting ble koblet til; prøv igjen.',
   'banks.none': 'Ingen bank er koblet til ennå.',
   'banks.primary': 'Hovedkonto',
   'banks.readAgo': 'Saldo lest {when}',

@@ -1,7 +1,7 @@
 /** The merchant's QR value (R12: `app://pay/<merchantId>`) -> the merchant id, or null. */
 export function merchantIdOf(value: string): string | null {
   const text = value.trim();
-  const m = /^app:\/\/pay\/([A-Za-z0-9-]{8,64})$/.exec(text);
+  const m = /^app:\/\/pay\/([A-Za-z0-9_-]{4,64})$/.exec(text);
   return m ? m[1] : null;
 }
 

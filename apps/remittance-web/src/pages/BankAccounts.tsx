@@ -1,6 +1,7 @@
 import { Alert, Badge, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { api, unwrap } from '../api/client.js';
 import { type MessageKey, useI18n } from '../i18n/index.js';
 import { ago, date, money } from '../ui/format.js';
@@ -21,6 +22,9 @@ export default function BankAccounts() {
     queryFn: async () => unwrap(await api.GET('/api/open-banking/consents')).data,
   });
   const [warning, setWarning] = useState<string | null>(null);
+  // The bank's consent page comes back here (R8) with `error` when the consent was refused or failed.
+  const [params] = useSearchParams();
+  const returned = params.get('consentId') ? (params.get('error') ?? 'linked') : null;
   const refreshAll = () => {
     for (const key of [['bank-accounts'], ['consents-ob']]) queryClient.invalidateQueries({ queryKey: key });
   };
@@ -60,6 +64,15 @@ export default function BankAccounts() {
         </Button>
       </Group>
       <Text size="sm">{t('banks.lead')}</Text>
+      {returned === 'linked' ? (
+        <Alert color="teal" role="status">
+          {t('banks.linked')}
+        </Alert>
+      ) : returned ? (
+        <Alert color="red" role="alert">
+          {t(returned === 'consent_denied' ? 'banks.denied' : 'banks.failed')}
+        </Alert>
+      ) : null}
       {failure ? <ErrorState error={failure} /> : null}
       {warning ? <Alert color="yellow">{warning}</Alert> : null}
       <QueryView query={accounts}>
@@ -139,7 +152,7 @@ export default function BankAccounts() {
                         : ''}
                     </Text>
                     {c.status === 'active' ? (
-                      <Button size="xs" variant="subtle" color="red.9" onClick={() => revoke.mutate(c.id)}>
+                      <Button size="xs" variant="default" c="red.9" onClick={() => revoke.mutate(c.id)}>
                         {t('banks.revoke')}
                       </Button>
                     ) : null}

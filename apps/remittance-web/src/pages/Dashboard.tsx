@@ -10,7 +10,7 @@ import { StatusBadge } from '../ui/StatusBadge.js';
 import { Empty, QueryView } from '../ui/states.js';
 
 const KYC: Record<string, MessageKey> = {
-  verified: 'kyc.verified',
+  approved: 'kyc.verified',
   pending: 'kyc.pending',
   rejected: 'kyc.rejected',
 };

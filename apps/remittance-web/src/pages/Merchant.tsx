@@ -29,8 +29,8 @@ export default function Merchant() {
     queryKey: ['merchant-qr'],
     queryFn: async () => {
       const r = await api.GET('/api/merchants/qr');
-      // Not a merchant yet: the register form.
-      if (r.response.status === 404) return null;
+      // Not a merchant yet (403 "merchant role required"): the register form.
+      if (r.response.status === 403 || r.response.status === 404) return null;
       return unwrap(r).data;
     },
   });

@@ -1,7 +1,6 @@
 import { Alert, Anchor, Button, Card, Checkbox, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useNavigate } from 'react-router';
 import { ApiError, api, fetchBlob, unwrap } from '../api/client.js';
 import { useAuth } from '../auth.js';
 import { type MessageKey, useI18n } from '../i18n/index.js';
@@ -21,6 +20,7 @@ export default function Privacy() {
   const setConsent = useMutation({
     mutationFn: async (v: { consentType: (typeof CONSENTS)[number]; granted: boolean }) =>
       unwrap(await api.POST('/api/consents', { body: v })),
+    // Pending until the list is read again, so the box shows the new state throughout.
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['gdpr-consents'] }),
   });
   const exportData = useMutation({
@@ -59,7 +59,11 @@ export default function Privacy() {
                     <div key={type}>
                       <Checkbox
                         label={t(`consentType.${type}` as MessageKey)}
-                        checked={c?.granted ?? false}
+                        checked={
+                          setConsent.isPending && setConsent.variables?.consentType === type
+                            ? setConsent.variables.granted
+                            : (c?.granted ?? false)
+                        }
                         onChange={(e) => setConsent.mutate({ consentType: type, granted: e.currentTarget.checked })}
                       />
                       <Text size="xs" c="dimmed" ms={32}>
@@ -112,17 +116,12 @@ export default function Privacy() {
 /** Erasure: a clear warning, the word typed to confirm, and a fresh eID sign-in when the last is old. */
 function Erase() {
   const { t } = useI18n();
-  const { signIn, signOut } = useAuth();
-  const queryClient = useQueryClient();
-  const navigate = useNavigate();
+  const { signIn } = useAuth();
   const [word, setWord] = useState('');
   const erase = useMutation({
     mutationFn: async () => unwrap(await api.DELETE('/api/user/account')),
-    onSuccess: async () => {
-      await signOut();
-      queryClient.clear();
-      navigate('/?erased=1', { replace: true });
-    },
+    // The service has cleared the cookie: a fresh page load shows the sign-in page with the news.
+    onSuccess: () => location.assign('/?erased=1'),
   });
   const needsReauth = erase.error instanceof ApiError && erase.error.code === 'reauthentication_required';
   const confirmWord = t('privacy.eraseWord');

@@ -142,7 +142,8 @@ export default function Recipients() {
                     <div style={{ minWidth: 0 }}>
                       <Text fw={600}>{r.name}</Text>
                       <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                        {t(`country.${r.country}` as MessageKey)} · {r.currency} · {r.bankAccount}
+                        {t(`country.${r.country}` as MessageKey)} · {r.currency} ·{' '}
+                        {r.bankAccount.replace(/^\*+/, '•••• ')}
                       </Text>
                     </div>
                     <Group gap={4} wrap="nowrap">
@@ -166,8 +167,8 @@ export default function Recipients() {
                       </Button>
                       <Button
                         size="xs"
-                        variant="subtle"
-                        color="red.9"
+                        variant="default"
+                        c="red.9"
                         onClick={() =>
                           window.confirm(t('recipients.confirmRemove', { name: r.name })) && remove.mutate(r.id)
                         }

@@ -52,7 +52,7 @@ export default function Settings() {
         <Text size="sm">
           {t('settings.identity', { name: `${me.firstName} ${me.lastName}` })}{' '}
           {t(
-            me.kycStatus === 'verified' ? 'kyc.verified' : me.kycStatus === 'rejected' ? 'kyc.rejected' : 'kyc.pending',
+            me.kycStatus === 'approved' ? 'kyc.verified' : me.kycStatus === 'rejected' ? 'kyc.rejected' : 'kyc.pending',
           )}
         </Text>
       ) : null}

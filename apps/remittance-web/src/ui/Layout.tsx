@@ -52,6 +52,11 @@ function Frame({ children }: { children: ReactNode }) {
     queryKey: ['notifications'],
     queryFn: async () => (await api.GET('/api/notifications')).data?.data ?? [],
   });
+  const leave = async () => {
+    await signOut();
+    queryClient.clear();
+    navigate('/');
+  };
   const unreadCount = unread.data?.filter((n) => !n.read).length ?? 0;
   const nav = useCardsEnabled()
     ? [...NAV.slice(0, 6), { to: '/cards', key: 'nav.cards' as const }, ...NAV.slice(6)]
@@ -66,21 +71,13 @@ function Frame({ children }: { children: ReactNode }) {
         <Group h="100%" px="sm" justify="space-between" wrap="nowrap">
           <Group gap="xs" wrap="nowrap">
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={t('app.menu')} />
-            <Text fw={700} component={Link} to="/dashboard">
+            <Text fw={700} component={Link} to="/dashboard" style={{ whiteSpace: 'nowrap' }}>
               {t('app.name')}
             </Text>
           </Group>
           <Group gap="xs" wrap="nowrap">
             <LanguageSwitch />
-            <Button
-              size="xs"
-              variant="default"
-              onClick={async () => {
-                await signOut();
-                queryClient.clear();
-                navigate('/');
-              }}
-            >
+            <Button size="xs" variant="default" onClick={leave} visibleFrom="sm">
               {t('nav.signOut')}
             </Button>
           </Group>
@@ -109,6 +106,10 @@ function Frame({ children }: { children: ReactNode }) {
         <Text size="xs" c="dimmed" mt="auto" p="xs">
           {me ? `${me.firstName} ${me.lastName}` : null}
         </Text>
+        {/* On a phone the header has no room for it: sign out sits at the end of the menu. */}
+        <Button size="xs" variant="default" onClick={leave} hiddenFrom="sm" m="xs">
+          {t('nav.signOut')}
+        </Button>
       </AppShell.Navbar>
       <AppShell.Main id="main">{children}</AppShell.Main>
     </AppShell>

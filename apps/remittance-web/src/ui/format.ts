@@ -14,8 +14,13 @@ const SEPARATORS: Record<Locale, Separators> = {
 /** An amount as the language writes it: `1 234,50 kr` in nb (NOK), `1 234,50 RSD`, `1,234.50 NOK` in en. */
 export function money(value: number | string, currency: string, locale: Locale): string {
   const figure = formatDecimal(typeof value === 'number' ? value.toFixed(2) : value, SEPARATORS[locale]);
-  return currency === 'NOK' && locale === 'nb' ? `${figure} kr` : `${figure} ${currency}`;
+  const text = currency === 'NOK' && locale === 'nb' ? `${figure} kr` : `${figure} ${currency}`;
+  // In right-to-left text an amount stays one left-to-right unit (the minus sign before the digits,
+  // the code after): a Unicode isolate, as <bdi> would do, that survives in attributes and titles.
+  return RTL_LOCALES.has(locale) ? `\u2066${text}\u2069` : text;
 }
+
+const RTL_LOCALES: ReadonlySet<Locale> = new Set(['ur']);
 
 /** An exchange rate (up to 6 decimals, trailing zeros kept to 4). */
 export function rate(value: number, locale: Locale): string {

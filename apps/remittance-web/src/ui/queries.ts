@@ -14,7 +14,7 @@ export const useNotifications = () =>
 export const useRecipients = () =>
   useQuery({
     queryKey: ['recipients'],
-    queryFn: async () => unwrap(await api.GET('/api/recipients', { params: { query: { limit: 100 } } })).data,
+    queryFn: async () => unwrap(await api.GET('/api/recipients', { params: { query: { limit: 50 } } })).data,
   });
 
 /** After a payment: balances, history and notifications change. */
