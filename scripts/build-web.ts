@@ -38,18 +38,20 @@ export function sourceHash(root = ROOT): string {
   return hash.digest('hex');
 }
 
+/** Whether dist/ was built from the current sources (a few milliseconds: hashes the inputs). */
+export function webBuildIsFresh(root = ROOT, hash = sourceHash(root)): boolean {
+  const dist = join(root, 'apps', 'accounting-web', 'dist');
+  const stamp = join(dist, STAMP);
+  return existsSync(join(dist, 'index.html')) && existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === hash;
+}
+
 /** Builds when the sources differ from those of the last build; returns whether it built. */
 export async function buildWeb(root = ROOT, opts: { force?: boolean } = {}): Promise<boolean> {
   const app = join(root, 'apps', 'accounting-web');
   const dist = join(app, 'dist');
   const stamp = join(dist, STAMP);
   const hash = sourceHash(root);
-  const fresh =
-    !opts.force &&
-    existsSync(join(dist, 'index.html')) &&
-    existsSync(stamp) &&
-    readFileSync(stamp, 'utf8').trim() === hash;
-  if (fresh) return false;
+  if (!opts.force && webBuildIsFresh(root, hash)) return false;
   const { build } = await import('vite');
   // Vite's build sets process.env.NODE_ENV to 'production' when it is unset, and `npm start` starts
   // the services from this process after building: they would inherit it and start in production
