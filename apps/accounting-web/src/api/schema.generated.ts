@@ -1971,7 +1971,7 @@ export interface paths {
                     page?: string;
                     /** @description integer 1-100, default 20 */
                     perPage?: string;
-                    sort?: string;
+                    sort?: "createdAt";
                     order?: "asc" | "desc";
                     tableName?: string;
                     action?: "INSERT" | "UPDATE" | "DELETE";
@@ -2405,7 +2405,7 @@ export interface paths {
                     page?: string;
                     /** @description integer 1-100, default 20 */
                     perPage?: string;
-                    sort?: string;
+                    sort?: "name" | "createdAt" | "updatedAt";
                     order?: "asc" | "desc";
                     type?: "customer" | "vendor" | "both";
                     /** @description default true: deleted contacts are hidden */
@@ -3544,7 +3544,7 @@ export interface paths {
                     page?: string;
                     /** @description integer 1-100, default 20 */
                     perPage?: string;
-                    sort?: string;
+                    sort?: "transactionDate" | "createdAt" | "amount" | "baseAmount";
                     order?: "asc" | "desc";
                     fromDate?: string;
                     toDate?: string;
@@ -4272,7 +4272,7 @@ export interface paths {
                     page?: string;
                     /** @description integer 1-100, default 20 */
                     perPage?: string;
-                    sort?: string;
+                    sort?: "invoiceDate" | "dueDate" | "invoiceNumber" | "totalAmount" | "createdAt" | "status";
                     order?: "asc" | "desc";
                     status?: "draft" | "sent" | "viewed" | "paid" | "overdue" | "cancelled";
                     customerId?: string;
@@ -5943,7 +5943,7 @@ export interface paths {
                     page?: string;
                     /** @description integer 1-100, default 20 */
                     perPage?: string;
-                    sort?: string;
+                    sort?: "createdAt";
                     order?: "asc" | "desc";
                 };
                 header?: never;
@@ -6058,7 +6058,7 @@ export interface paths {
                     page?: string;
                     /** @description integer 1-100, default 20 */
                     perPage?: string;
-                    sort?: string;
+                    sort?: "expenseDate" | "expenseNumber" | "amount" | "category" | "status" | "createdAt";
                     order?: "asc" | "desc";
                     status?: "pending" | "approved" | "paid" | "rejected";
                     category?: string;
@@ -7678,7 +7678,7 @@ export interface paths {
                     page?: string;
                     /** @description integer 1-100, default 20 */
                     perPage?: string;
-                    sort?: string;
+                    sort?: "transactionDate" | "amount" | "createdAt";
                     order?: "asc" | "desc";
                     fromDate?: string;
                     toDate?: string;
