@@ -42,6 +42,17 @@ export function sourceHash(root = ROOT, name: WebAppName = 'accounting-web'): st
   return hash.digest('hex');
 }
 
+/** Whether an app's dist/ was built from its current sources (a few milliseconds: hashes the inputs). */
+export function webBuildIsFresh(
+  root = ROOT,
+  name: WebAppName = 'accounting-web',
+  hash = sourceHash(root, name),
+): boolean {
+  const dist = join(root, 'apps', name, 'dist');
+  const stamp = join(dist, STAMP);
+  return existsSync(join(dist, 'index.html')) && existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === hash;
+}
+
 /** Builds when the sources differ from those of the last build; returns whether it built. */
 export async function buildWeb(root = ROOT, opts: { force?: boolean; app?: WebAppName } = {}): Promise<boolean> {
   const name = opts.app ?? 'accounting-web';
@@ -49,12 +60,7 @@ export async function buildWeb(root = ROOT, opts: { force?: boolean; app?: WebAp
   const dist = join(app, 'dist');
   const stamp = join(dist, STAMP);
   const hash = sourceHash(root, name);
-  const fresh =
-    !opts.force &&
-    existsSync(join(dist, 'index.html')) &&
-    existsSync(stamp) &&
-    readFileSync(stamp, 'utf8').trim() === hash;
-  if (fresh) return false;
+  if (!opts.force && webBuildIsFresh(root, name, hash)) return false;
   const { build } = await import('vite');
   // Vite's build sets process.env.NODE_ENV to 'production' when it is unset, and `npm start` starts
   // the services from this process after building: they would inherit it and start in production

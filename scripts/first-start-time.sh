@@ -3,7 +3,8 @@
 # Run in a clone after `npm ci`; each run deletes what a fresh clone does not have (data/, the
 # service bundles and the web app's build) and starts with NODE_ENV unset, as a newcomer does.
 #   scripts/first-start-time.sh [runs=3] [accounting port=3600]
-# Prints one line per run and the median, in seconds.
+# Prints one line per run (both /health answering, then / serving the web app) and the median of the
+# first, in seconds.
 set -u
 runs=${1:-3}
 port=${2:-3600}
@@ -26,12 +27,23 @@ for i in $(seq 1 "$runs"); do
     sleep 0.1
   done
   end=$(date +%s.%N)
+  # Then the web app at / (built while the services start, so it may come later).
+  web=""
+  if [ "$ok" = 1 ]; then
+    for _ in $(seq 1 1500); do
+      if curl -sf -o /dev/null -H 'accept: text/html' "http://127.0.0.1:$port/"; then
+        web=$(echo "$(date +%s.%N) - $start" | bc)
+        break
+      fi
+      sleep 0.1
+    done
+  fi
   kill -TERM "$pid" 2>/dev/null
   wait "$pid" 2>/dev/null
   if [ "$ok" = 1 ]; then
     t=$(echo "$end - $start" | bc)
     times+=("$t")
-    printf 'run %d: %.1f s (load average %s)\n' "$i" "$t" "$(cut -d' ' -f1 /proc/loadavg)"
+    printf 'run %d: both listening after %.1f s, web app at / after %.1f s (load average %s)\n' "$i" "$t" "${web:-0}" "$(cut -d' ' -f1 /proc/loadavg)"
   else
     echo "run $i: did not answer; output:" && cat "$log"
   fi

@@ -5,7 +5,7 @@ import { databaseUrl } from '../packages/shared/src/config.js';
 import { isNewEmbeddedDatabase, pgliteTemplatePath } from '../packages/shared/src/db/pglite-template.js';
 import type { StartupReport } from '../packages/shared/src/startup.js';
 import { buildAll, ROOT } from './build.js';
-import { buildWeb, WEB_APP, WEB_APPS } from './build-web.js';
+import { WEB_APP, WEB_APPS, webBuildIsFresh } from './build-web.js';
 import { SERVICE_NODE_FLAGS } from './node-flags.js';
 
 /**
@@ -42,37 +42,44 @@ const newDatabases = services.filter((name) =>
 );
 const template = pgliteTemplatePath(dataDir);
 const preparing = newDatabases.length > 0 && !existsSync(template) ? prepareCluster(template) : Promise.resolve();
-// The services' environment, taken before the web build: Vite's build sets NODE_ENV=production in
-// this process while it runs (build-web.ts puts it back after), and the services start meanwhile.
-const serviceEnv = { ...process.env };
 let webBuilt = true;
+let webBuild: ChildProcess | undefined;
 if (!fromSource) {
   say(`building ${services.join(' and ')} (esbuild) ...`);
   await buildAll();
   say(`built in ${seconds()}`);
-  // The web apps' Vite builds were the longest step of a first start (30-60 s on a loaded machine) and
-  // the services do not need them to start: they run while the services create their databases and
-  // migrate, one after the other; each service answers / from its build once it is there (404 until then).
   buildWebAlongside(services as (keyof typeof WEB_APPS)[]);
 }
 await preparing;
 
+/**
+ * The web apps' Vite builds were the longest step of a first start (30-60 s on a loaded machine) and
+ * the services do not need them to start: when their sources changed they run, one after the other,
+ * in a child process (scripts/build-web.ts) while the services create their databases and migrate (in
+ * this process, their synchronous work held up this event loop and so the start of the services), and
+ * each service answers / from its build once it is there (404 until then). A child also keeps Vite's
+ * NODE_ENV=production out of the environment the services inherit.
+ */
 function buildWebAlongside(names: (keyof typeof WEB_APPS)[]): void {
+  if (names.every((name) => webBuildIsFresh(ROOT, WEB_APPS[name]))) return;
   webBuilt = false;
-  const buildOne = async (name: keyof typeof WEB_APPS) => {
-    say(`building the ${name} web app when its sources changed, while the services start ...`);
-    try {
-      if (await buildWeb(undefined, { app: WEB_APPS[name] }))
-        say(`built the ${name} web app (${seconds()}); the ${name} service now serves it at /`);
-    } catch (err) {
-      say(`could not build the ${name} web app (${String(err)}); the API works, / answers 404`);
-    }
-  };
-  names
-    .reduce((previous, name) => previous.then(() => buildOne(name)), Promise.resolve())
-    .finally(() => {
-      webBuilt = true;
-    });
+  say('building the web apps (Vite) while the services start ...');
+  webBuild = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'build-web.ts')], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  // Stopped with the services; never left running after this process.
+  process.on('exit', () => webBuild?.kill('SIGTERM'));
+  webBuild.on('exit', (code, signal) => {
+    webBuild = undefined;
+    webBuilt = true;
+    if (signal) return;
+    say(
+      code === 0
+        ? `built the web apps (${seconds()}); each service serves its own at /`
+        : `could not build the web apps (exit ${code}); the APIs work, / answers 404`,
+    );
+  });
 }
 
 /**
@@ -113,7 +120,7 @@ for (const name of services) {
     cwd: ROOT,
     // The fourth channel carries the service's start-up reports (packages/shared/src/startup.ts).
     stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
-    env: serviceEnv,
+    env: process.env,
   });
   child.on('message', (m: StartupReport) => {
     say(`${m.service}: ${m.text}`);
@@ -141,7 +148,7 @@ if (services.includes('accounting') && fromSource) {
   const vite = spawn(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js')], {
     cwd: WEB_APP,
     stdio: 'inherit',
-    env: serviceEnv,
+    env: process.env,
   });
   children.set('web', vite);
   vite.on('exit', () => {
@@ -152,6 +159,7 @@ if (services.includes('accounting') && fromSource) {
 
 function stop(signal: NodeJS.Signals) {
   stopping = true;
+  webBuild?.kill(signal);
   for (const child of children.values()) child.kill(signal);
 }
 

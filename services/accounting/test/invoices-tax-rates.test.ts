@@ -254,7 +254,7 @@ describe('rates compared as numbers', () => {
     expect(range.statusCode).toBe(422);
     expect(range.json().error).toMatchObject({
       code: 'SVC-3008',
-      details: { 'items[0].taxRate': ['must be between 0 and 100'] },
+      details: { 'items[0].taxRate': ['mora biti između 0 i 100'] },
     });
   });
 });

@@ -90,6 +90,30 @@ describe('the examples of the OpenAPI document', () => {
     expect(missing).toEqual([]);
   });
 
+  it('list the sort keys and orders of every listing as enums, and the app refuses another value (400 SVC-9008)', async () => {
+    const listings = [...ops].filter(([, op]) => (op.parameters ?? []).some((p: Json) => p.name === 'sort'));
+    expect(listings.length).toBeGreaterThan(3);
+    for (const [name, op] of listings) {
+      const param = (n: string) => op.parameters.find((p: Json) => p.name === n).schema;
+      expect(param('sort').enum?.length, name).toBeGreaterThan(0);
+      expect(param('order').enum, name).toEqual(['asc', 'desc']);
+    }
+    const owner = await h.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/register',
+      remoteAddress: freshIp(),
+      payload: { ...(requestOf(ops.get('POST /api/v1/auth/register')!).example as Json), email: 'sort@example.test' },
+    });
+    const res = await h.app.inject({
+      method: 'GET',
+      url: '/api/v1/invoices?sort=secret',
+      headers: { authorization: `Bearer ${owner.json().tokens.accessToken}` },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.code).toBe('SVC-9008');
+    expect(res.json().error.details.sort[0]).toContain('invoiceDate');
+  });
+
   it('fit their own schemas (every request and answer example of the document)', () => {
     expect(exampleProblems([...ops])).toEqual([]);
   });

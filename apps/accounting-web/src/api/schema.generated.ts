@@ -1971,7 +1971,7 @@ export interface paths {
                     page?: string;
                     /** @description integer 1-100, default 20 */
                     perPage?: string;
-                    sort?: string;
+                    sort?: "createdAt";
                     order?: "asc" | "desc";
                     tableName?: string;
                     action?: "INSERT" | "UPDATE" | "DELETE";
@@ -2405,7 +2405,7 @@ export interface paths {
                     page?: string;
                     /** @description integer 1-100, default 20 */
                     perPage?: string;
-                    sort?: string;
+                    sort?: "name" | "createdAt" | "updatedAt";
                     order?: "asc" | "desc";
                     type?: "customer" | "vendor" | "both";
                     /** @description default true: deleted contacts are hidden */
@@ -3544,7 +3544,7 @@ export interface paths {
                     page?: string;
                     /** @description integer 1-100, default 20 */
                     perPage?: string;
-                    sort?: string;
+                    sort?: "transactionDate" | "createdAt" | "amount" | "baseAmount";
                     order?: "asc" | "desc";
                     fromDate?: string;
                     toDate?: string;
@@ -4272,7 +4272,7 @@ export interface paths {
                     page?: string;
                     /** @description integer 1-100, default 20 */
                     perPage?: string;
-                    sort?: string;
+                    sort?: "invoiceDate" | "dueDate" | "invoiceNumber" | "totalAmount" | "createdAt" | "status";
                     order?: "asc" | "desc";
                     status?: "draft" | "sent" | "viewed" | "paid" | "overdue" | "cancelled";
                     customerId?: string;
@@ -8241,7 +8241,7 @@ export interface paths {
                     page?: string;
                     /** @description integer 1-100, default 20 */
                     perPage?: string;
-                    sort?: string;
+                    sort?: "createdAt";
                     order?: "asc" | "desc";
                 };
                 header?: never;
@@ -8356,7 +8356,7 @@ export interface paths {
                     page?: string;
                     /** @description integer 1-100, default 20 */
                     perPage?: string;
-                    sort?: string;
+                    sort?: "expenseDate" | "expenseNumber" | "amount" | "category" | "status" | "createdAt";
                     order?: "asc" | "desc";
                     status?: "pending" | "approved" | "paid" | "rejected";
                     category?: string;
@@ -9976,7 +9976,7 @@ export interface paths {
                     page?: string;
                     /** @description integer 1-100, default 20 */
                     perPage?: string;
-                    sort?: string;
+                    sort?: "transactionDate" | "amount" | "createdAt";
                     order?: "asc" | "desc";
                     fromDate?: string;
                     toDate?: string;
