@@ -1,12 +1,12 @@
 import { installWriteCounter, type RobustnessTarget, summarize, walkOpenApi } from '@app/shared/test/robustness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, pathOf, signInMobile, signInWeb, startApp, web } from './helpers.js';
+import { bearer, buildTestApp, pathOf, signInMobile, signInWeb, web } from './helpers.js';
 
 // Issue 8: every operation of the OpenAPI document (both surfaces, public routes included: eID
 // callbacks, the mock provider, the sandbox bank), hostile values in every path, query and body
 // field, signed in so handlers are reached. No 5xx, the R2 envelope on every error, no row
 // written by a refused request. New routes are walked without editing this file.
-let env: Awaited<ReturnType<typeof startApp>>;
+let env: Awaited<ReturnType<typeof buildTestApp>>;
 let cookie: string;
 let token: string;
 let target: RobustnessTarget;
@@ -34,7 +34,7 @@ async function signIn() {
 
 beforeAll(async () => {
   // Every feature flag on, so that the feature-flagged card routes are walked too.
-  env = await startApp({
+  env = await buildTestApp({
     FEATURE_CARDS: 'true',
     FEATURE_PHYSICAL_CARDS: 'true',
     FEATURE_CARD_PIN: 'true',

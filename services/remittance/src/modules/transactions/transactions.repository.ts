@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { DB, Transaction, TransactionStatus, TransactionType } from '../../db/schema.js';
+import type { DB, Transaction, TransactionStatus, TransactionType } from '../../db/types.js';
 
 export interface TransactionFilter {
   type?: TransactionType;
