@@ -13,6 +13,7 @@ import type { Config } from './config.js';
 import type { DB } from './db/types.js';
 import { AppError, registerErrorHandling } from './errors.js';
 import { JOB_LOCKS } from './jobs/job-locks.js';
+import { perMinuteLimits } from './lib/limits.js';
 import { createTokenService } from './lib/tokens.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { SESSION_CHANNEL, SessionService, sessionCache } from './modules/auth/sessions.service.js';
@@ -93,6 +94,7 @@ export async function buildApp(
   await registerPublic(app, cors, { origin: config.allowedOrigins, credentials: true });
   // Redis holds the rate-limit counters only, so it is not connected while limits are off.
   const redis = config.rateLimits && config.redisUrl ? await connectRedis(config.redisUrl) : null;
+  perMinuteLimits(app);
   await registerRateLimits(app, {
     enabled: config.rateLimits,
     redis,
