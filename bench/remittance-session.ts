@@ -13,7 +13,7 @@ import { createDatabase } from '@app/shared/db/database';
 import { migrate } from '@app/shared/db/migrate';
 import { buildApp } from '../services/remittance/src/app.js';
 import { loadConfig } from '../services/remittance/src/config.js';
-import type { DB } from '../services/remittance/src/db/schema.js';
+import type { DB } from '../services/remittance/src/db/types.js';
 import { MIGRATIONS_DIR } from '../services/remittance/src/paths.js';
 
 const n = Number(process.argv[2] ?? 2000);

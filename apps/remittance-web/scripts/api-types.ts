@@ -5,7 +5,7 @@ import { migrate } from '@app/shared/db/migrate';
 import { openApiTypes } from '@app/web-tools/api-types';
 import { buildApp } from '../../../services/remittance/src/app.js';
 import { loadConfig } from '../../../services/remittance/src/config.js';
-import type { DB } from '../../../services/remittance/src/db/schema.js';
+import type { DB } from '../../../services/remittance/src/db/types.js';
 import { MIGRATIONS_DIR } from '../../../services/remittance/src/paths.js';
 
 /** Where the typed client's paths live; `npm run api:types` rewrites it, a test checks it is current. */

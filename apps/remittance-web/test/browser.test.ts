@@ -4,7 +4,7 @@ import { checkScreen, chromiumMissing, freePort, launchChromium } from '@app/web
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWeb, REMITTANCE_WEB_APP } from '../../../scripts/build-web.js';
-import { startApp } from '../../../services/remittance/test/helpers.js';
+import { buildTestApp } from '../../../services/remittance/test/helpers.js';
 import { en } from '../src/i18n/en.js';
 import { nb } from '../src/i18n/nb.js';
 
@@ -19,7 +19,7 @@ if (missing) console.warn(missing);
 const SHOTS = join(REMITTANCE_WEB_APP, 'screenshots');
 const STEP = 120_000;
 
-let h: Awaited<ReturnType<typeof startApp>>;
+let h: Awaited<ReturnType<typeof buildTestApp>>;
 let browser: Browser;
 let base: string;
 const problems: string[] = [];
@@ -31,7 +31,7 @@ beforeAll(async () => {
   // it listens on, as in production: chosen before it starts.
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  h = await startApp({
+  h = await buildTestApp({
     REMITTANCE_WEB_DIR: join(REMITTANCE_WEB_APP, 'dist'),
     REMITTANCE_PUBLIC_URL: base,
     SETTLEMENT_INTERVAL: '1s',

@@ -43,3 +43,27 @@ export async function pdfDocument(
   });
   return { doc, done };
 }
+
+/**
+ * A centred grey footer on every buffered page (the document needs `bufferPages: true`), such as
+ * `INV-7 · Page 1/2`: `footer` gets the page's number (from 1) and the page count.
+ */
+export function numberPages(doc: PDFKit.PDFDocument, footer: (page: number, count: number) => string): void {
+  const range = doc.bufferedPageRange();
+  for (let i = range.start; i < range.start + range.count; i++) {
+    doc.switchToPage(i);
+    // Writing inside the bottom margin would otherwise start a new page.
+    const bottom = doc.page.margins.bottom;
+    doc.page.margins.bottom = 0;
+    doc
+      .font('regular')
+      .fontSize(8)
+      .fillColor('#777777')
+      .text(footer(i + 1, range.count), PAGE.margin, PAGE.height - PAGE.margin + 15, {
+        width: PAGE.width - 2 * PAGE.margin,
+        align: 'center',
+        lineBreak: false,
+      });
+    doc.page.margins.bottom = bottom;
+  }
+}

@@ -49,7 +49,7 @@ import { taxRatesRoutes } from './modules/tax-rates/tax-rates.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { webAppRoutes } from './modules/web-app/web-app.routes.js';
 import { authPlugin, openApiSecurity, PRINCIPAL_CHANNEL, principalCache } from './plugins/auth.js';
-import { errorsPlugin } from './plugins/errors.js';
+import { registerErrorHandling } from './plugins/errors.js';
 import { limitsPlugin } from './plugins/limits.js';
 
 declare module 'fastify' {
@@ -85,7 +85,7 @@ export async function buildApp(config: Readonly<Config>, db: Database<DB>): Prom
   });
 
   // Infrastructure
-  await app.register(errorsPlugin);
+  registerErrorHandling(app);
   // Its preflight route answers browsers before they send a token.
   await registerPublic(app, cors, {
     origin: config.corsOrigins,

@@ -6,7 +6,7 @@ import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccessTokens, TOKEN_AUDIENCE, TOKEN_ISSUER } from '../src/lib/jwt.js';
 import { authPlugin, principalCache } from '../src/plugins/auth.js';
-import { errorsPlugin } from '../src/plugins/errors.js';
+import { registerErrorHandling } from '../src/plugins/errors.js';
 import { buildWorld, type CrossOrgFixture, crossOrgFixtures } from './cross-org-fixtures.js';
 import { addMember, authed, buildTestApp, login, registerOrg, type Session, type TestApp } from './helpers.js';
 import { ROLE_POLICY } from './role-policy.js';
@@ -66,7 +66,7 @@ describe('public routes', () => {
 
   it('are only those that say so: a route whose config says nothing needs a token', async () => {
     const app = createHttp({ logLevel: 'silent', trustProxy: false });
-    await app.register(errorsPlugin);
+    registerErrorHandling(app);
     await app.register(authPlugin, {
       db: h.t.db,
       tokens: new AccessTokens(h.config.jwtSecret, 60_000),

@@ -10,10 +10,10 @@ import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
-import type { AppContext } from './context.js';
-import type { DB } from './db/schema.js';
+import type { DB } from './db/types.js';
 import { AppError, registerErrorHandling } from './errors.js';
 import { JOB_LOCKS } from './jobs/job-locks.js';
+import { perMinuteLimits } from './lib/limits.js';
 import { createTokenService } from './lib/tokens.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { SESSION_CHANNEL, SessionService, sessionCache } from './modules/auth/sessions.service.js';
@@ -48,6 +48,25 @@ import { webAppRoutes } from './modules/web-app/web-app.routes.js';
 import { OPERATION_DOCS } from './operation-docs.js';
 import { registerSurfaceAuth, requireSurfaceOrPublic } from './plugins/authenticate.js';
 
+/** The services built once here; each route plugin gets the ones it uses (tests reach them as `app.ctx`). */
+export interface AppContext {
+  config: Readonly<Config>;
+  db: Database<DB>;
+  sessions: SessionService;
+  eid: EidService;
+  openBanking: OpenBankingService;
+  rates: RatesService;
+  gdpr: GdprService;
+  recipients: RecipientsService;
+  payments: PaymentsService;
+  transactions: TransactionsService;
+  merchants: MerchantsService;
+  dataRights: DataRightsService;
+  cards: CardsService;
+  /** The sandbox bank's consent page (OPEN_BANKING_PROVIDER=sandbox only). */
+  sandbox: { authorize(externalConsentId: string, approve: boolean): Promise<string | null> } | null;
+}
+
 export interface BuildOptions {
   /** Feed fetcher for the rates job (tests pass a recorded response). */
   fetch?: typeof fetch;
@@ -76,6 +95,7 @@ export async function buildApp(
   await registerPublic(app, cors, { origin: config.allowedOrigins, credentials: true });
   // Redis holds the rate-limit counters only, so it is not connected while limits are off.
   const redis = config.rateLimits && config.redisUrl ? await connectRedis(config.redisUrl) : null;
+  perMinuteLimits(app);
   await registerRateLimits(app, {
     enabled: config.rateLimits,
     redis,
@@ -98,7 +118,7 @@ export async function buildApp(
   });
 
   // Application services.
-  const tokens = createTokenService(config);
+  const tokens = createTokenService(config.jwt);
   // The sessions this instance has checked, dropped when PostgreSQL notifies a change to the
   // session, its user or the user's bank accounts (SESSION_CACHE=off: read on every request).
   const keptSessions = sessionCache(config.sessionCache.maxAgeMs);
@@ -146,20 +166,20 @@ export async function buildApp(
     await app.register(
       async (scope) => {
         registerSurfaceAuth(scope, { surface, sessions, db, allowedOrigins: config.allowedOrigins });
-        const options = { surface, ctx };
-        await scope.register(healthRoutes, options);
-        await scope.register(ratesRoutes, options);
-        await scope.register(eidRoutes, options);
-        await scope.register(authRoutes, options);
-        await scope.register(openBankingRoutes, options);
-        await scope.register(gdprRoutes, options);
-        if (config.features.cards) await scope.register(cardsRoutes, options);
-        await scope.register(recipientsRoutes, options);
-        await scope.register(paymentsRoutes, options);
-        await scope.register(transactionsRoutes, options);
-        await scope.register(merchantsRoutes, options);
-        if (config.features.notifications) await scope.register(notificationsRoutes, options);
-        await scope.register(settingsRoutes, options);
+        const { payments, transactions, merchants, recipients, rates, eid, gdpr, dataRights, cards } = ctx;
+        await scope.register(healthRoutes({ config, db }));
+        await scope.register(ratesRoutes({ rates }));
+        await scope.register(eidRoutes(surface, { config, db, eid }));
+        await scope.register(authRoutes(surface, { config, sessions }));
+        await scope.register(openBankingRoutes(surface, { openBanking, sandbox }));
+        await scope.register(gdprRoutes(surface, { config, gdpr, dataRights, sessions }));
+        if (config.features.cards) await scope.register(cardsRoutes({ config, cards }));
+        await scope.register(recipientsRoutes({ recipients }));
+        await scope.register(paymentsRoutes({ payments }));
+        await scope.register(transactionsRoutes({ transactions }));
+        await scope.register(merchantsRoutes({ merchants }));
+        if (config.features.notifications) await scope.register(notificationsRoutes());
+        await scope.register(settingsRoutes());
       },
       { prefix },
     );

@@ -18,7 +18,7 @@ import {
   parsePort,
   requiredInProduction,
 } from '@app/shared/config';
-import { isValidOrgNumber } from './modules/merchants/org-number.js';
+import { isValidOrgNumber } from './lib/org-number.js';
 
 export type JwtKeys =
   | { algorithm: 'HS256'; secret: string }

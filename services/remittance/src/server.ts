@@ -2,7 +2,7 @@ import { configOrExit } from '@app/shared/config';
 import { startService } from '@app/shared/startup';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
-import type { DB } from './db/schema.js';
+import type { DB } from './db/types.js';
 import { MIGRATIONS_DIR } from './paths.js';
 
 const config = configOrExit('remittance', () => loadConfig(process.env));

@@ -1,8 +1,8 @@
 import bcrypt from 'bcrypt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, nextPid, signInMobile, signInWeb, startApp, web } from './helpers.js';
+import { bearer, buildTestApp, nextPid, signInMobile, signInWeb, web } from './helpers.js';
 
-type Env = Awaited<ReturnType<typeof startApp>>;
+type Env = Awaited<ReturnType<typeof buildTestApp>>;
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 const ALL_ON = {
@@ -15,7 +15,7 @@ const ALL_ON = {
 
 let env: Env;
 beforeAll(async () => {
-  env = await startApp(ALL_ON);
+  env = await buildTestApp(ALL_ON);
 });
 afterAll(async () => env?.close());
 
@@ -44,7 +44,7 @@ const CARD_ROUTES: Array<[Method, string, object?]> = [
 
 describe('feature flags (R14)', () => {
   it('answers 404 not_found on every card route of both surfaces while FEATURE_CARDS is off (the default)', async () => {
-    const off = await startApp({});
+    const off = await buildTestApp({});
     try {
       const u = await user(off);
       for (const surface of ['api', 'v1'] as const) {
@@ -61,7 +61,7 @@ describe('feature flags (R14)', () => {
   }, 90_000);
 
   it('keeps each sub-feature 404 while its own flag is off', async () => {
-    const basic = await startApp({ FEATURE_CARDS: 'true' });
+    const basic = await buildTestApp({ FEATURE_CARDS: 'true' });
     try {
       const u = await user(basic);
       for (const surface of ['api', 'v1'] as const) {
@@ -84,7 +84,7 @@ describe('feature flags (R14)', () => {
   }, 90_000);
 
   it('ignores the sub-feature flags while FEATURE_CARDS is off', async () => {
-    const subOnly = await startApp({
+    const subOnly = await buildTestApp({
       FEATURE_PHYSICAL_CARDS: 'true',
       FEATURE_CARD_PIN: 'true',
       FEATURE_SPENDING_LIMITS: 'true',

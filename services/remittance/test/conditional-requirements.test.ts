@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, signInMobile, signInWeb, startApp, web } from './helpers.js';
+import { bearer, buildTestApp, signInMobile, signInWeb, web } from './helpers.js';
 
 // Issue 25 item 3: every "required when" / "required for" rule of the remittance specification
 // follows R2: a missing field is 400 bad_request naming it. The specification has one such rule:
 // POST /transactions/disclosure, recipientId "required for remittance".
-let env: Awaited<ReturnType<typeof startApp>>;
+let env: Awaited<ReturnType<typeof buildTestApp>>;
 let cookie: string;
 let token: string;
 
 beforeAll(async () => {
-  env = await startApp();
+  env = await buildTestApp();
   cookie = (await signInWeb(env.app)).cookie;
   token = (await signInMobile(env.app)).token;
 }, 60_000);

@@ -1,25 +1,25 @@
 import { createHash } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DB } from '../src/db/schema.js';
+import type { DB } from '../src/db/types.js';
 import { EXPORTED_TABLES, USER_COLUMNS, USER_WITHHELD } from '../src/modules/gdpr/export.registry.js';
 import {
   bearer,
+  buildTestApp,
   linkSandboxBank,
   nextPid,
   pathOf,
   setCookies,
   signInMobile,
   signInWeb,
-  startApp,
   web,
 } from './helpers.js';
 
-let env: Awaited<ReturnType<typeof startApp>>;
+let env: Awaited<ReturnType<typeof buildTestApp>>;
 const sha256 = (v: string) => createHash('sha256').update(v).digest('hex');
 
 beforeAll(async () => {
-  env = await startApp();
+  env = await buildTestApp();
 });
 afterAll(async () => env?.close());
 

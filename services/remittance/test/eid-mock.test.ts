@@ -5,6 +5,7 @@ import { withCheckDigits } from '../src/lib/national-id.js';
 import { MOCK_DEFAULT_PID } from '../src/modules/auth-eid/eid.routes.js';
 import {
   bearer,
+  buildTestApp,
   idHash,
   initiateMobile,
   mockAuthorize,
@@ -12,12 +13,11 @@ import {
   setCookies,
   signInMobile,
   signInWeb,
-  startApp,
   testConfig,
   web,
 } from './helpers.js';
 
-type Env = Awaited<ReturnType<typeof startApp>>;
+type Env = Awaited<ReturnType<typeof buildTestApp>>;
 let env: Env;
 const sha256 = (v: string) => createHash('sha256').update(v).digest('hex');
 const MINOR_PID = minorPid(); // 10 years old
@@ -33,7 +33,7 @@ function minorPid(): string {
 }
 
 beforeAll(async () => {
-  env = await startApp();
+  env = await buildTestApp();
 });
 afterAll(async () => env?.close());
 
@@ -268,7 +268,7 @@ describe('eID sign-in from the README address (issue 25 item 5)', () => {
   });
 
   it('explains a mismatch: the sign-in started on one host and the callback came back to another', async () => {
-    const other = await startApp({ REMITTANCE_PUBLIC_URL: 'http://localhost:3001' });
+    const other = await buildTestApp({ REMITTANCE_PUBLIC_URL: 'http://localhost:3001' });
     try {
       const res = await browserSignIn(other.app, 'http://127.0.0.1:3001');
       const location = new URL(res.headers.location as string, 'http://x');

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import Provider from 'oidc-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withCheckDigits } from '../src/lib/national-id.js';
-import { bearer, idHash, initiateMobile, setCookies, startApp, web } from './helpers.js';
+import { bearer, buildTestApp, idHash, initiateMobile, setCookies, web } from './helpers.js';
 
 /**
  * The web sign-in against a real OpenID provider (oidc-provider) started here: discovery, code
@@ -102,7 +102,7 @@ async function browseToCallback(authorizeUrl: string, callback = CALLBACK): Prom
   throw new Error('too many redirects');
 }
 
-let env: Awaited<ReturnType<typeof startApp>>;
+let env: Awaited<ReturnType<typeof buildTestApp>>;
 let counter = 0;
 function person(pid: string) {
   nextLogin = { sub: `sub-${++counter}`, pid, given_name: 'Nora', family_name: 'Hansen' };
@@ -132,7 +132,7 @@ const OIDC_ENV = {
 
 beforeAll(async () => {
   await startProvider();
-  env = await startApp({ ...OIDC_ENV, EID_ISSUER: issuer });
+  env = await buildTestApp({ ...OIDC_ENV, EID_ISSUER: issuer });
 });
 afterAll(async () => {
   await env?.close();
@@ -220,7 +220,7 @@ describe('web eID sign-in against a real OpenID provider', () => {
   });
 
   it('pins the ID token algorithm: a token signed with another one is refused', async () => {
-    const pinned = await startApp({ ...OIDC_ENV, EID_ISSUER: issuer, EID_ID_TOKEN_ALG: 'PS256' });
+    const pinned = await buildTestApp({ ...OIDC_ENV, EID_ISSUER: issuer, EID_ID_TOKEN_ALG: 'PS256' });
     try {
       person('13097248022');
       const start = await pinned.app.inject({ method: 'GET', url: '/api/auth/eid' });

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, nextPid, signInMobile, signInWeb, startApp, web } from './helpers.js';
+import { bearer, buildTestApp, nextPid, signInMobile, signInWeb, web } from './helpers.js';
 
-let env: Awaited<ReturnType<typeof startApp>>;
+let env: Awaited<ReturnType<typeof buildTestApp>>;
 
 beforeAll(async () => {
-  env = await startApp();
+  env = await buildTestApp();
 });
 afterAll(async () => env?.close());
 
@@ -125,7 +125,7 @@ describe('GDPR consents', () => {
 
 describe('consent IP behind a proxy (G5)', () => {
   it('records the X-Forwarded-For client only when TRUST_PROXY is on', async () => {
-    const proxied = await startApp({ TRUST_PROXY: 'true' });
+    const proxied = await buildTestApp({ TRUST_PROXY: 'true' });
     try {
       const { token } = await signInMobile(proxied.app, { pid: nextPid() });
       const res = await proxied.app.inject({

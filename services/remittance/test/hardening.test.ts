@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, signInMobile, startApp, type TestApp } from './helpers.js';
+import { bearer, buildTestApp, signInMobile, type TestApp } from './helpers.js';
 
 // CONTRACT G14 (strings PostgreSQL cannot hold) and G15 (framework errors and outages in the
 // R2 envelope). The robustness suite walks every operation; these pin the answers themselves.
-let s: Awaited<ReturnType<typeof startApp>>;
+let s: Awaited<ReturnType<typeof buildTestApp>>;
 let app: TestApp;
 let token: string;
 beforeAll(async () => {
-  s = await startApp();
+  s = await buildTestApp();
   app = s.app;
   token = (await signInMobile(app)).token;
 });
@@ -109,7 +109,7 @@ describe('errors raised before a handler runs (G15)', () => {
 
 describe('a database that is gone (G15)', () => {
   it('answers 503 service_unavailable with Retry-After: 1 and health 503', async () => {
-    const own = await startApp();
+    const own = await buildTestApp();
     try {
       const { token: t } = await signInMobile(own.app);
       await own.db.close();

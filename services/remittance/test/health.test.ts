@@ -1,13 +1,13 @@
 import { freshDatabase } from '@app/shared/test/clone';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
-import type { DB } from '../src/db/schema.js';
-import { startApp, testConfig } from './helpers.js';
+import type { DB } from '../src/db/types.js';
+import { buildTestApp, testConfig } from './helpers.js';
 
 describe('health (G11)', () => {
-  let env: Awaited<ReturnType<typeof startApp>>;
+  let env: Awaited<ReturnType<typeof buildTestApp>>;
   beforeAll(async () => {
-    env = await startApp();
+    env = await buildTestApp();
   });
   afterAll(async () => env?.close());
 

@@ -7,7 +7,7 @@ import { freshDatabase } from '@app/shared/test/clone';
 import type { LightMyRequestResponse } from 'fastify';
 import { type BuildOptions, buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import type { DB } from '../src/db/schema.js';
+import type { DB } from '../src/db/types.js';
 import { nationalIdHash, withCheckDigits } from '../src/lib/national-id.js';
 
 export type TestApp = Awaited<ReturnType<typeof buildApp>>;
@@ -36,7 +36,7 @@ export function testConfig(env: Env = {}) {
 }
 
 /** The production app on a fresh test database. */
-export async function startApp(env: Env = {}, opts: BuildOptions = {}) {
+export async function buildTestApp(env: Env = {}, opts: BuildOptions = {}) {
   const t = await freshDatabase<DB>('remittance', 'remittance_app');
   const app = await buildApp(testConfig(env), t.db, opts);
   await app.ready();

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RemittanceResponse } from '../src/modules/payments/payments.schemas.js';
 import { RatesResponse } from '../src/modules/rates/rates.schemas.js';
 import { TransactionListResponse } from '../src/modules/transactions/transactions.schemas.js';
-import { linkSandboxBank, nextPid, signInWeb, startApp, web } from './helpers.js';
+import { buildTestApp, linkSandboxBank, nextPid, signInWeb, web } from './helpers.js';
 
 /**
  * The hand-written statements of payments.sql.ts (the remittance context, the debit with its
@@ -12,9 +12,9 @@ import { linkSandboxBank, nextPid, signInWeb, startApp, web } from './helpers.js
  * rates page (JSON text sent as built), held to their routes' response schemas with Value.Check:
  * every required key present with its type, so a key renamed in the SQL fails here.
  */
-let env: Awaited<ReturnType<typeof startApp>>;
+let env: Awaited<ReturnType<typeof buildTestApp>>;
 beforeAll(async () => {
-  env = await startApp({ SANDBOX_SETTLEMENT_SECONDS: '0' });
+  env = await buildTestApp({ SANDBOX_SETTLEMENT_SECONDS: '0' });
 });
 afterAll(async () => env?.close());
 

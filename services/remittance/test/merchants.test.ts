@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userScope } from '../src/db/user-scope.js';
-import { bearer, linkSandboxBank, nextPid, signInMobile, signInWeb, startApp, web } from './helpers.js';
+import { bearer, buildTestApp, linkSandboxBank, nextPid, signInMobile, signInWeb, web } from './helpers.js';
 
-let env: Awaited<ReturnType<typeof startApp>>;
+let env: Awaited<ReturnType<typeof buildTestApp>>;
 beforeAll(async () => {
-  env = await startApp();
+  env = await buildTestApp();
 });
 afterAll(async () => env?.close());
 

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newNotificationId } from '../src/modules/notifications/notifications.repository.js';
-import { bearer, nextPid, signInMobile, signInWeb, startApp, web } from './helpers.js';
+import { bearer, buildTestApp, nextPid, signInMobile, signInWeb, web } from './helpers.js';
 
-let env: Awaited<ReturnType<typeof startApp>>;
+let env: Awaited<ReturnType<typeof buildTestApp>>;
 beforeAll(async () => {
-  env = await startApp();
+  env = await buildTestApp();
 });
 afterAll(async () => env?.close());
 
@@ -108,7 +108,7 @@ describe('notifications (R13)', () => {
   });
 
   it('FEATURES_NOTIFICATIONS=false turns the routes into 404', async () => {
-    const off = await startApp({ FEATURES_NOTIFICATIONS: 'false' });
+    const off = await buildTestApp({ FEATURES_NOTIFICATIONS: 'false' });
     try {
       const { cookie } = await signInWeb(off.app, { pid: nextPid() });
       for (const method of ['GET', 'PATCH'] as const) {

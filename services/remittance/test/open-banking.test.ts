@@ -5,9 +5,9 @@ import { userScope } from '../src/db/user-scope.js';
 import { JOB_LOCKS } from '../src/jobs/job-locks.js';
 import { withCheckDigits } from '../src/lib/national-id.js';
 import { createSandboxProvider } from '../src/modules/open-banking/providers/sandbox.js';
-import { bearer, pathOf, signInMobile, signInWeb, startApp, web } from './helpers.js';
+import { bearer, buildTestApp, pathOf, signInMobile, signInWeb, web } from './helpers.js';
 
-let env: Awaited<ReturnType<typeof startApp>>;
+let env: Awaited<ReturnType<typeof buildTestApp>>;
 let seq = 200;
 const nextPid = () => {
   for (;;) {
@@ -18,7 +18,7 @@ const nextPid = () => {
 const DAY = 86_400_000;
 
 beforeAll(async () => {
-  env = await startApp({ SANDBOX_SETTLEMENT_SECONDS: '0' });
+  env = await buildTestApp({ SANDBOX_SETTLEMENT_SECONDS: '0' });
 });
 afterAll(async () => env?.close());
 

@@ -1,13 +1,13 @@
 import { openApiOperations, undocumented } from '@app/shared/test/openapi-docs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp } from './helpers.js';
+import { buildTestApp } from './helpers.js';
 
 // Issue 25 item 6: every operation of the OpenAPI document (both surfaces, every feature on) has
 // a summary and a description, and the main operations show an example request. A route added
 // without its entry in src/operation-docs.ts fails here.
-let env: Awaited<ReturnType<typeof startApp>>;
+let env: Awaited<ReturnType<typeof buildTestApp>>;
 beforeAll(async () => {
-  env = await startApp({
+  env = await buildTestApp({
     FEATURE_CARDS: 'true',
     FEATURE_PHYSICAL_CARDS: 'true',
     FEATURE_CARD_PIN: 'true',

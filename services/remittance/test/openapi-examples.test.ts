@@ -8,7 +8,15 @@ import {
   undocumented,
 } from '@app/shared/test/openapi-docs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, initiateMobile, linkSandboxBank, mockAuthorize, nextPid, signInMobile, startApp } from './helpers.js';
+import {
+  bearer,
+  buildTestApp,
+  initiateMobile,
+  linkSandboxBank,
+  mockAuthorize,
+  nextPid,
+  signInMobile,
+} from './helpers.js';
 
 // Issue 25 item 6: the examples the reference page (/docs) shows cannot rot. Every example of the
 // document (both surfaces, every feature on) fits its own schema, and each main operation's example
@@ -18,11 +26,11 @@ import { bearer, initiateMobile, linkSandboxBank, mockAuthorize, nextPid, signIn
 // the fixtures' own; every other field is sent as the example shows it.
 type Json = Record<string, any>;
 
-let env: Awaited<ReturnType<typeof startApp>>;
+let env: Awaited<ReturnType<typeof buildTestApp>>;
 let ops: Map<string, Json>;
 
 beforeAll(async () => {
-  env = await startApp({
+  env = await buildTestApp({
     FEATURE_CARDS: 'true',
     FEATURE_PHYSICAL_CARDS: 'true',
     FEATURE_CARD_PIN: 'true',

@@ -8,7 +8,7 @@ import {
 } from '@app/shared/test/outage';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { buildApp } from '../src/app.js';
-import type { DB } from '../src/db/schema.js';
+import type { DB } from '../src/db/types.js';
 import { bearer, signInMobile, type TestApp, testConfig } from './helpers.js';
 
 // CONTRACT G15 on a real server: the database goes away under a running service and comes back.

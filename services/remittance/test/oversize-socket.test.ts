@@ -1,15 +1,15 @@
 import { sendOversized } from '@app/shared/test/oversize';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp } from './helpers.js';
+import { buildTestApp } from './helpers.js';
 
 // Issue 25 item 2 over a real socket (undici): a body over the 1 MiB limit is read to its end (up
 // to 4x the limit) before the answer goes out with Connection: close, so the client reads the
 // R2 envelope instead of EPIPE. The service takes no multipart: such a body is 415, read the same way.
-let env: Awaited<ReturnType<typeof startApp>>;
+let env: Awaited<ReturnType<typeof buildTestApp>>;
 let origin: string;
 
 beforeAll(async () => {
-  env = await startApp();
+  env = await buildTestApp();
   origin = await env.app.listen({ port: 0, host: '127.0.0.1' });
 }, 60_000);
 afterAll(() => env?.close());

@@ -2,7 +2,7 @@ import { D } from '@app/shared/money';
 import { freshDatabase } from '@app/shared/test/clone';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
-import type { DB } from '../src/db/schema.js';
+import type { DB } from '../src/db/types.js';
 import { bearer, linkSandboxBank, nextPid, signInMobile, testConfig } from './helpers.js';
 
 /**

@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, linkSandboxBank, nextPid, signInMobile, signInWeb, startApp, web } from './helpers.js';
+import { bearer, buildTestApp, linkSandboxBank, nextPid, signInMobile, signInWeb, web } from './helpers.js';
 
-let env: Awaited<ReturnType<typeof startApp>>;
+let env: Awaited<ReturnType<typeof buildTestApp>>;
 
 beforeAll(async () => {
-  env = await startApp({ SANDBOX_SETTLEMENT_SECONDS: '0' });
+  env = await buildTestApp({ SANDBOX_SETTLEMENT_SECONDS: '0' });
 });
 afterAll(async () => env?.close());
 

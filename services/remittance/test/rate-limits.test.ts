@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
 import { partPresent } from '@app/shared/test/parts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nextPid, signInMobile, startApp } from './helpers.js';
+import { buildTestApp, nextPid, signInMobile } from './helpers.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -24,9 +24,9 @@ async function redisReachable(): Promise<boolean> {
 }
 
 describe('rate limits (R15)', () => {
-  let env: Awaited<ReturnType<typeof startApp>>;
+  let env: Awaited<ReturnType<typeof buildTestApp>>;
   beforeAll(async () => {
-    env = await startApp({ RATE_LIMITS: 'on', TRUST_PROXY: 'true' });
+    env = await buildTestApp({ RATE_LIMITS: 'on', TRUST_PROXY: 'true' });
   });
   afterAll(async () => env?.close());
 
@@ -81,7 +81,7 @@ describe('rate limits (R15)', () => {
   });
 
   it('RATE_LIMITS=off disables them', async () => {
-    const off = await startApp({ RATE_LIMITS: 'off' });
+    const off = await buildTestApp({ RATE_LIMITS: 'off' });
     try {
       for (let i = 0; i < 12; i++)
         expect((await off.app.inject({ method: 'GET', url: '/api/auth/eid' })).statusCode).toBe(200);
@@ -94,7 +94,7 @@ describe('rate limits (R15)', () => {
 describe('rate limits with Redis down (issue 33 item 12)', () => {
   it('count in memory instead of letting every request through', async () => {
     // Nothing listens on port 1: every Redis command fails.
-    const down = await startApp({ RATE_LIMITS: 'on', REDIS_URL: 'redis://127.0.0.1:1' });
+    const down = await buildTestApp({ RATE_LIMITS: 'on', REDIS_URL: 'redis://127.0.0.1:1' });
     try {
       for (let i = 0; i < 10; i++)
         expect((await down.app.inject({ method: 'GET', url: '/api/auth/eid' })).statusCode).toBe(200);
@@ -116,8 +116,8 @@ describe('rate limits shared through Redis (G4)', async () => {
   );
   it.skipIf(!reachable)('two instances with REDIS_URL enforce one limit', async () => {
     const prefix = `remittance-rl-test-${randomBytes(4).toString('hex')}:`;
-    const a = await startApp({ RATE_LIMITS: 'on', REDIS_URL, RATE_LIMIT_PREFIX: prefix });
-    const b = await startApp({ RATE_LIMITS: 'on', REDIS_URL, RATE_LIMIT_PREFIX: prefix });
+    const a = await buildTestApp({ RATE_LIMITS: 'on', REDIS_URL, RATE_LIMIT_PREFIX: prefix });
+    const b = await buildTestApp({ RATE_LIMITS: 'on', REDIS_URL, RATE_LIMIT_PREFIX: prefix });
     try {
       for (let i = 0; i < 6; i++)
         expect((await a.app.inject({ method: 'GET', url: '/api/auth/eid' })).statusCode).toBe(200);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { nokRatesFromFeed, parseNorgesBankSdmx } from '../src/modules/rates/norges-bank.js';
 import { RATES_CACHE_MS, RatesService, SUPPORTED_TARGETS } from '../src/modules/rates/rates.service.js';
-import { startApp } from './helpers.js';
+import { buildTestApp } from './helpers.js';
 
 const recorded = JSON.parse(
   readFileSync(join(import.meta.dirname, 'fixtures/norges-bank-exr-2026-11-20.sdmx.json'), 'utf8'),
@@ -42,10 +42,10 @@ describe('Norges Bank SDMX-JSON parser (recorded feed)', () => {
 });
 
 describe('rates endpoints (R11)', () => {
-  let env: Awaited<ReturnType<typeof startApp>>;
+  let env: Awaited<ReturnType<typeof buildTestApp>>;
   const feedCalls: string[] = [];
   beforeAll(async () => {
-    env = await startApp(
+    env = await buildTestApp(
       {},
       {
         fetch: (async (url: string) => {
@@ -146,7 +146,7 @@ describe('rates endpoints (R11)', () => {
   });
 
   it('the refresh job never breaks start-up when the feed is offline', async () => {
-    const offline = await startApp(
+    const offline = await buildTestApp(
       { RATES_FEED: 'on', RATES_REFRESH_INTERVAL: '1h' },
       {
         fetch: (async () => {

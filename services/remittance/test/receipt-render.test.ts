@@ -2,7 +2,7 @@ import { partPresent } from '@app/shared/test/parts';
 import { inkShare, pdfFacts, pdfText, popplerMissing, renderPage } from '@app/shared/test/pdf-render';
 import type { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { linkSandboxBank, nextPid, signInWeb, startApp, web } from './helpers.js';
+import { buildTestApp, linkSandboxBank, nextPid, signInWeb, web } from './helpers.js';
 
 // The receipt PDF rendered to pixels by poppler: one page, every font embedded, ink in the header
 // and in the body where the transfer's lines are; then its text read back the way a person reads
@@ -22,12 +22,12 @@ async function keep(name: string, img: PNG): Promise<PNG> {
 }
 
 describe.skipIf(!rendered)('the receipt PDF rendered to pixels', () => {
-  let env: Awaited<ReturnType<typeof startApp>>;
+  let env: Awaited<ReturnType<typeof buildTestApp>>;
   let pdf: Buffer;
   let receipt: { transactionId: string; reference: string };
   let account: string;
   beforeAll(async () => {
-    env = await startApp({
+    env = await buildTestApp({
       SANDBOX_SETTLEMENT_SECONDS: '0',
       RECEIPT_ISSUER_NAME: 'Eksempel Betaling AS',
       RECEIPT_ISSUER_ORG_NUMBER: '923456783',

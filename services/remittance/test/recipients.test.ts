@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, nextPid, signInMobile, signInWeb, startApp, web } from './helpers.js';
+import { bearer, buildTestApp, nextPid, signInMobile, signInWeb, web } from './helpers.js';
 
-let env: Awaited<ReturnType<typeof startApp>>;
+let env: Awaited<ReturnType<typeof buildTestApp>>;
 let cookie: string;
 let token: string;
 
 beforeAll(async () => {
-  env = await startApp();
+  env = await buildTestApp();
   cookie = (await signInWeb(env.app, { pid: nextPid() })).cookie;
   token = (await signInMobile(env.app, { pid: nextPid() })).token;
 });

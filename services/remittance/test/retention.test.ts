@@ -7,22 +7,22 @@ import {
 } from '../src/modules/gdpr/retention.repository.js';
 import {
   bearer,
+  buildTestApp,
   idHash,
   linkSandboxBank,
   nextPid,
   signInMobile,
   signInWeb,
-  startApp,
   TEST_PEPPER,
   web,
 } from './helpers.js';
 
 /** Issue 33 item 6: erasure anonymises, the national id is a keyed hash, a purge ends the retention. */
-let env: Awaited<ReturnType<typeof startApp>>;
+let env: Awaited<ReturnType<typeof buildTestApp>>;
 const sha256 = (v: string) => createHash('sha256').update(v).digest('hex');
 
 beforeAll(async () => {
-  env = await startApp();
+  env = await buildTestApp();
 });
 afterAll(async () => env?.close());
 

@@ -3,18 +3,18 @@ import { DOCS_ROUTES } from '@app/shared/openapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerErrorHandling } from '../src/errors.js';
 import { requireSurfaceOrPublic } from '../src/plugins/authenticate.js';
-import { signInMobile, signInWeb, startApp } from './helpers.js';
+import { buildTestApp, signInMobile, signInWeb } from './helpers.js';
 
 /**
  * One suite over every route of the app (STYLE 10, 14; R1, R4), read from the route table the app
  * builds: the public ones are exactly the list below, every other one needs a session.
  */
-let env: Awaited<ReturnType<typeof startApp>>;
+let env: Awaited<ReturnType<typeof buildTestApp>>;
 let cookie: string;
 let token: string;
 
 beforeAll(async () => {
-  env = await startApp();
+  env = await buildTestApp();
   cookie = (await signInWeb(env.app)).cookie;
   token = (await signInMobile(env.app)).token;
 });

@@ -3,16 +3,16 @@ import { eventually } from '@app/shared/test/eventually';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app.js';
-import type { DB } from '../src/db/schema.js';
+import type { DB } from '../src/db/types.js';
 import { PROFILE_MAX_AGE_MS } from '../src/modules/auth/sessions.service.js';
-import { bearer, linkSandboxBank, nextPid, signInMobile, startApp, type TestApp, testConfig } from './helpers.js';
+import { bearer, buildTestApp, linkSandboxBank, nextPid, signInMobile, type TestApp, testConfig } from './helpers.js';
 
 // The sessions kept between requests (sessions.service.ts, NotifiedCache): served while nothing
 // changed, dropped by a change that commits on this instance before it answers, and by
 // PostgreSQL's notification on every other instance; never served past the session's expiry.
-let env: Awaited<ReturnType<typeof startApp>>;
+let env: Awaited<ReturnType<typeof buildTestApp>>;
 beforeAll(async () => {
-  env = await startApp();
+  env = await buildTestApp();
 });
 afterAll(async () => env?.close());
 

@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, nextPid, signInMobile, signInWeb, startApp, web } from './helpers.js';
+import { bearer, buildTestApp, nextPid, signInMobile, signInWeb, web } from './helpers.js';
 
 /** Issue 33 item 11: absolute session lifetime, refresh token reuse detection, step-up for erasure. */
-let env: Awaited<ReturnType<typeof startApp>>;
+let env: Awaited<ReturnType<typeof buildTestApp>>;
 const sha256 = (v: string) => createHash('sha256').update(v).digest('hex');
 const DAY = 86_400_000;
 
 beforeAll(async () => {
-  env = await startApp({ SESSION_MAX_LIFETIME: '30d', REAUTH_MAX_AGE: '10m', REFRESH_REUSE_GRACE: '10s' });
+  env = await buildTestApp({ SESSION_MAX_LIFETIME: '30d', REAUTH_MAX_AGE: '10m', REFRESH_REUSE_GRACE: '10s' });
 });
 afterAll(async () => env?.close());
 

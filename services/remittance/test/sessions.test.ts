@@ -2,9 +2,9 @@ import { createHash, generateKeyPairSync } from 'node:crypto';
 import { decodeProtectedHeader, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withCheckDigits } from '../src/lib/national-id.js';
-import { bearer, ORIGIN, setCookies, signInMobile, signInWeb, startApp, web } from './helpers.js';
+import { bearer, buildTestApp, ORIGIN, setCookies, signInMobile, signInWeb, web } from './helpers.js';
 
-let env: Awaited<ReturnType<typeof startApp>>;
+let env: Awaited<ReturnType<typeof buildTestApp>>;
 const sha256 = (v: string) => createHash('sha256').update(v).digest('hex');
 let seq = 100;
 const nextPid = () => {
@@ -15,7 +15,7 @@ const nextPid = () => {
 };
 
 beforeAll(async () => {
-  env = await startApp();
+  env = await buildTestApp();
 });
 afterAll(async () => env?.close());
 
@@ -174,7 +174,7 @@ describe('CSRF Origin rule (R4)', () => {
 describe('RS256 tokens', () => {
   it('signs and verifies with JWT_PRIVATE_KEY / JWT_PUBLIC_KEY when JWT_ALGORITHM=RS256', async () => {
     const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    const rs = await startApp({
+    const rs = await buildTestApp({
       JWT_ALGORITHM: 'RS256',
       JWT_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
       JWT_PUBLIC_KEY: publicKey.export({ type: 'spki', format: 'pem' }).toString(),

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, linkSandboxBank, nextPid, signInMobile, signInWeb, startApp, web } from './helpers.js';
+import { bearer, buildTestApp, linkSandboxBank, nextPid, signInMobile, signInWeb, web } from './helpers.js';
 
-let env: Awaited<ReturnType<typeof startApp>>;
+let env: Awaited<ReturnType<typeof buildTestApp>>;
 type Auth = ReturnType<typeof web> | ReturnType<typeof bearer>;
 let a: { auth: Auth; recipientId: string; merchantId: string; remId: string; qrId: string };
 let b: { auth: Auth };
 
 beforeAll(async () => {
-  env = await startApp({ SANDBOX_SETTLEMENT_SECONDS: '0' });
+  env = await buildTestApp({ SANDBOX_SETTLEMENT_SECONDS: '0' });
   // A merchant to pay.
   const m = web((await signInWeb(env.app, { pid: nextPid() })).cookie);
   const reg = await env.app.inject({

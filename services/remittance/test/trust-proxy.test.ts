@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp } from './helpers.js';
+import { buildTestApp } from './helpers.js';
 
 describe('trusted proxies (issue 33 item 2)', () => {
-  let env: Awaited<ReturnType<typeof startApp>>;
+  let env: Awaited<ReturnType<typeof buildTestApp>>;
   beforeAll(async () => {
     // One proxy hop: the proxy appends the address it saw, the entries left of it are the client's.
-    env = await startApp({ RATE_LIMITS: 'on', TRUST_PROXY: '1' });
+    env = await buildTestApp({ RATE_LIMITS: 'on', TRUST_PROXY: '1' });
   });
   afterAll(async () => env?.close());
 

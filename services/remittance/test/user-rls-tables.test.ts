@@ -1,14 +1,14 @@
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DB } from '../src/db/schema.js';
+import type { DB } from '../src/db/types.js';
 import { userScope } from '../src/db/user-scope.js';
-import { startApp } from './helpers.js';
+import { buildTestApp } from './helpers.js';
 
 // Row-level security on the money-movement, GDPR and card tables (20261123004100): a query
 // through a user scope without any user filter sees only the caller's rows, and a row owned by
 // someone else cannot be written. A and B own one row of every table; M owns a merchant that A
 // paid by QR; Z owns nothing (the target of forged inserts).
-let env: Awaited<ReturnType<typeof startApp>>;
+let env: Awaited<ReturnType<typeof buildTestApp>>;
 const A = 'usr_rlt_a';
 const B = 'usr_rlt_b';
 const M = 'usr_rlt_m';
@@ -158,7 +158,7 @@ async function seed(system: Kysely<DB>) {
 }
 
 beforeAll(async () => {
-  env = await startApp();
+  env = await buildTestApp();
   await seed(env.db.system);
 });
 afterAll(async () => env?.close());

@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DB } from '../src/db/schema.js';
+import type { DB } from '../src/db/types.js';
 import { userScope } from '../src/db/user-scope.js';
-import { startApp } from './helpers.js';
+import { buildTestApp } from './helpers.js';
 
-let env: Awaited<ReturnType<typeof startApp>>;
+let env: Awaited<ReturnType<typeof buildTestApp>>;
 const USERS = ['usr_rls_a', 'usr_rls_b'] as const;
 
 /** One row of every user-owned table for each user, written as the owner role. */
@@ -57,7 +57,7 @@ async function seed(system: Kysely<DB>) {
 }
 
 beforeAll(async () => {
-  env = await startApp();
+  env = await buildTestApp();
   await seed(env.db.system);
 });
 afterAll(async () => env?.close());

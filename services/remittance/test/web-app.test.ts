@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp } from './helpers.js';
+import { buildTestApp } from './helpers.js';
 
 // W2, W3: the remittance service serves its web app at / with /api, /v1, /docs, /openapi.json and
 // /health untouched; the eID callback's /dashboard and /login are routes of the app.
-let h: Awaited<ReturnType<typeof startApp>>;
+let h: Awaited<ReturnType<typeof buildTestApp>>;
 const INDEX = '<!doctype html><title>send</title><script type="module" src="/assets/index-Zx9Q1.js"></script>';
 const HTML = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
 
@@ -18,7 +18,7 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'assets', 'index-Zx9Q1.js'), 'console.log(2)');
   writeFileSync(join(dir, 'assets', 'index-Zx9Q1.js.gz'), gzipSync('console.log(2)'));
   writeFileSync(join(dir, 'secret.txt'), 'not an asset');
-  h = await startApp({ REMITTANCE_WEB_DIR: dir });
+  h = await buildTestApp({ REMITTANCE_WEB_DIR: dir });
 });
 afterAll(() => h?.close());
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { type Kysely, sql } from 'kysely';
+import { expect } from 'vitest';
 
 /**
  * The robustness walk (issue 8): fetch a service's own OpenAPI document and, for every
@@ -638,4 +639,28 @@ export function summarize(findings: Finding[]): string {
   }
   const examples = findings.slice(0, 5).map((f) => `  e.g. ${f.operation} [${f.variant}] -> ${f.status} ${f.body}`);
   return [...lines, ...examples].join('\n');
+}
+
+/**
+ * The suite's one check, the same for both services: walk every operation, and expect no finding, more than 20
+ * operations, more requests than operations, and a valid baseline reaching the handler for at least a third of
+ * them (issue 34 item 5: the mutations start from a passing request). ROBUSTNESS_COUNTS=1 prints what a full
+ * run sends (issue 25's closing note).
+ */
+export async function expectRobust(target: RobustnessTarget): Promise<void> {
+  const { findings, requests, operations, perOperation, baselineAccepted } = await walkOpenApi(target);
+  if (process.env.ROBUSTNESS_COUNTS) {
+    const counts = [...perOperation.values()];
+    console.log(
+      `${operations} operations, ${requests} requests (per operation ${Math.min(...counts)}-${Math.max(...counts)}), ` +
+        `${baselineAccepted.length} baselines accepted\n` +
+        [...perOperation]
+          .map(([op, n]) => `${n}\t${op}${baselineAccepted.includes(op) ? '\t(baseline 2xx)' : ''}`)
+          .join('\n'),
+    );
+  }
+  expect(operations).toBeGreaterThan(20);
+  expect(requests).toBeGreaterThan(operations);
+  expect(baselineAccepted.length).toBeGreaterThan(operations / 3);
+  expect(findings, summarize(findings)).toEqual([]);
 }

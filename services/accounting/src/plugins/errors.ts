@@ -1,7 +1,6 @@
 import { type Fault, issueFields, registerErrorEnvelope, type ValidationIssue } from '@app/shared/errors';
 import { UNSAFE_TEXT_KEYWORD } from '@app/shared/input-hygiene';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import fp from 'fastify-plugin';
 import { type ErrorCode, type Language, languageFromHeader, messageFor, statusFor } from '../lib/catalog.js';
 import { localizeDetails } from '../lib/detail-messages.js';
 import { AppError, addDetail, type ErrorDetails } from '../lib/errors.js';
@@ -87,7 +86,7 @@ function fromFault(fault: Fault, request: FastifyRequest): AppError {
  * The accounting envelope (A1) on the shared error handler: the catalog gives each code its
  * status and its message in the request's language; 5xx carry the request id.
  */
-export const errorsPlugin = fp(async (app: FastifyInstance) => {
+export function registerErrorHandling(app: FastifyInstance): void {
   app.decorateRequest('lang', 'en');
   app.addHook('onRequest', (request, _reply, done) => {
     request.lang = languageFromHeader(request.headers['accept-language']);
@@ -107,4 +106,4 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
       },
     }),
   });
-});
+}

@@ -1,6 +1,6 @@
 import type { Database, TransactionFn, TransactionOptions } from '@app/shared/db/database';
 import type { Kysely } from 'kysely';
-import type { DB } from './schema.js';
+import type { DB } from './types.js';
 
 /**
  * The one way remittance code reaches a user's rows: on a connection running as remittance_app

@@ -1,6 +1,5 @@
-import { TokenService as SharedTokens, type TokenFailure, type TokenVerifier } from '@app/shared/tokens';
+import { type JwtKeys, TokenService as SharedTokens, type TokenFailure, type TokenVerifier } from '@app/shared/tokens';
 import type { JWTPayload } from 'jose';
-import type { Config } from '../config.js';
 
 export type Surface = 'web' | 'api';
 
@@ -30,8 +29,8 @@ function userClaims(payload: JWTPayload): VerifiedToken | null {
   return typeof payload.userId === 'string' ? (payload as VerifiedToken) : null;
 }
 
-export function createTokenService(config: Config): TokenService {
-  const jwt = config.jwt;
+/** `jwt`: the service's keys and the two lifetimes (config.jwt). */
+export function createTokenService(jwt: JwtKeys & { expiryMs: number; expiryMobileMs: number }): TokenService {
   const shared = new SharedTokens(jwt);
   const verifiers: Record<Surface, TokenVerifier<VerifiedToken>> = {
     // A standalone API token is not a web session.

@@ -1,12 +1,17 @@
 import type { Database } from '@app/shared/db/database';
-import type { FastifyContextConfig, FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import type {
+  FastifyContextConfig,
+  FastifyInstance,
+  FastifyRequest,
+  preHandlerHookHandler,
+  RouteOptions,
+} from 'fastify';
 import '@app/shared/routes';
-import type { DB } from '../db/schema.js';
+import type { DB } from '../db/types.js';
 import { type UserScope, userScope } from '../db/user-scope.js';
 import { forbidden, unauthorized } from '../errors.js';
+import type { LiveSession, SessionProof } from '../lib/session.js';
 import type { Surface } from '../lib/tokens.js';
-import type { LiveSession, SessionProof } from '../modules/auth/sessions.repository.js';
-import type { SessionService } from '../modules/auth/sessions.service.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -20,6 +25,12 @@ declare module 'fastify' {
      * routes whose every path does that check before it answers.
      */
     sessionInTransaction?: boolean;
+    /**
+     * Remittance: the roles the route is for (absent: every signed-in user), checked after validation, before the
+     * handler (403 forbidden). Accounting names its roles in `auth`; the key differs because both services share
+     * one TypeScript program and their roles differ.
+     */
+    roles?: readonly LiveSession['role'][];
   }
 }
 
@@ -29,6 +40,14 @@ const sessions = new WeakMap<FastifyRequest, { session: LiveSession; scope: User
 
 export const WEB_COOKIE = 'app_token';
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** The two session checks the hook makes (SessionService in modules/auth). */
+export interface SessionCheck {
+  /** The token and the session row (with the profile for `remitProfile` routes). */
+  authenticate(token: string, surface: Surface, withProfile: boolean): Promise<LiveSession>;
+  /** The token only; the route checks the row in its own transaction with the proof. */
+  verifyToken(token: string, surface: Surface): Promise<LiveSession & { proof: SessionProof }>;
+}
 
 function bearerToken(header: string | undefined): string | undefined {
   const m = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
@@ -56,12 +75,15 @@ function requestOrigin(req: FastifyRequest): string | null {
  */
 export function registerSurfaceAuth(
   scope: FastifyInstance,
-  opts: { surface: Surface; sessions: SessionService; db: Database<DB>; allowedOrigins: readonly string[] },
+  opts: { surface: Surface; sessions: SessionCheck; db: Database<DB>; allowedOrigins: readonly string[] },
 ): void {
   const allowed = new Set(opts.allowedOrigins);
   // A new object: route files share one config object between routes.
   scope.addHook('onRoute', (route: RouteOptions) => {
     route.config = { ...(route.config as FastifyContextConfig), surface: opts.surface };
+    const roles = route.config.roles;
+    // Only the routes that name roles get the check: the others run no extra hook.
+    if (roles) route.preHandler = [...[route.preHandler ?? []].flat(), requireRole(roles)];
   });
   // A callback hook: public routes (rates, health) pass without a promise or a microtask.
   scope.addHook('onRequest', (req, _reply, done) => {
@@ -88,6 +110,14 @@ export function registerSurfaceAuth(
       (err: Error) => done(err),
     );
   });
+}
+
+function requireRole(roles: readonly LiveSession['role'][]): preHandlerHookHandler {
+  const message = `${roles.map((r) => r.charAt(0).toUpperCase() + r.slice(1)).join(' or ')} role required`;
+  return function checkRole(req, _reply, done) {
+    if (roles.includes(authOf(req).role)) done();
+    else done(forbidden(message));
+  };
 }
 
 /**

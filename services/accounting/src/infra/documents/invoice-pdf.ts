@@ -1,4 +1,4 @@
-import { PAGE, pdfDocument } from '@app/shared/pdf';
+import { numberPages, PAGE, pdfDocument } from '@app/shared/pdf';
 import { formatDate, formatNumber, labelsFor, type PdfLanguage, unitLabel } from './pdf-labels.js';
 
 /** Everything the document shows, already computed and formatted as decimal strings. */
@@ -236,24 +236,7 @@ export async function renderInvoicePdf(data: InvoicePdfData): Promise<Buffer> {
     y = doc.y + 10;
   }
 
-  // Page numbers on every page.
-  const range = doc.bufferedPageRange();
-  for (let i = range.start; i < range.start + range.count; i++) {
-    doc.switchToPage(i);
-    // Writing inside the bottom margin would otherwise start a new page.
-    const bottom = doc.page.margins.bottom;
-    doc.page.margins.bottom = 0;
-    doc
-      .font('regular')
-      .fontSize(8)
-      .fillColor('#777777')
-      .text(`${data.invoiceNumber} · ${labels.page} ${i + 1}/${range.count}`, left, PAGE.height - PAGE.margin + 15, {
-        width,
-        align: 'center',
-        lineBreak: false,
-      });
-    doc.page.margins.bottom = bottom;
-  }
+  numberPages(doc, (page, count) => `${data.invoiceNumber} · ${labels.page} ${page}/${count}`);
   doc.end();
   return done;
 }

@@ -1,4 +1,4 @@
-import { PAGE, pdfDocument } from '@app/shared/pdf';
+import { numberPages, PAGE, pdfDocument } from '@app/shared/pdf';
 import { formatDate, formatNumber, labelsFor } from './pdf-labels.js';
 import { reportLabelsFor } from './report-labels.js';
 import type { TableDocument } from './table-document.js';
@@ -113,23 +113,7 @@ export async function renderReportPdf(
     y += 14;
   }
 
-  const range = doc.bufferedPageRange();
-  for (let i = range.start; i < range.start + range.count; i++) {
-    doc.switchToPage(i);
-    const margin = doc.page.margins.bottom;
-    doc.page.margins.bottom = 0;
-    doc
-      .font('regular')
-      .fontSize(8)
-      .fillColor('#777777')
-      .text(
-        `${organizationName} · ${report.title} · ${labels.page} ${i + 1}/${range.count}`,
-        left,
-        PAGE.height - PAGE.margin + 15,
-        { width, align: 'center', lineBreak: false },
-      );
-    doc.page.margins.bottom = margin;
-  }
+  numberPages(doc, (page, count) => `${organizationName} · ${report.title} · ${labels.page} ${page}/${count}`);
   doc.end();
   return done;
 }

@@ -29,51 +29,34 @@ export function einvoiceRoutes(deps: InvoiceDeps) {
         .header('cache-control', 'private, no-store')
         .send(xml);
 
-    app.get(
-      '/:id/ubl',
-      {
-        config: { perMinute: 60 },
-        schema: {
-          tags,
-          params: IdParams,
-          response: { 200: XmlResponse, ...errorResponses(400, 401, 403, 404, 422) },
+    // The invoice's UBL and its credit note's: the same route but for the document kind.
+    for (const [url, kind] of [
+      ['/:id/ubl', 'invoice'],
+      ['/:id/credit-note/ubl', 'credit-note'],
+    ] as const) {
+      app.get(
+        url,
+        {
+          config: { perMinute: 60 },
+          schema: {
+            tags,
+            params: IdParams,
+            response: { 200: XmlResponse, ...errorResponses(400, 401, 403, 404, 422) },
+          },
         },
-      },
-      async (request, reply) => {
-        const { xml, number } = await invoiceUbl(
-          scopeOf(request),
-          deps,
-          request.principal(),
-          request.params.id,
-          'invoice',
-          todayIso(),
-        );
-        return sendXml(reply, xml, number);
-      },
-    );
-
-    app.get(
-      '/:id/credit-note/ubl',
-      {
-        config: { perMinute: 60 },
-        schema: {
-          tags,
-          params: IdParams,
-          response: { 200: XmlResponse, ...errorResponses(400, 401, 403, 404, 422) },
+        async (request, reply) => {
+          const { xml, number } = await invoiceUbl(
+            scopeOf(request),
+            deps,
+            request.principal(),
+            request.params.id,
+            kind,
+            todayIso(),
+          );
+          return sendXml(reply, xml, number);
         },
-      },
-      async (request, reply) => {
-        const { xml, number } = await invoiceUbl(
-          scopeOf(request),
-          deps,
-          request.principal(),
-          request.params.id,
-          'credit-note',
-          todayIso(),
-        );
-        return sendXml(reply, xml, number);
-      },
-    );
+      );
+    }
 
     app.get(
       '/:id/payment-code',

@@ -3,7 +3,7 @@ import { safeEqual } from '@app/shared/secrets';
 import type { Kysely } from 'kysely';
 import * as oidc from 'openid-client';
 import type { EidConfig } from '../../config.js';
-import type { DB } from '../../db/schema.js';
+import type { DB } from '../../db/types.js';
 import { consumeMockCode } from './eid.repository.js';
 
 export interface AuthorizeParams {

@@ -2,7 +2,7 @@ import { newId, safeEqual, sha256Hex } from '@app/shared/secrets';
 import type { Kysely } from 'kysely';
 import * as oidc from 'openid-client';
 import type { Config } from '../../config.js';
-import type { DB, User } from '../../db/schema.js';
+import type { DB, User } from '../../db/types.js';
 import { ageOn, nationalIdHash, parseNationalId } from '../../lib/national-id.js';
 import type { ClientInfo, IssuedSession, SessionService } from '../auth/sessions.service.js';
 import { insertNotification } from '../notifications/notifications.repository.js';

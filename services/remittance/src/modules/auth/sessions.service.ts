@@ -3,7 +3,7 @@ import type { Database } from '@app/shared/db/database';
 import { NotifiedCache } from '@app/shared/notified-cache';
 import { newId, sha256Hex } from '@app/shared/secrets';
 import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema.js';
+import type { DB } from '../../db/types.js';
 import type { UserScope } from '../../db/user-scope.js';
 import { AppError, unauthorized } from '../../errors.js';
 import type { Surface, TokenClaims, TokenService } from '../../lib/tokens.js';

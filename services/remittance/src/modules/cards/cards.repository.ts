@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { Card, CardLimitType, CardType, DB } from '../../db/schema.js';
+import type { Card, CardLimitType, CardType, DB } from '../../db/types.js';
 
 export async function insertCard(
   db: Kysely<DB>,

@@ -3,7 +3,7 @@ import { D as Decimal } from '@app/shared/money';
 import { newId } from '@app/shared/secrets';
 import bcrypt from 'bcrypt';
 import type { Kysely } from 'kysely';
-import type { Card, CardLimitType, CardType, DB } from '../../db/schema.js';
+import type { Card, CardLimitType, CardType, DB } from '../../db/types.js';
 import type { UserScope } from '../../db/user-scope.js';
 import { AppError, notFound, validationError } from '../../errors.js';
 import { toPlainText } from '../../lib/plain-text.js';

@@ -1,6 +1,6 @@
 import { newId } from '@app/shared/secrets';
 import type { Kysely } from 'kysely';
-import type { Complaint, ComplaintCategory, DB } from '../../db/schema.js';
+import type { Complaint, ComplaintCategory, DB } from '../../db/types.js';
 
 export async function insertComplaint(
   db: Kysely<DB>,

@@ -1,6 +1,6 @@
 import { newId } from '@app/shared/secrets';
 import { type Kysely, sql } from 'kysely';
-import type { DB, GdprConsent, GdprConsentType } from '../../db/schema.js';
+import type { DB, GdprConsent, GdprConsentType } from '../../db/types.js';
 
 export async function listUserGdprConsents(db: Kysely<DB>, userId: string): Promise<GdprConsent[]> {
   return db.selectFrom('gdpr_consents').selectAll().where('user_id', '=', userId).orderBy('consent_type').execute();

@@ -1,6 +1,6 @@
 import { newId } from '@app/shared/secrets';
 import type { Kysely } from 'kysely';
-import type { Consent, DB } from '../../db/schema.js';
+import type { Consent, DB } from '../../db/types.js';
 import { EXPORTED_TABLES, USER_COLUMNS } from './export.registry.js';
 
 export type ExportRow = Record<string, unknown>;

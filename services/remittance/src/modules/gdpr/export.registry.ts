@@ -1,4 +1,4 @@
-import type { DB } from '../../db/schema.js';
+import type { DB } from '../../db/types.js';
 
 /**
  * Every table that holds a user's rows, and how the data export carries it (spec GDPR, R16).

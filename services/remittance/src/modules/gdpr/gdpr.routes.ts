@@ -1,9 +1,13 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { clientInfo, type SurfaceOptions } from '../../context.js';
+import type { Config } from '../../config.js';
+import { clientInfo } from '../../lib/client-info.js';
+import type { Surface } from '../../lib/tokens.js';
 import { authOf, scopeOf } from '../../plugins/authenticate.js';
 import { errors } from '../../schemas.js';
 import { clearWebCookie } from '../auth/auth.routes.js';
+import type { SessionService } from '../auth/sessions.service.js';
+import type { DataRightsService } from './data-rights.service.js';
 import {
   ComplaintBody,
   ComplaintCreatedResponse,
@@ -17,109 +21,127 @@ import {
   DataExportResponse,
   ErasureResponse,
 } from './gdpr.schemas.js';
+import type { GdprService } from './gdpr.service.js';
 
-export async function gdprRoutes(scope: FastifyInstance, { surface, ctx }: SurfaceOptions): Promise<void> {
-  const app = scope.withTypeProvider<TypeBoxTypeProvider>();
-  const tags = ['gdpr'];
+interface GdprRouteDeps {
+  config: Readonly<Config>;
+  gdpr: GdprService;
+  dataRights: DataRightsService;
+  sessions: SessionService;
+}
 
-  app.get('/consents', { schema: { tags, response: { 200: ConsentListResponse, ...errors(401) } } }, async (req) => ({
-    data: await ctx.gdpr.listConsents(scopeOf(req)),
-  }));
+export function gdprRoutes(surface: Surface, deps: GdprRouteDeps) {
+  return async (scope: FastifyInstance): Promise<void> => {
+    const app = scope.withTypeProvider<TypeBoxTypeProvider>();
+    const tags = ['gdpr'];
 
-  app.post(
-    '/consents',
-    {
-      schema: {
-        tags,
-        summary: 'Grant or withdraw a consent: 201 when the record is created, 200 when it is updated',
-        body: ConsentBody,
-        response: { 200: ConsentResponse, 201: ConsentResponse, ...errors(400, 401, 403) },
+    app.get('/consents', { schema: { tags, response: { 200: ConsentListResponse, ...errors(401) } } }, async (req) => ({
+      data: await deps.gdpr.listConsents(scopeOf(req)),
+    }));
+
+    app.post(
+      '/consents',
+      {
+        schema: {
+          tags,
+          summary: 'Grant or withdraw a consent: 201 when the record is created, 200 when it is updated',
+          body: ConsentBody,
+          response: { 200: ConsentResponse, 201: ConsentResponse, ...errors(400, 401, 403) },
+        },
       },
-    },
-    async (req, reply) => {
-      const { created, consent } = await ctx.gdpr.recordConsent(scopeOf(req), {
-        type: req.body.consentType,
-        granted: req.body.granted,
-        ip: clientInfo(req).ip,
-      });
-      return reply.status(created ? 201 : 200).send({ data: consent });
-    },
-  );
-
-  app.get(
-    '/complaints',
-    {
-      schema: { tags, querystring: ComplaintListQuery, response: { 200: ComplaintListResponse, ...errors(400, 401) } },
-    },
-    async (req) => ctx.gdpr.listComplaints(scopeOf(req), req.query),
-  );
-
-  app.get(
-    '/complaints/:id',
-    { schema: { tags, params: ComplaintIdParams, response: { 200: ComplaintResponse, ...errors(401, 404) } } },
-    async (req) => ({ data: await ctx.gdpr.getComplaint(scopeOf(req), req.params.id) }),
-  );
-
-  app.post(
-    '/complaints',
-    {
-      schema: { tags, body: ComplaintBody, response: { 201: ComplaintCreatedResponse, ...errors(400, 401, 403, 422) } },
-    },
-    async (req, reply) => reply.status(201).send(await ctx.gdpr.createComplaint(scopeOf(req), req.body)),
-  );
-
-  app.get(
-    '/user/data-export',
-    {
-      schema: {
-        tags,
-        summary: 'Every personal record of the user (GDPR access)',
-        response: { 200: DataExportResponse, ...errors(401) },
+      async (req, reply) => {
+        const { created, consent } = await deps.gdpr.recordConsent(scopeOf(req), {
+          type: req.body.consentType,
+          granted: req.body.granted,
+          ip: clientInfo(req).ip,
+        });
+        return reply.status(created ? 201 : 200).send({ data: consent });
       },
-    },
-    async (req, reply) => {
-      // Personal data: no browser or proxy cache keeps a copy (issue 33 item 12).
-      reply.header('cache-control', 'no-store');
-      return ctx.dataRights.exportData(scopeOf(req), clientInfo(req).ip);
-    },
-  );
+    );
 
-  app.get(
-    '/user/data-export/download',
-    {
-      schema: {
-        tags,
-        summary: 'The same export as a JSON file (Content-Disposition: attachment)',
-        response: { 200: DataExportResponse, ...errors(401) },
+    app.get(
+      '/complaints',
+      {
+        schema: {
+          tags,
+          querystring: ComplaintListQuery,
+          response: { 200: ComplaintListResponse, ...errors(400, 401) },
+        },
       },
-    },
-    async (req, reply) => {
-      const userId = authOf(req).userId;
-      const body = await ctx.dataRights.exportData(scopeOf(req), clientInfo(req).ip);
-      const day = body.exportedAt.slice(0, 10);
-      reply.header('content-disposition', `attachment; filename="data-export-${userId}-${day}.json"`);
-      reply.header('cache-control', 'no-store');
-      return body;
-    },
-  );
+      async (req) => deps.gdpr.listComplaints(scopeOf(req), req.query),
+    );
 
-  app.delete(
-    '/user/account',
-    {
-      schema: {
-        tags,
-        summary: 'Erase the account: soft delete, every session and bank consent revoked; records kept 5 years (AML)',
-        response: { 200: ErasureResponse, ...errors(401, 403) },
-        description:
-          'Needs an eID sign-in from the last REAUTH_MAX_AGE (default 10 minutes): older sessions answer 403 reauthentication_required.',
+    app.get(
+      '/complaints/:id',
+      { schema: { tags, params: ComplaintIdParams, response: { 200: ComplaintResponse, ...errors(401, 404) } } },
+      async (req) => ({ data: await deps.gdpr.getComplaint(scopeOf(req), req.params.id) }),
+    );
+
+    app.post(
+      '/complaints',
+      {
+        schema: {
+          tags,
+          body: ComplaintBody,
+          response: { 201: ComplaintCreatedResponse, ...errors(400, 401, 403, 422) },
+        },
       },
-    },
-    async (req, reply) => {
-      // Step-up: a stolen or long-lived token alone cannot erase the account.
-      ctx.sessions.requireRecentSignIn(authOf(req));
-      const result = await ctx.dataRights.eraseAccount(scopeOf(req), clientInfo(req).ip);
-      if (surface === 'web') clearWebCookie(reply, ctx.config);
-      return result;
-    },
-  );
+      async (req, reply) => reply.status(201).send(await deps.gdpr.createComplaint(scopeOf(req), req.body)),
+    );
+
+    app.get(
+      '/user/data-export',
+      {
+        schema: {
+          tags,
+          summary: 'Every personal record of the user (GDPR access)',
+          response: { 200: DataExportResponse, ...errors(401) },
+        },
+      },
+      async (req, reply) => {
+        // Personal data: no browser or proxy cache keeps a copy (issue 33 item 12).
+        reply.header('cache-control', 'no-store');
+        return deps.dataRights.exportData(scopeOf(req), clientInfo(req).ip);
+      },
+    );
+
+    app.get(
+      '/user/data-export/download',
+      {
+        schema: {
+          tags,
+          summary: 'The same export as a JSON file (Content-Disposition: attachment)',
+          response: { 200: DataExportResponse, ...errors(401) },
+        },
+      },
+      async (req, reply) => {
+        const userId = authOf(req).userId;
+        const body = await deps.dataRights.exportData(scopeOf(req), clientInfo(req).ip);
+        const day = body.exportedAt.slice(0, 10);
+        reply.header('content-disposition', `attachment; filename="data-export-${userId}-${day}.json"`);
+        reply.header('cache-control', 'no-store');
+        return body;
+      },
+    );
+
+    app.delete(
+      '/user/account',
+      {
+        schema: {
+          tags,
+          summary: 'Erase the account: soft delete, every session and bank consent revoked; records kept 5 years (AML)',
+          response: { 200: ErasureResponse, ...errors(401, 403) },
+          description:
+            'Needs an eID sign-in from the last REAUTH_MAX_AGE (default 10 minutes): older sessions answer 403 reauthentication_required.',
+        },
+      },
+      async (req, reply) => {
+        // Step-up: a stolen or long-lived token alone cannot erase the account.
+        deps.sessions.requireRecentSignIn(authOf(req));
+        const result = await deps.dataRights.eraseAccount(scopeOf(req), clientInfo(req).ip);
+        if (surface === 'web') clearWebCookie(reply, deps.config);
+        return result;
+      },
+    );
+  };
 }

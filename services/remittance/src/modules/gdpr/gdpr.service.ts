@@ -1,4 +1,4 @@
-import type { Complaint, ComplaintCategory, GdprConsent, GdprConsentType } from '../../db/schema.js';
+import type { Complaint, ComplaintCategory, GdprConsent, GdprConsentType } from '../../db/types.js';
 import type { UserScope } from '../../db/user-scope.js';
 import { badRequest, type ErrorDetail, notFound, validationError } from '../../errors.js';
 import { pageOf, pagination } from '../../lib/pagination.js';

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { DB } from '../../db/schema.js';
+import type { DB } from '../../db/types.js';
 import { rewrapNationalIdHash } from '../../lib/national-id.js';
 
 /** What an erased account's anonymised text fields read. */

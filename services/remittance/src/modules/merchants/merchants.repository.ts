@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { DB, Merchant } from '../../db/schema.js';
+import type { DB, Merchant } from '../../db/types.js';
 
 /** Inserts the merchant; false when the user already is one or the org number is taken. */
 export async function insertMerchant(

@@ -2,14 +2,14 @@ import { newId } from '@app/shared/secrets';
 import { electronicFormatIBAN, extractIBAN, validateIBAN } from 'ibantools';
 import type { Kysely } from 'kysely';
 import QRCode from 'qrcode';
-import type { DB, Merchant } from '../../db/schema.js';
+import type { DB, Merchant } from '../../db/types.js';
 import type { UserScope } from '../../db/user-scope.js';
 import { conflict, forbidden, validationError } from '../../errors.js';
+import { isValidNorwegianAccount, isValidOrgNumber } from '../../lib/org-number.js';
 import type { Page } from '../../lib/pagination.js';
 import { checkPlainText, toNumber } from '../../lib/validation.js';
 import { shortName } from '../payments/payments.service.js';
 import * as repo from './merchants.repository.js';
-import { isValidNorwegianAccount, isValidOrgNumber } from './org-number.js';
 
 export interface MerchantInput {
   businessName: string;

@@ -1,4 +1,4 @@
-import type { NotificationType } from '../../db/schema.js';
+import type { NotificationType } from '../../db/types.js';
 
 /** Notification texts in Norwegian (R13), one builder per trigger. */
 const nok = new Intl.NumberFormat('nb-NO', { minimumFractionDigits: 2, maximumFractionDigits: 2 });

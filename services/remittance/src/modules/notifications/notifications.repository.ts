@@ -1,6 +1,6 @@
 import { newId } from '@app/shared/secrets';
 import type { Kysely } from 'kysely';
-import type { DB, NotificationType } from '../../db/schema.js';
+import type { DB, NotificationType } from '../../db/types.js';
 
 /** noti_ + 16 hex characters (spec Notification.id). */
 export function newNotificationId(): string {

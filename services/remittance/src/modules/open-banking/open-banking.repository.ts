@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { BankAccount, Consent, ConsentScope, DB } from '../../db/schema.js';
+import type { BankAccount, Consent, ConsentScope, DB } from '../../db/types.js';
 import type { ProviderAccount } from './providers/provider.js';
 
 export async function insertConsent(

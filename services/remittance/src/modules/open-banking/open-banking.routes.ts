@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { AppContext, SurfaceOptions } from '../../context.js';
 import { notFound } from '../../errors.js';
+import type { Surface } from '../../lib/tokens.js';
 import { scopeOf } from '../../plugins/authenticate.js';
 import { errors } from '../../schemas.js';
 import {
@@ -16,78 +16,87 @@ import {
   CreateConsentResponse,
   SandboxAuthorizeQuery,
 } from './open-banking.schemas.js';
+import type { OpenBankingService } from './open-banking.service.js';
 
-export async function openBankingRoutes(scope: FastifyInstance, { surface, ctx }: SurfaceOptions): Promise<void> {
-  const app = scope.withTypeProvider<TypeBoxTypeProvider>();
-  const tags = ['open banking'];
-  const ob = ctx.openBanking;
+interface OpenBankingRouteDeps {
+  openBanking: OpenBankingService;
+  /** The sandbox bank's consent page (OPEN_BANKING_PROVIDER=sandbox only). */
+  sandbox: { authorize(externalConsentId: string, approve: boolean): Promise<string | null> } | null;
+}
 
-  app.post(
-    '/open-banking/consents',
-    {
-      schema: { tags, body: CreateConsentBody, response: { 201: CreateConsentResponse, ...errors(400, 401, 403) } },
-      // The body is optional (every field has a default).
-      preValidation: async (req) => {
-        req.body ??= {};
+export function openBankingRoutes(surface: Surface, deps: OpenBankingRouteDeps) {
+  return async (scope: FastifyInstance): Promise<void> => {
+    const app = scope.withTypeProvider<TypeBoxTypeProvider>();
+    const tags = ['open banking'];
+    const ob = deps.openBanking;
+
+    app.post(
+      '/open-banking/consents',
+      {
+        schema: { tags, body: CreateConsentBody, response: { 201: CreateConsentResponse, ...errors(400, 401, 403) } },
+        // The body is optional (every field has a default).
+        preValidation: async (req) => {
+          req.body ??= {};
+        },
       },
-    },
-    async (req, reply) => {
-      const data = await ob.createConsent(scopeOf(req), req.body.scope ?? 'AISP+PISP', surface);
-      return reply.status(201).send({ data });
-    },
-  );
-
-  app.get(
-    '/open-banking/consents',
-    { schema: { tags, response: { 200: ConsentListResponse, ...errors(401) } } },
-    async (req) => ({
-      data: await ob.listConsents(scopeOf(req)),
-    }),
-  );
-
-  app.delete(
-    '/open-banking/consents/:id',
-    { schema: { tags, params: ConsentIdParams, response: { 200: ConsentResponse, ...errors(401, 403, 404) } } },
-    async (req) => ({ data: await ob.revokeConsent(scopeOf(req), req.params.id) }),
-  );
-
-  app.get(
-    '/bank-accounts',
-    { schema: { tags, response: { 200: BankAccountListResponse, ...errors(401) } } },
-    async (req) => {
-      const { accounts, totalBalance } = await ob.listAccounts(scopeOf(req));
-      return { data: accounts, totalBalance };
-    },
-  );
-
-  app.post(
-    '/bank-accounts/:id/primary',
-    { schema: { tags, params: AccountIdParams, response: { 200: BankAccountResponse, ...errors(401, 403, 404) } } },
-    async (req) => ({ data: await ob.setPrimary(scopeOf(req), req.params.id) }),
-  );
-
-  app.post(
-    '/bank-accounts/:id/refresh',
-    {
-      schema: {
-        tags,
-        summary:
-          'Read the balance from the bank now (user-initiated: not counted against the 4 unattended reads a day)',
-        params: AccountIdParams,
-        response: { 200: BankAccountResponse, ...errors(401, 403, 404) },
+      async (req, reply) => {
+        const data = await ob.createConsent(scopeOf(req), req.body.scope ?? 'AISP+PISP', surface);
+        return reply.status(201).send({ data });
       },
-    },
-    async (req) => {
-      const { account, warning } = await ob.refreshBalance(scopeOf(req), req.params.id);
-      return warning ? { data: account, warning } : { data: account };
-    },
-  );
+    );
 
-  if (surface === 'web') registerBankRedirects(app, ctx);
+    app.get(
+      '/open-banking/consents',
+      { schema: { tags, response: { 200: ConsentListResponse, ...errors(401) } } },
+      async (req) => ({
+        data: await ob.listConsents(scopeOf(req)),
+      }),
+    );
+
+    app.delete(
+      '/open-banking/consents/:id',
+      { schema: { tags, params: ConsentIdParams, response: { 200: ConsentResponse, ...errors(401, 403, 404) } } },
+      async (req) => ({ data: await ob.revokeConsent(scopeOf(req), req.params.id) }),
+    );
+
+    app.get(
+      '/bank-accounts',
+      { schema: { tags, response: { 200: BankAccountListResponse, ...errors(401) } } },
+      async (req) => {
+        const { accounts, totalBalance } = await ob.listAccounts(scopeOf(req));
+        return { data: accounts, totalBalance };
+      },
+    );
+
+    app.post(
+      '/bank-accounts/:id/primary',
+      { schema: { tags, params: AccountIdParams, response: { 200: BankAccountResponse, ...errors(401, 403, 404) } } },
+      async (req) => ({ data: await ob.setPrimary(scopeOf(req), req.params.id) }),
+    );
+
+    app.post(
+      '/bank-accounts/:id/refresh',
+      {
+        schema: {
+          tags,
+          summary:
+            'Read the balance from the bank now (user-initiated: not counted against the 4 unattended reads a day)',
+          params: AccountIdParams,
+          response: { 200: BankAccountResponse, ...errors(401, 403, 404) },
+        },
+      },
+      async (req) => {
+        const { account, warning } = await ob.refreshBalance(scopeOf(req), req.params.id);
+        return warning ? { data: account, warning } : { data: account };
+      },
+    );
+
+    if (surface === 'web') registerBankRedirects(app, deps);
+  };
 }
 
 /** Browser redirects from the bank: public, authenticated by the consent's one-time state. */
-function registerBankRedirects(scope: FastifyInstance, ctx: AppContext): void {
+function registerBankRedirects(scope: FastifyInstance, deps: OpenBankingRouteDeps): void {
   const app = scope.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['open banking'];
   app.get(
@@ -100,10 +109,10 @@ function registerBankRedirects(scope: FastifyInstance, ctx: AppContext): void {
         response: { 302: { description: 'to /bank-accounts or the app' } },
       },
     },
-    async (req, reply) => reply.redirect(await ctx.openBanking.completeConsent(req.query.consentId, req.query), 302),
+    async (req, reply) => reply.redirect(await deps.openBanking.completeConsent(req.query.consentId, req.query), 302),
   );
 
-  const sandbox = ctx.sandbox;
+  const sandbox = deps.sandbox;
   if (!sandbox) return;
   app.get(
     '/open-banking/sandbox/authorize',

@@ -2,7 +2,7 @@ import type { Database } from '@app/shared/db/database';
 import { D as Decimal } from '@app/shared/money';
 import { newId, randomToken, safeEqual } from '@app/shared/secrets';
 import type { Config } from '../../config.js';
-import type { Consent, ConsentScope, DB } from '../../db/schema.js';
+import type { Consent, ConsentScope, DB } from '../../db/types.js';
 import { type UserScope, userScope } from '../../db/user-scope.js';
 import { notFound } from '../../errors.js';
 import { DAY_MS, osloDay } from '../../lib/dates.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { CompiledQuery, type Kysely } from 'kysely';
-import type { DB } from '../../db/schema.js';
+import type { DB } from '../../db/types.js';
 import { AppError } from '../../errors.js';
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3_600_000;

@@ -1,5 +1,5 @@
 import { CompiledQuery, type Kysely, sql } from 'kysely';
-import type { DB, Transaction, TransactionType } from '../../db/schema.js';
+import type { DB, Transaction, TransactionType } from '../../db/types.js';
 import type { SessionProof } from '../auth/sessions.repository.js';
 import { DEBIT_RECORD_SQL, INITIATION_SQL, REMIT_CONTEXT_SQL } from './payments.sql.js';
 

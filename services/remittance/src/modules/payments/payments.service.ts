@@ -1,7 +1,7 @@
 import { D, type Dec } from '@app/shared/money';
 import { newId } from '@app/shared/secrets';
 import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema.js';
+import type { DB } from '../../db/types.js';
 import type { UserScope } from '../../db/user-scope.js';
 import { AppError, badRequest, notFound, unauthorized, validationError } from '../../errors.js';
 import { remittanceEta } from '../../lib/corridors.js';

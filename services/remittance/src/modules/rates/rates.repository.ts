@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema.js';
+import type { DB } from '../../db/types.js';
 
 export async function listRates(db: Kysely<DB>) {
   return db.selectFrom('exchange_rates').selectAll().orderBy('currency').execute();

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config.js';
-import type { DB } from '../../db/schema.js';
+import type { DB } from '../../db/types.js';
 import { notFound } from '../../errors.js';
 import { nokRatesFromFeed, parseNorgesBankSdmx } from './norges-bank.js';
 import { listRates, upsertRate } from './rates.repository.js';

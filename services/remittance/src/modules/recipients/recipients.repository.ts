@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { DB, Recipient } from '../../db/schema.js';
+import type { DB, Recipient } from '../../db/types.js';
 
 export async function insertRecipient(
   db: Kysely<DB>,

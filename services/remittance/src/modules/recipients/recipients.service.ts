@@ -1,6 +1,6 @@
 import { newId } from '@app/shared/secrets';
 import { electronicFormatIBAN, extractIBAN, validateIBAN } from 'ibantools';
-import type { Recipient } from '../../db/schema.js';
+import type { Recipient } from '../../db/types.js';
 import type { UserScope } from '../../db/user-scope.js';
 import { notFound, validationError } from '../../errors.js';
 import { corridorAllows, maskAccount } from '../../lib/corridors.js';

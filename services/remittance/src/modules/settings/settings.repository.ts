@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { DB, UserSettingsTable } from '../../db/schema.js';
+import type { DB, UserSettingsTable } from '../../db/types.js';
 
 export type SettingsRow = Pick<
   Selectable<UserSettingsTable>,

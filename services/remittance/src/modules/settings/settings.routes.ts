@@ -1,7 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { SurfaceOptions } from '../../context.js';
 import { scopeOf } from '../../plugins/authenticate.js';
 import { errors } from '../../schemas.js';
 import type { SettingsRow } from './settings.repository.js';
@@ -27,35 +26,37 @@ const toBody = (s: SettingsRow) => ({
   emailEnabled: s.email_enabled,
 });
 
-export async function settingsRoutes(scope: FastifyInstance, _opts: SurfaceOptions): Promise<void> {
-  const app = scope.withTypeProvider<TypeBoxTypeProvider>();
-  const tags = ['settings'];
+export function settingsRoutes() {
+  return async (scope: FastifyInstance): Promise<void> => {
+    const app = scope.withTypeProvider<TypeBoxTypeProvider>();
+    const tags = ['settings'];
 
-  app.get(
-    '/settings',
-    {
-      schema: {
-        tags,
-        summary: 'Created with the defaults on first read',
-        response: { 200: SettingsResponse, ...errors(401) },
+    app.get(
+      '/settings',
+      {
+        schema: {
+          tags,
+          summary: 'Created with the defaults on first read',
+          response: { 200: SettingsResponse, ...errors(401) },
+        },
       },
-    },
-    async (req) => ({
-      data: toBody(await readSettings(scopeOf(req))),
-    }),
-  );
+      async (req) => ({
+        data: toBody(await readSettings(scopeOf(req))),
+      }),
+    );
 
-  app.patch(
-    '/settings',
-    { schema: { tags, body: SettingsPatch, response: { 200: SettingsResponse, ...errors(400, 401, 403) } } },
-    async (req) => {
-      const b = req.body;
-      const patch: Partial<SettingsRow> = {};
-      if (b.currency !== undefined) patch.currency = b.currency;
-      if (b.language !== undefined) patch.language = b.language;
-      if (b.pushEnabled !== undefined) patch.push_enabled = b.pushEnabled;
-      if (b.emailEnabled !== undefined) patch.email_enabled = b.emailEnabled;
-      return { data: toBody(await changeSettings(scopeOf(req), patch)) };
-    },
-  );
+    app.patch(
+      '/settings',
+      { schema: { tags, body: SettingsPatch, response: { 200: SettingsResponse, ...errors(400, 401, 403) } } },
+      async (req) => {
+        const b = req.body;
+        const patch: Partial<SettingsRow> = {};
+        if (b.currency !== undefined) patch.currency = b.currency;
+        if (b.language !== undefined) patch.language = b.language;
+        if (b.pushEnabled !== undefined) patch.push_enabled = b.pushEnabled;
+        if (b.emailEnabled !== undefined) patch.email_enabled = b.emailEnabled;
+        return { data: toBody(await changeSettings(scopeOf(req), patch)) };
+      },
+    );
+  };
 }

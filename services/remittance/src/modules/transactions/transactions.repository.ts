@@ -1,5 +1,5 @@
 import { CompiledQuery, type Kysely, sql } from 'kysely';
-import type { DB, Transaction, TransactionStatus, TransactionType } from '../../db/schema.js';
+import type { DB, Transaction, TransactionStatus, TransactionType } from '../../db/types.js';
 import { listTransactionsSql } from './transactions.sql.js';
 
 export interface TransactionFilter {

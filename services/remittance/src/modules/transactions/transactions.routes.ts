@@ -2,7 +2,6 @@ import { sendJsonText } from '@app/shared/http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { SurfaceOptions } from '../../context.js';
 import { pageOf } from '../../lib/pagination.js';
 import { scopeOf } from '../../plugins/authenticate.js';
 import { errors } from '../../schemas.js';
@@ -14,67 +13,74 @@ import {
   TransactionListQuery,
   TransactionListResponse,
 } from './transactions.schemas.js';
+import type { TransactionsService } from './transactions.service.js';
 
-export async function transactionsRoutes(scope: FastifyInstance, { ctx }: SurfaceOptions): Promise<void> {
-  const app = scope.withTypeProvider<TypeBoxTypeProvider>();
-  const tags = ['transactions'];
-  const service = ctx.transactions;
+export function transactionsRoutes(deps: { transactions: TransactionsService }) {
+  return async (scope: FastifyInstance): Promise<void> => {
+    const app = scope.withTypeProvider<TypeBoxTypeProvider>();
+    const tags = ['transactions'];
+    const service = deps.transactions;
 
-  app.get(
-    '/transactions',
-    {
-      schema: {
-        tags,
-        querystring: TransactionListQuery,
-        response: { 200: TransactionListResponse, ...errors(400, 401) },
+    app.get(
+      '/transactions',
+      {
+        schema: {
+          tags,
+          querystring: TransactionListQuery,
+          response: { 200: TransactionListResponse, ...errors(400, 401) },
+        },
       },
-    },
-    async (req, reply) => {
-      const { type, status } = req.query;
-      // The JSON text is built in the response schema's shape (transactions.sql.ts): sent as it is.
-      return sendJsonText(reply, await service.list(scopeOf(req), { type, status }, pageOf(req.query, 20, 50)));
-    },
-  );
-
-  app.get(
-    '/transactions/summary',
-    { schema: { tags, response: { 200: SummaryResponse, ...errors(401) } } },
-    async (req) => ({
-      data: await service.summary(scopeOf(req)),
-    }),
-  );
-
-  app.get(
-    '/transactions/:id',
-    {
-      schema: { tags, params: TransactionIdParams, response: { 200: TransactionDetailResponse, ...errors(401, 404) } },
-    },
-    async (req) => ({
-      data: await service.detail(scopeOf(req), req.params.id),
-    }),
-  );
-
-  app.get(
-    '/transactions/:id/receipt',
-    { schema: { tags, params: TransactionIdParams, response: { 200: ReceiptResponse, ...errors(401, 404) } } },
-    async (req) => ({
-      data: await service.receipt(scopeOf(req), req.params.id),
-    }),
-  );
-
-  app.get(
-    '/transactions/:id/receipt.pdf',
-    {
-      schema: {
-        tags,
-        summary: "The receipt as a PDF in the user's settings language (nb or en)",
-        params: TransactionIdParams,
-        response: { 200: Type.Unknown({ description: 'application/pdf' }), ...errors(401, 404) },
+      async (req, reply) => {
+        const { type, status } = req.query;
+        // The JSON text is built in the response schema's shape (transactions.sql.ts): sent as it is.
+        return sendJsonText(reply, await service.list(scopeOf(req), { type, status }, pageOf(req.query, 20, 50)));
       },
-    },
-    async (req, reply) => {
-      const { pdf, filename } = await service.receiptPdf(scopeOf(req), req.params.id);
-      return reply.type('application/pdf').header('content-disposition', `inline; filename="${filename}"`).send(pdf);
-    },
-  );
+    );
+
+    app.get(
+      '/transactions/summary',
+      { schema: { tags, response: { 200: SummaryResponse, ...errors(401) } } },
+      async (req) => ({
+        data: await service.summary(scopeOf(req)),
+      }),
+    );
+
+    app.get(
+      '/transactions/:id',
+      {
+        schema: {
+          tags,
+          params: TransactionIdParams,
+          response: { 200: TransactionDetailResponse, ...errors(401, 404) },
+        },
+      },
+      async (req) => ({
+        data: await service.detail(scopeOf(req), req.params.id),
+      }),
+    );
+
+    app.get(
+      '/transactions/:id/receipt',
+      { schema: { tags, params: TransactionIdParams, response: { 200: ReceiptResponse, ...errors(401, 404) } } },
+      async (req) => ({
+        data: await service.receipt(scopeOf(req), req.params.id),
+      }),
+    );
+
+    app.get(
+      '/transactions/:id/receipt.pdf',
+      {
+        schema: {
+          tags,
+          summary: "The receipt as a PDF in the user's settings language (nb or en)",
+          params: TransactionIdParams,
+          response: { 200: Type.Unknown({ description: 'application/pdf' }), ...errors(401, 404) },
+        },
+      },
+      async (req, reply) => {
+        const { pdf, filename } = await service.receiptPdf(scopeOf(req), req.params.id);
+        return reply.type('application/pdf').header('content-disposition', `inline; filename="${filename}"`).send(pdf);
+      },
+    );
+  };
 }

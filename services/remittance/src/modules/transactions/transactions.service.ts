@@ -1,5 +1,5 @@
 import type { Config } from '../../config.js';
-import type { Transaction } from '../../db/schema.js';
+import type { Transaction } from '../../db/types.js';
 import type { UserScope } from '../../db/user-scope.js';
 import { notFound } from '../../errors.js';
 import type { Page } from '../../lib/pagination.js';

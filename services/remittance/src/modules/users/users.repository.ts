@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { DB, NewUser, User } from '../../db/schema.js';
+import type { DB, NewUser, User } from '../../db/types.js';
 
 /**
  * The live user with this national id: its keyed hash (version 2), or its unkeyed SHA-256

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { ConsentScope, DB } from '../../../db/schema.js';
+import type { ConsentScope, DB } from '../../../db/types.js';
 
 export interface ProviderAccount {
   externalId: string;

@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { D as Decimal } from '@app/shared/money';
 import { newId } from '@app/shared/secrets';
 import { CompiledQuery, type Kysely, sql } from 'kysely';
-import type { DB } from '../../../db/schema.js';
+import type { DB } from '../../../db/types.js';
 import { type OpenBankingProvider, type ProviderCall, ProviderError, type ProviderPaymentStatus } from './provider.js';
 
 export const SANDBOX_BANK_NAME = 'Sandbox Bank';
