@@ -41,11 +41,12 @@ export const MODULES: Record<string, Module> = {
     ['modules/invoices/invoices.repository.ts:50-80', 'modules/invoices/invoices.service.ts:218-229'],
     ['invoices-numbering.test.ts'],
   ),
-  postings: accounting(
-    ['modules/invoices/invoice-postings.ts', 'modules/ledger/transactions.service.ts:77-216'],
-    ['books-transactions.test.ts', 'invoices-api.test.ts'],
-  ),
-  'ledger-fold': accounting(['modules/ledger/fold-job.ts'], ['ledger-moves.test.ts']),
+  // The invoice's postings (A8: sale, payment, reversal). The manual entry (transactions.service.ts,
+  // books-transactions.test.ts) is a module of its own not run yet: docs/testing.md.
+  postings: accounting(['modules/invoices/invoice-postings.ts'], ['invoices-api.test.ts']),
+  'manual-postings': accounting(['modules/ledger/transactions.service.ts:77-216'], ['books-transactions.test.ts']),
+  // Run it with TEST_DATABASE_URL (PostgreSQL): the lock test of ledger-fold.test.ts runs only there.
+  'ledger-fold': accounting(['modules/ledger/fold-job.ts'], ['ledger-fold.test.ts']),
   // The scoring is pure: its unit tests alone (banking-api.test.ts would make a run of ~1 hour).
   reconciliation: accounting(['modules/banking/reconciliation.ts'], ['reconciliation-score.test.ts'], ''),
   // The UBL document built from the invoice (buildEInvoice); the XML writer (ubl.ts) is not in it.
@@ -60,6 +61,12 @@ export const MODULES: Record<string, Module> = {
       'db/tenant-scope.ts',
     ],
     ['tenant-filters.test.ts', 'books-contacts.test.ts', 'books-isolation.test.ts', 'security.test.ts'],
+  ),
+  // The first wall alone: the contacts repository's organization filter (the surviving
+  // mutant), with its test that runs it with row-level security off. A part of tenant-scope.
+  'contacts-tenant-filter': accounting(
+    ['modules/contacts/contacts.repository.ts:22-24', 'modules/contacts/contacts.repository.ts:50-82'],
+    ['tenant-filters.test.ts'],
   ),
   // The Idempotency-Key: taking, replaying and storing it, and the payment transaction around it.
   idempotency: remittance(

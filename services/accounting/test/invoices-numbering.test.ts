@@ -40,4 +40,46 @@ describe('invoice numbering as production assigns it (the counter and the SQL th
       await h.close();
     }
   });
+
+  it('stores what the numbered insert is given: supply date, notes, terms and the creating user', async () => {
+    const h = await buildTestApp({ RATE_LIMITS: 'off' });
+    try {
+      const s = await registerOrg(h.app);
+      const customer = (await createCustomer(h.app, s)).id;
+      const made = await createInvoice(
+        h.app,
+        s,
+        invoiceBody(customer, { supplyDate: '2026-03-08', notes: 'Hvala!', terms: '30 dana' }),
+      );
+      const read = (await h.app.inject(authed(s.token, { method: 'GET', url: `/api/v1/invoices/${made.id}` }))).json();
+      expect({
+        supplyDate: read.supplyDate,
+        notes: read.notes,
+        terms: read.terms,
+        createdBy: read.createdBy,
+        customerId: read.customerId,
+        invoiceDate: read.invoiceDate,
+        dueDate: read.dueDate,
+        totalAmount: read.totalAmount,
+      }).toEqual({
+        supplyDate: '2026-03-08',
+        notes: 'Hvala!',
+        terms: '30 dana',
+        createdBy: s.userId,
+        customerId: customer,
+        invoiceDate: '2026-03-10',
+        dueDate: '2026-04-09',
+        totalAmount: made.totalAmount,
+      });
+      const row = await h.t.db.system
+        .selectFrom('invoices')
+        .select(['supply_date', 'notes', 'terms', 'created_by'])
+        .where('id', '=', made.id)
+        .executeTakeFirstOrThrow();
+      expect([row.notes, row.terms, row.created_by]).toEqual(['Hvala!', '30 dana', s.userId]);
+      expect(String(row.supply_date)).toContain('2026-03-08');
+    } finally {
+      await h.close();
+    }
+  });
 });
