@@ -5,7 +5,8 @@ const report = process.env.MUTATION_REPORT_DIR ?? 'reports/mutation';
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'vitest',
-  vitest: { configFile: 'vitest.config.ts', related: false },
+  // The mutation-only vitest config: no global migration of databases the module does not use.
+  vitest: { configFile: 'vitest.mutation.config.ts', related: false },
   checkers: ['typescript'],
   // The service's project (scripts/mutation.ts sets it): a mutant that does not compile is not run.
   tsconfigFile: process.env.MUTATION_TSCONFIG ?? 'tsconfig.json',
@@ -19,6 +20,8 @@ export default {
   htmlReporter: { fileName: `${report}/mutation.html` },
   tempDirName: '.stryker-tmp',
   cleanTempDir: 'always',
-  ignorePatterns: ['bench', 'reports', 'data', 'dist', 'scratch', '.stryker-tmp'],
+  // Anchored at the root: a bare 'reports' also left services/accounting/src/modules/reports out of
+  // the sandbox, so every test that builds the app failed to import there.
+  ignorePatterns: ['/bench', '/reports', '/data', '/dist', '/scratch', '/.stryker-tmp', '/apps', '**/dist'],
   thresholds: { high: 90, low: 80, break: null },
 };
