@@ -108,6 +108,9 @@ describe('sending to SEF (D2, D3)', () => {
     // What SEF received passed the official rules (empty when ../shared/einvoice is absent).
     expect(mock.validations.find((v) => v.requestId === out.sef.requestId)?.failures).toEqual([]);
 
+    const shown = await inject(s.token, 'GET', `/api/v1/invoices/${inv.id}`);
+    expect(shown.json().sef).toEqual(out.sef);
+
     const again = await inject(s.token, 'POST', `/api/v1/invoices/${inv.id}/sef`);
     expect(again.statusCode).toBe(202);
     expect(again.json().sef).toEqual(out.sef);

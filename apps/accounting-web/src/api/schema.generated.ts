@@ -4435,6 +4435,16 @@ export interface paths {
                             updatedAt: string;
                             sentAt: string | null;
                             paidAt: string | null;
+                            sef?: {
+                                /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
+                                status: string;
+                                /** Format: uuid */
+                                requestId: string;
+                                salesInvoiceId: number | null;
+                                lastError: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
                         };
                     };
                 };
@@ -4586,6 +4596,16 @@ export interface paths {
                             updatedAt: string;
                             sentAt: string | null;
                             paidAt: string | null;
+                            sef?: {
+                                /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
+                                status: string;
+                                /** Format: uuid */
+                                requestId: string;
+                                salesInvoiceId: number | null;
+                                lastError: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
                         };
                     };
                 };
@@ -4752,6 +4772,16 @@ export interface paths {
                             updatedAt: string;
                             sentAt: string | null;
                             paidAt: string | null;
+                            sef?: {
+                                /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
+                                status: string;
+                                /** Format: uuid */
+                                requestId: string;
+                                salesInvoiceId: number | null;
+                                lastError: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
                         };
                     };
                 };
@@ -4943,6 +4973,16 @@ export interface paths {
                             updatedAt: string;
                             sentAt: string | null;
                             paidAt: string | null;
+                            sef?: {
+                                /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
+                                status: string;
+                                /** Format: uuid */
+                                requestId: string;
+                                salesInvoiceId: number | null;
+                                lastError: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
                         };
                     };
                 };

@@ -16,6 +16,7 @@ import * as invoices from '../invoices/invoices.repository.js';
 import { readInvoice } from '../invoices/invoices.service.js';
 import * as repo from './sef.repository.js';
 import { isRegistered, SEF_BASE_URLS, SefClient, type SefEnvironment, type SefResult } from './sef-client.js';
+import { presentSef } from './sef-state.js';
 
 type Db = Kysely<DB>;
 export type SefKind = 'invoice' | 'credit-note';
@@ -117,17 +118,6 @@ export async function clientFor(deps: SefDeps, db: Db, orgId: string, requireEna
 }
 
 // ---- D2 the invoice's sef ----
-
-export function presentSef(doc: repo.SefDocumentRow | undefined | null) {
-  if (!doc) return null;
-  return {
-    status: doc.status,
-    requestId: doc.request_id,
-    salesInvoiceId: doc.sales_invoice_id === null ? null : Number(doc.sales_invoice_id),
-    lastError: doc.last_error,
-    updatedAt: new Date(doc.updated_at).toISOString(),
-  };
-}
 
 /** The invoice as GET /invoices/:id shows it, with its SEF state and that of its credit note. */
 export async function invoiceWithSef(db: Db, p: Principal, id: string) {
