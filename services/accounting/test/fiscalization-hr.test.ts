@@ -1,0 +1,241 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { partPresent } from '@app/shared/test/parts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validateXML } from 'xmllint-wasm';
+import {
+  eRacunRequest,
+  fiscalDataFromUbl,
+  naplataRequest,
+  odbijanjeRequest,
+} from '../src/modules/fiscalization-hr/messages.js';
+import { signRequest, verifyRequest } from '../src/modules/fiscalization-hr/sign.js';
+import { callService } from '../src/modules/fiscalization-hr/soap-client.js';
+import { buyer, getUbl, seller, sentInvoice } from './einvoice-fixtures.js';
+import { EINVOICE_DIR } from './einvoice-validation.js';
+import { buildTestApp, type Session, type TestApp } from './helpers.js';
+
+const HR_DIR = `${EINVOICE_DIR}hr-fiscalization/`;
+function hasOpenssl() {
+  try {
+    execFileSync('openssl', ['version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+const HAVE_HR = partPresent(
+  'the Croatian fiscalization schemas (../shared/einvoice/hr-fiscalization) and openssl',
+  !existsSync(`${HR_DIR}eFiskalizacijaSchema/eFiskalizacijaSchema.xsd`)
+    ? `not at ${HR_DIR}: a clone on its own; CI provides ../shared/einvoice`
+    : hasOpenssl()
+      ? null
+      : 'openssl is not installed (it makes the test certificate)',
+  'Croatian fiscalization tests',
+);
+
+/** A test signing certificate made here (never a real one): RSA 2048, self-signed. */
+function testCertificate() {
+  const dir = mkdtempSync(join(tmpdir(), 'hr-cert-'));
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '2',
+      '-subj',
+      '/C=HR/O=Test d.o.o./CN=FISKAL 1',
+      '-keyout',
+      join(dir, 'key.pem'),
+      '-out',
+      join(dir, 'cert.pem'),
+    ],
+    { stdio: 'ignore' },
+  );
+  return { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8') };
+}
+
+async function xsdErrors(xml: string, schema: 'eFiskalizacijaSchema' | 'eIzvjestavanjeSchema') {
+  const dir = `${HR_DIR}${schema}/`;
+  const r = await validateXML({
+    xml: [{ fileName: 'message.xml', contents: xml }],
+    schema: [{ fileName: `${schema}.xsd`, contents: readFileSync(`${dir}${schema}.xsd`, 'utf8') }],
+    preload: [{ fileName: 'xmldsig-core-schema.xsd', contents: readFileSync(`${dir}xmldsig-core-schema.xsd`, 'utf8') }],
+  });
+  return r.errors.map((e) => e.rawMessage);
+}
+
+const KPD = '62.10.11';
+const line = (o: Record<string, unknown>) => ({
+  description: 'Usluga — čćđšž',
+  quantity: 2,
+  unitPrice: 100,
+  classificationCode: KPD,
+  ...o,
+});
+const CASES: Array<[string, Array<Record<string, unknown>>]> = [
+  ['25 %', [line({ taxRate: 25 })]],
+  ['13 %', [line({ taxRate: 13 })]],
+  ['5 %', [line({ taxRate: 5 })]],
+  ['0 % intra-community supply (K)', [line({ taxRate: 0, vatExemptionCode: 'VATEX-EU-IC' })]],
+  ['exempt (E)', [line({ taxRate: 0, vatExemptionCode: 'VATEX-EU-132-1A' })]],
+  [
+    'mixed 25/13/5 and exempt',
+    [
+      line({ taxRate: 25 }),
+      line({ taxRate: 13 }),
+      line({ taxRate: 5 }),
+      line({ taxRate: 0, vatExemptionCode: 'VATEX-EU-132-1A' }),
+    ],
+  ],
+];
+
+let h: TestApp;
+let s: Session;
+let customerId: string;
+let cert: { key: string; cert: string };
+
+beforeAll(async () => {
+  if (!HAVE_HR) return;
+  cert = testCertificate();
+  h = await buildTestApp({ RATE_LIMITS: 'off' });
+  s = await seller(h.app, 'HR');
+  customerId = (await buyer(h.app, s, 'HR')).id;
+}, 120_000);
+afterAll(async () => h?.close());
+
+describe.skipIf(!HAVE_HR)('Croatian fiscalization messages (D5)', () => {
+  it.each(CASES)(
+    'EvidentirajERacunZahtjev, issued and received, %s: valid to the XSD and signed',
+    async (_name, items) => {
+      const today = new Date().toISOString().slice(0, 10);
+      const inv = await sentInvoice(h.app, s, { customerId, invoiceDate: today, dueDate: today, items });
+      const ubl = await getUbl(h.app, s, inv.id);
+      expect(ubl.statusCode).toBe(200);
+      const data = fiscalDataFromUbl(ubl.body);
+      expect(data.iznosi.zaPlatiti).toBe(inv.totalAmount);
+      expect(data.izdavatelj.oibOperatera).toBe('33392005961');
+      for (const direction of ['I', 'U'] as const) {
+        const { xml, id } = eRacunRequest(data, direction);
+        const signed = signRequest(xml, cert.key, cert.cert);
+        expect(await xsdErrors(signed, 'eFiskalizacijaSchema')).toEqual([]);
+        expect(signed).toContain(`fis:id="${id}"`);
+        expect(verifyRequest(signed, cert.cert)).toBe(true);
+        // Any change to the signed data breaks the signature.
+        expect(verifyRequest(signed.replace(data.iznosi.zaPlatiti, '0.01'), cert.cert)).toBe(false);
+      }
+    },
+  );
+
+  it('a credit note refers to the invoice it corrects (PrethodniERacun)', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const inv = await sentInvoice(h.app, s, {
+      customerId,
+      invoiceDate: today,
+      dueDate: today,
+      items: [line({ taxRate: 25 })],
+    });
+    const cancel = await h.app.inject({
+      method: 'PATCH',
+      url: `/api/v1/invoices/${inv.id}/status`,
+      headers: { authorization: `Bearer ${s.token}` },
+      payload: { action: 'cancel' },
+    });
+    expect(cancel.statusCode).toBe(200);
+    const ubl = await getUbl(h.app, s, inv.id, 'credit-note/ubl');
+    const data = fiscalDataFromUbl(ubl.body);
+    expect(data.vrstaDokumenta).toBe('381');
+    expect(data.prethodni).toEqual([{ broj: inv.invoiceNumber, datum: inv.invoiceDate }]);
+    const signed = signRequest(eRacunRequest(data, 'I').xml, cert.key, cert.cert);
+    expect(await xsdErrors(signed, 'eFiskalizacijaSchema')).toEqual([]);
+  });
+
+  it('e-reporting: payment (EvidentirajNaplatuZahtjev) and rejection (EvidentirajOdbijanjeZahtjev) pass their XSD', async () => {
+    const doc = {
+      brojDokumenta: 'INV-2026-0001',
+      datumIzdavanja: '2026-02-01',
+      oibIzdavatelja: '33392005961',
+      oibPrimatelja: '10000000000',
+    };
+    const pay = signRequest(
+      naplataRequest({ ...doc, datumNaplate: '2026-02-10', iznos: '125', nacinPlacanja: 'T' }).xml,
+      cert.key,
+      cert.cert,
+    );
+    expect(await xsdErrors(pay, 'eIzvjestavanjeSchema')).toEqual([]);
+    expect(verifyRequest(pay, cert.cert)).toBe(true);
+    const rej = signRequest(
+      odbijanjeRequest({ ...doc, datumOdbijanja: '2026-02-03', vrstaRazloga: 'N', razlog: 'Neispravan iznos' }).xml,
+      cert.key,
+      cert.cert,
+    );
+    expect(await xsdErrors(rej, 'eIzvjestavanjeSchema')).toEqual([]);
+    // A message the XSD refuses is told apart (the oracle can fail): a date before 2026.
+    const old = signRequest(
+      naplataRequest({
+        ...doc,
+        datumIzdavanja: '2025-12-31',
+        datumNaplate: '2026-01-02',
+        iznos: '1',
+        nacinPlacanja: 'T',
+      }).xml,
+      cert.key,
+      cert.cert,
+    );
+    expect((await xsdErrors(old, 'eIzvjestavanjeSchema')).length).toBeGreaterThan(0);
+  });
+
+  it("the SOAP client records the service's success and its official failure answer", async () => {
+    const samples = `${HR_DIR}Primjeri_poruka_eIzvjestavanja/`;
+    const answers = [
+      readFileSync(`${samples}Odgovor_EvidentirajNaplatu.xml`, 'utf8'),
+      readFileSync(`${samples}Neuspjesan_Odgovor_EvidentirajNaplatu.xml`, 'utf8'),
+    ];
+    const received: string[] = [];
+    const server = createServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      received.push(Buffer.concat(chunks).toString('utf8'));
+      res.writeHead(200, { 'content-type': 'text/xml; charset=utf-8' }).end(answers[received.length - 1] ?? '');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/eIzvjestavanje`;
+    try {
+      const doc = {
+        brojDokumenta: 'INV-2026-0001',
+        datumIzdavanja: '2026-02-01',
+        oibIzdavatelja: '33392005961',
+        oibPrimatelja: '10000000000',
+      };
+      const signed = signRequest(
+        naplataRequest({ ...doc, datumNaplate: '2026-02-10', iznos: '125', nacinPlacanja: 'T' }).xml,
+        cert.key,
+        cert.cert,
+      );
+      const ok = await callService(url, signed, { timeoutMs: 5000 });
+      expect(ok).toMatchObject({ ok: true, accepted: true, requestId: '3ac87da8-8056-40ec-9e68-2a0cfcc086b3' });
+      const failed = await callService(url, signed, { timeoutMs: 5000 });
+      expect(failed).toMatchObject({
+        ok: true,
+        accepted: false,
+        errors: [{ code: 'S009', message: 'Ne postoji evidentirana fiskalizacija eRačuna.' }],
+      });
+      // What reached the service: the signed request in a SOAP body, still verifying.
+      expect(received[0]).toContain('<soapenv:Body><eiz:EvidentirajNaplatuZahtjev');
+      const inner = /<soapenv:Body>([\s\S]*)<\/soapenv:Body>/.exec(received[0])?.[1] ?? '';
+      expect(verifyRequest(inner, cert.cert)).toBe(true);
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+    // Nobody answering: a retry, not an outcome.
+    expect(await callService(url, 'x', { timeoutMs: 2000 })).toMatchObject({ ok: false, retry: true });
+  });
+});
