@@ -239,3 +239,135 @@ describe.skipIf(!HAVE_HR)('Croatian fiscalization messages (D5)', () => {
     expect(await callService(url, 'x', { timeoutMs: 2000 })).toMatchObject({ ok: false, retry: true });
   });
 });
+
+describe.skipIf(!HAVE_HR)('fiscalizing an invoice through the API (D5)', () => {
+  let app: TestApp;
+  let owner: Session;
+  let customer: string;
+  const received: Array<{ body: string; xsd: string[]; verified: boolean }> = [];
+  const answers: string[] = [];
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const envelope = Buffer.concat(chunks).toString('utf8');
+    const body = /<soapenv:Body>([\s\S]*)<\/soapenv:Body>/.exec(envelope)?.[1] ?? '';
+    // The mock checks what it receives with the official schema and the certificate.
+    received.push({
+      body,
+      xsd: await xsdErrors(body, 'eFiskalizacijaSchema'),
+      verified: verifyRequest(body, cert.cert),
+    });
+    const id = /fis:id="([^"]+)"/.exec(body)?.[1] ?? '';
+    const answer = answers.shift() ?? '';
+    res.writeHead(200, { 'content-type': 'text/xml; charset=utf-8' }).end(answer.replaceAll('{id}', id));
+  });
+  const ACCEPTED = `<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/"><soapenv:Body>
+    <fis:EvidentirajERacunOdgovor xmlns:fis="http://www.porezna-uprava.gov.hr/fin/2024/types/eFiskalizacija" fis:id="a1">
+    <fis:datumVrijemeSlanja>2026-02-01T10:00:00.0000</fis:datumVrijemeSlanja>
+    <fis:Odgovor><fis:idZahtjeva>{id}</fis:idZahtjeva><fis:prihvacenZahtjev>true</fis:prihvacenZahtjev></fis:Odgovor>
+    </fis:EvidentirajERacunOdgovor></soapenv:Body></soapenv:Envelope>`;
+
+  beforeAll(async () => {
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    app = await buildTestApp({
+      RATE_LIMITS: 'off',
+      FISCALIZATION_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    });
+    owner = await seller(app.app, 'HR');
+    customer = (await buyer(app.app, owner, 'HR')).id;
+  }, 120_000);
+  afterAll(async () => {
+    await app?.close();
+    await new Promise<void>((r) => server.close(() => r()));
+  });
+
+  const call = (method: 'GET' | 'PUT' | 'POST', url: string, payload?: object) =>
+    app.app.inject({
+      method,
+      url,
+      headers: { authorization: `Bearer ${owner.token}` },
+      ...(payload ? { payload } : {}),
+    });
+
+  it('stores the certificate from a PKCS#12 upload, fiscalizes, and records success and the official failure', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hr-p12-'));
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(join(dir, 'key.pem'), cert.key);
+    writeFileSync(join(dir, 'cert.pem'), cert.cert);
+    execFileSync(
+      'openssl',
+      [
+        'pkcs12',
+        '-export',
+        '-inkey',
+        join(dir, 'key.pem'),
+        '-in',
+        join(dir, 'cert.pem'),
+        '-passout',
+        'pass:Tajna-123',
+        '-out',
+        join(dir, 'c.p12'),
+      ],
+      { stdio: 'ignore' },
+    );
+    const p12 = readFileSync(join(dir, 'c.p12')).toString('base64');
+
+    const wrong = await call('PUT', '/api/v1/organization/fiscalization', {
+      certificate: p12,
+      password: 'kriva',
+      environment: 'test',
+      enabled: true,
+    });
+    expect(wrong.statusCode).toBe(422);
+    const put = await call('PUT', '/api/v1/organization/fiscalization', {
+      certificate: p12,
+      password: 'Tajna-123',
+      environment: 'test',
+      enabled: true,
+    });
+    expect(put.statusCode).toBe(200);
+    expect(put.json()).toMatchObject({
+      enabled: true,
+      certificateSet: true,
+      certificateSubject: expect.stringContaining('FISKAL 1'),
+    });
+    expect(put.body).not.toContain('PRIVATE');
+
+    const today = new Date().toISOString().slice(0, 10);
+    const inv = await sentInvoice(app.app, owner, {
+      customerId: customer,
+      invoiceDate: today,
+      dueDate: today,
+      items: [line({ taxRate: 25 })],
+    });
+    answers.push(ACCEPTED);
+    const ok = await call('POST', `/api/v1/invoices/${inv.id}/fiscalization`);
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().fiscalization).toMatchObject({ status: 'Fiscalized', errors: [], lastError: null });
+    expect(received.at(-1)).toMatchObject({ xsd: [], verified: true });
+    expect(received.at(-1)?.body).toContain(`fis:id="${ok.json().fiscalization.requestId}"`);
+    // Fiscalized once: asking again sends nothing.
+    const n = received.length;
+    expect((await call('POST', `/api/v1/invoices/${inv.id}/fiscalization`)).json().fiscalization.status).toBe(
+      'Fiscalized',
+    );
+    expect(received.length).toBe(n);
+
+    const inv2 = await sentInvoice(app.app, owner, {
+      customerId: customer,
+      invoiceDate: today,
+      dueDate: today,
+      items: [line({ taxRate: 13 })],
+    });
+    answers.push(
+      readFileSync(`${HR_DIR}Primjeri_poruka_eIzvjestavanja/Neuspjesan_Odgovor_EvidentirajNaplatu.xml`, 'utf8'),
+    );
+    const failed = await call('POST', `/api/v1/invoices/${inv2.id}/fiscalization`);
+    expect(failed.json().fiscalization).toMatchObject({
+      status: 'Failed',
+      errors: [{ code: 'S009', message: 'Ne postoji evidentirana fiskalizacija eRačuna.' }],
+    });
+    const shown = await call('GET', `/api/v1/invoices/${inv2.id}/fiscalization`);
+    expect(shown.json().fiscalization.status).toBe('Failed');
+  });
+});
