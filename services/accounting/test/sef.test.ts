@@ -404,4 +404,17 @@ describe("SEF's code lists", () => {
         .sort(),
     ).toEqual(['unit-measures', 'vat-exemption-reasons']);
   });
+
+  it('are used before sending: a unit SEF does not list is named, nothing uploaded', async () => {
+    const inv = await sentInvoice(h.app, s, {
+      customerId,
+      invoiceDate: todayIso(),
+      dueDate: todayIso(),
+      items: [{ ...line, unitCode: 'HUR' }],
+    });
+    const sef = (await sefOf(inv.id)).sef;
+    expect(sef.status).toBe('Failed');
+    expect(sef.lastError).toContain("unit HUR is not in SEF's list");
+    expect(uploadsOf(sef.requestId)).toHaveLength(0);
+  });
 });
