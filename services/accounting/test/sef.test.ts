@@ -39,7 +39,13 @@ const uploadsOf = (requestId: string) =>
 beforeAll(async () => {
   mock = await new SefMock().start();
   mock.registeredPibs.add(BUYER_PIB);
-  h = await buildTestApp({ SEF_BASE_URL: mock.url, SEF_DELIVERY_INTERVAL: '0s', SEF_SYNC_INTERVAL: '0s' });
+  // The suite sends more than the 10 invoices per minute a user may send; limits have their own tests.
+  h = await buildTestApp({
+    RATE_LIMITS: 'off',
+    SEF_BASE_URL: mock.url,
+    SEF_DELIVERY_INTERVAL: '0s',
+    SEF_SYNC_INTERVAL: '0s',
+  });
   deps = {
     config: h.config,
     db: h.t.db,
