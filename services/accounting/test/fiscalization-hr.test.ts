@@ -112,7 +112,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => h?.close());
 
-describe.skipIf(!HAVE_HR)('Croatian fiscalization messages (D5)', () => {
+describe.skipIf(!HAVE_HR)('Croatian fiscalization messages (D5)', { timeout: 120_000 }, () => {
   it.each(CASES)(
     'EvidentirajERacunZahtjev, issued and received, %s: valid to the XSD and signed',
     async (_name, items) => {
@@ -240,7 +240,7 @@ describe.skipIf(!HAVE_HR)('Croatian fiscalization messages (D5)', () => {
   });
 });
 
-describe.skipIf(!HAVE_HR)('fiscalizing an invoice through the API (D5)', () => {
+describe.skipIf(!HAVE_HR)('fiscalizing an invoice through the API (D5)', { timeout: 120_000 }, () => {
   let app: TestApp;
   let owner: Session;
   let customer: string;

@@ -62,7 +62,7 @@ afterAll(async () => {
   await mock?.stop();
 });
 
-describe('SEF settings (D1)', () => {
+describe('SEF settings (D1)', { timeout: 120_000 }, () => {
   it('keeps the key encrypted, never returns it, and lets only owners and admins change it', async () => {
     const before = await inject(s.token, 'GET', '/api/v1/organization/sef');
     expect(before.statusCode).toBe(200);
@@ -105,7 +105,7 @@ describe('SEF settings (D1)', () => {
   });
 });
 
-describe('sending to SEF (D2, D3)', () => {
+describe('sending to SEF (D2, D3)', { timeout: 120_000 }, () => {
   it('registers the invoice on send, with a requestId fixed before the call, and queueing again changes nothing', async () => {
     const inv = await newInvoice();
     const out = await sefOf(inv.id);
@@ -232,7 +232,7 @@ describe('sending to SEF (D2, D3)', () => {
   });
 });
 
-describe('status sync, webhook, cancel and storno', () => {
+describe('status sync, webhook, cancel and storno', { timeout: 120_000 }, () => {
   it("the sync job applies SEF's changes of the day and records when it ran", async () => {
     const inv = await newInvoice();
     const { sef } = await sefOf(inv.id);
@@ -302,7 +302,7 @@ describe('status sync, webhook, cancel and storno', () => {
   });
 });
 
-describe('purchase invoices from SEF (D4)', () => {
+describe('purchase invoices from SEF (D4)', { timeout: 120_000 }, () => {
   let supplierXml: string;
   beforeAll(async () => {
     // The supplier: another Serbian organization whose invoice to our seller is a real srbdt UBL.
@@ -315,7 +315,7 @@ describe('purchase invoices from SEF (D4)', () => {
       items: [line, { ...line, description: 'Druga usluga', unitPrice: 500, taxRate: 10 }],
     });
     supplierXml = (await inject(supplier.token, 'GET', `/api/v1/invoices/${inv.id}/ubl`)).body;
-  });
+  }, 120_000);
 
   it('fetches ids then the UBL, parses it, and accepts with a comment', async () => {
     const sefId = mock.addPurchase(supplierXml, todayIso());
@@ -394,7 +394,7 @@ describe('purchase invoices from SEF (D4)', () => {
   });
 });
 
-describe("SEF's code lists", () => {
+describe("SEF's code lists", { timeout: 120_000 }, () => {
   it('are fetched once a day and shown', async () => {
     await runSefSync(deps);
     const calls = () => mock.calls.filter((c) => c.path === 'get-unit-measures').length;
