@@ -31,6 +31,10 @@ import { exchangeRateFeedJob, feedSettings } from './modules/exchange-rates/ecb-
 import { exchangeRatesRoutes } from './modules/exchange-rates/exchange-rates.routes.js';
 import { expensesRoutes } from './modules/expenses/expenses.routes.js';
 import { openExpensesBlock } from './modules/expenses/expenses.service.js';
+import {
+  fiscalizationInvoiceRoutes,
+  fiscalizationSettingsRoutes,
+} from './modules/fiscalization-hr/fiscalization.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import type { InvoiceDeps } from './modules/invoices/invoice-transitions.js';
 import { invoicesRoutes, publicInvoicesRoutes } from './modules/invoices/invoices.routes.js';
@@ -185,6 +189,8 @@ export async function buildApp(config: Readonly<Config>, db: Database<DB>): Prom
   await app.register(sefSettingsRoutes(sef), { prefix: '/api/v1/organization/sef' });
   await app.register(purchaseInvoicesRoutes(sef), { prefix: '/api/v1/purchase-invoices' });
   await app.register(sefRoutes(sef), { prefix: '/api/v1/sef' });
+  await app.register(fiscalizationSettingsRoutes(sef), { prefix: '/api/v1/organization/fiscalization' });
+  await app.register(fiscalizationInvoiceRoutes(sef), { prefix: '/api/v1/invoices' });
   await app.register(publicInvoicesRoutes(invoices), { prefix: '/api/v1/public/invoices' });
   await app.register(alertsRoutes(), { prefix: '/api/v1/alerts' });
   await app.register(expensesRoutes(receipts), { prefix: '/api/v1/expenses' });

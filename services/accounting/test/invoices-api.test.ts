@@ -359,7 +359,8 @@ describe('reading, listing and updating', () => {
     const inv = await createInvoice(t.app, owner, invoiceBody(customerId));
     const read = await inject(owner, 'GET', `/api/v1/invoices/${inv.id}`);
     expect(read.statusCode).toBe(200);
-    expect(read.json()).toEqual(inv);
+    // GET also shows the invoice's SEF state (CONTRACT D2): null until it is queued.
+    expect(read.json()).toEqual({ ...inv, sef: null });
     const other = await registerOrg(t.app);
     const res = await inject(other, 'GET', `/api/v1/invoices/${inv.id}`);
     expect(res.statusCode).toBe(404);

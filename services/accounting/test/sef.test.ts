@@ -39,7 +39,13 @@ const uploadsOf = (requestId: string) =>
 beforeAll(async () => {
   mock = await new SefMock().start();
   mock.registeredPibs.add(BUYER_PIB);
-  h = await buildTestApp({ SEF_BASE_URL: mock.url, SEF_DELIVERY_INTERVAL: '0s', SEF_SYNC_INTERVAL: '0s' });
+  // The suite sends more than the 10 invoices per minute a user may send; limits have their own tests.
+  h = await buildTestApp({
+    RATE_LIMITS: 'off',
+    SEF_BASE_URL: mock.url,
+    SEF_DELIVERY_INTERVAL: '0s',
+    SEF_SYNC_INTERVAL: '0s',
+  });
   deps = {
     config: h.config,
     db: h.t.db,
@@ -56,7 +62,7 @@ afterAll(async () => {
   await mock?.stop();
 });
 
-describe('SEF settings (D1)', () => {
+describe('SEF settings (D1)', { timeout: 120_000 }, () => {
   it('keeps the key encrypted, never returns it, and lets only owners and admins change it', async () => {
     const before = await inject(s.token, 'GET', '/api/v1/organization/sef');
     expect(before.statusCode).toBe(200);
@@ -99,7 +105,7 @@ describe('SEF settings (D1)', () => {
   });
 });
 
-describe('sending to SEF (D2, D3)', () => {
+describe('sending to SEF (D2, D3)', { timeout: 120_000 }, () => {
   it('registers the invoice on send, with a requestId fixed before the call, and queueing again changes nothing', async () => {
     const inv = await newInvoice();
     const out = await sefOf(inv.id);
@@ -107,6 +113,9 @@ describe('sending to SEF (D2, D3)', () => {
     expect(mock.sales.get(out.sef.salesInvoiceId)?.requestId).toBe(out.sef.requestId);
     // What SEF received passed the official rules (empty when ../shared/einvoice is absent).
     expect(mock.validations.find((v) => v.requestId === out.sef.requestId)?.failures).toEqual([]);
+
+    const shown = await inject(s.token, 'GET', `/api/v1/invoices/${inv.id}`);
+    expect(shown.json().sef).toEqual(out.sef);
 
     const again = await inject(s.token, 'POST', `/api/v1/invoices/${inv.id}/sef`);
     expect(again.statusCode).toBe(202);
@@ -223,7 +232,7 @@ describe('sending to SEF (D2, D3)', () => {
   });
 });
 
-describe('status sync, webhook, cancel and storno', () => {
+describe('status sync, webhook, cancel and storno', { timeout: 120_000 }, () => {
   it("the sync job applies SEF's changes of the day and records when it ran", async () => {
     const inv = await newInvoice();
     const { sef } = await sefOf(inv.id);
@@ -293,7 +302,7 @@ describe('status sync, webhook, cancel and storno', () => {
   });
 });
 
-describe('purchase invoices from SEF (D4)', () => {
+describe('purchase invoices from SEF (D4)', { timeout: 120_000 }, () => {
   let supplierXml: string;
   beforeAll(async () => {
     // The supplier: another Serbian organization whose invoice to our seller is a real srbdt UBL.
@@ -306,7 +315,7 @@ describe('purchase invoices from SEF (D4)', () => {
       items: [line, { ...line, description: 'Druga usluga', unitPrice: 500, taxRate: 10 }],
     });
     supplierXml = (await inject(supplier.token, 'GET', `/api/v1/invoices/${inv.id}/ubl`)).body;
-  });
+  }, 120_000);
 
   it('fetches ids then the UBL, parses it, and accepts with a comment', async () => {
     const sefId = mock.addPurchase(supplierXml, todayIso());
@@ -385,7 +394,7 @@ describe('purchase invoices from SEF (D4)', () => {
   });
 });
 
-describe("SEF's code lists", () => {
+describe("SEF's code lists", { timeout: 120_000 }, () => {
   it('are fetched once a day and shown', async () => {
     await runSefSync(deps);
     const calls = () => mock.calls.filter((c) => c.path === 'get-unit-measures').length;
@@ -400,5 +409,18 @@ describe("SEF's code lists", () => {
         .map((l: { name: string }) => l.name)
         .sort(),
     ).toEqual(['unit-measures', 'vat-exemption-reasons']);
+  });
+
+  it('are used before sending: a unit SEF does not list is named, nothing uploaded', async () => {
+    const inv = await sentInvoice(h.app, s, {
+      customerId,
+      invoiceDate: todayIso(),
+      dueDate: todayIso(),
+      items: [{ ...line, unitCode: 'HUR' }],
+    });
+    const sef = (await sefOf(inv.id)).sef;
+    expect(sef.status).toBe('Failed');
+    expect(sef.lastError).toContain("unit HUR is not in SEF's list");
+    expect(uploadsOf(sef.requestId)).toHaveLength(0);
   });
 });

@@ -4561,6 +4561,16 @@ export interface paths {
                             updatedAt: string;
                             sentAt: string | null;
                             paidAt: string | null;
+                            sef?: {
+                                /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
+                                status: string;
+                                /** Format: uuid */
+                                requestId: string;
+                                salesInvoiceId: number | null;
+                                lastError: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
                         };
                     };
                 };
@@ -4755,6 +4765,16 @@ export interface paths {
                             updatedAt: string;
                             sentAt: string | null;
                             paidAt: string | null;
+                            sef?: {
+                                /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
+                                status: string;
+                                /** Format: uuid */
+                                requestId: string;
+                                salesInvoiceId: number | null;
+                                lastError: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
                         };
                     };
                 };
@@ -4921,6 +4941,16 @@ export interface paths {
                             updatedAt: string;
                             sentAt: string | null;
                             paidAt: string | null;
+                            sef?: {
+                                /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
+                                status: string;
+                                /** Format: uuid */
+                                requestId: string;
+                                salesInvoiceId: number | null;
+                                lastError: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
                         };
                     };
                 };
@@ -5112,6 +5142,16 @@ export interface paths {
                             updatedAt: string;
                             sentAt: string | null;
                             paidAt: string | null;
+                            sef?: {
+                                /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
+                                status: string;
+                                /** Format: uuid */
+                                requestId: string;
+                                salesInvoiceId: number | null;
+                                lastError: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
                         };
                     };
                 };
@@ -8104,6 +8144,458 @@ export interface paths {
                 };
                 /** @description Catalog error (A1) */
                 400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organization/fiscalization": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Fiscalization settings (HR)
+         * @description Environment, enabled flag and the stored certificate (subject, expiry); never the key or the password. HR organizations only.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            environment: "test" | "production";
+                            enabled: boolean;
+                            certificateSet: boolean;
+                            certificateSubject: string | null;
+                            certificateNotAfter: string | null;
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * Upload the fiscalization certificate (HR)
+         * @description Owner. `certificate`: the PKCS#12 file (base64) with `password`; the key is kept encrypted, the file and the password are not kept. 422 when the password does not open it or it expired.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description base64 PKCS#12 */
+                        certificate: string;
+                        password: string;
+                        environment: "test" | "production";
+                        enabled: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            environment: "test" | "production";
+                            enabled: boolean;
+                            certificateSet: boolean;
+                            certificateSubject: string | null;
+                            certificateNotAfter: string | null;
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invoices/{id}/fiscalization": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The invoice's fiscalization (HR)
+         * @description null until fiscalized, then Pending, Fiscalized or Failed with the Tax Administration's error codes.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            invoiceId: string;
+                            fiscalization: {
+                                status: "Pending" | "Fiscalized" | "Failed";
+                                /** Format: uuid */
+                                requestId: string;
+                                errors: {
+                                    code: string;
+                                    message: string;
+                                }[];
+                                lastError: string | null;
+                                answeredAt: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Fiscalize the e-invoice (HR)
+         * @description EvidentirajERacunZahtjev built from the CIUS-HR e-invoice, signed with the certificate, sent to the Tax Administration; the answer is recorded.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            invoiceId: string;
+                            fiscalization: {
+                                status: "Pending" | "Fiscalized" | "Failed";
+                                /** Format: uuid */
+                                requestId: string;
+                                errors: {
+                                    code: string;
+                                    message: string;
+                                }[];
+                                lastError: string | null;
+                                answeredAt: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };

@@ -162,6 +162,32 @@ export interface ExpensesTable {
   updated_at: Generated<Timestamp>;
 }
 
+export interface FiscalRecordsTable {
+  id: Generated<string>;
+  organization_id: string;
+  invoice_id: string;
+  message: 'eracun' | 'payment';
+  request_id: string;
+  status: 'Pending' | 'Fiscalized' | 'Failed';
+  errors: Generated<Json>;
+  last_error: string | null;
+  answered_at: string | null;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface FiscalizationSettingsTable {
+  organization_id: string;
+  environment: Generated<'test' | 'production'>;
+  enabled: Generated<boolean>;
+  key_ciphertext: string;
+  certificate_pem: string;
+  certificate_subject: string;
+  certificate_not_after: Timestamp;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+}
+
 export interface InvitationsTable {
   id: Generated<string>;
   organization_id: string;
@@ -448,6 +474,8 @@ export interface DB {
   exchange_rates: ExchangeRatesTable;
   expense_counters: ExpenseCountersTable;
   expenses: ExpensesTable;
+  fiscal_records: FiscalRecordsTable;
+  fiscalization_settings: FiscalizationSettingsTable;
   invitations: InvitationsTable;
   invoice_counters: InvoiceCountersTable;
   invoice_items: InvoiceItemsTable;

@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { listQuery, Paginated } from '../../lib/pagination.js';
 import { IsoDate, literalUnion, Uuid } from '../../lib/schemas.js';
+import { SefState } from '../sef/sef-state.js';
 
 export const INVOICE_STATUSES = ['draft', 'sent', 'viewed', 'paid', 'overdue', 'cancelled'] as const;
 export const InvoiceStatus = literalUnion(INVOICE_STATUSES);
@@ -125,6 +126,8 @@ export const Invoice = Type.Object({
   updatedAt: Type.String(),
   sentAt: NullableString,
   paidAt: NullableString,
+  // CONTRACT D2 (issue 28): shown by GET /invoices/:id; null until queued for SEF.
+  sef: Type.Optional(Type.Union([SefState, Type.Null()])),
 });
 
 export const INVOICE_SORTS = ['invoiceDate', 'dueDate', 'invoiceNumber', 'totalAmount', 'createdAt', 'status'] as const;

@@ -13,6 +13,7 @@ import type { Principal, TenantTx } from '../../plugins/auth.js';
 import type { ContactDeleteBlocker } from '../contacts/contacts.service.js';
 import { assertCurrency, currencyDecimals } from '../currencies/currencies.js';
 import { documentRate, formatRate } from '../exchange-rates/exchange-rates.service.js';
+import { sefStateOf } from '../sef/sef-state.js';
 import { assertOrganizationRates } from '../tax-rates/allowed-rates.js';
 import { InvoiceListCache } from './invoice-list-cache.js';
 import { computeTotals } from './invoice-totals.js';
@@ -251,7 +252,10 @@ async function replaceDraft(trx: TenantTx, p: Principal, id: string, body: Invoi
 }
 
 export function getInvoice(scope: TenantScope, p: Principal, id: string, today: string) {
-  return scope.run((db) => readInvoice(db, p, id, today));
+  return scope.run(async (db) => ({
+    ...(await readInvoice(db, p, id, today)),
+    sef: await sefStateOf(db, p.orgId, id),
+  }));
 }
 
 /** The invoice as the API shows it, read with the handle the caller holds (inside its transaction). */

@@ -75,4 +75,23 @@ export const SEF_OPERATION_DOCS: Record<string, OperationDoc> = {
     description:
       "SEF's status change of a sales or purchase invoice, for the organization whose secret URL it is (404 for an unknown one).",
   },
+  'GET /api/v1/organization/fiscalization': {
+    summary: 'Fiscalization settings (HR)',
+    description:
+      'Environment, enabled flag and the stored certificate (subject, expiry); never the key or the password. HR organizations only.',
+  },
+  'PUT /api/v1/organization/fiscalization': {
+    summary: 'Upload the fiscalization certificate (HR)',
+    description:
+      'Owner. `certificate`: the PKCS#12 file (base64) with `password`; the key is kept encrypted, the file and the password are not kept. 422 when the password does not open it or it expired.',
+  },
+  'GET /api/v1/invoices/:id/fiscalization': {
+    summary: "The invoice's fiscalization (HR)",
+    description: "null until fiscalized, then Pending, Fiscalized or Failed with the Tax Administration's error codes.",
+  },
+  'POST /api/v1/invoices/:id/fiscalization': {
+    summary: 'Fiscalize the e-invoice (HR)',
+    description:
+      'EvidentirajERacunZahtjev built from the CIUS-HR e-invoice, signed with the certificate, sent to the Tax Administration; the answer is recorded.',
+  },
 };

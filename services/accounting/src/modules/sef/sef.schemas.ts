@@ -2,6 +2,7 @@ import { type Static, Type } from 'typebox';
 import { listQuery, Paginated } from '../../lib/pagination.js';
 import { IsoDate, Uuid } from '../../lib/schemas.js';
 import { Invoice } from '../invoices/invoices.schemas.js';
+import { SefState } from './sef-state.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 
@@ -27,17 +28,6 @@ export const PutSefSettingsBody = Type.Object(
   { additionalProperties: false },
 );
 export type PutSefSettingsBody = Static<typeof PutSefSettingsBody>;
-
-/** D2: the invoice's state in SEF. */
-export const SefState = Type.Object({
-  status: Type.String({
-    description: "SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed",
-  }),
-  requestId: Uuid,
-  salesInvoiceId: Nullable(Type.Integer()),
-  lastError: Nullable(Type.String()),
-  updatedAt: Type.String({ format: 'date-time' }),
-});
 
 export const InvoiceWithSef = Type.Object({
   ...Invoice.properties,

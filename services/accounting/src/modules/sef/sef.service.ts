@@ -16,6 +16,7 @@ import * as invoices from '../invoices/invoices.repository.js';
 import { readInvoice } from '../invoices/invoices.service.js';
 import * as repo from './sef.repository.js';
 import { isRegistered, SEF_BASE_URLS, SefClient, type SefEnvironment, type SefResult } from './sef-client.js';
+import { presentSef } from './sef-state.js';
 
 type Db = Kysely<DB>;
 export type SefKind = 'invoice' | 'credit-note';
@@ -117,17 +118,6 @@ export async function clientFor(deps: SefDeps, db: Db, orgId: string, requireEna
 }
 
 // ---- D2 the invoice's sef ----
-
-export function presentSef(doc: repo.SefDocumentRow | undefined | null) {
-  if (!doc) return null;
-  return {
-    status: doc.status,
-    requestId: doc.request_id,
-    salesInvoiceId: doc.sales_invoice_id === null ? null : Number(doc.sales_invoice_id),
-    lastError: doc.last_error,
-    updatedAt: new Date(doc.updated_at).toISOString(),
-  };
-}
 
 /** The invoice as GET /invoices/:id shows it, with its SEF state and that of its credit note. */
 export async function invoiceWithSef(db: Db, p: Principal, id: string) {
@@ -260,7 +250,10 @@ async function attempt(deps: SefDeps, doc: repo.SefDocumentRow) {
       result = { ok: false, retry: false, status: 0, message: `the e-invoice cannot be built: ${details}` };
     }
     if (xml !== null) {
-      const check = await buyerCheck(client, sys, doc.organization_id, doc.invoice_id);
+      const unlisted = await codesNotInSefLists(sys, xml);
+      const check = unlisted
+        ? { ok: false as const, retry: false as const, status: 0, message: unlisted }
+        : await buyerCheck(client, sys, doc.organization_id, doc.invoice_id);
       result = check.ok ? await client.sendUbl(xml, doc.request_id) : check;
     }
   }
@@ -465,6 +458,29 @@ export async function receiveWebhook(deps: SefDeps, token: string, body: unknown
 }
 
 // ---- SEF's own code lists, cached daily ----
+
+/**
+ * The document's units and VAT exemption codes that SEF's own lists (as last fetched) do not have,
+ * as a message; null when all are listed or no list was fetched yet. SEF would refuse them.
+ */
+export async function codesNotInSefLists(db: Db, xml: string): Promise<string | null> {
+  const rows = await db.selectFrom('sef_code_lists').select(['name', 'entries']).execute();
+  const listed = (name: string, key: string) => {
+    const r = rows.find((x) => x.name === name);
+    const entries = (r ? (typeof r.entries === 'string' ? JSON.parse(r.entries) : r.entries) : []) as Array<
+      Record<string, unknown>
+    >;
+    return entries.length ? new Set(entries.map((e) => String(e[key] ?? e[key.toLowerCase()] ?? ''))) : null;
+  };
+  const units = listed('unit-measures', 'Code');
+  const reasons = listed('vat-exemption-reasons', 'Key');
+  const problems: string[] = [];
+  for (const u of new Set([...xml.matchAll(/unitCode="([^"]+)"/g)].map((m) => m[1])))
+    if (units && !units.has(u)) problems.push(`unit ${u} is not in SEF's list of units`);
+  for (const c of new Set([...xml.matchAll(/<cbc:TaxExemptionReasonCode>([^<]+)</g)].map((m) => m[1])))
+    if (reasons && !reasons.has(c)) problems.push(`VAT exemption code ${c} is not in SEF's list`);
+  return problems.length ? problems.join('; ') : null;
+}
 
 const DAY = 86_400_000;
 

@@ -1,0 +1,100 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { errorResponses, IdParams } from '../../lib/schemas.js';
+import { scopeOf } from '../../plugins/auth.js';
+import type { SefDeps } from '../sef/sef.service.js';
+import {
+  fiscalizeInvoice,
+  getFiscalizationSettings,
+  invoiceFiscalization,
+  putFiscalizationSettings,
+} from './fiscalization.service.js';
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+const Environment = Type.Union([Type.Literal('test'), Type.Literal('production')]);
+
+export const FiscalizationSettings = Type.Object({
+  environment: Environment,
+  enabled: Type.Boolean(),
+  certificateSet: Type.Boolean(),
+  certificateSubject: Nullable(Type.String()),
+  certificateNotAfter: Nullable(Type.String({ format: 'date-time' })),
+});
+const PutBody = Type.Object(
+  {
+    certificate: Type.String({
+      minLength: 16,
+      maxLength: 100_000,
+      pattern: '^[A-Za-z0-9+/=\\s]+$',
+      description: 'base64 PKCS#12',
+    }),
+    password: Type.String({ maxLength: 200 }),
+    environment: Environment,
+    enabled: Type.Boolean(),
+  },
+  { additionalProperties: false },
+);
+export const Fiscalization = Type.Object({
+  invoiceId: Type.String({ format: 'uuid' }),
+  fiscalization: Nullable(
+    Type.Object({
+      status: Type.Union([Type.Literal('Pending'), Type.Literal('Fiscalized'), Type.Literal('Failed')]),
+      requestId: Type.String({ format: 'uuid' }),
+      errors: Type.Array(Type.Object({ code: Type.String(), message: Type.String() })),
+      lastError: Nullable(Type.String()),
+      answeredAt: Nullable(Type.String()),
+      updatedAt: Type.String({ format: 'date-time' }),
+    }),
+  ),
+});
+
+/** /api/v1/organization/fiscalization (D5). */
+export function fiscalizationSettingsRoutes(deps: SefDeps) {
+  const tags = ['Fiscalization (HR)'];
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+    app.get(
+      '/',
+      { schema: { tags, response: { 200: FiscalizationSettings, ...errorResponses(401, 403, 422) } } },
+      async (request) => getFiscalizationSettings(scopeOf(request), request.principal()),
+    );
+    app.put(
+      '/',
+      {
+        config: { auth: ['owner'], perMinute: 5 },
+        schema: {
+          tags,
+          body: PutBody,
+          response: { 200: FiscalizationSettings, ...errorResponses(400, 401, 403, 422) },
+        },
+      },
+      async (request) => putFiscalizationSettings(deps, scopeOf(request), request.principal(), request.body),
+    );
+  };
+}
+
+/** Under /api/v1/invoices: the invoice's fiscalization (D5). */
+export function fiscalizationInvoiceRoutes(deps: SefDeps) {
+  const tags = ['Fiscalization (HR)'];
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+    app.get(
+      '/:id/fiscalization',
+      { schema: { tags, params: IdParams, response: { 200: Fiscalization, ...errorResponses(401, 403, 404) } } },
+      async (request) => invoiceFiscalization(scopeOf(request), request.principal(), request.params.id),
+    );
+    app.post(
+      '/:id/fiscalization',
+      {
+        config: { auth: ['owner', 'admin', 'accountant'], perMinute: 30 },
+        schema: {
+          tags,
+          params: IdParams,
+          response: { 200: Fiscalization, ...errorResponses(400, 401, 403, 404, 422) },
+        },
+      },
+      async (request) => fiscalizeInvoice(deps, scopeOf(request), request.principal(), request.params.id),
+    );
+  };
+}
