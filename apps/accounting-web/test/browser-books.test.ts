@@ -180,7 +180,7 @@ describe.skipIf(missing)('ledger, reports and settings in Chromium', () => {
 
       await page.getByRole('link', { name: sr['books.journal.new'] }).click();
       await page.getByRole('heading', { name: sr['books.journal.new'] }).waitFor();
-      await page.getByLabel(sr['books.description'], { exact: true }).fill('Uplata osnivačkog kapitala');
+      await page.getByRole('textbox', { name: sr['books.description'] }).fill('Uplata osnivačkog kapitala');
       await choose(page, `${sr['books.account']} 1`, '1000', '1000 Blagajna');
       await page.getByLabel(`${sr['books.debit']} 1`).fill('500');
       await choose(page, `${sr['books.account']} 2`, '3000', '3000 Osnovni kapital');

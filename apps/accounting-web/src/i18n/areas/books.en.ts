@@ -164,4 +164,5 @@ export const booksEn = {
   'books.audit.invoiceItems': 'Invoice lines',
   'books.audit.sessions': 'Sign-ins',
   'books.audit.alerts': 'Alerts',
+  'books.line': 'Line',
 } as const;

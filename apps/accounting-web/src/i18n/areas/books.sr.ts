@@ -166,4 +166,5 @@ export const booksSr: Record<keyof typeof booksEn, string> = {
   'books.audit.invoiceItems': 'Stavke faktura',
   'books.audit.sessions': 'Prijave',
   'books.audit.alerts': 'Upozorenja',
+  'books.line': 'Stavka',
 };

@@ -42,15 +42,21 @@ export default function SettingsHub() {
             </Tabs.Tab>
           ))}
         </Tabs.List>
+        {tabs.map((x) => (
+          <Tabs.Panel key={x.value} value={x.value} pt="md">
+            {x.value === current ? (
+              <Suspense fallback={<Loading />}>
+                {current === 'organization' ? <Organization /> : null}
+                {current === 'users' ? <Users /> : null}
+                {current === 'tax-rates' ? <TaxRates /> : null}
+                {current === 'currencies' ? <Currencies /> : null}
+                {current === 'security' ? <Security /> : null}
+                {current === 'audit' ? <AuditLog /> : null}
+              </Suspense>
+            ) : null}
+          </Tabs.Panel>
+        ))}
       </Tabs>
-      <Suspense fallback={<Loading />}>
-        {current === 'organization' ? <Organization /> : null}
-        {current === 'users' ? <Users /> : null}
-        {current === 'tax-rates' ? <TaxRates /> : null}
-        {current === 'currencies' ? <Currencies /> : null}
-        {current === 'security' ? <Security /> : null}
-        {current === 'audit' ? <AuditLog /> : null}
-      </Suspense>
     </Stack>
   );
 }
