@@ -476,13 +476,13 @@ function Vat({ r }: { r: Json<'/api/v1/reports/vat'> }) {
         <Figure label={t('books.report.netVat')} value={f.money(r.netVAT, cur)} testId="net-vat" />
       </SimpleGrid>
       <Group gap="xs">
-        <Badge color={s.allInvoicesPaid ? 'teal.9' : 'orange.9'} variant="filled" autoContrast>
+        <Badge color={s.allInvoicesPaid ? 'teal.9' : 'red.9'} variant="filled" autoContrast>
           {s.allInvoicesPaid ? t('books.report.allPaid') : t('books.report.notAllPaid')}
         </Badge>
-        <Badge color={s.allExpensesApproved ? 'teal.9' : 'orange.9'} variant="filled" autoContrast>
+        <Badge color={s.allExpensesApproved ? 'teal.9' : 'red.9'} variant="filled" autoContrast>
           {s.allExpensesApproved ? t('books.report.allApproved') : t('books.report.notAllApproved')}
         </Badge>
-        <Badge color={s.unmatchedTransactions === 0 ? 'teal.9' : 'orange.9'} variant="filled" autoContrast>
+        <Badge color={s.unmatchedTransactions === 0 ? 'teal.9' : 'red.9'} variant="filled" autoContrast>
           {t('books.report.unmatched', { n: s.unmatchedTransactions })}
         </Badge>
       </Group>
