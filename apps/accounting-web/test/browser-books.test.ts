@@ -385,7 +385,7 @@ describe.skipIf(missing)('ledger, reports and settings in Chromium', () => {
     async () => {
       const invite = await call(auth, 'POST', '/api/v1/users/invite', {
         email: unique('viewer'),
-        fullName: 'Vera Viewer',
+        fullName: 'Vera Vidić',
         role: 'viewer',
       });
       const token = new URL(invite.inviteLink).searchParams.get('token');
