@@ -327,7 +327,7 @@ function Editor({
                     <Stack gap={6}>
                       <Group justify="space-between" wrap="nowrap">
                         <Text size="sm" fw={700}>
-                          {t('invoices.lines')} {i + 1}
+                          {t('books.line')} {i + 1}
                         </Text>
                         {c.remove}
                       </Group>

@@ -160,36 +160,63 @@ export default function InvoiceView() {
       {missingData ? (
         <Alert color="orange" role="status" data-testid="einvoice-hint">
           <Text size="sm">{t('books.einvoice.missing')}</Text>
-          <Anchor component={Link} to="/settings" size="sm" fw={700} c="inherit" underline="always">
+          <Anchor component={Link} to="/settings" size="sm" fw={700} c="dark.9" underline="always">
             {t('books.einvoice.fix')}
           </Anchor>
         </Alert>
       ) : null}
       <Card withBorder p="xs">
-        <ScrollTable minWidth={520} label={t('invoices.lines')}>
-          <Table>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('invoices.description')}</Table.Th>
-                <Table.Th ta="right">{t('invoices.quantity')}</Table.Th>
-                <Table.Th ta="right">{t('invoices.unitPrice')}</Table.Th>
-                <Table.Th ta="right">{t('invoices.taxRate')}</Table.Th>
-                <Table.Th ta="right">{t('invoices.lineTotal')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {inv.items.map((i) => (
-                <Table.Tr key={i.id}>
-                  <Table.Td>{i.description}</Table.Td>
-                  <Table.Td ta="right">{f.number(i.quantity, 2)}</Table.Td>
-                  <Table.Td ta="right">{f.number(i.unitPrice)}</Table.Td>
-                  <Table.Td ta="right">{f.number(i.taxRate, 0)} %</Table.Td>
-                  <Table.Td ta="right">{f.number(i.lineTotal)}</Table.Td>
+        {narrow ? (
+          // A phone: each line stacked (quantity, price and rate under the description, the amount beside).
+          <Stack gap={0}>
+            {inv.items.map((i, n) => (
+              <Group
+                key={i.id}
+                justify="space-between"
+                align="flex-start"
+                wrap="nowrap"
+                py="xs"
+                style={n > 0 ? { borderTop: '1px solid var(--mantine-color-gray-3)' } : undefined}
+              >
+                <Stack gap={2}>
+                  <Text size="sm">{i.description}</Text>
+                  <Text size="xs" c="dimmed">
+                    {f.number(i.quantity, 2)} × {f.number(i.unitPrice)} · {t('invoices.taxRate')}{' '}
+                    {f.number(i.taxRate, 0)} %
+                  </Text>
+                </Stack>
+                <Text size="sm" fw={700} style={{ whiteSpace: 'nowrap' }}>
+                  {f.number(i.lineTotal)}
+                </Text>
+              </Group>
+            ))}
+          </Stack>
+        ) : (
+          <ScrollTable minWidth={520} label={t('invoices.lines')}>
+            <Table>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('invoices.description')}</Table.Th>
+                  <Table.Th ta="right">{t('invoices.quantity')}</Table.Th>
+                  <Table.Th ta="right">{t('invoices.unitPrice')}</Table.Th>
+                  <Table.Th ta="right">{t('invoices.taxRate')}</Table.Th>
+                  <Table.Th ta="right">{t('invoices.lineTotal')}</Table.Th>
                 </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </ScrollTable>
+              </Table.Thead>
+              <Table.Tbody>
+                {inv.items.map((i) => (
+                  <Table.Tr key={i.id}>
+                    <Table.Td>{i.description}</Table.Td>
+                    <Table.Td ta="right">{f.number(i.quantity, 2)}</Table.Td>
+                    <Table.Td ta="right">{f.number(i.unitPrice)}</Table.Td>
+                    <Table.Td ta="right">{f.number(i.taxRate, 0)} %</Table.Td>
+                    <Table.Td ta="right">{f.number(i.lineTotal)}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </ScrollTable>
+        )}
       </Card>
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <Card withBorder>

@@ -42,4 +42,5 @@ export const booksBs: Record<keyof typeof booksEn, string> = {
   'books.audit.when': 'Vrijeme',
   'books.audit.update': 'Izmijenjeno',
   'books.org.saveOperator': 'Sačuvaj moje podatke',
+  'books.audit.invoiceItems': 'Stavke faktura',
 };

@@ -160,4 +160,9 @@ export const booksEn = {
   'books.audit.expenses': 'Expenses',
   'books.audit.bankAccounts': 'Bank accounts',
   'books.audit.invitations': 'Invitations',
+  'books.audit.bankTransactions': 'Bank statement lines',
+  'books.audit.invoiceItems': 'Invoice lines',
+  'books.audit.sessions': 'Sign-ins',
+  'books.audit.alerts': 'Alerts',
+  'books.line': 'Line',
 } as const;

@@ -93,4 +93,8 @@ export const booksHr: Record<keyof typeof booksEn, string> = {
   'books.audit.accounts': 'Konta',
   'books.audit.bankAccounts': 'Bankovni računi',
   'books.org.saveOperator': 'Spremi moje podatke',
+  'books.audit.bankTransactions': 'Stavke izvoda',
+  'books.audit.invoiceItems': 'Stavke računa',
+  'books.audit.sessions': 'Prijave',
+  'books.audit.alerts': 'Upozorenja',
 };

@@ -162,4 +162,9 @@ export const booksSr: Record<keyof typeof booksEn, string> = {
   'books.audit.expenses': 'Troškovi',
   'books.audit.bankAccounts': 'Bankovni računi',
   'books.audit.invitations': 'Pozivnice',
+  'books.audit.bankTransactions': 'Stavke izvoda',
+  'books.audit.invoiceItems': 'Stavke faktura',
+  'books.audit.sessions': 'Prijave',
+  'books.audit.alerts': 'Upozorenja',
+  'books.line': 'Stavka',
 };

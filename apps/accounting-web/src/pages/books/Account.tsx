@@ -31,9 +31,16 @@ async function allPostings(accountId: string): Promise<{ postings: Posting[]; co
       }),
     );
     postings.push(...res.data);
-    if (page >= res.meta.totalPages) return { postings: postings.reverse(), complete: true };
+    if (page >= res.meta.totalPages) return { postings: chronological(postings), complete: true };
   }
-  return { postings: postings.reverse(), complete: false };
+  return { postings: chronological(postings), complete: false };
+}
+
+/** Oldest first: by date, then by when they were recorded. */
+function chronological(postings: Posting[]): Posting[] {
+  return [...postings].sort(
+    (a, b) => a.transactionDate.localeCompare(b.transactionDate) || a.createdAt.localeCompare(b.createdAt),
+  );
 }
 
 /** An account with its postings and the running balance after each, on the account's normal side (A9). */

@@ -40,9 +40,9 @@ export default function Ledger() {
               <Table aria-label={t(TYPE_KEYS[type])} layout="fixed">
                 <Table.Thead>
                   <Table.Tr>
-                    <Table.Th w={70}>{t('books.code')}</Table.Th>
+                    <Table.Th w={60}>{t('books.code')}</Table.Th>
                     <Table.Th>{t(TYPE_KEYS[type])}</Table.Th>
-                    <Table.Th ta="right" w={{ base: 130, sm: 180 }}>
+                    <Table.Th ta="right" w={{ base: 104, sm: 180 }}>
                       {t('books.balance')} ({currency})
                     </Table.Th>
                   </Table.Tr>
@@ -51,8 +51,12 @@ export default function Ledger() {
                   {rows.map(({ account: a, depth }) => (
                     <Table.Tr key={a.id}>
                       <Table.Td>{a.code}</Table.Td>
-                      <Table.Td style={{ paddingLeft: `calc(var(--table-horizontal-spacing) + ${depth * 16}px)` }}>
-                        <Anchor component={Link} to={`/ledger/accounts/${a.id}`} style={{ overflowWrap: 'anywhere' }}>
+                      <Table.Td>
+                        <Anchor
+                          component={Link}
+                          to={`/ledger/accounts/${a.id}`}
+                          style={{ overflowWrap: 'break-word', marginLeft: depth * 16 }}
+                        >
                           {a.name}
                         </Anchor>
                         {a.isActive ? null : (

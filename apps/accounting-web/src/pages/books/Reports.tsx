@@ -94,20 +94,8 @@ export default function Reports() {
     },
   });
 
-  return (
+  const body = (
     <Stack>
-      <Title order={1} size="h2">
-        {t('books.reports.title')}
-      </Title>
-      <Tabs value={kind} onChange={(v) => v && navigate(`/reports/${v}`)} keepMounted={false}>
-        <Tabs.List>
-          {KINDS.map((k) => (
-            <Tabs.Tab key={k} value={k}>
-              {t(TITLES[k])}
-            </Tabs.Tab>
-          ))}
-        </Tabs.List>
-      </Tabs>
       <Card withBorder p="sm">
         <Group align="flex-end" gap="sm" wrap="wrap">
           {mode === 'range' ? (
@@ -177,6 +165,27 @@ export default function Reports() {
       ) : (
         <ReportBody kind={kind} data={report.data} />
       )}
+    </Stack>
+  );
+  return (
+    <Stack>
+      <Title order={1} size="h2">
+        {t('books.reports.title')}
+      </Title>
+      <Tabs value={kind} onChange={(v) => v && navigate(`/reports/${v}`)}>
+        <Tabs.List>
+          {KINDS.map((k) => (
+            <Tabs.Tab key={k} value={k}>
+              {t(TITLES[k])}
+            </Tabs.Tab>
+          ))}
+        </Tabs.List>
+        {KINDS.map((k) => (
+          <Tabs.Panel key={k} value={k} pt="md">
+            {k === kind ? body : null}
+          </Tabs.Panel>
+        ))}
+      </Tabs>
     </Stack>
   );
 }
@@ -254,7 +263,7 @@ function AmountTable({
             rows.map((r) => (
               <Table.Tr key={`${r.code ?? ''}|${r.name}`}>
                 <Table.Td>{r.code ?? ''}</Table.Td>
-                <Table.Td style={{ overflowWrap: 'anywhere' }}>{r.name}</Table.Td>
+                <Table.Td style={{ overflowWrap: 'break-word' }}>{r.name}</Table.Td>
                 <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
                   {f.number(r.amount)}
                 </Table.Td>
@@ -467,13 +476,13 @@ function Vat({ r }: { r: Json<'/api/v1/reports/vat'> }) {
         <Figure label={t('books.report.netVat')} value={f.money(r.netVAT, cur)} testId="net-vat" />
       </SimpleGrid>
       <Group gap="xs">
-        <Badge color={s.allInvoicesPaid ? 'teal.9' : 'orange.9'} variant="filled" autoContrast>
+        <Badge color={s.allInvoicesPaid ? 'teal.9' : 'red.9'} variant="filled" autoContrast>
           {s.allInvoicesPaid ? t('books.report.allPaid') : t('books.report.notAllPaid')}
         </Badge>
-        <Badge color={s.allExpensesApproved ? 'teal.9' : 'orange.9'} variant="filled" autoContrast>
+        <Badge color={s.allExpensesApproved ? 'teal.9' : 'red.9'} variant="filled" autoContrast>
           {s.allExpensesApproved ? t('books.report.allApproved') : t('books.report.notAllApproved')}
         </Badge>
-        <Badge color={s.unmatchedTransactions === 0 ? 'teal.9' : 'orange.9'} variant="filled" autoContrast>
+        <Badge color={s.unmatchedTransactions === 0 ? 'teal.9' : 'red.9'} variant="filled" autoContrast>
           {t('books.report.unmatched', { n: s.unmatchedTransactions })}
         </Badge>
       </Group>

@@ -23,6 +23,12 @@ const TABLES: Array<{ value: string; key: MessageKey }> = [
   { value: 'invitations', key: 'books.audit.invitations' },
   { value: 'tax_rates', key: 'books.settings.taxRates' },
   { value: 'bank_accounts', key: 'books.audit.bankAccounts' },
+  { value: 'bank_transactions', key: 'books.audit.bankTransactions' },
+  { value: 'invoice_items', key: 'books.audit.invoiceItems' },
+  { value: 'exchange_rates', key: 'books.rates.title' },
+  { value: 'sessions', key: 'books.audit.sessions' },
+  { value: 'refresh_tokens', key: 'books.audit.sessions' },
+  { value: 'alerts', key: 'books.audit.alerts' },
 ];
 const ACTIONS = ['INSERT', 'UPDATE', 'DELETE'] as const;
 const ACTION_KEYS: Record<string, MessageKey> = {

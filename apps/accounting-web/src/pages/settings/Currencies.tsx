@@ -1,4 +1,5 @@
 import '@mantine/dates/styles.css';
+import { INTL_LOCALE } from '@app/web-tools/format';
 import {
   Alert,
   Badge,
@@ -25,8 +26,17 @@ import { ScrollTable } from '../../ui/ScrollTable.js';
 import { ErrorState, Loading } from '../../ui/states.js';
 
 /** Currencies the service knows, the rate in force for a pair and date, and a manual rate (owners, admins). */
+function displayNames(tag: string): (code: string, fallback: string) => string {
+  try {
+    const names = new Intl.DisplayNames([tag], { type: 'currency' });
+    return (code, fallback) => names.of(code) ?? fallback;
+  } catch {
+    return (_code, fallback) => fallback;
+  }
+}
+
 export default function Currencies() {
-  const { t } = useI18n();
+  const { t, locale } = useI18n();
   const currencies = useQuery({
     queryKey: ['currencies'],
     queryFn: async () => unwrap(await api.GET('/api/v1/currencies')).data,
@@ -34,6 +44,8 @@ export default function Currencies() {
   if (currencies.isPending) return <Loading />;
   if (currencies.isError) return <ErrorState error={currencies.error} retry={() => currencies.refetch()} />;
   const codes = currencies.data.map((c) => c.code);
+  // The service names currencies in English; the browser knows their names in the user's language.
+  const names = displayNames(INTL_LOCALE[locale]);
   return (
     <Stack>
       <RateLookup codes={codes} />
@@ -55,7 +67,7 @@ export default function Currencies() {
               {currencies.data.map((c) => (
                 <Table.Tr key={c.code}>
                   <Table.Td>{c.code}</Table.Td>
-                  <Table.Td>{c.name}</Table.Td>
+                  <Table.Td>{names(c.code, c.name)}</Table.Td>
                   <Table.Td>{c.decimalPlaces}</Table.Td>
                   <Table.Td>{c.isActive ? t('books.active') : t('books.inactive')}</Table.Td>
                 </Table.Tr>

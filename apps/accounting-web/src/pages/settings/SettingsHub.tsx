@@ -42,17 +42,20 @@ export default function SettingsHub() {
             </Tabs.Tab>
           ))}
         </Tabs.List>
-        {/* One panel, the current tab's: each tab's aria-controls names a panel that exists (axe). */}
-        <Tabs.Panel value={current} pt="md">
-          <Suspense fallback={<Loading />}>
-            {current === 'organization' ? <Organization /> : null}
-            {current === 'users' ? <Users /> : null}
-            {current === 'tax-rates' ? <TaxRates /> : null}
-            {current === 'currencies' ? <Currencies /> : null}
-            {current === 'security' ? <Security /> : null}
-            {current === 'audit' ? <AuditLog /> : null}
-          </Suspense>
-        </Tabs.Panel>
+        {tabs.map((x) => (
+          <Tabs.Panel key={x.value} value={x.value} pt="md">
+            {x.value === current ? (
+              <Suspense fallback={<Loading />}>
+                {current === 'organization' ? <Organization /> : null}
+                {current === 'users' ? <Users /> : null}
+                {current === 'tax-rates' ? <TaxRates /> : null}
+                {current === 'currencies' ? <Currencies /> : null}
+                {current === 'security' ? <Security /> : null}
+                {current === 'audit' ? <AuditLog /> : null}
+              </Suspense>
+            ) : null}
+          </Tabs.Panel>
+        ))}
       </Tabs>
     </Stack>
   );

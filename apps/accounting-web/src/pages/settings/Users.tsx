@@ -154,8 +154,11 @@ function Invite() {
           </SimpleGrid>
           {invite.error ? <ErrorState error={invite.error} /> : null}
           {invite.data ? (
-            <Alert color="teal" role="status" title={t('books.users.invited.title', { email: invite.data.user.email })}>
+            <Alert color="teal" role="status">
               <Stack gap="xs">
+                <Text size="sm" fw={700}>
+                  {t('books.users.invited.title', { email: invite.data.user.email })}
+                </Text>
                 <Text size="sm">{t('books.users.invited.help')}</Text>
                 <Code block style={{ overflowWrap: 'anywhere', whiteSpace: 'pre-wrap' }} data-testid="invite-link">
                   {invite.data.inviteLink}

@@ -1,0 +1,483 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AppLocale } from '@app/web-tools/format';
+import { chromiumMissing, launchChromium } from '@app/web-tools/playwright';
+import { AxeBuilder } from '@axe-core/playwright';
+import jsQRModule from 'jsqr';
+import { Secret, TOTP } from 'otpauth';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { PNG } from 'pngjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildWeb, WEB_APP } from '../../../scripts/build-web.js';
+import { buildTestApp, type TestApp } from '../../../services/accounting/test/helpers.js';
+import { bs } from '../src/i18n/bs.js';
+import { en } from '../src/i18n/en.js';
+import { hr } from '../src/i18n/hr.js';
+import { sr } from '../src/i18n/sr.js';
+
+/**
+ * Ledger, reports and settings in Debian's Chromium against the real accounting service (PGlite), with
+ * axe-core on each screen, and every screen of the app (these and the invoices, contacts and dashboard)
+ * photographed at 1280 and 375 px in sr, hr, bs and en, checked for English left on a translated screen
+ * and for sideways scrolling. Screenshots: apps/accounting-web/screenshots/ (gitignored).
+ * Skipped when /usr/bin/chromium is absent.
+ */
+const missing = chromiumMissing();
+if (missing) console.warn(missing);
+const SHOTS = join(WEB_APP, 'screenshots');
+const STEP = 60_000;
+// jsqr is CommonJS with a typed default export: under NodeNext the default import is the module.
+const jsQR = ((m: unknown) => (m as { default?: unknown }).default ?? m)(jsQRModule) as typeof jsQRModule.default;
+const CATALOGS: Record<AppLocale, Record<string, string>> = { sr, bs, hr, en };
+
+let h: TestApp;
+let browser: Browser;
+let base: string;
+
+beforeAll(async () => {
+  if (missing) return;
+  await buildWeb();
+  h = await buildTestApp({ WEB_DIR: join(WEB_APP, 'dist'), RATE_LIMITS: 'off' });
+  base = await h.app.listen({ port: 0, host: '127.0.0.1' });
+  browser = await launchChromium();
+  for (const l of ['sr', 'hr', 'bs', 'en']) mkdirSync(join(SHOTS, l), { recursive: true });
+}, 240_000);
+afterAll(async () => {
+  await browser?.close();
+  await h?.close();
+});
+
+async function axe(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
+}
+
+async function settle(page: Page) {
+  await page.waitForLoadState('networkidle', { timeout: 5_000 }).catch(() => undefined);
+  await page.mouse.move(640, 1);
+  await page.addStyleTag({
+    content: '*, *::before, *::after { transition: none !important; animation: none !important; }',
+  });
+}
+
+/** Screenshots at desktop width and at 375 px; axe at both unless told not to; no sideways scrolling at 375 px. */
+async function screen(page: Page, name: string, opts: { axe?: boolean } = {}) {
+  await settle(page);
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+  if (opts.axe !== false) expect(await axe(page), `${name} (desktop)`).toEqual([]);
+  const size = page.viewportSize()!;
+  await page.setViewportSize({ width: 375, height: 740 });
+  await page.waitForTimeout(200);
+  await page.screenshot({ path: join(SHOTS, `${name}-375.png`), fullPage: true });
+  if (opts.axe !== false) expect(await axe(page), `${name} (375 px)`).toEqual([]);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow, `${name} scrolls sideways at 375 px`).toBeLessThanOrEqual(1);
+  await page.setViewportSize(size);
+  await page.waitForTimeout(100);
+}
+
+/** English catalog texts visible on a screen shown in another language (whole words, no placeholders). */
+async function englishLeft(page: Page, locale: AppLocale): Promise<string[]> {
+  if (locale === 'en') return [];
+  // The text as shown (hidden elements left out), which is what a person would read.
+  // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is the point here.
+  const text = await page.evaluate(() => document.body.innerText);
+  const catalog = CATALOGS[locale];
+  const quote = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return Object.entries(en)
+    .filter(([k, v]) => catalog[k] !== v && v.length >= 4 && !v.includes('{'))
+    .map(([, v]) => v)
+    .filter((v) => new RegExp(`(^|[^\\p{L}])${quote(v)}($|[^\\p{L}])`, 'u').test(text));
+}
+
+async function newPage(): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL: base, viewport: { width: 1280, height: 860 } });
+  context.setDefaultTimeout(20_000);
+  return { context, page: await context.newPage() };
+}
+
+let counter = 0;
+const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++counter}@example.test`;
+
+async function registerThroughForm(page: Page, email: string, password: string) {
+  await page.goto('/');
+  await page.getByRole('link', { name: sr['auth.registerLink'] }).click();
+  await page.getByLabel(sr['auth.organizationName']).fill('Knjige d.o.o.');
+  await page.getByLabel(sr['auth.fullName']).fill('Ana Anić');
+  await page.getByLabel(sr['auth.email']).fill(email);
+  await page.getByLabel(sr['auth.password']).fill(password);
+  await page.getByRole('button', { name: sr['auth.register'] }).click();
+  await page.getByRole('heading', { name: sr['dash.title'] }).waitFor();
+}
+
+async function apiLogin(email: string, password: string): Promise<Record<string, string>> {
+  const res = await h.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email, password } });
+  return { authorization: `Bearer ${res.json().tokens.accessToken}` };
+}
+
+async function call(auth: Record<string, string>, method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) {
+  const res = await h.app.inject({ method, url, headers: auth, ...(payload ? { payload } : {}) });
+  expect(res.statusCode, `${method} ${url}: ${res.body}`).toBeLessThan(300);
+  return res.json();
+}
+
+/** Picks an option of a searchable Mantine select by typing part of it. */
+async function choose(page: Page, label: string, typed: string, option: string) {
+  const box = page.getByRole('textbox', { name: label, exact: true });
+  await box.click();
+  await box.fill(typed);
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+/** Clicks an export button and answers the downloaded file's name and first bytes. */
+async function exported(page: Page, button: string): Promise<{ name: string; head: string; size: number }> {
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: button }).click(),
+  ]);
+  const file = readFileSync((await download.path())!);
+  return { name: download.suggestedFilename(), head: file.subarray(0, 5).toString('latin1'), size: file.length };
+}
+
+const REPORTS = ['profit-loss', 'balance-sheet', 'cash-flow', 'vat', 'trial-balance', 'dashboard'] as const;
+const REPORT_TITLES: Record<(typeof REPORTS)[number], keyof typeof sr> = {
+  'profit-loss': 'books.report.profitLoss',
+  'balance-sheet': 'books.report.balanceSheet',
+  'cash-flow': 'books.report.cashFlow',
+  vat: 'books.report.vat',
+  'trial-balance': 'books.report.trialBalance',
+  dashboard: 'books.report.dashboard',
+};
+
+describe.skipIf(missing)('ledger, reports and settings in Chromium', () => {
+  const password = 'Lozinka-2026';
+  const email = unique('books-owner');
+  let context: BrowserContext;
+  let page: Page;
+  let auth: Record<string, string>;
+  let cashId = '';
+  let invoiceId = '';
+
+  beforeAll(async () => {
+    if (missing) return;
+    ({ context, page } = await newPage());
+    await registerThroughForm(page, email, password);
+    auth = await apiLogin(email, password);
+  }, STEP * 2);
+  afterAll(async () => {
+    await context?.close();
+  });
+
+  it(
+    'a balanced manual journal entry is checked before it is sent, the API refusal is shown, and the posting is on the account page',
+    async () => {
+      await page.getByRole('link', { name: sr['books.nav.ledger'] }).first().click();
+      await page.getByRole('heading', { name: sr['books.ledger.title'] }).waitFor();
+      await page.getByRole('link', { name: 'Blagajna' }).waitFor();
+      await screen(page, 'ledger');
+
+      await page.getByRole('link', { name: sr['books.journal.new'] }).click();
+      await page.getByRole('heading', { name: sr['books.journal.new'] }).waitFor();
+      await page.getByRole('textbox', { name: sr['books.description'] }).fill('Uplata osnivačkog kapitala');
+      await choose(page, `${sr['books.account']} 1`, '1000', '1000 Blagajna');
+      await page.getByLabel(`${sr['books.debit']} 1`).fill('500');
+      await choose(page, `${sr['books.account']} 2`, '3000', '3000 Osnovni kapital');
+      await page.getByLabel(`${sr['books.credit']} 2`).fill('400');
+      await page.getByTestId('journal-difference').filter({ hasText: '100,00 RSD' }).waitFor();
+      // Unbalanced: refused before anything is sent.
+      await page.getByRole('button', { name: sr['books.journal.post'] }).click();
+      await page.getByText(sr['books.journal.unbalanced']).waitFor();
+      await screen(page, 'journal-entry-unbalanced');
+
+      // Balanced but the same account on both sides: the service refuses it and its message is shown.
+      await choose(page, `${sr['books.account']} 2`, '1000', '1000 Blagajna');
+      await page.getByLabel(`${sr['books.credit']} 2`).fill('500');
+      await page.getByTestId('journal-difference').filter({ hasText: '0,00 RSD' }).waitFor();
+      await page.getByRole('button', { name: sr['books.journal.post'] }).click();
+      await page.getByRole('alert').filter({ hasText: 'SVC-9003' }).waitFor();
+      const before = await call(auth, 'GET', '/api/v1/transactions?referenceType=manual');
+      expect(before.meta.total).toBe(0);
+
+      await choose(page, `${sr['books.account']} 2`, '3000', '3000 Osnovni kapital');
+      await page.getByRole('button', { name: sr['books.journal.addLine'] }).click();
+      await screen(page, 'journal-entry');
+      await page.getByRole('button', { name: sr['books.journal.removeLine'].replace('{n}', '3') }).click();
+      await page.getByRole('button', { name: sr['books.journal.post'] }).click();
+
+      // The account page of the first line: the posting with its running balance.
+      await page.getByRole('heading', { name: '1000 Blagajna' }).waitFor();
+      await page.getByTestId('posting').filter({ hasText: 'Uplata osnivačkog kapitala' }).waitFor();
+      expect(await page.getByTestId('running-balance').first().textContent()).toBe('500,00');
+      expect(await page.getByTestId('account-balance').textContent()).toBe('500,00 RSD');
+      cashId = new URL(page.url()).pathname.split('/').pop()!;
+
+      // A second entry through the API: the running balance adds up newest first.
+      const accounts = (await call(auth, 'GET', '/api/v1/accounts')).data as Array<{ id: string; code: string }>;
+      const id = (code: string) => accounts.find((a) => a.code === code)!.id;
+      await call(auth, 'POST', '/api/v1/transactions', {
+        transactionDate: new Date().toISOString().slice(0, 10),
+        description: 'Gotovinska prodaja',
+        debitAccountId: id('1000'),
+        creditAccountId: id('4000'),
+        amount: 250,
+      });
+      await page.reload();
+      await page.getByTestId('posting').filter({ hasText: 'Gotovinska prodaja' }).waitFor();
+      expect(await page.getByTestId('running-balance').allTextContents()).toEqual(['750,00', '500,00']);
+      await screen(page, 'account');
+    },
+    STEP * 3,
+  );
+
+  it(
+    'each of the six reports opens with figures, and its PDF and CSV exports download',
+    async () => {
+      for (const kind of REPORTS) {
+        await page.goto(`/reports/${kind}`);
+        await page.getByRole('heading', { name: sr[REPORT_TITLES[kind]], level: 2 }).waitFor();
+        await page.getByRole('status').filter({ hasText: sr['app.loading'] }).waitFor({ state: 'detached' });
+        const figures: Record<string, string> = {
+          'profit-loss': '250,00 RSD',
+          'balance-sheet': '750,00 RSD',
+          'cash-flow': '750,00 RSD',
+          vat: '0,00 RSD',
+          'trial-balance': '750,00',
+          dashboard: '750,00 RSD',
+        };
+        await page.getByText(figures[kind]).first().waitFor();
+        const pdf = await exported(page, sr['books.export.pdf']);
+        expect(pdf.name, kind).toMatch(/\.pdf$/);
+        expect(pdf.head, kind).toBe('%PDF-');
+        const csv = await exported(page, sr['books.export.csv']);
+        expect(csv.name, kind).toMatch(/\.csv$/);
+        expect(csv.size, kind).toBeGreaterThan(10);
+        await screen(page, `report-${kind}`);
+      }
+      // A chart where a person would rather look: profit and loss and cash flow.
+      await page.goto('/reports/profit-loss');
+      await page.locator('.recharts-surface').first().waitFor();
+      await page.goto('/reports/cash-flow');
+      await page.locator('.recharts-surface').first().waitFor();
+    },
+    STEP * 4,
+  );
+
+  it(
+    'settings: invite a user with a role, 2FA with a scannable QR code, audit log filters, rates and currencies',
+    async () => {
+      await page.goto('/settings');
+      await page.getByLabel(sr['settings.iban']).waitFor();
+      await screen(page, 'settings-organization');
+
+      await page.getByRole('tab', { name: sr['books.settings.users'] }).click();
+      await page.getByRole('heading', { name: sr['books.users.invite'] }).waitFor();
+      const invited = unique('racunovodja');
+      await page.getByLabel(sr['auth.fullName']).fill('Rade Računović');
+      await page.getByLabel(sr['auth.email']).fill(invited);
+      await page.getByLabel(sr['books.users.role'], { exact: true }).selectOption('accountant');
+      await page.getByRole('button', { name: sr['books.users.send'] }).click();
+      const link = new URL((await page.getByTestId('invite-link').textContent())!.trim());
+      expect(link.pathname).toBe('/accept-invite');
+      await page.getByRole('cell', { name: invited }).waitFor();
+      await screen(page, 'settings-users');
+      const users = (await call(auth, 'GET', '/api/v1/users')).data as Array<{ email: string; role: string }>;
+      expect(users.find((u) => u.email === invited)?.role).toBe('accountant');
+
+      await page.getByRole('tab', { name: sr['books.settings.taxRates'] }).click();
+      await page.getByLabel(`${sr['books.tax.rate']} 1`).waitFor();
+      await screen(page, 'settings-tax-rates');
+
+      await page.getByRole('tab', { name: sr['books.settings.currencies'] }).click();
+      await page.getByTestId('exchange-rate').waitFor();
+      await screen(page, 'settings-currencies');
+
+      // 2FA: the QR code decodes to the otpauth URL; a code from its secret turns it on.
+      await page.getByRole('tab', { name: sr['books.settings.security'] }).click();
+      await page.getByRole('button', { name: sr['books.2fa.start'] }).click();
+      const qr = page.getByTestId('totp-qr');
+      await qr.waitFor();
+      await page.waitForFunction(
+        () => (document.querySelector('[data-testid="totp-qr"]') as HTMLImageElement)?.complete,
+      );
+      const png = PNG.sync.read(await qr.screenshot());
+      const decoded = jsQR(new Uint8ClampedArray(png.data), png.width, png.height);
+      expect(decoded?.data).toMatch(/^otpauth:\/\/totp\//);
+      const secret = (await page.getByTestId('totp-secret').textContent())!.trim();
+      expect(decoded?.data).toContain(`secret=${secret}`);
+      await screen(page, 'settings-2fa');
+      const totp = new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 });
+      await page.getByLabel(sr['auth.code']).fill(totp.generate());
+      await page.getByRole('button', { name: sr['books.2fa.confirm'] }).click();
+      await page.getByText(sr['books.2fa.enabled']).waitFor();
+      expect((await call(auth, 'GET', '/api/v1/auth/me')).twoFactorEnabled).toBe(true);
+
+      // Audit log: the postings only, then an action with no entries.
+      await page.getByRole('tab', { name: sr['books.settings.audit'] }).click();
+      await page.getByTestId('audit-row').first().waitFor();
+      await page.getByLabel(sr['books.audit.table']).selectOption('ledger_transactions');
+      await page.getByTestId('audit-row').filter({ hasText: sr['books.audit.transactions'] }).first().waitFor();
+      await expect
+        .poll(async () => {
+          const areas = await page.locator('[data-testid="audit-row"] td:nth-child(2)').allTextContents();
+          return areas.length > 0 && areas.every((a) => a === sr['books.audit.transactions']);
+        })
+        .toBe(true);
+      await screen(page, 'settings-audit');
+      await page.getByLabel(sr['books.audit.action']).selectOption('DELETE');
+      await page.getByText(sr['books.audit.empty']).waitFor();
+    },
+    STEP * 4,
+  );
+
+  it(
+    'invoice: the e-invoice data hint links to settings; at 375 px the PDF opens by a button and the lines stack',
+    async () => {
+      const contact = await call(auth, 'POST', '/api/v1/contacts', {
+        name: 'Kupac a.d.',
+        type: 'customer',
+        email: 'kupac@example.test',
+      });
+      const today = new Date().toISOString().slice(0, 10);
+      const invoice = await call(auth, 'POST', '/api/v1/invoices', {
+        customerId: contact.id,
+        invoiceDate: today,
+        dueDate: today,
+        items: [{ description: 'Knjigovodstvene usluge', quantity: 2, unitPrice: 1000, taxRate: 20 }],
+      });
+      invoiceId = invoice.id;
+      await call(auth, 'POST', `/api/v1/invoices/${invoiceId}/send`, { to: 'kupac@example.test' });
+      await page.goto(`/invoices/${invoiceId}`);
+      // No IBAN yet: the payment code answers 422 and the page says where to fix it.
+      const hint = page.getByTestId('einvoice-hint');
+      await hint.waitFor();
+      await hint.getByRole('link', { name: sr['books.einvoice.fix'] }).waitFor();
+      await page.locator('iframe').waitFor({ timeout: 60_000 });
+      await page.setViewportSize({ width: 375, height: 740 });
+      await page.getByRole('link', { name: sr['books.pdf.open'] }).waitFor();
+      expect(await page.locator('iframe').count()).toBe(0);
+      await page.setViewportSize({ width: 1280, height: 860 });
+      await hint.getByRole('link', { name: sr['books.einvoice.fix'] }).click();
+      await page.getByLabel(sr['settings.iban']).waitFor();
+
+      await page.goto('/invoices/new');
+      await page.getByRole('heading', { name: sr['invoices.new'] }).waitFor();
+      await page.setViewportSize({ width: 375, height: 740 });
+      await page.getByTestId('line-card-0').waitFor();
+      // Every field of the line is on screen, none beyond the right edge.
+      for (const label of [
+        'invoices.description',
+        'invoices.quantity',
+        'invoices.unitPrice',
+        'invoices.taxRate',
+      ] as const) {
+        const box = (await page.getByRole('textbox', { name: `${sr[label]} 1`, exact: true }).boundingBox())!;
+        expect(box.x + box.width, label).toBeLessThanOrEqual(375);
+      }
+      await page.setViewportSize({ width: 1280, height: 860 });
+    },
+    STEP * 3,
+  );
+
+  it(
+    'a viewer sees the ledger, reports and settings without create, invite or save buttons',
+    async () => {
+      const invite = await call(auth, 'POST', '/api/v1/users/invite', {
+        email: unique('viewer'),
+        fullName: 'Vera Vidić',
+        role: 'viewer',
+      });
+      const token = new URL(invite.inviteLink).searchParams.get('token');
+      await call({}, 'POST', '/api/v1/auth/accept-invite', { token, password: 'Viewer-Lozinka-1' });
+      const { context: viewer, page: vp } = await newPage();
+      await vp.goto('/');
+      await vp.getByLabel(sr['auth.email']).fill(invite.user.email);
+      await vp.getByLabel(sr['auth.password']).fill('Viewer-Lozinka-1');
+      await vp.getByRole('button', { name: sr['auth.signIn'] }).click();
+      await vp.getByRole('heading', { name: sr['dash.title'] }).waitFor();
+      await vp.goto('/ledger');
+      await vp.getByRole('link', { name: 'Blagajna' }).waitFor();
+      expect(await vp.getByRole('link', { name: sr['books.journal.new'] }).count()).toBe(0);
+      await vp.goto(`/ledger/accounts/${cashId}`);
+      await vp.getByTestId('posting').first().waitFor();
+      expect(await vp.getByRole('link', { name: sr['books.journal.new'] }).count()).toBe(0);
+      await vp.goto('/reports/profit-loss');
+      await vp.getByRole('button', { name: sr['books.export.pdf'] }).waitFor();
+      await vp.goto('/settings/tax-rates');
+      await vp.getByLabel(`${sr['books.tax.rate']} 1`).waitFor();
+      expect(await vp.getByRole('button', { name: sr['app.save'] }).count()).toBe(0);
+      expect(await vp.getByRole('tab', { name: sr['books.settings.users'] }).count()).toBe(0);
+      expect(await vp.getByRole('tab', { name: sr['books.settings.audit'] }).count()).toBe(0);
+      await viewer.close();
+    },
+    STEP * 2,
+  );
+
+  it(
+    'every screen in sr, hr, bs and en at 1280 and 375 px: no English left, no sideways scrolling',
+    async () => {
+      const screens: Array<{ name: string; path: string; ready: (p: Page, l: AppLocale) => Promise<unknown> }> = [
+        {
+          name: 'dashboard',
+          path: '/',
+          ready: (p, l) => p.getByRole('heading', { name: CATALOGS[l]['dash.chart'] }).waitFor(),
+        },
+        { name: 'contacts', path: '/contacts', ready: (p) => p.getByRole('cell', { name: 'Kupac a.d.' }).waitFor() },
+        {
+          name: 'invoices',
+          path: '/invoices',
+          ready: (p) => p.getByRole('cell', { name: 'Kupac a.d.' }).first().waitFor(),
+        },
+        {
+          name: 'invoice-editor',
+          path: '/invoices/new',
+          ready: (p, l) => p.getByRole('heading', { name: CATALOGS[l]['invoices.new'] }).waitFor(),
+        },
+        { name: 'invoice-view', path: `/invoices/${invoiceId}`, ready: (p) => p.getByTestId('server-total').waitFor() },
+        { name: 'ledger', path: '/ledger', ready: (p) => p.getByRole('link', { name: 'Blagajna' }).waitFor() },
+        {
+          name: 'account',
+          path: `/ledger/accounts/${cashId}`,
+          ready: (p) => p.getByTestId('posting').first().waitFor(),
+        },
+        {
+          name: 'journal-entry',
+          path: '/ledger/journal',
+          ready: (p, l) => p.getByRole('heading', { name: CATALOGS[l]['books.journal.new'] }).waitFor(),
+        },
+        ...REPORTS.map((kind) => ({
+          name: `report-${kind}`,
+          path: `/reports/${kind}`,
+          ready: async (p: Page, l: AppLocale) => {
+            await p.getByRole('heading', { name: CATALOGS[l][REPORT_TITLES[kind]], level: 2 }).waitFor();
+            await p.getByText(CATALOGS[l]['app.loading']).waitFor({ state: 'detached' });
+          },
+        })),
+        ...['', '/users', '/tax-rates', '/currencies', '/security', '/audit'].map((tab) => ({
+          name: `settings${tab.replace('/', '-') || '-organization'}`,
+          path: `/settings${tab}`,
+          ready: async (p: Page, l: AppLocale) => {
+            await p.getByRole('tab', { selected: true }).waitFor();
+            await p.getByText(CATALOGS[l]['app.loading']).waitFor({ state: 'detached' });
+            await p.waitForTimeout(300);
+          },
+        })),
+      ];
+      const english: string[] = [];
+      for (const locale of ['sr', 'hr', 'bs', 'en'] as const) {
+        await page.evaluate((l) => localStorage.setItem('ledgerline.locale', l), locale);
+        for (const s of screens) {
+          await page.goto(s.path);
+          await s.ready(page, locale);
+          await settle(page);
+          english.push(...(await englishLeft(page, locale)).map((e) => `${locale} ${s.name}: ${e}`));
+          await screen(page, `${locale}/${s.name}`, { axe: locale === 'hr' });
+        }
+      }
+      expect(english).toEqual([]);
+      await page.evaluate(() => localStorage.removeItem('ledgerline.locale'));
+    },
+    STEP * 12,
+  );
+});
