@@ -10,10 +10,10 @@ import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWeb, WEB_APP } from '../../../scripts/build-web.js';
 import { buildTestApp, type TestApp } from '../../../services/accounting/test/helpers.js';
-import { bs } from '../src/i18n/bs.js';
-import { en } from '../src/i18n/en.js';
-import { hr } from '../src/i18n/hr.js';
-import { sr } from '../src/i18n/sr.js';
+import { bsFull as bs } from '../src/i18n/full/bs.js';
+import { enFull as en } from '../src/i18n/full/en.js';
+import { hrFull as hr } from '../src/i18n/full/hr.js';
+import { srFull as sr } from '../src/i18n/full/sr.js';
 
 /**
  * Ledger, reports and settings in Debian's Chromium against the real accounting service (PGlite), with
