@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { DB } from '../src/db/types.js';
 import { buyer, seller, sentInvoice } from './einvoice-fixtures.js';
 import { authed, type Session } from './helpers.js';
 import { invoiceBody } from './invoices-fixtures.js';
@@ -40,6 +42,8 @@ export interface World {
   receiptExpenseId: string;
   bankAccountId: string;
   bankTransactionId: string;
+  /** A purchase invoice received through SEF (written as SEF intake would, D4). */
+  purchaseInvoiceId: string;
   accountIds: Record<string, string>;
 }
 
@@ -51,7 +55,11 @@ const PNG = Buffer.from(
 const ITEM = { description: 'Usluge', quantity: 1, unitPrice: 1000, taxRate: 20 };
 
 /** Creates organization A's records, one of each kind a route with an id names. */
-export async function buildWorld(app: FastifyInstance, sessions: Record<string, Session>): Promise<World> {
+export async function buildWorld(
+  app: FastifyInstance,
+  sessions: Record<string, Session>,
+  system: Kysely<DB>,
+): Promise<World> {
   const owner = await seller(app, 'RS');
   const call = async (method: string, url: string, payload?: object, expected = [200, 201]) => {
     const res = await app.inject(
@@ -109,7 +117,27 @@ export async function buildWorld(app: FastifyInstance, sessions: Record<string, 
   );
   if (imported.statusCode !== 200 || imported.json().imported !== 1) throw new Error(`import: ${imported.body}`);
   const lines = await call('GET', `/api/v1/bank-accounts/${bankAccountId}/transactions`);
+  // SEF intake needs SEF (a mock in sef.test.ts): the row it writes, written here directly.
+  const purchase = await system
+    .insertInto('purchase_invoices')
+    .values({
+      organization_id: owner.orgId,
+      external_id: 'sef-12345',
+      status: 'Seen',
+      invoice_number: 'UF-1/2026',
+      issue_date: '2026-03-09',
+      supplier_name: 'Dobavljač d.o.o.',
+      supplier_vat_number: '101134702',
+      currency_code: 'RSD',
+      net_amount: '100',
+      tax_amount: '20',
+      total_amount: '120',
+      ubl: '<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"/>',
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return {
+    purchaseInvoiceId: purchase.id,
     app,
     owner,
     sessions,
@@ -159,6 +187,22 @@ export const crossOrgFixtures: Record<string, Make> = {
   'GET /api/v1/invoices/:id/ubl': (w) => ({ id: w.sentInvoiceId }),
   'GET /api/v1/invoices/:id/credit-note/ubl': (w) => ({ id: w.creditedInvoiceId }),
   'GET /api/v1/invoices/:id/payment-code': (w) => ({ id: w.sentInvoiceId }),
+  'GET /api/v1/invoices/:id/sef': (w) => ({ id: w.sentInvoiceId }),
+  'POST /api/v1/invoices/:id/sef': (w) => ({ id: w.sentInvoiceId }),
+  'POST /api/v1/invoices/:id/credit-note/sef': (w) => ({ id: w.creditedInvoiceId }),
+  'POST /api/v1/invoices/:id/sef/cancel': (w) => ({ id: w.sentInvoiceId, payload: { reason: 'Greška u ceni' } }),
+  'POST /api/v1/invoices/:id/sef/storno': (w) => ({
+    id: w.sentInvoiceId,
+    payload: { reason: 'Storno', stornoNumber: 'ST-1' },
+  }),
+  'GET /api/v1/invoices/:id/fiscalization': (w) => ({ id: w.sentInvoiceId }),
+  'POST /api/v1/invoices/:id/fiscalization': (w) => ({ id: w.sentInvoiceId }),
+
+  'GET /api/v1/purchase-invoices/:id': (w) => ({ id: w.purchaseInvoiceId }),
+  'GET /api/v1/purchase-invoices/:id/ubl': (w) => ({ id: w.purchaseInvoiceId }),
+  'POST /api/v1/purchase-invoices/:id/accept': (w) => ({ id: w.purchaseInvoiceId, payload: { comment: 'U redu' } }),
+  'POST /api/v1/purchase-invoices/:id/reject': (w) => ({ id: w.purchaseInvoiceId, payload: { comment: 'Pogrešno' } }),
+  'POST /api/v1/purchase-invoices/:id/expense': (w) => ({ id: w.purchaseInvoiceId, payload: { category: 'Office' } }),
 
   'GET /api/v1/expenses/:id': (w) => ({ id: w.pendingExpenseId }),
   'PUT /api/v1/expenses/:id': (w) => ({

@@ -114,4 +114,29 @@ export const ROLE_POLICY: Readonly<Record<string, readonly Role[]>> = {
   'GET /api/v1/reports/cash-flow': ALL,
   'GET /api/v1/reports/vat': ALL,
   'GET /api/v1/reports/trial-balance': ALL,
+
+  // E-invoice delivery (CONTRACT D1-D5). D1: SEF settings read by all roles, changed by owner and
+  // admin; D3: queueing by owner, admin, accountant (cancel and storno, not named, as queueing: the
+  // roles that write invoices); D4: purchase invoices read by all roles (not named: as the other
+  // lists), accepted, rejected and turned into an expense by owner, admin, accountant; D5: the
+  // certificate by the owner, its settings read by all roles (not named: as GET /organization/sef),
+  // an invoice fiscalized by the roles that write invoices.
+  'GET /api/v1/organization/sef': ALL,
+  'PUT /api/v1/organization/sef': OWNER_ADMIN,
+  'GET /api/v1/sef/code-lists': ALL,
+  'GET /api/v1/invoices/:id/sef': ALL,
+  'POST /api/v1/invoices/:id/sef': WRITERS,
+  'POST /api/v1/invoices/:id/credit-note/sef': WRITERS,
+  'POST /api/v1/invoices/:id/sef/cancel': WRITERS,
+  'POST /api/v1/invoices/:id/sef/storno': WRITERS,
+  'GET /api/v1/purchase-invoices': ALL,
+  'GET /api/v1/purchase-invoices/:id': ALL,
+  'GET /api/v1/purchase-invoices/:id/ubl': ALL,
+  'POST /api/v1/purchase-invoices/:id/accept': WRITERS,
+  'POST /api/v1/purchase-invoices/:id/reject': WRITERS,
+  'POST /api/v1/purchase-invoices/:id/expense': WRITERS,
+  'GET /api/v1/organization/fiscalization': ALL,
+  'PUT /api/v1/organization/fiscalization': OWNER,
+  'GET /api/v1/invoices/:id/fiscalization': ALL,
+  'POST /api/v1/invoices/:id/fiscalization': WRITERS,
 };

@@ -187,7 +187,7 @@ describe('every authenticated route', () => {
 
   it("answers another organization's records as 404 and changes nothing", async () => {
     const intruder = await registerOrg(h.app);
-    const world = await buildWorld(h.app, sessions);
+    const world = await buildWorld(h.app, sessions, h.t.db.system);
     const withIds = routes.filter((r) => r.url.includes(':'));
     const keys = withIds.map((r) => `${r.method} ${r.url}`);
     // Every route with an id has a fixture (a new route without one fails here), and no fixture is stale.

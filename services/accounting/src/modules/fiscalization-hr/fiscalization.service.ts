@@ -6,7 +6,7 @@ import { AppError } from '../../lib/errors.js';
 import type { Principal } from '../../plugins/auth.js';
 import { invoiceUbl } from '../einvoice/einvoice.service.js';
 import { todayIso } from '../invoices/invoice-status.js';
-import type { SefDeps } from '../sef/sef.service.js';
+import { requireOwnInvoice, type SefDeps } from '../sef/sef.service.js';
 import { eRacunRequest, fiscalDataFromUbl } from './messages.js';
 import { openPkcs12 } from './pkcs12.js';
 import { signRequest } from './sign.js';
@@ -101,15 +101,25 @@ function presentRecord(
 }
 
 export async function invoiceFiscalization(scope: TenantScope, p: Principal, invoiceId: string) {
-  const row = await scope.run((db) =>
-    db
-      .selectFrom('fiscal_records')
-      .selectAll()
-      .where('organization_id', '=', p.orgId)
-      .where('invoice_id', '=', invoiceId)
-      .where('message', '=', 'eracun')
-      .executeTakeFirst(),
+  const [invoice, row] = await scope.run((db) =>
+    Promise.all([
+      db
+        .selectFrom('invoices')
+        .select('id')
+        .where('organization_id', '=', p.orgId)
+        .where('id', '=', invoiceId)
+        .executeTakeFirst(),
+      db
+        .selectFrom('fiscal_records')
+        .selectAll()
+        .where('organization_id', '=', p.orgId)
+        .where('invoice_id', '=', invoiceId)
+        .where('message', '=', 'eracun')
+        .executeTakeFirst(),
+    ]),
   );
+  // Another organization's invoice (or none) is 404, as every invoice route answers (A21).
+  if (!invoice) throw new AppError('SVC-3001');
   return { invoiceId, fiscalization: presentRecord(row) };
 }
 
@@ -120,6 +130,7 @@ export async function invoiceFiscalization(scope: TenantScope, p: Principal, inv
  * error codes) is recorded. Already fiscalized: unchanged.
  */
 export async function fiscalizeInvoice(deps: SefDeps, scope: TenantScope, p: Principal, invoiceId: string) {
+  await requireOwnInvoice(scope, p, invoiceId);
   requireHr(p);
   const settings = await scope.run((db) => findSettings(db, p.orgId));
   if (!settings?.enabled || !deps.box)

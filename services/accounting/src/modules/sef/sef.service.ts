@@ -152,7 +152,24 @@ async function renderDocument(deps: SefDeps, orgId: string, invoiceId: string, k
  * outside any transaction. Queueing a document already queued or delivered changes nothing; one
  * SEF refused (Failed) is queued again with a new requestId (SEF registered nothing under the old).
  */
+/**
+ * Another organization's invoice, or none, is 404 before anything else is said about it (A21): not
+ * the 422 of an organization without SEF, which would tell the caller nothing about the record yet.
+ */
+export async function requireOwnInvoice(scope: TenantScope, p: Principal, invoiceId: string): Promise<void> {
+  const found = await scope.run((db) =>
+    db
+      .selectFrom('invoices')
+      .select('id')
+      .where('organization_id', '=', p.orgId)
+      .where('id', '=', invoiceId)
+      .executeTakeFirst(),
+  );
+  if (!found) throw new AppError('SVC-3001');
+}
+
 export async function queueDocument(deps: SefDeps, scope: TenantScope, p: Principal, invoiceId: string, kind: SefKind) {
+  await requireOwnInvoice(scope, p, invoiceId);
   requireRs(p);
   const settings = await scope.run((db) => repo.findSettings(db, p.orgId));
   if (!settings?.enabled || !settings.api_key_ciphertext)
@@ -305,6 +322,7 @@ export async function cancelOrStorno(
   action: 'cancel' | 'storno',
   body: { reason: string; stornoNumber?: string },
 ) {
+  await requireOwnInvoice(scope, p, invoiceId);
   requireRs(p);
   const doc = await scope.run((db) => repo.findDocument(db, p.orgId, invoiceId, 'invoice'));
   if (!doc?.sales_invoice_id) throw new AppError('SVC-3004', { sef: ['the invoice is not registered in SEF'] });
