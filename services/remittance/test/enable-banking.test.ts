@@ -207,6 +207,7 @@ describe('OPEN_BANKING_PROVIDER=enablebanking through the service routes', () =>
 
   it('links the bank at the callback, refreshes a balance, marks it stale when the session expires, and revokes', async () => {
     const { cookie } = await signInWeb(env.app);
+    const paymentsBefore = mock.payments.size;
     const created = await env.app.inject({
       method: 'POST',
       url: '/api/open-banking/consents',
@@ -235,14 +236,14 @@ describe('OPEN_BANKING_PROVIDER=enablebanking through the service routes', () =>
     // The session this callback created: the newest one at the mock.
     const session = [...mock.sessions.values()].at(-1)!;
     expect(session.accounts[0].iban).toBe(list.data[0].accountNumber);
-    session.accounts[0].balance = '99.10';
+    session.accounts[0].balance = '4321.10';
     const refreshed = await env.app.inject({
       method: 'POST',
       url: `/api/bank-accounts/${list.data[0].id}/refresh`,
       ...web(cookie),
     });
     expect(refreshed.statusCode).toBe(200);
-    expect(refreshed.json().data.balance).toBe(99.1);
+    expect(refreshed.json().data.balance).toBe(4321.1);
 
     session.status = 'EXPIRED';
     const stale = await env.app.inject({
@@ -251,10 +252,30 @@ describe('OPEN_BANKING_PROVIDER=enablebanking through the service routes', () =>
       ...web(cookie),
     });
     expect(stale.statusCode).toBe(200);
-    expect(stale.json()).toMatchObject({ data: { balance: 99.1, stale: true } });
+    expect(stale.json()).toMatchObject({ data: { balance: 4321.1, stale: true } });
     expect(stale.json().warning).toMatch(/consent is not valid/);
 
     session.status = 'AUTHORIZED';
+    // A payment is refused (nothing debited or recorded): it would need the bank's authorization redirect.
+    const recipient = await env.app.inject({
+      method: 'POST',
+      url: '/api/recipients',
+      ...web(cookie),
+      payload: { name: 'Marko Marković', country: 'RS', currency: 'RSD', bankAccount: 'RS35260005601001611379' },
+    });
+    expect(recipient.statusCode).toBe(201);
+    const paid = await env.app.inject({
+      method: 'POST',
+      url: '/api/transactions/remittance',
+      ...web(cookie),
+      payload: { recipientId: recipient.json().data.id, amount: 150 },
+    });
+    expect(paid.statusCode).toBe(502);
+    expect(paid.json().error).toBe('bank_unavailable');
+    const after = (await env.app.inject({ method: 'GET', url: '/api/bank-accounts', ...web(cookie) })).json();
+    expect(after.data[0].balance).toBe(4321.1);
+    expect(mock.payments.size).toBe(paymentsBefore);
+
     const revoked = await env.app.inject({
       method: 'DELETE',
       url: `/api/open-banking/consents/${consentId}`,

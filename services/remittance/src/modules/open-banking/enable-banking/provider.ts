@@ -32,6 +32,9 @@ interface SessionAnswer {
   aspsp?: { name: string; country: string };
 }
 
+/** How long the accounts answered by POST /sessions serve listAccounts (the callback reads them at once). */
+const CACHE_MS = 10 * 60_000;
+
 /** Which balance counts as "what the user can spend": available before booked, interim before closing. */
 const BALANCE_PREFERENCE = ['ITAV', 'CLAV', 'XPCD', 'OPAV', 'ITBD', 'CLBD', 'OPBD'];
 
@@ -94,7 +97,7 @@ export function createEnableBankingProvider(
     const fresh = justAuthorized.get(sessionId);
     if (fresh) {
       justAuthorized.delete(sessionId);
-      if (Date.now() - fresh.at < 10 * 60_000) return fresh;
+      if (Date.now() - fresh.at < CACHE_MS) return fresh;
     }
     const session = await api.request<{ status?: string; accounts?: string[]; aspsp?: { name: string } }>(
       'GET',
@@ -132,6 +135,8 @@ export function createEnableBankingProvider(
     async completeConsent(_authorizationId, params) {
       if (params.error || !params.code) return false;
       const session = await api.request<SessionAnswer>('POST', 'sessions', { code: params.code });
+      // Entries nobody read (a PISP-only consent) do not pile up.
+      for (const [id, entry] of justAuthorized) if (Date.now() - entry.at >= CACHE_MS) justAuthorized.delete(id);
       justAuthorized.set(session.session_id, {
         accounts: session.accounts ?? [],
         bankName: session.aspsp?.name ?? settings.aspsp.name,
