@@ -285,6 +285,23 @@ describe('OPEN_BANKING_PROVIDER=enablebanking through the service routes', () =>
     expect(session.status).toBe('CLOSED'); // DELETE /sessions/{id} at the provider
   });
 
+  it('answers 502 bank_unavailable when the aggregator fails to start the consent, recording nothing', async () => {
+    const { cookie } = await signInWeb(env.app);
+    const count = async () =>
+      (await env.app.inject({ method: 'GET', url: '/api/open-banking/consents', ...web(cookie) })).json().data.length;
+    const before = await count();
+    mock.fail('POST', '/auth', 503, { code: 503, message: 'Service unavailable', error: 'ASPSP_ERROR' });
+    const res = await env.app.inject({
+      method: 'POST',
+      url: '/api/open-banking/consents',
+      ...web(cookie),
+      payload: {},
+    });
+    expect(res.statusCode).toBe(502);
+    expect(res.json().error).toBe('bank_unavailable');
+    expect(await count()).toBe(before);
+  });
+
   it('sends the user back with consent_failed (consent still pending) when the code cannot be exchanged', async () => {
     const { cookie } = await signInWeb(env.app);
     const created = await env.app.inject({

@@ -25,7 +25,11 @@ export async function openBankingRoutes(scope: FastifyInstance, { surface, ctx }
   app.post(
     '/open-banking/consents',
     {
-      schema: { tags, body: CreateConsentBody, response: { 201: CreateConsentResponse, ...errors(400, 401, 403) } },
+      schema: {
+        tags,
+        body: CreateConsentBody,
+        response: { 201: CreateConsentResponse, ...errors(400, 401, 403, 502) },
+      },
       // The body is optional (every field has a default).
       preValidation: async (req) => {
         req.body ??= {};

@@ -4,7 +4,7 @@ import { newId, randomToken, safeEqual } from '@app/shared/secrets';
 import type { Config } from '../../config.js';
 import type { Consent, ConsentScope, DB } from '../../db/schema.js';
 import { type UserScope, userScope } from '../../db/user-scope.js';
-import { notFound } from '../../errors.js';
+import { AppError, notFound } from '../../errors.js';
 import { DAY_MS, osloDay } from '../../lib/dates.js';
 import type { Surface } from '../../lib/tokens.js';
 import * as repo from './open-banking.repository.js';
@@ -110,12 +110,14 @@ export class OpenBankingService {
     const callbackState = randomToken(24);
     const callback = new URL('/api/open-banking/callback', this.config.publicUrl);
     callback.searchParams.set('consentId', consentId);
-    const { externalConsentId, redirectUrl } = await this.provider.createConsent({
-      customerRef: user.userId,
-      scope,
-      redirectUri: callback.toString(),
-      state: callbackState,
-    });
+    const { externalConsentId, redirectUrl } = await this.provider
+      .createConsent({ customerRef: user.userId, scope, redirectUri: callback.toString(), state: callbackState })
+      .catch((err: unknown) => {
+        // A bank or aggregator that fails or times out is 502, not an internal error.
+        if (err instanceof ProviderError)
+          throw new AppError('bank_unavailable', `The bank did not answer: ${err.message}`);
+        throw err;
+      });
     await user.run((db) =>
       repo.insertConsent(db, user.userId, {
         id: consentId,
