@@ -31,6 +31,7 @@ import { healthRoutes } from './modules/health/health.routes.js';
 import { merchantsRoutes } from './modules/merchants/merchants.routes.js';
 import { MerchantsService } from './modules/merchants/merchants.service.js';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
+import { createEnableBankingProvider } from './modules/open-banking/enable-banking/provider.js';
 import { openBankingRoutes } from './modules/open-banking/open-banking.routes.js';
 import { OpenBankingService } from './modules/open-banking/open-banking.service.js';
 import { createSandboxProvider } from './modules/open-banking/providers/sandbox.js';
@@ -139,7 +140,11 @@ export async function buildApp(
     publicUrl: config.publicUrl,
     settlementMs: config.openBanking.sandboxSettlementMs,
   });
-  const openBanking = new OpenBankingService(db, sandbox, config);
+  // OPEN_BANKING_PROVIDER: the sandbox bank, or Enable Banking (linking banks and balances;
+  // its payments need the bank's authorization redirect, which the payment flow lacks yet).
+  const eb = config.openBanking.enableBanking;
+  const provider = eb ? createEnableBankingProvider({ ...eb, consentDays: config.openBanking.consentDays }) : sandbox;
+  const openBanking = new OpenBankingService(db, provider, config);
   const ctx: AppContext = {
     config,
     db,
@@ -150,12 +155,12 @@ export async function buildApp(
     gdpr: new GdprService(),
     recipients: new RecipientsService(),
     // A payment's new balance shows on this instance's next GET /auth/me (balances are not notified).
-    payments: new PaymentsService(db.system, sandbox, (userId) => keptSessions.invalidate(`u:${userId}`)),
+    payments: new PaymentsService(db.system, provider, (userId) => keptSessions.invalidate(`u:${userId}`)),
     transactions: new TransactionsService(config.receiptIssuer),
     merchants: new MerchantsService(),
     dataRights: new DataRightsService(openBanking),
     cards: new CardsService({ bcryptCost: config.bcryptCost, physicalCards: config.features.physicalCards }),
-    sandbox,
+    sandbox: eb ? null : sandbox,
   };
 
   // Routes: the same handlers on both surfaces (R1).
@@ -171,7 +176,7 @@ export async function buildApp(
         await scope.register(ratesRoutes({ rates }));
         await scope.register(eidRoutes(surface, { config, db, eid }));
         await scope.register(authRoutes(surface, { config, sessions }));
-        await scope.register(openBankingRoutes(surface, { openBanking, sandbox }));
+        await scope.register(openBankingRoutes(surface, { openBanking, sandbox: ctx.sandbox }));
         await scope.register(gdprRoutes(surface, { config, gdpr, dataRights, sessions }));
         if (config.features.cards) await scope.register(cardsRoutes({ config, cards }));
         await scope.register(recipientsRoutes({ recipients }));

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   type CommonConfig,
@@ -74,7 +75,9 @@ export interface Config extends CommonConfig {
   retention: { years: number; purgeIntervalMs: number };
   eid: EidConfig;
   openBanking: {
-    provider: 'sandbox';
+    provider: 'sandbox' | 'enablebanking';
+    /** Set when provider is enablebanking (docs/remittance/open-banking.md). */
+    enableBanking: EnableBankingConfig | null;
     consentDays: number;
     unattendedReadsPerDay: number;
     sandboxSettlementMs: number;
@@ -105,6 +108,57 @@ export interface Config extends CommonConfig {
   webDir: string;
   /** The company that issues the receipts (D-PDF4): printed on every receipt PDF. */
   receiptIssuer: { name: string; orgNumber: string; address: string; contact: string };
+}
+
+export interface EnableBankingConfig {
+  appId: string;
+  /** PEM; never logged. */
+  privateKeyPem: string;
+  apiUrl: string;
+  /** The callback to register in Enable Banking's control panel: REMITTANCE_PUBLIC_URL + /api/open-banking/callback. */
+  redirectUrl: string;
+  aspsp: { name: string; country: string };
+  timeoutMs: number;
+}
+
+/**
+ * OPEN_BANKING_PROVIDER=enablebanking: the application id and private key (inline, or a file
+ * with _FILE) and the bank consents start at. Each missing one is named in one line.
+ */
+function loadEnableBanking(env: Env, publicUrl: string): EnableBankingConfig {
+  const appId = env.ENABLE_BANKING_APP_ID?.trim();
+  if (!appId) throw new ConfigError('ENABLE_BANKING_APP_ID is required with OPEN_BANKING_PROVIDER=enablebanking');
+  let privateKeyPem = env.ENABLE_BANKING_PRIVATE_KEY?.replace(/\\n/g, '\n');
+  if (!privateKeyPem && env.ENABLE_BANKING_PRIVATE_KEY_FILE) {
+    try {
+      privateKeyPem = readFileSync(env.ENABLE_BANKING_PRIVATE_KEY_FILE, 'utf8');
+    } catch {
+      throw new ConfigError(`ENABLE_BANKING_PRIVATE_KEY_FILE cannot be read (${env.ENABLE_BANKING_PRIVATE_KEY_FILE})`);
+    }
+  }
+  if (!privateKeyPem?.includes('PRIVATE KEY'))
+    throw new ConfigError(
+      'ENABLE_BANKING_PRIVATE_KEY (or ENABLE_BANKING_PRIVATE_KEY_FILE) is required with OPEN_BANKING_PROVIDER=enablebanking (PEM)',
+    );
+  const aspspName = env.ENABLE_BANKING_ASPSP?.trim();
+  if (!aspspName)
+    throw new ConfigError(
+      'ENABLE_BANKING_ASPSP is required with OPEN_BANKING_PROVIDER=enablebanking (the bank, as GET /aspsps names it)',
+    );
+  const apiUrl = (env.ENABLE_BANKING_API_URL || 'https://api.enablebanking.com').replace(/\/$/, '');
+  try {
+    new URL(apiUrl);
+  } catch {
+    throw new ConfigError(`ENABLE_BANKING_API_URL must be an absolute URL (got "${apiUrl}")`);
+  }
+  return {
+    appId,
+    privateKeyPem,
+    apiUrl,
+    redirectUrl: `${publicUrl}/api/open-banking/callback`,
+    aspsp: { name: aspspName, country: (env.ENABLE_BANKING_ASPSP_COUNTRY || 'NO').toUpperCase() },
+    timeoutMs: parseDuration('ENABLE_BANKING_TIMEOUT', env.ENABLE_BANKING_TIMEOUT, '15s'),
+  };
 }
 
 /** The receipt issuer; name and organization number are required in production, the number mod-11 checked. */
@@ -234,6 +288,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     },
     openBanking: {
       provider: 'sandbox',
+      enableBanking: null,
       consentDays: 90,
       unattendedReadsPerDay: 4,
       sandboxSettlementMs: parseCount('SANDBOX_SETTLEMENT_SECONDS', env.SANDBOX_SETTLEMENT_SECONDS, 5) * 1000,
@@ -274,7 +329,11 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   if (production && (obProvider === 'sandbox' || obProvider === '')) {
     throw new ConfigError('OPEN_BANKING_PROVIDER must name a real provider in production (sandbox is refused)');
   }
-  if (obProvider !== 'sandbox')
-    throw new ConfigError(`OPEN_BANKING_PROVIDER "${obProvider}" is not implemented (only sandbox)`);
+  if (obProvider === 'enablebanking') {
+    config.openBanking.provider = 'enablebanking';
+    config.openBanking.enableBanking = loadEnableBanking(env, publicUrl);
+  } else if (obProvider !== 'sandbox') {
+    throw new ConfigError(`OPEN_BANKING_PROVIDER must be sandbox or enablebanking (got "${obProvider}")`);
+  }
   return deepFreeze(config);
 }

@@ -63,10 +63,16 @@ export async function activateConsent(
   consentId: string,
   grantedAt: Date,
   expiresAt: Date,
+  externalConsentId?: string,
 ): Promise<Consent | undefined> {
   return db
     .updateTable('ob_consents')
-    .set({ status: 'active', granted_at: grantedAt, expires_at: expiresAt })
+    .set({
+      status: 'active',
+      granted_at: grantedAt,
+      expires_at: expiresAt,
+      ...(externalConsentId ? { external_consent_id: externalConsentId } : {}),
+    })
     .where('id', '=', consentId)
     .where('user_id', '=', userId)
     .where('status', '=', 'pending')

@@ -33,7 +33,11 @@ export function openBankingRoutes(surface: Surface, deps: OpenBankingRouteDeps) 
     app.post(
       '/open-banking/consents',
       {
-        schema: { tags, body: CreateConsentBody, response: { 201: CreateConsentResponse, ...errors(400, 401, 403) } },
+        schema: {
+          tags,
+          body: CreateConsentBody,
+          response: { 201: CreateConsentResponse, ...errors(400, 401, 403, 502) },
+        },
         // The body is optional (every field has a default).
         preValidation: async (req) => {
           req.body ??= {};

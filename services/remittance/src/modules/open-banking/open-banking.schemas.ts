@@ -54,6 +54,8 @@ export const BankCallbackQuery = Type.Object({
   consentId: Type.String({ maxLength: 64 }),
   state: Type.Optional(Type.String({ maxLength: 512 })),
   error: Type.Optional(Type.String({ maxLength: 200 })),
+  /** Enable Banking's authorization code (exchanged for a session at POST /sessions). */
+  code: Type.Optional(Type.String({ maxLength: 2048 })),
 });
 
 export const SandboxAuthorizeQuery = Type.Object({

@@ -4,11 +4,11 @@ import { newId, randomToken, safeEqual } from '@app/shared/secrets';
 import type { Config } from '../../config.js';
 import type { Consent, ConsentScope, DB } from '../../db/types.js';
 import { type UserScope, userScope } from '../../db/user-scope.js';
-import { notFound } from '../../errors.js';
+import { AppError, notFound } from '../../errors.js';
 import { DAY_MS, osloDay } from '../../lib/dates.js';
 import type { Surface } from '../../lib/tokens.js';
 import * as repo from './open-banking.repository.js';
-import { type OpenBankingProvider, ProviderError } from './providers/provider.js';
+import { type OpenBankingProvider, type ProviderAccount, ProviderError } from './providers/provider.js';
 
 const RENEWAL_WINDOW_MS = 7 * DAY_MS;
 export const STALE_WARNING =
@@ -110,12 +110,14 @@ export class OpenBankingService {
     const callbackState = randomToken(24);
     const callback = new URL('/api/open-banking/callback', this.config.publicUrl);
     callback.searchParams.set('consentId', consentId);
-    const { externalConsentId, redirectUrl } = await this.provider.createConsent({
-      customerRef: user.userId,
-      scope,
-      redirectUri: callback.toString(),
-      state: callbackState,
-    });
+    const { externalConsentId, redirectUrl } = await this.provider
+      .createConsent({ customerRef: user.userId, scope, redirectUri: callback.toString(), state: callbackState })
+      .catch((err: unknown) => {
+        // A bank or aggregator that fails or times out is 502, not an internal error.
+        if (err instanceof ProviderError)
+          throw new AppError('bank_unavailable', `The bank did not answer: ${err.message}`);
+        throw err;
+      });
     await user.run((db) =>
       repo.insertConsent(db, user.userId, {
         id: consentId,
@@ -153,16 +155,26 @@ export class OpenBankingService {
     if (consent.status !== 'pending' || !consent.external_consent_id) return destination(consent, 'consent_failed');
 
     const owner = userScope(this.db, consent.user_id);
-    const approved = await this.provider.completeConsent(consent.external_consent_id, params);
+    let approved: Awaited<ReturnType<OpenBankingProvider['completeConsent']>>;
+    let accounts: ProviderAccount[] = [];
+    let externalConsentId = consent.external_consent_id;
+    try {
+      approved = await this.provider.completeConsent(consent.external_consent_id, params);
+      if (typeof approved === 'object') externalConsentId = approved.externalConsentId;
+      if (approved && consent.scope !== 'PISP') accounts = await this.provider.listAccounts(externalConsentId);
+    } catch (err) {
+      // The bank or aggregator failed (expired code, timeout): the consent stays pending, the user may retry.
+      if (!(err instanceof ProviderError)) throw err;
+      return destination(consent, 'consent_failed');
+    }
     if (!approved) {
       await owner.run((db) => repo.declineConsent(db, owner.userId, consentId, new Date()));
       return destination(consent, 'consent_denied');
     }
-    const accounts = consent.scope === 'PISP' ? [] : await this.provider.listAccounts(consent.external_consent_id);
     const now = new Date();
     const expiresAt = new Date(now.getTime() + this.config.openBanking.consentDays * DAY_MS);
     await owner.transaction(async (trx) => {
-      const activated = await repo.activateConsent(trx, owner.userId, consentId, now, expiresAt);
+      const activated = await repo.activateConsent(trx, owner.userId, consentId, now, expiresAt, externalConsentId);
       if (!activated) return;
       const linked = await repo.upsertAccounts(
         trx,

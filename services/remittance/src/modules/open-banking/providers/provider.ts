@@ -57,8 +57,14 @@ export interface OpenBankingProvider {
     redirectUri: string;
     state: string;
   }): Promise<{ externalConsentId: string; redirectUrl: string }>;
-  /** Checks the bank's callback; true when the user approved the consent. */
-  completeConsent(externalConsentId: string, callbackParams: Record<string, string | undefined>): Promise<boolean>;
+  /**
+   * Checks the bank's callback; true (or the consent's new external id, when the provider names the
+   * authorized consent only now, e.g. Enable Banking's session id) when the user approved it.
+   */
+  completeConsent(
+    externalConsentId: string,
+    callbackParams: Record<string, string | undefined>,
+  ): Promise<boolean | { externalConsentId: string }>;
   listAccounts(externalConsentId: string): Promise<ProviderAccount[]>;
   readBalance(externalConsentId: string, externalAccountId: string): Promise<{ amount: string; currency: string }>;
   initiatePayment(

@@ -1,0 +1,228 @@
+import { D as Decimal } from '@app/shared/money';
+import {
+  type OpenBankingProvider,
+  type PaymentOrder,
+  type ProviderAccount,
+  ProviderError,
+  type ProviderPaymentStatus,
+} from '../providers/provider.js';
+import { createEnableBankingClient, EnableBankingError, type EnableBankingSettings } from './client.js';
+
+/** The fields of the API's AccountResource the service reads. */
+interface AccountResource {
+  uid?: string;
+  account_id?: { iban?: string; other?: { identification: string; scheme_name: string } } | null;
+  all_account_ids?: { identification: string; scheme_name: string }[];
+  name?: string;
+  details?: string;
+  product?: string;
+  cash_account_type?: string;
+  currency?: string;
+}
+
+interface BalanceResource {
+  name?: string;
+  balance_amount: { amount: string; currency: string };
+  balance_type?: string;
+}
+
+interface SessionAnswer {
+  session_id: string;
+  accounts: AccountResource[];
+  aspsp?: { name: string; country: string };
+}
+
+/** How long the accounts answered by POST /sessions serve listAccounts (the callback reads them at once). */
+const CACHE_MS = 10 * 60_000;
+
+/** Which balance counts as "what the user can spend": available before booked, interim before closing. */
+const BALANCE_PREFERENCE = ['ITAV', 'CLAV', 'XPCD', 'OPAV', 'ITBD', 'CLBD', 'OPBD'];
+
+/** ISO 20022 payment statuses (as the API reports them) the service treats as final. */
+const COMPLETED = new Set(['ACSC', 'ACCC']);
+const REJECTED = new Set(['RJCT', 'CANC']);
+
+export function mapPaymentStatus(status: string | undefined): ProviderPaymentStatus {
+  if (status && COMPLETED.has(status)) return 'completed';
+  if (status && REJECTED.has(status)) return 'rejected';
+  return 'pending';
+}
+
+function pickBalance(balances: BalanceResource[]): { amount: string; currency: string } {
+  const chosen = BALANCE_PREFERENCE.map((t) => balances.find((b) => b.balance_type === t)).find(Boolean) ?? balances[0];
+  if (!chosen) throw new EnableBankingError('unavailable', 'the bank gave no balance for the account', 200, null);
+  return {
+    amount: new Decimal(chosen.balance_amount.amount).toFixed(2),
+    currency: chosen.balance_amount.currency,
+  };
+}
+
+function accountNumber(a: AccountResource): string {
+  return a.account_id?.iban ?? a.account_id?.other?.identification ?? a.all_account_ids?.[0]?.identification ?? '';
+}
+
+/** Creditor identification: an IBAN (two letters, two digits) or the domestic (BBAN) number. */
+function creditorAccount(account: string): { scheme_name: string; identification: string } {
+  const compact = account.replace(/\s/g, '').toUpperCase();
+  return /^[A-Z]{2}\d{2}/.test(compact)
+    ? { scheme_name: 'IBAN', identification: compact }
+    : { scheme_name: 'BBAN', identification: compact };
+}
+
+/**
+ * Enable Banking (api.enablebanking.com) behind the service's provider interface. The consent is
+ * an AIS authorization (POST /auth, the user authorizes at the bank, POST /sessions with the
+ * returned code); the session id becomes the consent's external id at the callback. Payments are
+ * authorized by the user at the bank, one by one: `startPayment` gives the bank's URL; the
+ * interface's `initiatePayment` (an instant debit, no redirect) refuses until the payment flow
+ * carries that redirect (docs/remittance/open-banking.md).
+ */
+export function createEnableBankingProvider(
+  settings: EnableBankingSettings & { consentDays: number },
+  fetchImpl: typeof fetch = fetch,
+) {
+  const api = createEnableBankingClient(settings, fetchImpl);
+  /** Accounts and bank of a session just authorized: listAccounts right after the callback reads them here. */
+  const justAuthorized = new Map<string, { accounts: AccountResource[]; bankName: string; at: number }>();
+
+  async function balanceOf(uid: string) {
+    const res = await api.request<{ balances?: BalanceResource[] }>(
+      'GET',
+      `accounts/${encodeURIComponent(uid)}/balances`,
+    );
+    return pickBalance(res.balances ?? []);
+  }
+
+  async function sessionAccounts(sessionId: string): Promise<{ accounts: AccountResource[]; bankName: string }> {
+    const fresh = justAuthorized.get(sessionId);
+    if (fresh) {
+      justAuthorized.delete(sessionId);
+      if (Date.now() - fresh.at < CACHE_MS) return fresh;
+    }
+    const session = await api.request<{ status?: string; accounts?: string[]; aspsp?: { name: string } }>(
+      'GET',
+      `sessions/${encodeURIComponent(sessionId)}`,
+    );
+    if (session.status && session.status !== 'AUTHORIZED')
+      throw new EnableBankingError('consent_invalid', `the bank session is ${session.status}`, 200, null);
+    const accounts: AccountResource[] = [];
+    for (const uid of session.accounts ?? []) {
+      const details = await api.request<AccountResource>('GET', `accounts/${encodeURIComponent(uid)}/details`);
+      accounts.push({ ...details, uid });
+    }
+    return { accounts, bankName: session.aspsp?.name ?? settings.aspsp.name };
+  }
+
+  const provider = {
+    name: 'enablebanking',
+
+    async createConsent({ customerRef, redirectUri, state }) {
+      const validUntil = new Date(Date.now() + settings.consentDays * 86_400_000);
+      const res = await api.request<{ url: string; authorization_id: string }>('POST', 'auth', {
+        access: { valid_until: validUntil.toISOString(), balances: true },
+        aspsp: settings.aspsp,
+        state,
+        redirect_url: redirectUri,
+        psu_type: 'personal',
+        // An anonymised id of our user: the API stores only its hash (matches sessions of one user).
+        psu_id: customerRef,
+      });
+      if (!res.url || !res.authorization_id)
+        throw new EnableBankingError('unavailable', 'the bank aggregator gave no authorization URL', 200, null);
+      return { externalConsentId: res.authorization_id, redirectUrl: res.url };
+    },
+
+    async completeConsent(_authorizationId, params) {
+      if (params.error || !params.code) return false;
+      const session = await api.request<SessionAnswer>('POST', 'sessions', { code: params.code });
+      // Entries nobody read (a PISP-only consent) do not pile up.
+      for (const [id, entry] of justAuthorized) if (Date.now() - entry.at >= CACHE_MS) justAuthorized.delete(id);
+      justAuthorized.set(session.session_id, {
+        accounts: session.accounts ?? [],
+        bankName: session.aspsp?.name ?? settings.aspsp.name,
+        at: Date.now(),
+      });
+      return { externalConsentId: session.session_id };
+    },
+
+    async listAccounts(sessionId): Promise<ProviderAccount[]> {
+      const { accounts, bankName } = await sessionAccounts(sessionId);
+      const out: ProviderAccount[] = [];
+      // Accounts without a uid cannot be read (blocked or closed at the bank): not linked.
+      for (const a of accounts.filter((x) => x.uid)) {
+        const balance = await balanceOf(a.uid!);
+        out.push({
+          externalId: a.uid!,
+          bankName,
+          name: a.details || a.product || a.name || 'Account',
+          accountNumber: accountNumber(a),
+          currency: a.currency ?? balance.currency,
+          balance: balance.amount,
+          isChecking: a.cash_account_type === 'CACC',
+        });
+      }
+      // The checking (current) account first, as the sandbox does: it becomes the primary one.
+      return out.sort((x, y) => Number(y.isChecking) - Number(x.isChecking));
+    },
+
+    async readBalance(_sessionId, accountUid) {
+      return balanceOf(accountUid);
+    },
+
+    /** Payment initiation with the bank's authorization redirect: the user approves it at `authorizationUrl`. */
+    async startPayment(
+      order: PaymentOrder,
+      opts: { redirectUri: string; state: string; paymentType?: string },
+    ): Promise<{ paymentId: string; status: ProviderPaymentStatus; bankStatus: string; authorizationUrl: string }> {
+      const res = await api.request<{ payment_id: string; status?: string; url?: string }>('POST', 'payments', {
+        payment_type: opts.paymentType ?? 'DOMESTIC',
+        payment_request: {
+          credit_transfer_transaction: [
+            {
+              beneficiary: {
+                creditor_account: creditorAccount(order.creditorAccount),
+                creditor: { name: order.creditorName.slice(0, 70) },
+              },
+              instructed_amount: { amount: new Decimal(order.amount).toFixed(2), currency: order.currency },
+              reference_number: order.reference.slice(0, 35),
+            },
+          ],
+        },
+        aspsp: settings.aspsp,
+        state: opts.state,
+        redirect_url: opts.redirectUri,
+        psu_type: 'personal',
+      });
+      if (!res.payment_id || !res.url)
+        throw new EnableBankingError('unavailable', 'the bank aggregator gave no payment authorization URL', 200, null);
+      return {
+        paymentId: res.payment_id,
+        status: mapPaymentStatus(res.status),
+        bankStatus: res.status ?? 'RCVD',
+        authorizationUrl: res.url,
+      };
+    },
+
+    async initiatePayment(_externalConsentId: string, _order: PaymentOrder): Promise<never> {
+      // The interface's payment is an instant debit inside the caller's transaction; a payment at a
+      // real bank needs the user's authorization at the bank first (startPayment). Refused rather
+      // than created where nobody can authorize it.
+      throw new ProviderError(
+        'unavailable',
+        'payments through Enable Banking need the bank authorization redirect, which the payment flow does not carry yet',
+      );
+    },
+
+    async paymentStatus(paymentId) {
+      const res = await api.request<{ status?: string }>('GET', `payments/${encodeURIComponent(paymentId)}`);
+      return mapPaymentStatus(res.status);
+    },
+
+    async revokeConsent(sessionId) {
+      await api.request('DELETE', `sessions/${encodeURIComponent(sessionId)}`);
+    },
+  } satisfies OpenBankingProvider & Record<string, unknown>;
+  return provider;
+}
+
+export type EnableBankingProvider = ReturnType<typeof createEnableBankingProvider>;
