@@ -8,7 +8,7 @@ import { EnableBankingError } from '../src/modules/open-banking/enable-banking/c
 import { createEnableBankingProvider } from '../src/modules/open-banking/enable-banking/provider.js';
 import { ProviderError } from '../src/modules/open-banking/providers/provider.js';
 import { type EnableBankingMock, follow, startEnableBankingMock } from './enable-banking-mock.js';
-import { pathOf, signInWeb, buildTestApp, web } from './helpers.js';
+import { buildTestApp, pathOf, signInWeb, web } from './helpers.js';
 
 const APP_ID = 'c2b1a3d4-0000-4000-8000-000000000001';
 const ASPSP = 'Mock Norsk Bank';

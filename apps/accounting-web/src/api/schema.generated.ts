@@ -7103,7 +7103,7 @@ export interface paths {
                     page?: string;
                     /** @description integer 1-100, default 20 */
                     perPage?: string;
-                    sort?: string;
+                    sort?: "issueDate" | "createdAt" | "totalAmount";
                     order?: "asc" | "desc";
                     status?: string;
                     fromDate?: string;

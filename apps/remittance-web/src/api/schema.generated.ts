@@ -436,6 +436,38 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "id": "usr_e0bf939d86c521760b489d07",
+                         *         "email": "kari@example.no",
+                         *         "firstName": "Kari",
+                         *         "lastName": "Nordmann",
+                         *         "role": "user",
+                         *         "totalBalance": 51500,
+                         *         "bankAccounts": [
+                         *           {
+                         *             "id": "bac_b1b0b711446c18d6fa263f12",
+                         *             "bankName": "Sandbox Bank",
+                         *             "accountNumber": "99992966056",
+                         *             "balance": 50000,
+                         *             "currency": "NOK",
+                         *             "isPrimary": true
+                         *           },
+                         *           {
+                         *             "id": "bac_1b35385bc069b663e63651a6",
+                         *             "bankName": "Sandbox Bank",
+                         *             "accountNumber": "99995859021",
+                         *             "balance": 1500,
+                         *             "currency": "NOK",
+                         *             "isPrimary": false
+                         *           }
+                         *         ],
+                         *         "kycStatus": "approved",
+                         *         "createdAt": "2026-03-10T09:12:44.120Z"
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             data: {
                                 id: string;
@@ -975,6 +1007,22 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Error: { error, message, details? } */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
             };
         };
         delete?: never;
@@ -1394,6 +1442,7 @@ export interface paths {
                     consentId: string;
                     state?: string;
                     error?: string;
+                    code?: string;
                 };
                 header?: never;
                 path?: never;
@@ -3363,6 +3412,19 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "id": "rcp_4ea59b73da2be23bb6e616e7",
+                         *         "name": "Marko Marković",
+                         *         "country": "RS",
+                         *         "currency": "RSD",
+                         *         "bankAccount": "******************1379",
+                         *         "bankName": null,
+                         *         "createdAt": "2026-03-10T09:12:44.120Z"
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             data: {
                                 id: string;
@@ -3563,7 +3625,7 @@ export interface paths {
                 content: {
                     /**
                      * @example {
-                     *       "recipientId": "0b6f4a1e-6c0e-4b7a-9a51-3f3f7d1c2a10",
+                     *       "recipientId": "rcp_4ea59b73da2be23bb6e616e7",
                      *       "amount": 1000
                      *     }
                      */
@@ -3585,6 +3647,28 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "id": "tx_rem_4f7f1e3ec251c965",
+                         *         "type": "remittance",
+                         *         "status": "processing",
+                         *         "sendAmount": 1000,
+                         *         "sendCurrency": "NOK",
+                         *         "receiveAmount": 9997,
+                         *         "receiveCurrency": "RSD",
+                         *         "exchangeRate": 9.997,
+                         *         "fee": 5,
+                         *         "feePercent": 0.5,
+                         *         "total": 1005,
+                         *         "recipientName": "Marko Marković",
+                         *         "recipientCountry": "RS",
+                         *         "fromAccount": "Sandbox Bank",
+                         *         "eta": "2-4 business days",
+                         *         "createdAt": "2026-03-10T09:12:44.120Z"
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             data: {
                                 id: string;
@@ -3771,7 +3855,7 @@ export interface paths {
                 content: {
                     /**
                      * @example {
-                     *       "merchantId": "0b6f4a1e-6c0e-4b7a-9a51-3f3f7d1c2a10",
+                     *       "merchantId": "mer_203c366d4ebfb2e3",
                      *       "amount": 250
                      *     }
                      */
@@ -3789,6 +3873,23 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "id": "tx_qr_ba9c9828d2155bb3",
+                         *         "type": "qr_payment",
+                         *         "status": "completed",
+                         *         "amount": 250,
+                         *         "currency": "NOK",
+                         *         "fee": 2.5,
+                         *         "feePercent": 1,
+                         *         "merchantName": "Kafé Nord AS",
+                         *         "merchantId": "mer_203c366d4ebfb2e3",
+                         *         "fromAccount": "Sandbox Bank",
+                         *         "createdAt": "2026-03-10T09:12:44.120Z"
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             data: {
                                 id: string;
@@ -3969,7 +4070,7 @@ export interface paths {
                      * @example {
                      *       "type": "remittance",
                      *       "amount": 1000,
-                     *       "recipientId": "0b6f4a1e-6c0e-4b7a-9a51-3f3f7d1c2a10"
+                     *       "recipientId": "rcp_4ea59b73da2be23bb6e616e7"
                      *     }
                      */
                     "application/json": {
@@ -3989,6 +4090,18 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "amount": 1000,
+                         *       "fee": 5,
+                         *       "feePercentage": 0.5,
+                         *       "exchangeRate": 9.997,
+                         *       "receiveAmount": 9997,
+                         *       "receiveCurrency": "RSD",
+                         *       "estimatedDelivery": "2-4 business days",
+                         *       "totalCost": 1005
+                         *     }
+                         */
                         "application/json": {
                             amount: number;
                             fee: number;
@@ -4120,6 +4233,35 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": [
+                         *         {
+                         *           "id": "tx_qr_ba9c9828d2155bb3",
+                         *           "type": "qr_payment",
+                         *           "status": "completed",
+                         *           "amount": -250,
+                         *           "currency": "NOK",
+                         *           "recipientName": "Kafé Nord AS",
+                         *           "createdAt": "2026-03-10T09:14:02.311Z"
+                         *         },
+                         *         {
+                         *           "id": "tx_rem_4f7f1e3ec251c965",
+                         *           "type": "remittance",
+                         *           "status": "processing",
+                         *           "amount": -1000,
+                         *           "currency": "NOK",
+                         *           "recipientName": "Marko Marković",
+                         *           "createdAt": "2026-03-10T09:12:44.120Z"
+                         *         }
+                         *       ],
+                         *       "pagination": {
+                         *         "page": 1,
+                         *         "limit": 20,
+                         *         "total": 2
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             data: {
                                 id: string;
@@ -5762,7 +5904,8 @@ export interface paths {
                      * @example {
                      *       "code": "c0d3",
                      *       "state": "s7a7e",
-                     *       "platform": "mobile"
+                     *       "platform": "mobile",
+                     *       "code_verifier": "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
                      *     }
                      */
                     "application/json": {
@@ -5784,6 +5927,21 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ1c2VySWQiOiJ1c3JfZTBiZjkzOWQifQ.c2lnbmF0dXJl",
+                         *       "data": {
+                         *         "id": "usr_e0bf939d86c521760b489d07",
+                         *         "email": null,
+                         *         "firstName": "Kari",
+                         *         "lastName": "Nordmann",
+                         *         "dateOfBirth": "1970-01-02",
+                         *         "kycStatus": "approved",
+                         *         "role": "user",
+                         *         "createdAt": "2026-03-10T09:12:44.120Z"
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             token: string;
                             data: {
@@ -5913,6 +6071,38 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "id": "usr_e0bf939d86c521760b489d07",
+                         *         "email": "kari@example.no",
+                         *         "firstName": "Kari",
+                         *         "lastName": "Nordmann",
+                         *         "role": "user",
+                         *         "totalBalance": 51500,
+                         *         "bankAccounts": [
+                         *           {
+                         *             "id": "bac_b1b0b711446c18d6fa263f12",
+                         *             "bankName": "Sandbox Bank",
+                         *             "accountNumber": "99992966056",
+                         *             "balance": 50000,
+                         *             "currency": "NOK",
+                         *             "isPrimary": true
+                         *           },
+                         *           {
+                         *             "id": "bac_1b35385bc069b663e63651a6",
+                         *             "bankName": "Sandbox Bank",
+                         *             "accountNumber": "99995859021",
+                         *             "balance": 1500,
+                         *             "currency": "NOK",
+                         *             "isPrimary": false
+                         *           }
+                         *         ],
+                         *         "kycStatus": "approved",
+                         *         "createdAt": "2026-03-10T09:12:44.120Z"
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             data: {
                                 id: string;
@@ -6438,6 +6628,22 @@ export interface paths {
                 };
                 /** @description Error: { error, message, details? } */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error: { error, message, details? } */
+                502: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8748,6 +8954,19 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "id": "rcp_4ea59b73da2be23bb6e616e7",
+                         *         "name": "Marko Marković",
+                         *         "country": "RS",
+                         *         "currency": "RSD",
+                         *         "bankAccount": "******************1379",
+                         *         "bankName": null,
+                         *         "createdAt": "2026-03-10T09:12:44.120Z"
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             data: {
                                 id: string;
@@ -8948,7 +9167,7 @@ export interface paths {
                 content: {
                     /**
                      * @example {
-                     *       "recipientId": "0b6f4a1e-6c0e-4b7a-9a51-3f3f7d1c2a10",
+                     *       "recipientId": "rcp_4ea59b73da2be23bb6e616e7",
                      *       "amount": 1000
                      *     }
                      */
@@ -8970,6 +9189,28 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "id": "tx_rem_4f7f1e3ec251c965",
+                         *         "type": "remittance",
+                         *         "status": "processing",
+                         *         "sendAmount": 1000,
+                         *         "sendCurrency": "NOK",
+                         *         "receiveAmount": 9997,
+                         *         "receiveCurrency": "RSD",
+                         *         "exchangeRate": 9.997,
+                         *         "fee": 5,
+                         *         "feePercent": 0.5,
+                         *         "total": 1005,
+                         *         "recipientName": "Marko Marković",
+                         *         "recipientCountry": "RS",
+                         *         "fromAccount": "Sandbox Bank",
+                         *         "eta": "2-4 business days",
+                         *         "createdAt": "2026-03-10T09:12:44.120Z"
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             data: {
                                 id: string;
@@ -9156,7 +9397,7 @@ export interface paths {
                 content: {
                     /**
                      * @example {
-                     *       "merchantId": "0b6f4a1e-6c0e-4b7a-9a51-3f3f7d1c2a10",
+                     *       "merchantId": "mer_203c366d4ebfb2e3",
                      *       "amount": 250
                      *     }
                      */
@@ -9174,6 +9415,23 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "id": "tx_qr_ba9c9828d2155bb3",
+                         *         "type": "qr_payment",
+                         *         "status": "completed",
+                         *         "amount": 250,
+                         *         "currency": "NOK",
+                         *         "fee": 2.5,
+                         *         "feePercent": 1,
+                         *         "merchantName": "Kafé Nord AS",
+                         *         "merchantId": "mer_203c366d4ebfb2e3",
+                         *         "fromAccount": "Sandbox Bank",
+                         *         "createdAt": "2026-03-10T09:12:44.120Z"
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             data: {
                                 id: string;
@@ -9354,7 +9612,7 @@ export interface paths {
                      * @example {
                      *       "type": "remittance",
                      *       "amount": 1000,
-                     *       "recipientId": "0b6f4a1e-6c0e-4b7a-9a51-3f3f7d1c2a10"
+                     *       "recipientId": "rcp_4ea59b73da2be23bb6e616e7"
                      *     }
                      */
                     "application/json": {
@@ -9374,6 +9632,18 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "amount": 1000,
+                         *       "fee": 5,
+                         *       "feePercentage": 0.5,
+                         *       "exchangeRate": 9.997,
+                         *       "receiveAmount": 9997,
+                         *       "receiveCurrency": "RSD",
+                         *       "estimatedDelivery": "2-4 business days",
+                         *       "totalCost": 1005
+                         *     }
+                         */
                         "application/json": {
                             amount: number;
                             fee: number;
@@ -9505,6 +9775,35 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": [
+                         *         {
+                         *           "id": "tx_qr_ba9c9828d2155bb3",
+                         *           "type": "qr_payment",
+                         *           "status": "completed",
+                         *           "amount": -250,
+                         *           "currency": "NOK",
+                         *           "recipientName": "Kafé Nord AS",
+                         *           "createdAt": "2026-03-10T09:14:02.311Z"
+                         *         },
+                         *         {
+                         *           "id": "tx_rem_4f7f1e3ec251c965",
+                         *           "type": "remittance",
+                         *           "status": "processing",
+                         *           "amount": -1000,
+                         *           "currency": "NOK",
+                         *           "recipientName": "Marko Marković",
+                         *           "createdAt": "2026-03-10T09:12:44.120Z"
+                         *         }
+                         *       ],
+                         *       "pagination": {
+                         *         "page": 1,
+                         *         "limit": 20,
+                         *         "total": 2
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             data: {
                                 id: string;
