@@ -86,8 +86,10 @@ async function englishLeft(page: Page, locale: AppLocale): Promise<string[]> {
   const text = await page.evaluate(() => document.body.innerText);
   const catalog = CATALOGS[locale];
   const quote = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  // A text the language itself uses for some message ("Status" in Serbian) is no sign of English.
+  const own = new Set(Object.values(catalog));
   return Object.entries(en)
-    .filter(([k, v]) => catalog[k] !== v && v.length >= 4 && !v.includes('{'))
+    .filter(([k, v]) => catalog[k] !== v && !own.has(v) && v.length >= 4 && !v.includes('{'))
     .map(([, v]) => v)
     .filter((v) => new RegExp(`(^|[^\\p{L}])${quote(v)}($|[^\\p{L}])`, 'u').test(text));
 }

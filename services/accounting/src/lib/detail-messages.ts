@@ -37,6 +37,55 @@ const EXACT: Record<string, Local> = {
     hr: 'smije imati najviše 10 MB',
   },
   'is empty': { sr: 'je prazno', bs: 'je prazno', hr: 'je prazno' },
+  // E-invoice delivery (SEF, Croatian fiscalization; CONTRACT D1-D5).
+  'fiscalization is for organizations in Croatia (HR)': t(
+    'fiskalizacija je za organizacije u Hrvatskoj (HR)',
+    'fiskalizacija je za organizacije u Hrvatskoj (HR)',
+  ),
+  'cannot be stored: SEF_KEY_ENCRYPTION_KEY is not configured': t(
+    'ne može se sačuvati: SEF_KEY_ENCRYPTION_KEY nije podešen',
+    'ne može se sačuvati: SEF_KEY_ENCRYPTION_KEY nije podešen',
+    'ne može se spremiti: SEF_KEY_ENCRYPTION_KEY nije postavljen',
+  ),
+  'not a PKCS#12 file this password opens, or it holds no key': t(
+    'nije PKCS#12 datoteka koju ova lozinka otvara, ili u njoj nema ključa',
+    'nije PKCS#12 datoteka koju ova lozinka otvara, ili u njoj nema ključa',
+    'nije PKCS#12 datoteka koju ova zaporka otvara, ili u njoj nema ključa',
+  ),
+  'not enabled for the organization (PUT /organization/fiscalization)': t(
+    'nije uključeno za organizaciju (PUT /organization/fiscalization)',
+    'nije uključeno za organizaciju (PUT /organization/fiscalization)',
+  ),
+  'only SEF purchase invoices are decided here': t(
+    'ovde se odlučuje samo o ulaznim fakturama iz SEF-a',
+    'ovdje se odlučuje samo o ulaznim fakturama iz SEF-a',
+    'ovdje se odlučuje samo o ulaznim računima iz SEF-a',
+  ),
+  'SEF is not set up for the organization': t(
+    'SEF nije podešen za organizaciju',
+    'SEF nije podešen za organizaciju',
+    'SEF nije postavljen za organizaciju',
+  ),
+  'the expense was already created': t('trošak je već napravljen', 'trošak je već napravljen', 'trošak je već stvoren'),
+  'a rejected invoice is no expense': t(
+    'odbijena faktura nije trošak',
+    'odbijena faktura nije trošak',
+    'odbijeni račun nije trošak',
+  ),
+  'SEF is for organizations in Serbia (RS)': t(
+    'SEF je za organizacije u Srbiji (RS)',
+    'SEF je za organizacije u Srbiji (RS)',
+  ),
+  'is required to enable SEF': t('je obavezno da bi se uključio SEF', 'je obavezno da bi se uključio SEF'),
+  'SEF is not enabled for the organization (PUT /organization/sef)': t(
+    'SEF nije uključen za organizaciju (PUT /organization/sef)',
+    'SEF nije uključen za organizaciju (PUT /organization/sef)',
+  ),
+  'the invoice is not registered in SEF': t(
+    'faktura nije registrovana u SEF-u',
+    'faktura nije registrovana u SEF-u',
+    'račun nije registriran u SEF-u',
+  ),
   'is already used': { sr: 'je već u upotrebi', bs: 'je već u upotrebi', hr: 'je već u upotrebi' },
   'account not found': { sr: 'konto nije pronađen', bs: 'konto nije pronađen', hr: 'konto nije pronađen' },
   'account is inactive': { sr: 'konto nije aktivan', bs: 'konto nije aktivan', hr: 'konto nije aktivan' },
@@ -306,6 +355,21 @@ const EXACT: Record<string, Local> = {
 };
 
 const PATTERNS: Array<[RegExp, (m: RegExpExecArray) => Local]> = [
+  [/^expired on (\S+)$/, (m) => t(`istekao ${m[1]}`, `istekao ${m[1]}`)],
+  [/^(\S+): already decided$/, (m) => t(`${m[1]}: već je odlučeno`, `${m[1]}: već je odlučeno`)],
+  [/^not sent: (.+)$/, (m) => t(`nije poslato: ${m[1]}`, `nije poslano: ${m[1]}`)],
+  [
+    /^unit (\S+) is not in SEF's list of units$/,
+    (m) => t(`jedinica ${m[1]} nije na SEF-ovoj listi jedinica`, `jedinica ${m[1]} nije na SEF-ovoj listi jedinica`),
+  ],
+  [
+    /^VAT exemption code (\S+) is not in SEF's list$/,
+    (m) =>
+      t(
+        `šifra oslobođenja od PDV-a ${m[1]} nije na SEF-ovoj listi`,
+        `šifra oslobođenja od PDV-a ${m[1]} nije na SEF-ovoj listi`,
+      ),
+  ],
   [
     /^must be one of: (.+)$/,
     (m) => ({

@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { listQuery, Paginated } from '../../lib/pagination.js';
 import { IsoDate, literalUnion, Uuid } from '../../lib/schemas.js';
-import { SefState } from '../sef/sef-state.js';
+import { SefState } from './sef-state.js';
 
 export const INVOICE_STATUSES = ['draft', 'sent', 'viewed', 'paid', 'overdue', 'cancelled'] as const;
 export const InvoiceStatus = literalUnion(INVOICE_STATUSES);

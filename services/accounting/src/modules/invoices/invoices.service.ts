@@ -13,7 +13,7 @@ import type { Principal, TenantTx } from '../../plugins/auth.js';
 import type { ContactDeleteBlocker } from '../contacts/contacts.service.js';
 import { assertCurrency, currencyDecimals } from '../currencies/currencies.js';
 import { documentRate, formatRate } from '../exchange-rates/exchange-rates.service.js';
-import { sefStateOf } from '../sef/sef-state.js';
+import { sefStateOf } from './sef-state.js';
 import { assertOrganizationRates } from '../tax-rates/allowed-rates.js';
 import { InvoiceListCache } from './invoice-list-cache.js';
 import { computeTotals } from './invoice-totals.js';

@@ -2,7 +2,7 @@ import { type Static, Type } from 'typebox';
 import { listQuery, Paginated } from '../../lib/pagination.js';
 import { IsoDate, Uuid } from '../../lib/schemas.js';
 import { Invoice } from '../invoices/invoices.schemas.js';
-import { SefState } from './sef-state.js';
+import { SefState } from '../invoices/sef-state.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 

@@ -3,8 +3,9 @@ import { Type } from 'typebox';
 import type { DB } from '../../db/types.js';
 
 /**
- * The invoice's state in SEF (CONTRACT D2), kept apart from the rest of the SEF module so the
- * invoices module can show it without loading the client.
+ * The invoice's state in SEF (CONTRACT D2): part of the invoice as the invoices module shows it, so
+ * it lives here and the SEF module (which writes that state) imports it, not the other way round
+ * (no folder loop, test/import-graph.test.ts).
  */
 export const SefState = Type.Object({
   status: Type.String({
