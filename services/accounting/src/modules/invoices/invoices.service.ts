@@ -13,12 +13,12 @@ import type { Principal, TenantTx } from '../../plugins/auth.js';
 import type { ContactDeleteBlocker } from '../contacts/contacts.service.js';
 import { assertCurrency, currencyDecimals } from '../currencies/currencies.js';
 import { documentRate, formatRate } from '../exchange-rates/exchange-rates.service.js';
-import { sefStateOf } from './sef-state.js';
 import { assertOrganizationRates } from '../tax-rates/allowed-rates.js';
 import { InvoiceListCache } from './invoice-list-cache.js';
 import { computeTotals } from './invoice-totals.js';
 import * as repo from './invoices.repository.js';
 import type { InvoiceBody, InvoiceSort, InvoicesQuery } from './invoices.schemas.js';
+import { sefStateOf } from './sef-state.js';
 
 /** A contact with invoices that are not cancelled cannot be deleted (SVC-7002). */
 export const openInvoicesBlock: ContactDeleteBlocker = async (trx, orgId, contactId) =>

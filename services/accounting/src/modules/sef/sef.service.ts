@@ -14,9 +14,9 @@ import { todayIso } from '../invoices/invoice-status.js';
 import type { InvoiceDeps } from '../invoices/invoice-transitions.js';
 import * as invoices from '../invoices/invoices.repository.js';
 import { readInvoice } from '../invoices/invoices.service.js';
+import { presentSef } from '../invoices/sef-state.js';
 import * as repo from './sef.repository.js';
 import { isRegistered, SEF_BASE_URLS, SefClient, type SefEnvironment, type SefResult } from './sef-client.js';
-import { presentSef } from '../invoices/sef-state.js';
 
 type Db = Kysely<DB>;
 export type SefKind = 'invoice' | 'credit-note';
