@@ -368,8 +368,21 @@ describe('purchase invoices from SEF (D4)', { timeout: 120_000 }, () => {
     const second = (await inject(s.token, 'GET', '/api/v1/purchase-invoices?perPage=100'))
       .json()
       .data.find((p: { externalId: string }) => p.externalId === String(sefId2));
-    const exp2 = await inject(s.token, 'POST', `/api/v1/purchase-invoices/${second.id}/expense`, {});
+    // Two requests at once: one expense, linked; the other is refused (the link commits with the expense).
+    const [a, b] = await Promise.all([
+      inject(s.token, 'POST', `/api/v1/purchase-invoices/${second.id}/expense`, {}),
+      inject(s.token, 'POST', `/api/v1/purchase-invoices/${second.id}/expense`, {}),
+    ]);
+    expect([a.statusCode, b.statusCode].sort()).toEqual([201, 422]);
+    const exp2 = a.statusCode === 201 ? a : b;
     expect(exp2.json().vendorId).toBe(exp.json().vendorId);
+    const made = await h.t.db.system
+      .selectFrom('expenses')
+      .select('id')
+      .where('organization_id', '=', s.orgId)
+      .where('description', 'like', '%INV2-%')
+      .execute();
+    expect(made.map((e) => e.id)).toEqual([exp2.json().id]);
   });
 
   it('rejects with a comment; SEF down is 503 and changes nothing', async () => {

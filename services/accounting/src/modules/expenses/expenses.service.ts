@@ -113,7 +113,13 @@ export function createExpense(
   return scope.transaction((trx) => insertExpense(trx, p, body, receipt));
 }
 
-async function insertExpense(trx: TenantTx, p: Principal, body: CreateExpenseBody, receipt: ReceiptToStore | null) {
+/** The insert of createExpense inside the caller's transaction (a purchase invoice's expense, sef module). */
+export async function insertExpense(
+  trx: TenantTx,
+  p: Principal,
+  body: CreateExpenseBody,
+  receipt: ReceiptToStore | null,
+) {
   const values = await prepare(trx, p, body);
   const id = randomUUID();
   let key: string | null = null;

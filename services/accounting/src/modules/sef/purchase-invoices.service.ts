@@ -3,7 +3,7 @@ import { AppError } from '../../lib/errors.js';
 import { type PageRequest, pageMeta } from '../../lib/pagination.js';
 import type { Principal } from '../../plugins/auth.js';
 import { createContact } from '../contacts/contacts.service.js';
-import { createExpense } from '../expenses/expenses.service.js';
+import { insertExpense } from '../expenses/expenses.service.js';
 import { type ParsedPurchase, parsePurchaseUbl } from './purchase-ubl.js';
 import * as repo from './sef.repository.js';
 import type { PURCHASE_SORTS } from './sef.schemas.js';
@@ -188,27 +188,38 @@ export async function purchaseToExpense(scope: TenantScope, p: Principal, id: st
     } as Parameters<typeof createContact>[2]);
     vendorId = contact.id;
   }
-  const expense = await createExpense(
-    scope,
-    p,
-    {
-      vendorId,
-      expenseDate: row.issue_date ?? new Date().toISOString().slice(0, 10),
-      category,
-      amount: Number(row.total_amount),
-      taxAmount: Number(row.tax_amount),
-      currencyCode: row.currency_code,
-      description: `${row.supplier_name} ${row.invoice_number}`.slice(0, 2000),
-    },
-    null,
-  );
-  await scope.transaction((trx) =>
-    trx
-      .updateTable('purchase_invoices')
-      .set({ vendor_id: vendorId, expense_id: expense.id, updated_at: new Date() })
+  // The expense and its link to the purchase invoice commit together: a failure leaves neither, and
+  // a second request (or a concurrent one, waiting on the row lock) finds the link and is refused.
+  const expense = await scope.transaction(async (trx) => {
+    const locked = await trx
+      .selectFrom('purchase_invoices')
+      .select('expense_id')
       .where('organization_id', '=', scope.orgId)
       .where('id', '=', id)
-      .execute(),
-  );
+      .forUpdate()
+      .executeTakeFirstOrThrow();
+    if (locked.expense_id) throw new AppError('SVC-9003', { expenseId: ['the expense was already created'] });
+    const created = await insertExpense(
+      trx,
+      p,
+      {
+        vendorId,
+        expenseDate: row.issue_date ?? new Date().toISOString().slice(0, 10),
+        category,
+        amount: Number(row.total_amount),
+        taxAmount: Number(row.tax_amount),
+        currencyCode: row.currency_code,
+        description: `${row.supplier_name} ${row.invoice_number}`.slice(0, 2000),
+      },
+      null,
+    );
+    await trx
+      .updateTable('purchase_invoices')
+      .set({ vendor_id: vendorId, expense_id: created.id, updated_at: new Date() })
+      .where('organization_id', '=', scope.orgId)
+      .where('id', '=', id)
+      .execute();
+    return created;
+  });
   return expense;
 }
