@@ -276,7 +276,7 @@ describe.skipIf(missing)('ledger, reports and settings in Chromium', () => {
       await page.getByRole('tab', { name: sr['books.settings.users'] }).click();
       await page.getByRole('heading', { name: sr['books.users.invite'] }).waitFor();
       const invited = unique('racunovodja');
-      await page.getByLabel(sr['auth.fullName']).fill('Rade Računović');
+      await page.getByLabel(sr['books.users.fullName']).fill('Rade Računović');
       await page.getByLabel(sr['auth.email']).fill(invited);
       await page.getByLabel(sr['books.users.role'], { exact: true }).selectOption('accountant');
       await page.getByRole('button', { name: sr['books.users.send'] }).click();

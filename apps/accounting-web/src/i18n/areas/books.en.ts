@@ -110,6 +110,7 @@ export const booksEn = {
   'books.users.title': 'Users',
   'books.users.invite': 'Invite a user',
   'books.users.role': 'Role',
+  'books.users.fullName': 'Full name',
   'books.users.send': 'Send invitation',
   'books.users.twoFactor': 'Two-factor',
   'books.users.lastLogin': 'Last sign-in',

@@ -112,6 +112,7 @@ export const booksSr: Record<keyof typeof booksEn, string> = {
   'books.users.title': 'Korisnici',
   'books.users.invite': 'Pozovi korisnika',
   'books.users.role': 'Uloga',
+  'books.users.fullName': 'Ime i prezime',
   'books.users.send': 'Pošalji pozivnicu',
   'books.users.twoFactor': 'Dvostepena prijava',
   'books.users.lastLogin': 'Poslednja prijava',

@@ -64,7 +64,7 @@ export default function Users() {
             <Table>
               <Table.Thead>
                 <Table.Tr>
-                  <Table.Th>{t('contacts.name')}</Table.Th>
+                  <Table.Th>{t('books.users.fullName')}</Table.Th>
                   <Table.Th>{t('auth.email')}</Table.Th>
                   <Table.Th>{t('books.users.role')}</Table.Th>
                   <Table.Th>{t('books.users.twoFactor')}</Table.Th>
@@ -144,7 +144,12 @@ function Invite() {
             {t('books.users.invite')}
           </Title>
           <SimpleGrid cols={{ base: 1, sm: 3 }}>
-            <TextInput label={t('auth.fullName')} required error={errors.fullName} {...form.register('fullName')} />
+            <TextInput
+              label={t('books.users.fullName')}
+              required
+              error={errors.fullName}
+              {...form.register('fullName')}
+            />
             <TextInput label={t('auth.email')} type="email" required error={errors.email} {...form.register('email')} />
             <NativeSelect
               label={t('books.users.role')}
