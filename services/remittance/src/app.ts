@@ -16,20 +16,21 @@ import { JOB_LOCKS } from './jobs/job-locks.js';
 import { perMinuteLimits } from './lib/limits.js';
 import { createTokenService } from './lib/tokens.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
-import { SESSION_CHANNEL, SessionService, sessionCache } from './modules/auth/sessions.service.js';
+import {
+  createSessionService,
+  SESSION_CHANNEL,
+  type SessionService,
+  sessionCache,
+} from './modules/auth/sessions.service.js';
 import { deleteExpiredEidRows } from './modules/auth-eid/eid.repository.js';
 import { eidRoutes } from './modules/auth-eid/eid.routes.js';
-import { EidService } from './modules/auth-eid/eid.service.js';
+import { createEidService, type EidService } from './modules/auth-eid/eid.service.js';
 import { createMockClient, createOidcClient } from './modules/auth-eid/eid-client.js';
 import { cardsRoutes } from './modules/cards/cards.routes.js';
-import { CardsService } from './modules/cards/cards.service.js';
-import { DataRightsService } from './modules/gdpr/data-rights.service.js';
 import { gdprRoutes } from './modules/gdpr/gdpr.routes.js';
-import { GdprService } from './modules/gdpr/gdpr.service.js';
 import { purgeExpiredAccounts, rewrapLegacyNationalIdHashes } from './modules/gdpr/retention.repository.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { merchantsRoutes } from './modules/merchants/merchants.routes.js';
-import { MerchantsService } from './modules/merchants/merchants.service.js';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
 import { createEnableBankingProvider } from './modules/open-banking/enable-banking/provider.js';
 import { openBankingRoutes } from './modules/open-banking/open-banking.routes.js';
@@ -39,12 +40,11 @@ import { deleteExpiredKeys } from './modules/payments/idempotency.js';
 import { paymentsRoutes } from './modules/payments/payments.routes.js';
 import { PaymentsService } from './modules/payments/payments.service.js';
 import { ratesRoutes } from './modules/rates/rates.routes.js';
-import { RatesService } from './modules/rates/rates.service.js';
+import { createRatesService, type RatesService } from './modules/rates/rates.service.js';
 import { recipientsRoutes } from './modules/recipients/recipients.routes.js';
 import { RecipientsService } from './modules/recipients/recipients.service.js';
 import { settingsRoutes } from './modules/settings/settings.routes.js';
 import { transactionsRoutes } from './modules/transactions/transactions.routes.js';
-import { TransactionsService } from './modules/transactions/transactions.service.js';
 import { webAppRoutes } from './modules/web-app/web-app.routes.js';
 import { OPERATION_DOCS } from './operation-docs.js';
 import { registerSurfaceAuth, requireSurfaceOrPublic } from './plugins/authenticate.js';
@@ -57,13 +57,8 @@ export interface AppContext {
   eid: EidService;
   openBanking: OpenBankingService;
   rates: RatesService;
-  gdpr: GdprService;
   recipients: RecipientsService;
   payments: PaymentsService;
-  transactions: TransactionsService;
-  merchants: MerchantsService;
-  dataRights: DataRightsService;
-  cards: CardsService;
   /** The sandbox bank's consent page (OPEN_BANKING_PROVIDER=sandbox only). */
   sandbox: { authorize(externalConsentId: string, approve: boolean): Promise<string | null> } | null;
 }
@@ -130,9 +125,14 @@ export async function buildApp(
     config.sessionCache.enabled,
   );
   app.addHook('onClose', async () => stopListening());
-  const sessions = new SessionService(db.system, tokens, db, keptSessions, config.sessions, (reuse) =>
-    app.log.warn(reuse, 'refresh token reused: the whole login was ended'),
-  );
+  const sessions = createSessionService({
+    db: db.system,
+    tokens,
+    database: db,
+    cache: keptSessions,
+    limits: config.sessions,
+    onReuse: (reuse) => app.log.warn(reuse, 'refresh token reused: the whole login was ended'),
+  });
   const eidClient = config.eid.mock
     ? createMockClient(config.eid, db.system, config.publicUrl)
     : createOidcClient(config.eid, { allowHttp: config.nodeEnv !== 'production' });
@@ -149,17 +149,12 @@ export async function buildApp(
     config,
     db,
     sessions,
-    eid: new EidService(db.system, config, eidClient, sessions),
+    eid: createEidService({ db: db.system, config, client: eidClient, sessions }),
     openBanking,
-    rates: new RatesService(db.system, config, opts.fetch),
-    gdpr: new GdprService(),
+    rates: createRatesService({ db: db.system, config, fetch: opts.fetch }),
     recipients: new RecipientsService(),
     // A payment's new balance shows on this instance's next GET /auth/me (balances are not notified).
     payments: new PaymentsService(db.system, provider, (userId) => keptSessions.invalidate(`u:${userId}`)),
-    transactions: new TransactionsService(config.receiptIssuer),
-    merchants: new MerchantsService(),
-    dataRights: new DataRightsService(openBanking),
-    cards: new CardsService({ bcryptCost: config.bcryptCost, physicalCards: config.features.physicalCards }),
     sandbox: eb ? null : sandbox,
   };
 
@@ -171,18 +166,18 @@ export async function buildApp(
     await app.register(
       async (scope) => {
         registerSurfaceAuth(scope, { surface, sessions, db, allowedOrigins: config.allowedOrigins });
-        const { payments, transactions, merchants, recipients, rates, eid, gdpr, dataRights, cards } = ctx;
+        const { payments, recipients, rates, eid } = ctx;
         await scope.register(healthRoutes({ config, db }));
         await scope.register(ratesRoutes({ rates }));
         await scope.register(eidRoutes(surface, { config, db, eid }));
         await scope.register(authRoutes(surface, { config, sessions }));
         await scope.register(openBankingRoutes(surface, { openBanking, sandbox: ctx.sandbox }));
-        await scope.register(gdprRoutes(surface, { config, gdpr, dataRights, sessions }));
-        if (config.features.cards) await scope.register(cardsRoutes({ config, cards }));
+        await scope.register(gdprRoutes(surface, { config, openBanking, sessions }));
+        if (config.features.cards) await scope.register(cardsRoutes({ config }));
         await scope.register(recipientsRoutes({ recipients }));
         await scope.register(paymentsRoutes({ payments }));
-        await scope.register(transactionsRoutes({ transactions }));
-        await scope.register(merchantsRoutes({ merchants }));
+        await scope.register(transactionsRoutes({ receiptIssuer: config.receiptIssuer }));
+        await scope.register(merchantsRoutes());
         if (config.features.notifications) await scope.register(notificationsRoutes());
         await scope.register(settingsRoutes());
       },

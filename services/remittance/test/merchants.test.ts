@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userScope } from '../src/db/user-scope.js';
+import { getMerchantDashboard } from '../src/modules/merchants/merchants.service.js';
 import { bearer, buildTestApp, linkSandboxBank, nextPid, signInMobile, signInWeb, web } from './helpers.js';
 
 let env: Awaited<ReturnType<typeof buildTestApp>>;
@@ -284,21 +285,17 @@ describe('merchants (R12)', () => {
         .where('id', '=', res.json().data.id)
         .execute();
     }
-    const today = await env.app.ctx.merchants.dashboard(userScope(env.db, ownerId), 'today', now);
+    const today = await getMerchantDashboard(userScope(env.db, ownerId), 'today', now);
     expect(today).toMatchObject({
       revenue: 111,
       transactionCount: 3,
       nextPayout: 1,
       payoutTime: '2026-11-24T14:00:00.000Z',
     });
-    expect((await env.app.ctx.merchants.dashboard(userScope(env.db, ownerId), 'week', now)).revenue).toBe(111);
-    expect((await env.app.ctx.merchants.dashboard(userScope(env.db, ownerId), 'month', now)).revenue).toBe(1111);
+    expect((await getMerchantDashboard(userScope(env.db, ownerId), 'week', now)).revenue).toBe(111);
+    expect((await getMerchantDashboard(userScope(env.db, ownerId), 'month', now)).revenue).toBe(1111);
     // Before 15:00 the cut-off was yesterday's.
-    const morning = await env.app.ctx.merchants.dashboard(
-      userScope(env.db, ownerId),
-      'today',
-      new Date('2026-11-23T10:00:00Z'),
-    );
+    const morning = await getMerchantDashboard(userScope(env.db, ownerId), 'today', new Date('2026-11-23T10:00:00Z'));
     expect(morning.payoutTime).toBe('2026-11-23T14:00:00.000Z');
   });
 });

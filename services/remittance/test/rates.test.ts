@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { nokRatesFromFeed, parseNorgesBankSdmx } from '../src/modules/rates/norges-bank.js';
-import { RATES_CACHE_MS, RatesService, SUPPORTED_TARGETS } from '../src/modules/rates/rates.service.js';
+import { createRatesService, RATES_CACHE_MS, SUPPORTED_TARGETS } from '../src/modules/rates/rates.service.js';
 import { buildTestApp } from './helpers.js';
 
 const recorded = JSON.parse(
@@ -101,7 +101,7 @@ describe('rates endpoints (R11)', () => {
   });
 
   it('shows a stored refresh at once on the instance that stored it and within 5 s on another instance', async () => {
-    const other = new RatesService(env.db.system, env.app.ctx.config);
+    const other = createRatesService({ db: env.db.system, config: env.app.ctx.config });
     const before = (await other.one('EUR')).rate;
     const feed = parseNorgesBankSdmx(recorded).map((r) =>
       r.currency === 'EUR' ? { ...r, nokPerUnit: r.nokPerUnit.mul(2) } : r,

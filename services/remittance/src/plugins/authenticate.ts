@@ -40,11 +40,12 @@ const sessions = new WeakMap<FastifyRequest, { session: LiveSession; scope: User
 
 export const WEB_COOKIE = 'app_token';
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const WITH_PROFILE = { withProfile: true } as const;
 
-/** The two session checks the hook makes (SessionService in modules/auth). */
+/** The two session checks the hook makes (the session service in modules/auth). */
 export interface SessionCheck {
   /** The token and the session row (with the profile for `remitProfile` routes). */
-  authenticate(token: string, surface: Surface, withProfile: boolean): Promise<LiveSession>;
+  authenticate(token: string, surface: Surface, opts?: { withProfile?: boolean }): Promise<LiveSession>;
   /** The token only; the route checks the row in its own transaction with the proof. */
   verifyToken(token: string, surface: Surface): Promise<LiveSession & { proof: SessionProof }>;
 }
@@ -97,7 +98,7 @@ export function registerSurfaceAuth(
     const config = req.routeOptions.config;
     const checked = config?.sessionInTransaction
       ? opts.sessions.verifyToken(token, opts.surface)
-      : opts.sessions.authenticate(token, opts.surface, config?.remitProfile === true);
+      : opts.sessions.authenticate(token, opts.surface, config?.remitProfile ? WITH_PROFILE : undefined);
     checked.then(
       (session) => {
         sessions.set(req, {

@@ -42,16 +42,22 @@ function isIsoDate(v: string | null): v is string {
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
 }
 
-export class EidService {
-  constructor(
-    private readonly db: Kysely<DB>,
-    private readonly config: Config,
-    private readonly client: EidClient,
-    private readonly sessions: SessionService,
-  ) {}
+export interface EidDeps {
+  db: Kysely<DB>;
+  config: Config;
+  client: EidClient;
+  sessions: Pick<SessionService, 'issue'>;
+}
 
-  redirectUriFor(platform: Platform): string {
-    return platform === 'web' ? this.config.eid.callbackUrl : this.config.eid.callbackUrlMobile;
+export type EidService = ReturnType<typeof createEidService>;
+
+/** The eID sign-in (spec Authentication 2-4). A factory: it holds the OIDC client, which keeps the discovered issuer. */
+export function createEidService(deps: EidDeps) {
+  const { db, config, sessions } = deps;
+  const provider = deps.client;
+
+  function redirectUriFor(platform: Platform): string {
+    return platform === 'web' ? config.eid.callbackUrl : config.eid.callbackUrlMobile;
   }
 
   /**
@@ -60,13 +66,13 @@ export class EidService {
    * to the browser). Mobile (RFC 8252): the app created the verifier and sends only its S256
    * challenge, so a code intercepted on its way to the app is useless without the app.
    */
-  async start(
+  async function start(
     platform: Platform,
     opts: { codeChallenge?: string; startedOrigin?: string | null } = {},
   ): Promise<{ redirectUrl: string; state: string }> {
     const state = oidc.randomState();
     const nonce = oidc.randomNonce();
-    const redirectUri = this.redirectUriFor(platform);
+    const redirectUri = redirectUriFor(platform);
     let codeVerifier: string | null = null;
     let codeChallenge: string;
     if (platform === 'mobile') {
@@ -78,11 +84,11 @@ export class EidService {
     }
     let url: URL;
     try {
-      url = await this.client.authorizationUrl({ redirectUri, state, nonce, codeChallenge });
+      url = await provider.authorizationUrl({ redirectUri, state, nonce, codeChallenge });
     } catch (err) {
       throw new EidError('eid_provider_error', `identity provider unavailable: ${(err as Error).message}`);
     }
-    await insertAuthRequest(this.db, {
+    await insertAuthRequest(db, {
       state,
       nonce,
       codeVerifier,
@@ -90,7 +96,7 @@ export class EidService {
       platform,
       redirectUri,
       startedOrigin: opts.startedOrigin ?? null,
-      expiresAt: new Date(Date.now() + this.config.eid.flowTtlMs),
+      expiresAt: new Date(Date.now() + config.eid.flowTtlMs),
     });
     return { redirectUrl: url.toString(), state };
   }
@@ -99,9 +105,9 @@ export class EidService {
    * Why a web callback's state cookie did not come back, in words a newcomer can act on (issue
    * 25 item 5): most often the sign-in started on another host than EID_CALLBACK_URL's.
    */
-  async explainMissingCookie(state: string): Promise<string> {
-    const callbackOrigin = new URL(this.config.eid.callbackUrl).origin;
-    const startedOrigin = await findStartedOrigin(this.db, state);
+  async function explainMissingCookie(state: string): Promise<string> {
+    const callbackOrigin = new URL(config.eid.callbackUrl).origin;
+    const startedOrigin = await findStartedOrigin(db, state);
     if (startedOrigin && startedOrigin !== callbackOrigin) {
       return (
         `the sign-in started on ${startedOrigin} but the identity provider returned to ${callbackOrigin} ` +
@@ -111,7 +117,7 @@ export class EidService {
     }
     return (
       'no eid_state cookie came back: cookies are blocked, or the sign-in was started in another browser ' +
-      `or more than ${Math.round(this.config.eid.flowTtlMs / 60_000)} minutes ago (EID_FLOW_TTL)`
+      `or more than ${Math.round(config.eid.flowTtlMs / 60_000)} minutes ago (EID_FLOW_TTL)`
     );
   }
 
@@ -120,7 +126,7 @@ export class EidService {
    * be unused; the code is exchanged, the ID token verified, the national id checked, the user
    * found or created and a session issued.
    */
-  async complete(
+  async function complete(
     input: {
       platform: Platform;
       code: string;
@@ -133,23 +139,23 @@ export class EidService {
     client: ClientInfo,
   ): Promise<{ session: IssuedSession; user: User; created: boolean }> {
     if (input.platform === 'web' && !input.expectedState) {
-      throw new EidError('state_mismatch', await this.explainMissingCookie(input.state));
+      throw new EidError('state_mismatch', await explainMissingCookie(input.state));
     }
     if (input.platform === 'web' && input.expectedState !== input.state) {
       throw new EidError('state_mismatch', 'the state does not match the sign-in started in this browser');
     }
-    const started = await consumeAuthRequest(this.db, input.state, input.platform);
+    const started = await consumeAuthRequest(db, input.state, input.platform);
     if (!started) throw new EidError('state_mismatch', 'unknown, used or expired state');
     // Mobile: the state is spent either way, so a wrong verifier cannot be retried against it.
     const codeVerifier =
       input.platform === 'mobile'
-        ? await this.mobileVerifier(started.code_challenge, input.codeVerifier)
+        ? await mobileVerifier(started.code_challenge, input.codeVerifier)
         : started.code_verifier;
     if (!codeVerifier) throw new EidError('state_mismatch', 'this sign-in has no PKCE verifier');
 
     let claims: EidClaims;
     try {
-      claims = await this.client.exchange({
+      claims = await provider.exchange({
         code: input.code,
         state: input.state,
         iss: input.iss,
@@ -166,7 +172,7 @@ export class EidService {
     }
 
     const pid = claimString(claims, 'pid', 20) ?? claimString(claims, 'nnin', 20);
-    const parsed = pid ? parseNationalId(pid, { allowSynthetic: this.config.eid.allowSynthetic }) : null;
+    const parsed = pid ? parseNationalId(pid, { allowSynthetic: config.eid.allowSynthetic }) : null;
     if (!pid || !parsed?.ok)
       throw new EidError('invalid_national_id', 'the identity provider sent no valid national id');
     // A provider's birthdate claim wins: numbers issued from 2032 need not encode the birth date.
@@ -175,14 +181,14 @@ export class EidService {
     if (ageOn(dateOfBirth, new Date()) < MIN_AGE)
       throw new EidError('age_restricted', 'users must be at least 18 years old');
 
-    const { user, created } = await this.findOrCreateUser(pid, dateOfBirth, claims);
+    const { user, created } = await findOrCreateUser(pid, dateOfBirth, claims);
     const surface = input.platform === 'web' ? 'web' : 'api';
-    const session = await this.sessions.issue({ userId: user.id, email: user.email, role: user.role }, surface, client);
+    const session = await sessions.issue({ userId: user.id, email: user.email, role: user.role }, surface, client);
     return { session, user, created };
   }
 
   /** The app's verifier, when its S256 is the challenge the app sent at initiate. */
-  private async mobileVerifier(challenge: string | null, verifier: string | undefined): Promise<string> {
+  async function mobileVerifier(challenge: string | null, verifier: string | undefined): Promise<string> {
     if (!challenge || !verifier || !safeEqual(await oidc.calculatePKCECodeChallenge(verifier), challenge)) {
       throw new EidError('state_mismatch', 'code_verifier does not match the code_challenge sent at initiate');
     }
@@ -190,14 +196,14 @@ export class EidService {
   }
 
   /** Spec Authentication 4 and R6: matched by national_id_hash among live users. */
-  private async findOrCreateUser(
+  async function findOrCreateUser(
     pid: string,
     dateOfBirth: string,
     claims: EidClaims,
   ): Promise<{ user: User; created: boolean }> {
-    const hash = { keyed: nationalIdHash(pid, this.config.nationalIdPepper), legacy: sha256Hex(pid) };
+    const hash = { keyed: nationalIdHash(pid, config.nationalIdPepper), legacy: sha256Hex(pid) };
     const now = new Date();
-    return this.db.transaction().execute(async (trx) => {
+    return db.transaction().execute(async (trx) => {
       let created = false;
       let user = await findLiveUserByNationalIdHash(trx, hash);
       if (!user) {
@@ -212,7 +218,7 @@ export class EidService {
           date_of_birth: dateOfBirth,
           kyc_status: 'approved',
           kyc_method: 'eid',
-          auth_provider: this.config.eid.provider,
+          auth_provider: config.eid.provider,
           national_id_hash: hash.keyed,
           national_id_hash_version: 2,
           password_hash: 'EIDONLY',
@@ -233,4 +239,6 @@ export class EidService {
       return { user, created };
     });
   }
+
+  return { redirectUriFor, start, explainMissingCookie, complete };
 }

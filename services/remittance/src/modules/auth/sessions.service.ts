@@ -60,42 +60,46 @@ export function sessionCache(maxAgeMs: number): SessionCache {
   return new NotifiedCache({ maxEntries: 10_000, maxAgeMs });
 }
 
+export interface SessionDeps {
+  db: Kysely<DB>;
+  tokens: TokenService;
+  /** The per-request session look-ups take the database itself (Database.query: no query building). */
+  database: Database<DB>;
+  /** Sessions kept between requests; a cache that never listens (SESSION_CACHE=off) serves none. */
+  cache?: SessionCache;
+  limits?: SessionLimits;
+  onReuse?: (info: { userId: string; loginId: string; revoked: number }) => void;
+}
+
+export type SessionService = ReturnType<typeof createSessionService>;
+
 /**
  * Sign-in (issue) and the per-request check (authenticate) find sessions across users, as the
  * login role: they run before any user is known. Logout and refresh act in the caller's scope.
+ * A factory, not plain functions: it holds this instance's session cache.
  */
-export class SessionService {
-  constructor(
-    private readonly db: Kysely<DB>,
-    private readonly tokens: TokenService,
-    /** The per-request session look-ups take the database itself (Database.query: no query building). */
-    private readonly database: Database<DB>,
-    /** Sessions kept between requests; a cache that never listens (SESSION_CACHE=off) serves none. */
-    private readonly cache: SessionCache = sessionCache(0),
-    private readonly limits: SessionLimits = {
-      maxLifetimeMs: 30 * 86_400_000,
-      reauthMaxAgeMs: 600_000,
-      refreshGraceMs: 10_000,
-    },
-    private readonly onReuse: (info: { userId: string; loginId: string; revoked: number }) => void = () => {},
-  ) {}
+export function createSessionService(deps: SessionDeps) {
+  const { db, tokens, database } = deps;
+  const cache = deps.cache ?? sessionCache(0);
+  const limits = deps.limits ?? { maxLifetimeMs: 30 * 86_400_000, reauthMaxAgeMs: 600_000, refreshGraceMs: 10_000 };
+  const onReuse = deps.onReuse ?? (() => {});
 
   /**
    * Signs a JWT for the surface and records its SHA-256 as a session (spec Authentication 7). A
    * new eID sign-in starts a login; a refresh passes the login it continues, whose sign-in time
    * bounds the session (SESSION_MAX_LIFETIME).
    */
-  async issue(
+  async function issue(
     claims: TokenClaims,
     surface: Surface,
     client: ClientInfo,
-    db: Kysely<DB> = this.db,
+    trx: Kysely<DB> = db,
     login: LoginChain = { loginId: newId('lgn'), authenticatedAt: new Date() },
   ): Promise<IssuedSession> {
-    const loginEnds = new Date(login.authenticatedAt.getTime() + this.limits.maxLifetimeMs);
-    const { token, expiresAt } = await this.tokens.sign(claims, surface, loginEnds);
+    const loginEnds = new Date(login.authenticatedAt.getTime() + limits.maxLifetimeMs);
+    const { token, expiresAt } = await tokens.sign(claims, surface, loginEnds);
     const sessionId = newId('ses');
-    await insertSession(db, {
+    await insertSession(trx, {
       id: sessionId,
       userId: claims.userId,
       tokenHash: sha256Hex(token),
@@ -113,26 +117,27 @@ export class SessionService {
    * JWT signature and claims first (no database work for forged tokens), then the session row;
    * `withProfile` loads the user's profile and accounts in the same query (GET /auth/me).
    */
-  async authenticate(token: string, surface: Surface, withProfile = false): Promise<LiveSession> {
-    const verified = await this.tokens.verify(token, surface);
+  async function authenticate(token: string, surface: Surface, opts?: { withProfile?: boolean }): Promise<LiveSession> {
+    const withProfile = opts?.withProfile === true;
+    const verified = await tokens.verify(token, surface);
     if (!verified.ok) throw unauthorized(verified.reason === 'expired' ? 'Token expired' : 'Invalid token');
     const key = `${surface}${withProfile ? '+' : '-'}${token}`;
-    const kept = this.cache.get(key);
+    const kept = cache.get(key);
     if (kept && kept.expiresAtMs > Date.now()) return kept.session;
-    const ticket = this.cache.ticket();
+    const ticket = cache.ticket();
     const found = await (withProfile ? findLiveSessionWithProfile : findLiveSession)(
-      this.database,
+      database,
       sha256Hex(token),
       surface,
     );
     if (!found) {
-      await this.detectReuse(token, surface);
+      await detectReuse(token, surface);
       throw unauthorized('Session revoked or expired');
     }
     // Shared by every request of the session from now on: frozen, so no route can change it.
     const session = deepFreeze(found.session);
     const maxAge = withProfile ? PROFILE_MAX_AGE_MS : undefined;
-    this.cache.set(
+    cache.set(
       key,
       { session, expiresAtMs: found.expires_ms },
       [`s:${session.sessionId}`, `u:${session.userId}`],
@@ -147,8 +152,8 @@ export class SessionService {
    * inside its own transaction (`sessionInTransaction`): the session it returns carries the
    * token's hash and surface for that check (SessionProof), and no session id.
    */
-  async verifyToken(token: string, surface: Surface): Promise<LiveSession & { proof: SessionProof }> {
-    const verified = await this.tokens.verify(token, surface);
+  async function verifyToken(token: string, surface: Surface): Promise<LiveSession & { proof: SessionProof }> {
+    const verified = await tokens.verify(token, surface);
     if (!verified.ok) throw unauthorized(verified.reason === 'expired' ? 'Token expired' : 'Invalid token');
     const { userId, email, role } = verified.claims;
     return {
@@ -168,26 +173,26 @@ export class SessionService {
    * or someone else holds a copy. Past the grace the whole login ends, the thief's sessions and
    * the owner's alike; the owner signs in again with eID.
    */
-  private async detectReuse(token: string, surface: Surface): Promise<void> {
-    const row = await findSessionByToken(this.db, sha256Hex(token), surface);
+  async function detectReuse(token: string, surface: Surface): Promise<void> {
+    const row = await findSessionByToken(db, sha256Hex(token), surface);
     if (row?.revoked_reason !== 'rotated' || !row.revoked_at) return;
-    if (Date.now() - row.revoked_at.getTime() <= this.limits.refreshGraceMs) return;
-    const revoked = await revokeLogin(this.db, row.login_id);
-    this.onReuse({ userId: row.user_id, loginId: row.login_id, revoked });
+    if (Date.now() - row.revoked_at.getTime() <= limits.refreshGraceMs) return;
+    const revoked = await revokeLogin(db, row.login_id);
+    onReuse({ userId: row.user_id, loginId: row.login_id, revoked });
   }
 
   /** Step-up: the eID sign-in behind this session is at most REAUTH_MAX_AGE old. */
-  requireRecentSignIn(session: LiveSession): void {
-    if (session.authAt > 0 && Date.now() - session.authAt <= this.limits.reauthMaxAgeMs) return;
-    const minutes = Math.round(this.limits.reauthMaxAgeMs / 60_000);
+  function requireRecentSignIn(session: LiveSession): void {
+    if (session.authAt > 0 && Date.now() - session.authAt <= limits.reauthMaxAgeMs) return;
+    const minutes = Math.round(limits.reauthMaxAgeMs / 60_000);
     throw new AppError(
       'reauthentication_required',
       `Sign in with eID again: this needs a sign-in from the last ${minutes} minutes`,
     );
   }
 
-  async logout(user: UserScope): Promise<number> {
-    return user.run((db) => revokeAllSessions(db, user.userId, 'logout'));
+  async function logout(user: UserScope): Promise<number> {
+    return user.run((trx) => revokeAllSessions(trx, user.userId, 'logout'));
   }
 
   /**
@@ -195,18 +200,25 @@ export class SessionService {
    * new session continues the same login: it ends no later than SESSION_MAX_LIFETIME after the
    * eID sign-in, and past that a refresh is refused.
    */
-  async refresh(user: UserScope, session: LiveSession, surface: Surface, client: ClientInfo): Promise<IssuedSession> {
+  async function refresh(
+    user: UserScope,
+    session: LiveSession,
+    surface: Surface,
+    client: ClientInfo,
+  ): Promise<IssuedSession> {
     const authenticatedAt = new Date(session.authAt);
-    if (authenticatedAt.getTime() + this.limits.maxLifetimeMs <= Date.now() + 1000) {
+    if (authenticatedAt.getTime() + limits.maxLifetimeMs <= Date.now() + 1000) {
       throw unauthorized('The sign-in has reached its maximum lifetime (SESSION_MAX_LIFETIME); sign in with eID again');
     }
     return user.transaction(async (trx) => {
       const revoked = await revokeSession(trx, user.userId, session.sessionId, 'rotated');
       if (revoked !== 1) throw unauthorized('Session revoked or expired');
-      return this.issue({ userId: session.userId, email: session.email, role: session.role }, surface, client, trx, {
+      return issue({ userId: session.userId, email: session.email, role: session.role }, surface, client, trx, {
         loginId: session.loginId,
         authenticatedAt,
       });
     });
   }
+
+  return { issue, authenticate, verifyToken, requireRecentSignIn, logout, refresh };
 }

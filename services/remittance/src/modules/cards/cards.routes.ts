@@ -17,18 +17,28 @@ import {
   PinResponse,
   UpdateCardBody,
 } from './cards.schemas.js';
-import type { CardsService } from './cards.service.js';
+import {
+  cancelCard,
+  createCard,
+  getCard,
+  listCardLimits,
+  listCards,
+  requestPhysicalCard,
+  setCardLimit,
+  setCardPin,
+  setCardStatus,
+} from './cards.service.js';
 
 /**
  * Registered only while FEATURE_CARDS is on (app.ts); the sub-feature routes only while their
  * own flag is on too. A route that is not registered answers 404 not_found (R14).
  */
-export function cardsRoutes(deps: { config: Readonly<Config>; cards: CardsService }) {
+export function cardsRoutes(deps: { config: Readonly<Config> }) {
   return async (scope: FastifyInstance): Promise<void> => {
     const app = scope.withTypeProvider<TypeBoxTypeProvider>();
     const tags = ['cards'];
-    const cards = deps.cards;
     const flags = deps.config.features;
+    const cardsDeps = { bcryptCost: deps.config.bcryptCost, physicalCards: flags.physicalCards };
 
     app.get(
       '/cards',
@@ -36,7 +46,7 @@ export function cardsRoutes(deps: { config: Readonly<Config>; cards: CardsServic
         schema: { tags, summary: 'Cards, without cancelled ones', response: { 200: CardListResponse, ...errors(401) } },
       },
       async (req) => ({
-        data: await cards.list(scopeOf(req)),
+        data: await listCards(scopeOf(req)),
       }),
     );
 
@@ -50,14 +60,14 @@ export function cardsRoutes(deps: { config: Readonly<Config>; cards: CardsServic
         },
       },
       async (req, reply) =>
-        reply.status(201).send({ data: await cards.create(scopeOf(req), req.body.type ?? 'virtual') }),
+        reply.status(201).send({ data: await createCard(cardsDeps, scopeOf(req), req.body.type ?? 'virtual') }),
     );
 
     app.get(
       '/cards/:id',
       { schema: { tags, params: CardIdParams, response: { 200: CardResponse, ...errors(401, 404) } } },
       async (req) => ({
-        data: await cards.get(scopeOf(req), req.params.id),
+        data: await getCard(scopeOf(req), req.params.id),
       }),
     );
 
@@ -72,7 +82,7 @@ export function cardsRoutes(deps: { config: Readonly<Config>; cards: CardsServic
           response: { 200: CardResponse, ...errors(400, 401, 403, 404, 409) },
         },
       },
-      async (req) => ({ data: await cards.setStatus(scopeOf(req), req.params.id, req.body.status) }),
+      async (req) => ({ data: await setCardStatus(scopeOf(req), req.params.id, req.body.status) }),
     );
 
     app.delete(
@@ -85,7 +95,7 @@ export function cardsRoutes(deps: { config: Readonly<Config>; cards: CardsServic
           response: { 200: CardResponse, ...errors(401, 403, 404) },
         },
       },
-      async (req) => ({ data: await cards.cancel(scopeOf(req), req.params.id) }),
+      async (req) => ({ data: await cancelCard(scopeOf(req), req.params.id) }),
     );
 
     if (flags.physicalCards) {
@@ -101,7 +111,7 @@ export function cardsRoutes(deps: { config: Readonly<Config>; cards: CardsServic
           },
         },
         async (req, reply) =>
-          reply.status(201).send({ data: await cards.requestPhysical(scopeOf(req), req.params.id, req.body.address) }),
+          reply.status(201).send({ data: await requestPhysicalCard(scopeOf(req), req.params.id, req.body.address) }),
       );
     }
 
@@ -117,7 +127,7 @@ export function cardsRoutes(deps: { config: Readonly<Config>; cards: CardsServic
             response: { 200: PinResponse, ...errors(400, 401, 403, 404, 409, 422) },
           },
         },
-        async (req) => ({ data: await cards.setPin(scopeOf(req), req.params.id, req.body.pin) }),
+        async (req) => ({ data: await setCardPin(cardsDeps, scopeOf(req), req.params.id, req.body.pin) }),
       );
     }
 
@@ -132,7 +142,7 @@ export function cardsRoutes(deps: { config: Readonly<Config>; cards: CardsServic
             response: { 200: LimitListResponse, ...errors(401, 404) },
           },
         },
-        async (req) => ({ data: await cards.listLimits(scopeOf(req), req.params.id) }),
+        async (req) => ({ data: await listCardLimits(scopeOf(req), req.params.id) }),
       );
       app.put(
         '/cards/:id/limits',
@@ -146,7 +156,7 @@ export function cardsRoutes(deps: { config: Readonly<Config>; cards: CardsServic
           },
         },
         async (req) => ({
-          data: await cards.setLimit(scopeOf(req), req.params.id, req.body.limitType, req.body.amount),
+          data: await setCardLimit(scopeOf(req), req.params.id, req.body.limitType, req.body.amount),
         }),
       );
     }

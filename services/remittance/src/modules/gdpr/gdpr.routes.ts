@@ -7,7 +7,8 @@ import { authOf, scopeOf } from '../../plugins/authenticate.js';
 import { errors } from '../../schemas.js';
 import { clearWebCookie } from '../auth/auth.routes.js';
 import type { SessionService } from '../auth/sessions.service.js';
-import type { DataRightsService } from './data-rights.service.js';
+import type { OpenBankingService } from '../open-banking/open-banking.service.js';
+import { eraseAccount, exportData } from './data-rights.service.js';
 import {
   ComplaintBody,
   ComplaintCreatedResponse,
@@ -21,12 +22,11 @@ import {
   DataExportResponse,
   ErasureResponse,
 } from './gdpr.schemas.js';
-import type { GdprService } from './gdpr.service.js';
+import { createComplaint, getComplaint, listComplaints, listConsents, recordConsent } from './gdpr.service.js';
 
 interface GdprRouteDeps {
   config: Readonly<Config>;
-  gdpr: GdprService;
-  dataRights: DataRightsService;
+  openBanking: Pick<OpenBankingService, 'tellBankRevoked'>;
   sessions: SessionService;
 }
 
@@ -36,7 +36,7 @@ export function gdprRoutes(surface: Surface, deps: GdprRouteDeps) {
     const tags = ['gdpr'];
 
     app.get('/consents', { schema: { tags, response: { 200: ConsentListResponse, ...errors(401) } } }, async (req) => ({
-      data: await deps.gdpr.listConsents(scopeOf(req)),
+      data: await listConsents(scopeOf(req)),
     }));
 
     app.post(
@@ -50,7 +50,7 @@ export function gdprRoutes(surface: Surface, deps: GdprRouteDeps) {
         },
       },
       async (req, reply) => {
-        const { created, consent } = await deps.gdpr.recordConsent(scopeOf(req), {
+        const { created, consent } = await recordConsent(scopeOf(req), {
           type: req.body.consentType,
           granted: req.body.granted,
           ip: clientInfo(req).ip,
@@ -68,13 +68,13 @@ export function gdprRoutes(surface: Surface, deps: GdprRouteDeps) {
           response: { 200: ComplaintListResponse, ...errors(400, 401) },
         },
       },
-      async (req) => deps.gdpr.listComplaints(scopeOf(req), req.query),
+      async (req) => listComplaints(scopeOf(req), req.query),
     );
 
     app.get(
       '/complaints/:id',
       { schema: { tags, params: ComplaintIdParams, response: { 200: ComplaintResponse, ...errors(401, 404) } } },
-      async (req) => ({ data: await deps.gdpr.getComplaint(scopeOf(req), req.params.id) }),
+      async (req) => ({ data: await getComplaint(scopeOf(req), req.params.id) }),
     );
 
     app.post(
@@ -86,7 +86,7 @@ export function gdprRoutes(surface: Surface, deps: GdprRouteDeps) {
           response: { 201: ComplaintCreatedResponse, ...errors(400, 401, 403, 422) },
         },
       },
-      async (req, reply) => reply.status(201).send(await deps.gdpr.createComplaint(scopeOf(req), req.body)),
+      async (req, reply) => reply.status(201).send(await createComplaint(scopeOf(req), req.body)),
     );
 
     app.get(
@@ -101,7 +101,7 @@ export function gdprRoutes(surface: Surface, deps: GdprRouteDeps) {
       async (req, reply) => {
         // Personal data: no browser or proxy cache keeps a copy (issue 33 item 12).
         reply.header('cache-control', 'no-store');
-        return deps.dataRights.exportData(scopeOf(req), clientInfo(req).ip);
+        return exportData(scopeOf(req), clientInfo(req).ip);
       },
     );
 
@@ -116,7 +116,7 @@ export function gdprRoutes(surface: Surface, deps: GdprRouteDeps) {
       },
       async (req, reply) => {
         const userId = authOf(req).userId;
-        const body = await deps.dataRights.exportData(scopeOf(req), clientInfo(req).ip);
+        const body = await exportData(scopeOf(req), clientInfo(req).ip);
         const day = body.exportedAt.slice(0, 10);
         reply.header('content-disposition', `attachment; filename="data-export-${userId}-${day}.json"`);
         reply.header('cache-control', 'no-store');
@@ -138,7 +138,7 @@ export function gdprRoutes(surface: Surface, deps: GdprRouteDeps) {
       async (req, reply) => {
         // Step-up: a stolen or long-lived token alone cannot erase the account.
         deps.sessions.requireRecentSignIn(authOf(req));
-        const result = await deps.dataRights.eraseAccount(scopeOf(req), clientInfo(req).ip);
+        const result = await eraseAccount(deps, scopeOf(req), clientInfo(req).ip);
         if (surface === 'web') clearWebCookie(reply, deps.config);
         return result;
       },

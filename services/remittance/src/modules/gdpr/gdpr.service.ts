@@ -33,56 +33,61 @@ export function toComplaintRecord(c: Complaint) {
   };
 }
 
-/** GDPR consent records and complaints (spec Consent, Complaint), in the caller's UserScope. */
-export class GdprService {
-  async listConsents(user: UserScope) {
-    return (await user.run((db) => consents.listUserGdprConsents(db, user.userId))).map(toConsentRecord);
-  }
+// GDPR consent records and complaints (spec Consent, Complaint), in the caller's UserScope.
 
-  /** Creates or updates the record and appends the action, with its IP, to the history. */
-  async recordConsent(user: UserScope, input: { type: GdprConsentType; granted: boolean; ip: string | null }) {
-    const at = new Date();
-    const saved = await user.transaction(async (trx) => {
-      const row = await consents.upsertGdprConsent(trx, user.userId, { ...input, at });
-      await consents.insertGdprConsentEvent(trx, user.userId, row);
-      return row;
-    });
-    return { created: saved.created, consent: toConsentRecord(saved) };
-  }
+export async function listConsents(user: UserScope) {
+  return (await user.run((db) => consents.listUserGdprConsents(db, user.userId))).map(toConsentRecord);
+}
 
-  async createComplaint(user: UserScope, input: { category: ComplaintCategory; subject: string; description: string }) {
-    const subject = toPlainText(input.subject);
-    const description = toPlainText(input.description);
-    const nested: ErrorDetail[] = [];
-    if (subject === null) nested.push({ field: 'subject', message: NESTED_MESSAGE });
-    if (description === null) nested.push({ field: 'description', message: NESTED_MESSAGE });
-    if (subject === null || description === null) throw validationError('Some fields are not plain text', nested);
-    const empty: ErrorDetail[] = [];
-    if (!subject) empty.push({ field: 'subject', message: 'is empty (after removing HTML)' });
-    if (!description) empty.push({ field: 'description', message: 'is empty (after removing HTML)' });
-    if (empty.length) throw badRequest('Subject and description are required', empty);
-    const tooLong: ErrorDetail[] = [];
-    if (subject.length > COMPLAINT_SUBJECT_MAX)
-      tooLong.push({ field: 'subject', message: `must be at most ${COMPLAINT_SUBJECT_MAX} characters` });
-    if (description.length > COMPLAINT_DESCRIPTION_MAX) {
-      tooLong.push({ field: 'description', message: `must be at most ${COMPLAINT_DESCRIPTION_MAX} characters` });
-    }
-    if (tooLong.length) throw validationError('Some fields are too long', tooLong);
-    const row = await user.run((db) =>
-      complaints.insertComplaint(db, user.userId, { category: input.category, subject, description }),
-    );
-    return { data: toComplaintRecord(row), commitmentNote: COMPLAINT_COMMITMENT };
-  }
+/** Creates or updates the record and appends the action, with its IP, to the history. */
+export async function recordConsent(
+  user: UserScope,
+  input: { type: GdprConsentType; granted: boolean; ip: string | null },
+) {
+  const at = new Date();
+  const saved = await user.transaction(async (trx) => {
+    const row = await consents.upsertGdprConsent(trx, user.userId, { ...input, at });
+    await consents.insertGdprConsentEvent(trx, user.userId, row);
+    return row;
+  });
+  return { created: saved.created, consent: toConsentRecord(saved) };
+}
 
-  async getComplaint(user: UserScope, complaintId: string) {
-    const row = await user.run((db) => complaints.findUserComplaint(db, user.userId, complaintId));
-    if (!row) throw notFound('Complaint not found');
-    return toComplaintRecord(row);
+export async function createComplaint(
+  user: UserScope,
+  input: { category: ComplaintCategory; subject: string; description: string },
+) {
+  const subject = toPlainText(input.subject);
+  const description = toPlainText(input.description);
+  const nested: ErrorDetail[] = [];
+  if (subject === null) nested.push({ field: 'subject', message: NESTED_MESSAGE });
+  if (description === null) nested.push({ field: 'description', message: NESTED_MESSAGE });
+  if (subject === null || description === null) throw validationError('Some fields are not plain text', nested);
+  const empty: ErrorDetail[] = [];
+  if (!subject) empty.push({ field: 'subject', message: 'is empty (after removing HTML)' });
+  if (!description) empty.push({ field: 'description', message: 'is empty (after removing HTML)' });
+  if (empty.length) throw badRequest('Subject and description are required', empty);
+  const tooLong: ErrorDetail[] = [];
+  if (subject.length > COMPLAINT_SUBJECT_MAX)
+    tooLong.push({ field: 'subject', message: `must be at most ${COMPLAINT_SUBJECT_MAX} characters` });
+  if (description.length > COMPLAINT_DESCRIPTION_MAX) {
+    tooLong.push({ field: 'description', message: `must be at most ${COMPLAINT_DESCRIPTION_MAX} characters` });
   }
+  if (tooLong.length) throw validationError('Some fields are too long', tooLong);
+  const row = await user.run((db) =>
+    complaints.insertComplaint(db, user.userId, { category: input.category, subject, description }),
+  );
+  return { data: toComplaintRecord(row), commitmentNote: COMPLAINT_COMMITMENT };
+}
 
-  async listComplaints(user: UserScope, query: { page?: string; limit?: string }) {
-    const page = pageOf(query, 10, 100);
-    const { rows, total } = await user.run((db) => complaints.listUserComplaints(db, user.userId, page));
-    return { data: rows.map(toComplaintRecord), pagination: pagination(page, total) };
-  }
+export async function getComplaint(user: UserScope, complaintId: string) {
+  const row = await user.run((db) => complaints.findUserComplaint(db, user.userId, complaintId));
+  if (!row) throw notFound('Complaint not found');
+  return toComplaintRecord(row);
+}
+
+export async function listComplaints(user: UserScope, query: { page?: string; limit?: string }) {
+  const page = pageOf(query, 10, 100);
+  const { rows, total } = await user.run((db) => complaints.listUserComplaints(db, user.userId, page));
+  return { data: rows.map(toComplaintRecord), pagination: pagination(page, total) };
 }

@@ -13,13 +13,18 @@ import {
   RegisterMerchantBody,
   RegisterMerchantResponse,
 } from './merchants.schemas.js';
-import type { MerchantsService } from './merchants.service.js';
+import {
+  getMerchantDashboard,
+  getMerchantQr,
+  listPaymentsToMerchant,
+  registerMerchant,
+  renderMerchantQr,
+} from './merchants.service.js';
 
-export function merchantsRoutes(deps: { merchants: MerchantsService }) {
+export function merchantsRoutes() {
   return async (scope: FastifyInstance): Promise<void> => {
     const app = scope.withTypeProvider<TypeBoxTypeProvider>();
     const tags = ['merchants'];
-    const service = deps.merchants;
     /** The merchant's own routes need the merchant role (403 forbidden otherwise); registering does not. */
     const config = { roles: ['merchant'] } as const;
 
@@ -32,7 +37,7 @@ export function merchantsRoutes(deps: { merchants: MerchantsService }) {
           response: { 201: RegisterMerchantResponse, ...errors(400, 401, 403, 409, 422) },
         },
       },
-      async (req, reply) => reply.status(201).send({ data: await service.register(scopeOf(req), req.body) }),
+      async (req, reply) => reply.status(201).send({ data: await registerMerchant(scopeOf(req), req.body) }),
     );
 
     app.get(
@@ -42,7 +47,7 @@ export function merchantsRoutes(deps: { merchants: MerchantsService }) {
         schema: { tags, querystring: DashboardQuery, response: { 200: DashboardResponse, ...errors(400, 401, 403) } },
       },
       async (req) => ({
-        data: await service.dashboard(scopeOf(req), req.query.period ?? 'today'),
+        data: await getMerchantDashboard(scopeOf(req), req.query.period ?? 'today'),
       }),
     );
 
@@ -50,7 +55,7 @@ export function merchantsRoutes(deps: { merchants: MerchantsService }) {
       '/merchants/qr',
       { config, schema: { tags, response: { 200: MerchantQrResponse, ...errors(401, 403) } } },
       async (req) => ({
-        data: await service.qr(scopeOf(req)),
+        data: await getMerchantQr(scopeOf(req)),
       }),
     );
 
@@ -64,7 +69,7 @@ export function merchantsRoutes(deps: { merchants: MerchantsService }) {
           response: { 200: Type.Unknown({ description: 'image/png' }), ...errors(401, 403) },
         },
       },
-      async (req, reply) => reply.type('image/png').send(await service.qrImage(scopeOf(req), 'png')),
+      async (req, reply) => reply.type('image/png').send(await renderMerchantQr(scopeOf(req), 'png')),
     );
 
     app.get(
@@ -77,7 +82,7 @@ export function merchantsRoutes(deps: { merchants: MerchantsService }) {
           response: { 200: Type.Unknown({ description: 'image/svg+xml' }), ...errors(401, 403) },
         },
       },
-      async (req, reply) => reply.type('image/svg+xml').send(await service.qrImage(scopeOf(req), 'svg')),
+      async (req, reply) => reply.type('image/svg+xml').send(await renderMerchantQr(scopeOf(req), 'svg')),
     );
 
     app.get(
@@ -90,7 +95,7 @@ export function merchantsRoutes(deps: { merchants: MerchantsService }) {
           response: { 200: MerchantPaymentsResponse, ...errors(400, 401, 403) },
         },
       },
-      async (req) => service.payments(scopeOf(req), pageOf(req.query, 20, 50)),
+      async (req) => listPaymentsToMerchant(scopeOf(req), pageOf(req.query, 20, 50)),
     );
   };
 }

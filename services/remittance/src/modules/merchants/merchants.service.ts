@@ -31,86 +31,85 @@ function checkPayoutAccount(value: string): string {
   ]);
 }
 
-/** Every operation runs in the caller's UserScope (row-level security as that user). */
-export class MerchantsService {
-  /** Registers the caller's business and upgrades the user to the merchant role (R12). */
-  async register(user: UserScope, input: MerchantInput) {
-    const businessName = checkPlainText('businessName', input.businessName, 200);
-    const orgNumber = input.orgNumber.replace(/\s/g, '');
-    if (!isValidOrgNumber(orgNumber)) {
-      throw validationError('Invalid organisation number', [
-        { field: 'orgNumber', message: '9 digits with a valid check digit' },
-      ]);
-    }
-    const address =
-      input.address === undefined || input.address.trim() === '' ? null : checkPlainText('address', input.address, 300);
-    const bankAccount = checkPayoutAccount(input.bankAccount);
-    const merchant = await user.transaction(async (trx) => {
-      const row = await repo.insertMerchant(trx, user.userId, {
-        id: newId('mer', 8),
-        businessName,
-        orgNumber,
-        address,
-        bankAccount,
-      });
-      if (!row) return undefined;
-      await repo.setUserRole(trx, user.userId, 'merchant');
-      return row;
+// Every function runs in the caller's UserScope (row-level security as that user).
+
+/** Registers the caller's business and upgrades the user to the merchant role (R12). */
+export async function registerMerchant(user: UserScope, input: MerchantInput) {
+  const businessName = checkPlainText('businessName', input.businessName, 200);
+  const orgNumber = input.orgNumber.replace(/\s/g, '');
+  if (!isValidOrgNumber(orgNumber)) {
+    throw validationError('Invalid organisation number', [
+      { field: 'orgNumber', message: '9 digits with a valid check digit' },
+    ]);
+  }
+  const address =
+    input.address === undefined || input.address.trim() === '' ? null : checkPlainText('address', input.address, 300);
+  const bankAccount = checkPayoutAccount(input.bankAccount);
+  const merchant = await user.transaction(async (trx) => {
+    const row = await repo.insertMerchant(trx, user.userId, {
+      id: newId('mer', 8),
+      businessName,
+      orgNumber,
+      address,
+      bankAccount,
     });
-    if (!merchant) throw conflict('You are already a merchant, or this organisation number is registered');
-    return {
-      merchantId: merchant.id,
-      businessName: merchant.business_name,
-      orgNumber: merchant.org_number,
-      address: merchant.address,
-      qrValue: qrValueOf(merchant.id),
-    };
-  }
+    if (!row) return undefined;
+    await repo.setUserRole(trx, user.userId, 'merchant');
+    return row;
+  });
+  if (!merchant) throw conflict('You are already a merchant, or this organisation number is registered');
+  return {
+    merchantId: merchant.id,
+    businessName: merchant.business_name,
+    orgNumber: merchant.org_number,
+    address: merchant.address,
+    qrValue: qrValueOf(merchant.id),
+  };
+}
 
-  async dashboard(user: UserScope, period: repo.Period, now = new Date()) {
-    const f = await user.run(async (db) =>
-      repo.merchantFigures(db, user.userId, (await own(db, user.userId)).id, period, now),
-    );
-    return {
-      period,
-      revenue: toNumber(f.revenue),
-      transactionCount: Number(f.count),
-      fees: toNumber(f.fees),
-      netRevenue: toNumber(f.revenue),
-      nextPayout: toNumber(f.next_payout),
-      payoutTime: new Date(f.payout_time).toISOString(),
-    };
-  }
+export async function getMerchantDashboard(user: UserScope, period: repo.Period, now = new Date()) {
+  const f = await user.run(async (db) =>
+    repo.merchantFigures(db, user.userId, (await own(db, user.userId)).id, period, now),
+  );
+  return {
+    period,
+    revenue: toNumber(f.revenue),
+    transactionCount: Number(f.count),
+    fees: toNumber(f.fees),
+    netRevenue: toNumber(f.revenue),
+    nextPayout: toNumber(f.next_payout),
+    payoutTime: new Date(f.payout_time).toISOString(),
+  };
+}
 
-  async qr(user: UserScope) {
-    const m = await user.run((db) => own(db, user.userId));
-    return { merchantId: m.id, businessName: m.business_name, qrValue: qrValueOf(m.id), address: m.address };
-  }
+export async function getMerchantQr(user: UserScope) {
+  const m = await user.run((db) => own(db, user.userId));
+  return { merchantId: m.id, businessName: m.business_name, qrValue: qrValueOf(m.id), address: m.address };
+}
 
-  async qrImage(user: UserScope, format: 'png' | 'svg'): Promise<Buffer | string> {
-    const value = qrValueOf((await user.run((db) => own(db, user.userId))).id);
-    return format === 'png'
-      ? QRCode.toBuffer(value, { type: 'png', width: 512, margin: 2 })
-      : QRCode.toString(value, { type: 'svg', margin: 2 });
-  }
+export async function renderMerchantQr(user: UserScope, format: 'png' | 'svg'): Promise<Buffer | string> {
+  const value = qrValueOf((await user.run((db) => own(db, user.userId))).id);
+  return format === 'png'
+    ? QRCode.toBuffer(value, { type: 'png', width: 512, margin: 2 })
+    : QRCode.toString(value, { type: 'svg', margin: 2 });
+}
 
-  async payments(user: UserScope, page: Page) {
-    const { rows, total } = await user.run(async (db) => {
-      await own(db, user.userId);
-      return repo.listMerchantPayments(db, user.userId, page.limit, page.offset);
-    });
-    return {
-      data: rows.map((r) => ({
-        id: r.id,
-        status: r.status,
-        amount: toNumber(r.send_amount),
-        currency: 'NOK',
-        customerName: shortName(r.first_name ?? '', r.last_name ?? ''),
-        createdAt: r.created_at.toISOString(),
-      })),
-      pagination: { page: page.page, limit: page.limit, total },
-    };
-  }
+export async function listPaymentsToMerchant(user: UserScope, page: Page) {
+  const { rows, total } = await user.run(async (db) => {
+    await own(db, user.userId);
+    return repo.listMerchantPayments(db, user.userId, page.limit, page.offset);
+  });
+  return {
+    data: rows.map((r) => ({
+      id: r.id,
+      status: r.status,
+      amount: toNumber(r.send_amount),
+      currency: 'NOK',
+      customerName: shortName(r.first_name ?? '', r.last_name ?? ''),
+      createdAt: r.created_at.toISOString(),
+    })),
+    pagination: { page: page.page, limit: page.limit, total },
+  };
 }
 
 async function own(db: Kysely<DB>, userId: string): Promise<Merchant> {

@@ -10,7 +10,7 @@ export function ratesRoutes(deps: { rates: RatesService }) {
     const app = scope.withTypeProvider<TypeBoxTypeProvider>();
     const tags = ['rates'];
     const config = { public: true, ...LIMIT_RATES };
-    // The body comes ready-made (RatesService.allJson): no objects or serialiser per request.
+    // The body comes ready-made (the rates service's allJson): no objects or serialiser per request.
     // (The untyped reply takes text; the schema still documents the body and the test compares
     // the text with the schema serialiser's output.)
     app.get(

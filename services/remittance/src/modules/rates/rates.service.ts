@@ -13,50 +13,55 @@ export const RATES_CACHE_MS = 5_000;
 
 type RateRow = Awaited<ReturnType<typeof listRates>>[number];
 
-export class RatesService {
-  constructor(
-    private readonly db: Kysely<DB>,
-    private readonly config: Config,
-    private readonly fetchImpl: typeof fetch = fetch,
-  ) {}
+/** What the rates service reads and stores with; `fetch` is the feed fetcher (tests pass a recorded response). */
+export interface RatesDeps {
+  db: Kysely<DB>;
+  config: Config;
+  fetch?: typeof fetch;
+}
 
-  /**
-   * The table in memory: the rates routes are public and hot, and the rows change when the feed
-   * job stores them. This instance drops its copy when it stores; another instance's copy is
-   * at most RATES_CACHE_MS old. Concurrent misses share one read.
-   */
-  private cached: { rows: Map<string, RateRow>; loadedAt: number } | null = null;
-  private loading: Promise<Map<string, RateRow>> | null = null;
+export type RatesService = ReturnType<typeof createRatesService>;
+
+/**
+ * The rates, with the table kept in memory: the rates routes are public and hot, and the rows change
+ * when the feed job stores them. This instance drops its copy when it stores; another instance's copy
+ * is at most RATES_CACHE_MS old. Concurrent misses share one read.
+ */
+export function createRatesService(deps: RatesDeps) {
+  const { db, config } = deps;
+  const fetchImpl = deps.fetch ?? fetch;
+  let cached: { rows: Map<string, RateRow>; loadedAt: number } | null = null;
+  let loading: Promise<Map<string, RateRow>> | null = null;
   /** Bumped by every store, so a read that began before it is not kept. */
-  private generation = 0;
+  let generation = 0;
+  /** allJson's last body and what it was built from. */
+  let body: { rows: Map<string, RateRow>; text: string; stale: boolean; staleFrom: number } | null = null;
 
-  private async rows(): Promise<Map<string, RateRow>> {
-    const cached = this.cached;
-    if (cached && Date.now() - cached.loadedAt < RATES_CACHE_MS) return cached.rows;
-    this.loading ??= (async () => {
+  async function rows(): Promise<Map<string, RateRow>> {
+    const kept = cached;
+    if (kept && Date.now() - kept.loadedAt < RATES_CACHE_MS) return kept.rows;
+    loading ??= (async () => {
       try {
         const loadedAt = Date.now();
-        const generation = this.generation;
-        const rows = new Map((await listRates(this.db)).map((r) => [r.currency, r]));
-        if (generation === this.generation) this.cached = { rows, loadedAt };
-        return rows;
+        const started = generation;
+        const read = new Map((await listRates(db)).map((r) => [r.currency, r]));
+        if (started === generation) cached = { rows: read, loadedAt };
+        return read;
       } finally {
-        this.loading = null;
+        loading = null;
       }
     })();
-    return this.loading;
+    return loading;
   }
 
-  private isStale(updatedAt: Date, now: Date): boolean {
-    return now.getTime() - updatedAt.getTime() > this.config.rates.staleAfterMs;
-  }
+  const isStale = (updatedAt: Date, now: Date): boolean =>
+    now.getTime() - updatedAt.getTime() > config.rates.staleAfterMs;
 
   /** Persisted rates only (never calls a provider). updatedAt is the oldest rate's time. */
-  async all(now = new Date()) {
-    const rows = (await this.rows()).values();
+  async function all(now = new Date()) {
     const rates: Record<string, number> = {};
     let oldest: Date | null = null;
-    for (const r of rows) {
+    for (const r of (await rows()).values()) {
       rates[r.currency] = Number(r.rate);
       if (!oldest || r.updated_at < oldest) oldest = r.updated_at;
     }
@@ -64,7 +69,7 @@ export class RatesService {
       baseCurrency: 'NOK' as const,
       rates,
       updatedAt: oldest?.toISOString() ?? null,
-      stale: oldest === null || this.isStale(oldest, now),
+      stale: oldest === null || isStale(oldest, now),
     };
   }
 
@@ -75,29 +80,27 @@ export class RatesService {
    * with the route's response schema gives (the schema's key order; numbers as JSON writes them);
    * test/rates.test.ts compares them.
    */
-  async allJson(now = new Date()): Promise<string> {
-    const rows = await this.rows();
-    const cached = this.body;
+  async function allJson(now = new Date()): Promise<string> {
+    const current = await rows();
+    const kept = body;
     const at = now.getTime();
-    if (cached && cached.rows === rows && at >= cached.staleFrom === cached.stale) return cached.text;
-    const data = await this.all(now);
+    if (kept && kept.rows === current && at >= kept.staleFrom === kept.stale) return kept.text;
+    const data = await all(now);
     const oldest = data.updatedAt === null ? null : Date.parse(data.updatedAt);
     const text = JSON.stringify({
       data: { baseCurrency: data.baseCurrency, rates: data.rates, updatedAt: data.updatedAt, stale: data.stale },
     });
-    this.body = {
-      rows,
+    body = {
+      rows: current,
       text,
       stale: data.stale,
-      staleFrom: oldest === null ? -Infinity : oldest + this.config.rates.staleAfterMs + 1,
+      staleFrom: oldest === null ? -Infinity : oldest + config.rates.staleAfterMs + 1,
     };
     return text;
   }
 
-  private body: { rows: Map<string, RateRow>; text: string; stale: boolean; staleFrom: number } | null = null;
-
-  async one(currency: string, now = new Date()) {
-    const row = (await this.rows()).get(currency.toUpperCase());
+  async function one(currency: string, now = new Date()) {
+    const row = (await rows()).get(currency.toUpperCase());
     if (!row) throw notFound(`No rate for ${currency}`);
     return {
       baseCurrency: 'NOK' as const,
@@ -105,23 +108,13 @@ export class RatesService {
       rate: Number(row.rate),
       fee: REMITTANCE_FEE,
       updatedAt: row.updated_at.toISOString(),
-      stale: this.isStale(row.updated_at, now),
+      stale: isStale(row.updated_at, now),
     };
   }
 
-  /** Fetches Norges Bank's feed and stores what it covers; returns the currencies updated. */
-  async refreshFromFeed(now = new Date()): Promise<string[]> {
-    const res = await this.fetchImpl(this.config.rates.feedUrl, {
-      headers: { accept: 'application/vnd.sdmx.data+json, application/json' },
-      signal: AbortSignal.timeout(15_000),
-    });
-    if (!res.ok) throw new Error(`Norges Bank feed answered ${res.status}`);
-    return this.store(parseNorgesBankSdmx(await res.json()), now);
-  }
-
-  async store(feed: ReturnType<typeof parseNorgesBankSdmx>, now = new Date()): Promise<string[]> {
+  async function store(feed: ReturnType<typeof parseNorgesBankSdmx>, now = new Date()): Promise<string[]> {
     const rates = nokRatesFromFeed(feed, SUPPORTED_TARGETS);
-    await this.db.transaction().execute(async (trx) => {
+    await db.transaction().execute(async (trx) => {
       for (const [currency, { rate }] of rates) {
         await upsertRate(trx, {
           currency,
@@ -131,8 +124,20 @@ export class RatesService {
         });
       }
     });
-    this.generation++;
-    this.cached = null;
+    generation++;
+    cached = null;
     return [...rates.keys()].sort();
   }
+
+  /** Fetches Norges Bank's feed and stores what it covers; returns the currencies updated. */
+  async function refreshFromFeed(now = new Date()): Promise<string[]> {
+    const res = await fetchImpl(config.rates.feedUrl, {
+      headers: { accept: 'application/vnd.sdmx.data+json, application/json' },
+      signal: AbortSignal.timeout(15_000),
+    });
+    if (!res.ok) throw new Error(`Norges Bank feed answered ${res.status}`);
+    return store(parseNorgesBankSdmx(await res.json()), now);
+  }
+
+  return { all, allJson, one, store, refreshFromFeed };
 }

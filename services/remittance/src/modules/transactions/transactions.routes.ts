@@ -2,6 +2,7 @@ import { sendJsonText } from '@app/shared/http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import type { Config } from '../../config.js';
 import { pageOf } from '../../lib/pagination.js';
 import { scopeOf } from '../../plugins/authenticate.js';
 import { errors } from '../../schemas.js';
@@ -13,13 +14,19 @@ import {
   TransactionListQuery,
   TransactionListResponse,
 } from './transactions.schemas.js';
-import type { TransactionsService } from './transactions.service.js';
+import {
+  getReceipt,
+  getTransaction,
+  listTransactions,
+  renderReceipt,
+  summarizeTransactions,
+} from './transactions.service.js';
 
-export function transactionsRoutes(deps: { transactions: TransactionsService }) {
+export function transactionsRoutes(deps: { receiptIssuer: Config['receiptIssuer'] }) {
   return async (scope: FastifyInstance): Promise<void> => {
     const app = scope.withTypeProvider<TypeBoxTypeProvider>();
     const tags = ['transactions'];
-    const service = deps.transactions;
+    const receiptDeps = { issuer: deps.receiptIssuer };
 
     app.get(
       '/transactions',
@@ -33,7 +40,7 @@ export function transactionsRoutes(deps: { transactions: TransactionsService }) 
       async (req, reply) => {
         const { type, status } = req.query;
         // The JSON text is built in the response schema's shape (transactions.sql.ts): sent as it is.
-        return sendJsonText(reply, await service.list(scopeOf(req), { type, status }, pageOf(req.query, 20, 50)));
+        return sendJsonText(reply, await listTransactions(scopeOf(req), { type, status }, pageOf(req.query, 20, 50)));
       },
     );
 
@@ -41,7 +48,7 @@ export function transactionsRoutes(deps: { transactions: TransactionsService }) 
       '/transactions/summary',
       { schema: { tags, response: { 200: SummaryResponse, ...errors(401) } } },
       async (req) => ({
-        data: await service.summary(scopeOf(req)),
+        data: await summarizeTransactions(scopeOf(req)),
       }),
     );
 
@@ -55,7 +62,7 @@ export function transactionsRoutes(deps: { transactions: TransactionsService }) 
         },
       },
       async (req) => ({
-        data: await service.detail(scopeOf(req), req.params.id),
+        data: await getTransaction(scopeOf(req), req.params.id),
       }),
     );
 
@@ -63,7 +70,7 @@ export function transactionsRoutes(deps: { transactions: TransactionsService }) 
       '/transactions/:id/receipt',
       { schema: { tags, params: TransactionIdParams, response: { 200: ReceiptResponse, ...errors(401, 404) } } },
       async (req) => ({
-        data: await service.receipt(scopeOf(req), req.params.id),
+        data: await getReceipt(scopeOf(req), req.params.id),
       }),
     );
 
@@ -78,7 +85,7 @@ export function transactionsRoutes(deps: { transactions: TransactionsService }) 
         },
       },
       async (req, reply) => {
-        const { pdf, filename } = await service.receiptPdf(scopeOf(req), req.params.id);
+        const { pdf, filename } = await renderReceipt(receiptDeps, scopeOf(req), req.params.id);
         return reply.type('application/pdf').header('content-disposition', `inline; filename="${filename}"`).send(pdf);
       },
     );

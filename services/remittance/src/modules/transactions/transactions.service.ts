@@ -59,58 +59,60 @@ const summaryOf = (r: repo.SummaryRow) => ({
   qrPaymentCount: Number(r.qr_payment_count),
 });
 
-/** Every operation runs in the caller's UserScope (row-level security as that user). */
-export class TransactionsService {
-  constructor(private readonly issuer: Config['receiptIssuer']) {}
+async function own(user: UserScope, transactionId: string): Promise<Transaction> {
+  return found(await user.run((db) => repo.findTransaction(db, user.userId, transactionId)));
+}
 
-  /**
-   * One page of the history as the JSON text of TransactionListResponse: the items built by
-   * PostgreSQL in one statement with the total (transactions.sql.ts), the pagination added here.
-   */
-  async list(user: UserScope, filter: repo.TransactionFilter, page: Page): Promise<string> {
-    const { data, total } = await user.run((db) =>
-      repo.listTransactionsJson(db, user.userId, filter, page.limit, page.offset),
-    );
-    return `{"data":${data},"pagination":${JSON.stringify({ page: page.page, limit: page.limit, total })}}`;
-  }
+// Every function runs in the caller's UserScope (row-level security as that user).
 
-  private async own(user: UserScope, transactionId: string): Promise<Transaction> {
-    return found(await user.run((db) => repo.findTransaction(db, user.userId, transactionId)));
-  }
+/**
+ * One page of the history as the JSON text of TransactionListResponse: the items built by
+ * PostgreSQL in one statement with the total (transactions.sql.ts), the pagination added here.
+ */
+export async function listTransactions(user: UserScope, filter: repo.TransactionFilter, page: Page): Promise<string> {
+  const { data, total } = await user.run((db) =>
+    repo.listTransactionsJson(db, user.userId, filter, page.limit, page.offset),
+  );
+  return `{"data":${data},"pagination":${JSON.stringify({ page: page.page, limit: page.limit, total })}}`;
+}
 
-  async detail(user: UserScope, transactionId: string) {
-    return toDetail(await this.own(user, transactionId));
-  }
+export async function getTransaction(user: UserScope, transactionId: string) {
+  return toDetail(await own(user, transactionId));
+}
 
-  async summary(user: UserScope, now = new Date()) {
-    const { allTime, thisMonth } = await user.run((db) => repo.summarize(db, user.userId, now));
-    return { allTime: summaryOf(allTime), thisMonth: summaryOf(thisMonth) };
-  }
+export async function summarizeTransactions(user: UserScope, now = new Date()) {
+  const { allTime, thisMonth } = await user.run((db) => repo.summarize(db, user.userId, now));
+  return { allTime: summaryOf(allTime), thisMonth: summaryOf(thisMonth) };
+}
 
-  async receipt(user: UserScope, transactionId: string): Promise<Receipt> {
-    return toReceipt(await this.own(user, transactionId));
-  }
+export async function getReceipt(user: UserScope, transactionId: string): Promise<Receipt> {
+  return toReceipt(await own(user, transactionId));
+}
 
-  async receiptPdf(user: UserScope, transactionId: string): Promise<{ pdf: Buffer; filename: string }> {
-    const { t, language, parties } = await user.run(async (db) => {
-      const t = found(await repo.findTransaction(db, user.userId, transactionId));
-      const language = await repo.findUserLanguage(db, user.userId);
-      return { t, language, parties: await repo.findReceiptParties(db, user.userId, t) };
-    });
-    const pdf = await renderReceiptPdf(
-      toReceipt(t),
-      t.total,
-      language,
-      {
-        sender: {
-          name: parties.senderName,
-          bank: t.from_account,
-          account: parties.senderAccount ? maskAccount(parties.senderAccount) : null,
-        },
-        recipientAccount: parties.recipientAccount ? maskAccount(parties.recipientAccount) : null,
+/** The receipt as a PDF, issued by RECEIPT_ISSUER_* (config.receiptIssuer). */
+export async function renderReceipt(
+  deps: { issuer: Config['receiptIssuer'] },
+  user: UserScope,
+  transactionId: string,
+): Promise<{ pdf: Buffer; filename: string }> {
+  const { t, language, parties } = await user.run(async (db) => {
+    const t = found(await repo.findTransaction(db, user.userId, transactionId));
+    const language = await repo.findUserLanguage(db, user.userId);
+    return { t, language, parties: await repo.findReceiptParties(db, user.userId, t) };
+  });
+  const pdf = await renderReceiptPdf(
+    toReceipt(t),
+    t.total,
+    language,
+    {
+      sender: {
+        name: parties.senderName,
+        bank: t.from_account,
+        account: parties.senderAccount ? maskAccount(parties.senderAccount) : null,
       },
-      this.issuer,
-    );
-    return { pdf, filename: `receipt-${t.id}.pdf` };
-  }
+      recipientAccount: parties.recipientAccount ? maskAccount(parties.recipientAccount) : null,
+    },
+    deps.issuer,
+  );
+  return { pdf, filename: `receipt-${t.id}.pdf` };
 }
