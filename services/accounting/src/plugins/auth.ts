@@ -41,9 +41,9 @@ declare module 'fastify' {
     auth?: readonly Role[] | 'all';
   }
   interface FastifyRequest {
+    /** Accounting: the signed-in caller, set by the auth hook (null on public routes); read it with principalOf. */
     auth: Principal | null;
-    principal(): Principal;
-    /** The signed-in caller's organization scope (see scopeOf). */
+    /** Accounting: builds the caller's organization scope on first use; read it with scopeOf. */
     scope(): TenantScope;
     /** scope()'s cache: built on first use, so a route that needs no statement builds none. */
     tenantScope: TenantScope | null;
@@ -56,6 +56,12 @@ declare module 'fastify' {
  */
 export function scopeOf(request: FastifyRequest): TenantScope {
   return request.tenantScope ?? request.scope();
+}
+
+/** The signed-in caller of an authenticated route (the auth hook guarantees it; 401 SVC-1005 otherwise). */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.auth) throw new AppError('SVC-1005');
+  return request.auth;
 }
 
 // The one query every authenticated request runs, written once as SQL (no builder work per
@@ -112,12 +118,8 @@ export const authPlugin = fp(
 
     app.decorateRequest('auth', null);
     app.decorateRequest('tenantScope', null);
-    app.decorateRequest('principal', function (this: FastifyRequest) {
-      if (!this.auth) throw new AppError('SVC-1005');
-      return this.auth;
-    });
     app.decorateRequest('scope', function (this: FastifyRequest) {
-      const p = this.principal();
+      const p = principalOf(this);
       this.tenantScope ??= tenantScope(db, p.orgId, p.userId, this.id);
       return this.tenantScope;
     });

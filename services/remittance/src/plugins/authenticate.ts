@@ -32,11 +32,22 @@ declare module 'fastify' {
      */
     roles?: readonly LiveSession['role'][];
   }
+  interface FastifyRequest {
+    /**
+     * Remittance: the caller, set by the surface's auth hook (null on public routes); read it with authOf,
+     * scopeOf and sessionProofOf. Named apart from accounting's `auth`: both services share one TypeScript
+     * program, so both declarations merge into this one interface.
+     */
+    remitAuth: RemitAuth | null;
+  }
 }
 
-// Kept off FastifyRequest's type: both services share one TypeScript program, and the
-// accounting service declares its own `request.auth`.
-const sessions = new WeakMap<FastifyRequest, { session: LiveSession; scope: UserScope; proof?: SessionProof }>();
+/** What the surface's auth hook leaves on the request. */
+export interface RemitAuth {
+  session: LiveSession;
+  scope: UserScope;
+  proof: SessionProof | undefined;
+}
 
 export const WEB_COOKIE = 'app_token';
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -79,6 +90,9 @@ export function registerSurfaceAuth(
   opts: { surface: Surface; sessions: SessionCheck; db: Database<DB>; allowedOrigins: readonly string[] },
 ): void {
   const allowed = new Set(opts.allowedOrigins);
+  // On each surface's scope (siblings, so each declares it once): the request objects of that scope
+  // carry the property from the start, and the hook below only assigns it.
+  if (!scope.hasRequestDecorator('remitAuth')) scope.decorateRequest('remitAuth', null);
   // A new object: route files share one config object between routes.
   scope.addHook('onRoute', (route: RouteOptions) => {
     route.config = { ...(route.config as FastifyContextConfig), surface: opts.surface };
@@ -101,11 +115,11 @@ export function registerSurfaceAuth(
       : opts.sessions.authenticate(token, opts.surface, config?.remitProfile ? WITH_PROFILE : undefined);
     checked.then(
       (session) => {
-        sessions.set(req, {
+        req.remitAuth = {
           session,
           scope: userScope(opts.db, session.userId, req.id),
           proof: 'proof' in session ? (session.proof as SessionProof) : undefined,
-        });
+        };
         done();
       },
       (err: Error) => done(err),
@@ -135,7 +149,7 @@ export function requireSurfaceOrPublic(app: FastifyInstance): void {
 
 /** The session of an authenticated route (the hook above guarantees it). */
 export function authOf(req: FastifyRequest): LiveSession {
-  const entry = sessions.get(req);
+  const entry = req.remitAuth;
   if (!entry) throw unauthorized();
   return entry.session;
 }
@@ -145,14 +159,14 @@ export function authOf(req: FastifyRequest): LiveSession {
  * when the hook has already checked the session row).
  */
 export function sessionProofOf(req: FastifyRequest): SessionProof | null {
-  const entry = sessions.get(req);
+  const entry = req.remitAuth;
   if (!entry) throw unauthorized();
   return entry.proof ?? null;
 }
 
 /** The caller's data scope (row-level security as this user), for the services a route calls. */
 export function scopeOf(req: FastifyRequest): UserScope {
-  const entry = sessions.get(req);
+  const entry = req.remitAuth;
   if (!entry) throw unauthorized();
   return entry.scope;
 }

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { errorResponses, IdParams } from '../../lib/schemas.js';
-import { scopeOf } from '../../plugins/auth.js';
+import { principalOf, scopeOf } from '../../plugins/auth.js';
 import {
   ACCOUNT_FIELD_CODES,
   Account,
@@ -27,7 +27,7 @@ export function accountsRoutes() {
         },
       },
       async (request) => {
-        return listAccounts(scopeOf(request), request.principal().organization.baseCurrency, request.query);
+        return listAccounts(scopeOf(request), principalOf(request).organization.baseCurrency, request.query);
       },
     );
 
@@ -37,7 +37,7 @@ export function accountsRoutes() {
         schema: { tags, params: IdParams, response: { 200: Account, ...errorResponses(401, 403, 404) } },
       },
       async (request) => {
-        return getAccount(scopeOf(request), request.principal().organization.baseCurrency, request.params.id);
+        return getAccount(scopeOf(request), principalOf(request).organization.baseCurrency, request.params.id);
       },
     );
 
@@ -54,7 +54,7 @@ export function accountsRoutes() {
       async (request, reply) => {
         const account = await createAccount(
           scopeOf(request),
-          request.principal().organization.baseCurrency,
+          principalOf(request).organization.baseCurrency,
           request.body,
         );
         return reply.status(201).send(account);
@@ -75,7 +75,7 @@ export function accountsRoutes() {
       async (request) => {
         return updateAccount(
           scopeOf(request),
-          request.principal().organization.baseCurrency,
+          principalOf(request).organization.baseCurrency,
           request.params.id,
           request.body,
         );

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { errorResponses } from '../../lib/schemas.js';
-import { type Principal, scopeOf } from '../../plugins/auth.js';
+import { type Principal, principalOf, scopeOf } from '../../plugins/auth.js';
 import {
   AcceptInviteBody,
   CodeBody,
@@ -115,7 +115,7 @@ export function authRoutes(ctx: AppContext) {
         schema: { tags, response: { 204: Type.Null(), ...errorResponses(401) } },
       },
       async (request, reply) => {
-        await auth.logout(scopeOf(request), request.principal());
+        await auth.logout(scopeOf(request), principalOf(request));
         clearRefreshCookie(reply);
         return reply.status(204).send(null);
       },
@@ -129,7 +129,7 @@ export function authRoutes(ctx: AppContext) {
       },
       async (request) => {
         // Everything it shows comes with the principal: no statement of its own.
-        const p = request.principal();
+        const p = principalOf(request);
         return presentMe(p, p.user);
       },
     );
@@ -145,7 +145,7 @@ export function authRoutes(ctx: AppContext) {
         },
       },
       async (request) => {
-        const p = request.principal();
+        const p = principalOf(request);
         const profile = await auth.updateProfile(scopeOf(request), p, request.body);
         return presentMe(p, profile);
       },
@@ -162,7 +162,7 @@ export function authRoutes(ctx: AppContext) {
         },
       },
       async (request, reply) => {
-        await auth.changePassword(scopeOf(request), ctx, request.principal(), request.body);
+        await auth.changePassword(scopeOf(request), ctx, principalOf(request), request.body);
         clearRefreshCookie(reply);
         return reply.status(204).send(null);
       },
@@ -180,7 +180,7 @@ export function authRoutes(ctx: AppContext) {
           },
         },
       },
-      async (request) => auth.setupTwoFactor(scopeOf(request), request.principal()),
+      async (request) => auth.setupTwoFactor(scopeOf(request), principalOf(request)),
     );
 
     app.post(
@@ -193,7 +193,7 @@ export function authRoutes(ctx: AppContext) {
           response: { 200: Type.Object({ twoFactorEnabled: Type.Boolean() }), ...errorResponses(401, 422) },
         },
       },
-      async (request) => auth.setTwoFactor(scopeOf(request), request.principal(), request.body.code, true),
+      async (request) => auth.setTwoFactor(scopeOf(request), principalOf(request), request.body.code, true),
     );
 
     app.post(
@@ -207,7 +207,7 @@ export function authRoutes(ctx: AppContext) {
         },
       },
       async (request) =>
-        auth.setTwoFactor(scopeOf(request), request.principal(), request.body.code, false, ctx.config.reauthMaxAgeMs),
+        auth.setTwoFactor(scopeOf(request), principalOf(request), request.body.code, false, ctx.config.reauthMaxAgeMs),
     );
 
     app.post(

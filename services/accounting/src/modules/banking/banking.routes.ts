@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../lib/errors.js';
 import { readForm } from '../../lib/multipart-form.js';
 import { errorResponses, IdParams } from '../../lib/schemas.js';
-import { scopeOf } from '../../plugins/auth.js';
+import { principalOf, scopeOf } from '../../plugins/auth.js';
 import {
   BankAccount,
   BankAccountList,
@@ -80,7 +80,7 @@ export function bankingRoutes() {
           scopeOf(request),
           request.params.id,
           request.query,
-          request.principal().organization.country,
+          principalOf(request).organization.country,
         );
       },
     );
@@ -126,7 +126,7 @@ export function bankingRoutes() {
         },
       },
       async (request) => {
-        return reconcile(scopeOf(request), request.principal(), request.params.id, request.body);
+        return reconcile(scopeOf(request), principalOf(request), request.params.id, request.body);
       },
     );
   };

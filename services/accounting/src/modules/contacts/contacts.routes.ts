@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { Paginated } from '../../lib/pagination.js';
 import { errorResponses, IdParams } from '../../lib/schemas.js';
-import { scopeOf } from '../../plugins/auth.js';
+import { principalOf, scopeOf } from '../../plugins/auth.js';
 import {
   CONTACT_FIELD_CODES,
   Contact,
@@ -55,7 +55,7 @@ export function contactsRoutes(deps: { deleteBlockers: readonly ContactDeleteBlo
       async (request, reply) => {
         const contact = await createContact(
           scopeOf(request),
-          request.principal().organization.baseCurrency,
+          principalOf(request).organization.baseCurrency,
           request.body,
         );
         return reply.status(201).send(contact);

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { errorResponses, IdParams } from '../../lib/schemas.js';
-import { scopeOf } from '../../plugins/auth.js';
+import { principalOf, scopeOf } from '../../plugins/auth.js';
 import { todayIso } from '../invoices/invoice-status.js';
 import type { InvoiceDeps } from '../invoices/invoice-transitions.js';
 import { invoicePaymentCode, invoiceUbl } from './einvoice.service.js';
@@ -48,7 +48,7 @@ export function einvoiceRoutes(deps: InvoiceDeps) {
           const { xml, number } = await invoiceUbl(
             scopeOf(request),
             deps,
-            request.principal(),
+            principalOf(request),
             request.params.id,
             kind,
             todayIso(),
@@ -69,7 +69,7 @@ export function einvoiceRoutes(deps: InvoiceDeps) {
         },
       },
       async (request, reply) => {
-        const code = await invoicePaymentCode(scopeOf(request), request.principal(), request.params.id, todayIso());
+        const code = await invoicePaymentCode(scopeOf(request), principalOf(request), request.params.id, todayIso());
         return reply
           .type('image/png')
           .header('content-disposition', `inline; filename="${code.number}-${code.kind}.png"`)

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { errorResponses } from '../../lib/schemas.js';
-import { scopeOf } from '../../plugins/auth.js';
+import { principalOf, scopeOf } from '../../plugins/auth.js';
 import { ExchangeRate, ManualRateBody, RateQuery } from './exchange-rates.schemas.js';
 import { getRate, recordManualRate } from './exchange-rates.service.js';
 
@@ -44,7 +44,7 @@ export function exchangeRatesRoutes() {
           baseCurrency: b.baseCurrency.toUpperCase(),
           targetCurrency: b.targetCurrency.toUpperCase(),
         };
-        const rate = await recordManualRate(scopeOf(request), request.principal().userId, body);
+        const rate = await recordManualRate(scopeOf(request), principalOf(request).userId, body);
         return reply.status(201).send(rate);
       },
     );

@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { AppError } from '../../lib/errors.js';
 import { pageRequest } from '../../lib/pagination.js';
 import { errorResponses, IdParams } from '../../lib/schemas.js';
-import { scopeOf } from '../../plugins/auth.js';
+import { principalOf, scopeOf } from '../../plugins/auth.js';
 import {
   discardStaged,
   formFieldsToBody,
@@ -91,7 +91,7 @@ export function expensesRoutes(receipts: ReceiptDeps) {
       },
       async (request) => {
         const page = pageRequest(request.query, EXPENSE_SORTS, 'expenseDate');
-        return listExpenses(scopeOf(request), request.principal(), request.query, page);
+        return listExpenses(scopeOf(request), principalOf(request), request.query, page);
       },
     );
 
@@ -108,7 +108,7 @@ export function expensesRoutes(receipts: ReceiptDeps) {
         },
       },
       async (request, reply) => {
-        const p = request.principal();
+        const p = principalOf(request);
         const stored: string[] = [];
         try {
           const expense = await createExpense(scopeOf(request), p, request.body, receiptOf(request, stored));
@@ -126,7 +126,7 @@ export function expensesRoutes(receipts: ReceiptDeps) {
         schema: { tags, params: IdParams, response: { 200: Expense, ...errorResponses(401, 403, 404) } },
       },
       async (request) => {
-        return getExpense(scopeOf(request), request.principal(), request.params.id);
+        return getExpense(scopeOf(request), principalOf(request), request.params.id);
       },
     );
 
@@ -144,7 +144,7 @@ export function expensesRoutes(receipts: ReceiptDeps) {
         },
       },
       async (request) => {
-        const p = request.principal();
+        const p = principalOf(request);
         const stored: string[] = [];
         try {
           const { expense, replacedReceipt } = await updateExpense(
@@ -187,7 +187,7 @@ export function expensesRoutes(receipts: ReceiptDeps) {
         schema: { tags, params: IdParams, response: { 200: Expense, ...errorResponses(400, 401, 403, 404) } },
       },
       async (request) => {
-        return approveExpense(scopeOf(request), request.principal(), request.params.id);
+        return approveExpense(scopeOf(request), principalOf(request), request.params.id);
       },
     );
 
@@ -207,7 +207,7 @@ export function expensesRoutes(receipts: ReceiptDeps) {
         },
       },
       async (request) => {
-        return rejectExpense(scopeOf(request), request.principal(), request.params.id, request.body);
+        return rejectExpense(scopeOf(request), principalOf(request), request.params.id, request.body);
       },
     );
 
@@ -223,7 +223,7 @@ export function expensesRoutes(receipts: ReceiptDeps) {
         },
       },
       async (request) => {
-        return payExpense(scopeOf(request), request.principal(), request.params.id, request.body);
+        return payExpense(scopeOf(request), principalOf(request), request.params.id, request.body);
       },
     );
 

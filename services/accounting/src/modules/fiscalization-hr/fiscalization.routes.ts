@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { errorResponses, IdParams } from '../../lib/schemas.js';
-import { scopeOf } from '../../plugins/auth.js';
+import { principalOf, scopeOf } from '../../plugins/auth.js';
 import type { SefDeps } from '../sef/sef.service.js';
 import {
   fiscalizeInvoice,
@@ -57,7 +57,7 @@ export function fiscalizationSettingsRoutes(deps: SefDeps) {
     app.get(
       '/',
       { schema: { tags, response: { 200: FiscalizationSettings, ...errorResponses(401, 403, 422) } } },
-      async (request) => getFiscalizationSettings(scopeOf(request), request.principal()),
+      async (request) => getFiscalizationSettings(scopeOf(request), principalOf(request)),
     );
     app.put(
       '/',
@@ -69,7 +69,7 @@ export function fiscalizationSettingsRoutes(deps: SefDeps) {
           response: { 200: FiscalizationSettings, ...errorResponses(400, 401, 403, 422) },
         },
       },
-      async (request) => putFiscalizationSettings(deps, scopeOf(request), request.principal(), request.body),
+      async (request) => putFiscalizationSettings(deps, scopeOf(request), principalOf(request), request.body),
     );
   };
 }
@@ -82,7 +82,7 @@ export function fiscalizationInvoiceRoutes(deps: SefDeps) {
     app.get(
       '/:id/fiscalization',
       { schema: { tags, params: IdParams, response: { 200: Fiscalization, ...errorResponses(401, 403, 404) } } },
-      async (request) => invoiceFiscalization(scopeOf(request), request.principal(), request.params.id),
+      async (request) => invoiceFiscalization(scopeOf(request), principalOf(request), request.params.id),
     );
     app.post(
       '/:id/fiscalization',
@@ -94,7 +94,7 @@ export function fiscalizationInvoiceRoutes(deps: SefDeps) {
           response: { 200: Fiscalization, ...errorResponses(400, 401, 403, 404, 422) },
         },
       },
-      async (request) => fiscalizeInvoice(deps, scopeOf(request), request.principal(), request.params.id),
+      async (request) => fiscalizeInvoice(deps, scopeOf(request), principalOf(request), request.params.id),
     );
   };
 }

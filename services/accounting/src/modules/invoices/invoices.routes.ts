@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { pageRequest } from '../../lib/pagination.js';
 import { errorResponses, IdParams } from '../../lib/schemas.js';
-import { scopeOf } from '../../plugins/auth.js';
+import { principalOf, scopeOf } from '../../plugins/auth.js';
 import { InvoiceListCache } from './invoice-list-cache.js';
 import { todayIso } from './invoice-status.js';
 import { changeStatus, type InvoiceDeps, invoicePdf, sendInvoice, viewPublicInvoice } from './invoice-transitions.js';
@@ -73,7 +73,7 @@ export function invoicesRoutes(deps: InvoiceDeps) {
         },
       },
       async (request, reply) => {
-        const invoice = await createInvoice(scopeOf(request), request.principal(), request.body);
+        const invoice = await createInvoice(scopeOf(request), principalOf(request), request.body);
         return reply.status(201).send(invoice);
       },
     );
@@ -84,7 +84,7 @@ export function invoicesRoutes(deps: InvoiceDeps) {
         schema: { tags, params: IdParams, response: { 200: Invoice, ...errorResponses(401, 403, 404) } },
       },
       async (request) => {
-        return getInvoice(scopeOf(request), request.principal(), request.params.id, todayIso());
+        return getInvoice(scopeOf(request), principalOf(request), request.params.id, todayIso());
       },
     );
 
@@ -100,7 +100,7 @@ export function invoicesRoutes(deps: InvoiceDeps) {
         },
       },
       async (request) => {
-        return updateInvoice(scopeOf(request), request.principal(), request.params.id, request.body, todayIso());
+        return updateInvoice(scopeOf(request), principalOf(request), request.params.id, request.body, todayIso());
       },
     );
 
@@ -116,7 +116,7 @@ export function invoicesRoutes(deps: InvoiceDeps) {
         },
       },
       async (request) => {
-        return changeStatus(scopeOf(request), deps, request.principal(), request.params.id, request.body, todayIso());
+        return changeStatus(scopeOf(request), deps, principalOf(request), request.params.id, request.body, todayIso());
       },
     );
 
@@ -135,12 +135,12 @@ export function invoicesRoutes(deps: InvoiceDeps) {
         const sent = await sendInvoice(
           scopeOf(request),
           deps,
-          request.principal(),
+          principalOf(request),
           request.params.id,
           request.body ?? {},
           todayIso(),
         );
-        await deps.afterSend?.(scopeOf(request), request.principal(), request.params.id);
+        await deps.afterSend?.(scopeOf(request), principalOf(request), request.params.id);
         return sent;
       },
     );

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Paginated } from '../../lib/pagination.js';
 import { errorResponses, IdParams } from '../../lib/schemas.js';
-import { scopeOf } from '../../plugins/auth.js';
+import { principalOf, scopeOf } from '../../plugins/auth.js';
 import { ManualEntryBody, ReverseBody, Transaction, TransactionsQuery } from './ledger.schemas.js';
 import { createManualEntry, getTransaction, listTransactions, reverseManualEntry } from './transactions.service.js';
 
@@ -22,7 +22,7 @@ export function transactionsRoutes() {
         },
       },
       async (request) => {
-        return listTransactions(scopeOf(request), request.principal().organization.baseCurrency, request.query);
+        return listTransactions(scopeOf(request), principalOf(request).organization.baseCurrency, request.query);
       },
     );
 
@@ -32,7 +32,7 @@ export function transactionsRoutes() {
         schema: { tags, params: IdParams, response: { 200: Transaction, ...errorResponses(401, 403, 404) } },
       },
       async (request) => {
-        return getTransaction(scopeOf(request), request.principal().organization.baseCurrency, request.params.id);
+        return getTransaction(scopeOf(request), principalOf(request).organization.baseCurrency, request.params.id);
       },
     );
 
@@ -47,7 +47,7 @@ export function transactionsRoutes() {
         },
       },
       async (request, reply) => {
-        const p = request.principal();
+        const p = principalOf(request);
         const entry = await createManualEntry(scopeOf(request), p.userId, p.organization.baseCurrency, request.body);
         return reply.status(201).send(entry);
       },
@@ -69,7 +69,7 @@ export function transactionsRoutes() {
         },
       },
       async (request, reply) => {
-        const p = request.principal();
+        const p = principalOf(request);
         const date = request.body?.transactionDate;
         const reversal = await reverseManualEntry(
           scopeOf(request),

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { reportLabelsFor } from '../../infra/documents/report-labels.js';
 import { renderReportPdf } from '../../infra/documents/report-pdf.js';
 import { errorResponses } from '../../lib/schemas.js';
-import { type Principal, scopeOf } from '../../plugins/auth.js';
+import { type Principal, principalOf, scopeOf } from '../../plugins/auth.js';
 import { renderReportCsv } from './report-csv.js';
 import { organizationToday } from './report-dates.js';
 import {
@@ -97,7 +97,7 @@ export function reportsRoutes() {
         },
       },
       async (request, reply) => {
-        const org = orgOf(request.principal());
+        const org = orgOf(principalOf(request));
         const today = organizationToday(org.country);
         const report = await dashboard(scopeOf(request), org, today);
         return answer(reply, org, request.query.format, report, dashboardDocument, `dashboard-${today}`);
@@ -115,7 +115,7 @@ export function reportsRoutes() {
         },
       },
       async (request, reply) => {
-        const org = orgOf(request.principal());
+        const org = orgOf(principalOf(request));
         const period = checkPeriod(request.query);
         const report = await profitLoss(scopeOf(request), org, period);
         return answer(
@@ -140,7 +140,7 @@ export function reportsRoutes() {
         },
       },
       async (request, reply) => {
-        const org = orgOf(request.principal());
+        const org = orgOf(principalOf(request));
         const date = request.query.date ?? organizationToday(org.country);
         const report = await balanceSheet(scopeOf(request), org, date);
         return answer(reply, org, request.query.format, report, balanceSheetDocument, `balance-sheet-${date}`);
@@ -158,7 +158,7 @@ export function reportsRoutes() {
         },
       },
       async (request, reply) => {
-        const org = orgOf(request.principal());
+        const org = orgOf(principalOf(request));
         const period = checkPeriod(request.query);
         const report = await cashFlow(scopeOf(request), org, period);
         return answer(
@@ -183,7 +183,7 @@ export function reportsRoutes() {
         },
       },
       async (request, reply) => {
-        const org = orgOf(request.principal());
+        const org = orgOf(principalOf(request));
         const period = checkPeriod(request.query);
         const body = await vatReport(scopeOf(request), org, period, request.query.detail);
         const format = request.query.format;
@@ -229,7 +229,7 @@ export function reportsRoutes() {
         },
       },
       async (request, reply) => {
-        const org = orgOf(request.principal());
+        const org = orgOf(principalOf(request));
         const date = request.query.date ?? organizationToday(org.country);
         const report = await getTrialBalance(scopeOf(request), org, date, request.log);
         return answer(reply, org, request.query.format, report, trialBalanceDocument, `trial-balance-${date}`);

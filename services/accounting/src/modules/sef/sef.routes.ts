@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { pageRequest } from '../../lib/pagination.js';
 import { errorResponses, IdParams } from '../../lib/schemas.js';
-import { scopeOf } from '../../plugins/auth.js';
+import { principalOf, scopeOf } from '../../plugins/auth.js';
 import { Expense } from '../expenses/expenses.schemas.js';
 import {
   decidePurchase,
@@ -49,7 +49,7 @@ export function sefSettingsRoutes(deps: SefDeps) {
     app.get(
       '/',
       { schema: { tags, response: { 200: SefSettings, ...errorResponses(401, 403, 422) } } },
-      async (request) => getSettings(deps, scopeOf(request), request.principal()),
+      async (request) => getSettings(deps, scopeOf(request), principalOf(request)),
     );
     app.put(
       '/',
@@ -61,7 +61,7 @@ export function sefSettingsRoutes(deps: SefDeps) {
           response: { 200: SefSettings, ...errorResponses(400, 401, 403, 422) },
         },
       },
-      async (request) => putSettings(deps, scopeOf(request), request.principal(), request.body),
+      async (request) => putSettings(deps, scopeOf(request), principalOf(request), request.body),
     );
   };
 }
@@ -74,7 +74,7 @@ export function sefInvoiceRoutes(deps: SefDeps) {
     app.get(
       '/:id/sef',
       { schema: { tags, params: IdParams, response: { 200: InvoiceWithSef, ...errorResponses(401, 403, 404) } } },
-      async (request) => getInvoiceSef(scopeOf(request), request.principal(), request.params.id),
+      async (request) => getInvoiceSef(scopeOf(request), principalOf(request), request.params.id),
     );
     for (const [path, kind] of [
       ['/:id/sef', 'invoice'],
@@ -91,7 +91,7 @@ export function sefInvoiceRoutes(deps: SefDeps) {
           },
         },
         async (request, reply) => {
-          const out = await queueDocument(deps, scopeOf(request), request.principal(), request.params.id, kind);
+          const out = await queueDocument(deps, scopeOf(request), principalOf(request), request.params.id, kind);
           return reply.status(202).send(out);
         },
       );
@@ -109,7 +109,7 @@ export function sefInvoiceRoutes(deps: SefDeps) {
           },
         },
         async (request) =>
-          cancelOrStorno(deps, scopeOf(request), request.principal(), request.params.id, action, request.body),
+          cancelOrStorno(deps, scopeOf(request), principalOf(request), request.params.id, action, request.body),
       );
     }
   };
@@ -192,7 +192,7 @@ export function purchaseInvoicesRoutes(deps: SefDeps) {
       async (request, reply) => {
         const expense = await purchaseToExpense(
           scopeOf(request),
-          request.principal(),
+          principalOf(request),
           request.params.id,
           request.body?.category ?? 'Purchase invoices',
         );

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { errorResponses, IdParams } from '../../lib/schemas.js';
-import { scopeOf } from '../../plugins/auth.js';
+import { principalOf, scopeOf } from '../../plugins/auth.js';
 import { InviteBody, InviteResponse, RoleBody, User, UsersQuery } from './users.schemas.js';
 import { changeRole, invite, listUsers, removeUser } from './users.service.js';
 
@@ -37,7 +37,7 @@ export function usersRoutes(ctx: AppContext) {
         },
       },
       async (request, reply) => {
-        const result = await invite(scopeOf(request), ctx, request.principal(), request.body);
+        const result = await invite(scopeOf(request), ctx, principalOf(request), request.body);
         return reply.status(201).send(result);
       },
     );
@@ -54,7 +54,7 @@ export function usersRoutes(ctx: AppContext) {
         },
       },
       async (request) => {
-        return changeRole(scopeOf(request), request.principal(), request.params.id, request.body.role);
+        return changeRole(scopeOf(request), principalOf(request), request.params.id, request.body.role);
       },
     );
 
@@ -65,7 +65,7 @@ export function usersRoutes(ctx: AppContext) {
         schema: { tags, params: IdParams, response: { 204: Type.Null(), ...errorResponses(401, 403, 404) } },
       },
       async (request, reply) => {
-        await removeUser(scopeOf(request), request.principal(), request.params.id);
+        await removeUser(scopeOf(request), principalOf(request), request.params.id);
         return reply.status(204).send(null);
       },
     );
