@@ -158,7 +158,8 @@ export interface paths {
                             organization: {
                                 id: string;
                                 name: string;
-                                country: string;
+                                /** @enum {unknown} */
+                                country: "RS" | "BA" | "HR";
                                 baseCurrency: string;
                             };
                             tokens: {
@@ -677,9 +678,11 @@ export interface paths {
                             organization: {
                                 id: string;
                                 name: string;
-                                country: string;
+                                /** @enum {unknown} */
+                                country: "RS" | "BA" | "HR";
                                 baseCurrency: string;
-                                language: string;
+                                /** @enum {unknown} */
+                                language: "en" | "sr" | "bs" | "hr";
                             };
                         };
                     };
@@ -761,9 +764,11 @@ export interface paths {
                             organization: {
                                 id: string;
                                 name: string;
-                                country: string;
+                                /** @enum {unknown} */
+                                country: "RS" | "BA" | "HR";
                                 baseCurrency: string;
-                                language: string;
+                                /** @enum {unknown} */
+                                language: "en" | "sr" | "bs" | "hr";
                             };
                         };
                     };
@@ -1305,8 +1310,10 @@ export interface paths {
                             postalCode: string | null;
                             iban: string | null;
                             baseCurrency: string;
-                            country: string;
-                            language: string;
+                            /** @enum {unknown} */
+                            country: "RS" | "BA" | "HR";
+                            /** @enum {unknown} */
+                            language: "en" | "sr" | "bs" | "hr";
                             fiscalYearStart: string;
                             createdAt: string;
                             updatedAt: string;
@@ -1416,8 +1423,10 @@ export interface paths {
                             postalCode: string | null;
                             iban: string | null;
                             baseCurrency: string;
-                            country: string;
-                            language: string;
+                            /** @enum {unknown} */
+                            country: "RS" | "BA" | "HR";
+                            /** @enum {unknown} */
+                            language: "en" | "sr" | "bs" | "hr";
                             fiscalYearStart: string;
                             createdAt: string;
                             updatedAt: string;
@@ -1995,7 +2004,8 @@ export interface paths {
                             data: {
                                 id: string;
                                 tableName: string;
-                                action: string;
+                                /** @enum {unknown} */
+                                action: "INSERT" | "UPDATE" | "DELETE";
                                 recordId: string | null;
                                 userId: string | null;
                                 requestId: string | null;
@@ -2201,8 +2211,8 @@ export interface paths {
                             /** @description 1 baseCurrency = rate targetCurrency, 6 decimals */
                             rate: string;
                             effectiveDate: string;
-                            /** @description nbs, ecb, cbbh, hnb, third-party or manual */
-                            source: string;
+                            /** @enum {unknown} */
+                            source: "nbs" | "ecb" | "cbbh" | "hnb" | "third-party" | "manual";
                             lastUpdated: string;
                         };
                     };
@@ -2319,8 +2329,8 @@ export interface paths {
                             /** @description 1 baseCurrency = rate targetCurrency, 6 decimals */
                             rate: string;
                             effectiveDate: string;
-                            /** @description nbs, ecb, cbbh, hnb, third-party or manual */
-                            source: string;
+                            /** @enum {unknown} */
+                            source: "nbs" | "ecb" | "cbbh" | "hnb" | "third-party" | "manual";
                             lastUpdated: string;
                         };
                     };
@@ -2428,7 +2438,8 @@ export interface paths {
                         "application/json": {
                             data: {
                                 id: string;
-                                type: string;
+                                /** @enum {unknown} */
+                                type: "customer" | "vendor" | "both";
                                 name: string;
                                 email: string | null;
                                 phone: string | null;
@@ -2601,7 +2612,8 @@ export interface paths {
                          */
                         "application/json": {
                             id: string;
-                            type: string;
+                            /** @enum {unknown} */
+                            type: "customer" | "vendor" | "both";
                             name: string;
                             email: string | null;
                             phone: string | null;
@@ -2713,7 +2725,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             id: string;
-                            type: string;
+                            /** @enum {unknown} */
+                            type: "customer" | "vendor" | "both";
                             name: string;
                             email: string | null;
                             phone: string | null;
@@ -2832,7 +2845,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             id: string;
-                            type: string;
+                            /** @enum {unknown} */
+                            type: "customer" | "vendor" | "both";
                             name: string;
                             email: string | null;
                             phone: string | null;
@@ -3064,7 +3078,8 @@ export interface paths {
                                 name: string;
                                 accountTypeId: number;
                                 accountTypeName: string;
-                                normalBalance: string;
+                                /** @enum {unknown} */
+                                normalBalance: "debit" | "credit";
                                 currencyCode: string;
                                 parentAccountId: string | null;
                                 parentAccountCode: string | null;
@@ -3169,7 +3184,8 @@ export interface paths {
                             name: string;
                             accountTypeId: number;
                             accountTypeName: string;
-                            normalBalance: string;
+                            /** @enum {unknown} */
+                            normalBalance: "debit" | "credit";
                             currencyCode: string;
                             parentAccountId: string | null;
                             parentAccountCode: string | null;
@@ -3313,7 +3329,8 @@ export interface paths {
                             name: string;
                             accountTypeId: number;
                             accountTypeName: string;
-                            normalBalance: string;
+                            /** @enum {unknown} */
+                            normalBalance: "debit" | "credit";
                             currencyCode: string;
                             parentAccountId: string | null;
                             parentAccountCode: string | null;
@@ -3415,7 +3432,8 @@ export interface paths {
                             name: string;
                             accountTypeId: number;
                             accountTypeName: string;
-                            normalBalance: string;
+                            /** @enum {unknown} */
+                            normalBalance: "debit" | "credit";
                             currencyCode: string;
                             parentAccountId: string | null;
                             parentAccountCode: string | null;
@@ -3579,7 +3597,7 @@ export interface paths {
                                 currencyCode: string;
                                 exchangeRate: string;
                                 baseAmount: string;
-                                referenceType: string | null;
+                                referenceType: ("invoice" | "expense" | "payment" | "manual") | null;
                                 referenceId: string | null;
                                 reversalOf: string | null;
                                 locked: boolean;
@@ -3721,7 +3739,7 @@ export interface paths {
                             currencyCode: string;
                             exchangeRate: string;
                             baseAmount: string;
-                            referenceType: string | null;
+                            referenceType: ("invoice" | "expense" | "payment" | "manual") | null;
                             referenceId: string | null;
                             reversalOf: string | null;
                             locked: boolean;
@@ -3855,7 +3873,7 @@ export interface paths {
                             currencyCode: string;
                             exchangeRate: string;
                             baseAmount: string;
-                            referenceType: string | null;
+                            referenceType: ("invoice" | "expense" | "payment" | "manual") | null;
                             referenceId: string | null;
                             reversalOf: string | null;
                             locked: boolean;
@@ -3982,7 +4000,7 @@ export interface paths {
                             currencyCode: string;
                             exchangeRate: string;
                             baseAmount: string;
-                            referenceType: string | null;
+                            referenceType: ("invoice" | "expense" | "payment" | "manual") | null;
                             referenceId: string | null;
                             reversalOf: string | null;
                             locked: boolean;
@@ -4100,7 +4118,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            country: string;
+                            /** @enum {unknown} */
+                            country: "RS" | "BA" | "HR";
                             /** @description percent */
                             defaultVATRate: number;
                             rates: {
@@ -4180,7 +4199,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            country: string;
+                            /** @enum {unknown} */
+                            country: "RS" | "BA" | "HR";
                             /** @description percent */
                             defaultVATRate: number;
                             rates: {
@@ -6897,6 +6917,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {unknown} */
                             environment: "demo" | "production";
                             enabled: boolean;
                             apiKeySet: boolean;
@@ -6983,6 +7004,7 @@ export interface paths {
                      */
                     "application/json": {
                         apiKey?: string;
+                        /** @enum {unknown} */
                         environment?: "demo" | "production";
                         enabled?: boolean;
                     };
@@ -6996,6 +7018,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {unknown} */
                             environment: "demo" | "production";
                             enabled: boolean;
                             apiKeySet: boolean;
@@ -7125,6 +7148,7 @@ export interface paths {
                             data: {
                                 /** Format: uuid */
                                 id: string;
+                                /** @enum {unknown} */
                                 source: "sef" | "hr-intermediary";
                                 externalId: string;
                                 /** @description SEF's status of the received invoice (New, Seen, Approved, Rejected, ...) */
@@ -7268,6 +7292,7 @@ export interface paths {
                         "application/json": {
                             /** Format: uuid */
                             id: string;
+                            /** @enum {unknown} */
                             source: "sef" | "hr-intermediary";
                             externalId: string;
                             /** @description SEF's status of the received invoice (New, Seen, Approved, Rejected, ...) */
@@ -7502,6 +7527,7 @@ export interface paths {
                         "application/json": {
                             /** Format: uuid */
                             id: string;
+                            /** @enum {unknown} */
                             source: "sef" | "hr-intermediary";
                             externalId: string;
                             /** @description SEF's status of the received invoice (New, Seen, Approved, Rejected, ...) */
@@ -7693,6 +7719,7 @@ export interface paths {
                         "application/json": {
                             /** Format: uuid */
                             id: string;
+                            /** @enum {unknown} */
                             source: "sef" | "hr-intermediary";
                             externalId: string;
                             /** @description SEF's status of the received invoice (New, Seen, Approved, Rejected, ...) */
@@ -7885,7 +7912,8 @@ export interface paths {
                             category: string;
                             amount: string;
                             currencyCode: string;
-                            status: string;
+                            /** @enum {unknown} */
+                            status: "pending" | "approved" | "paid" | "rejected";
                             receiptUrl: string | null;
                             createdAt: string;
                             exchangeRate: string;
@@ -8231,6 +8259,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {unknown} */
                             environment: "test" | "production";
                             enabled: boolean;
                             certificateSet: boolean;
@@ -8312,6 +8341,7 @@ export interface paths {
                         /** @description base64 PKCS#12 */
                         certificate: string;
                         password: string;
+                        /** @enum {unknown} */
                         environment: "test" | "production";
                         enabled: boolean;
                     };
@@ -8325,6 +8355,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {unknown} */
                             environment: "test" | "production";
                             enabled: boolean;
                             certificateSet: boolean;
@@ -8446,6 +8477,7 @@ export interface paths {
                             /** Format: uuid */
                             invoiceId: string;
                             fiscalization: {
+                                /** @enum {unknown} */
                                 status: "Pending" | "Fiscalized" | "Failed";
                                 /** Format: uuid */
                                 requestId: string;
@@ -8543,6 +8575,7 @@ export interface paths {
                             /** Format: uuid */
                             invoiceId: string;
                             fiscalization: {
+                                /** @enum {unknown} */
                                 status: "Pending" | "Fiscalized" | "Failed";
                                 /** Format: uuid */
                                 requestId: string;
@@ -8751,9 +8784,10 @@ export interface paths {
                         "application/json": {
                             data: {
                                 id: string;
-                                type: string;
+                                /** @enum {unknown} */
+                                type: "invoice_email_failed";
                                 message: string;
-                                referenceType: string | null;
+                                referenceType: "invoice" | null;
                                 referenceId: string | null;
                                 createdAt: string;
                             }[];
@@ -8878,7 +8912,8 @@ export interface paths {
                                 category: string;
                                 amount: string;
                                 currencyCode: string;
-                                status: string;
+                                /** @enum {unknown} */
+                                status: "pending" | "approved" | "paid" | "rejected";
                                 receiptUrl: string | null;
                                 createdAt: string;
                             }[];
@@ -9078,7 +9113,8 @@ export interface paths {
                             category: string;
                             amount: string;
                             currencyCode: string;
-                            status: string;
+                            /** @enum {unknown} */
+                            status: "pending" | "approved" | "paid" | "rejected";
                             receiptUrl: string | null;
                             createdAt: string;
                             exchangeRate: string;
@@ -9269,7 +9305,8 @@ export interface paths {
                             category: string;
                             amount: string;
                             currencyCode: string;
-                            status: string;
+                            /** @enum {unknown} */
+                            status: "pending" | "approved" | "paid" | "rejected";
                             receiptUrl: string | null;
                             createdAt: string;
                             exchangeRate: string;
@@ -9412,7 +9449,8 @@ export interface paths {
                             category: string;
                             amount: string;
                             currencyCode: string;
-                            status: string;
+                            /** @enum {unknown} */
+                            status: "pending" | "approved" | "paid" | "rejected";
                             receiptUrl: string | null;
                             createdAt: string;
                             exchangeRate: string;
@@ -9723,7 +9761,8 @@ export interface paths {
                             category: string;
                             amount: string;
                             currencyCode: string;
-                            status: string;
+                            /** @enum {unknown} */
+                            status: "pending" | "approved" | "paid" | "rejected";
                             receiptUrl: string | null;
                             createdAt: string;
                             exchangeRate: string;
@@ -9868,7 +9907,8 @@ export interface paths {
                             category: string;
                             amount: string;
                             currencyCode: string;
-                            status: string;
+                            /** @enum {unknown} */
+                            status: "pending" | "approved" | "paid" | "rejected";
                             receiptUrl: string | null;
                             createdAt: string;
                             exchangeRate: string;
@@ -10033,7 +10073,8 @@ export interface paths {
                             category: string;
                             amount: string;
                             currencyCode: string;
-                            status: string;
+                            /** @enum {unknown} */
+                            status: "pending" | "approved" | "paid" | "rejected";
                             receiptUrl: string | null;
                             createdAt: string;
                             exchangeRate: string;
@@ -10825,7 +10866,7 @@ export interface paths {
                                 currencyCode: string;
                                 exchangeRate: string;
                                 baseAmount: string;
-                                referenceType: string | null;
+                                referenceType: ("invoice" | "expense" | "payment" | "manual") | null;
                                 referenceId: string | null;
                                 reversalOf: string | null;
                                 locked: boolean;
@@ -11822,7 +11863,8 @@ export interface paths {
                                 from: string;
                                 to: string;
                             };
-                            country: string;
+                            /** @enum {unknown} */
+                            country: "RS" | "BA" | "HR";
                             baseCurrency: string;
                             outputVAT: {
                                 /** @description decimal string in base currency, base currency decimals */

@@ -474,7 +474,8 @@ export interface paths {
                                 email: string | null;
                                 firstName: string;
                                 lastName: string;
-                                role: string;
+                                /** @enum {unknown} */
+                                role: "user" | "merchant";
                                 totalBalance: number;
                                 bankAccounts: {
                                     id: string;
@@ -621,7 +622,8 @@ export interface paths {
                             data: {
                                 userId: string;
                                 email: string | null;
-                                role: string;
+                                /** @enum {unknown} */
+                                role: "user" | "merchant";
                                 /** @description the new token (standalone API only; the web surface resets the cookie) */
                                 token?: string;
                             };
@@ -887,9 +889,10 @@ export interface paths {
                             data: {
                                 id: string;
                                 provider: string;
-                                /** @description pending, active, expired or revoked */
-                                status: string;
-                                scope: string;
+                                /** @enum {unknown} */
+                                status: "pending" | "active" | "expired" | "revoked";
+                                /** @enum {unknown} */
+                                scope: "AISP" | "PISP" | "AISP+PISP";
                                 bankAccountId: string | null;
                                 grantedAt: string | null;
                                 expiresAt: string | null;
@@ -1066,9 +1069,10 @@ export interface paths {
                             data: {
                                 id: string;
                                 provider: string;
-                                /** @description pending, active, expired or revoked */
-                                status: string;
-                                scope: string;
+                                /** @enum {unknown} */
+                                status: "pending" | "active" | "expired" | "revoked";
+                                /** @enum {unknown} */
+                                scope: "AISP" | "PISP" | "AISP+PISP";
                                 bankAccountId: string | null;
                                 grantedAt: string | null;
                                 expiresAt: string | null;
@@ -1173,7 +1177,8 @@ export interface paths {
                                 isPrimary: boolean;
                                 balanceUpdatedAt: string | null;
                                 consentId: string;
-                                consentStatus: string;
+                                /** @enum {unknown} */
+                                consentStatus: "pending" | "active" | "expired" | "revoked";
                                 consentExpiresAt: string | null;
                                 renewalDue: boolean;
                                 /** @description true when the consent no longer allows reading the balance */
@@ -1251,7 +1256,8 @@ export interface paths {
                                 isPrimary: boolean;
                                 balanceUpdatedAt: string | null;
                                 consentId: string;
-                                consentStatus: string;
+                                /** @enum {unknown} */
+                                consentStatus: "pending" | "active" | "expired" | "revoked";
                                 consentExpiresAt: string | null;
                                 renewalDue: boolean;
                                 /** @description true when the consent no longer allows reading the balance */
@@ -1359,7 +1365,8 @@ export interface paths {
                                 isPrimary: boolean;
                                 balanceUpdatedAt: string | null;
                                 consentId: string;
-                                consentStatus: string;
+                                /** @enum {unknown} */
+                                consentStatus: "pending" | "active" | "expired" | "revoked";
                                 consentExpiresAt: string | null;
                                 renewalDue: boolean;
                                 /** @description true when the consent no longer allows reading the balance */
@@ -1547,7 +1554,8 @@ export interface paths {
                         "application/json": {
                             data: {
                                 id: string;
-                                consent_type: string;
+                                /** @enum {unknown} */
+                                consent_type: "terms" | "privacy" | "marketing" | "cookies_analytics" | "cookies_marketing";
                                 granted: boolean;
                                 granted_at: string | null;
                                 withdrawn_at: string | null;
@@ -1604,7 +1612,8 @@ export interface paths {
                         "application/json": {
                             data: {
                                 id: string;
-                                consent_type: string;
+                                /** @enum {unknown} */
+                                consent_type: "terms" | "privacy" | "marketing" | "cookies_analytics" | "cookies_marketing";
                                 granted: boolean;
                                 granted_at: string | null;
                                 withdrawn_at: string | null;
@@ -1622,7 +1631,8 @@ export interface paths {
                         "application/json": {
                             data: {
                                 id: string;
-                                consent_type: string;
+                                /** @enum {unknown} */
+                                consent_type: "terms" | "privacy" | "marketing" | "cookies_analytics" | "cookies_marketing";
                                 granted: boolean;
                                 granted_at: string | null;
                                 withdrawn_at: string | null;
@@ -1721,7 +1731,8 @@ export interface paths {
                         "application/json": {
                             data: {
                                 id: string;
-                                category: string;
+                                /** @enum {unknown} */
+                                category: "transaction" | "service" | "fees" | "privacy" | "technical" | "other";
                                 subject: string;
                                 description: string;
                                 /** @description received for a new complaint */
@@ -1813,7 +1824,8 @@ export interface paths {
                         "application/json": {
                             data: {
                                 id: string;
-                                category: string;
+                                /** @enum {unknown} */
+                                category: "transaction" | "service" | "fees" | "privacy" | "technical" | "other";
                                 subject: string;
                                 description: string;
                                 /** @description received for a new complaint */
@@ -1929,7 +1941,8 @@ export interface paths {
                         "application/json": {
                             data: {
                                 id: string;
-                                category: string;
+                                /** @enum {unknown} */
+                                category: "transaction" | "service" | "fees" | "privacy" | "technical" | "other";
                                 subject: string;
                                 description: string;
                                 /** @description received for a new complaint */
@@ -2314,10 +2327,13 @@ export interface paths {
                         "application/json": {
                             data: {
                                 id: string;
-                                /** @description virtual or physical */
-                                type: string;
-                                /** @description active, frozen or cancelled */
-                                status: string;
+                                /** @enum {unknown} */
+                                type: "virtual" | "physical";
+                                /**
+                                 * @description cancelled by DELETE
+                                 * @enum {unknown}
+                                 */
+                                status: "active" | "frozen" | "cancelled";
                                 /** @description ---- ---- ---- 1234 */
                                 maskedNumber: string;
                                 /** @enum {string} */
@@ -2377,10 +2393,13 @@ export interface paths {
                         "application/json": {
                             data: {
                                 id: string;
-                                /** @description virtual or physical */
-                                type: string;
-                                /** @description active, frozen or cancelled */
-                                status: string;
+                                /** @enum {unknown} */
+                                type: "virtual" | "physical";
+                                /**
+                                 * @description cancelled by DELETE
+                                 * @enum {unknown}
+                                 */
+                                status: "active" | "frozen" | "cancelled";
                                 /** @description ---- ---- ---- 1234 */
                                 maskedNumber: string;
                                 /** @enum {string} */
@@ -2495,10 +2514,13 @@ export interface paths {
                         "application/json": {
                             data: {
                                 id: string;
-                                /** @description virtual or physical */
-                                type: string;
-                                /** @description active, frozen or cancelled */
-                                status: string;
+                                /** @enum {unknown} */
+                                type: "virtual" | "physical";
+                                /**
+                                 * @description cancelled by DELETE
+                                 * @enum {unknown}
+                                 */
+                                status: "active" | "frozen" | "cancelled";
                                 /** @description ---- ---- ---- 1234 */
                                 maskedNumber: string;
                                 /** @enum {string} */
@@ -2570,10 +2592,13 @@ export interface paths {
                         "application/json": {
                             data: {
                                 id: string;
-                                /** @description virtual or physical */
-                                type: string;
-                                /** @description active, frozen or cancelled */
-                                status: string;
+                                /** @enum {unknown} */
+                                type: "virtual" | "physical";
+                                /**
+                                 * @description cancelled by DELETE
+                                 * @enum {unknown}
+                                 */
+                                status: "active" | "frozen" | "cancelled";
                                 /** @description ---- ---- ---- 1234 */
                                 maskedNumber: string;
                                 /** @enum {string} */
@@ -2668,10 +2693,13 @@ export interface paths {
                         "application/json": {
                             data: {
                                 id: string;
-                                /** @description virtual or physical */
-                                type: string;
-                                /** @description active, frozen or cancelled */
-                                status: string;
+                                /** @enum {unknown} */
+                                type: "virtual" | "physical";
+                                /**
+                                 * @description cancelled by DELETE
+                                 * @enum {unknown}
+                                 */
+                                status: "active" | "frozen" | "cancelled";
                                 /** @description ---- ---- ---- 1234 */
                                 maskedNumber: string;
                                 /** @enum {string} */
@@ -3101,7 +3129,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: {
-                                limitType: string;
+                                /** @enum {unknown} */
+                                limitType: "daily" | "weekly" | "monthly" | "transaction";
                                 amount: number;
                                 currency: string;
                                 updatedAt: string;
@@ -3174,7 +3203,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: {
-                                limitType: string;
+                                /** @enum {unknown} */
+                                limitType: "daily" | "weekly" | "monthly" | "transaction";
                                 amount: number;
                                 currency: string;
                                 updatedAt: string;
@@ -3320,8 +3350,10 @@ export interface paths {
                             data: {
                                 id: string;
                                 name: string;
-                                country: string;
-                                currency: string;
+                                /** @enum {unknown} */
+                                country: "RS" | "BA" | "PL" | "PK" | "TR";
+                                /** @enum {unknown} */
+                                currency: "RSD" | "BAM" | "PLN" | "PKR" | "TRY" | "EUR";
                                 /** @description masked: only the last four characters shown */
                                 bankAccount: string;
                                 bankName: string | null;
@@ -3429,8 +3461,10 @@ export interface paths {
                             data: {
                                 id: string;
                                 name: string;
-                                country: string;
-                                currency: string;
+                                /** @enum {unknown} */
+                                country: "RS" | "BA" | "PL" | "PK" | "TR";
+                                /** @enum {unknown} */
+                                currency: "RSD" | "BAM" | "PLN" | "PKR" | "TRY" | "EUR";
                                 /** @description masked: only the last four characters shown */
                                 bankAccount: string;
                                 bankName: string | null;
@@ -3674,7 +3708,8 @@ export interface paths {
                                 id: string;
                                 /** @enum {string} */
                                 type: "remittance";
-                                status: string;
+                                /** @enum {unknown} */
+                                status: "processing" | "completed" | "failed";
                                 sendAmount: number;
                                 sendCurrency: string;
                                 receiveAmount: number;
@@ -3895,7 +3930,8 @@ export interface paths {
                                 id: string;
                                 /** @enum {string} */
                                 type: "qr_payment";
-                                status: string;
+                                /** @enum {unknown} */
+                                status: "processing" | "completed" | "failed";
                                 amount: number;
                                 currency: string;
                                 fee: number;
@@ -4265,7 +4301,9 @@ export interface paths {
                         "application/json": {
                             data: {
                                 id: string;
+                                /** @enum {unknown} */
                                 type: "remittance" | "qr_payment";
+                                /** @enum {unknown} */
                                 status: "processing" | "completed" | "failed";
                                 /** @description negated: money going out */
                                 amount: number;
@@ -4430,7 +4468,9 @@ export interface paths {
                         "application/json": {
                             data: {
                                 id: string;
+                                /** @enum {unknown} */
                                 type: "remittance" | "qr_payment";
+                                /** @enum {unknown} */
                                 status: "processing" | "completed" | "failed";
                                 sendAmount: number;
                                 sendCurrency: string;
@@ -4522,6 +4562,7 @@ export interface paths {
                             data: {
                                 transactionId: string;
                                 date: string;
+                                /** @enum {unknown} */
                                 type: "remittance" | "qr_payment";
                                 amount: number;
                                 currency: string;
@@ -4534,6 +4575,7 @@ export interface paths {
                                     countryCode: string | null;
                                 };
                                 reference: string;
+                                /** @enum {unknown} */
                                 status: "processing" | "completed" | "failed";
                                 estimatedCompletion: string | null;
                                 completedAt: string | null;
@@ -5161,7 +5203,8 @@ export interface paths {
                         "application/json": {
                             data: {
                                 id: string;
-                                status: string;
+                                /** @enum {unknown} */
+                                status: "processing" | "completed" | "failed";
                                 amount: number;
                                 currency: string;
                                 /** @description first name and last initial */
@@ -5263,7 +5306,8 @@ export interface paths {
                         "application/json": {
                             data: {
                                 id: string;
-                                type: string;
+                                /** @enum {unknown} */
+                                type: "transaction_complete" | "qr_payment" | "security" | "rate_update" | "system" | "promotional";
                                 title: string;
                                 body: string;
                                 read: boolean;
@@ -5951,7 +5995,8 @@ export interface paths {
                                 lastName: string;
                                 dateOfBirth: string | null;
                                 kycStatus: string;
-                                role: string;
+                                /** @enum {unknown} */
+                                role: "user" | "merchant";
                                 createdAt: string;
                             };
                         };
@@ -6109,7 +6154,8 @@ export interface paths {
                                 email: string | null;
                                 firstName: string;
                                 lastName: string;
-                                role: string;
+                                /** @enum {unknown} */
+                                role: "user" | "merchant";
                                 totalBalance: number;
                                 bankAccounts: {
                                     id: string;
@@ -6256,7 +6302,8 @@ export interface paths {
                             data: {
                                 userId: string;
                                 email: string | null;
-                                role: string;
+                                /** @enum {unknown} */
+                                role: "user" | "merchant";
                                 /** @description the new token (standalone API only; the web surface resets the cookie) */
                                 token?: string;
                             };
@@ -6522,9 +6569,10 @@ export interface paths {
                             data: {
                                 id: string;
                                 provider: string;
-                                /** @description pending, active, expired or revoked */
-                                status: string;
-                                scope: string;
+                                /** @enum {unknown} */
+                                status: "pending" | "active" | "expired" | "revoked";
+                                /** @enum {unknown} */
+                                scope: "AISP" | "PISP" | "AISP+PISP";
                                 bankAccountId: string | null;
                                 grantedAt: string | null;
                                 expiresAt: string | null;
@@ -6701,9 +6749,10 @@ export interface paths {
                             data: {
                                 id: string;
                                 provider: string;
-                                /** @description pending, active, expired or revoked */
-                                status: string;
-                                scope: string;
+                                /** @enum {unknown} */
+                                status: "pending" | "active" | "expired" | "revoked";
+                                /** @enum {unknown} */
+                                scope: "AISP" | "PISP" | "AISP+PISP";
                                 bankAccountId: string | null;
                                 grantedAt: string | null;
                                 expiresAt: string | null;
@@ -6808,7 +6857,8 @@ export interface paths {
                                 isPrimary: boolean;
                                 balanceUpdatedAt: string | null;
                                 consentId: string;
-                                consentStatus: string;
+                                /** @enum {unknown} */
+                                consentStatus: "pending" | "active" | "expired" | "revoked";
                                 consentExpiresAt: string | null;
                                 renewalDue: boolean;
                                 /** @description true when the consent no longer allows reading the balance */
@@ -6886,7 +6936,8 @@ export interface paths {
                                 isPrimary: boolean;
                                 balanceUpdatedAt: string | null;
                                 consentId: string;
-                                consentStatus: string;
+                                /** @enum {unknown} */
+                                consentStatus: "pending" | "active" | "expired" | "revoked";
                                 consentExpiresAt: string | null;
                                 renewalDue: boolean;
                                 /** @description true when the consent no longer allows reading the balance */
@@ -6994,7 +7045,8 @@ export interface paths {
                                 isPrimary: boolean;
                                 balanceUpdatedAt: string | null;
                                 consentId: string;
-                                consentStatus: string;
+                                /** @enum {unknown} */
+                                consentStatus: "pending" | "active" | "expired" | "revoked";
                                 consentExpiresAt: string | null;
                                 renewalDue: boolean;
                                 /** @description true when the consent no longer allows reading the balance */
@@ -7089,7 +7141,8 @@ export interface paths {
                         "application/json": {
                             data: {
                                 id: string;
-                                consent_type: string;
+                                /** @enum {unknown} */
+                                consent_type: "terms" | "privacy" | "marketing" | "cookies_analytics" | "cookies_marketing";
                                 granted: boolean;
                                 granted_at: string | null;
                                 withdrawn_at: string | null;
@@ -7146,7 +7199,8 @@ export interface paths {
                         "application/json": {
                             data: {
                                 id: string;
-                                consent_type: string;
+                                /** @enum {unknown} */
+                                consent_type: "terms" | "privacy" | "marketing" | "cookies_analytics" | "cookies_marketing";
                                 granted: boolean;
                                 granted_at: string | null;
                                 withdrawn_at: string | null;
@@ -7164,7 +7218,8 @@ export interface paths {
                         "application/json": {
                             data: {
                                 id: string;
-                                consent_type: string;
+                                /** @enum {unknown} */
+                                consent_type: "terms" | "privacy" | "marketing" | "cookies_analytics" | "cookies_marketing";
                                 granted: boolean;
                                 granted_at: string | null;
                                 withdrawn_at: string | null;
@@ -7263,7 +7318,8 @@ export interface paths {
                         "application/json": {
                             data: {
                                 id: string;
-                                category: string;
+                                /** @enum {unknown} */
+                                category: "transaction" | "service" | "fees" | "privacy" | "technical" | "other";
                                 subject: string;
                                 description: string;
                                 /** @description received for a new complaint */
@@ -7355,7 +7411,8 @@ export interface paths {
                         "application/json": {
                             data: {
                                 id: string;
-                                category: string;
+                                /** @enum {unknown} */
+                                category: "transaction" | "service" | "fees" | "privacy" | "technical" | "other";
                                 subject: string;
                                 description: string;
                                 /** @description received for a new complaint */
@@ -7471,7 +7528,8 @@ export interface paths {
                         "application/json": {
                             data: {
                                 id: string;
-                                category: string;
+                                /** @enum {unknown} */
+                                category: "transaction" | "service" | "fees" | "privacy" | "technical" | "other";
                                 subject: string;
                                 description: string;
                                 /** @description received for a new complaint */
@@ -7856,10 +7914,13 @@ export interface paths {
                         "application/json": {
                             data: {
                                 id: string;
-                                /** @description virtual or physical */
-                                type: string;
-                                /** @description active, frozen or cancelled */
-                                status: string;
+                                /** @enum {unknown} */
+                                type: "virtual" | "physical";
+                                /**
+                                 * @description cancelled by DELETE
+                                 * @enum {unknown}
+                                 */
+                                status: "active" | "frozen" | "cancelled";
                                 /** @description ---- ---- ---- 1234 */
                                 maskedNumber: string;
                                 /** @enum {string} */
@@ -7919,10 +7980,13 @@ export interface paths {
                         "application/json": {
                             data: {
                                 id: string;
-                                /** @description virtual or physical */
-                                type: string;
-                                /** @description active, frozen or cancelled */
-                                status: string;
+                                /** @enum {unknown} */
+                                type: "virtual" | "physical";
+                                /**
+                                 * @description cancelled by DELETE
+                                 * @enum {unknown}
+                                 */
+                                status: "active" | "frozen" | "cancelled";
                                 /** @description ---- ---- ---- 1234 */
                                 maskedNumber: string;
                                 /** @enum {string} */
@@ -8037,10 +8101,13 @@ export interface paths {
                         "application/json": {
                             data: {
                                 id: string;
-                                /** @description virtual or physical */
-                                type: string;
-                                /** @description active, frozen or cancelled */
-                                status: string;
+                                /** @enum {unknown} */
+                                type: "virtual" | "physical";
+                                /**
+                                 * @description cancelled by DELETE
+                                 * @enum {unknown}
+                                 */
+                                status: "active" | "frozen" | "cancelled";
                                 /** @description ---- ---- ---- 1234 */
                                 maskedNumber: string;
                                 /** @enum {string} */
@@ -8112,10 +8179,13 @@ export interface paths {
                         "application/json": {
                             data: {
                                 id: string;
-                                /** @description virtual or physical */
-                                type: string;
-                                /** @description active, frozen or cancelled */
-                                status: string;
+                                /** @enum {unknown} */
+                                type: "virtual" | "physical";
+                                /**
+                                 * @description cancelled by DELETE
+                                 * @enum {unknown}
+                                 */
+                                status: "active" | "frozen" | "cancelled";
                                 /** @description ---- ---- ---- 1234 */
                                 maskedNumber: string;
                                 /** @enum {string} */
@@ -8210,10 +8280,13 @@ export interface paths {
                         "application/json": {
                             data: {
                                 id: string;
-                                /** @description virtual or physical */
-                                type: string;
-                                /** @description active, frozen or cancelled */
-                                status: string;
+                                /** @enum {unknown} */
+                                type: "virtual" | "physical";
+                                /**
+                                 * @description cancelled by DELETE
+                                 * @enum {unknown}
+                                 */
+                                status: "active" | "frozen" | "cancelled";
                                 /** @description ---- ---- ---- 1234 */
                                 maskedNumber: string;
                                 /** @enum {string} */
@@ -8643,7 +8716,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: {
-                                limitType: string;
+                                /** @enum {unknown} */
+                                limitType: "daily" | "weekly" | "monthly" | "transaction";
                                 amount: number;
                                 currency: string;
                                 updatedAt: string;
@@ -8716,7 +8790,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: {
-                                limitType: string;
+                                /** @enum {unknown} */
+                                limitType: "daily" | "weekly" | "monthly" | "transaction";
                                 amount: number;
                                 currency: string;
                                 updatedAt: string;
@@ -8862,8 +8937,10 @@ export interface paths {
                             data: {
                                 id: string;
                                 name: string;
-                                country: string;
-                                currency: string;
+                                /** @enum {unknown} */
+                                country: "RS" | "BA" | "PL" | "PK" | "TR";
+                                /** @enum {unknown} */
+                                currency: "RSD" | "BAM" | "PLN" | "PKR" | "TRY" | "EUR";
                                 /** @description masked: only the last four characters shown */
                                 bankAccount: string;
                                 bankName: string | null;
@@ -8971,8 +9048,10 @@ export interface paths {
                             data: {
                                 id: string;
                                 name: string;
-                                country: string;
-                                currency: string;
+                                /** @enum {unknown} */
+                                country: "RS" | "BA" | "PL" | "PK" | "TR";
+                                /** @enum {unknown} */
+                                currency: "RSD" | "BAM" | "PLN" | "PKR" | "TRY" | "EUR";
                                 /** @description masked: only the last four characters shown */
                                 bankAccount: string;
                                 bankName: string | null;
@@ -9216,7 +9295,8 @@ export interface paths {
                                 id: string;
                                 /** @enum {string} */
                                 type: "remittance";
-                                status: string;
+                                /** @enum {unknown} */
+                                status: "processing" | "completed" | "failed";
                                 sendAmount: number;
                                 sendCurrency: string;
                                 receiveAmount: number;
@@ -9437,7 +9517,8 @@ export interface paths {
                                 id: string;
                                 /** @enum {string} */
                                 type: "qr_payment";
-                                status: string;
+                                /** @enum {unknown} */
+                                status: "processing" | "completed" | "failed";
                                 amount: number;
                                 currency: string;
                                 fee: number;
@@ -9807,7 +9888,9 @@ export interface paths {
                         "application/json": {
                             data: {
                                 id: string;
+                                /** @enum {unknown} */
                                 type: "remittance" | "qr_payment";
+                                /** @enum {unknown} */
                                 status: "processing" | "completed" | "failed";
                                 /** @description negated: money going out */
                                 amount: number;
@@ -9972,7 +10055,9 @@ export interface paths {
                         "application/json": {
                             data: {
                                 id: string;
+                                /** @enum {unknown} */
                                 type: "remittance" | "qr_payment";
+                                /** @enum {unknown} */
                                 status: "processing" | "completed" | "failed";
                                 sendAmount: number;
                                 sendCurrency: string;
@@ -10064,6 +10149,7 @@ export interface paths {
                             data: {
                                 transactionId: string;
                                 date: string;
+                                /** @enum {unknown} */
                                 type: "remittance" | "qr_payment";
                                 amount: number;
                                 currency: string;
@@ -10076,6 +10162,7 @@ export interface paths {
                                     countryCode: string | null;
                                 };
                                 reference: string;
+                                /** @enum {unknown} */
                                 status: "processing" | "completed" | "failed";
                                 estimatedCompletion: string | null;
                                 completedAt: string | null;
@@ -10703,7 +10790,8 @@ export interface paths {
                         "application/json": {
                             data: {
                                 id: string;
-                                status: string;
+                                /** @enum {unknown} */
+                                status: "processing" | "completed" | "failed";
                                 amount: number;
                                 currency: string;
                                 /** @description first name and last initial */
@@ -10805,7 +10893,8 @@ export interface paths {
                         "application/json": {
                             data: {
                                 id: string;
-                                type: string;
+                                /** @enum {unknown} */
+                                type: "transaction_complete" | "qr_payment" | "security" | "rate_update" | "system" | "promotional";
                                 title: string;
                                 body: string;
                                 read: boolean;

@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type TSchemaOptions, Type } from 'typebox';
 import { LANGUAGES } from './catalog.js';
 
 export const Uuid = Type.String({ format: 'uuid' });
@@ -25,4 +25,9 @@ export const COUNTRIES = ['RS', 'BA', 'HR'] as const;
 export const ORG_LANGUAGES = ['sr', 'bs', 'hr'] as const;
 export { LANGUAGES };
 
-export const literalUnion = <const T extends string[]>(values: readonly [...T]) => Type.Enum<T>(values);
+/**
+ * A fixed list of strings as an OpenAPI `enum` (request and response fields alike). A response field
+ * whose column has a CHECK (... IN (...)) list uses the same values: test/openapi-enums.test.ts.
+ */
+export const literalUnion = <const T extends string[]>(values: readonly [...T], options?: TSchemaOptions) =>
+  Type.Enum<T>(values, options);

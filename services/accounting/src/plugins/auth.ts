@@ -5,7 +5,7 @@ import fp from 'fastify-plugin';
 import type { Transaction } from 'kysely';
 import '@app/shared/routes';
 import { type TenantScope, tenantScope } from '../db/tenant-scope.js';
-import type { DB } from '../db/types.js';
+import type { DB, OrganizationCountry, OrganizationLanguage } from '../db/types.js';
 import type { Language } from '../lib/catalog.js';
 import { AppError } from '../lib/errors.js';
 import type { AccessTokens, Role } from '../lib/jwt.js';
@@ -26,7 +26,13 @@ export interface Principal {
     /** Croatian operator OIB for fiscal documents (E1), or null. */
     operatorOib: string | null;
   };
-  organization: { id: string; name: string; country: string; baseCurrency: string; language: string };
+  organization: {
+    id: string;
+    name: string;
+    country: OrganizationCountry;
+    baseCurrency: string;
+    language: OrganizationLanguage;
+  };
 }
 
 /** The handle a service's transaction gives to the repositories and posting functions it calls. */

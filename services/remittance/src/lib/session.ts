@@ -33,7 +33,7 @@ export interface SessionProfile {
   email: string | null;
   firstName: string;
   lastName: string;
-  role: string;
+  role: 'user' | 'merchant';
   totalBalance: number;
   /** Primary first, then by linking time. */
   bankAccounts: Array<{

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Uuid } from '../../lib/schemas.js';
+import { literalUnion, Uuid } from '../../lib/schemas.js';
 
 export const Account = Type.Object({
   id: Type.String(),
@@ -7,7 +7,7 @@ export const Account = Type.Object({
   name: Type.String(),
   accountTypeId: Type.Integer(),
   accountTypeName: Type.String(),
-  normalBalance: Type.String(),
+  normalBalance: literalUnion(['debit', 'credit']),
   currencyCode: Type.String(),
   parentAccountId: Type.Union([Type.String(), Type.Null()]),
   parentAccountCode: Type.Union([Type.String(), Type.Null()]),

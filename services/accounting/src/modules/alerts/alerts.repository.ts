@@ -1,12 +1,13 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
+import type { ALERT_REFERENCE_TYPES, ALERT_TYPES } from './alerts.schemas.js';
 
 type Db = Kysely<DB>;
 
 export interface NewAlert {
-  type: string;
+  type: (typeof ALERT_TYPES)[number];
   message: string;
-  referenceType: string | null;
+  referenceType: (typeof ALERT_REFERENCE_TYPES)[number] | null;
   referenceId: string | null;
 }
 

@@ -1,6 +1,7 @@
 import type { TenantScope } from '../../db/tenant-scope.js';
 import { type PageRequest, pageMeta } from '../../lib/pagination.js';
 import * as repo from './alerts.repository.js';
+import type { ALERT_REFERENCE_TYPES, ALERT_TYPES } from './alerts.schemas.js';
 
 /** GET /alerts: the organization's alerts, one page. */
 export async function listAlerts(scope: TenantScope, page: PageRequest<string>) {
@@ -8,9 +9,10 @@ export async function listAlerts(scope: TenantScope, page: PageRequest<string>) 
   return {
     data: rows.map((a) => ({
       id: a.id,
-      type: a.type,
+      // The column has no CHECK; only insertAlert (typed) writes it.
+      type: a.type as (typeof ALERT_TYPES)[number],
       message: a.message,
-      referenceType: a.reference_type,
+      referenceType: a.reference_type as (typeof ALERT_REFERENCE_TYPES)[number] | null,
       referenceId: a.reference_id,
       createdAt: a.created_at.toISOString(),
     })),

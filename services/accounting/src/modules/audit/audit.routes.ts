@@ -7,10 +7,11 @@ import { scopeOf } from '../../plugins/auth.js';
 import { listAuditLog } from './audit.service.js';
 
 const SORTABLE = ['createdAt'] as const;
+const ACTIONS = ['INSERT', 'UPDATE', 'DELETE'] as const;
 
 const AuditQuery = listQuery(SORTABLE, {
   tableName: Type.Optional(Type.String({ maxLength: 63 })),
-  action: Type.Optional(literalUnion(['INSERT', 'UPDATE', 'DELETE'] as const)),
+  action: Type.Optional(literalUnion(ACTIONS)),
   recordId: Type.Optional(Type.String({ maxLength: 64 })),
   fromDate: Type.Optional(IsoDate),
   toDate: Type.Optional(IsoDate),
@@ -19,7 +20,7 @@ const AuditQuery = listQuery(SORTABLE, {
 const LoggedAction = Type.Object({
   id: Type.String(),
   tableName: Type.String(),
-  action: Type.String(),
+  action: literalUnion(ACTIONS),
   recordId: Type.Union([Type.String(), Type.Null()]),
   userId: Type.Union([Type.String(), Type.Null()]),
   requestId: Type.Union([Type.String(), Type.Null()]),

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { ROLES } from '../../lib/jwt.js';
-import { BASE_CURRENCIES, COUNTRIES, literalUnion, ORG_LANGUAGES } from '../../lib/schemas.js';
+import { BASE_CURRENCIES, COUNTRIES, LANGUAGES, literalUnion, ORG_LANGUAGES } from '../../lib/schemas.js';
 import { ORGANIZATION_ADDRESS } from '../organization/organization.schemas.js';
 
 const Email = Type.String({ format: 'email', maxLength: 254 });
@@ -65,7 +65,7 @@ export const RegisterResponse = Type.Object({
   organization: Type.Object({
     id: Type.String(),
     name: Type.String(),
-    country: Type.String(),
+    country: literalUnion(COUNTRIES),
     baseCurrency: Type.String(),
   }),
   tokens: Type.Object({ accessToken: Type.String(), refreshToken: Type.String(), expiresIn: Type.Integer() }),
@@ -84,9 +84,9 @@ export const MeResponse = Type.Object({
   organization: Type.Object({
     id: Type.String(),
     name: Type.String(),
-    country: Type.String(),
+    country: literalUnion(COUNTRIES),
     baseCurrency: Type.String(),
-    language: Type.String(),
+    language: literalUnion(LANGUAGES),
   }),
 });
 

@@ -9,7 +9,7 @@ const Text = (maxLength: number) => Type.Union([Type.String({ maxLength }), Type
 
 export const Contact = Type.Object({
   id: Type.String(),
-  type: Type.String(),
+  type: literalUnion(CONTACT_TYPES),
   name: Type.String(),
   email: Type.Union([Type.String(), Type.Null()]),
   phone: Type.Union([Type.String(), Type.Null()]),

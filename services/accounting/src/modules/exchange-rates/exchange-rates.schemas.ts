@@ -1,5 +1,8 @@
 import { Type } from 'typebox';
-import { IsoDate } from '../../lib/schemas.js';
+import { IsoDate, literalUnion } from '../../lib/schemas.js';
+
+/** Who gave a rate: a central bank's feed, a third-party feed, or a person (POST /exchange-rates). */
+export const RATE_SOURCES = ['nbs', 'ecb', 'cbbh', 'hnb', 'third-party', 'manual'] as const;
 
 const CurrencyCode = Type.String({ pattern: '^[A-Za-z]{3}$', description: 'ISO 4217 code' });
 
@@ -8,7 +11,7 @@ export const ExchangeRate = Type.Object({
   targetCurrency: Type.String(),
   rate: Type.String({ description: '1 baseCurrency = rate targetCurrency, 6 decimals' }),
   effectiveDate: Type.String(),
-  source: Type.String({ description: 'nbs, ecb, cbbh, hnb, third-party or manual' }),
+  source: literalUnion(RATE_SOURCES),
   lastUpdated: Type.String(),
 });
 

@@ -67,7 +67,7 @@ export const ExpenseSummary = Type.Object({
   category: Type.String(),
   amount: Type.String(),
   currencyCode: Type.String(),
-  status: Type.String(),
+  status: literalUnion(EXPENSE_STATUSES),
   receiptUrl: Nullable(Type.String()),
   createdAt: Type.String(),
 });

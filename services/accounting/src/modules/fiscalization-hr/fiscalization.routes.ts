@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { errorResponses, IdParams } from '../../lib/schemas.js';
+import { errorResponses, IdParams, literalUnion } from '../../lib/schemas.js';
 import { principalOf, scopeOf } from '../../plugins/auth.js';
 import type { SefDeps } from '../sef/sef.service.js';
 import {
@@ -12,7 +12,7 @@ import {
 } from './fiscalization.service.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
-const Environment = Type.Union([Type.Literal('test'), Type.Literal('production')]);
+const Environment = literalUnion(['test', 'production']);
 
 export const FiscalizationSettings = Type.Object({
   environment: Environment,
@@ -39,7 +39,7 @@ export const Fiscalization = Type.Object({
   invoiceId: Type.String({ format: 'uuid' }),
   fiscalization: Nullable(
     Type.Object({
-      status: Type.Union([Type.Literal('Pending'), Type.Literal('Fiscalized'), Type.Literal('Failed')]),
+      status: literalUnion(['Pending', 'Fiscalized', 'Failed']),
       requestId: Type.String({ format: 'uuid' }),
       errors: Type.Array(Type.Object({ code: Type.String(), message: Type.String() })),
       lastError: Nullable(Type.String()),

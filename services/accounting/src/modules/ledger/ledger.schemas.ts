@@ -1,11 +1,11 @@
-import { Type } from 'typebox';
+import { type TSchema, Type } from 'typebox';
 import { listQuery } from '../../lib/pagination.js';
 import { IsoDate, literalUnion, Uuid } from '../../lib/schemas.js';
 
 export const REFERENCE_TYPES = ['invoice', 'expense', 'payment', 'manual'] as const;
 export const TRANSACTION_SORTS = ['transactionDate', 'createdAt', 'amount', 'baseAmount'] as const;
 
-const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
+const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
 export const Transaction = Type.Object({
   id: Type.String(),
@@ -22,7 +22,7 @@ export const Transaction = Type.Object({
   currencyCode: Type.String(),
   exchangeRate: Type.String(),
   baseAmount: Type.String(),
-  referenceType: Nullable(Type.String()),
+  referenceType: Nullable(literalUnion(REFERENCE_TYPES)),
   referenceId: Nullable(Type.String()),
   reversalOf: Nullable(Type.String()),
   locked: Type.Boolean(),

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { BASE_CURRENCIES, IsoDate, literalUnion, ORG_LANGUAGES } from '../../lib/schemas.js';
+import { BASE_CURRENCIES, COUNTRIES, IsoDate, LANGUAGES, literalUnion, ORG_LANGUAGES } from '../../lib/schemas.js';
 
 const Nullable = (s: ReturnType<typeof Type.String>) => Type.Optional(Type.Union([s, Type.Null()]));
 
@@ -26,8 +26,8 @@ export const Organization = Type.Object({
   postalCode: Type.Union([Type.String(), Type.Null()]),
   iban: Type.Union([Type.String(), Type.Null()]),
   baseCurrency: Type.String(),
-  country: Type.String(),
-  language: Type.String(),
+  country: literalUnion(COUNTRIES),
+  language: literalUnion(LANGUAGES),
   fiscalYearStart: Type.String(),
   createdAt: Type.String(),
   updatedAt: Type.String(),

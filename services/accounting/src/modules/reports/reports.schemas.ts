@@ -1,4 +1,5 @@
 import { type Static, type TSchema, Type } from 'typebox';
+import { COUNTRIES, literalUnion } from '../../lib/schemas.js';
 
 export const REPORT_FORMATS = ['json', 'pdf', 'csv'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
@@ -105,7 +106,7 @@ export const CashFlow = Type.Object({
 
 export const Vat = Type.Object({
   period: Period,
-  country: Type.String(),
+  country: literalUnion(COUNTRIES),
   baseCurrency: Type.String(),
   outputVAT: Type.Object({
     total: Money,

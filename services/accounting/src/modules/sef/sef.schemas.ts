@@ -1,12 +1,12 @@
 import { type Static, Type } from 'typebox';
 import { listQuery, Paginated } from '../../lib/pagination.js';
-import { IsoDate, Uuid } from '../../lib/schemas.js';
+import { IsoDate, literalUnion, Uuid } from '../../lib/schemas.js';
 import { Invoice } from '../invoices/invoices.schemas.js';
 import { SefState } from '../invoices/sef-state.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 
-export const SefEnvironmentSchema = Type.Union([Type.Literal('demo'), Type.Literal('production')]);
+export const SefEnvironmentSchema = literalUnion(['demo', 'production']);
 
 /** GET/PUT /organization/sef (D1): the key is never returned. */
 export const SefSettings = Type.Object({
@@ -56,7 +56,7 @@ export const ExpenseFromPurchaseBody = Type.Object(
 
 const PurchaseFields = {
   id: Uuid,
-  source: Type.Union([Type.Literal('sef'), Type.Literal('hr-intermediary')]),
+  source: literalUnion(['sef', 'hr-intermediary']),
   externalId: Type.String(),
   status: Type.String({ description: "SEF's status of the received invoice (New, Seen, Approved, Rejected, ...)" }),
   invoiceNumber: Type.String(),

@@ -1,9 +1,10 @@
 import { Type } from 'typebox';
+import { COUNTRIES, literalUnion } from '../../lib/schemas.js';
 
 export const TaxRate = Type.Object({ name: Type.String(), rate: Type.Number(), description: Type.String() });
 
 export const TaxRates = Type.Object({
-  country: Type.String(),
+  country: literalUnion(COUNTRIES),
   defaultVATRate: Type.Number({ description: 'percent' }),
   rates: Type.Array(TaxRate),
 });

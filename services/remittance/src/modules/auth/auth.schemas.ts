@@ -1,5 +1,9 @@
 import { Type } from 'typebox';
 
+/** users.role: a merchant is a user who registered a business (POST /merchants/register). */
+export const USER_ROLES = ['user', 'merchant'] as const;
+const Role = Type.Enum(USER_ROLES);
+
 export const UserBody = Type.Object({
   id: Type.String(),
   email: Type.Union([Type.String(), Type.Null()]),
@@ -7,7 +11,7 @@ export const UserBody = Type.Object({
   lastName: Type.String(),
   dateOfBirth: Type.Union([Type.String(), Type.Null()]),
   kycStatus: Type.String(),
-  role: Type.String(),
+  role: Role,
   createdAt: Type.String(),
 });
 
@@ -26,7 +30,7 @@ export const MeResponse = Type.Object({
     email: Type.Union([Type.String(), Type.Null()]),
     firstName: Type.String(),
     lastName: Type.String(),
-    role: Type.String(),
+    role: Role,
     totalBalance: Type.Number(),
     bankAccounts: Type.Array(BankAccountBody),
     kycStatus: Type.String(),
@@ -38,7 +42,7 @@ export const RefreshResponse = Type.Object({
   data: Type.Object({
     userId: Type.String(),
     email: Type.Union([Type.String(), Type.Null()]),
-    role: Type.String(),
+    role: Role,
     token: Type.Optional(
       Type.String({ description: 'the new token (standalone API only; the web surface resets the cookie)' }),
     ),

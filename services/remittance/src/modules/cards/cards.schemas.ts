@@ -1,5 +1,8 @@
 import { Type } from 'typebox';
 
+export const CARD_TYPES = ['virtual', 'physical'] as const;
+export const CARD_STATUSES = ['active', 'frozen', 'cancelled'] as const;
+
 export const CardIdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 
 export const CreateCardBody = Type.Object({
@@ -38,8 +41,8 @@ export const LimitBody = Type.Object({
 /** R14 card body. */
 export const Card = Type.Object({
   id: Type.String(),
-  type: Type.String({ description: 'virtual or physical' }),
-  status: Type.String({ description: 'active, frozen or cancelled' }),
+  type: Type.Enum(CARD_TYPES),
+  status: Type.Enum(CARD_STATUSES, { description: 'cancelled by DELETE' }),
   maskedNumber: Type.String({ description: '---- ---- ---- 1234' }),
   securityCode: Type.Literal('---'),
   expiryMonth: Type.Integer(),
@@ -67,7 +70,7 @@ export const PinResponse = Type.Object({
 });
 
 export const Limit = Type.Object({
-  limitType: Type.String(),
+  limitType: Type.Enum(LIMIT_TYPES),
   amount: Type.Number(),
   currency: Type.String(),
   updatedAt: Type.String(),

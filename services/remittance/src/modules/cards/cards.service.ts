@@ -28,7 +28,7 @@ export function toCardBody(c: Card) {
   };
 }
 
-function toLimitBody(l: { limit_type: string; amount: string; currency: string; updated_at: Date }) {
+function toLimitBody(l: { limit_type: CardLimitType; amount: string; currency: string; updated_at: Date }) {
   return {
     limitType: l.limit_type,
     amount: Number(l.amount),

@@ -16,7 +16,7 @@ export const ConsentBody = Type.Object({
 
 export const ConsentRecord = Type.Object({
   id: Type.String(),
-  consent_type: Type.String(),
+  consent_type: Type.Enum(CONSENT_TYPES),
   granted: Type.Boolean(),
   granted_at: NullableString,
   withdrawn_at: NullableString,
@@ -42,9 +42,10 @@ export const ComplaintBody = Type.Object({
 
 export const ComplaintRecord = Type.Object({
   id: Type.String(),
-  category: Type.String(),
+  category: Type.Enum(COMPLAINT_CATEGORIES),
   subject: Type.String(),
   description: Type.String(),
+  // No CHECK on the column: the spec names only `received` and leaves the others open.
   status: Type.String({ description: 'received for a new complaint' }),
   resolution: NullableString,
   created_at: Type.String(),

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { PageQuery, Pagination } from '../../schemas.js';
+import { TxStatus } from '../transactions/transactions.schemas.js';
 
 export const RegisterMerchantBody = Type.Object({
   businessName: Type.String({ maxLength: 500, description: 'cut to 200 characters' }),
@@ -41,7 +42,7 @@ export const MerchantPaymentsResponse = Type.Object({
   data: Type.Array(
     Type.Object({
       id: Type.String(),
-      status: Type.String(),
+      status: TxStatus,
       amount: Type.Number(),
       currency: Type.String(),
       customerName: Type.String({ description: 'first name and last initial' }),

@@ -2,6 +2,10 @@ import { Type } from 'typebox';
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 
+export const CONSENT_STATUSES = ['pending', 'active', 'expired', 'revoked'] as const;
+export const CONSENT_SCOPES = ['AISP', 'PISP', 'AISP+PISP'] as const;
+const ConsentStatus = Type.Enum(CONSENT_STATUSES);
+
 export const ConsentIdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 export const AccountIdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 
@@ -18,8 +22,8 @@ export const CreateConsentResponse = Type.Object({
 export const Consent = Type.Object({
   id: Type.String(),
   provider: Type.String(),
-  status: Type.String({ description: 'pending, active, expired or revoked' }),
-  scope: Type.String(),
+  status: ConsentStatus,
+  scope: Type.Enum(CONSENT_SCOPES),
   bankAccountId: Nullable(Type.String()),
   grantedAt: Nullable(Type.String()),
   expiresAt: Nullable(Type.String()),
@@ -41,7 +45,7 @@ export const BankAccount = Type.Object({
   isPrimary: Type.Boolean(),
   balanceUpdatedAt: Nullable(Type.String()),
   consentId: Type.String(),
-  consentStatus: Type.String(),
+  consentStatus: ConsentStatus,
   consentExpiresAt: Nullable(Type.String()),
   renewalDue: Type.Boolean(),
   stale: Type.Boolean({ description: 'true when the consent no longer allows reading the balance' }),

@@ -2,7 +2,7 @@ import type { Database } from '@app/shared/db/database';
 import { D as Decimal } from '@app/shared/money';
 import { newId, randomToken, safeEqual } from '@app/shared/secrets';
 import type { Config } from '../../config.js';
-import type { Consent, ConsentScope, DB } from '../../db/types.js';
+import type { Consent, ConsentScope, ConsentStatus, DB } from '../../db/types.js';
 import { type UserScope, userScope } from '../../db/user-scope.js';
 import { AppError, notFound } from '../../errors.js';
 import { DAY_MS, osloDay } from '../../lib/dates.js';
@@ -24,7 +24,7 @@ export interface AccountView {
   isPrimary: boolean;
   balanceUpdatedAt: string | null;
   consentId: string;
-  consentStatus: string;
+  consentStatus: ConsentStatus;
   consentExpiresAt: string | null;
   renewalDue: boolean;
   stale: boolean;
@@ -33,8 +33,8 @@ export interface AccountView {
 export interface ConsentView {
   id: string;
   provider: string;
-  status: string;
-  scope: string;
+  status: ConsentStatus;
+  scope: ConsentScope;
   bankAccountId: string | null;
   grantedAt: string | null;
   expiresAt: string | null;

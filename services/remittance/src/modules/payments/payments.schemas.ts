@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { TxStatus } from '../transactions/transactions.schemas.js';
 
 const Amount = (description: string) => Type.Number({ description });
 
@@ -37,7 +38,7 @@ export const RemittanceResponse = Type.Object({
   data: Type.Object({
     id: Type.String(),
     type: Type.Literal('remittance'),
-    status: Type.String(),
+    status: TxStatus,
     sendAmount: Type.Number(),
     sendCurrency: Type.String(),
     receiveAmount: Type.Number(),
@@ -58,7 +59,7 @@ export const QrPaymentResponse = Type.Object({
   data: Type.Object({
     id: Type.String(),
     type: Type.Literal('qr_payment'),
-    status: Type.String(),
+    status: TxStatus,
     amount: Type.Number(),
     currency: Type.String(),
     fee: Type.Number(),

@@ -16,8 +16,8 @@ export const CreateRecipientBody = Type.Object({
 export const Recipient = Type.Object({
   id: Type.String(),
   name: Type.String(),
-  country: Type.String(),
-  currency: Type.String(),
+  country: Type.Enum(CORRIDOR_COUNTRIES),
+  currency: Type.Enum(RECEIVE_CURRENCIES),
   bankAccount: Type.String({ description: 'masked: only the last four characters shown' }),
   bankName: Type.Union([Type.String(), Type.Null()]),
   createdAt: Type.String(),

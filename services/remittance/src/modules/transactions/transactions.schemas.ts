@@ -2,8 +2,10 @@ import { Type } from 'typebox';
 import { PageQuery, Pagination } from '../../schemas.js';
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
-const TxType = Type.Union([Type.Literal('remittance'), Type.Literal('qr_payment')]);
-const TxStatus = Type.Union([Type.Literal('processing'), Type.Literal('completed'), Type.Literal('failed')]);
+export const TX_TYPES = ['remittance', 'qr_payment'] as const;
+export const TX_STATUSES = ['processing', 'completed', 'failed'] as const;
+const TxType = Type.Enum(TX_TYPES);
+export const TxStatus = Type.Enum(TX_STATUSES);
 
 export const TransactionIdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 
