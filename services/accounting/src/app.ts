@@ -31,10 +31,17 @@ import { exchangeRateFeedJob, feedSettings } from './modules/exchange-rates/ecb-
 import { exchangeRatesRoutes } from './modules/exchange-rates/exchange-rates.routes.js';
 import { expensesRoutes } from './modules/expenses/expenses.routes.js';
 import { openExpensesBlock } from './modules/expenses/expenses.service.js';
+import { fiscalDeliveryJob } from './modules/fiscalization-hr/fiscalization.jobs.js';
 import {
   fiscalizationInvoiceRoutes,
   fiscalizationSettingsRoutes,
 } from './modules/fiscalization-hr/fiscalization.routes.js';
+import {
+  afterInvoiceCommit,
+  afterPurchaseCommit,
+  recordInvoiceIntent,
+  recordPurchaseIntent,
+} from './modules/fiscalization-hr/fiscalization.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import type { InvoiceDeps } from './modules/invoices/invoice-transitions.js';
 import { invoicesRoutes, publicInvoicesRoutes } from './modules/invoices/invoices.routes.js';
@@ -143,6 +150,13 @@ export async function buildApp(config: Readonly<Config>, db: Database<DB>): Prom
     log: app.log,
   };
   invoices.afterSend = (scope, p, id) => queueAfterSend(sef, scope, p, id);
+  // Croatia (D5): the fiscalization message is recorded with the status change, sent after commit.
+  invoices.recordIntent = recordInvoiceIntent;
+  invoices.afterCommit = (p, id) => afterInvoiceCommit(sef, p, id);
+  sef.hrPurchase = {
+    recordIntent: recordPurchaseIntent,
+    afterCommit: (orgId, id) => afterPurchaseCommit(sef, orgId, id),
+  };
   const receipts: ReceiptDeps = {
     scanner: createVirusScanner(config.clamav),
     storage,
@@ -165,6 +179,7 @@ export async function buildApp(config: Readonly<Config>, db: Database<DB>): Prom
   if (feed.enabled) scheduler.add(exchangeRateFeedJob(db.system, app.log, feed));
   scheduler.add(sefDeliveryJob(sef));
   scheduler.add(sefSyncJob(sef));
+  scheduler.add(fiscalDeliveryJob(sef));
 
   // Routes: one place shows the whole map.
   await app.register(healthRoutes(ctx));

@@ -4328,6 +4328,15 @@ export interface paths {
                                 /** @enum {unknown} */
                                 status: "draft" | "sent" | "viewed" | "paid" | "overdue" | "cancelled";
                                 createdAt: string;
+                                /** @description RS: the invoice's SEF status (SEF's own, or Pending / Failed); null when never queued for SEF */
+                                sef: {
+                                    status: string;
+                                } | null;
+                                /** @description HR: the e-invoice's fiscalization status (Pending, Fiscalized, Failed); null when not fiscalized */
+                                fiscalization: {
+                                    /** @description Pending: recorded, not yet answered (tried again with backoff; lastError says why); Fiscalized: the Tax Administration accepted it; Failed: refused (errors) or not buildable (lastError) */
+                                    status: "Pending" | "Fiscalized" | "Failed";
+                                } | null;
                             }[];
                             meta: {
                                 total: number;
@@ -4533,6 +4542,33 @@ export interface paths {
                             /** @enum {unknown} */
                             status: "draft" | "sent" | "viewed" | "paid" | "overdue" | "cancelled";
                             createdAt: string;
+                            sef?: {
+                                /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
+                                status: string;
+                                /** Format: uuid */
+                                requestId: string;
+                                salesInvoiceId: number | null;
+                                lastError: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
+                            fiscalization?: {
+                                /** @description Pending: recorded, not yet answered (tried again with backoff; lastError says why); Fiscalized: the Tax Administration accepted it; Failed: refused (errors) or not buildable (lastError) */
+                                status: "Pending" | "Fiscalized" | "Failed";
+                                /** Format: uuid */
+                                requestId: string;
+                                /** @description the Tax Administration's error codes (greska: sifra, opis) */
+                                errors: {
+                                    code: string;
+                                    message: string;
+                                }[];
+                                lastError: string | null;
+                                answeredAt: string | null;
+                                attempts: number;
+                                nextAttemptAt: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
                             exchangeRate: string;
                             subtotal: string;
                             taxAmount: string;
@@ -4561,16 +4597,6 @@ export interface paths {
                             updatedAt: string;
                             sentAt: string | null;
                             paidAt: string | null;
-                            sef?: {
-                                /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
-                                status: string;
-                                /** Format: uuid */
-                                requestId: string;
-                                salesInvoiceId: number | null;
-                                lastError: string | null;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            } | null;
                         };
                     };
                 };
@@ -4737,6 +4763,33 @@ export interface paths {
                             /** @enum {unknown} */
                             status: "draft" | "sent" | "viewed" | "paid" | "overdue" | "cancelled";
                             createdAt: string;
+                            sef?: {
+                                /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
+                                status: string;
+                                /** Format: uuid */
+                                requestId: string;
+                                salesInvoiceId: number | null;
+                                lastError: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
+                            fiscalization?: {
+                                /** @description Pending: recorded, not yet answered (tried again with backoff; lastError says why); Fiscalized: the Tax Administration accepted it; Failed: refused (errors) or not buildable (lastError) */
+                                status: "Pending" | "Fiscalized" | "Failed";
+                                /** Format: uuid */
+                                requestId: string;
+                                /** @description the Tax Administration's error codes (greska: sifra, opis) */
+                                errors: {
+                                    code: string;
+                                    message: string;
+                                }[];
+                                lastError: string | null;
+                                answeredAt: string | null;
+                                attempts: number;
+                                nextAttemptAt: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
                             exchangeRate: string;
                             subtotal: string;
                             taxAmount: string;
@@ -4765,16 +4818,6 @@ export interface paths {
                             updatedAt: string;
                             sentAt: string | null;
                             paidAt: string | null;
-                            sef?: {
-                                /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
-                                status: string;
-                                /** Format: uuid */
-                                requestId: string;
-                                salesInvoiceId: number | null;
-                                lastError: string | null;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            } | null;
                         };
                     };
                 };
@@ -4913,6 +4956,33 @@ export interface paths {
                             /** @enum {unknown} */
                             status: "draft" | "sent" | "viewed" | "paid" | "overdue" | "cancelled";
                             createdAt: string;
+                            sef?: {
+                                /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
+                                status: string;
+                                /** Format: uuid */
+                                requestId: string;
+                                salesInvoiceId: number | null;
+                                lastError: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
+                            fiscalization?: {
+                                /** @description Pending: recorded, not yet answered (tried again with backoff; lastError says why); Fiscalized: the Tax Administration accepted it; Failed: refused (errors) or not buildable (lastError) */
+                                status: "Pending" | "Fiscalized" | "Failed";
+                                /** Format: uuid */
+                                requestId: string;
+                                /** @description the Tax Administration's error codes (greska: sifra, opis) */
+                                errors: {
+                                    code: string;
+                                    message: string;
+                                }[];
+                                lastError: string | null;
+                                answeredAt: string | null;
+                                attempts: number;
+                                nextAttemptAt: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
                             exchangeRate: string;
                             subtotal: string;
                             taxAmount: string;
@@ -4941,16 +5011,6 @@ export interface paths {
                             updatedAt: string;
                             sentAt: string | null;
                             paidAt: string | null;
-                            sef?: {
-                                /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
-                                status: string;
-                                /** Format: uuid */
-                                requestId: string;
-                                salesInvoiceId: number | null;
-                                lastError: string | null;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            } | null;
                         };
                     };
                 };
@@ -5114,6 +5174,33 @@ export interface paths {
                             /** @enum {unknown} */
                             status: "draft" | "sent" | "viewed" | "paid" | "overdue" | "cancelled";
                             createdAt: string;
+                            sef?: {
+                                /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
+                                status: string;
+                                /** Format: uuid */
+                                requestId: string;
+                                salesInvoiceId: number | null;
+                                lastError: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
+                            fiscalization?: {
+                                /** @description Pending: recorded, not yet answered (tried again with backoff; lastError says why); Fiscalized: the Tax Administration accepted it; Failed: refused (errors) or not buildable (lastError) */
+                                status: "Pending" | "Fiscalized" | "Failed";
+                                /** Format: uuid */
+                                requestId: string;
+                                /** @description the Tax Administration's error codes (greska: sifra, opis) */
+                                errors: {
+                                    code: string;
+                                    message: string;
+                                }[];
+                                lastError: string | null;
+                                answeredAt: string | null;
+                                attempts: number;
+                                nextAttemptAt: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
                             exchangeRate: string;
                             subtotal: string;
                             taxAmount: string;
@@ -5142,16 +5229,6 @@ export interface paths {
                             updatedAt: string;
                             sentAt: string | null;
                             paidAt: string | null;
-                            sef?: {
-                                /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
-                                status: string;
-                                /** Format: uuid */
-                                requestId: string;
-                                salesInvoiceId: number | null;
-                                lastError: string | null;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            } | null;
                         };
                     };
                 };
@@ -5946,6 +6023,33 @@ export interface paths {
                             /** @enum {unknown} */
                             status: "draft" | "sent" | "viewed" | "paid" | "overdue" | "cancelled";
                             createdAt: string;
+                            sef: {
+                                /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
+                                status: string;
+                                /** Format: uuid */
+                                requestId: string;
+                                salesInvoiceId: number | null;
+                                lastError: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
+                            fiscalization?: {
+                                /** @description Pending: recorded, not yet answered (tried again with backoff; lastError says why); Fiscalized: the Tax Administration accepted it; Failed: refused (errors) or not buildable (lastError) */
+                                status: "Pending" | "Fiscalized" | "Failed";
+                                /** Format: uuid */
+                                requestId: string;
+                                /** @description the Tax Administration's error codes (greska: sifra, opis) */
+                                errors: {
+                                    code: string;
+                                    message: string;
+                                }[];
+                                lastError: string | null;
+                                answeredAt: string | null;
+                                attempts: number;
+                                nextAttemptAt: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
                             exchangeRate: string;
                             subtotal: string;
                             taxAmount: string;
@@ -5974,16 +6078,6 @@ export interface paths {
                             updatedAt: string;
                             sentAt: string | null;
                             paidAt: string | null;
-                            sef: {
-                                /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
-                                status: string;
-                                /** Format: uuid */
-                                requestId: string;
-                                salesInvoiceId: number | null;
-                                lastError: string | null;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            } | null;
                             creditNoteSef: {
                                 /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
                                 status: string;
@@ -6087,6 +6181,33 @@ export interface paths {
                             /** @enum {unknown} */
                             status: "draft" | "sent" | "viewed" | "paid" | "overdue" | "cancelled";
                             createdAt: string;
+                            sef: {
+                                /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
+                                status: string;
+                                /** Format: uuid */
+                                requestId: string;
+                                salesInvoiceId: number | null;
+                                lastError: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
+                            fiscalization?: {
+                                /** @description Pending: recorded, not yet answered (tried again with backoff; lastError says why); Fiscalized: the Tax Administration accepted it; Failed: refused (errors) or not buildable (lastError) */
+                                status: "Pending" | "Fiscalized" | "Failed";
+                                /** Format: uuid */
+                                requestId: string;
+                                /** @description the Tax Administration's error codes (greska: sifra, opis) */
+                                errors: {
+                                    code: string;
+                                    message: string;
+                                }[];
+                                lastError: string | null;
+                                answeredAt: string | null;
+                                attempts: number;
+                                nextAttemptAt: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
                             exchangeRate: string;
                             subtotal: string;
                             taxAmount: string;
@@ -6115,16 +6236,6 @@ export interface paths {
                             updatedAt: string;
                             sentAt: string | null;
                             paidAt: string | null;
-                            sef: {
-                                /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
-                                status: string;
-                                /** Format: uuid */
-                                requestId: string;
-                                salesInvoiceId: number | null;
-                                lastError: string | null;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            } | null;
                             creditNoteSef: {
                                 /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
                                 status: string;
@@ -6278,6 +6389,33 @@ export interface paths {
                             /** @enum {unknown} */
                             status: "draft" | "sent" | "viewed" | "paid" | "overdue" | "cancelled";
                             createdAt: string;
+                            sef: {
+                                /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
+                                status: string;
+                                /** Format: uuid */
+                                requestId: string;
+                                salesInvoiceId: number | null;
+                                lastError: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
+                            fiscalization?: {
+                                /** @description Pending: recorded, not yet answered (tried again with backoff; lastError says why); Fiscalized: the Tax Administration accepted it; Failed: refused (errors) or not buildable (lastError) */
+                                status: "Pending" | "Fiscalized" | "Failed";
+                                /** Format: uuid */
+                                requestId: string;
+                                /** @description the Tax Administration's error codes (greska: sifra, opis) */
+                                errors: {
+                                    code: string;
+                                    message: string;
+                                }[];
+                                lastError: string | null;
+                                answeredAt: string | null;
+                                attempts: number;
+                                nextAttemptAt: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
                             exchangeRate: string;
                             subtotal: string;
                             taxAmount: string;
@@ -6306,16 +6444,6 @@ export interface paths {
                             updatedAt: string;
                             sentAt: string | null;
                             paidAt: string | null;
-                            sef: {
-                                /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
-                                status: string;
-                                /** Format: uuid */
-                                requestId: string;
-                                salesInvoiceId: number | null;
-                                lastError: string | null;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            } | null;
                             creditNoteSef: {
                                 /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
                                 status: string;
@@ -6481,6 +6609,33 @@ export interface paths {
                             /** @enum {unknown} */
                             status: "draft" | "sent" | "viewed" | "paid" | "overdue" | "cancelled";
                             createdAt: string;
+                            sef: {
+                                /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
+                                status: string;
+                                /** Format: uuid */
+                                requestId: string;
+                                salesInvoiceId: number | null;
+                                lastError: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
+                            fiscalization?: {
+                                /** @description Pending: recorded, not yet answered (tried again with backoff; lastError says why); Fiscalized: the Tax Administration accepted it; Failed: refused (errors) or not buildable (lastError) */
+                                status: "Pending" | "Fiscalized" | "Failed";
+                                /** Format: uuid */
+                                requestId: string;
+                                /** @description the Tax Administration's error codes (greska: sifra, opis) */
+                                errors: {
+                                    code: string;
+                                    message: string;
+                                }[];
+                                lastError: string | null;
+                                answeredAt: string | null;
+                                attempts: number;
+                                nextAttemptAt: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
                             exchangeRate: string;
                             subtotal: string;
                             taxAmount: string;
@@ -6509,16 +6664,6 @@ export interface paths {
                             updatedAt: string;
                             sentAt: string | null;
                             paidAt: string | null;
-                            sef: {
-                                /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
-                                status: string;
-                                /** Format: uuid */
-                                requestId: string;
-                                salesInvoiceId: number | null;
-                                lastError: string | null;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            } | null;
                             creditNoteSef: {
                                 /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
                                 status: string;
@@ -6703,6 +6848,33 @@ export interface paths {
                             /** @enum {unknown} */
                             status: "draft" | "sent" | "viewed" | "paid" | "overdue" | "cancelled";
                             createdAt: string;
+                            sef: {
+                                /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
+                                status: string;
+                                /** Format: uuid */
+                                requestId: string;
+                                salesInvoiceId: number | null;
+                                lastError: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
+                            fiscalization?: {
+                                /** @description Pending: recorded, not yet answered (tried again with backoff; lastError says why); Fiscalized: the Tax Administration accepted it; Failed: refused (errors) or not buildable (lastError) */
+                                status: "Pending" | "Fiscalized" | "Failed";
+                                /** Format: uuid */
+                                requestId: string;
+                                /** @description the Tax Administration's error codes (greska: sifra, opis) */
+                                errors: {
+                                    code: string;
+                                    message: string;
+                                }[];
+                                lastError: string | null;
+                                answeredAt: string | null;
+                                attempts: number;
+                                nextAttemptAt: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
                             exchangeRate: string;
                             subtotal: string;
                             taxAmount: string;
@@ -6731,16 +6903,6 @@ export interface paths {
                             updatedAt: string;
                             sentAt: string | null;
                             paidAt: string | null;
-                            sef: {
-                                /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
-                                status: string;
-                                /** Format: uuid */
-                                requestId: string;
-                                salesInvoiceId: number | null;
-                                lastError: string | null;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            } | null;
                             creditNoteSef: {
                                 /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
                                 status: string;
@@ -7296,6 +7458,42 @@ export interface paths {
                                 taxRate: string | null;
                             }[];
                             ublUrl: string;
+                            fiscalization?: {
+                                received: {
+                                    /** @description Pending: recorded, not yet answered (tried again with backoff; lastError says why); Fiscalized: the Tax Administration accepted it; Failed: refused (errors) or not buildable (lastError) */
+                                    status: "Pending" | "Fiscalized" | "Failed";
+                                    /** Format: uuid */
+                                    requestId: string;
+                                    /** @description the Tax Administration's error codes (greska: sifra, opis) */
+                                    errors: {
+                                        code: string;
+                                        message: string;
+                                    }[];
+                                    lastError: string | null;
+                                    answeredAt: string | null;
+                                    attempts: number;
+                                    nextAttemptAt: string | null;
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                } | null;
+                                rejection: {
+                                    /** @description Pending: recorded, not yet answered (tried again with backoff; lastError says why); Fiscalized: the Tax Administration accepted it; Failed: refused (errors) or not buildable (lastError) */
+                                    status: "Pending" | "Fiscalized" | "Failed";
+                                    /** Format: uuid */
+                                    requestId: string;
+                                    /** @description the Tax Administration's error codes (greska: sifra, opis) */
+                                    errors: {
+                                        code: string;
+                                        message: string;
+                                    }[];
+                                    lastError: string | null;
+                                    answeredAt: string | null;
+                                    attempts: number;
+                                    nextAttemptAt: string | null;
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                } | null;
+                            } | null;
                         };
                     };
                 };
@@ -7489,6 +7687,8 @@ export interface paths {
                      */
                     "application/json": {
                         comment: string;
+                        /** @description HR rejection report (vrstaRazlogaOdbijanja): N data not affecting the tax, U data affecting the tax, O other (default) */
+                        reasonType?: "N" | "U" | "O";
                     };
                 };
             };
@@ -7530,6 +7730,42 @@ export interface paths {
                                 taxRate: string | null;
                             }[];
                             ublUrl: string;
+                            fiscalization?: {
+                                received: {
+                                    /** @description Pending: recorded, not yet answered (tried again with backoff; lastError says why); Fiscalized: the Tax Administration accepted it; Failed: refused (errors) or not buildable (lastError) */
+                                    status: "Pending" | "Fiscalized" | "Failed";
+                                    /** Format: uuid */
+                                    requestId: string;
+                                    /** @description the Tax Administration's error codes (greska: sifra, opis) */
+                                    errors: {
+                                        code: string;
+                                        message: string;
+                                    }[];
+                                    lastError: string | null;
+                                    answeredAt: string | null;
+                                    attempts: number;
+                                    nextAttemptAt: string | null;
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                } | null;
+                                rejection: {
+                                    /** @description Pending: recorded, not yet answered (tried again with backoff; lastError says why); Fiscalized: the Tax Administration accepted it; Failed: refused (errors) or not buildable (lastError) */
+                                    status: "Pending" | "Fiscalized" | "Failed";
+                                    /** Format: uuid */
+                                    requestId: string;
+                                    /** @description the Tax Administration's error codes (greska: sifra, opis) */
+                                    errors: {
+                                        code: string;
+                                        message: string;
+                                    }[];
+                                    lastError: string | null;
+                                    answeredAt: string | null;
+                                    attempts: number;
+                                    nextAttemptAt: string | null;
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                } | null;
+                            } | null;
                         };
                     };
                 };
@@ -7680,6 +7916,8 @@ export interface paths {
                      */
                     "application/json": {
                         comment: string;
+                        /** @description HR rejection report (vrstaRazlogaOdbijanja): N data not affecting the tax, U data affecting the tax, O other (default) */
+                        reasonType?: "N" | "U" | "O";
                     };
                 };
             };
@@ -7721,6 +7959,42 @@ export interface paths {
                                 taxRate: string | null;
                             }[];
                             ublUrl: string;
+                            fiscalization?: {
+                                received: {
+                                    /** @description Pending: recorded, not yet answered (tried again with backoff; lastError says why); Fiscalized: the Tax Administration accepted it; Failed: refused (errors) or not buildable (lastError) */
+                                    status: "Pending" | "Fiscalized" | "Failed";
+                                    /** Format: uuid */
+                                    requestId: string;
+                                    /** @description the Tax Administration's error codes (greska: sifra, opis) */
+                                    errors: {
+                                        code: string;
+                                        message: string;
+                                    }[];
+                                    lastError: string | null;
+                                    answeredAt: string | null;
+                                    attempts: number;
+                                    nextAttemptAt: string | null;
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                } | null;
+                                rejection: {
+                                    /** @description Pending: recorded, not yet answered (tried again with backoff; lastError says why); Fiscalized: the Tax Administration accepted it; Failed: refused (errors) or not buildable (lastError) */
+                                    status: "Pending" | "Fiscalized" | "Failed";
+                                    /** Format: uuid */
+                                    requestId: string;
+                                    /** @description the Tax Administration's error codes (greska: sifra, opis) */
+                                    errors: {
+                                        code: string;
+                                        message: string;
+                                    }[];
+                                    lastError: string | null;
+                                    answeredAt: string | null;
+                                    attempts: number;
+                                    nextAttemptAt: string | null;
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                } | null;
+                            } | null;
                         };
                     };
                 };
@@ -8446,15 +8720,53 @@ export interface paths {
                             /** Format: uuid */
                             invoiceId: string;
                             fiscalization: {
+                                /** @description Pending: recorded, not yet answered (tried again with backoff; lastError says why); Fiscalized: the Tax Administration accepted it; Failed: refused (errors) or not buildable (lastError) */
                                 status: "Pending" | "Fiscalized" | "Failed";
                                 /** Format: uuid */
                                 requestId: string;
+                                /** @description the Tax Administration's error codes (greska: sifra, opis) */
                                 errors: {
                                     code: string;
                                     message: string;
                                 }[];
                                 lastError: string | null;
                                 answeredAt: string | null;
+                                attempts: number;
+                                nextAttemptAt: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
+                            creditNote: {
+                                /** @description Pending: recorded, not yet answered (tried again with backoff; lastError says why); Fiscalized: the Tax Administration accepted it; Failed: refused (errors) or not buildable (lastError) */
+                                status: "Pending" | "Fiscalized" | "Failed";
+                                /** Format: uuid */
+                                requestId: string;
+                                /** @description the Tax Administration's error codes (greska: sifra, opis) */
+                                errors: {
+                                    code: string;
+                                    message: string;
+                                }[];
+                                lastError: string | null;
+                                answeredAt: string | null;
+                                attempts: number;
+                                nextAttemptAt: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
+                            payment: {
+                                /** @description Pending: recorded, not yet answered (tried again with backoff; lastError says why); Fiscalized: the Tax Administration accepted it; Failed: refused (errors) or not buildable (lastError) */
+                                status: "Pending" | "Fiscalized" | "Failed";
+                                /** Format: uuid */
+                                requestId: string;
+                                /** @description the Tax Administration's error codes (greska: sifra, opis) */
+                                errors: {
+                                    code: string;
+                                    message: string;
+                                }[];
+                                lastError: string | null;
+                                answeredAt: string | null;
+                                attempts: number;
+                                nextAttemptAt: string | null;
                                 /** Format: date-time */
                                 updatedAt: string;
                             } | null;
@@ -8531,7 +8843,14 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description which message: the e-invoice (default), its credit note, or the payment report */
+                        message?: "eracun" | "credit-note" | "payment";
+                    };
+                };
+            };
             responses: {
                 /** @description Default Response */
                 200: {
@@ -8543,15 +8862,53 @@ export interface paths {
                             /** Format: uuid */
                             invoiceId: string;
                             fiscalization: {
+                                /** @description Pending: recorded, not yet answered (tried again with backoff; lastError says why); Fiscalized: the Tax Administration accepted it; Failed: refused (errors) or not buildable (lastError) */
                                 status: "Pending" | "Fiscalized" | "Failed";
                                 /** Format: uuid */
                                 requestId: string;
+                                /** @description the Tax Administration's error codes (greska: sifra, opis) */
                                 errors: {
                                     code: string;
                                     message: string;
                                 }[];
                                 lastError: string | null;
                                 answeredAt: string | null;
+                                attempts: number;
+                                nextAttemptAt: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
+                            creditNote: {
+                                /** @description Pending: recorded, not yet answered (tried again with backoff; lastError says why); Fiscalized: the Tax Administration accepted it; Failed: refused (errors) or not buildable (lastError) */
+                                status: "Pending" | "Fiscalized" | "Failed";
+                                /** Format: uuid */
+                                requestId: string;
+                                /** @description the Tax Administration's error codes (greska: sifra, opis) */
+                                errors: {
+                                    code: string;
+                                    message: string;
+                                }[];
+                                lastError: string | null;
+                                answeredAt: string | null;
+                                attempts: number;
+                                nextAttemptAt: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
+                            payment: {
+                                /** @description Pending: recorded, not yet answered (tried again with backoff; lastError says why); Fiscalized: the Tax Administration accepted it; Failed: refused (errors) or not buildable (lastError) */
+                                status: "Pending" | "Fiscalized" | "Failed";
+                                /** Format: uuid */
+                                requestId: string;
+                                /** @description the Tax Administration's error codes (greska: sifra, opis) */
+                                errors: {
+                                    code: string;
+                                    message: string;
+                                }[];
+                                lastError: string | null;
+                                answeredAt: string | null;
+                                attempts: number;
+                                nextAttemptAt: string | null;
                                 /** Format: date-time */
                                 updatedAt: string;
                             } | null;

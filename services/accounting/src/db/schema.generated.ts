@@ -165,8 +165,8 @@ export interface ExpensesTable {
 export interface FiscalRecordsTable {
   id: Generated<string>;
   organization_id: string;
-  invoice_id: string;
-  message: 'eracun' | 'payment';
+  invoice_id: string | null;
+  message: 'eracun' | 'credit-note' | 'payment' | 'received' | 'rejection';
   request_id: string;
   status: 'Pending' | 'Fiscalized' | 'Failed';
   errors: Generated<Json>;
@@ -174,6 +174,10 @@ export interface FiscalRecordsTable {
   answered_at: string | null;
   created_at: Generated<Timestamp>;
   updated_at: Generated<Timestamp>;
+  purchase_invoice_id: string | null;
+  payload: Generated<Json>;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp | null;
 }
 
 export interface FiscalizationSettingsTable {

@@ -357,6 +357,15 @@ const EXACT: Record<string, Local> = {
 const PATTERNS: Array<[RegExp, (m: RegExpExecArray) => Local]> = [
   [/^expired on (\S+)$/, (m) => t(`istekao ${m[1]}`, `istekao ${m[1]}`)],
   [/^(\S+): already decided$/, (m) => t(`${m[1]}: već je odlučeno`, `${m[1]}: već je odlučeno`)],
+  [
+    /^(\w+): a payment is reported for a paid invoice$/,
+    (m) =>
+      t(
+        `${m[1]}: naplata se prijavljuje za plaćenu fakturu`,
+        `${m[1]}: naplata se prijavljuje za plaćenu fakturu`,
+        `${m[1]}: naplata se prijavljuje za plaćeni račun`,
+      ),
+  ],
   [/^not sent: (.+)$/, (m) => t(`nije poslato: ${m[1]}`, `nije poslano: ${m[1]}`)],
   [
     /^unit (\S+) is not in SEF's list of units$/,

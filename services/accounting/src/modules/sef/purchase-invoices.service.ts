@@ -1,9 +1,13 @@
+import type { Kysely } from 'kysely';
 import type { TenantScope } from '../../db/tenant-scope.js';
+import type { DB } from '../../db/types.js';
 import { AppError } from '../../lib/errors.js';
 import { type PageRequest, pageMeta } from '../../lib/pagination.js';
 import type { Principal } from '../../plugins/auth.js';
 import { createContact } from '../contacts/contacts.service.js';
 import { insertExpense } from '../expenses/expenses.service.js';
+import { presentFiscal } from '../invoices/fiscal-state.js';
+import { todayIso } from '../invoices/invoice-status.js';
 import { type ParsedPurchase, parsePurchaseUbl } from './purchase-ubl.js';
 import * as repo from './sef.repository.js';
 import type { PURCHASE_SORTS } from './sef.schemas.js';
@@ -78,9 +82,22 @@ export function presentPurchase(r: repo.PurchaseRow) {
   return base;
 }
 
-export function presentPurchaseDetail(r: repo.PurchaseRow) {
+export async function presentPurchaseDetail(db: Kysely<DB>, r: repo.PurchaseRow) {
   const lines = (typeof r.lines === 'string' ? JSON.parse(r.lines) : r.lines) as ParsedPurchase['lines'];
-  return { ...presentPurchase(r), lines, ublUrl: `/api/v1/purchase-invoices/${r.id}/ubl` };
+  let fiscalization = null;
+  if (r.source === 'hr-intermediary') {
+    const rows = await db
+      .selectFrom('fiscal_records')
+      .selectAll()
+      .where('organization_id', '=', r.organization_id)
+      .where('purchase_invoice_id', '=', r.id)
+      .execute();
+    fiscalization = {
+      received: presentFiscal(rows.find((x) => x.message === 'received')),
+      rejection: presentFiscal(rows.find((x) => x.message === 'rejection')),
+    };
+  }
+  return { ...presentPurchase(r), lines, ublUrl: `/api/v1/purchase-invoices/${r.id}/ubl`, fiscalization };
 }
 
 export async function listPurchases(
@@ -115,7 +132,8 @@ async function load(scope: TenantScope, id: string) {
 }
 
 export async function getPurchase(scope: TenantScope, id: string) {
-  return presentPurchaseDetail(await load(scope, id));
+  const row = await load(scope, id);
+  return scope.run((db) => presentPurchaseDetail(db, row));
 }
 
 export async function purchaseUbl(scope: TenantScope, id: string) {
@@ -133,11 +151,12 @@ export async function decidePurchase(
   id: string,
   accepted: boolean,
   comment: string,
+  reasonType: 'N' | 'U' | 'O' = 'O',
 ) {
   const row = await load(scope, id);
-  if (row.source !== 'sef') throw new AppError('SVC-9003', { source: ['only SEF purchase invoices are decided here'] });
   if (row.status === 'Approved' || row.status === 'Rejected' || row.status === 'Cancelled' || row.status === 'Storno')
     throw new AppError('SVC-9003', { status: [`${row.status}: already decided`] });
+  if (row.source === 'hr-intermediary') return decideHrPurchase(deps, scope, row, accepted, comment, reasonType);
   const client = await scope.run((db) => clientFor(deps, db, scope.orgId, false));
   if (!client) throw new AppError('SVC-9003', { sef: ['SEF is not set up for the organization'] });
   const res = await client.acceptReject(Number(row.external_id), accepted, comment);
@@ -152,7 +171,50 @@ export async function decidePurchase(
       .returningAll()
       .executeTakeFirstOrThrow(),
   );
-  return presentPurchaseDetail(updated);
+  return scope.run((db) => presentPurchaseDetail(db, updated));
+}
+
+/**
+ * A received Croatian e-invoice accepted or rejected: the decision and, for a rejection, the
+ * rejection report owed to the Tax Administration (EvidentirajOdbijanjeZahtjev, with the comment
+ * as the reason) commit in one transaction; the report is sent after commit and retried by the
+ * fiscalization job. The row is locked, so two decisions at once record one.
+ */
+async function decideHrPurchase(
+  deps: SefDeps,
+  scope: TenantScope,
+  row: repo.PurchaseRow,
+  accepted: boolean,
+  comment: string,
+  reasonType: 'N' | 'U' | 'O',
+) {
+  const updated = await scope.transaction(async (trx) => {
+    const locked = await trx
+      .selectFrom('purchase_invoices')
+      .select('status')
+      .where('organization_id', '=', scope.orgId)
+      .where('id', '=', row.id)
+      .forUpdate()
+      .executeTakeFirstOrThrow();
+    if (locked.status === 'Approved' || locked.status === 'Rejected')
+      throw new AppError('SVC-9003', { status: [`${locked.status}: already decided`] });
+    const out = await trx
+      .updateTable('purchase_invoices')
+      .set({ status: accepted ? 'Approved' : 'Rejected', comment, updated_at: new Date() })
+      .where('organization_id', '=', scope.orgId)
+      .where('id', '=', row.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    if (!accepted)
+      await deps.hrPurchase?.recordIntent(trx, scope.orgId, row.id, 'rejection', {
+        date: todayIso(),
+        reasonType,
+        reason: comment,
+      });
+    return out;
+  });
+  if (!accepted) await deps.hrPurchase?.afterCommit(scope.orgId, row.id);
+  return scope.run((db) => presentPurchaseDetail(db, updated));
 }
 
 /**
