@@ -27,6 +27,8 @@ import { bankingRoutes } from './modules/banking/banking.routes.js';
 import { contactsRoutes } from './modules/contacts/contacts.routes.js';
 import { currenciesRoutes } from './modules/currencies/currencies.routes.js';
 import { einvoiceRoutes } from './modules/einvoice/einvoice.routes.js';
+import { intermediaryIntakeJob } from './modules/exchange-hr/exchange.jobs.js';
+import { intermediaryRoutes } from './modules/exchange-hr/exchange.routes.js';
 import { exchangeRateFeedJob, feedSettings } from './modules/exchange-rates/ecb-feed.js';
 import { exchangeRatesRoutes } from './modules/exchange-rates/exchange-rates.routes.js';
 import { expensesRoutes } from './modules/expenses/expenses.routes.js';
@@ -180,6 +182,7 @@ export async function buildApp(config: Readonly<Config>, db: Database<DB>): Prom
   scheduler.add(sefDeliveryJob(sef));
   scheduler.add(sefSyncJob(sef));
   scheduler.add(fiscalDeliveryJob(sef));
+  scheduler.add(intermediaryIntakeJob(sef));
 
   // Routes: one place shows the whole map.
   await app.register(healthRoutes(ctx));
@@ -206,6 +209,7 @@ export async function buildApp(config: Readonly<Config>, db: Database<DB>): Prom
   await app.register(sefRoutes(sef), { prefix: '/api/v1/sef' });
   await app.register(fiscalizationSettingsRoutes(sef), { prefix: '/api/v1/organization/fiscalization' });
   await app.register(fiscalizationInvoiceRoutes(sef), { prefix: '/api/v1/invoices' });
+  await app.register(intermediaryRoutes(sef), { prefix: '/api/v1/organization/intermediary' });
   await app.register(publicInvoicesRoutes(invoices), { prefix: '/api/v1/public/invoices' });
   await app.register(alertsRoutes(), { prefix: '/api/v1/alerts' });
   await app.register(expensesRoutes(receipts), { prefix: '/api/v1/expenses' });

@@ -23,7 +23,7 @@ import type { SefDeps } from '../src/modules/sef/sef.service.js';
 import { buyer, getUbl, seller, sentInvoice } from './einvoice-fixtures.js';
 import { EINVOICE_DIR } from './einvoice-validation.js';
 import { buildTestApp, type Session, type TestApp } from './helpers.js';
-import { HrFiscalMock, p12Of } from './hr-fiscal-mock.js';
+import { HrFiscalMock, p12Of, testCertificate } from './hr-fiscal-mock.js';
 
 const HR_DIR = `${EINVOICE_DIR}hr-fiscalization/`;
 function hasOpenssl() {
@@ -44,32 +44,7 @@ const HAVE_HR = partPresent(
   'Croatian fiscalization tests',
 );
 
-/** A test signing certificate made here (never a real one): RSA 2048, self-signed. */
-export function testCertificate() {
-  const dir = mkdtempSync(join(tmpdir(), 'hr-cert-'));
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-days',
-      '2',
-      '-subj',
-      '/C=HR/O=Test d.o.o./CN=FISKAL 1',
-      '-keyout',
-      join(dir, 'key.pem'),
-      '-out',
-      join(dir, 'cert.pem'),
-    ],
-    { stdio: 'ignore' },
-  );
-  return { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8') };
-}
-
-export async function xsdErrors(xml: string, schema: 'eFiskalizacijaSchema' | 'eIzvjestavanjeSchema') {
+async function xsdErrors(xml: string, schema: 'eFiskalizacijaSchema' | 'eIzvjestavanjeSchema') {
   const dir = `${HR_DIR}${schema}/`;
   const r = await validateXML({
     xml: [{ fileName: 'message.xml', contents: xml }],

@@ -125,3 +125,28 @@ export function p12Of(cert: { key: string; cert: string }, password: string) {
   );
   return readFileSync(join(dir, 'c.p12')).toString('base64');
 }
+
+/** A test signing certificate made here (never a real one): RSA 2048, self-signed. */
+export function testCertificate() {
+  const dir = mkdtempSync(join(tmpdir(), 'hr-cert-'));
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '2',
+      '-subj',
+      '/C=HR/O=Test d.o.o./CN=FISKAL 1',
+      '-keyout',
+      join(dir, 'key.pem'),
+      '-out',
+      join(dir, 'cert.pem'),
+    ],
+    { stdio: 'ignore' },
+  );
+  return { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8') };
+}

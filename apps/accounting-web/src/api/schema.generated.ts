@@ -8696,8 +8696,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The invoice's fiscalization (HR)
-         * @description null until fiscalized, then Pending, Fiscalized or Failed with the Tax Administration's error codes.
+         * The invoice's fiscalization messages (HR)
+         * @description `fiscalization` (the e-invoice, recorded on send), `creditNote` (on cancel of a sent invoice), `payment` (on mark-paid): each null until recorded, then Pending (tried again with backoff, `lastError`, `nextAttemptAt`), Fiscalized, or Failed with the Tax Administration's error codes.
          */
         get: {
             parameters: {
@@ -8831,8 +8831,8 @@ export interface paths {
         };
         put?: never;
         /**
-         * Fiscalize the e-invoice (HR)
-         * @description EvidentirajERacunZahtjev built from the CIUS-HR e-invoice, signed with the certificate, sent to the Tax Administration; the answer is recorded.
+         * Fiscalize again (HR)
+         * @description Body `{message?: eracun | credit-note | payment}` (default eracun). Records the message when it was never recorded or was refused (Failed; then with a new request id) and makes the attempt now; Fiscalized or Pending ones are unchanged. Sending, mark-paid and cancel record their messages by themselves.
          */
         post: {
             parameters: {
@@ -9007,6 +9007,364 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organization/intermediary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Information intermediary account (HR)
+         * @description The Moj-eRačun account the organization exchanges e-invoices through: environment, enabled, username, business unit, SoftwareId, last intake; never the password.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            provider: "moj-eracun";
+                            environment: "demo" | "production";
+                            enabled: boolean;
+                            username: string | null;
+                            passwordSet: boolean;
+                            companyBu: string | null;
+                            softwareId: string | null;
+                            lastSyncAt: string | null;
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * Set the information intermediary account (HR)
+         * @description Owner or admin. The password is kept encrypted (omit it to keep the stored one). With `enabled`, received e-invoices are fetched into purchase invoices by the intake job.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        environment: "demo" | "production";
+                        enabled: boolean;
+                        username: string;
+                        /** @description kept sealed; omit to keep */
+                        password?: string;
+                        companyBu?: string | null;
+                        /** @description the SoftwareId Moj-eRačun issued to this integration */
+                        softwareId: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            provider: "moj-eracun";
+                            environment: "demo" | "production";
+                            enabled: boolean;
+                            username: string | null;
+                            passwordSet: boolean;
+                            companyBu: string | null;
+                            softwareId: string | null;
+                            lastSyncAt: string | null;
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organization/intermediary/recipient": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Recipient look-up (HR)
+         * @description `?oib=`: whether the OIB is registered to receive e-invoices, as the intermediary answers. 503 when the intermediary does not answer.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description the recipient OIB */
+                    oib: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            oib: string;
+                            /** @description registered to receive e-invoices (through any intermediary) */
+                            registered: boolean;
+                            provider: string;
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;

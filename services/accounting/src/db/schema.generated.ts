@@ -192,6 +192,20 @@ export interface FiscalizationSettingsTable {
   updated_at: Generated<Timestamp>;
 }
 
+export interface IntermediarySettingsTable {
+  organization_id: string;
+  provider: Generated<'moj-eracun'>;
+  environment: Generated<'demo' | 'production'>;
+  enabled: Generated<boolean>;
+  username: string;
+  password_ciphertext: string;
+  company_bu: string | null;
+  software_id: string;
+  last_sync_at: Timestamp | null;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+}
+
 export interface InvitationsTable {
   id: Generated<string>;
   organization_id: string;
@@ -480,6 +494,7 @@ export interface DB {
   expenses: ExpensesTable;
   fiscal_records: FiscalRecordsTable;
   fiscalization_settings: FiscalizationSettingsTable;
+  intermediary_settings: IntermediarySettingsTable;
   invitations: InvitationsTable;
   invoice_counters: InvoiceCountersTable;
   invoice_items: InvoiceItemsTable;

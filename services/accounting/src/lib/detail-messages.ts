@@ -38,6 +38,15 @@ const EXACT: Record<string, Local> = {
   },
   'is empty': { sr: 'je prazno', bs: 'je prazno', hr: 'je prazno' },
   // E-invoice delivery (SEF, Croatian fiscalization; CONTRACT D1-D5).
+  'the information intermediary is for organizations in Croatia (HR)': t(
+    'informacioni posrednik je za organizacije u Hrvatskoj (HR)',
+    'informacijski posrednik je za organizacije u Hrvatskoj (HR)',
+  ),
+  'no information intermediary is set up': t(
+    'informacioni posrednik nije podešen',
+    'informacijski posrednik nije podešen',
+    'informacijski posrednik nije postavljen',
+  ),
   'fiscalization is for organizations in Croatia (HR)': t(
     'fiskalizacija je za organizacije u Hrvatskoj (HR)',
     'fiskalizacija je za organizacije u Hrvatskoj (HR)',

@@ -23,6 +23,8 @@ export async function storePurchase(
   externalId: string,
   xml: string,
   status: string,
+  /** Runs in the transaction that stores it, with its id (the Croatian fiscalization intent). */
+  onStored?: (trx: Kysely<DB>, purchaseInvoiceId: string) => Promise<void>,
 ): Promise<boolean> {
   let parsed: ReturnType<typeof parsePurchaseUbl>;
   try {
@@ -31,29 +33,34 @@ export async function storePurchase(
     deps.log.warn({ err, externalId }, 'purchase invoice: not a UBL invoice, kept out');
     return false;
   }
-  const r = await deps.db.system
-    .insertInto('purchase_invoices')
-    .values({
-      organization_id: orgId,
-      source,
-      external_id: externalId,
-      status,
-      invoice_number: parsed.invoiceNumber.slice(0, 200),
-      issue_date: parsed.issueDate,
-      due_date: parsed.dueDate,
-      supplier_name: parsed.supplierName.slice(0, 300) || '(unnamed supplier)',
-      supplier_vat_number: parsed.supplierVatNumber,
-      supplier_registration_number: parsed.supplierRegistrationNumber,
-      currency_code: parsed.currencyCode,
-      net_amount: parsed.netAmount,
-      tax_amount: parsed.taxAmount,
-      total_amount: parsed.totalAmount,
-      lines: JSON.stringify(parsed.lines),
-      ubl: xml,
-    })
-    .onConflict((oc) => oc.columns(['organization_id', 'source', 'external_id']).doNothing())
-    .executeTakeFirst();
-  return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
+  return deps.db.system.transaction().execute(async (trx) => {
+    const r = await trx
+      .insertInto('purchase_invoices')
+      .values({
+        organization_id: orgId,
+        source,
+        external_id: externalId,
+        status,
+        invoice_number: parsed.invoiceNumber.slice(0, 200),
+        issue_date: parsed.issueDate,
+        due_date: parsed.dueDate,
+        supplier_name: parsed.supplierName.slice(0, 300) || '(unnamed supplier)',
+        supplier_vat_number: parsed.supplierVatNumber,
+        supplier_registration_number: parsed.supplierRegistrationNumber,
+        currency_code: parsed.currencyCode,
+        net_amount: parsed.netAmount,
+        tax_amount: parsed.taxAmount,
+        total_amount: parsed.totalAmount,
+        lines: JSON.stringify(parsed.lines),
+        ubl: xml,
+      })
+      .onConflict((oc) => oc.columns(['organization_id', 'source', 'external_id']).doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (!r) return false;
+    await onStored?.(trx, r.id);
+    return true;
+  });
 }
 
 const money = (v: string | number) => Number(v).toFixed(2);
@@ -234,7 +241,9 @@ export async function purchaseToExpense(scope: TenantScope, p: Principal, id: st
         .select('id')
         .where('organization_id', '=', scope.orgId)
         .where('type', 'in', ['vendor', 'both'])
-        .where((eb) => eb.or([eb('vat_number', '=', pib), eb('vat_number', '=', `RS${pib}`)]))
+        .where((eb) =>
+          eb.or([eb('vat_number', '=', pib), eb('vat_number', '=', `${row.source === 'sef' ? 'RS' : 'HR'}${pib}`)]),
+        )
         .orderBy('created_at')
         .executeTakeFirst(),
     );
@@ -246,7 +255,7 @@ export async function purchaseToExpense(scope: TenantScope, p: Principal, id: st
       name: row.supplier_name,
       vatNumber: pib ?? undefined,
       registrationNumber: row.supplier_registration_number ?? undefined,
-      country: pib ? 'RS' : undefined,
+      country: pib ? (row.source === 'sef' ? 'RS' : 'HR') : undefined,
     } as Parameters<typeof createContact>[2]);
     vendorId = contact.id;
   }
