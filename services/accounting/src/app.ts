@@ -27,14 +27,23 @@ import { bankingRoutes } from './modules/banking/banking.routes.js';
 import { contactsRoutes } from './modules/contacts/contacts.routes.js';
 import { currenciesRoutes } from './modules/currencies/currencies.routes.js';
 import { einvoiceRoutes } from './modules/einvoice/einvoice.routes.js';
+import { intermediaryIntakeJob } from './modules/exchange-hr/exchange.jobs.js';
+import { intermediaryRoutes } from './modules/exchange-hr/exchange.routes.js';
 import { exchangeRateFeedJob, feedSettings } from './modules/exchange-rates/ecb-feed.js';
 import { exchangeRatesRoutes } from './modules/exchange-rates/exchange-rates.routes.js';
 import { expensesRoutes } from './modules/expenses/expenses.routes.js';
 import { openExpensesBlock } from './modules/expenses/expenses.service.js';
+import { fiscalDeliveryJob } from './modules/fiscalization-hr/fiscalization.jobs.js';
 import {
   fiscalizationInvoiceRoutes,
   fiscalizationSettingsRoutes,
 } from './modules/fiscalization-hr/fiscalization.routes.js';
+import {
+  afterInvoiceCommit,
+  afterPurchaseCommit,
+  recordInvoiceIntent,
+  recordPurchaseIntent,
+} from './modules/fiscalization-hr/fiscalization.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import type { InvoiceDeps } from './modules/invoices/invoice-transitions.js';
 import { invoicesRoutes, publicInvoicesRoutes } from './modules/invoices/invoices.routes.js';
@@ -143,6 +152,13 @@ export async function buildApp(config: Readonly<Config>, db: Database<DB>): Prom
     log: app.log,
   };
   invoices.afterSend = (scope, p, id) => queueAfterSend(sef, scope, p, id);
+  // Croatia (D5): the fiscalization message is recorded with the status change, sent after commit.
+  invoices.recordIntent = recordInvoiceIntent;
+  invoices.afterCommit = (p, id) => afterInvoiceCommit(sef, p, id);
+  sef.hrPurchase = {
+    recordIntent: recordPurchaseIntent,
+    afterCommit: (orgId, id) => afterPurchaseCommit(sef, orgId, id),
+  };
   const receipts: ReceiptDeps = {
     scanner: createVirusScanner(config.clamav),
     storage,
@@ -165,6 +181,8 @@ export async function buildApp(config: Readonly<Config>, db: Database<DB>): Prom
   if (feed.enabled) scheduler.add(exchangeRateFeedJob(db.system, app.log, feed));
   scheduler.add(sefDeliveryJob(sef));
   scheduler.add(sefSyncJob(sef));
+  scheduler.add(fiscalDeliveryJob(sef));
+  scheduler.add(intermediaryIntakeJob(sef));
 
   // Routes: one place shows the whole map.
   await app.register(healthRoutes(ctx));
@@ -191,6 +209,7 @@ export async function buildApp(config: Readonly<Config>, db: Database<DB>): Prom
   await app.register(sefRoutes(sef), { prefix: '/api/v1/sef' });
   await app.register(fiscalizationSettingsRoutes(sef), { prefix: '/api/v1/organization/fiscalization' });
   await app.register(fiscalizationInvoiceRoutes(sef), { prefix: '/api/v1/invoices' });
+  await app.register(intermediaryRoutes(sef), { prefix: '/api/v1/organization/intermediary' });
   await app.register(publicInvoicesRoutes(invoices), { prefix: '/api/v1/public/invoices' });
   await app.register(alertsRoutes(), { prefix: '/api/v1/alerts' });
   await app.register(expensesRoutes(receipts), { prefix: '/api/v1/expenses' });

@@ -60,8 +60,17 @@ export interface Config extends CommonConfig {
     syncIntervalMs: number;
     timeoutMs: number;
   };
-  /** Croatian fiscalization (D5): FISCALIZATION_BASE_URL replaces the Tax Administration's endpoints. */
-  fiscalization: { baseUrl: string | null; timeoutMs: number };
+  /**
+   * Croatian fiscalization (D5): FISCALIZATION_BASE_URL replaces the Tax Administration's endpoints;
+   * FISCALIZATION_DELIVERY_INTERVAL the tick of the job that sends due messages (0s: off).
+   */
+  fiscalization: { baseUrl: string | null; timeoutMs: number; deliveryIntervalMs: number };
+  /**
+   * Croatian e-invoice exchange through an information intermediary (issue 28):
+   * INTERMEDIARY_BASE_URL replaces the provider's API base URL of both environments,
+   * INTERMEDIARY_SYNC_INTERVAL the tick of the intake of received e-invoices (0s: off).
+   */
+  intermediary: { baseUrl: string | null; timeoutMs: number; syncIntervalMs: number };
 }
 
 /** Read and validate the environment once (STYLE 13); the result is deeply frozen. */
@@ -120,6 +129,12 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     fiscalization: {
       baseUrl: env.FISCALIZATION_BASE_URL ? env.FISCALIZATION_BASE_URL.replace(/\/+$/, '') : null,
       timeoutMs: parseDuration('FISCALIZATION_TIMEOUT', env.FISCALIZATION_TIMEOUT, '30s'),
+      deliveryIntervalMs: parseDuration('FISCALIZATION_DELIVERY_INTERVAL', env.FISCALIZATION_DELIVERY_INTERVAL, '10s'),
+    },
+    intermediary: {
+      baseUrl: env.INTERMEDIARY_BASE_URL ? env.INTERMEDIARY_BASE_URL.replace(/\/+$/, '') : null,
+      timeoutMs: parseDuration('INTERMEDIARY_TIMEOUT', env.INTERMEDIARY_TIMEOUT, '30s'),
+      syncIntervalMs: parseDuration('INTERMEDIARY_SYNC_INTERVAL', env.INTERMEDIARY_SYNC_INTERVAL, '15m'),
     },
   };
   // Weak settings production refuses unless accepted by name (issue 33 item 7).

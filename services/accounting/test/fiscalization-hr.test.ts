@@ -7,6 +7,9 @@ import { join } from 'node:path';
 import { partPresent } from '@app/shared/test/parts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateXML } from 'xmllint-wasm';
+import { localStorage } from '../src/infra/storage/storage.js';
+import { SecretBox } from '../src/lib/secret-box.js';
+import { deliverFiscalDue, runFiscalDelivery } from '../src/modules/fiscalization-hr/fiscalization.service.js';
 import {
   eRacunRequest,
   fiscalDataFromUbl,
@@ -15,9 +18,12 @@ import {
 } from '../src/modules/fiscalization-hr/messages.js';
 import { signRequest, verifyRequest } from '../src/modules/fiscalization-hr/sign.js';
 import { callService } from '../src/modules/fiscalization-hr/soap-client.js';
+import type { InvoiceDeps } from '../src/modules/invoices/invoice-transitions.js';
+import type { SefDeps } from '../src/modules/sef/sef.service.js';
 import { buyer, getUbl, seller, sentInvoice } from './einvoice-fixtures.js';
 import { EINVOICE_DIR } from './einvoice-validation.js';
 import { buildTestApp, type Session, type TestApp } from './helpers.js';
+import { HrFiscalMock, p12Of, testCertificate } from './hr-fiscal-mock.js';
 
 const HR_DIR = `${EINVOICE_DIR}hr-fiscalization/`;
 function hasOpenssl() {
@@ -37,31 +43,6 @@ const HAVE_HR = partPresent(
       : 'openssl is not installed (it makes the test certificate)',
   'Croatian fiscalization tests',
 );
-
-/** A test signing certificate made here (never a real one): RSA 2048, self-signed. */
-function testCertificate() {
-  const dir = mkdtempSync(join(tmpdir(), 'hr-cert-'));
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-days',
-      '2',
-      '-subj',
-      '/C=HR/O=Test d.o.o./CN=FISKAL 1',
-      '-keyout',
-      join(dir, 'key.pem'),
-      '-out',
-      join(dir, 'cert.pem'),
-    ],
-    { stdio: 'ignore' },
-  );
-  return { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8') };
-}
 
 async function xsdErrors(xml: string, schema: 'eFiskalizacijaSchema' | 'eIzvjestavanjeSchema') {
   const dir = `${HR_DIR}${schema}/`;
@@ -240,87 +221,80 @@ describe.skipIf(!HAVE_HR)('Croatian fiscalization messages (D5)', { timeout: 120
   });
 });
 
-describe.skipIf(!HAVE_HR)('fiscalizing an invoice through the API (D5)', { timeout: 120_000 }, () => {
+describe.skipIf(!HAVE_HR)('fiscalization done by the service (D5, issue 28)', { timeout: 180_000 }, () => {
   let app: TestApp;
   let owner: Session;
   let customer: string;
-  const received: Array<{ body: string; xsd: string[]; verified: boolean }> = [];
-  const answers: string[] = [];
-  const server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const envelope = Buffer.concat(chunks).toString('utf8');
-    const body = /<soapenv:Body>([\s\S]*)<\/soapenv:Body>/.exec(envelope)?.[1] ?? '';
-    // The mock checks what it receives with the official schema and the certificate.
-    received.push({
-      body,
-      xsd: await xsdErrors(body, 'eFiskalizacijaSchema'),
-      verified: verifyRequest(body, cert.cert),
-    });
-    const id = /fis:id="([^"]+)"/.exec(body)?.[1] ?? '';
-    const answer = answers.shift() ?? '';
-    res.writeHead(200, { 'content-type': 'text/xml; charset=utf-8' }).end(answer.replaceAll('{id}', id));
-  });
-  const ACCEPTED = `<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/"><soapenv:Body>
-    <fis:EvidentirajERacunOdgovor xmlns:fis="http://www.porezna-uprava.gov.hr/fin/2024/types/eFiskalizacija" fis:id="a1">
-    <fis:datumVrijemeSlanja>2026-02-01T10:00:00.0000</fis:datumVrijemeSlanja>
-    <fis:Odgovor><fis:idZahtjeva>{id}</fis:idZahtjeva><fis:prihvacenZahtjev>true</fis:prihvacenZahtjev></fis:Odgovor>
-    </fis:EvidentirajERacunOdgovor></soapenv:Body></soapenv:Envelope>`;
+  let deps: SefDeps;
+  let mock: HrFiscalMock;
+  const samples = `${HR_DIR}Primjeri_poruka_eIzvjestavanja/`;
+  const sample = (name: string) => readFileSync(`${samples}${name}.xml`, 'utf8');
 
   beforeAll(async () => {
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    mock = await new HrFiscalMock(cert.cert, HR_DIR).start();
     app = await buildTestApp({
       RATE_LIMITS: 'off',
-      FISCALIZATION_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      FISCALIZATION_BASE_URL: mock.url,
+      FISCALIZATION_DELIVERY_INTERVAL: '0s',
+      FISCALIZATION_TIMEOUT: '5s',
     });
+    deps = {
+      config: app.config,
+      db: app.t.db,
+      invoices: {
+        config: app.config,
+        db: app.t.db,
+        log: app.app.log,
+        storage: localStorage(join(app.config.dataDir, 'files')),
+      } as InvoiceDeps,
+      box: new SecretBox(app.config.sef.keyEncryptionKey!),
+      log: app.app.log,
+    };
     owner = await seller(app.app, 'HR');
     customer = (await buyer(app.app, owner, 'HR')).id;
   }, 120_000);
   afterAll(async () => {
     await app?.close();
-    await new Promise<void>((r) => server.close(() => r()));
+    await mock?.stop();
   });
 
-  const call = (method: 'GET' | 'PUT' | 'POST', url: string, payload?: object) =>
+  const call = (method: 'GET' | 'PUT' | 'POST' | 'PATCH', url: string, payload?: object, token = owner.token) =>
     app.app.inject({
       method,
       url,
-      headers: { authorization: `Bearer ${owner.token}` },
+      headers: { authorization: `Bearer ${token}` },
       ...(payload ? { payload } : {}),
     });
+  const today = () => new Date().toISOString().slice(0, 10);
+  const newInvoice = (rate = 25) =>
+    sentInvoice(app.app, owner, {
+      customerId: customer,
+      invoiceDate: today(),
+      dueDate: today(),
+      items: [line({ taxRate: rate })],
+    });
+  const fiscalOf = async (id: string) => (await call('GET', `/api/v1/invoices/${id}/fiscalization`)).json();
+  const dueNow = (where: { invoiceId?: string; purchaseInvoiceId?: string }) =>
+    app.t.db.system
+      .updateTable('fiscal_records')
+      .set({ next_attempt_at: new Date() })
+      .where('status', '=', 'Pending')
+      .where(where.invoiceId ? 'invoice_id' : 'purchase_invoice_id', '=', (where.invoiceId ?? where.purchaseInvoiceId)!)
+      .execute();
 
-  it('stores the certificate from a PKCS#12 upload, fiscalizes, and records success and the official failure', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'hr-p12-'));
-    const { writeFileSync } = await import('node:fs');
-    writeFileSync(join(dir, 'key.pem'), cert.key);
-    writeFileSync(join(dir, 'cert.pem'), cert.cert);
-    execFileSync(
-      'openssl',
-      [
-        'pkcs12',
-        '-export',
-        '-inkey',
-        join(dir, 'key.pem'),
-        '-in',
-        join(dir, 'cert.pem'),
-        '-passout',
-        'pass:Tajna-123',
-        '-out',
-        join(dir, 'c.p12'),
-      ],
-      { stdio: 'ignore' },
-    );
-    const p12 = readFileSync(join(dir, 'c.p12')).toString('base64');
-
+  it('nothing is recorded before fiscalization is enabled; the certificate upload enables it', async () => {
+    const before = await newInvoice();
+    expect((await fiscalOf(before.id)).fiscalization).toBeNull();
+    expect(mock.received).toHaveLength(0);
     const wrong = await call('PUT', '/api/v1/organization/fiscalization', {
-      certificate: p12,
+      certificate: p12Of(cert, 'Tajna-123'),
       password: 'kriva',
       environment: 'test',
       enabled: true,
     });
     expect(wrong.statusCode).toBe(422);
     const put = await call('PUT', '/api/v1/organization/fiscalization', {
-      certificate: p12,
+      certificate: p12Of(cert, 'Tajna-123'),
       password: 'Tajna-123',
       environment: 'test',
       enabled: true,
@@ -332,42 +306,236 @@ describe.skipIf(!HAVE_HR)('fiscalizing an invoice through the API (D5)', { timeo
       certificateSubject: expect.stringContaining('FISKAL 1'),
     });
     expect(put.body).not.toContain('PRIVATE');
+  });
 
-    const today = new Date().toISOString().slice(0, 10);
-    const inv = await sentInvoice(app.app, owner, {
-      customerId: customer,
-      invoiceDate: today,
-      dueDate: today,
-      items: [line({ taxRate: 25 })],
-    });
-    answers.push(ACCEPTED);
-    const ok = await call('POST', `/api/v1/invoices/${inv.id}/fiscalization`);
-    expect(ok.statusCode).toBe(200);
-    expect(ok.json().fiscalization).toMatchObject({ status: 'Fiscalized', errors: [], lastError: null });
-    expect(received.at(-1)).toMatchObject({ xsd: [], verified: true });
-    expect(received.at(-1)?.body).toContain(`fis:id="${ok.json().fiscalization.requestId}"`);
+  it('send fiscalizes the e-invoice after commit; the invoice, its list item and the route show it', async () => {
+    const inv = await newInvoice();
+    const f = (await fiscalOf(inv.id)).fiscalization;
+    expect(f).toMatchObject({ status: 'Fiscalized', errors: [], lastError: null, attempts: 1, nextAttemptAt: null });
+    const got = mock.received.filter((r) => r.requestId === f.requestId);
+    expect(got).toHaveLength(1);
+    expect(got[0]).toMatchObject({ root: 'EvidentirajERacunZahtjev', xsd: [], verified: true });
+    expect(got[0].body).toContain('<fis:vrstaERacuna>I</fis:vrstaERacuna>');
+    const shown = await call('GET', `/api/v1/invoices/${inv.id}`);
+    expect(shown.json().fiscalization).toEqual(f);
+    const list = await call('GET', '/api/v1/invoices?perPage=100');
+    const item = list.json().data.find((i: { id: string }) => i.id === inv.id);
+    expect(item.fiscalization).toEqual({ status: 'Fiscalized' });
+    expect(item.sef).toBeNull();
     // Fiscalized once: asking again sends nothing.
-    const n = received.length;
-    expect((await call('POST', `/api/v1/invoices/${inv.id}/fiscalization`)).json().fiscalization.status).toBe(
-      'Fiscalized',
-    );
-    expect(received.length).toBe(n);
+    const n = mock.received.length;
+    const again = await call('POST', `/api/v1/invoices/${inv.id}/fiscalization`);
+    expect(again.statusCode).toBe(200);
+    expect(again.json().fiscalization.status).toBe('Fiscalized');
+    expect(mock.received.length).toBe(n);
+  });
 
-    const inv2 = await sentInvoice(app.app, owner, {
-      customerId: customer,
-      invoiceDate: today,
-      dueDate: today,
-      items: [line({ taxRate: 13 })],
+  it("the official failure answer is recorded with the service's codes; asking again sends it with a new request id", async () => {
+    mock.answers.push({ xml: sample('Neuspjesan_Odgovor_EvidentirajNaplatu') });
+    const inv = await newInvoice(13);
+    const failed = (await fiscalOf(inv.id)).fiscalization;
+    expect(failed).toMatchObject({
+      status: 'Failed',
+      errors: [{ code: 'S009', message: 'Ne postoji evidentirana fiskalizacija eRačuna.' }],
+      lastError: 'S009: Ne postoji evidentirana fiskalizacija eRačuna.',
     });
-    answers.push(
-      readFileSync(`${HR_DIR}Primjeri_poruka_eIzvjestavanja/Neuspjesan_Odgovor_EvidentirajNaplatu.xml`, 'utf8'),
+    const list = await call('GET', '/api/v1/invoices?perPage=100');
+    expect(list.json().data.find((i: { id: string }) => i.id === inv.id).fiscalization).toEqual({ status: 'Failed' });
+    // Nothing retries a refusal by itself.
+    await runFiscalDelivery(deps);
+    expect(mock.received.filter((r) => r.requestId === failed.requestId)).toHaveLength(1);
+    const again = await call('POST', `/api/v1/invoices/${inv.id}/fiscalization`);
+    expect(again.json().fiscalization).toMatchObject({ status: 'Fiscalized', errors: [] });
+    expect(again.json().fiscalization.requestId).not.toBe(failed.requestId);
+  });
+
+  it('service down (5xx, cut connection): Pending with the error, retried with backoff by the job with the same request id', async () => {
+    mock.answers.push({ status: 503 }, { drop: true });
+    const inv = await newInvoice(5);
+    const first = (await fiscalOf(inv.id)).fiscalization;
+    expect(first.status).toBe('Pending');
+    expect(first.lastError).toContain('503');
+    const wait = new Date(first.nextAttemptAt).getTime() - new Date(first.updatedAt).getTime();
+    expect(wait).toBeGreaterThan(0);
+    expect(wait).toBeLessThanOrEqual(30_000);
+    // Not due yet: the job leaves it alone.
+    await runFiscalDelivery(deps);
+    expect(mock.received.filter((r) => r.requestId === first.requestId)).toHaveLength(1);
+    await dueNow({ invoiceId: inv.id });
+    await runFiscalDelivery(deps);
+    const second = (await fiscalOf(inv.id)).fiscalization;
+    expect(second).toMatchObject({ status: 'Pending', attempts: 2, requestId: first.requestId });
+    expect(second.lastError).toMatch(/unreachable|unreadable|fetch failed|socket/i);
+    expect(new Date(second.nextAttemptAt).getTime() - new Date(second.updatedAt).getTime()).toBeGreaterThan(
+      wait - 1000,
     );
-    const failed = await call('POST', `/api/v1/invoices/${inv2.id}/fiscalization`);
-    expect(failed.json().fiscalization).toMatchObject({
+    await dueNow({ invoiceId: inv.id });
+    await runFiscalDelivery(deps);
+    expect((await fiscalOf(inv.id)).fiscalization).toMatchObject({
+      status: 'Fiscalized',
+      requestId: first.requestId,
+      attempts: 3,
+    });
+    expect(mock.received.filter((r) => r.requestId === first.requestId)).toHaveLength(3);
+  });
+
+  it('a crash during the attempt: the lease it held runs out, then the job sends it with the same request id', async () => {
+    mock.answers.push({ drop: true });
+    const inv = await newInvoice();
+    const f = (await fiscalOf(inv.id)).fiscalization;
+    expect(f.status).toBe('Pending');
+    // What a process that died during its call leaves: the claim's lease (two minutes ahead), no outcome.
+    await app.t.db.system
+      .updateTable('fiscal_records')
+      .set({ next_attempt_at: new Date(Date.now() + 120_000), last_error: null })
+      .where('invoice_id', '=', inv.id)
+      .execute();
+    await runFiscalDelivery(deps);
+    expect(mock.received.filter((r) => r.requestId === f.requestId)).toHaveLength(1);
+    await dueNow({ invoiceId: inv.id }); // the lease ran out
+    expect(await runFiscalDelivery(deps)).toBeGreaterThanOrEqual(1);
+    expect((await fiscalOf(inv.id)).fiscalization).toMatchObject({ status: 'Fiscalized', requestId: f.requestId });
+    expect(mock.received.filter((r) => r.requestId === f.requestId)).toHaveLength(2);
+  });
+
+  it('mark-paid reports the payment (EvidentirajNaplatu) in the same way; the official failure is recorded', async () => {
+    const inv = await newInvoice();
+    const paid = await call('PATCH', `/api/v1/invoices/${inv.id}/status`, { action: 'mark-paid', paidAt: today() });
+    expect(paid.statusCode).toBe(200);
+    const pay = (await fiscalOf(inv.id)).payment;
+    expect(pay).toMatchObject({ status: 'Fiscalized', errors: [] });
+    const got = mock.received.find((r) => r.requestId === pay.requestId)!;
+    expect(got).toMatchObject({ root: 'EvidentirajNaplatuZahtjev', xsd: [], verified: true });
+    expect(got.body).toContain(`<eiz:brojDokumenta>${inv.invoiceNumber}</eiz:brojDokumenta>`);
+    expect(got.body).toContain(`<eiz:datumNaplate>${today()}</eiz:datumNaplate>`);
+    expect(got.body).toContain(`<eiz:naplaceniIznos>${inv.totalAmount}</eiz:naplaceniIznos>`);
+
+    const inv2 = await newInvoice(13);
+    mock.answers.push({ xml: sample('Neuspjesan_Odgovor_EvidentirajNaplatu') });
+    await call('PATCH', `/api/v1/invoices/${inv2.id}/status`, { action: 'mark-paid', paidAt: today() });
+    expect((await fiscalOf(inv2.id)).payment).toMatchObject({
       status: 'Failed',
       errors: [{ code: 'S009', message: 'Ne postoji evidentirana fiskalizacija eRačuna.' }],
     });
-    const shown = await call('GET', `/api/v1/invoices/${inv2.id}/fiscalization`);
-    expect(shown.json().fiscalization.status).toBe('Failed');
+    const again = await call('POST', `/api/v1/invoices/${inv2.id}/fiscalization`, { message: 'payment' });
+    expect(again.statusCode).toBe(200);
+    expect(again.json().payment.status).toBe('Fiscalized');
+  });
+
+  it('a payment waits for its e-invoice: the job sends the e-invoice first, then the payment', async () => {
+    mock.answers.push({ status: 500 });
+    const inv = await newInvoice();
+    expect((await fiscalOf(inv.id)).fiscalization.status).toBe('Pending');
+    await call('PATCH', `/api/v1/invoices/${inv.id}/status`, { action: 'mark-paid', paidAt: today() });
+    const waiting = (await fiscalOf(inv.id)).payment;
+    expect(waiting.status).toBe('Pending');
+    expect(waiting.lastError).toContain("waiting for the e-invoice's fiscalization");
+    expect(mock.received.some((r) => r.requestId === waiting.requestId)).toBe(false);
+    await dueNow({ invoiceId: inv.id });
+    await runFiscalDelivery(deps);
+    const after = await fiscalOf(inv.id);
+    expect(after.fiscalization.status).toBe('Fiscalized');
+    expect(after.payment.status).toBe('Fiscalized');
+    const order = mock.received.map((r) => r.requestId);
+    expect(order.lastIndexOf(after.fiscalization.requestId)).toBeLessThan(order.indexOf(after.payment.requestId));
+  });
+
+  it('cancelling a sent e-invoice fiscalizes its credit note (381, referring to the invoice)', async () => {
+    const inv = await newInvoice();
+    const cancel = await call('PATCH', `/api/v1/invoices/${inv.id}/status`, { action: 'cancel' });
+    expect(cancel.statusCode).toBe(200);
+    const cn = (await fiscalOf(inv.id)).creditNote;
+    expect(cn).toMatchObject({ status: 'Fiscalized' });
+    const got = mock.received.find((r) => r.requestId === cn.requestId)!;
+    expect(got).toMatchObject({ root: 'EvidentirajERacunZahtjev', xsd: [], verified: true });
+    expect(got.body).toContain('<fis:vrstaDokumenta>381</fis:vrstaDokumenta>');
+    expect(got.body).toContain(`<fis:brojDokumenta>${inv.invoiceNumber}</fis:brojDokumenta>`);
+    // A draft cancelled owes nothing.
+    const draft = await call('POST', '/api/v1/invoices', {
+      customerId: customer,
+      invoiceDate: today(),
+      dueDate: today(),
+      items: [line({ taxRate: 25 })],
+    });
+    await call('PATCH', `/api/v1/invoices/${draft.json().id}/status`, { action: 'cancel' });
+    expect(await fiscalOf(draft.json().id)).toMatchObject({ fiscalization: null, creditNote: null, payment: null });
+  });
+
+  it('rejecting a received HR e-invoice reports the rejection (EvidentirajOdbijanje); the official failure is recorded', async () => {
+    // The supplier: another Croatian organization whose e-invoice to our seller is a real CIUS-HR UBL.
+    const supplier = await seller(app.app, 'HR');
+    const toUs = (await buyer(app.app, supplier, 'HR', { vatNumber: 'HR33392005961' })).id;
+    const received = async (n: number) => {
+      const inv = await sentInvoice(app.app, supplier, {
+        customerId: toUs,
+        invoiceDate: today(),
+        dueDate: today(),
+        items: [line({ taxRate: 25 })],
+      });
+      const ubl = (await getUbl(app.app, supplier, inv.id)).body;
+      const row = await app.t.db.system
+        .insertInto('purchase_invoices')
+        .values({
+          organization_id: owner.orgId,
+          source: 'hr-intermediary',
+          external_id: `hr-${n}-${inv.id}`,
+          status: 'New',
+          invoice_number: inv.invoiceNumber,
+          issue_date: today(),
+          supplier_name: 'Dobavljač d.o.o.',
+          currency_code: 'EUR',
+          net_amount: '200',
+          tax_amount: '50',
+          total_amount: '250',
+          ubl,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return row.id;
+    };
+    const a = await received(1);
+    const rej = await call('POST', `/api/v1/purchase-invoices/${a}/reject`, {
+      comment: 'Pogrešan iznos PDV-a',
+      reasonType: 'U',
+    });
+    expect(rej.statusCode).toBe(200);
+    expect(rej.json()).toMatchObject({ status: 'Rejected', comment: 'Pogrešan iznos PDV-a' });
+    expect(rej.json().fiscalization.rejection).toMatchObject({ status: 'Fiscalized' });
+    const got = mock.received.find((r) => r.requestId === rej.json().fiscalization.rejection.requestId)!;
+    expect(got).toMatchObject({ root: 'EvidentirajOdbijanjeZahtjev', xsd: [], verified: true });
+    expect(got.body).toContain('<eiz:vrstaRazlogaOdbijanja>U</eiz:vrstaRazlogaOdbijanja>');
+    expect(got.body).toContain('<eiz:razlogOdbijanja>Pogrešan iznos PDV-a</eiz:razlogOdbijanja>');
+    expect(got.body).toContain('<eiz:oibPorezniBrojPrimatelja>33392005961</eiz:oibPorezniBrojPrimatelja>');
+    const twice = await call('POST', `/api/v1/purchase-invoices/${a}/reject`, { comment: 'opet' });
+    expect(twice.statusCode).toBe(422);
+
+    const b = await received(2);
+    mock.answers.push({ xml: sample('Neuspjesan_Odgovor_EvidentirajOdbijanje') });
+    const rej2 = await call('POST', `/api/v1/purchase-invoices/${b}/reject`, { comment: 'Ne priznajemo' });
+    expect(rej2.json().status).toBe('Rejected');
+    expect(rej2.json().fiscalization.rejection).toMatchObject({
+      status: 'Failed',
+      errors: [{ code: 'S010', message: 'Već postoji zabilježen status odbijanja eRačuna s istim identifikatorom.' }],
+    });
+    const shown = await call('GET', `/api/v1/purchase-invoices/${b}`);
+    expect(shown.json().fiscalization.rejection.status).toBe('Failed');
+
+    // Accepting owes no report.
+    const c = await received(3);
+    const acc = await call('POST', `/api/v1/purchase-invoices/${c}/accept`, { comment: 'U redu' });
+    expect(acc.json()).toMatchObject({ status: 'Approved', fiscalization: { received: null, rejection: null } });
+  });
+
+  it('two delivery passes at once send each due message once (claimed with a lease, SKIP LOCKED)', async () => {
+    mock.answers.push({ status: 503 }, { status: 503 }, { status: 503 });
+    const ids = [(await newInvoice()).id, (await newInvoice(13)).id, (await newInvoice(5)).id];
+    for (const id of ids) {
+      expect((await fiscalOf(id)).fiscalization.status).toBe('Pending');
+      await dueNow({ invoiceId: id });
+    }
+    const before = mock.received.length;
+    await Promise.all([deliverFiscalDue(deps), deliverFiscalDue(deps), runFiscalDelivery(deps)]);
+    for (const id of ids) expect((await fiscalOf(id)).fiscalization.status).toBe('Fiscalized');
+    expect(mock.received.length - before).toBe(3);
   });
 });

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,6 +39,13 @@ beforeAll(async () => {
       invoiceBody(customerId, { invoiceDate: date, dueDate: '2026-04-30' }),
     );
     if (i < 2) expect((await patchStatus(t.app, owner, inv.id, { action: 'send' })).statusCode).toBe(200);
+    // The list's LEFT JOINs (issue 28) met with a row too: an SEF document, a fiscalization record.
+    if (i === 0)
+      await sql`INSERT INTO sef_documents (organization_id, invoice_id, kind, request_id, status)
+        VALUES (${owner.orgId}, ${inv.id}, 'invoice', gen_random_uuid(), 'Sent')`.execute(t.t.db.system);
+    if (i === 1)
+      await sql`INSERT INTO fiscal_records (organization_id, invoice_id, message, request_id, status)
+        VALUES (${owner.orgId}, ${inv.id}, 'eracun', gen_random_uuid(), 'Fiscalized')`.execute(t.t.db.system);
   }
   const vendorId = (await createCustomer(t.app, owner, { type: 'vendor', name: 'Dobavljač' })).id;
   const expense = await api('POST', '/expenses', {
@@ -87,6 +95,9 @@ describe('invoices.sql.ts', () => {
     }
     // Every combination lists invoices: no schema is met by an empty page alone.
     expect(checked).toBe(combinations);
+    const all = JSON.parse((await api('GET', '/invoices?perPage=100')).body).data;
+    expect(all.filter((i: { sef: unknown }) => i.sef !== null)).toHaveLength(1);
+    expect(all.filter((i: { fiscalization: unknown }) => i.fiscalization !== null)).toHaveLength(1);
     expect(combinations).toBe(16 * INVOICE_SORTS.length * 2);
   });
 });

@@ -62,6 +62,23 @@ beforeAll(async () => {
       db,
     );
   }
+  // Issue 28: an SEF document (with a status that needs escaping: SEF's own text) and a Croatian
+  // fiscalization record on some invoices, and a credit note's document that the list leaves out.
+  const sefDoc = (invoiceId: string, kind: string, status: string) =>
+    sql`INSERT INTO sef_documents (organization_id, invoice_id, kind, request_id, status)
+      VALUES (${owner.orgId}, ${invoiceId}, ${kind}, gen_random_uuid(), ${status})`.execute(db);
+  await sefDoc(made[0], 'invoice', 'Sent');
+  await sefDoc(made[1], 'invoice', 'Odbijeno "x" \\ \n');
+  await sefDoc(made[1], 'credit-note', 'Pending');
+  await sefDoc(made[2], 'credit-note', 'Sent');
+  for (const [id, status] of [
+    [made[2], 'Fiscalized'],
+    [made[4], 'Failed'],
+  ])
+    await sql`INSERT INTO fiscal_records (organization_id, invoice_id, message, request_id, status)
+      VALUES (${owner.orgId}, ${id}, 'eracun', gen_random_uuid(), ${status})`.execute(db);
+  await sql`INSERT INTO fiscal_records (organization_id, invoice_id, message, request_id, status)
+      VALUES (${owner.orgId}, ${made[4]}, 'payment', gen_random_uuid(), 'Pending')`.execute(db);
 });
 afterAll(async () => t?.close());
 
@@ -76,6 +93,8 @@ interface Row {
   total_amount: string;
   status: string;
   created_at: Date;
+  sef_status: string | null;
+  fiscal_status: string | null;
 }
 
 const SORT_KEY: Record<(typeof INVOICE_SORTS)[number], (r: ReturnType<typeof present>) => string | number> = {
@@ -101,6 +120,8 @@ function present(r: Row) {
     totalAmountRaw: r.total_amount,
     status: overdue ? 'overdue' : r.status,
     createdAt: r.created_at.toISOString(),
+    sef: r.sef_status === null ? null : { status: r.sef_status },
+    fiscalization: r.fiscal_status === null ? null : { status: r.fiscal_status },
   };
 }
 
@@ -114,8 +135,10 @@ async function expectedText(query: {
   status?: string;
 }) {
   const { rows } =
-    await sql<Row>`SELECT id, invoice_number, customer_id, customer_name, invoice_date, due_date, currency_code, total_amount, status, created_at
-    FROM invoices WHERE organization_id = ${owner.orgId}`.execute(t.t.db.system);
+    await sql<Row>`SELECT id, invoice_number, customer_id, customer_name, invoice_date, due_date, currency_code, total_amount, status, created_at,
+      (SELECT status FROM sef_documents s WHERE s.invoice_id = i.id AND s.kind = 'invoice') AS sef_status,
+      (SELECT status FROM fiscal_records f WHERE f.invoice_id = i.id AND f.message = 'eracun') AS fiscal_status
+    FROM invoices i WHERE organization_id = ${owner.orgId}`.execute(t.t.db.system);
   const key = SORT_KEY[query.sort];
   const dir = query.order === 'asc' ? 1 : -1;
   const all = rows
@@ -167,6 +190,19 @@ describe('the invoice list as JSON text', () => {
     for (const name of HOSTILE) expect(names).toContain(name);
     const totals = (JSON.parse(body).data as Array<{ totalAmount: string }>).map((i) => i.totalAmount);
     expect(totals).toEqual(expect.arrayContaining(['10.01', '10.00', '0.00', '1000000000.00']));
+    const states = (JSON.parse(body).data as Array<{ sef: unknown; fiscalization: unknown }>).map((i) => [
+      i.sef,
+      i.fiscalization,
+    ]);
+    expect(states).toEqual(
+      expect.arrayContaining([
+        [{ status: 'Sent' }, null],
+        [{ status: 'Odbijeno "x" \\ \n' }, null],
+        [null, { status: 'Fiscalized' }],
+        [null, { status: 'Failed' }],
+        [null, null],
+      ]),
+    );
   });
 
   it('answers filters, the effective overdue status and a page past the end with its total', async () => {
@@ -253,6 +289,33 @@ describe('kept list pages (InvoiceListCache; version counter of migration 202611
     ).rejects.toThrow('rolled back');
     expect(await versionOf(owner.orgId)).toBe(settled);
     expect(await listText('perPage=3')).toBe(await expectedText(QUERY));
+  });
+
+  it('sees a change of SEF or fiscalization status (their triggers raise the version), not a retry of the same status', async () => {
+    const first = await listText('perPage=3');
+    const newest = JSON.parse(first).data[0].id as string;
+    const before = await versionOf(owner.orgId);
+    await sql`INSERT INTO fiscal_records (organization_id, invoice_id, message, request_id, status)
+      VALUES (${owner.orgId}, ${newest}, 'eracun', gen_random_uuid(), 'Pending')`.execute(db());
+    expect(await versionOf(owner.orgId)).toBe(before + 1);
+    expect(JSON.parse(await listText('perPage=3')).data[0].fiscalization).toEqual({ status: 'Pending' });
+    // A retry (attempts, lease, error text) keeps the status: the kept page stays valid.
+    await sql`UPDATE fiscal_records SET attempts = attempts + 1, last_error = 'timeout' WHERE invoice_id = ${newest}`.execute(
+      db(),
+    );
+    expect(await versionOf(owner.orgId)).toBe(before + 1);
+    await sql`UPDATE fiscal_records SET status = 'Fiscalized' WHERE invoice_id = ${newest}`.execute(db());
+    expect(JSON.parse(await listText('perPage=3')).data[0].fiscalization).toEqual({ status: 'Fiscalized' });
+    await sql`INSERT INTO sef_documents (organization_id, invoice_id, kind, request_id, status)
+      VALUES (${owner.orgId}, ${newest}, 'invoice', gen_random_uuid(), 'Pending')`.execute(db());
+    expect(JSON.parse(await listText('perPage=3')).data[0].sef).toEqual({ status: 'Pending' });
+    await sql`UPDATE sef_documents SET status = 'Approved' WHERE invoice_id = ${newest}`.execute(db());
+    const last = await listText('perPage=3');
+    expect(JSON.parse(last).data[0].sef).toEqual({ status: 'Approved' });
+    expect(last).toBe(await expectedText(QUERY));
+    await sql`DELETE FROM sef_documents WHERE invoice_id = ${newest}`.execute(db());
+    await sql`DELETE FROM fiscal_records WHERE invoice_id = ${newest}`.execute(db());
+    expect(JSON.parse(await listText('perPage=3')).data[0]).toMatchObject({ sef: null, fiscalization: null });
   });
 
   it("keeps one organization's pages apart from another's: each sees only its own invoices", async () => {

@@ -139,4 +139,9 @@ export const ROLE_POLICY: Readonly<Record<string, readonly Role[]>> = {
   'PUT /api/v1/organization/fiscalization': OWNER,
   'GET /api/v1/invoices/:id/fiscalization': ALL,
   'POST /api/v1/invoices/:id/fiscalization': WRITERS,
+  // Issue 28, HR exchange (not in the spec): the intermediary account as the SEF settings (owner,
+  // admin change it, all read it; the password is never returned); the recipient look-up is a read.
+  'GET /api/v1/organization/intermediary': ALL,
+  'PUT /api/v1/organization/intermediary': OWNER_ADMIN,
+  'GET /api/v1/organization/intermediary/recipient': ALL,
 };

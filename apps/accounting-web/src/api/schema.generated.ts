@@ -4348,6 +4348,18 @@ export interface paths {
                                 /** @enum {unknown} */
                                 status: "draft" | "sent" | "viewed" | "paid" | "overdue" | "cancelled";
                                 createdAt: string;
+                                /** @description RS: the invoice's SEF status (SEF's own, or Pending / Failed); null when never queued for SEF */
+                                sef: {
+                                    status: string;
+                                } | null;
+                                /** @description HR: the e-invoice's fiscalization status (Pending, Fiscalized, Failed); null when not fiscalized */
+                                fiscalization: {
+                                    /**
+                                     * @description Pending: recorded, not yet answered (tried again with backoff; lastError says why); Fiscalized: the Tax Administration accepted it; Failed: refused (errors) or not buildable (lastError)
+                                     * @enum {unknown}
+                                     */
+                                    status: "Pending" | "Fiscalized" | "Failed";
+                                } | null;
                             }[];
                             meta: {
                                 total: number;
@@ -4553,6 +4565,36 @@ export interface paths {
                             /** @enum {unknown} */
                             status: "draft" | "sent" | "viewed" | "paid" | "overdue" | "cancelled";
                             createdAt: string;
+                            sef?: {
+                                /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
+                                status: string;
+                                /** Format: uuid */
+                                requestId: string;
+                                salesInvoiceId: number | null;
+                                lastError: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
+                            fiscalization?: {
+                                /**
+                                 * @description Pending: recorded, not yet answered (tried again with backoff; lastError says why); Fiscalized: the Tax Administration accepted it; Failed: refused (errors) or not buildable (lastError)
+                                 * @enum {unknown}
+                                 */
+                                status: "Pending" | "Fiscalized" | "Failed";
+                                /** Format: uuid */
+                                requestId: string;
+                                /** @description the Tax Administration's error codes (greska: sifra, opis) */
+                                errors: {
+                                    code: string;
+                                    message: string;
+                                }[];
+                                lastError: string | null;
+                                answeredAt: string | null;
+                                attempts: number;
+                                nextAttemptAt: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
                             exchangeRate: string;
                             subtotal: string;
                             taxAmount: string;
@@ -4581,16 +4623,6 @@ export interface paths {
                             updatedAt: string;
                             sentAt: string | null;
                             paidAt: string | null;
-                            sef?: {
-                                /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
-                                status: string;
-                                /** Format: uuid */
-                                requestId: string;
-                                salesInvoiceId: number | null;
-                                lastError: string | null;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            } | null;
                         };
                     };
                 };
@@ -4757,6 +4789,36 @@ export interface paths {
                             /** @enum {unknown} */
                             status: "draft" | "sent" | "viewed" | "paid" | "overdue" | "cancelled";
                             createdAt: string;
+                            sef?: {
+                                /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
+                                status: string;
+                                /** Format: uuid */
+                                requestId: string;
+                                salesInvoiceId: number | null;
+                                lastError: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
+                            fiscalization?: {
+                                /**
+                                 * @description Pending: recorded, not yet answered (tried again with backoff; lastError says why); Fiscalized: the Tax Administration accepted it; Failed: refused (errors) or not buildable (lastError)
+                                 * @enum {unknown}
+                                 */
+                                status: "Pending" | "Fiscalized" | "Failed";
+                                /** Format: uuid */
+                                requestId: string;
+                                /** @description the Tax Administration's error codes (greska: sifra, opis) */
+                                errors: {
+                                    code: string;
+                                    message: string;
+                                }[];
+                                lastError: string | null;
+                                answeredAt: string | null;
+                                attempts: number;
+                                nextAttemptAt: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
                             exchangeRate: string;
                             subtotal: string;
                             taxAmount: string;
@@ -4785,16 +4847,6 @@ export interface paths {
                             updatedAt: string;
                             sentAt: string | null;
                             paidAt: string | null;
-                            sef?: {
-                                /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
-                                status: string;
-                                /** Format: uuid */
-                                requestId: string;
-                                salesInvoiceId: number | null;
-                                lastError: string | null;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            } | null;
                         };
                     };
                 };
@@ -4933,6 +4985,36 @@ export interface paths {
                             /** @enum {unknown} */
                             status: "draft" | "sent" | "viewed" | "paid" | "overdue" | "cancelled";
                             createdAt: string;
+                            sef?: {
+                                /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
+                                status: string;
+                                /** Format: uuid */
+                                requestId: string;
+                                salesInvoiceId: number | null;
+                                lastError: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
+                            fiscalization?: {
+                                /**
+                                 * @description Pending: recorded, not yet answered (tried again with backoff; lastError says why); Fiscalized: the Tax Administration accepted it; Failed: refused (errors) or not buildable (lastError)
+                                 * @enum {unknown}
+                                 */
+                                status: "Pending" | "Fiscalized" | "Failed";
+                                /** Format: uuid */
+                                requestId: string;
+                                /** @description the Tax Administration's error codes (greska: sifra, opis) */
+                                errors: {
+                                    code: string;
+                                    message: string;
+                                }[];
+                                lastError: string | null;
+                                answeredAt: string | null;
+                                attempts: number;
+                                nextAttemptAt: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
                             exchangeRate: string;
                             subtotal: string;
                             taxAmount: string;
@@ -4961,16 +5043,6 @@ export interface paths {
                             updatedAt: string;
                             sentAt: string | null;
                             paidAt: string | null;
-                            sef?: {
-                                /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
-                                status: string;
-                                /** Format: uuid */
-                                requestId: string;
-                                salesInvoiceId: number | null;
-                                lastError: string | null;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            } | null;
                         };
                     };
                 };
@@ -5134,6 +5206,36 @@ export interface paths {
                             /** @enum {unknown} */
                             status: "draft" | "sent" | "viewed" | "paid" | "overdue" | "cancelled";
                             createdAt: string;
+                            sef?: {
+                                /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
+                                status: string;
+                                /** Format: uuid */
+                                requestId: string;
+                                salesInvoiceId: number | null;
+                                lastError: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
+                            fiscalization?: {
+                                /**
+                                 * @description Pending: recorded, not yet answered (tried again with backoff; lastError says why); Fiscalized: the Tax Administration accepted it; Failed: refused (errors) or not buildable (lastError)
+                                 * @enum {unknown}
+                                 */
+                                status: "Pending" | "Fiscalized" | "Failed";
+                                /** Format: uuid */
+                                requestId: string;
+                                /** @description the Tax Administration's error codes (greska: sifra, opis) */
+                                errors: {
+                                    code: string;
+                                    message: string;
+                                }[];
+                                lastError: string | null;
+                                answeredAt: string | null;
+                                attempts: number;
+                                nextAttemptAt: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
                             exchangeRate: string;
                             subtotal: string;
                             taxAmount: string;
@@ -5162,16 +5264,6 @@ export interface paths {
                             updatedAt: string;
                             sentAt: string | null;
                             paidAt: string | null;
-                            sef?: {
-                                /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
-                                status: string;
-                                /** Format: uuid */
-                                requestId: string;
-                                salesInvoiceId: number | null;
-                                lastError: string | null;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            } | null;
                         };
                     };
                 };
@@ -5966,6 +6058,36 @@ export interface paths {
                             /** @enum {unknown} */
                             status: "draft" | "sent" | "viewed" | "paid" | "overdue" | "cancelled";
                             createdAt: string;
+                            sef: {
+                                /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
+                                status: string;
+                                /** Format: uuid */
+                                requestId: string;
+                                salesInvoiceId: number | null;
+                                lastError: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
+                            fiscalization?: {
+                                /**
+                                 * @description Pending: recorded, not yet answered (tried again with backoff; lastError says why); Fiscalized: the Tax Administration accepted it; Failed: refused (errors) or not buildable (lastError)
+                                 * @enum {unknown}
+                                 */
+                                status: "Pending" | "Fiscalized" | "Failed";
+                                /** Format: uuid */
+                                requestId: string;
+                                /** @description the Tax Administration's error codes (greska: sifra, opis) */
+                                errors: {
+                                    code: string;
+                                    message: string;
+                                }[];
+                                lastError: string | null;
+                                answeredAt: string | null;
+                                attempts: number;
+                                nextAttemptAt: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
                             exchangeRate: string;
                             subtotal: string;
                             taxAmount: string;
@@ -5994,16 +6116,6 @@ export interface paths {
                             updatedAt: string;
                             sentAt: string | null;
                             paidAt: string | null;
-                            sef: {
-                                /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
-                                status: string;
-                                /** Format: uuid */
-                                requestId: string;
-                                salesInvoiceId: number | null;
-                                lastError: string | null;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            } | null;
                             creditNoteSef: {
                                 /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
                                 status: string;
@@ -6107,6 +6219,36 @@ export interface paths {
                             /** @enum {unknown} */
                             status: "draft" | "sent" | "viewed" | "paid" | "overdue" | "cancelled";
                             createdAt: string;
+                            sef: {
+                                /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
+                                status: string;
+                                /** Format: uuid */
+                                requestId: string;
+                                salesInvoiceId: number | null;
+                                lastError: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
+                            fiscalization?: {
+                                /**
+                                 * @description Pending: recorded, not yet answered (tried again with backoff; lastError says why); Fiscalized: the Tax Administration accepted it; Failed: refused (errors) or not buildable (lastError)
+                                 * @enum {unknown}
+                                 */
+                                status: "Pending" | "Fiscalized" | "Failed";
+                                /** Format: uuid */
+                                requestId: string;
+                                /** @description the Tax Administration's error codes (greska: sifra, opis) */
+                                errors: {
+                                    code: string;
+                                    message: string;
+                                }[];
+                                lastError: string | null;
+                                answeredAt: string | null;
+                                attempts: number;
+                                nextAttemptAt: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
                             exchangeRate: string;
                             subtotal: string;
                             taxAmount: string;
@@ -6135,16 +6277,6 @@ export interface paths {
                             updatedAt: string;
                             sentAt: string | null;
                             paidAt: string | null;
-                            sef: {
-                                /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
-                                status: string;
-                                /** Format: uuid */
-                                requestId: string;
-                                salesInvoiceId: number | null;
-                                lastError: string | null;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            } | null;
                             creditNoteSef: {
                                 /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
                                 status: string;
@@ -6298,6 +6430,36 @@ export interface paths {
                             /** @enum {unknown} */
                             status: "draft" | "sent" | "viewed" | "paid" | "overdue" | "cancelled";
                             createdAt: string;
+                            sef: {
+                                /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
+                                status: string;
+                                /** Format: uuid */
+                                requestId: string;
+                                salesInvoiceId: number | null;
+                                lastError: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
+                            fiscalization?: {
+                                /**
+                                 * @description Pending: recorded, not yet answered (tried again with backoff; lastError says why); Fiscalized: the Tax Administration accepted it; Failed: refused (errors) or not buildable (lastError)
+                                 * @enum {unknown}
+                                 */
+                                status: "Pending" | "Fiscalized" | "Failed";
+                                /** Format: uuid */
+                                requestId: string;
+                                /** @description the Tax Administration's error codes (greska: sifra, opis) */
+                                errors: {
+                                    code: string;
+                                    message: string;
+                                }[];
+                                lastError: string | null;
+                                answeredAt: string | null;
+                                attempts: number;
+                                nextAttemptAt: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
                             exchangeRate: string;
                             subtotal: string;
                             taxAmount: string;
@@ -6326,16 +6488,6 @@ export interface paths {
                             updatedAt: string;
                             sentAt: string | null;
                             paidAt: string | null;
-                            sef: {
-                                /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
-                                status: string;
-                                /** Format: uuid */
-                                requestId: string;
-                                salesInvoiceId: number | null;
-                                lastError: string | null;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            } | null;
                             creditNoteSef: {
                                 /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
                                 status: string;
@@ -6501,6 +6653,36 @@ export interface paths {
                             /** @enum {unknown} */
                             status: "draft" | "sent" | "viewed" | "paid" | "overdue" | "cancelled";
                             createdAt: string;
+                            sef: {
+                                /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
+                                status: string;
+                                /** Format: uuid */
+                                requestId: string;
+                                salesInvoiceId: number | null;
+                                lastError: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
+                            fiscalization?: {
+                                /**
+                                 * @description Pending: recorded, not yet answered (tried again with backoff; lastError says why); Fiscalized: the Tax Administration accepted it; Failed: refused (errors) or not buildable (lastError)
+                                 * @enum {unknown}
+                                 */
+                                status: "Pending" | "Fiscalized" | "Failed";
+                                /** Format: uuid */
+                                requestId: string;
+                                /** @description the Tax Administration's error codes (greska: sifra, opis) */
+                                errors: {
+                                    code: string;
+                                    message: string;
+                                }[];
+                                lastError: string | null;
+                                answeredAt: string | null;
+                                attempts: number;
+                                nextAttemptAt: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
                             exchangeRate: string;
                             subtotal: string;
                             taxAmount: string;
@@ -6529,16 +6711,6 @@ export interface paths {
                             updatedAt: string;
                             sentAt: string | null;
                             paidAt: string | null;
-                            sef: {
-                                /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
-                                status: string;
-                                /** Format: uuid */
-                                requestId: string;
-                                salesInvoiceId: number | null;
-                                lastError: string | null;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            } | null;
                             creditNoteSef: {
                                 /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
                                 status: string;
@@ -6723,6 +6895,36 @@ export interface paths {
                             /** @enum {unknown} */
                             status: "draft" | "sent" | "viewed" | "paid" | "overdue" | "cancelled";
                             createdAt: string;
+                            sef: {
+                                /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
+                                status: string;
+                                /** Format: uuid */
+                                requestId: string;
+                                salesInvoiceId: number | null;
+                                lastError: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
+                            fiscalization?: {
+                                /**
+                                 * @description Pending: recorded, not yet answered (tried again with backoff; lastError says why); Fiscalized: the Tax Administration accepted it; Failed: refused (errors) or not buildable (lastError)
+                                 * @enum {unknown}
+                                 */
+                                status: "Pending" | "Fiscalized" | "Failed";
+                                /** Format: uuid */
+                                requestId: string;
+                                /** @description the Tax Administration's error codes (greska: sifra, opis) */
+                                errors: {
+                                    code: string;
+                                    message: string;
+                                }[];
+                                lastError: string | null;
+                                answeredAt: string | null;
+                                attempts: number;
+                                nextAttemptAt: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
                             exchangeRate: string;
                             subtotal: string;
                             taxAmount: string;
@@ -6751,16 +6953,6 @@ export interface paths {
                             updatedAt: string;
                             sentAt: string | null;
                             paidAt: string | null;
-                            sef: {
-                                /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
-                                status: string;
-                                /** Format: uuid */
-                                requestId: string;
-                                salesInvoiceId: number | null;
-                                lastError: string | null;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            } | null;
                             creditNoteSef: {
                                 /** @description SEF's own status (Sent, Approved, Rejected, Cancelled, Storno, Mistake, ...) or Pending / Failed */
                                 status: string;
@@ -7321,6 +7513,48 @@ export interface paths {
                                 taxRate: string | null;
                             }[];
                             ublUrl: string;
+                            fiscalization?: {
+                                received: {
+                                    /**
+                                     * @description Pending: recorded, not yet answered (tried again with backoff; lastError says why); Fiscalized: the Tax Administration accepted it; Failed: refused (errors) or not buildable (lastError)
+                                     * @enum {unknown}
+                                     */
+                                    status: "Pending" | "Fiscalized" | "Failed";
+                                    /** Format: uuid */
+                                    requestId: string;
+                                    /** @description the Tax Administration's error codes (greska: sifra, opis) */
+                                    errors: {
+                                        code: string;
+                                        message: string;
+                                    }[];
+                                    lastError: string | null;
+                                    answeredAt: string | null;
+                                    attempts: number;
+                                    nextAttemptAt: string | null;
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                } | null;
+                                rejection: {
+                                    /**
+                                     * @description Pending: recorded, not yet answered (tried again with backoff; lastError says why); Fiscalized: the Tax Administration accepted it; Failed: refused (errors) or not buildable (lastError)
+                                     * @enum {unknown}
+                                     */
+                                    status: "Pending" | "Fiscalized" | "Failed";
+                                    /** Format: uuid */
+                                    requestId: string;
+                                    /** @description the Tax Administration's error codes (greska: sifra, opis) */
+                                    errors: {
+                                        code: string;
+                                        message: string;
+                                    }[];
+                                    lastError: string | null;
+                                    answeredAt: string | null;
+                                    attempts: number;
+                                    nextAttemptAt: string | null;
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                } | null;
+                            } | null;
                         };
                     };
                 };
@@ -7514,6 +7748,8 @@ export interface paths {
                      */
                     "application/json": {
                         comment: string;
+                        /** @description HR rejection report (vrstaRazlogaOdbijanja): N data not affecting the tax, U data affecting the tax, O other (default) */
+                        reasonType?: "N" | "U" | "O";
                     };
                 };
             };
@@ -7556,6 +7792,48 @@ export interface paths {
                                 taxRate: string | null;
                             }[];
                             ublUrl: string;
+                            fiscalization?: {
+                                received: {
+                                    /**
+                                     * @description Pending: recorded, not yet answered (tried again with backoff; lastError says why); Fiscalized: the Tax Administration accepted it; Failed: refused (errors) or not buildable (lastError)
+                                     * @enum {unknown}
+                                     */
+                                    status: "Pending" | "Fiscalized" | "Failed";
+                                    /** Format: uuid */
+                                    requestId: string;
+                                    /** @description the Tax Administration's error codes (greska: sifra, opis) */
+                                    errors: {
+                                        code: string;
+                                        message: string;
+                                    }[];
+                                    lastError: string | null;
+                                    answeredAt: string | null;
+                                    attempts: number;
+                                    nextAttemptAt: string | null;
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                } | null;
+                                rejection: {
+                                    /**
+                                     * @description Pending: recorded, not yet answered (tried again with backoff; lastError says why); Fiscalized: the Tax Administration accepted it; Failed: refused (errors) or not buildable (lastError)
+                                     * @enum {unknown}
+                                     */
+                                    status: "Pending" | "Fiscalized" | "Failed";
+                                    /** Format: uuid */
+                                    requestId: string;
+                                    /** @description the Tax Administration's error codes (greska: sifra, opis) */
+                                    errors: {
+                                        code: string;
+                                        message: string;
+                                    }[];
+                                    lastError: string | null;
+                                    answeredAt: string | null;
+                                    attempts: number;
+                                    nextAttemptAt: string | null;
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                } | null;
+                            } | null;
                         };
                     };
                 };
@@ -7706,6 +7984,8 @@ export interface paths {
                      */
                     "application/json": {
                         comment: string;
+                        /** @description HR rejection report (vrstaRazlogaOdbijanja): N data not affecting the tax, U data affecting the tax, O other (default) */
+                        reasonType?: "N" | "U" | "O";
                     };
                 };
             };
@@ -7748,6 +8028,48 @@ export interface paths {
                                 taxRate: string | null;
                             }[];
                             ublUrl: string;
+                            fiscalization?: {
+                                received: {
+                                    /**
+                                     * @description Pending: recorded, not yet answered (tried again with backoff; lastError says why); Fiscalized: the Tax Administration accepted it; Failed: refused (errors) or not buildable (lastError)
+                                     * @enum {unknown}
+                                     */
+                                    status: "Pending" | "Fiscalized" | "Failed";
+                                    /** Format: uuid */
+                                    requestId: string;
+                                    /** @description the Tax Administration's error codes (greska: sifra, opis) */
+                                    errors: {
+                                        code: string;
+                                        message: string;
+                                    }[];
+                                    lastError: string | null;
+                                    answeredAt: string | null;
+                                    attempts: number;
+                                    nextAttemptAt: string | null;
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                } | null;
+                                rejection: {
+                                    /**
+                                     * @description Pending: recorded, not yet answered (tried again with backoff; lastError says why); Fiscalized: the Tax Administration accepted it; Failed: refused (errors) or not buildable (lastError)
+                                     * @enum {unknown}
+                                     */
+                                    status: "Pending" | "Fiscalized" | "Failed";
+                                    /** Format: uuid */
+                                    requestId: string;
+                                    /** @description the Tax Administration's error codes (greska: sifra, opis) */
+                                    errors: {
+                                        code: string;
+                                        message: string;
+                                    }[];
+                                    lastError: string | null;
+                                    answeredAt: string | null;
+                                    attempts: number;
+                                    nextAttemptAt: string | null;
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                } | null;
+                            } | null;
                         };
                     };
                 };
@@ -8453,8 +8775,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The invoice's fiscalization (HR)
-         * @description null until fiscalized, then Pending, Fiscalized or Failed with the Tax Administration's error codes.
+         * The invoice's fiscalization messages (HR)
+         * @description `fiscalization` (the e-invoice, recorded on send), `creditNote` (on cancel of a sent invoice), `payment` (on mark-paid): each null until recorded, then Pending (tried again with backoff, `lastError`, `nextAttemptAt`), Fiscalized, or Failed with the Tax Administration's error codes.
          */
         get: {
             parameters: {
@@ -8477,16 +8799,62 @@ export interface paths {
                             /** Format: uuid */
                             invoiceId: string;
                             fiscalization: {
-                                /** @enum {unknown} */
+                                /**
+                                 * @description Pending: recorded, not yet answered (tried again with backoff; lastError says why); Fiscalized: the Tax Administration accepted it; Failed: refused (errors) or not buildable (lastError)
+                                 * @enum {unknown}
+                                 */
                                 status: "Pending" | "Fiscalized" | "Failed";
                                 /** Format: uuid */
                                 requestId: string;
+                                /** @description the Tax Administration's error codes (greska: sifra, opis) */
                                 errors: {
                                     code: string;
                                     message: string;
                                 }[];
                                 lastError: string | null;
                                 answeredAt: string | null;
+                                attempts: number;
+                                nextAttemptAt: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
+                            creditNote: {
+                                /**
+                                 * @description Pending: recorded, not yet answered (tried again with backoff; lastError says why); Fiscalized: the Tax Administration accepted it; Failed: refused (errors) or not buildable (lastError)
+                                 * @enum {unknown}
+                                 */
+                                status: "Pending" | "Fiscalized" | "Failed";
+                                /** Format: uuid */
+                                requestId: string;
+                                /** @description the Tax Administration's error codes (greska: sifra, opis) */
+                                errors: {
+                                    code: string;
+                                    message: string;
+                                }[];
+                                lastError: string | null;
+                                answeredAt: string | null;
+                                attempts: number;
+                                nextAttemptAt: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
+                            payment: {
+                                /**
+                                 * @description Pending: recorded, not yet answered (tried again with backoff; lastError says why); Fiscalized: the Tax Administration accepted it; Failed: refused (errors) or not buildable (lastError)
+                                 * @enum {unknown}
+                                 */
+                                status: "Pending" | "Fiscalized" | "Failed";
+                                /** Format: uuid */
+                                requestId: string;
+                                /** @description the Tax Administration's error codes (greska: sifra, opis) */
+                                errors: {
+                                    code: string;
+                                    message: string;
+                                }[];
+                                lastError: string | null;
+                                answeredAt: string | null;
+                                attempts: number;
+                                nextAttemptAt: string | null;
                                 /** Format: date-time */
                                 updatedAt: string;
                             } | null;
@@ -8551,8 +8919,8 @@ export interface paths {
         };
         put?: never;
         /**
-         * Fiscalize the e-invoice (HR)
-         * @description EvidentirajERacunZahtjev built from the CIUS-HR e-invoice, signed with the certificate, sent to the Tax Administration; the answer is recorded.
+         * Fiscalize again (HR)
+         * @description Body `{message?: eracun | credit-note | payment}` (default eracun). Records the message when it was never recorded or was refused (Failed; then with a new request id) and makes the attempt now; Fiscalized or Pending ones are unchanged. Sending, mark-paid and cancel record their messages by themselves.
          */
         post: {
             parameters: {
@@ -8563,7 +8931,14 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description which message: the e-invoice (default), its credit note, or the payment report */
+                        message?: "eracun" | "credit-note" | "payment";
+                    };
+                };
+            };
             responses: {
                 /** @description Default Response */
                 200: {
@@ -8575,16 +8950,62 @@ export interface paths {
                             /** Format: uuid */
                             invoiceId: string;
                             fiscalization: {
-                                /** @enum {unknown} */
+                                /**
+                                 * @description Pending: recorded, not yet answered (tried again with backoff; lastError says why); Fiscalized: the Tax Administration accepted it; Failed: refused (errors) or not buildable (lastError)
+                                 * @enum {unknown}
+                                 */
                                 status: "Pending" | "Fiscalized" | "Failed";
                                 /** Format: uuid */
                                 requestId: string;
+                                /** @description the Tax Administration's error codes (greska: sifra, opis) */
                                 errors: {
                                     code: string;
                                     message: string;
                                 }[];
                                 lastError: string | null;
                                 answeredAt: string | null;
+                                attempts: number;
+                                nextAttemptAt: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
+                            creditNote: {
+                                /**
+                                 * @description Pending: recorded, not yet answered (tried again with backoff; lastError says why); Fiscalized: the Tax Administration accepted it; Failed: refused (errors) or not buildable (lastError)
+                                 * @enum {unknown}
+                                 */
+                                status: "Pending" | "Fiscalized" | "Failed";
+                                /** Format: uuid */
+                                requestId: string;
+                                /** @description the Tax Administration's error codes (greska: sifra, opis) */
+                                errors: {
+                                    code: string;
+                                    message: string;
+                                }[];
+                                lastError: string | null;
+                                answeredAt: string | null;
+                                attempts: number;
+                                nextAttemptAt: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
+                            payment: {
+                                /**
+                                 * @description Pending: recorded, not yet answered (tried again with backoff; lastError says why); Fiscalized: the Tax Administration accepted it; Failed: refused (errors) or not buildable (lastError)
+                                 * @enum {unknown}
+                                 */
+                                status: "Pending" | "Fiscalized" | "Failed";
+                                /** Format: uuid */
+                                requestId: string;
+                                /** @description the Tax Administration's error codes (greska: sifra, opis) */
+                                errors: {
+                                    code: string;
+                                    message: string;
+                                }[];
+                                lastError: string | null;
+                                answeredAt: string | null;
+                                attempts: number;
+                                nextAttemptAt: string | null;
                                 /** Format: date-time */
                                 updatedAt: string;
                             } | null;
@@ -8683,6 +9104,364 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organization/intermediary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Information intermediary account (HR)
+         * @description The Moj-eRačun account the organization exchanges e-invoices through: environment, enabled, username, business unit, SoftwareId, last intake; never the password.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            provider: "moj-eracun";
+                            environment: "demo" | "production";
+                            enabled: boolean;
+                            username: string | null;
+                            passwordSet: boolean;
+                            companyBu: string | null;
+                            softwareId: string | null;
+                            lastSyncAt: string | null;
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * Set the information intermediary account (HR)
+         * @description Owner or admin. The password is kept encrypted (omit it to keep the stored one). With `enabled`, received e-invoices are fetched into purchase invoices by the intake job.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        environment: "demo" | "production";
+                        enabled: boolean;
+                        username: string;
+                        /** @description kept sealed; omit to keep */
+                        password?: string;
+                        companyBu?: string | null;
+                        /** @description the SoftwareId Moj-eRačun issued to this integration */
+                        softwareId: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            provider: "moj-eracun";
+                            environment: "demo" | "production";
+                            enabled: boolean;
+                            username: string | null;
+                            passwordSet: boolean;
+                            companyBu: string | null;
+                            softwareId: string | null;
+                            lastSyncAt: string | null;
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organization/intermediary/recipient": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Recipient look-up (HR)
+         * @description `?oib=`: whether the OIB is registered to receive e-invoices, as the intermediary answers. 503 when the intermediary does not answer.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description the recipient OIB */
+                    oib: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            oib: string;
+                            /** @description registered to receive e-invoices (through any intermediary) */
+                            registered: boolean;
+                            provider: string;
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;

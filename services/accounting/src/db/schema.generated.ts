@@ -165,8 +165,8 @@ export interface ExpensesTable {
 export interface FiscalRecordsTable {
   id: Generated<string>;
   organization_id: string;
-  invoice_id: string;
-  message: 'eracun' | 'payment';
+  invoice_id: string | null;
+  message: 'eracun' | 'credit-note' | 'payment' | 'received' | 'rejection';
   request_id: string;
   status: 'Pending' | 'Fiscalized' | 'Failed';
   errors: Generated<Json>;
@@ -174,6 +174,10 @@ export interface FiscalRecordsTable {
   answered_at: string | null;
   created_at: Generated<Timestamp>;
   updated_at: Generated<Timestamp>;
+  purchase_invoice_id: string | null;
+  payload: Generated<Json>;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp | null;
 }
 
 export interface FiscalizationSettingsTable {
@@ -184,6 +188,20 @@ export interface FiscalizationSettingsTable {
   certificate_pem: string;
   certificate_subject: string;
   certificate_not_after: Timestamp;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface IntermediarySettingsTable {
+  organization_id: string;
+  provider: Generated<'moj-eracun'>;
+  environment: Generated<'demo' | 'production'>;
+  enabled: Generated<boolean>;
+  username: string;
+  password_ciphertext: string;
+  company_bu: string | null;
+  software_id: string;
+  last_sync_at: Timestamp | null;
   created_at: Generated<Timestamp>;
   updated_at: Generated<Timestamp>;
 }
@@ -476,6 +494,7 @@ export interface DB {
   expenses: ExpensesTable;
   fiscal_records: FiscalRecordsTable;
   fiscalization_settings: FiscalizationSettingsTable;
+  intermediary_settings: IntermediarySettingsTable;
   invitations: InvitationsTable;
   invoice_counters: InvoiceCountersTable;
   invoice_items: InvoiceItemsTable;

@@ -38,6 +38,15 @@ const EXACT: Record<string, Local> = {
   },
   'is empty': { sr: 'je prazno', bs: 'je prazno', hr: 'je prazno' },
   // E-invoice delivery (SEF, Croatian fiscalization; CONTRACT D1-D5).
+  'the information intermediary is for organizations in Croatia (HR)': t(
+    'informacioni posrednik je za organizacije u Hrvatskoj (HR)',
+    'informacijski posrednik je za organizacije u Hrvatskoj (HR)',
+  ),
+  'no information intermediary is set up': t(
+    'informacioni posrednik nije podešen',
+    'informacijski posrednik nije podešen',
+    'informacijski posrednik nije postavljen',
+  ),
   'fiscalization is for organizations in Croatia (HR)': t(
     'fiskalizacija je za organizacije u Hrvatskoj (HR)',
     'fiskalizacija je za organizacije u Hrvatskoj (HR)',
@@ -357,6 +366,15 @@ const EXACT: Record<string, Local> = {
 const PATTERNS: Array<[RegExp, (m: RegExpExecArray) => Local]> = [
   [/^expired on (\S+)$/, (m) => t(`istekao ${m[1]}`, `istekao ${m[1]}`)],
   [/^(\S+): already decided$/, (m) => t(`${m[1]}: već je odlučeno`, `${m[1]}: već je odlučeno`)],
+  [
+    /^(\w+): a payment is reported for a paid invoice$/,
+    (m) =>
+      t(
+        `${m[1]}: naplata se prijavljuje za plaćenu fakturu`,
+        `${m[1]}: naplata se prijavljuje za plaćenu fakturu`,
+        `${m[1]}: naplata se prijavljuje za plaćeni račun`,
+      ),
+  ],
   [/^not sent: (.+)$/, (m) => t(`nije poslato: ${m[1]}`, `nije poslano: ${m[1]}`)],
   [
     /^unit (\S+) is not in SEF's list of units$/,

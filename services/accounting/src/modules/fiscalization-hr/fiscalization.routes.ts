@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { errorResponses, IdParams, literalUnion } from '../../lib/schemas.js';
 import { principalOf, scopeOf } from '../../plugins/auth.js';
+import { FiscalState } from '../invoices/fiscal-state.js';
 import type { SefDeps } from '../sef/sef.service.js';
 import {
   fiscalizeInvoice,
@@ -37,17 +38,20 @@ const PutBody = Type.Object(
 );
 export const Fiscalization = Type.Object({
   invoiceId: Type.String({ format: 'uuid' }),
-  fiscalization: Nullable(
-    Type.Object({
-      status: literalUnion(['Pending', 'Fiscalized', 'Failed']),
-      requestId: Type.String({ format: 'uuid' }),
-      errors: Type.Array(Type.Object({ code: Type.String(), message: Type.String() })),
-      lastError: Nullable(Type.String()),
-      answeredAt: Nullable(Type.String()),
-      updatedAt: Type.String({ format: 'date-time' }),
-    }),
-  ),
+  fiscalization: Nullable(FiscalState),
+  creditNote: Nullable(FiscalState),
+  payment: Nullable(FiscalState),
 });
+const FiscalizeBody = Type.Object(
+  {
+    message: Type.Optional(
+      Type.Union([Type.Literal('eracun'), Type.Literal('credit-note'), Type.Literal('payment')], {
+        description: 'which message: the e-invoice (default), its credit note, or the payment report',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 /** /api/v1/organization/fiscalization (D5). */
 export function fiscalizationSettingsRoutes(deps: SefDeps) {
@@ -91,10 +95,12 @@ export function fiscalizationInvoiceRoutes(deps: SefDeps) {
         schema: {
           tags,
           params: IdParams,
+          body: Type.Optional(FiscalizeBody),
           response: { 200: Fiscalization, ...errorResponses(400, 401, 403, 404, 422) },
         },
       },
-      async (request) => fiscalizeInvoice(deps, scopeOf(request), principalOf(request), request.params.id),
+      async (request) =>
+        fiscalizeInvoice(deps, scopeOf(request), principalOf(request), request.params.id, request.body?.message),
     );
   };
 }

@@ -27,7 +27,17 @@ export interface InvoiceDeps {
   log: FastifyBaseLogger;
   /** Runs after a successful send, outside its transaction (SEF queueing, issue 28); never throws. */
   afterSend?: (scope: TenantScope, p: Principal, invoiceId: string) => Promise<void>;
+  /**
+   * Runs inside the transaction that records a first send, a payment or a cancellation, so what it
+   * writes commits with it or not at all (the Croatian fiscalization intent, issue 28).
+   */
+  recordIntent?: (trx: TenantTx, p: Principal, invoiceId: string, event: InvoiceEvent) => Promise<void>;
+  /** Runs after that transaction committed, outside any (the fiscalization call); never throws. */
+  afterCommit?: (p: Principal, invoiceId: string, event: InvoiceEvent) => Promise<void>;
 }
+
+/** The status changes that may owe a message to the Tax Administration (HR). */
+export type InvoiceEvent = 'sent' | 'paid' | 'cancelled';
 
 export const DELIVERY_FAILED_NOTE = 'Email delivery failed';
 
@@ -65,7 +75,8 @@ export async function changeStatus(
     await deliver(deps, scope, p, id, {}, today, 'transition');
     return scope.transaction((trx) => readInvoice(trx, p, id, today));
   }
-  return scope.transaction(async (trx) => {
+  const event: InvoiceEvent = body.action === 'mark-paid' ? 'paid' : 'cancelled';
+  const out = await scope.transaction(async (trx) => {
     const inv = await lockOrThrow(trx, p.orgId, id, today);
     const to = nextStatus(inv.status, body.action);
     const base = p.organization.baseCurrency;
@@ -90,8 +101,11 @@ export async function changeStatus(
       await reverseInvoicePostings(trx, p.orgId, id, p.userId);
       await repo.updateInvoice(trx, p.orgId, id, { status: to, cancelled_at: new Date() });
     }
+    await deps.recordIntent?.(trx, p, id, event);
     return readInvoice(trx, p, id, today);
   });
+  await deps.afterCommit?.(p, id, event);
+  return out;
 }
 
 /** POST /invoices/:id/send: the send transition on a draft; a re-send on sent, viewed or overdue (A10). */
@@ -212,7 +226,7 @@ async function deliver(
     throw new AppError('SVC-3011');
   }
 
-  return scope.transaction(async (trx) => {
+  const recorded = await scope.transaction(async (trx) => {
     if (firstSend) {
       const current = await lockOrThrow(trx, p.orgId, id, today);
       // Only a cancel can have moved it meanwhile; the postings then stay unwritten.
@@ -227,11 +241,14 @@ async function deliver(
         send_claimed_at: null,
       });
       await writePostings(trx, p.orgId, sale);
+      await deps.recordIntent?.(trx, p, id, 'sent');
     } else {
       await repo.updateInvoice(trx, p.orgId, id, { sent_to: to, email_id: messageId });
     }
     return { sentAt: sentAt.toISOString(), sentTo: to, emailId: messageId };
   });
+  if (firstSend) await deps.afterCommit?.(p, id, 'sent');
+  return recorded;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { listQuery, Paginated } from '../../lib/pagination.js';
 import { IsoDate, literalUnion, Uuid } from '../../lib/schemas.js';
+import { FiscalState } from './fiscal-state.js';
 import { SefState } from './sef-state.js';
 
 export const INVOICE_STATUSES = ['draft', 'sent', 'viewed', 'paid', 'overdue', 'cancelled'] as const;
@@ -101,6 +102,13 @@ export const InvoiceSummary = Type.Object({
   totalAmount: Type.String(),
   status: InvoiceStatus,
   createdAt: Type.String(),
+  // Issue 28: the e-invoice's delivery state on each list item, the status only (the detail has the rest).
+  sef: Type.Union([Type.Object({ status: Type.String() }), Type.Null()], {
+    description: "RS: the invoice's SEF status (SEF's own, or Pending / Failed); null when never queued for SEF",
+  }),
+  fiscalization: Type.Union([Type.Object({ status: FiscalState.properties.status }), Type.Null()], {
+    description: "HR: the e-invoice's fiscalization status (Pending, Fiscalized, Failed); null when not fiscalized",
+  }),
 });
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
@@ -128,6 +136,8 @@ export const Invoice = Type.Object({
   paidAt: NullableString,
   // CONTRACT D2 (issue 28): shown by GET /invoices/:id; null until queued for SEF.
   sef: Type.Optional(Type.Union([SefState, Type.Null()])),
+  // CONTRACT D5 (issue 28): the Croatian fiscalization of the issued e-invoice; null until recorded.
+  fiscalization: Type.Optional(Type.Union([FiscalState, Type.Null()])),
 });
 
 export const INVOICE_SORTS = ['invoiceDate', 'dueDate', 'invoiceNumber', 'totalAmount', 'createdAt', 'status'] as const;

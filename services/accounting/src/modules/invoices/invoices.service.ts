@@ -14,6 +14,7 @@ import type { ContactDeleteBlocker } from '../contacts/contacts.service.js';
 import { assertCurrency, currencyDecimals } from '../currencies/currencies.js';
 import { documentRate, formatRate } from '../exchange-rates/exchange-rates.service.js';
 import { assertOrganizationRates } from '../tax-rates/allowed-rates.js';
+import { fiscalStateOf } from './fiscal-state.js';
 import { InvoiceListCache } from './invoice-list-cache.js';
 import { computeTotals } from './invoice-totals.js';
 import * as repo from './invoices.repository.js';
@@ -255,6 +256,7 @@ export function getInvoice(scope: TenantScope, p: Principal, id: string, today: 
   return scope.run(async (db) => ({
     ...(await readInvoice(db, p, id, today)),
     sef: await sefStateOf(db, p.orgId, id),
+    fiscalization: await fiscalStateOf(db, p.orgId, id),
   }));
 }
 

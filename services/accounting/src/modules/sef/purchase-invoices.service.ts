@@ -1,9 +1,13 @@
+import type { Kysely } from 'kysely';
 import type { TenantScope } from '../../db/tenant-scope.js';
+import type { DB } from '../../db/types.js';
 import { AppError } from '../../lib/errors.js';
 import { type PageRequest, pageMeta } from '../../lib/pagination.js';
 import type { Principal } from '../../plugins/auth.js';
 import { createContact } from '../contacts/contacts.service.js';
 import { insertExpense } from '../expenses/expenses.service.js';
+import { presentFiscal } from '../invoices/fiscal-state.js';
+import { todayIso } from '../invoices/invoice-status.js';
 import { type ParsedPurchase, parsePurchaseUbl } from './purchase-ubl.js';
 import * as repo from './sef.repository.js';
 import type { PURCHASE_SORTS } from './sef.schemas.js';
@@ -19,6 +23,8 @@ export async function storePurchase(
   externalId: string,
   xml: string,
   status: string,
+  /** Runs in the transaction that stores it, with its id (the Croatian fiscalization intent). */
+  onStored?: (trx: Kysely<DB>, purchaseInvoiceId: string) => Promise<void>,
 ): Promise<boolean> {
   let parsed: ReturnType<typeof parsePurchaseUbl>;
   try {
@@ -27,29 +33,34 @@ export async function storePurchase(
     deps.log.warn({ err, externalId }, 'purchase invoice: not a UBL invoice, kept out');
     return false;
   }
-  const r = await deps.db.system
-    .insertInto('purchase_invoices')
-    .values({
-      organization_id: orgId,
-      source,
-      external_id: externalId,
-      status,
-      invoice_number: parsed.invoiceNumber.slice(0, 200),
-      issue_date: parsed.issueDate,
-      due_date: parsed.dueDate,
-      supplier_name: parsed.supplierName.slice(0, 300) || '(unnamed supplier)',
-      supplier_vat_number: parsed.supplierVatNumber,
-      supplier_registration_number: parsed.supplierRegistrationNumber,
-      currency_code: parsed.currencyCode,
-      net_amount: parsed.netAmount,
-      tax_amount: parsed.taxAmount,
-      total_amount: parsed.totalAmount,
-      lines: JSON.stringify(parsed.lines),
-      ubl: xml,
-    })
-    .onConflict((oc) => oc.columns(['organization_id', 'source', 'external_id']).doNothing())
-    .executeTakeFirst();
-  return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
+  return deps.db.system.transaction().execute(async (trx) => {
+    const r = await trx
+      .insertInto('purchase_invoices')
+      .values({
+        organization_id: orgId,
+        source,
+        external_id: externalId,
+        status,
+        invoice_number: parsed.invoiceNumber.slice(0, 200),
+        issue_date: parsed.issueDate,
+        due_date: parsed.dueDate,
+        supplier_name: parsed.supplierName.slice(0, 300) || '(unnamed supplier)',
+        supplier_vat_number: parsed.supplierVatNumber,
+        supplier_registration_number: parsed.supplierRegistrationNumber,
+        currency_code: parsed.currencyCode,
+        net_amount: parsed.netAmount,
+        tax_amount: parsed.taxAmount,
+        total_amount: parsed.totalAmount,
+        lines: JSON.stringify(parsed.lines),
+        ubl: xml,
+      })
+      .onConflict((oc) => oc.columns(['organization_id', 'source', 'external_id']).doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (!r) return false;
+    await onStored?.(trx, r.id);
+    return true;
+  });
 }
 
 const money = (v: string | number) => Number(v).toFixed(2);
@@ -78,9 +89,22 @@ export function presentPurchase(r: repo.PurchaseRow) {
   return base;
 }
 
-export function presentPurchaseDetail(r: repo.PurchaseRow) {
+export async function presentPurchaseDetail(db: Kysely<DB>, r: repo.PurchaseRow) {
   const lines = (typeof r.lines === 'string' ? JSON.parse(r.lines) : r.lines) as ParsedPurchase['lines'];
-  return { ...presentPurchase(r), lines, ublUrl: `/api/v1/purchase-invoices/${r.id}/ubl` };
+  let fiscalization = null;
+  if (r.source === 'hr-intermediary') {
+    const rows = await db
+      .selectFrom('fiscal_records')
+      .selectAll()
+      .where('organization_id', '=', r.organization_id)
+      .where('purchase_invoice_id', '=', r.id)
+      .execute();
+    fiscalization = {
+      received: presentFiscal(rows.find((x) => x.message === 'received')),
+      rejection: presentFiscal(rows.find((x) => x.message === 'rejection')),
+    };
+  }
+  return { ...presentPurchase(r), lines, ublUrl: `/api/v1/purchase-invoices/${r.id}/ubl`, fiscalization };
 }
 
 export async function listPurchases(
@@ -115,7 +139,8 @@ async function load(scope: TenantScope, id: string) {
 }
 
 export async function getPurchase(scope: TenantScope, id: string) {
-  return presentPurchaseDetail(await load(scope, id));
+  const row = await load(scope, id);
+  return scope.run((db) => presentPurchaseDetail(db, row));
 }
 
 export async function purchaseUbl(scope: TenantScope, id: string) {
@@ -133,11 +158,12 @@ export async function decidePurchase(
   id: string,
   accepted: boolean,
   comment: string,
+  reasonType: 'N' | 'U' | 'O' = 'O',
 ) {
   const row = await load(scope, id);
-  if (row.source !== 'sef') throw new AppError('SVC-9003', { source: ['only SEF purchase invoices are decided here'] });
   if (row.status === 'Approved' || row.status === 'Rejected' || row.status === 'Cancelled' || row.status === 'Storno')
     throw new AppError('SVC-9003', { status: [`${row.status}: already decided`] });
+  if (row.source === 'hr-intermediary') return decideHrPurchase(deps, scope, row, accepted, comment, reasonType);
   const client = await scope.run((db) => clientFor(deps, db, scope.orgId, false));
   if (!client) throw new AppError('SVC-9003', { sef: ['SEF is not set up for the organization'] });
   const res = await client.acceptReject(Number(row.external_id), accepted, comment);
@@ -152,7 +178,50 @@ export async function decidePurchase(
       .returningAll()
       .executeTakeFirstOrThrow(),
   );
-  return presentPurchaseDetail(updated);
+  return scope.run((db) => presentPurchaseDetail(db, updated));
+}
+
+/**
+ * A received Croatian e-invoice accepted or rejected: the decision and, for a rejection, the
+ * rejection report owed to the Tax Administration (EvidentirajOdbijanjeZahtjev, with the comment
+ * as the reason) commit in one transaction; the report is sent after commit and retried by the
+ * fiscalization job. The row is locked, so two decisions at once record one.
+ */
+async function decideHrPurchase(
+  deps: SefDeps,
+  scope: TenantScope,
+  row: repo.PurchaseRow,
+  accepted: boolean,
+  comment: string,
+  reasonType: 'N' | 'U' | 'O',
+) {
+  const updated = await scope.transaction(async (trx) => {
+    const locked = await trx
+      .selectFrom('purchase_invoices')
+      .select('status')
+      .where('organization_id', '=', scope.orgId)
+      .where('id', '=', row.id)
+      .forUpdate()
+      .executeTakeFirstOrThrow();
+    if (locked.status === 'Approved' || locked.status === 'Rejected')
+      throw new AppError('SVC-9003', { status: [`${locked.status}: already decided`] });
+    const out = await trx
+      .updateTable('purchase_invoices')
+      .set({ status: accepted ? 'Approved' : 'Rejected', comment, updated_at: new Date() })
+      .where('organization_id', '=', scope.orgId)
+      .where('id', '=', row.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    if (!accepted)
+      await deps.hrPurchase?.recordIntent(trx, scope.orgId, row.id, 'rejection', {
+        date: todayIso(),
+        reasonType,
+        reason: comment,
+      });
+    return out;
+  });
+  if (!accepted) await deps.hrPurchase?.afterCommit(scope.orgId, row.id);
+  return scope.run((db) => presentPurchaseDetail(db, updated));
 }
 
 /**
@@ -172,7 +241,9 @@ export async function purchaseToExpense(scope: TenantScope, p: Principal, id: st
         .select('id')
         .where('organization_id', '=', scope.orgId)
         .where('type', 'in', ['vendor', 'both'])
-        .where((eb) => eb.or([eb('vat_number', '=', pib), eb('vat_number', '=', `RS${pib}`)]))
+        .where((eb) =>
+          eb.or([eb('vat_number', '=', pib), eb('vat_number', '=', `${row.source === 'sef' ? 'RS' : 'HR'}${pib}`)]),
+        )
         .orderBy('created_at')
         .executeTakeFirst(),
     );
@@ -184,7 +255,7 @@ export async function purchaseToExpense(scope: TenantScope, p: Principal, id: st
       name: row.supplier_name,
       vatNumber: pib ?? undefined,
       registrationNumber: row.supplier_registration_number ?? undefined,
-      country: pib ? 'RS' : undefined,
+      country: pib ? (row.source === 'sef' ? 'RS' : 'HR') : undefined,
     } as Parameters<typeof createContact>[2]);
     vendorId = contact.id;
   }

@@ -56,7 +56,8 @@ function findDocument(node: unknown, depth = 0): { doc: Node; kind: 'Invoice' | 
   return null;
 }
 
-const PIB = /^(RS)?(\d{9})$/;
+/** A Serbian PIB (9 digits) or a Croatian OIB (11 digits), with or without the country prefix. */
+const PIB = /^(?:RS|HR|9934:)?(\d{9}|\d{11})$/;
 
 /** Parses what SEF hands over; throws when it is no UBL invoice. */
 export function parsePurchaseUbl(xml: string): ParsedPurchase {
@@ -67,7 +68,7 @@ export function parsePurchaseUbl(xml: string): ParsedPurchase {
   const supplier = kid(doc, 'AccountingSupplierParty', 'Party');
   const endpoint = text(kid(supplier, 'EndpointID'));
   const taxScheme = text(kid(supplier, 'PartyTaxScheme', 'CompanyID'));
-  const vat = [taxScheme, endpoint].map((v) => (v ? PIB.exec(v.replace(/\s/g, ''))?.[2] : undefined)).find(Boolean);
+  const vat = [taxScheme, endpoint].map((v) => (v ? PIB.exec(v.replace(/\s/g, ''))?.[1] : undefined)).find(Boolean);
   const totals = kid(doc, 'LegalMonetaryTotal');
   const lineName = kind === 'Invoice' ? 'InvoiceLine' : 'CreditNoteLine';
   const qtyName = kind === 'Invoice' ? 'InvoicedQuantity' : 'CreditedQuantity';

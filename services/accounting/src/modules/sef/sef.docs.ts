@@ -86,12 +86,28 @@ export const SEF_OPERATION_DOCS: Record<string, OperationDoc> = {
       'Owner. `certificate`: the PKCS#12 file (base64) with `password`; the key is kept encrypted, the file and the password are not kept. 422 when the password does not open it or it expired.',
   },
   'GET /api/v1/invoices/:id/fiscalization': {
-    summary: "The invoice's fiscalization (HR)",
-    description: "null until fiscalized, then Pending, Fiscalized or Failed with the Tax Administration's error codes.",
+    summary: "The invoice's fiscalization messages (HR)",
+    description:
+      "`fiscalization` (the e-invoice, recorded on send), `creditNote` (on cancel of a sent invoice), `payment` (on mark-paid): each null until recorded, then Pending (tried again with backoff, `lastError`, `nextAttemptAt`), Fiscalized, or Failed with the Tax Administration's error codes.",
   },
   'POST /api/v1/invoices/:id/fiscalization': {
-    summary: 'Fiscalize the e-invoice (HR)',
+    summary: 'Fiscalize again (HR)',
     description:
-      'EvidentirajERacunZahtjev built from the CIUS-HR e-invoice, signed with the certificate, sent to the Tax Administration; the answer is recorded.',
+      'Body `{message?: eracun | credit-note | payment}` (default eracun). Records the message when it was never recorded or was refused (Failed; then with a new request id) and makes the attempt now; Fiscalized or Pending ones are unchanged. Sending, mark-paid and cancel record their messages by themselves.',
+  },
+  'GET /api/v1/organization/intermediary': {
+    summary: 'Information intermediary account (HR)',
+    description:
+      'The Moj-eRačun account the organization exchanges e-invoices through: environment, enabled, username, business unit, SoftwareId, last intake; never the password.',
+  },
+  'PUT /api/v1/organization/intermediary': {
+    summary: 'Set the information intermediary account (HR)',
+    description:
+      'Owner or admin. The password is kept encrypted (omit it to keep the stored one). With `enabled`, received e-invoices are fetched into purchase invoices by the intake job.',
+  },
+  'GET /api/v1/organization/intermediary/recipient': {
+    summary: 'Recipient look-up (HR)',
+    description:
+      '`?oib=`: whether the OIB is registered to receive e-invoices, as the intermediary answers. 503 when the intermediary does not answer.',
   },
 };

@@ -175,7 +175,15 @@ export function purchaseInvoicesRoutes(deps: SefDeps) {
             response: { 200: PurchaseInvoice, ...errorResponses(400, 401, 403, 404, 422, 503) },
           },
         },
-        async (request) => decidePurchase(deps, scopeOf(request), request.params.id, accepted, request.body.comment),
+        async (request) =>
+          decidePurchase(
+            deps,
+            scopeOf(request),
+            request.params.id,
+            accepted,
+            request.body.comment,
+            request.body.reasonType,
+          ),
       );
     }
     app.post(

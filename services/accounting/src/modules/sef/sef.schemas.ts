@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { listQuery, Paginated } from '../../lib/pagination.js';
 import { IsoDate, literalUnion, Uuid } from '../../lib/schemas.js';
+import { FiscalState } from '../invoices/fiscal-state.js';
 import { Invoice } from '../invoices/invoices.schemas.js';
 import { SefState } from '../invoices/sef-state.js';
 
@@ -45,7 +46,15 @@ export const ReasonBody = Type.Object(
 export type ReasonBody = Static<typeof ReasonBody>;
 
 export const CommentBody = Type.Object(
-  { comment: Type.String({ minLength: 1, maxLength: 1000 }) },
+  {
+    comment: Type.String({ minLength: 1, maxLength: 1000 }),
+    reasonType: Type.Optional(
+      Type.Union([Type.Literal('N'), Type.Literal('U'), Type.Literal('O')], {
+        description:
+          'HR rejection report (vrstaRazlogaOdbijanja): N data not affecting the tax, U data affecting the tax, O other (default)',
+      }),
+    ),
+  },
   { additionalProperties: false },
 );
 
@@ -87,6 +96,10 @@ export const PurchaseInvoice = Type.Object({
     }),
   ),
   ublUrl: Type.String(),
+  // HR (issue 28): the received e-invoice's fiscalization (U) and its rejection report; null for SEF's.
+  fiscalization: Type.Optional(
+    Nullable(Type.Object({ received: Nullable(FiscalState), rejection: Nullable(FiscalState) })),
+  ),
 });
 export const PurchaseInvoiceList = Paginated(PurchaseInvoiceSummary);
 

@@ -30,6 +30,21 @@ export interface SefDeps {
   log: FastifyBaseLogger;
   /** Tests replace the HTTP client's fetch (never needed with SEF_BASE_URL and a mock server). */
   fetch?: typeof fetch;
+  /**
+   * Croatian received e-invoices (issue 28): the fiscalization module records, inside the
+   * transaction that stores or rejects one, the message it owes (U, or the rejection report), and
+   * sends it after commit. Set by app.ts (this module does not import that one: no folder loop).
+   */
+  hrPurchase?: {
+    recordIntent: (
+      trx: Db,
+      orgId: string,
+      purchaseInvoiceId: string,
+      message: 'received' | 'rejection',
+      payload?: Record<string, unknown>,
+    ) => Promise<void>;
+    afterCommit: (orgId: string, purchaseInvoiceId: string) => Promise<void>;
+  };
 }
 
 const KEY_PURPOSE = 'sef.api_key';

@@ -1,0 +1,39 @@
+/**
+ * Exchange of Croatian e-invoices through an information intermediary (informacijski posrednik,
+ * issue 28): what the service needs from any provider, so one adapter per provider's API fits
+ * behind it (docs/accounting/exchange-hr.md). Every call is made outside database transactions.
+ */
+export type IntermediaryResult<T> =
+  | { ok: true; value: T }
+  /** retry: the provider was unreachable, timed out, or answered 429/5xx (try again later). */
+  | { ok: false; retry: boolean; status: number | null; message: string };
+
+export interface SentDocument {
+  /** The provider's id of the document (for its status and for reports about it). */
+  documentId: string;
+  status: string;
+}
+
+export interface ReceivedSummary {
+  documentId: string;
+  documentNumber: string | null;
+  senderVatNumber: string | null;
+  senderName: string | null;
+  status: string;
+}
+
+export interface IntermediaryAdapter {
+  readonly provider: string;
+  /** Sends a UBL e-invoice (the provider delivers it to the recipient's intermediary). */
+  send(ublXml: string): Promise<IntermediaryResult<SentDocument>>;
+  /** The provider's status of a document it sent for us. */
+  status(documentId: string): Promise<IntermediaryResult<{ status: string }>>;
+  /** E-invoices addressed to us not yet confirmed as imported. */
+  inbox(): Promise<IntermediaryResult<ReceivedSummary[]>>;
+  /** One received document, as the UBL XML it was delivered as. */
+  receive(documentId: string): Promise<IntermediaryResult<string>>;
+  /** Confirms a received document was imported (it is not listed as new again). */
+  confirmImported(documentId: string): Promise<IntermediaryResult<null>>;
+  /** Whether the OIB is registered to receive e-invoices (the recipient look-up); null: unknown. */
+  recipientRegistered(oib: string): Promise<IntermediaryResult<boolean>>;
+}

@@ -1,0 +1,155 @@
+import type { IntermediaryAdapter, IntermediaryResult, ReceivedSummary, SentDocument } from './intermediary.js';
+
+/**
+ * Moj-eRačun (moj-eracun.hr), a Croatian information intermediary, through its published REST API
+ * ("API V2", JSON over HTTPS; docs/accounting/exchange-hr.md says what was relied on). Every call
+ * is a POST whose JSON body carries the credentials: Username, Password, CompanyId (the OIB),
+ * CompanyBu (business unit, optional) and SoftwareId (issued by Moj-eRačun to the integrator).
+ */
+export const MOJ_ERACUN_BASE_URLS = {
+  demo: 'https://demo.moj-eracun.hr',
+  production: 'https://www.moj-eracun.hr',
+} as const;
+
+export interface MojERacunCredentials {
+  username: string;
+  password: string;
+  companyId: string;
+  companyBu: string | null;
+  softwareId: string;
+}
+
+type Row = Record<string, unknown>;
+
+/** The provider's error bodies: `{Field: {Value, Messages: [...]}}` or a message text. */
+function messageOf(status: number, text: string): string {
+  try {
+    const body = JSON.parse(text) as Row;
+    const parts: string[] = [];
+    for (const [field, v] of Object.entries(body)) {
+      const msgs = (v as Row | null)?.Messages;
+      if (Array.isArray(msgs)) parts.push(`${field}: ${msgs.join(' ')}`);
+      else if (typeof v === 'string' && /message/i.test(field)) parts.push(v);
+    }
+    if (parts.length) return `Moj-eRačun ${status}: ${parts.join('; ')}`;
+  } catch {
+    // not JSON
+  }
+  return `Moj-eRačun ${status}: ${text.slice(0, 500) || 'no message'}`;
+}
+
+export class MojERacunAdapter implements IntermediaryAdapter {
+  readonly provider = 'moj-eracun';
+
+  constructor(
+    private readonly opts: {
+      baseUrl: string;
+      credentials: MojERacunCredentials;
+      timeoutMs: number;
+      fetch?: typeof fetch;
+    },
+  ) {}
+
+  private async post(path: string, params: Row = {}): Promise<IntermediaryResult<Response>> {
+    const c = this.opts.credentials;
+    const body: Row = {
+      Username: c.username,
+      Password: c.password,
+      CompanyId: c.companyId,
+      ...(c.companyBu ? { CompanyBu: c.companyBu } : {}),
+      SoftwareId: c.softwareId,
+      ...params,
+    };
+    let res: Response;
+    try {
+      res = await (this.opts.fetch ?? fetch)(`${this.opts.baseUrl}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json; charset=utf-8', accept: 'application/json, application/xml' },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(this.opts.timeoutMs),
+      });
+    } catch (err) {
+      return { ok: false, retry: true, status: null, message: `Moj-eRačun unreachable: ${String(err)}` };
+    }
+    if (res.ok) return { ok: true, value: res };
+    const text = await res.text().catch(() => '');
+    return {
+      ok: false,
+      retry: res.status === 429 || res.status >= 500,
+      status: res.status,
+      message: messageOf(res.status, text),
+    };
+  }
+
+  private async json<T>(path: string, params: Row = {}): Promise<IntermediaryResult<T>> {
+    const r = await this.post(path, params);
+    if (!r.ok) return r;
+    const text = await r.value.text();
+    try {
+      const value = JSON.parse(text) as T;
+      // An answer of 200 can still carry the error shape ({Username: {Value, Messages}}).
+      if (value && !Array.isArray(value) && typeof value === 'object' && !('ElectronicId' in (value as Row))) {
+        const msg = messageOf(200, text);
+        if (/Messages/.test(text)) return { ok: false, retry: false, status: 200, message: msg };
+      }
+      return { ok: true, value };
+    } catch {
+      return { ok: false, retry: true, status: r.value.status, message: 'Moj-eRačun: unreadable answer' };
+    }
+  }
+
+  async send(ublXml: string): Promise<IntermediaryResult<SentDocument>> {
+    const r = await this.json<Row>('/apis/v2/send', { File: ublXml });
+    if (!r.ok) return r;
+    return {
+      ok: true,
+      value: { documentId: String(r.value.ElectronicId), status: String(r.value.StatusName ?? r.value.StatusId ?? '') },
+    };
+  }
+
+  async status(documentId: string): Promise<IntermediaryResult<{ status: string }>> {
+    const r = await this.json<Row[]>('/apis/v2/queryOutbox', { ElectronicId: Number(documentId) });
+    if (!r.ok) return r;
+    const row = r.value[0];
+    if (!row) return { ok: false, retry: false, status: 404, message: `Moj-eRačun: no document ${documentId}` };
+    return { ok: true, value: { status: String(row.StatusName ?? row.StatusId ?? '') } };
+  }
+
+  async inbox(): Promise<IntermediaryResult<ReceivedSummary[]>> {
+    const r = await this.json<Row[]>('/apis/v2/queryInbox', { Filter: 'Undelivered' });
+    if (!r.ok) return r;
+    return {
+      ok: true,
+      value: r.value.map((row) => ({
+        documentId: String(row.ElectronicId),
+        documentNumber: row.DocumentNr === undefined || row.DocumentNr === null ? null : String(row.DocumentNr),
+        senderVatNumber: row.SenderBusinessNumber ? String(row.SenderBusinessNumber) : null,
+        senderName: row.SenderBusinessName ? String(row.SenderBusinessName) : null,
+        status: String(row.StatusName ?? row.StatusId ?? ''),
+      })),
+    };
+  }
+
+  async receive(documentId: string): Promise<IntermediaryResult<string>> {
+    const r = await this.post('/apis/v2/receive', { ElectronicId: Number(documentId) });
+    if (!r.ok) return r;
+    return { ok: true, value: await r.value.text() };
+  }
+
+  async confirmImported(documentId: string): Promise<IntermediaryResult<null>> {
+    const r = await this.post(`/apis/v2/notifyimport/${encodeURIComponent(documentId)}`);
+    if (!r.ok) return r;
+    await r.value.text().catch(() => '');
+    return { ok: true, value: null };
+  }
+
+  async recipientRegistered(oib: string): Promise<IntermediaryResult<boolean>> {
+    const r = await this.post('/api/mps/check', { IdentifierType: '0', IdentifierValue: oib });
+    if (r.ok) {
+      await r.value.text().catch(() => '');
+      return { ok: true, value: true };
+    }
+    if (r.status === 404) return { ok: true, value: false };
+    return r;
+  }
+}
