@@ -37,7 +37,7 @@ export const RemittanceResponse = Type.Object({
   data: Type.Object({
     id: Type.String(),
     type: Type.Literal('remittance'),
-    status: Type.String(),
+    status: Type.String({ description: 'initiating (waiting for the bank), processing, completed or failed' }),
     sendAmount: Type.Number(),
     sendCurrency: Type.String(),
     receiveAmount: Type.Number(),
@@ -51,6 +51,12 @@ export const RemittanceResponse = Type.Object({
     fromAccount: Type.String(),
     eta: Type.String(),
     createdAt: Type.String(),
+    authorizationUrl: Type.Optional(
+      Type.String({
+        description:
+          "the bank's page where the user authorizes the payment (status initiating); the bank sends the user back to GET /api/payments/callback",
+      }),
+    ),
   }),
 });
 
@@ -58,7 +64,7 @@ export const QrPaymentResponse = Type.Object({
   data: Type.Object({
     id: Type.String(),
     type: Type.Literal('qr_payment'),
-    status: Type.String(),
+    status: Type.String({ description: 'initiating (waiting for the bank), processing, completed or failed' }),
     amount: Type.Number(),
     currency: Type.String(),
     fee: Type.Number(),
@@ -67,6 +73,12 @@ export const QrPaymentResponse = Type.Object({
     merchantId: Type.String(),
     fromAccount: Type.String(),
     createdAt: Type.String(),
+    authorizationUrl: Type.Optional(
+      Type.String({
+        description:
+          "the bank's page where the user authorizes the payment (status initiating); the bank sends the user back to GET /api/payments/callback",
+      }),
+    ),
   }),
 });
 
@@ -79,4 +91,9 @@ export const DisclosureResponse = Type.Object({
   receiveCurrency: Type.String(),
   estimatedDelivery: Type.String(),
   totalCost: Type.Number(),
+});
+
+export const PaymentCallbackQuery = Type.Object({
+  state: Type.Optional(Type.String({ maxLength: 512 })),
+  error: Type.Optional(Type.String({ maxLength: 200 })),
 });

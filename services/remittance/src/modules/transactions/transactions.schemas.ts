@@ -3,7 +3,12 @@ import { PageQuery, Pagination } from '../../schemas.js';
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 const TxType = Type.Union([Type.Literal('remittance'), Type.Literal('qr_payment')]);
-const TxStatus = Type.Union([Type.Literal('processing'), Type.Literal('completed'), Type.Literal('failed')]);
+const TxStatus = Type.Union([
+  Type.Literal('initiating'),
+  Type.Literal('processing'),
+  Type.Literal('completed'),
+  Type.Literal('failed'),
+]);
 
 export const TransactionIdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 
