@@ -38,7 +38,7 @@ import { OpenBankingService } from './modules/open-banking/open-banking.service.
 import { createSandboxProvider } from './modules/open-banking/providers/sandbox.js';
 import { deleteExpiredKeys } from './modules/payments/idempotency.js';
 import { paymentsRoutes } from './modules/payments/payments.routes.js';
-import { PaymentsService } from './modules/payments/payments.service.js';
+import { DEFAULT_TIMING, type PaymentDeps, resumePayments, settle } from './modules/payments/payments.service.js';
 import { ratesRoutes } from './modules/rates/rates.routes.js';
 import { createRatesService, type RatesService } from './modules/rates/rates.service.js';
 import { recipientsRoutes } from './modules/recipients/recipients.routes.js';
@@ -58,7 +58,8 @@ export interface AppContext {
   openBanking: OpenBankingService;
   rates: RatesService;
   recipients: RecipientsService;
-  payments: PaymentsService;
+  /** The payment functions' deps (payments.service.ts); tests adjust `timing`. */
+  payments: PaymentDeps;
   /** The sandbox bank's consent page (OPEN_BANKING_PROVIDER=sandbox only). */
   sandbox: { authorize(externalConsentId: string, approve: boolean): Promise<string | null> } | null;
 }
@@ -140,8 +141,8 @@ export async function buildApp(
     publicUrl: config.publicUrl,
     settlementMs: config.openBanking.sandboxSettlementMs,
   });
-  // OPEN_BANKING_PROVIDER: the sandbox bank, or Enable Banking (linking banks and balances;
-  // its payments need the bank's authorization redirect, which the payment flow lacks yet).
+  // OPEN_BANKING_PROVIDER: the sandbox bank, or Enable Banking (linking banks, balances, and
+  // payments authorized by the user at the bank).
   const eb = config.openBanking.enableBanking;
   const provider = eb ? createEnableBankingProvider({ ...eb, consentDays: config.openBanking.consentDays }) : sandbox;
   const openBanking = new OpenBankingService(db, provider, config);
@@ -154,7 +155,13 @@ export async function buildApp(
     rates: createRatesService({ db: db.system, config, fetch: opts.fetch }),
     recipients: new RecipientsService(),
     // A payment's new balance shows on this instance's next GET /auth/me (balances are not notified).
-    payments: new PaymentsService(db.system, provider, (userId) => keptSessions.invalidate(`u:${userId}`)),
+    payments: {
+      system: db.system,
+      provider,
+      balancesMoved: (userId) => keptSessions.invalidate(`u:${userId}`),
+      callbackUrl: `${config.publicUrl.replace(/\/$/, '')}/api/payments/callback`,
+      timing: { ...DEFAULT_TIMING },
+    },
     sandbox: eb ? null : sandbox,
   };
 
@@ -175,7 +182,7 @@ export async function buildApp(
         await scope.register(gdprRoutes(surface, { config, openBanking, sessions }));
         if (config.features.cards) await scope.register(cardsRoutes({ config }));
         await scope.register(recipientsRoutes({ recipients }));
-        await scope.register(paymentsRoutes({ payments }));
+        await scope.register(paymentsRoutes(surface, { payments }));
         await scope.register(transactionsRoutes({ receiptIssuer: config.receiptIssuer }));
         await scope.register(merchantsRoutes());
         if (config.features.notifications) await scope.register(notificationsRoutes());
@@ -213,9 +220,21 @@ export async function buildApp(
     intervalMs: config.openBanking.settlementIntervalMs,
     runOnStart: true,
     run: async () => {
-      const moved = await ctx.payments.settle();
+      const moved = await settle(ctx.payments);
       if (moved.completed || moved.failed) app.log.info(moved, 'payments settled');
     },
+  });
+  // Issue 30: intents left by a crash or a timeout are sent again with their end-to-end id, and
+  // payments waiting for the user's authorization at the bank are asked about.
+  scheduler.add({
+    name: 'payment-recovery',
+    intervalMs: config.openBanking.settlementIntervalMs,
+    runOnStart: true,
+    run: () =>
+      runExclusive(db.system, db.kind, JOB_LOCKS.paymentRecovery, async () => {
+        const seen = await resumePayments(ctx.payments);
+        if (seen.resumed || seen.polled) app.log.info(seen, 'payments resumed or polled');
+      }),
   });
   scheduler.add({
     name: 'idempotency-cleanup',

@@ -39,16 +39,39 @@ interface Payment {
   redirectUrl: string;
   state: string;
   creditor: string;
+  endToEndId: string | null;
+  reason?: { status_reason_code: string; status_reason_description: string[] };
   body: unknown;
 }
 
-export async function startEnableBankingMock(opts: { appId: string; publicKey: KeyObject; aspspName: string }) {
+/**
+ * What the ASPSP does with a second POST /payments carrying an end_to_end_id it already has:
+ * `create` a new payment resource (what the service must survive: nothing in the published
+ * reference promises a duplicate check), or `replay` the first one (a bank's duplicate check).
+ */
+export type DuplicateEndToEnd = 'create' | 'replay';
+
+export async function startEnableBankingMock(opts: {
+  appId: string;
+  publicKey: KeyObject;
+  aspspName: string;
+  duplicates?: DuplicateEndToEnd;
+}) {
+  let duplicates: DuplicateEndToEnd = opts.duplicates ?? 'create';
   const auths = new Map<string, Authorization>();
   const sessions = new Map<string, Session>();
   const payments = new Map<string, Payment>();
   const calls: { method: string; path: string; verified: boolean }[] = [];
   /** Injected answers: the next request whose path starts with the prefix gets this status and body. */
-  const faults: { method: string; prefix: string; status: number; body: unknown; delayMs?: number }[] = [];
+  const faults: {
+    method: string;
+    prefix: string;
+    status: number;
+    body: unknown;
+    delayMs?: number;
+    /** Handle the request, then cut the connection instead of answering (the answer is lost). */
+    drop?: boolean;
+  }[] = [];
   let accountsTemplate: () => MockAccount[] = () => [
     {
       uid: randomUUID(),
@@ -146,7 +169,16 @@ export async function startEnableBankingMock(opts: { appId: string; publicKey: K
       const payment = payments.get(url.searchParams.get('payment') ?? '');
       if (!payment) return send(res, 404, { message: 'unknown payment' });
       const deny = url.searchParams.get('decision') === 'deny';
-      payment.status = deny || /0000$/.test(payment.creditor) ? 'RJCT' : 'ACSP';
+      if (deny) {
+        payment.status = 'RJCT';
+        payment.reason = { status_reason_code: 'DS02', status_reason_description: ['Order cancelled by the PSU'] };
+      } else if (/0000$/.test(payment.creditor)) {
+        payment.status = 'RJCT';
+        payment.reason = { status_reason_code: 'AC04', status_reason_description: ['Closed account number'] };
+      } else {
+        // Authorized: accepted by the bank; it settles on the next status read.
+        payment.status = 'ACCP';
+      }
       const back = new URL(payment.redirectUrl);
       back.searchParams.set('state', payment.state);
       res.writeHead(302, { location: back.toString() });
@@ -158,12 +190,28 @@ export async function startEnableBankingMock(opts: { appId: string; publicKey: K
     if (!verified)
       return apiError(res, 401, 'UNAUTHORIZED_ACCESS', 'JWT is missing, expired or not signed by the application key');
     const fault = faults.findIndex((f) => f.method === method && path.startsWith(f.prefix));
-    if (fault >= 0) {
+    if (fault >= 0 && !faults[fault].drop) {
       const [f] = faults.splice(fault, 1);
       if (f.delayMs) await new Promise((r) => setTimeout(r, f.delayMs));
       return send(res, f.status, f.body, f.status === 429 ? { 'retry-after': '1' } : {});
     }
     const body = method === 'POST' ? await readJson(req) : null;
+    // A fault that lets the request through and loses the answer.
+    const dropped = fault >= 0 ? faults.splice(fault, 1)[0] : null;
+    if (dropped?.drop) return route(method, path, body, (r) => r.socket?.destroy(), res);
+    return route(method, path, body, send, res);
+  }
+
+  async function route(
+    method: string,
+    path: string,
+    body: Record<string, unknown> | null,
+    answer: (res: ServerResponse, status: number, body: unknown, headers?: Record<string, string>) => void,
+    res: ServerResponse,
+  ) {
+    const send = answer;
+    const apiError = (r: ServerResponse, status: number, error: string, message: string) =>
+      send(r, status, { code: status, message, error, detail: null });
 
     if (method === 'POST' && path === '/auth') {
       const access = body?.access as { valid_until?: string } | undefined;
@@ -241,6 +289,15 @@ export async function startEnableBankingMock(opts: { appId: string; publicKey: K
           'WRONG_REQUEST_PARAMETERS',
           'payment_type, payment_request, state and redirect_url are required',
         );
+      const endToEndId =
+        (tx as { payment_id?: { end_to_end_id?: string } } | undefined)?.payment_id?.end_to_end_id ?? null;
+      const known = endToEndId ? [...payments.values()].find((p) => p.endToEndId === endToEndId) : undefined;
+      if (known && duplicates === 'replay')
+        return send(res, 200, {
+          payment_id: known.id,
+          status: known.status,
+          url: `${base}/bank/pay?payment=${known.id}`,
+        });
       const id = randomUUID();
       payments.set(id, {
         id,
@@ -248,6 +305,7 @@ export async function startEnableBankingMock(opts: { appId: string; publicKey: K
         redirectUrl: String(body.redirect_url),
         state: String(body.state),
         creditor,
+        endToEndId,
         body,
       });
       return send(res, 200, { payment_id: id, status: 'RCVD', url: `${base}/bank/pay?payment=${id}` });
@@ -256,9 +314,15 @@ export async function startEnableBankingMock(opts: { appId: string; publicKey: K
     if (method === 'GET' && paymentMatch) {
       const p = payments.get(paymentMatch[1]);
       if (!p) return apiError(res, 404, 'PAYMENT_NOT_FOUND', 'Payment not found');
-      // The bank settles an authorized payment on the next status read.
-      if (p.status === 'ACSP') p.status = 'ACSC';
-      return send(res, 200, { payment_id: p.id, status: p.status });
+      // The bank settles an accepted payment on the next status read.
+      const status = p.status;
+      if (p.status === 'ACCP') p.status = 'ACSC';
+      return send(res, 200, {
+        payment_id: p.id,
+        status,
+        final_status: ['ACSC', 'RJCT', 'CANC'].includes(status),
+        ...(p.reason ? { status_reason_information: p.reason } : {}),
+      });
     }
     return apiError(res, 404, 'NOT_FOUND', `no route ${method} ${path}`);
   }
@@ -276,6 +340,17 @@ export async function startEnableBankingMock(opts: { appId: string; publicKey: K
     payments,
     fail(method: string, prefix: string, status: number, body: unknown, delayMs?: number) {
       faults.push({ method, prefix, status, body, delayMs });
+    },
+    /** The next matching request is carried out, then its connection cut: the caller never hears the answer. */
+    dropAnswer(method: string, prefix: string) {
+      faults.push({ method, prefix, status: 0, body: null, drop: true });
+    },
+    setDuplicates(mode: DuplicateEndToEnd) {
+      duplicates = mode;
+    },
+    /** POST /payments calls made for one end-to-end id. */
+    paymentsFor(endToEndId: string) {
+      return [...payments.values()].filter((p) => p.endToEndId === endToEndId);
     },
     setAccounts(make: () => MockAccount[]) {
       accountsTemplate = make;

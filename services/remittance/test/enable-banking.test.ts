@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { EnableBankingError } from '../src/modules/open-banking/enable-banking/client.js';
 import { createEnableBankingProvider } from '../src/modules/open-banking/enable-banking/provider.js';
-import { ProviderError } from '../src/modules/open-banking/providers/provider.js';
 import { type EnableBankingMock, follow, startEnableBankingMock } from './enable-banking-mock.js';
 import { buildTestApp, pathOf, signInWeb, web } from './helpers.js';
 
@@ -149,7 +148,7 @@ describe('Enable Banking adapter against a mock of its API (issue 30)', () => {
     expect(await rejection(eb.readBalance(sessionId, 'no-such-account'))).toMatchObject({ reason: 'unknown_account' });
   });
 
-  it('initiates a payment with the bank authorization redirect and polls its status to completed or rejected', async () => {
+  it('initiates a payment with our end-to-end id and the bank authorization redirect, and polls it to ACSC or RJCT with the reason', async () => {
     const eb = adapter();
     const order = {
       externalAccountId: 'acc',
@@ -158,37 +157,72 @@ describe('Enable Banking adapter against a mock of its API (issue 30)', () => {
       creditorAccount: '1234 56 78903',
       creditorName: 'Ledgerline Client Funds',
       reference: 'TX-1',
+      endToEndId: 'e2e-adapter-1',
     };
-    const started = await eb.startPayment(order, { redirectUri: `${CALLBACK}?payment=1`, state: 'pay-1' });
-    expect(started).toMatchObject({ status: 'pending', bankStatus: 'RCVD' });
-    expect(await eb.paymentStatus(started.paymentId)).toBe('pending');
+    const started = await eb.initiatePayment('s', order, { redirectUri: `${CALLBACK}?payment=1`, state: 'pay-1' });
+    expect(started).toMatchObject({ status: 'received', bankStatus: 'RCVD' });
+    expect(started.authorizationUrl).toContain('/bank/pay');
+    expect(await eb.paymentStatus(started.paymentId)).toMatchObject({ status: 'received', bankStatus: 'RCVD' });
     const sent = mock.payments.get(started.paymentId)!.body as Record<string, any>;
     expect(sent.payment_request.credit_transfer_transaction[0]).toMatchObject({
       beneficiary: { creditor_account: { scheme_name: 'BBAN', identification: '12345678903' } },
       instructed_amount: { amount: '250.50', currency: 'NOK' },
+      payment_id: { end_to_end_id: 'e2e-adapter-1' },
     });
 
-    const back = new URL(await follow(started.authorizationUrl));
+    const back = new URL(await follow(started.authorizationUrl!));
     expect(back.searchParams.get('state')).toBe('pay-1');
-    expect(await eb.paymentStatus(started.paymentId)).toBe('completed');
+    // Accepted (ACCP) at the first read after the authorization, settled (ACSC) at the next.
+    expect(await eb.paymentStatus(started.paymentId)).toMatchObject({ status: 'pending', bankStatus: 'ACCP' });
+    expect(await eb.paymentStatus(started.paymentId)).toMatchObject({ status: 'completed', bankStatus: 'ACSC' });
 
-    const denied = await eb.startPayment(order, { redirectUri: CALLBACK, state: 'pay-2' });
-    await follow(denied.authorizationUrl, { decision: 'deny' });
-    expect(await eb.paymentStatus(denied.paymentId)).toBe('rejected');
+    const denied = await eb.initiatePayment(
+      's',
+      { ...order, endToEndId: 'e2e-2' },
+      { redirectUri: CALLBACK, state: 'pay-2' },
+    );
+    await follow(denied.authorizationUrl!, { decision: 'deny' });
+    expect(await eb.paymentStatus(denied.paymentId)).toMatchObject({
+      status: 'rejected',
+      bankStatus: 'RJCT',
+      reason: 'DS02: Order cancelled by the PSU',
+    });
 
-    const toRejected = await eb.startPayment(
-      { ...order, creditorAccount: 'NO9312340000' },
+    const toRejected = await eb.initiatePayment(
+      's',
+      { ...order, creditorAccount: 'NO9312340000', endToEndId: 'e2e-3' },
       { redirectUri: CALLBACK, state: 'p3' },
     );
-    await follow(toRejected.authorizationUrl);
-    expect(await eb.paymentStatus(toRejected.paymentId)).toBe('rejected'); // RJCT by the bank
+    await follow(toRejected.authorizationUrl!);
+    expect(await eb.paymentStatus(toRejected.paymentId)).toMatchObject({
+      status: 'rejected',
+      reason: 'AC04: Closed account number',
+    });
 
     expect(await rejection(eb.paymentStatus('00000000-0000-4000-8000-000000000000'))).toMatchObject({
       reason: 'unknown_account',
       apiError: 'PAYMENT_NOT_FOUND',
     });
-    // The interface's instant debit is refused: nobody could authorize it at the bank.
-    await expect(eb.initiatePayment('s', order)).rejects.toBeInstanceOf(ProviderError);
+    // A refusal of the request itself is final (not retried); 5xx and a timeout are not.
+    mock.fail('POST', '/payments', 422, { code: 422, message: 'bad creditor', error: 'WRONG_REQUEST_PARAMETERS' });
+    expect(
+      await rejection(
+        eb.initiatePayment('s', { ...order, endToEndId: 'e2e-4' }, { redirectUri: CALLBACK, state: 'p4' }),
+      ),
+    ).toMatchObject({
+      reason: 'refused',
+      status: 422,
+    });
+    mock.fail('POST', '/payments', 503, { code: 503, message: 'ASPSP error', error: 'ASPSP_ERROR' });
+    expect(
+      await rejection(
+        eb.initiatePayment('s', { ...order, endToEndId: 'e2e-5' }, { redirectUri: CALLBACK, state: 'p5' }),
+      ),
+    ).toMatchObject({
+      reason: 'unavailable',
+      status: 503,
+    });
+    expect(mock.paymentsFor('e2e-4')).toHaveLength(0);
   });
 });
 
@@ -207,7 +241,6 @@ describe('OPEN_BANKING_PROVIDER=enablebanking through the service routes', () =>
 
   it('links the bank at the callback, refreshes a balance, marks it stale when the session expires, and revokes', async () => {
     const { cookie } = await signInWeb(env.app);
-    const paymentsBefore = mock.payments.size;
     const created = await env.app.inject({
       method: 'POST',
       url: '/api/open-banking/consents',
@@ -256,26 +289,7 @@ describe('OPEN_BANKING_PROVIDER=enablebanking through the service routes', () =>
     expect(stale.json().warning).toMatch(/consent is not valid/);
 
     session.status = 'AUTHORIZED';
-    // A payment is refused (nothing debited or recorded): it would need the bank's authorization redirect.
-    const recipient = await env.app.inject({
-      method: 'POST',
-      url: '/api/recipients',
-      ...web(cookie),
-      payload: { name: 'Marko Marković', country: 'RS', currency: 'RSD', bankAccount: 'RS35260005601001611379' },
-    });
-    expect(recipient.statusCode).toBe(201);
-    const paid = await env.app.inject({
-      method: 'POST',
-      url: '/api/transactions/remittance',
-      ...web(cookie),
-      payload: { recipientId: recipient.json().data.id, amount: 150 },
-    });
-    expect(paid.statusCode).toBe(502);
-    expect(paid.json().error).toBe('bank_unavailable');
-    const after = (await env.app.inject({ method: 'GET', url: '/api/bank-accounts', ...web(cookie) })).json();
-    expect(after.data[0].balance).toBe(4321.1);
-    expect(mock.payments.size).toBe(paymentsBefore);
-
+    // Payments through the bank: test/enable-banking-payments.test.ts.
     const revoked = await env.app.inject({
       method: 'DELETE',
       url: `/api/open-banking/consents/${consentId}`,

@@ -418,27 +418,33 @@ describe('sandbox bank payments', () => {
     const balance = async () =>
       (await bank.readBalance(consent.external_consent_id!, account.external_account_id)).amount;
 
-    const ok = await bank.initiatePayment(consent.external_consent_id!, {
-      ...order,
-      amount: '1005.00',
-      creditorAccount: 'RS35260005601001611379',
-    });
-    expect(ok.status).toBe('pending');
+    const redirect = { redirectUri: 'http://localhost:3001/api/payments/callback', state: 's' };
+    const okOrder = { ...order, amount: '1005.00', creditorAccount: 'RS35260005601001611379', endToEndId: 'e2e-ok' };
+    const ok = await bank.initiatePayment(consent.external_consent_id!, okOrder, redirect);
+    // Instant authorization: no redirect, accepted at once.
+    expect(ok).toMatchObject({ status: 'pending', authorizationUrl: null });
     expect(await balance()).toBe('48995.00');
-    expect(await bank.paymentStatus(ok.paymentId)).toBe('completed');
+    // The same end-to-end id is the same payment: not booked twice.
+    expect((await bank.initiatePayment(consent.external_consent_id!, okOrder, redirect)).paymentId).toBe(ok.paymentId);
+    expect(await balance()).toBe('48995.00');
+    expect((await bank.paymentStatus(ok.paymentId)).status).toBe('completed');
 
-    const bad = await bank.initiatePayment(consent.external_consent_id!, {
-      ...order,
-      amount: '100.00',
-      creditorAccount: 'RS35260005601000000',
-    });
+    const bad = await bank.initiatePayment(
+      consent.external_consent_id!,
+      { ...order, amount: '100.00', creditorAccount: 'RS35260005601000000', endToEndId: 'e2e-bad' },
+      redirect,
+    );
     expect(await balance()).toBe('48895.00');
-    expect(await bank.paymentStatus(bad.paymentId)).toBe('rejected');
-    expect(await bank.paymentStatus(bad.paymentId)).toBe('rejected');
+    expect((await bank.paymentStatus(bad.paymentId)).status).toBe('rejected');
+    expect(await bank.paymentStatus(bad.paymentId)).toMatchObject({ status: 'rejected', bankStatus: 'RJCT' });
     expect(await balance()).toBe('48995.00');
 
     await expect(
-      bank.initiatePayment(consent.external_consent_id!, { ...order, amount: '100000.00', creditorAccount: 'X1' }),
+      bank.initiatePayment(
+        consent.external_consent_id!,
+        { ...order, amount: '100000.00', creditorAccount: 'X1', endToEndId: 'e2e-big' },
+        redirect,
+      ),
     ).rejects.toMatchObject({
       reason: 'insufficient_funds',
     });

@@ -3,6 +3,7 @@ import { freshDatabase } from '@app/shared/test/clone';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import type { DB } from '../src/db/types.js';
+import { settle } from '../src/modules/payments/payments.service.js';
 import { bearer, linkSandboxBank, nextPid, signInMobile, testConfig } from './helpers.js';
 
 /**
@@ -177,12 +178,12 @@ describe.skipIf(!onPostgres)('payments under concurrency on real PostgreSQL (R9,
       );
     const before = await processing();
     const runs = await Promise.all([
-      app.ctx.payments.settle(5),
-      second.ctx.payments.settle(5),
-      app.ctx.payments.settle(50),
-      second.ctx.payments.settle(50),
+      settle(app.ctx.payments, 5),
+      settle(second.ctx.payments, 5),
+      settle(app.ctx.payments, 50),
+      settle(second.ctx.payments, 50),
     ]);
-    const rest = await app.ctx.payments.settle(100);
+    const rest = await settle(app.ctx.payments, 100);
     const completed = [...runs, rest].reduce((n, r) => n + r.completed, 0);
     const failed = [...runs, rest].reduce((n, r) => n + r.failed, 0);
     // Earlier tests of this file left good payments processing too.

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { settle } from '../src/modules/payments/payments.service.js';
 import { bearer, buildTestApp, linkSandboxBank, nextPid, signInMobile, signInWeb, web } from './helpers.js';
 
 let env: Awaited<ReturnType<typeof buildTestApp>>;
@@ -416,7 +417,7 @@ describe('settlement job (R9, G12)', () => {
   it('completes processing remittances: completedAt and a transaction_complete notification', async () => {
     const p = await payer('/api');
     const id = (await remit(p, { recipientId: p.recipientId, amount: 1000 })).json().data.id;
-    const moved = await env.app.ctx.payments.settle();
+    const moved = await settle(env.app.ctx.payments);
     expect(moved.completed).toBeGreaterThanOrEqual(1);
     const tx = await env.db.system
       .selectFrom('transactions')
@@ -436,7 +437,7 @@ describe('settlement job (R9, G12)', () => {
     expect(notes[0].body).toContain('Marko Marković');
     expect(await balanceOf(p.primaryId)).toBe('48995.00');
     // Settled once: a second run changes nothing.
-    await env.app.ctx.payments.settle();
+    await settle(env.app.ctx.payments);
     expect(
       (
         await env.db.system
@@ -454,7 +455,7 @@ describe('settlement job (R9, G12)', () => {
     const p = await payer('/v1', { country: 'RS', currency: 'EUR', bankAccount: 'RS35160000000000300000' });
     const id = (await remit(p, { recipientId: p.recipientId, amount: 2000 })).json().data.id;
     expect(await balanceOf(p.primaryId)).toBe('47990.00');
-    await env.app.ctx.payments.settle();
+    await settle(env.app.ctx.payments);
     const tx = await env.db.system
       .selectFrom('transactions')
       .selectAll()

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { settle } from '../src/modules/payments/payments.service.js';
 import { bearer, buildTestApp, linkSandboxBank, nextPid, signInMobile, signInWeb, web } from './helpers.js';
 
 let env: Awaited<ReturnType<typeof buildTestApp>>;
@@ -151,7 +152,7 @@ describe('transactions history', () => {
       estimatedCompletion: '2-4 business days',
       completedAt: null,
     });
-    await env.app.ctx.payments.settle();
+    await settle(env.app.ctx.payments);
     const settled = (
       await env.app.inject({ method: 'GET', url: `/api/transactions/${a.remId}/receipt`, ...a.auth })
     ).json().data;

@@ -172,9 +172,19 @@ export interface PaymentInitiationsTable {
   transaction_id: string;
   user_id: string;
   provider: string;
-  external_payment_id: string;
+  external_payment_id: string | null;
   amount: Numeric;
   created_at: Generated<Timestamp>;
+  end_to_end_id: string;
+  payment_order: Json | null;
+  idempotency_key: string | null;
+  surface: Generated<'web' | 'api'>;
+  callback_state: string | null;
+  authorization_url: string | null;
+  bank_status: string | null;
+  attempts: Generated<number>;
+  lease_until: Timestamp | null;
+  updated_at: Generated<Timestamp>;
 }
 
 export interface RecipientsTable {
@@ -222,6 +232,7 @@ export interface SandboxBankPaymentsTable {
   status: 'pending' | 'completed' | 'rejected';
   settles_at: Timestamp;
   created_at: Generated<Timestamp>;
+  end_to_end_id: string | null;
 }
 
 export interface SessionsTable {
@@ -244,7 +255,7 @@ export interface TransactionsTable {
   id: string;
   user_id: string;
   type: 'remittance' | 'qr_payment';
-  status: 'processing' | 'completed' | 'failed';
+  status: 'initiating' | 'processing' | 'completed' | 'failed';
   bank_account_id: string;
   recipient_id: string | null;
   merchant_id: string | null;
@@ -264,6 +275,7 @@ export interface TransactionsTable {
   failed_at: Timestamp | null;
   created_at: Generated<Timestamp>;
   seq: GeneratedAlways<number>;
+  failure_reason: string | null;
 }
 
 export interface UserSettingsTable {

@@ -5,4 +5,5 @@ export const JOB_LOCKS = {
   balanceSync: 5_100_003,
   idempotencyCleanup: 5_100_004,
   retention: 5_100_005,
+  paymentRecovery: 5_100_006,
 } as const;

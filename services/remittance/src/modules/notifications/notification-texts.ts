@@ -26,6 +26,11 @@ export const texts = {
     title: 'QR-betaling gjennomført',
     body: `Du betalte ${money(amount, 'NOK')} til ${merchant}.`,
   }),
+  qrFailed: (amount: string, merchant: string, refunded: string): NotificationText => ({
+    type: 'system',
+    title: 'QR-betaling mislyktes',
+    body: `Betalingen på ${money(amount, 'NOK')} til ${merchant} kunne ikke gjennomføres. ${money(refunded, 'NOK')} er ført tilbake til kontoen din.`,
+  }),
   qrReceived: (amount: string, customer: string): NotificationText => ({
     type: 'qr_payment',
     title: 'Ny QR-betaling',

@@ -79,6 +79,11 @@ export async function storeIdempotentResponse(
   await db.executeQuery(q);
 }
 
+/** A payment the bank refused gives its key back: a retry under it is a new payment. */
+export async function releaseIdempotencyKey(db: Kysely<DB>, userId: string, key: string): Promise<void> {
+  await db.deleteFrom('idempotency_keys').where('user_id', '=', userId).where('key', '=', key).execute();
+}
+
 /** Housekeeping: keys past the window are of no use any more. */
 export async function deleteExpiredKeys(db: Kysely<DB>, now: Date): Promise<number> {
   const r = await db

@@ -1,7 +1,7 @@
 import { CompiledQuery, type Kysely, sql } from 'kysely';
-import type { DB, Transaction, TransactionType } from '../../db/types.js';
+import type { DB, TransactionType } from '../../db/types.js';
 import type { SessionProof } from '../auth/sessions.repository.js';
-import { DEBIT_RECORD_SQL, INITIATION_SQL, REMIT_CONTEXT_SQL } from './payments.sql.js';
+import { DEBIT_RECORD_SQL, REMIT_CONTEXT_SQL } from './payments.sql.js';
 
 /** The paying account with its consent: the one asked for, or the user's primary. */
 export interface PayingAccount {
@@ -70,37 +70,43 @@ export async function remitContext(
   return rows[0]?.context;
 }
 
-/** The recorded transaction, one JSON column (numerics as text, created_at as toISOString writes it). */
-export type RecordedTransaction = Pick<
-  Transaction,
-  | 'id'
-  | 'status'
-  | 'receive_amount'
-  | 'receive_currency'
-  | 'exchange_rate'
-  | 'recipient_name'
-  | 'recipient_country'
-  | 'from_account'
-> & {
-  created_at: string;
-};
+/** The order the bank gets, kept with the intent so every attempt sends the same one. */
+export interface StoredOrder {
+  externalConsentId: string;
+  externalAccountId: string;
+  amount: string;
+  currency: string;
+  creditorAccount: string;
+  creditorName: string;
+  reference: string;
+}
+
+export interface NewIntent {
+  provider: string;
+  endToEndId: string;
+  order: StoredOrder;
+  idempotencyKey: string | null;
+  surface: 'web' | 'api';
+  callbackState: string;
+  leaseUntil: Date;
+}
 
 /**
- * Runs DEBIT_RECORD_SQL (see there); undefined when the balance does not cover the total.
+ * Runs DEBIT_RECORD_SQL (see there): the debit, the 'initiating' transaction and its initiation.
+ * The transaction's created_at (ISO text), or undefined when the balance does not cover the total.
  */
-export async function debitAndRecord(
+export async function recordIntent(
   db: Kysely<DB>,
   userId: string,
   t: NewTransaction,
-  initiation: { provider: string; externalPaymentId: string },
-): Promise<RecordedTransaction | undefined> {
+  intent: NewIntent,
+): Promise<string | undefined> {
   const q = CompiledQuery.raw(DEBIT_RECORD_SQL, [
     userId,
     t.bankAccountId,
     t.total,
     t.id,
     t.type,
-    t.status,
     t.recipientId,
     t.merchantId,
     t.recipientName,
@@ -112,23 +118,200 @@ export async function debitAndRecord(
     t.exchangeRate,
     t.fee,
     t.eta,
-    t.completedAt,
-    initiation.provider,
-    initiation.externalPaymentId,
+    intent.provider,
+    intent.endToEndId,
+    JSON.stringify(intent.order),
+    intent.idempotencyKey,
+    intent.surface,
+    intent.callbackState,
+    intent.leaseUntil,
   ]);
-  const { rows } = await db.executeQuery<{ tx: RecordedTransaction }>(q);
-  return rows[0]?.tx;
+  const { rows } = await db.executeQuery<{ created_at: string }>(q);
+  return rows[0]?.created_at;
 }
 
-/** The payment initiation row on its own (QR payments, whose debit comes before the bank's), precompiled. */
-export async function recordInitiation(
+/** A payment with its initiation, as the state machine reads it (system connection). */
+export async function loadPayment(db: Kysely<DB>, transactionId: string) {
+  return db
+    .selectFrom('transactions as t')
+    .innerJoin('payment_initiations as p', 'p.transaction_id', 't.id')
+    .select([
+      't.id',
+      't.user_id',
+      't.type',
+      't.status',
+      't.bank_account_id',
+      't.merchant_id',
+      't.send_amount',
+      't.send_currency',
+      't.total',
+      't.recipient_name',
+      't.recipient_country',
+      't.receive_amount',
+      't.receive_currency',
+      't.exchange_rate',
+      't.fee',
+      't.from_account',
+      't.eta',
+      't.failure_reason',
+      't.created_at',
+      'p.external_payment_id',
+      'p.end_to_end_id',
+      'p.payment_order',
+      'p.idempotency_key',
+      'p.surface',
+      'p.callback_state',
+      'p.authorization_url',
+      'p.bank_status',
+      'p.attempts',
+      'p.lease_until',
+    ])
+    .where('t.id', '=', transactionId)
+    .executeTakeFirst();
+}
+export type PaymentRow = NonNullable<Awaited<ReturnType<typeof loadPayment>>>;
+
+/** The payment an Idempotency-Key started (the user's own). */
+export async function paymentOfKey(db: Kysely<DB>, userId: string, key: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('payment_initiations')
+    .select('transaction_id')
+    .where('user_id', '=', userId)
+    .where('idempotency_key', '=', key)
+    .orderBy('created_at', 'desc')
+    .executeTakeFirst();
+  return row?.transaction_id;
+}
+
+/** The payment the bank's redirect names by its one-time state. */
+export async function paymentOfState(db: Kysely<DB>, state: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('payment_initiations')
+    .select('transaction_id')
+    .where('callback_state', '=', state)
+    .executeTakeFirst();
+  return row?.transaction_id;
+}
+
+/**
+ * Takes the provider call of an intent whose answer is not recorded (no external payment id) and
+ * whose lease has run out: one statement, so two workers never both call. True when taken.
+ */
+export async function leaseIntent(db: Kysely<DB>, transactionId: string, now: Date, until: Date): Promise<boolean> {
+  const r = await db
+    .updateTable('payment_initiations')
+    .set({ lease_until: until, attempts: sql`attempts + 1`, updated_at: now })
+    .where('transaction_id', '=', transactionId)
+    .where('external_payment_id', 'is', null)
+    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', now)]))
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('transactions')
+          .select('id')
+          .whereRef('transactions.id', '=', 'payment_initiations.transaction_id')
+          .where('transactions.status', '=', 'initiating'),
+      ),
+    )
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/**
+ * The recovery job's claim: initiating payments whose lease ran out (an intent whose call was
+ * never made or whose answer was lost, or a payment waiting for the user's authorization whose
+ * next status check is due), leased for this worker in one statement (SKIP LOCKED: two workers
+ * take different rows). Polled ones (with an external id) get the poll interval as their lease.
+ */
+export async function claimDue(
   db: Kysely<DB>,
-  userId: string,
-  row: { transactionId: string; provider: string; externalPaymentId: string; amount: string },
-): Promise<void> {
-  await db.executeQuery(
-    CompiledQuery.raw(INITIATION_SQL, [row.transactionId, userId, row.provider, row.externalPaymentId, row.amount]),
-  );
+  now: Date,
+  limit: number,
+  leaseMs: number,
+  pollMs: number,
+): Promise<{ transaction_id: string; external_payment_id: string | null }[]> {
+  const { rows } = await sql<{ transaction_id: string; external_payment_id: string | null }>`
+    UPDATE payment_initiations p
+    SET lease_until = ${now}::timestamptz + make_interval(secs => CASE WHEN p.external_payment_id IS NULL
+          THEN ${leaseMs / 1000}::float8 ELSE ${pollMs / 1000}::float8 END),
+        attempts = p.attempts + CASE WHEN p.external_payment_id IS NULL THEN 1 ELSE 0 END,
+        updated_at = ${now}
+    WHERE p.transaction_id IN (
+      SELECT q.transaction_id FROM payment_initiations q
+      JOIN transactions t ON t.id = q.transaction_id
+      WHERE t.status = 'initiating' AND (q.lease_until IS NULL OR q.lease_until <= ${now})
+      ORDER BY t.created_at
+      LIMIT ${limit}
+      FOR UPDATE OF q SKIP LOCKED
+    )
+    RETURNING p.transaction_id, p.external_payment_id`.execute(db);
+  return rows;
+}
+
+/** The bank's answer to the creation, once: the first recorded answer wins. */
+export async function recordCreated(
+  db: Kysely<DB>,
+  transactionId: string,
+  created: { paymentId: string; bankStatus: string; authorizationUrl: string | null },
+  now: Date,
+): Promise<boolean> {
+  const r = await db
+    .updateTable('payment_initiations')
+    .set({
+      external_payment_id: created.paymentId,
+      bank_status: created.bankStatus,
+      authorization_url: created.authorizationUrl,
+      lease_until: null,
+      updated_at: now,
+    })
+    .where('transaction_id', '=', transactionId)
+    .where('external_payment_id', 'is', null)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** The bank's latest status code (kept for the failure reason and logs). */
+export async function recordBankStatus(db: Kysely<DB>, transactionId: string, bankStatus: string, now: Date) {
+  await db
+    .updateTable('payment_initiations')
+    .set({ bank_status: bankStatus, updated_at: now })
+    .where('transaction_id', '=', transactionId)
+    .execute();
+}
+
+/** Moves a payment on from one of `from`, once; false when another worker moved it first. */
+export async function moveTransaction(
+  db: Kysely<DB>,
+  transactionId: string,
+  from: readonly ('initiating' | 'processing')[],
+  to: 'processing' | 'completed' | 'failed',
+  at: Date,
+  reason: string | null = null,
+): Promise<boolean> {
+  const r = await db
+    .updateTable('transactions')
+    .set(
+      to === 'completed'
+        ? { status: to, completed_at: at }
+        : to === 'failed'
+          ? { status: to, failed_at: at, failure_reason: reason }
+          : { status: to },
+    )
+    .where('id', '=', transactionId)
+    .where('status', 'in', from)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** The merchant's user, for the "payment received" notification written by the system connection. */
+export async function merchantUser(db: Kysely<DB>, merchantId: string): Promise<string | undefined> {
+  const row = await db.selectFrom('merchants').select('user_id').where('id', '=', merchantId).executeTakeFirst();
+  return row?.user_id;
+}
+
+/** The payer's name as the merchant sees it. */
+export async function payerName(db: Kysely<DB>, userId: string) {
+  return db.selectFrom('users').select(['first_name', 'last_name']).where('id', '=', userId).executeTakeFirst();
 }
 
 /** What payable_merchant() (an owner-run function, see the RLS migration) gives a payer. */
@@ -189,7 +372,6 @@ export async function creditAccount(db: Kysely<DB>, userId: string, accountId: s
 export interface NewTransaction {
   id: string;
   type: TransactionType;
-  status: 'processing' | 'completed';
   bankAccountId: string;
   recipientId: string | null;
   merchantId: string | null;
@@ -203,77 +385,26 @@ export interface NewTransaction {
   fee: string;
   total: string;
   eta: string | null;
-  completedAt: Date | null;
 }
 
 /**
- * The debit (R9) and the transaction row in one statement: the conditional update
- * (`balance >= total`) feeds the insert, so concurrent payments can never take the cached
- * balance below zero, and a refused debit inserts nothing. Undefined when the balance does not
- * cover the total.
+ * The settlement job's claim (G12): processing payments whose next status check is due, leased
+ * for this worker in one statement (SKIP LOCKED: another worker at the same time takes others).
+ * The bank is asked after this statement, outside any transaction.
  */
-export async function debitAndInsertTransaction(
-  db: Kysely<DB>,
-  userId: string,
-  t: NewTransaction,
-): Promise<Transaction | undefined> {
-  const { rows } = await sql<Transaction>`
-    WITH debit AS (
-      UPDATE bank_accounts SET balance = balance - ${t.total}::numeric
-      WHERE user_id = ${userId} AND id = ${t.bankAccountId} AND balance >= ${t.total}::numeric
-      RETURNING id
+export async function claimProcessing(db: Kysely<DB>, now: Date, limit: number, pollMs: number): Promise<string[]> {
+  const { rows } = await sql<{ transaction_id: string }>`
+    UPDATE payment_initiations p
+    SET lease_until = ${now}::timestamptz + make_interval(secs => ${pollMs / 1000}::float8), updated_at = ${now}
+    WHERE p.transaction_id IN (
+      SELECT q.transaction_id FROM payment_initiations q
+      JOIN transactions t ON t.id = q.transaction_id
+      WHERE t.status = 'processing' AND q.external_payment_id IS NOT NULL
+        AND (q.lease_until IS NULL OR q.lease_until <= ${now})
+      ORDER BY t.created_at
+      LIMIT ${limit}
+      FOR UPDATE OF q SKIP LOCKED
     )
-    INSERT INTO transactions (id, user_id, type, status, bank_account_id, recipient_id, merchant_id, recipient_name,
-      recipient_country, from_account, send_amount, send_currency, receive_amount, receive_currency, exchange_rate,
-      fee, total, reference, eta, completed_at)
-    SELECT ${t.id}, ${userId}, ${t.type}, ${t.status}, debit.id, ${t.recipientId}, ${t.merchantId}, ${t.recipientName},
-      ${t.recipientCountry}, ${t.fromAccount}, ${t.sendAmount}::numeric, 'NOK', ${t.receiveAmount}::numeric, ${t.receiveCurrency},
-      ${t.exchangeRate}::numeric, ${t.fee}::numeric, ${t.total}::numeric, ${t.id}, ${t.eta}, ${t.completedAt}::timestamptz
-    FROM debit
-    RETURNING *`.execute(db);
-  return rows[0];
-}
-
-/**
- * The settlement job's claim (G12): processing remittances, locked for this transaction and
- * skipped by any other worker that runs at the same time.
- */
-export async function claimProcessing(db: Kysely<DB>, limit: number) {
-  return db
-    .selectFrom('transactions as t')
-    .innerJoin('payment_initiations as p', 'p.transaction_id', 't.id')
-    .select([
-      't.id',
-      't.user_id',
-      't.bank_account_id',
-      't.send_amount',
-      't.send_currency',
-      't.total',
-      't.recipient_name',
-      'p.external_payment_id',
-    ])
-    .where('t.status', '=', 'processing')
-    .orderBy('t.created_at')
-    .limit(limit)
-    .forUpdate('t')
-    .skipLocked()
-    .execute();
-}
-
-/** processing -> completed or failed, once. */
-export async function finishTransaction(
-  db: Kysely<DB>,
-  userId: string,
-  transactionId: string,
-  status: 'completed' | 'failed',
-  at: Date,
-): Promise<boolean> {
-  const r = await db
-    .updateTable('transactions')
-    .set(status === 'completed' ? { status, completed_at: at } : { status, failed_at: at })
-    .where('user_id', '=', userId)
-    .where('id', '=', transactionId)
-    .where('status', '=', 'processing')
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows) === 1;
+    RETURNING p.transaction_id`.execute(db);
+  return rows.map((r) => r.transaction_id);
 }

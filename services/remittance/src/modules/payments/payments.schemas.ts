@@ -52,6 +52,12 @@ export const RemittanceResponse = Type.Object({
     fromAccount: Type.String(),
     eta: Type.String(),
     createdAt: Type.String(),
+    authorizationUrl: Type.Optional(
+      Type.String({
+        description:
+          "the bank's page where the user authorizes the payment (status initiating); the bank sends the user back to GET /api/payments/callback",
+      }),
+    ),
   }),
 });
 
@@ -68,6 +74,12 @@ export const QrPaymentResponse = Type.Object({
     merchantId: Type.String(),
     fromAccount: Type.String(),
     createdAt: Type.String(),
+    authorizationUrl: Type.Optional(
+      Type.String({
+        description:
+          "the bank's page where the user authorizes the payment (status initiating); the bank sends the user back to GET /api/payments/callback",
+      }),
+    ),
   }),
 });
 
@@ -80,4 +92,9 @@ export const DisclosureResponse = Type.Object({
   receiveCurrency: Type.String(),
   estimatedDelivery: Type.String(),
   totalCost: Type.Number(),
+});
+
+export const PaymentCallbackQuery = Type.Object({
+  state: Type.Optional(Type.String({ maxLength: 512 })),
+  error: Type.Optional(Type.String({ maxLength: 200 })),
 });

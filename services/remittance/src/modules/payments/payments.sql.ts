@@ -30,13 +30,16 @@ export const REMIT_CONTEXT_SQL = `
   WHERE u.id = $1 AND u.deleted_at IS NULL`;
 
 /**
- * The debit (R9), the transaction row and its payment initiation in one precompiled statement:
- * the conditional update (`balance >= total`) feeds both inserts, so concurrent payments can
- * never take the cached balance below zero, and a refused debit writes nothing.
- * $1 user, $2 account, $3 total, $4 id (also the reference), $5 type, $6 status, $7 recipient,
- * $8 merchant, $9 name, $10 country, $11 from account, $12 send amount, $13 receive amount,
- * $14 receive currency, $15 rate, $16 fee, $17 eta, $18 completedAt, $19 provider,
- * $20 the provider's payment id.
+ * The payment's intent (issue 30) in one precompiled statement: the debit (R9), the transaction
+ * row (status 'initiating') and its payment initiation (the end-to-end id, the order the bank will
+ * get, the Idempotency-Key, the callback state and the lease of the first call). The conditional
+ * update (`balance >= total`) feeds both inserts, so concurrent payments can never take the cached
+ * balance below zero, and a refused debit writes nothing. The debit is the reservation: it stays
+ * when the bank accepts, and is restored when the payment fails.
+ * $1 user, $2 account, $3 total, $4 id (also the reference), $5 type, $6 recipient, $7 merchant,
+ * $8 name, $9 country, $10 from account, $11 send amount, $12 receive amount, $13 receive currency,
+ * $14 rate, $15 fee, $16 eta, $17 provider, $18 end-to-end id, $19 the order (JSON), $20 the
+ * Idempotency-Key, $21 surface, $22 callback state, $23 lease until.
  */
 export const DEBIT_RECORD_SQL = `
   WITH debit AS (
@@ -46,18 +49,14 @@ export const DEBIT_RECORD_SQL = `
   ), tx AS (
     INSERT INTO transactions (id, user_id, type, status, bank_account_id, recipient_id, merchant_id, recipient_name,
       recipient_country, from_account, send_amount, send_currency, receive_amount, receive_currency, exchange_rate,
-      fee, total, reference, eta, completed_at)
-    SELECT $4, $1, $5, $6, debit.id, $7, $8, $9, $10, $11, $12::numeric, 'NOK', $13::numeric, $14, $15::numeric,
-      $16::numeric, $3::numeric, $4, $17, $18::timestamptz
+      fee, total, reference, eta)
+    SELECT $4, $1, $5, 'initiating', debit.id, $6, $7, $8, $9, $10, $11::numeric, 'NOK', $12::numeric, $13, $14::numeric,
+      $15::numeric, $3::numeric, $4, $16
     FROM debit
-    RETURNING id, status, receive_amount, receive_currency, exchange_rate, recipient_name, recipient_country, from_account, created_at
+    RETURNING id, created_at
   ), initiation AS (
-    INSERT INTO payment_initiations (transaction_id, user_id, provider, external_payment_id, amount)
-    SELECT tx.id, $1, $19, $20, $3::numeric FROM tx
+    INSERT INTO payment_initiations (transaction_id, user_id, provider, amount, end_to_end_id, payment_order,
+      idempotency_key, surface, callback_state, attempts, lease_until)
+    SELECT tx.id, $1, $17, $3::numeric, $18, $19::jsonb, $20, $21, $22, 1, $23::timestamptz FROM tx
   )
-  SELECT json_build_object('id', id, 'status', status, 'receive_amount', receive_amount::text, 'receive_currency', receive_currency,
-    'exchange_rate', exchange_rate::text, 'recipient_name', recipient_name, 'recipient_country', recipient_country,
-    'from_account', from_account, 'created_at', to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) AS tx
-  FROM tx`;
-
-export const INITIATION_SQL = `INSERT INTO payment_initiations (transaction_id, user_id, provider, external_payment_id, amount) VALUES ($1, $2, $3, $4, $5::numeric)`;
+  SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at FROM tx`;

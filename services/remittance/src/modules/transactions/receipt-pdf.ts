@@ -12,7 +12,7 @@ export interface Receipt {
   receiveCurrency: string;
   recipient: { name: string; countryCode: string | null };
   reference: string;
-  status: 'processing' | 'completed' | 'failed';
+  status: 'initiating' | 'processing' | 'completed' | 'failed';
   estimatedCompletion: string | null;
   completedAt: string | null;
 }
@@ -55,7 +55,12 @@ const LABELS = {
     completedAt: 'Gjennomført',
     orgNumber: 'Org.nr.',
     issuedBy: 'Kvitteringen er utstedt av',
-    statuses: { processing: 'Under behandling', completed: 'Fullført', failed: 'Mislyktes' } as Record<string, string>,
+    statuses: {
+      initiating: 'Venter på banken',
+      processing: 'Under behandling',
+      completed: 'Fullført',
+      failed: 'Mislyktes',
+    } as Record<string, string>,
   },
   en: {
     title: 'Receipt',
@@ -78,7 +83,12 @@ const LABELS = {
     completedAt: 'Completed',
     orgNumber: 'Org. no.',
     issuedBy: 'This receipt is issued by',
-    statuses: { processing: 'Processing', completed: 'Completed', failed: 'Failed' } as Record<string, string>,
+    statuses: {
+      initiating: 'Waiting for the bank',
+      processing: 'Processing',
+      completed: 'Completed',
+      failed: 'Failed',
+    } as Record<string, string>,
   },
 };
 

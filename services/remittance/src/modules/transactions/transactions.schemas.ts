@@ -3,9 +3,11 @@ import { PageQuery, Pagination } from '../../schemas.js';
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 export const TX_TYPES = ['remittance', 'qr_payment'] as const;
-export const TX_STATUSES = ['processing', 'completed', 'failed'] as const;
+export const TX_STATUSES = ['initiating', 'processing', 'completed', 'failed'] as const;
 const TxType = Type.Enum(TX_TYPES);
-export const TxStatus = Type.Enum(TX_STATUSES);
+export const TxStatus = Type.Enum(TX_STATUSES, {
+  description: 'initiating (waiting for the bank), processing, completed or failed',
+});
 
 export const TransactionIdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 

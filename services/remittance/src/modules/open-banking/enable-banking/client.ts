@@ -38,6 +38,14 @@ const CONSENT_ERRORS = new Set([
   'ASPSP_PSU_ACTION_REQUIRED',
 ]);
 const ACCOUNT_ERRORS = new Set(['ACCOUNT_DOES_NOT_EXIST', 'ASPSP_ACCOUNT_NOT_ACCESSIBLE', 'PAYMENT_NOT_FOUND']);
+/** Codes of a payment the bank refuses for good: not retried, the payment fails with the bank's message. */
+const INSUFFICIENT = new Set(['INSUFFICIENT_FUNDS', 'ASPSP_INSUFFICIENT_FUNDS']);
+const REFUSED = new Set([
+  'WRONG_REQUEST_PARAMETERS',
+  'ASPSP_PAYMENT_REJECTED',
+  'PAYMENT_LIMIT_EXCEEDED',
+  'WRONG_ASPSP_PROVIDED',
+]);
 
 /** A refusal or failure of the Enable Banking API, mapped onto the provider's reasons. */
 export class EnableBankingError extends ProviderError {
@@ -63,6 +71,10 @@ export function mapApiError(status: number, body: ApiErrorBody | null): EnableBa
     return new EnableBankingError('consent_invalid', `consent is not valid at the bank: ${detail}`, status, apiError);
   if (apiError && ACCOUNT_ERRORS.has(apiError))
     return new EnableBankingError('unknown_account', `unknown at the bank: ${detail}`, status, apiError);
+  if (apiError && INSUFFICIENT.has(apiError))
+    return new EnableBankingError('insufficient_funds', `the bank refused: ${detail}`, status, apiError);
+  if (apiError && REFUSED.has(apiError))
+    return new EnableBankingError('refused', `the bank refused: ${detail}`, status, apiError);
   if (status === 429)
     return new EnableBankingError('unavailable', 'the bank aggregator is rate limiting', status, apiError);
   return new EnableBankingError('unavailable', `the bank aggregator failed: ${detail}`, status, apiError);

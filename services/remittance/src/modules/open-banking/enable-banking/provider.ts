@@ -1,10 +1,12 @@
 import { D as Decimal } from '@app/shared/money';
-import {
-  type OpenBankingProvider,
-  type PaymentOrder,
-  type ProviderAccount,
-  ProviderError,
-  type ProviderPaymentStatus,
+import type {
+  InitiatedPayment,
+  OpenBankingProvider,
+  PaymentOrder,
+  PaymentRedirect,
+  PaymentState,
+  ProviderAccount,
+  ProviderPaymentStatus,
 } from '../providers/provider.js';
 import { createEnableBankingClient, EnableBankingError, type EnableBankingSettings } from './client.js';
 
@@ -38,14 +40,34 @@ const CACHE_MS = 10 * 60_000;
 /** Which balance counts as "what the user can spend": available before booked, interim before closing. */
 const BALANCE_PREFERENCE = ['ITAV', 'CLAV', 'XPCD', 'OPAV', 'ITBD', 'CLBD', 'OPBD'];
 
-/** ISO 20022 payment statuses (as the API reports them) the service treats as final. */
+/**
+ * ISO 20022 payment statuses as the API reports them: settled, refused, and accepted by the bank
+ * (the user authorized it; the bank has taken it on). Anything else (RCVD, PATC, or a code we do
+ * not know) is a payment still waiting for the user's authorization at the bank.
+ */
 const COMPLETED = new Set(['ACSC', 'ACCC']);
 const REJECTED = new Set(['RJCT', 'CANC']);
+const ACCEPTED = new Set(['ACTC', 'ACCP', 'ACSP', 'ACWC', 'ACFC', 'ACWP', 'PDNG', 'PART']);
 
 export function mapPaymentStatus(status: string | undefined): ProviderPaymentStatus {
   if (status && COMPLETED.has(status)) return 'completed';
   if (status && REJECTED.has(status)) return 'rejected';
-  return 'pending';
+  if (status && ACCEPTED.has(status)) return 'pending';
+  return 'received';
+}
+
+/** The API's status reason (`status_reason_information`), as one line. */
+interface StatusReason {
+  status_reason_code?: string;
+  status_reason_description?: string[] | string;
+}
+function reasonText(info: StatusReason | undefined, bankStatus: string): string | null {
+  if (!info) return bankStatus === 'RJCT' ? 'Rejected by the bank (RJCT)' : null;
+  const description = Array.isArray(info.status_reason_description)
+    ? info.status_reason_description.join(' ')
+    : info.status_reason_description;
+  const text = [info.status_reason_code, description].filter(Boolean).join(': ');
+  return text ? text.slice(0, 300) : null;
 }
 
 function pickBalance(balances: BalanceResource[]): { amount: string; currency: string } {
@@ -73,9 +95,9 @@ function creditorAccount(account: string): { scheme_name: string; identification
  * Enable Banking (api.enablebanking.com) behind the service's provider interface. The consent is
  * an AIS authorization (POST /auth, the user authorizes at the bank, POST /sessions with the
  * returned code); the session id becomes the consent's external id at the callback. Payments are
- * authorized by the user at the bank, one by one: `startPayment` gives the bank's URL; the
- * interface's `initiatePayment` (an instant debit, no redirect) refuses until the payment flow
- * carries that redirect (docs/remittance/open-banking.md).
+ * authorized by the user at the bank, one by one: `initiatePayment` answers the bank's URL, the
+ * user comes back to the payment callback, and `paymentStatus` tells where the payment stands
+ * (docs/remittance/open-banking.md).
  */
 export function createEnableBankingProvider(
   settings: EnableBankingSettings & { consentDays: number },
@@ -169,13 +191,17 @@ export function createEnableBankingProvider(
       return balanceOf(accountUid);
     },
 
-    /** Payment initiation with the bank's authorization redirect: the user approves it at `authorizationUrl`. */
-    async startPayment(
+    /**
+     * POST /payments: the payment with our end-to-end id (`payment_id.end_to_end_id` and
+     * `instruction_id`) and the bank's authorization redirect; the user approves it at `url`.
+     */
+    async initiatePayment(
+      _sessionId: string,
       order: PaymentOrder,
-      opts: { redirectUri: string; state: string; paymentType?: string },
-    ): Promise<{ paymentId: string; status: ProviderPaymentStatus; bankStatus: string; authorizationUrl: string }> {
+      redirect: PaymentRedirect & { paymentType?: string },
+    ): Promise<InitiatedPayment> {
       const res = await api.request<{ payment_id: string; status?: string; url?: string }>('POST', 'payments', {
-        payment_type: opts.paymentType ?? 'DOMESTIC',
+        payment_type: redirect.paymentType ?? 'DOMESTIC',
         payment_request: {
           credit_transfer_transaction: [
             {
@@ -185,37 +211,41 @@ export function createEnableBankingProvider(
               },
               instructed_amount: { amount: new Decimal(order.amount).toFixed(2), currency: order.currency },
               reference_number: order.reference.slice(0, 35),
+              payment_id: {
+                end_to_end_id: order.endToEndId.slice(0, 35),
+                instruction_id: order.endToEndId.slice(0, 35),
+              },
             },
           ],
         },
         aspsp: settings.aspsp,
-        state: opts.state,
-        redirect_url: opts.redirectUri,
+        state: redirect.state,
+        redirect_url: redirect.redirectUri,
         psu_type: 'personal',
       });
       if (!res.payment_id || !res.url)
         throw new EnableBankingError('unavailable', 'the bank aggregator gave no payment authorization URL', 200, null);
+      const bankStatus = res.status ?? 'RCVD';
       return {
         paymentId: res.payment_id,
-        status: mapPaymentStatus(res.status),
-        bankStatus: res.status ?? 'RCVD',
+        status: mapPaymentStatus(bankStatus),
+        bankStatus,
+        reason: null,
         authorizationUrl: res.url,
       };
     },
 
-    async initiatePayment(_externalConsentId: string, _order: PaymentOrder): Promise<never> {
-      // The interface's payment is an instant debit inside the caller's transaction; a payment at a
-      // real bank needs the user's authorization at the bank first (startPayment). Refused rather
-      // than created where nobody can authorize it.
-      throw new ProviderError(
-        'unavailable',
-        'payments through Enable Banking need the bank authorization redirect, which the payment flow does not carry yet',
+    async paymentStatus(paymentId): Promise<PaymentState> {
+      const res = await api.request<{ status?: string; status_reason_information?: StatusReason }>(
+        'GET',
+        `payments/${encodeURIComponent(paymentId)}`,
       );
-    },
-
-    async paymentStatus(paymentId) {
-      const res = await api.request<{ status?: string }>('GET', `payments/${encodeURIComponent(paymentId)}`);
-      return mapPaymentStatus(res.status);
+      const bankStatus = res.status ?? 'RCVD';
+      return {
+        status: mapPaymentStatus(bankStatus),
+        bankStatus,
+        reason: reasonText(res.status_reason_information, bankStatus),
+      };
     },
 
     async revokeConsent(sessionId) {

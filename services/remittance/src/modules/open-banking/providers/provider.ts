@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { ConsentScope, DB } from '../../../db/types.js';
+import type { ConsentScope } from '../../../db/types.js';
 
 export interface ProviderAccount {
   externalId: string;
@@ -13,7 +12,27 @@ export interface ProviderAccount {
   isChecking: boolean;
 }
 
-export type ProviderPaymentStatus = 'pending' | 'completed' | 'rejected';
+/**
+ * Where a payment stands at the bank: `received` (created, waiting for the user's authorization
+ * at the bank), `pending` (accepted by the bank, not yet settled), `completed`, `rejected`.
+ */
+export type ProviderPaymentStatus = 'received' | 'pending' | 'completed' | 'rejected';
+
+/** A payment's state at the bank, with the bank's own status code and reason (ISO 20022 where it has them). */
+export interface PaymentState {
+  status: ProviderPaymentStatus;
+  /** The bank's status code (e.g. RCVD, ACCP, ACSC, RJCT), for logs and the failure reason. */
+  bankStatus: string;
+  /** The bank's reason for a rejection, when it gave one. */
+  reason: string | null;
+}
+
+/** A payment created at the bank. */
+export interface InitiatedPayment extends PaymentState {
+  paymentId: string;
+  /** Where the user authorizes the payment at the bank; null when the bank needs nobody (the sandbox). */
+  authorizationUrl: string | null;
+}
 
 export interface PaymentOrder {
   externalAccountId: string;
@@ -23,12 +42,21 @@ export interface PaymentOrder {
   creditorAccount: string;
   creditorName: string;
   reference: string;
+  /**
+   * Ours, fixed when the intent is recorded and sent with every attempt: the same id is the same
+   * payment at the bank (the sandbox answers the first payment again; see the docs for Enable Banking).
+   */
+  endToEndId: string;
 }
 
 /** Raised by a provider for a refused operation (insufficient funds, consent not valid...). */
 export class ProviderError extends Error {
   constructor(
-    readonly reason: 'consent_invalid' | 'insufficient_funds' | 'unknown_account' | 'unavailable',
+    /**
+     * `refused`: the bank or aggregator refused this request for good (a wrong parameter, a limit);
+     * `unavailable`: no answer, a timeout, 5xx or a rate limit: the outcome may be unknown, try again.
+     */
+    readonly reason: 'consent_invalid' | 'insufficient_funds' | 'unknown_account' | 'refused' | 'unavailable',
     message: string,
   ) {
     super(message);
@@ -36,12 +64,12 @@ export class ProviderError extends Error {
 }
 
 /**
- * The caller's open database transaction. A payment is initiated inside the transaction that
- * debits and records it (R9): if the bank refuses, nothing is recorded. The sandbox, whose books
- * are tables of this database, writes its side there too; a provider over HTTP ignores it.
+ * Where the bank sends the user back after the payment's authorization: the callback URL and the
+ * one-time state that names the payment there.
  */
-export interface ProviderCall {
-  db?: Kysely<DB>;
+export interface PaymentRedirect {
+  redirectUri: string;
+  state: string;
 }
 
 /**
@@ -67,11 +95,12 @@ export interface OpenBankingProvider {
   ): Promise<boolean | { externalConsentId: string }>;
   listAccounts(externalConsentId: string): Promise<ProviderAccount[]>;
   readBalance(externalConsentId: string, externalAccountId: string): Promise<{ amount: string; currency: string }>;
-  initiatePayment(
-    externalConsentId: string,
-    order: PaymentOrder,
-    call?: ProviderCall,
-  ): Promise<{ paymentId: string; status: ProviderPaymentStatus }>;
-  paymentStatus(paymentId: string, call?: ProviderCall): Promise<ProviderPaymentStatus>;
+  /**
+   * Creates the payment at the bank; never called inside a database transaction (the intent is
+   * committed first). Called again with the same order (same endToEndId) when an earlier call's
+   * answer was lost.
+   */
+  initiatePayment(externalConsentId: string, order: PaymentOrder, redirect: PaymentRedirect): Promise<InitiatedPayment>;
+  paymentStatus(paymentId: string): Promise<PaymentState>;
   revokeConsent(externalConsentId: string): Promise<void>;
 }

@@ -3,7 +3,7 @@ import { D as Decimal } from '@app/shared/money';
 import { newId } from '@app/shared/secrets';
 import { CompiledQuery, type Kysely, sql } from 'kysely';
 import type { DB } from '../../../db/types.js';
-import { type OpenBankingProvider, type ProviderCall, ProviderError, type ProviderPaymentStatus } from './provider.js';
+import { type OpenBankingProvider, type PaymentState, ProviderError, type ProviderPaymentStatus } from './provider.js';
 
 export const SANDBOX_BANK_NAME = 'Sandbox Bank';
 
@@ -22,7 +22,8 @@ function accountNumber(): string {
  * A payment at the sandbox bank in one precompiled statement (the hot path of every payment):
  * the consent check, the conditional debit and the payment row. $1 amount, $2 consent,
  * $3 account, $4 payment id, $5 currency, $6 creditor account, $7 creditor name, $8 reference,
- * $9 settles at.
+ * $9 settles at, $10 end-to-end id. A payment whose end-to-end id the bank already has is not
+ * booked again (a concurrent twin fails on the unique index, its debit rolled back with it).
  */
 const BOOK_PAYMENT_SQL = `
   WITH debit AS (
@@ -30,12 +31,26 @@ const BOOK_PAYMENT_SQL = `
     FROM sandbox_bank_consents c
     WHERE c.id = $2 AND c.status = 'valid' AND position('PISP' in c.scope) > 0
       AND a.id = $3 AND a.customer_ref = c.customer_ref AND a.balance >= $1::numeric
+      AND NOT EXISTS (SELECT 1 FROM sandbox_bank_payments WHERE end_to_end_id = $10)
     RETURNING a.id
   )
-  INSERT INTO sandbox_bank_payments (id, account_id, amount, currency, creditor_account, creditor_name, reference, status, settles_at)
-  SELECT $4, debit.id, $1::numeric, $5, $6, $7, $8, 'pending', $9::timestamptz
+  INSERT INTO sandbox_bank_payments (id, account_id, amount, currency, creditor_account, creditor_name, reference, status, settles_at, end_to_end_id)
+  SELECT $4, debit.id, $1::numeric, $5, $6, $7, $8, 'pending', $9::timestamptz, $10
   FROM debit
   RETURNING id`;
+
+/** The sandbox bank's payment status as ISO 20022 names it. */
+const BANK_STATUS: Record<ProviderPaymentStatus, string> = {
+  received: 'RCVD',
+  pending: 'ACSP',
+  completed: 'ACSC',
+  rejected: 'RJCT',
+};
+const stateOf = (status: 'pending' | 'completed' | 'rejected'): PaymentState => ({
+  status,
+  bankStatus: BANK_STATUS[status],
+  reason: status === 'rejected' ? 'The receiving bank rejected the payment (sandbox: account ending in 0000)' : null,
+});
 
 /**
  * The sandbox bank (R8): its books are tables of this database. Every consenting customer gets a
@@ -162,7 +177,24 @@ export function createSandboxProvider(
       return { amount: new Decimal(row.balance).toFixed(2), currency: row.currency };
     },
 
-    async initiatePayment(externalConsentId, order, call?: ProviderCall) {
+    /**
+     * Authorization is instant at the sandbox bank (no redirect): the payment is accepted or refused
+     * at once. The same end-to-end id answers the payment already booked under it.
+     */
+    async initiatePayment(externalConsentId, order) {
+      const existing = async (on: Kysely<DB> = db) =>
+        on
+          .selectFrom('sandbox_bank_payments')
+          .select(['id', 'status'])
+          .where('end_to_end_id', '=', order.endToEndId)
+          .executeTakeFirst();
+      const answer = (p: { id: string; status: 'pending' | 'completed' | 'rejected' }) => ({
+        paymentId: p.id,
+        authorizationUrl: null,
+        ...stateOf(p.status),
+      });
+      const before = await existing();
+      if (before) return answer(before);
       const paymentId = newId('sbp');
       const amount = new Decimal(order.amount).toFixed(2);
       // One statement: the consent check, the conditional debit and the payment row (the hot
@@ -179,32 +211,39 @@ export function createSandboxProvider(
             order.creditorName.slice(0, 200),
             order.reference.slice(0, 140),
             new Date(Date.now() + opts.settlementMs),
+            order.endToEndId,
           ]),
         );
         if (rows.length === 1) return;
+        if (await existing(trx)) return;
         const consent = await validConsent(externalConsentId, trx);
         if (!consent.scope.includes('PISP'))
           throw new ProviderError('consent_invalid', 'consent does not cover payment initiation');
         throw new ProviderError('insufficient_funds', 'insufficient funds or unknown account');
       };
-      if (call?.db) await book(call.db);
-      else await db.transaction().execute(book);
-      return { paymentId, status: 'pending' };
+      try {
+        await db.transaction().execute(book);
+      } catch (err) {
+        // A twin with the same end-to-end id booked it first: its payment is this one.
+        const twin = await existing();
+        if (twin) return answer(twin);
+        throw err;
+      }
+      return answer((await existing())!);
     },
 
-    async paymentStatus(paymentId, call?: ProviderCall) {
-      const on = call?.db ?? db;
-      const payment = await on
+    async paymentStatus(paymentId) {
+      const payment = await db
         .selectFrom('sandbox_bank_payments')
         .selectAll()
         .where('id', '=', paymentId)
         .executeTakeFirst();
       if (!payment) throw new ProviderError('unknown_account', 'unknown payment');
-      if (payment.status !== 'pending' || payment.settles_at.getTime() > Date.now()) return payment.status;
-      const outcome: ProviderPaymentStatus = /0000$/.test(payment.creditor_account.replace(/\s/g, ''))
+      if (payment.status !== 'pending' || payment.settles_at.getTime() > Date.now()) return stateOf(payment.status);
+      const outcome: 'completed' | 'rejected' = /0000$/.test(payment.creditor_account.replace(/\s/g, ''))
         ? 'rejected'
         : 'completed';
-      const settle = async (trx: Kysely<DB>) => {
+      await db.transaction().execute(async (trx) => {
         const settled = await trx
           .updateTable('sandbox_bank_payments')
           .set({ status: outcome })
@@ -218,15 +257,13 @@ export function createSandboxProvider(
             .where('id', '=', payment.account_id)
             .execute();
         }
-      };
-      if (call?.db) await settle(call.db);
-      else await db.transaction().execute(settle);
-      const now = await on
+      });
+      const now = await db
         .selectFrom('sandbox_bank_payments')
         .select('status')
         .where('id', '=', paymentId)
         .executeTakeFirstOrThrow();
-      return now.status;
+      return stateOf(now.status);
     },
 
     async revokeConsent(externalConsentId) {
