@@ -41,7 +41,6 @@ import { PaymentsService } from './modules/payments/payments.service.js';
 import { ratesRoutes } from './modules/rates/rates.routes.js';
 import { RatesService } from './modules/rates/rates.service.js';
 import { recipientsRoutes } from './modules/recipients/recipients.routes.js';
-import { RecipientsService } from './modules/recipients/recipients.service.js';
 import { settingsRoutes } from './modules/settings/settings.routes.js';
 import { transactionsRoutes } from './modules/transactions/transactions.routes.js';
 import { TransactionsService } from './modules/transactions/transactions.service.js';
@@ -58,7 +57,6 @@ export interface AppContext {
   openBanking: OpenBankingService;
   rates: RatesService;
   gdpr: GdprService;
-  recipients: RecipientsService;
   payments: PaymentsService;
   transactions: TransactionsService;
   merchants: MerchantsService;
@@ -153,7 +151,6 @@ export async function buildApp(
     openBanking,
     rates: new RatesService(db.system, config, opts.fetch),
     gdpr: new GdprService(),
-    recipients: new RecipientsService(),
     // A payment's new balance shows on this instance's next GET /auth/me (balances are not notified).
     payments: new PaymentsService(db.system, provider, (userId) => keptSessions.invalidate(`u:${userId}`)),
     transactions: new TransactionsService(config.receiptIssuer),
@@ -171,7 +168,7 @@ export async function buildApp(
     await app.register(
       async (scope) => {
         registerSurfaceAuth(scope, { surface, sessions, db, allowedOrigins: config.allowedOrigins });
-        const { payments, transactions, merchants, recipients, rates, eid, gdpr, dataRights, cards } = ctx;
+        const { payments, transactions, merchants, rates, eid, gdpr, dataRights, cards } = ctx;
         await scope.register(healthRoutes({ config, db }));
         await scope.register(ratesRoutes({ rates }));
         await scope.register(eidRoutes(surface, { config, db, eid }));
@@ -179,7 +176,7 @@ export async function buildApp(
         await scope.register(openBankingRoutes(surface, { openBanking, sandbox: ctx.sandbox }));
         await scope.register(gdprRoutes(surface, { config, gdpr, dataRights, sessions }));
         if (config.features.cards) await scope.register(cardsRoutes({ config, cards }));
-        await scope.register(recipientsRoutes({ recipients }));
+        await scope.register(recipientsRoutes());
         await scope.register(paymentsRoutes({ payments }));
         await scope.register(transactionsRoutes({ transactions }));
         await scope.register(merchantsRoutes({ merchants }));

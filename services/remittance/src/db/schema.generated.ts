@@ -105,6 +105,7 @@ export interface GdprConsentEventsTable {
   granted: number;
   ip_address: string | null;
   created_at: Generated<Timestamp>;
+  seq: GeneratedAlways<number>;
 }
 
 export interface GdprConsentsTable {
@@ -264,6 +265,7 @@ export interface TransactionsTable {
   failed_at: Timestamp | null;
   created_at: Generated<Timestamp>;
   seq: GeneratedAlways<number>;
+  recipient_account: string | null;
 }
 
 export interface UserSettingsTable {

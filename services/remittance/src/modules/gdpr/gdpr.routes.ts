@@ -16,6 +16,8 @@ import {
   ComplaintListResponse,
   ComplaintResponse,
   ConsentBody,
+  ConsentHistoryQuery,
+  ConsentHistoryResponse,
   ConsentListResponse,
   ConsentResponse,
   DataExportResponse,
@@ -38,6 +40,18 @@ export function gdprRoutes(surface: Surface, deps: GdprRouteDeps) {
     app.get('/consents', { schema: { tags, response: { 200: ConsentListResponse, ...errors(401) } } }, async (req) => ({
       data: await deps.gdpr.listConsents(scopeOf(req)),
     }));
+
+    app.get(
+      '/consents/history',
+      {
+        schema: {
+          tags,
+          querystring: ConsentHistoryQuery,
+          response: { 200: ConsentHistoryResponse, ...errors(400, 401) },
+        },
+      },
+      async (req) => deps.gdpr.listConsentHistory(scopeOf(req), req.query),
+    );
 
     app.post(
       '/consents',
