@@ -219,7 +219,7 @@ export default function Recipients() {
             <Stack gap="xs">
               {list.map((r) =>
                 editing?.id === r.id ? (
-                  <Card withBorder key={r.id} aria-labelledby={`edit-${r.id}`}>
+                  <Card withBorder key={r.id} component="section" aria-labelledby={`edit-${r.id}`}>
                     <Title order={2} size="h4" mb="sm" id={`edit-${r.id}`}>
                       {t('recipients.editName', { name: r.name })}
                     </Title>
