@@ -81,7 +81,6 @@ export default function Privacy() {
                     </div>
                   );
                 })}
-                {list.length === 0 ? <Empty>{t('privacy.noHistory')}</Empty> : null}
               </Stack>
             );
           }}
@@ -153,20 +152,18 @@ function ConsentHistory() {
               <Stack component="ol" gap={6} m={0} p={0} style={{ listStyle: 'none' }} data-testid="consent-history">
                 {data.map((e) => (
                   <li key={e.id}>
-                    <Group justify="space-between" gap="xs" wrap="wrap">
-                      <Text size="sm">
-                        <Text span fw={600}>
-                          {t(`consentType.${e.consent_type}` as MessageKey)}
-                        </Text>
-                        {': '}
-                        <Text span c={e.granted ? 'teal.9' : 'red.9'}>
-                          {e.granted ? t('privacy.historyGranted') : t('privacy.historyWithdrawn')}
-                        </Text>
+                    <Text size="sm">
+                      <Text span fw={600}>
+                        {t(`consentType.${e.consent_type}` as MessageKey)}
                       </Text>
-                      <Text size="xs" c="dimmed">
-                        <time dateTime={e.created_at}>{dateTime(e.created_at, locale)}</time>
+                      {': '}
+                      <Text span c={e.granted ? 'teal.9' : 'red.9'}>
+                        {e.granted ? t('privacy.historyGranted') : t('privacy.historyWithdrawn')}
                       </Text>
-                    </Group>
+                    </Text>
+                    <Text size="xs" c="dimmed">
+                      <time dateTime={e.created_at}>{dateTime(e.created_at, locale)}</time>
+                    </Text>
                   </li>
                 ))}
               </Stack>

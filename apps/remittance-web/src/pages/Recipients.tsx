@@ -1,4 +1,4 @@
-import { Alert, Button, Card, Group, NativeSelect, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Card, Group, NativeSelect, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -109,7 +109,7 @@ function RecipientEditor({
           error={errors.name?.message}
           {...form.register('name', { required: t('recipients.required'), maxLength: 100 })}
         />
-        <Group grow>
+        <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
           <NativeSelect
             label={t('recipients.country')}
             data={COUNTRIES.map((c) => ({ value: c, label: t(`country.${c}` as MessageKey) }))}
@@ -123,7 +123,7 @@ function RecipientEditor({
             error={errors.currency?.message}
             {...form.register('currency')}
           />
-        </Group>
+        </SimpleGrid>
         <TextInput
           label={t('recipients.iban')}
           description={
