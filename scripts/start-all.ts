@@ -5,7 +5,7 @@ import { databaseUrl } from '../packages/shared/src/config.js';
 import { isNewEmbeddedDatabase, pgliteTemplatePath } from '../packages/shared/src/db/pglite-template.js';
 import type { StartupReport } from '../packages/shared/src/startup.js';
 import { buildAll, ROOT } from './build.js';
-import { WEB_APP, WEB_APPS, webBuildIsFresh } from './build-web.js';
+import { REMITTANCE_WEB_APP, WEB_APP, WEB_APPS, webBuildIsFresh } from './build-web.js';
 import { SERVICE_NODE_FLAGS } from './node-flags.js';
 
 /**
@@ -16,8 +16,9 @@ import { SERVICE_NODE_FLAGS } from './node-flags.js';
  * start so the code never lags the sources); `--source` (`npm run dev`) runs the TypeScript
  * sources through tsx instead, with no build step.
  * With each service comes its web app (W1, W2): `npm start` builds it when its sources changed
- * (scripts/build-web.ts) and the service serves it at /; `npm run dev` runs the accounting app's Vite
- * development server instead (http://localhost:5173, /api proxied to the service).
+ * (scripts/build-web.ts) and the service serves it at /; `npm run dev` runs each app's Vite
+ * development server instead, /api proxied to its service: accounting http://localhost:5173,
+ * remittance http://127.0.0.1:5174 (REMITTANCE_DEV_URL below).
  */
 const args = process.argv.slice(2);
 const fromSource = args.includes('--source');
@@ -107,6 +108,18 @@ function prepareCluster(path: string): Promise<void> {
 }
 const ready = new Map<string, string>();
 
+/**
+ * `npm run dev`: the remittance app's Vite server (apps/remittance-web/vite.config.ts). The eID and
+ * bank redirects, the web sign-in's cookie and the allowed Origin (R4) all name the service's public
+ * URL, so in development that URL is the Vite server's (its proxy passes /api on to the service)
+ * unless REMITTANCE_PUBLIC_URL says otherwise.
+ */
+const REMITTANCE_DEV_URL = `http://127.0.0.1:${process.env.REMITTANCE_WEB_DEV_PORT ?? 5174}`;
+const serviceEnv = (name: string): NodeJS.ProcessEnv =>
+  name === 'remittance' && fromSource && !process.env.REMITTANCE_PUBLIC_URL
+    ? { ...process.env, REMITTANCE_PUBLIC_URL: REMITTANCE_DEV_URL }
+    : process.env;
+
 const children = new Map<string, ChildProcess>();
 let stopping = false;
 let failed = false;
@@ -120,7 +133,7 @@ for (const name of services) {
     cwd: ROOT,
     // The fourth channel carries the service's start-up reports (packages/shared/src/startup.ts).
     stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
-    env: process.env,
+    env: serviceEnv(name),
   });
   child.on('message', (m: StartupReport) => {
     say(`${m.service}: ${m.text}`);
@@ -144,17 +157,26 @@ for (const name of services) {
   });
 }
 
-if (services.includes('accounting') && fromSource) {
-  const vite = spawn(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js')], {
-    cwd: WEB_APP,
-    stdio: 'inherit',
-    env: process.env,
-  });
-  children.set('web', vite);
-  vite.on('exit', () => {
-    children.delete('web');
-    if (children.size === 0) process.exit(failed ? 1 : 0);
-  });
+if (fromSource) {
+  for (const [service, dir] of [
+    ['accounting', WEB_APP],
+    ['remittance', REMITTANCE_WEB_APP],
+  ] as const) {
+    if (!services.includes(service)) continue;
+    const vite = spawn(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js')], {
+      cwd: dir,
+      stdio: 'inherit',
+      env: process.env,
+    });
+    const key = `${service}-web`;
+    children.set(key, vite);
+    vite.on('exit', () => {
+      children.delete(key);
+      if (children.size === 0) process.exit(failed ? 1 : 0);
+    });
+  }
+  if (services.includes('remittance'))
+    say(`remittance web app (Vite): ${serviceEnv('remittance').REMITTANCE_PUBLIC_URL ?? REMITTANCE_DEV_URL}/`);
 }
 
 function stop(signal: NodeJS.Signals) {

@@ -20,10 +20,13 @@ export function chromiumMissing(): string | null {
     : `${CHROMIUM_PATH} is absent (apt-get install chromium): browser tests skipped`;
 }
 
-/** Launches the system Chromium through playwright-core (no downloaded browser). */
-export async function launchChromium(): Promise<Browser> {
+/**
+ * Launches the system Chromium through playwright-core (no downloaded browser); `extraArgs` add to
+ * CHROMIUM_ARGS (a fake camera, for one).
+ */
+export async function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
   const { chromium } = await import('playwright-core');
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS, ...extraArgs], headless: true });
 }
 
 /** A free TCP port on the loopback (a service whose public URL must be known before it listens). */

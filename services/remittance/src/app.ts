@@ -42,7 +42,6 @@ import { DEFAULT_TIMING, type PaymentDeps, resumePayments, settle } from './modu
 import { ratesRoutes } from './modules/rates/rates.routes.js';
 import { createRatesService, type RatesService } from './modules/rates/rates.service.js';
 import { recipientsRoutes } from './modules/recipients/recipients.routes.js';
-import { RecipientsService } from './modules/recipients/recipients.service.js';
 import { settingsRoutes } from './modules/settings/settings.routes.js';
 import { transactionsRoutes } from './modules/transactions/transactions.routes.js';
 import { webAppRoutes } from './modules/web-app/web-app.routes.js';
@@ -57,7 +56,6 @@ export interface AppContext {
   eid: EidService;
   openBanking: OpenBankingService;
   rates: RatesService;
-  recipients: RecipientsService;
   /** The payment functions' deps (payments.service.ts); tests adjust `timing`. */
   payments: PaymentDeps;
   /** The sandbox bank's consent page (OPEN_BANKING_PROVIDER=sandbox only). */
@@ -153,7 +151,6 @@ export async function buildApp(
     eid: createEidService({ db: db.system, config, client: eidClient, sessions }),
     openBanking,
     rates: createRatesService({ db: db.system, config, fetch: opts.fetch }),
-    recipients: new RecipientsService(),
     // A payment's new balance shows on this instance's next GET /auth/me (balances are not notified).
     payments: {
       system: db.system,
@@ -173,7 +170,7 @@ export async function buildApp(
     await app.register(
       async (scope) => {
         registerSurfaceAuth(scope, { surface, sessions, db, allowedOrigins: config.allowedOrigins });
-        const { payments, recipients, rates, eid } = ctx;
+        const { payments, rates, eid } = ctx;
         await scope.register(healthRoutes({ config, db }));
         await scope.register(ratesRoutes({ rates }));
         await scope.register(eidRoutes(surface, { config, db, eid }));
@@ -181,7 +178,7 @@ export async function buildApp(
         await scope.register(openBankingRoutes(surface, { openBanking, sandbox: ctx.sandbox }));
         await scope.register(gdprRoutes(surface, { config, openBanking, sessions }));
         if (config.features.cards) await scope.register(cardsRoutes({ config }));
-        await scope.register(recipientsRoutes({ recipients }));
+        await scope.register(recipientsRoutes());
         await scope.register(paymentsRoutes(surface, { payments }));
         await scope.register(transactionsRoutes({ receiptIssuer: config.receiptIssuer }));
         await scope.register(merchantsRoutes());

@@ -128,6 +128,11 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
     description: 'Reads the balance from the bank now.',
   },
   'GET /consents': { summary: 'Privacy consents', description: 'The user’s GDPR consents.' },
+  'GET /consents/history': {
+    summary: 'Consent history',
+    description:
+      'Every grant and withdrawal with its time and IP address, newest first, paged (limit 1-100, default 50).',
+  },
   'POST /consents': { summary: 'Grant or withdraw a consent', description: 'One record per consent type.' },
   'GET /complaints': { summary: 'Complaints', description: 'The user’s complaints.' },
   'GET /complaints/:id': { summary: 'One complaint', description: 'A complaint of the user.' },
@@ -170,6 +175,12 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
         createdAt: CREATED_AT,
       },
     },
+  },
+  'PATCH /recipients/:id': {
+    summary: 'Edit a recipient',
+    description:
+      'Only the fields given change, checked as on creation (a new country needs an IBAN of it). Past transactions keep the name, country, currency and account they were made with.',
+    requestExample: { bankAccount: 'RS35260005601001611379', bankName: 'Banca Intesa' },
   },
   'DELETE /recipients/:id': { summary: 'Remove a recipient', description: 'Past transactions keep their data.' },
   'POST /transactions/remittance': {

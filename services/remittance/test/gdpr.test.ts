@@ -123,6 +123,54 @@ describe('GDPR consents', () => {
   });
 });
 
+describe('consent history (issue 29)', () => {
+  it('lists every grant and withdrawal newest first, on both surfaces, paged, only the own', async () => {
+    const u = await user();
+    const other = await user();
+    const steps: [string, boolean][] = [
+      ['marketing', true],
+      ['marketing', false],
+      ['terms', true],
+      ['marketing', true],
+    ];
+    for (const [consentType, granted] of steps) {
+      expect((await call('api', u.as('api'), 'POST', '/consents', { consentType, granted })).statusCode).toBeLessThan(
+        300,
+      );
+    }
+    await call('v1', other.as('v1'), 'POST', '/consents', { consentType: 'privacy', granted: true });
+    for (const surface of ['api', 'v1'] as const) {
+      const res = await call(surface, u.as(surface), 'GET', '/consents/history');
+      expect(res.statusCode).toBe(200);
+      const body = res.json();
+      expect(body.pagination).toEqual({ page: 1, limit: 50, total: 4, totalPages: 1 });
+      expect(body.data.map((e: { consent_type: string; granted: boolean }) => [e.consent_type, e.granted])).toEqual(
+        [...steps].reverse(),
+      );
+      expect(body.data[0]).toEqual({
+        id: expect.stringMatching(/^cev_/),
+        consent_id: expect.stringMatching(/^con_/),
+        consent_type: 'marketing',
+        granted: true,
+        ip_address: expect.any(String),
+        created_at: expect.any(String),
+      });
+    }
+    const page2 = (await call('api', u.as('api'), 'GET', '/consents/history?limit=3&page=2')).json();
+    expect(page2.pagination).toEqual({ page: 2, limit: 3, total: 4, totalPages: 2 });
+    expect(page2.data.map((e: { consent_type: string; granted: boolean }) => [e.consent_type, e.granted])).toEqual([
+      ['marketing', true],
+    ]);
+    const theirs = (await call('v1', other.as('v1'), 'GET', '/consents/history')).json();
+    expect(theirs.data.map((e: { consent_type: string }) => e.consent_type)).toEqual(['privacy']);
+    for (const q of ['limit=0', 'limit=101', 'page=0', 'page=x']) {
+      const res = await call('api', u.as('api'), 'GET', `/consents/history?${q}`);
+      expect(res.statusCode, q).toBe(400);
+      expect(res.json().error).toBe('bad_request');
+    }
+  });
+});
+
 describe('consent IP behind a proxy (G5)', () => {
   it('records the X-Forwarded-For client only when TRUST_PROXY is on', async () => {
     const proxied = await buildTestApp({ TRUST_PROXY: 'true' });

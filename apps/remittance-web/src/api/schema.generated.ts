@@ -1697,6 +1697,98 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/consents/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Consent history
+         * @description Every grant and withdrawal with its time and IP address, newest first, paged (limit 1-100, default 50).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description integer >= 1, default 1 */
+                    page?: string;
+                    /** @description integer 1-100, default 50 */
+                    limit?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                consent_id: string;
+                                consent_type: string;
+                                /** @description true: granted; false: withdrawn */
+                                granted: boolean;
+                                ip_address: string | null;
+                                created_at: string;
+                            }[];
+                            pagination: {
+                                page: number;
+                                limit: number;
+                                total: number;
+                                totalPages: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Error: { error, message, details? } */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error: { error, message, details? } */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/complaints": {
         parameters: {
             query?: never;
@@ -3629,7 +3721,145 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Edit a recipient
+         * @description Only the fields given change, checked as on creation (a new country needs an IBAN of it). Past transactions keep the name, country, currency and account they were made with.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            /** @description the fields to change (at least one); the others keep their values */
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "bankAccount": "RS35260005601001611379",
+                     *       "bankName": "Banca Intesa"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description a person name: 1-100 characters with a letter, no HTML */
+                        name?: string;
+                        /** @enum {unknown} */
+                        country?: "RS" | "BA" | "PL" | "PK" | "TR";
+                        /** @enum {unknown} */
+                        currency?: "RSD" | "BAM" | "PLN" | "PKR" | "TRY" | "EUR";
+                        /** @description IBAN of the recipient's country (checksum verified); required with a new country */
+                        bankAccount?: string;
+                        /** @description null or blank removes it */
+                        bankName?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                name: string;
+                                country: string;
+                                currency: string;
+                                /** @description masked: only the last four characters shown */
+                                bankAccount: string;
+                                bankName: string | null;
+                                createdAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error: { error, message, details? } */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error: { error, message, details? } */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error: { error, message, details? } */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error: { error, message, details? } */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error: { error, message, details? } */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
         trace?: never;
     };
     "/api/transactions/remittance": {
@@ -7284,6 +7514,98 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/consents/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Consent history
+         * @description Every grant and withdrawal with its time and IP address, newest first, paged (limit 1-100, default 50).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description integer >= 1, default 1 */
+                    page?: string;
+                    /** @description integer 1-100, default 50 */
+                    limit?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                consent_id: string;
+                                consent_type: string;
+                                /** @description true: granted; false: withdrawn */
+                                granted: boolean;
+                                ip_address: string | null;
+                                created_at: string;
+                            }[];
+                            pagination: {
+                                page: number;
+                                limit: number;
+                                total: number;
+                                totalPages: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Error: { error, message, details? } */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error: { error, message, details? } */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/complaints": {
         parameters: {
             query?: never;
@@ -9216,7 +9538,145 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Edit a recipient
+         * @description Only the fields given change, checked as on creation (a new country needs an IBAN of it). Past transactions keep the name, country, currency and account they were made with.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            /** @description the fields to change (at least one); the others keep their values */
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "bankAccount": "RS35260005601001611379",
+                     *       "bankName": "Banca Intesa"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description a person name: 1-100 characters with a letter, no HTML */
+                        name?: string;
+                        /** @enum {unknown} */
+                        country?: "RS" | "BA" | "PL" | "PK" | "TR";
+                        /** @enum {unknown} */
+                        currency?: "RSD" | "BAM" | "PLN" | "PKR" | "TRY" | "EUR";
+                        /** @description IBAN of the recipient's country (checksum verified); required with a new country */
+                        bankAccount?: string;
+                        /** @description null or blank removes it */
+                        bankName?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                name: string;
+                                country: string;
+                                currency: string;
+                                /** @description masked: only the last four characters shown */
+                                bankAccount: string;
+                                bankName: string | null;
+                                createdAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error: { error, message, details? } */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error: { error, message, details? } */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error: { error, message, details? } */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error: { error, message, details? } */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error: { error, message, details? } */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
         trace?: never;
     };
     "/v1/transactions/remittance": {

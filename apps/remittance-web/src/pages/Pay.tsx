@@ -174,6 +174,10 @@ export default function Pay() {
 function CameraScanner({ onCode, onError }: { onCode: (text: string) => void; onError: () => void }) {
   const { t } = useI18n();
   const video = useRef<HTMLVideoElement>(null);
+  // The page passes new callbacks on every render: kept in a ref, so a render of the page while
+  // scanning does not stop and restart the camera.
+  const handlers = useRef({ onCode, onError });
+  handlers.current = { onCode, onError };
   useEffect(() => {
     let stream: MediaStream | null = null;
     let timer: ReturnType<typeof setInterval> | undefined;
@@ -195,15 +199,15 @@ function CameraScanner({ onCode, onError }: { onCode: (text: string) => void; on
           if (!ctx) return;
           ctx.drawImage(v, 0, 0);
           const text = await decodeQr(ctx.getImageData(0, 0, canvas.width, canvas.height));
-          if (text && merchantIdOf(text)) onCode(text);
+          if (text && merchantIdOf(text)) handlers.current.onCode(text);
         }, 400);
       })
-      .catch(onError);
+      .catch(() => handlers.current.onError());
     return () => {
       stopped = true;
       clearInterval(timer);
       for (const track of stream?.getTracks() ?? []) track.stop();
     };
-  }, [onCode, onError]);
+  }, []);
   return <video ref={video} aria-label={t('pay.camera')} muted playsInline style={{ width: '100%', maxHeight: 320 }} />;
 }

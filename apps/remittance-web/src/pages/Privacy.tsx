@@ -1,10 +1,11 @@
 import { Alert, Anchor, Button, Card, Checkbox, Group, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError, api, fetchBlob, unwrap } from '../api/client.js';
 import { useAuth } from '../auth.js';
 import { type MessageKey, useI18n } from '../i18n/index.js';
 import { dateTime } from '../ui/format.js';
+import { Pager } from '../ui/Pager.js';
 import { Empty, ErrorState, QueryView } from '../ui/states.js';
 
 const CONSENTS = ['terms', 'privacy', 'marketing', 'cookies_analytics', 'cookies_marketing'] as const;
@@ -21,7 +22,11 @@ export default function Privacy() {
     mutationFn: async (v: { consentType: (typeof CONSENTS)[number]; granted: boolean }) =>
       unwrap(await api.POST('/api/consents', { body: v })),
     // Pending until the list is read again, so the box shows the new state throughout.
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['gdpr-consents'] }),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: ['gdpr-consents'] }),
+        queryClient.invalidateQueries({ queryKey: ['gdpr-consent-history'] }),
+      ]),
   });
   const exportData = useMutation({
     mutationFn: () => fetchBlob('/api/user/data-export/download'),
@@ -76,12 +81,13 @@ export default function Privacy() {
                     </div>
                   );
                 })}
-                {list.length === 0 ? <Empty>{t('privacy.noHistory')}</Empty> : null}
               </Stack>
             );
           }}
         </QueryView>
       </section>
+
+      <ConsentHistory />
 
       <section aria-labelledby="export-h">
         <Title order={2} size="h4" id="export-h" mb="xs">
@@ -110,6 +116,63 @@ export default function Privacy() {
 
       <Erase />
     </Stack>
+  );
+}
+
+const HISTORY_PAGE = 10;
+
+/** Every grant and withdrawal, newest first, ten a page (GET /consents/history). */
+function ConsentHistory() {
+  const { t, locale } = useI18n();
+  const [page, setPage] = useState(1);
+  const history = useQuery({
+    queryKey: ['gdpr-consent-history', page],
+    queryFn: async () =>
+      unwrap(
+        await api.GET('/api/consents/history', {
+          params: { query: { page: String(page), limit: String(HISTORY_PAGE) } },
+        }),
+      ),
+    placeholderData: keepPreviousData,
+  });
+  return (
+    <section aria-labelledby="consent-history-h">
+      <Title order={2} size="h4" id="consent-history-h" mb={4}>
+        {t('privacy.history')}
+      </Title>
+      <Text size="sm" c="dimmed" mb="xs">
+        {t('privacy.historyLead')}
+      </Text>
+      <QueryView query={history}>
+        {({ data, pagination }) =>
+          data.length === 0 ? (
+            <Empty>{t('privacy.noHistory')}</Empty>
+          ) : (
+            <Stack gap="xs">
+              <Stack component="ol" gap={6} m={0} p={0} style={{ listStyle: 'none' }} data-testid="consent-history">
+                {data.map((e) => (
+                  <li key={e.id}>
+                    <Text size="sm">
+                      <Text span fw={600}>
+                        {t(`consentType.${e.consent_type}` as MessageKey)}
+                      </Text>
+                      {': '}
+                      <Text span c={e.granted ? 'teal.9' : 'red.9'}>
+                        {e.granted ? t('privacy.historyGranted') : t('privacy.historyWithdrawn')}
+                      </Text>
+                    </Text>
+                    <Text size="xs" c="dimmed">
+                      <time dateTime={e.created_at}>{dateTime(e.created_at, locale)}</time>
+                    </Text>
+                  </li>
+                ))}
+              </Stack>
+              <Pager page={pagination.page} pages={pagination.totalPages} onChange={setPage} />
+            </Stack>
+          )
+        }
+      </QueryView>
+    </section>
   );
 }
 

@@ -105,6 +105,7 @@ export interface GdprConsentEventsTable {
   granted: number;
   ip_address: string | null;
   created_at: Generated<Timestamp>;
+  seq: GeneratedAlways<number>;
 }
 
 export interface GdprConsentsTable {
@@ -276,6 +277,7 @@ export interface TransactionsTable {
   created_at: Generated<Timestamp>;
   seq: GeneratedAlways<number>;
   failure_reason: string | null;
+  recipient_account: string | null;
 }
 
 export interface UserSettingsTable {

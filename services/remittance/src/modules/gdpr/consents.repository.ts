@@ -1,6 +1,6 @@
 import { newId } from '@app/shared/secrets';
-import { type Kysely, sql } from 'kysely';
-import type { DB, GdprConsent, GdprConsentType } from '../../db/types.js';
+import { type Kysely, type Selectable, sql } from 'kysely';
+import type { DB, GdprConsent, GdprConsentEventsTable, GdprConsentType } from '../../db/types.js';
 
 export async function listUserGdprConsents(db: Kysely<DB>, userId: string): Promise<GdprConsent[]> {
   return db.selectFrom('gdpr_consents').selectAll().where('user_id', '=', userId).orderBy('consent_type').execute();
@@ -64,6 +64,31 @@ export async function insertGdprConsentEvent(
       ip_address: consent.ip_address,
     })
     .execute();
+}
+
+export type GdprConsentEvent = Omit<Selectable<GdprConsentEventsTable>, 'seq'>;
+
+/** The user's grants and withdrawals, newest first (the order they were made in). */
+export async function listUserGdprConsentEvents(
+  db: Kysely<DB>,
+  userId: string,
+  page: { limit: number; offset: number },
+): Promise<{ rows: GdprConsentEvent[]; total: number }> {
+  const rows = await db
+    .selectFrom('gdpr_consent_events')
+    .select(['id', 'user_id', 'consent_id', 'consent_type', 'granted', 'ip_address', 'created_at'])
+    .where('user_id', '=', userId)
+    .orderBy('created_at', 'desc')
+    .orderBy('seq', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+  const count = await db
+    .selectFrom('gdpr_consent_events')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return { rows, total: Number(count.n) };
 }
 
 /** Erasure: every consent still granted is withdrawn (the records stay as proof). */

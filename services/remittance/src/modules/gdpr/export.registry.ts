@@ -53,6 +53,7 @@ export const EXPORTED_TABLES: readonly ExportedTable[] = [
       'merchant_id',
       'recipient_name',
       'recipient_country',
+      'recipient_account',
       'from_account',
       'send_amount',
       'send_currency',
@@ -132,7 +133,7 @@ export const EXPORTED_TABLES: readonly ExportedTable[] = [
     section: 'consentHistory',
     userColumn: 'user_id',
     columns: ['id', 'consent_id', 'consent_type', 'granted', 'ip_address', 'created_at'],
-    withheld: { user_id: OWNER },
+    withheld: { user_id: OWNER, seq: SEQ },
     orderBy: 'created_at',
   },
   {

@@ -17,12 +17,21 @@ import {
   ComplaintListResponse,
   ComplaintResponse,
   ConsentBody,
+  ConsentHistoryQuery,
+  ConsentHistoryResponse,
   ConsentListResponse,
   ConsentResponse,
   DataExportResponse,
   ErasureResponse,
 } from './gdpr.schemas.js';
-import { createComplaint, getComplaint, listComplaints, listConsents, recordConsent } from './gdpr.service.js';
+import {
+  createComplaint,
+  getComplaint,
+  listComplaints,
+  listConsentHistory,
+  listConsents,
+  recordConsent,
+} from './gdpr.service.js';
 
 interface GdprRouteDeps {
   config: Readonly<Config>;
@@ -38,6 +47,18 @@ export function gdprRoutes(surface: Surface, deps: GdprRouteDeps) {
     app.get('/consents', { schema: { tags, response: { 200: ConsentListResponse, ...errors(401) } } }, async (req) => ({
       data: await listConsents(scopeOf(req)),
     }));
+
+    app.get(
+      '/consents/history',
+      {
+        schema: {
+          tags,
+          querystring: ConsentHistoryQuery,
+          response: { 200: ConsentHistoryResponse, ...errors(400, 401) },
+        },
+      },
+      async (req) => listConsentHistory(scopeOf(req), req.query),
+    );
 
     app.post(
       '/consents',

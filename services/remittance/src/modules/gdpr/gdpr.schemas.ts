@@ -23,6 +23,25 @@ export const ConsentRecord = Type.Object({
   ip_address: NullableString,
 });
 
+export const ConsentEventRecord = Type.Object({
+  id: Type.String(),
+  consent_id: Type.String(),
+  consent_type: Type.String(),
+  granted: Type.Boolean({ description: 'true: granted; false: withdrawn' }),
+  ip_address: NullableString,
+  created_at: Type.String(),
+});
+export const ConsentHistoryQuery = Type.Object(pageQuery(50, 100));
+export const ConsentHistoryResponse = Type.Object({
+  data: Type.Array(ConsentEventRecord),
+  pagination: Type.Object({
+    page: Type.Integer(),
+    limit: Type.Integer(),
+    total: Type.Integer(),
+    totalPages: Type.Integer(),
+  }),
+});
+
 export const ConsentResponse = Type.Object({ data: ConsentRecord });
 export const ConsentListResponse = Type.Object({ data: Type.Array(ConsentRecord) });
 

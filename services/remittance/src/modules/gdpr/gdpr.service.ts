@@ -20,6 +20,17 @@ export function toConsentRecord(c: GdprConsent) {
   };
 }
 
+export function toConsentEventRecord(e: consents.GdprConsentEvent) {
+  return {
+    id: e.id,
+    consent_id: e.consent_id,
+    consent_type: e.consent_type,
+    granted: e.granted === 1,
+    ip_address: e.ip_address,
+    created_at: e.created_at.toISOString(),
+  };
+}
+
 export function toComplaintRecord(c: Complaint) {
   return {
     id: c.id,
@@ -37,6 +48,13 @@ export function toComplaintRecord(c: Complaint) {
 
 export async function listConsents(user: UserScope) {
   return (await user.run((db) => consents.listUserGdprConsents(db, user.userId))).map(toConsentRecord);
+}
+
+/** Every grant and withdrawal with its time and IP, newest first (the proof GDPR Art. 7(1) asks for). */
+export async function listConsentHistory(user: UserScope, query: { page?: string; limit?: string }) {
+  const page = pageOf(query, 50, 100);
+  const { rows, total } = await user.run((db) => consents.listUserGdprConsentEvents(db, user.userId, page));
+  return { data: rows.map(toConsentEventRecord), pagination: pagination(page, total) };
 }
 
 /** Creates or updates the record and appends the action, with its IP, to the history. */

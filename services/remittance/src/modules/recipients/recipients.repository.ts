@@ -1,5 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { DB, Recipient } from '../../db/types.js';
+import type { Kysely, Updateable } from 'kysely';
+import type { DB, Recipient, RecipientsTable } from '../../db/types.js';
 
 export async function insertRecipient(
   db: Kysely<DB>,
@@ -79,4 +79,41 @@ export async function deleteRecipient(db: Kysely<DB>, userId: string, recipientI
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
+}
+
+/** The recipient, locked for the rest of the transaction; undefined when absent, removed or not the user's. */
+export async function lockRecipient(
+  db: Kysely<DB>,
+  userId: string,
+  recipientId: string,
+): Promise<Recipient | undefined> {
+  return db
+    .selectFrom('recipients')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('id', '=', recipientId)
+    .where('deleted_at', 'is', null)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+export type RecipientUpdate = Pick<
+  Updateable<RecipientsTable>,
+  'name' | 'country' | 'currency' | 'bank_account' | 'bank_name'
+>;
+
+export async function updateRecipient(
+  db: Kysely<DB>,
+  userId: string,
+  recipientId: string,
+  set: RecipientUpdate,
+): Promise<Recipient> {
+  return db
+    .updateTable('recipients')
+    .set(set)
+    .where('user_id', '=', userId)
+    .where('id', '=', recipientId)
+    .where('deleted_at', 'is', null)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }

@@ -10,10 +10,11 @@ import {
   RecipientListQuery,
   RecipientListResponse,
   RecipientResponse,
+  UpdateRecipientBody,
 } from './recipients.schemas.js';
-import type { RecipientsService } from './recipients.service.js';
+import { createRecipient, listRecipients, removeRecipient, updateRecipient } from './recipients.service.js';
 
-export function recipientsRoutes(deps: { recipients: RecipientsService }) {
+export function recipientsRoutes() {
   return async (scope: FastifyInstance): Promise<void> => {
     const app = scope.withTypeProvider<TypeBoxTypeProvider>();
     const tags = ['recipients'];
@@ -27,7 +28,7 @@ export function recipientsRoutes(deps: { recipients: RecipientsService }) {
           response: { 200: RecipientListResponse, ...errors(400, 401) },
         },
       },
-      async (req) => deps.recipients.list(scopeOf(req), pageOf(req.query, 20, 50)),
+      async (req) => listRecipients(scopeOf(req), pageOf(req.query, 20, 50)),
     );
 
     app.post(
@@ -39,7 +40,20 @@ export function recipientsRoutes(deps: { recipients: RecipientsService }) {
           response: { 201: RecipientResponse, ...errors(400, 401, 403, 422) },
         },
       },
-      async (req, reply) => reply.status(201).send({ data: await deps.recipients.create(scopeOf(req), req.body) }),
+      async (req, reply) => reply.status(201).send({ data: await createRecipient(scopeOf(req), req.body) }),
+    );
+
+    app.patch(
+      '/recipients/:id',
+      {
+        schema: {
+          tags,
+          params: RecipientIdParams,
+          body: UpdateRecipientBody,
+          response: { 200: RecipientResponse, ...errors(400, 401, 403, 404, 422) },
+        },
+      },
+      async (req) => ({ data: await updateRecipient(scopeOf(req), req.params.id, req.body) }),
     );
 
     app.delete(
@@ -52,7 +66,7 @@ export function recipientsRoutes(deps: { recipients: RecipientsService }) {
         },
       },
       async (req, reply) => {
-        await deps.recipients.remove(scopeOf(req), req.params.id);
+        await removeRecipient(scopeOf(req), req.params.id);
         return reply.status(204).send(null);
       },
     );

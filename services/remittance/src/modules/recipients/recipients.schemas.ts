@@ -13,6 +13,26 @@ export const CreateRecipientBody = Type.Object({
   bankName: Type.Optional(Type.String({ maxLength: 1000, description: 'cut to 200 characters' })),
 });
 
+export const UpdateRecipientBody = Type.Object(
+  {
+    name: Type.Optional(CreateRecipientBody.properties.name),
+    country: Type.Optional(CreateRecipientBody.properties.country),
+    currency: Type.Optional(CreateRecipientBody.properties.currency),
+    bankAccount: Type.Optional(
+      Type.String({
+        maxLength: 64,
+        description: "IBAN of the recipient's country (checksum verified); required with a new country",
+      }),
+    ),
+    bankName: Type.Optional(
+      Type.Union([Type.String({ maxLength: 1000, description: 'cut to 200 characters' }), Type.Null()], {
+        description: 'null or blank removes it',
+      }),
+    ),
+  },
+  { description: 'the fields to change (at least one); the others keep their values' },
+);
+
 export const Recipient = Type.Object({
   id: Type.String(),
   name: Type.String(),

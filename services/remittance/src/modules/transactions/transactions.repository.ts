@@ -89,7 +89,7 @@ export async function findUserLanguage(db: Kysely<DB>, userId: string): Promise<
 
 /**
  * What a receipt names besides the transaction row: the sender's names and paying account, and
- * the account the money went to (the recipient's, or for a QR payment the merchant's through
+ * the account the money went to (the one copied into the transaction when it was made, or for a QR payment the merchant's through
  * payable_merchant(), null once that merchant's owner is erased). One round trip.
  */
 export async function findReceiptParties(db: Kysely<DB>, userId: string, t: Transaction) {
@@ -110,6 +110,9 @@ export async function findReceiptParties(db: Kysely<DB>, userId: string, t: Tran
   return {
     senderName: [row?.first_name, row?.last_name].filter(Boolean).join(' ') || null,
     senderAccount: row?.account_number ?? null,
-    recipientAccount: (t.type === 'remittance' ? row?.recipient_account : row?.merchant_account) ?? null,
+    // A remittance's account as it was paid (copied at insert, migration 20261201003000), whatever
+    // the recipient was edited to since.
+    recipientAccount:
+      (t.type === 'remittance' ? (t.recipient_account ?? row?.recipient_account) : row?.merchant_account) ?? null,
   };
 }
