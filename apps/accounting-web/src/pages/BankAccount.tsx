@@ -158,23 +158,31 @@ function StatementImport({ bank }: { bank: Bank }) {
   );
 }
 
+/**
+ * The import's outcome: green when every row came in, orange when lines were imported and some rows
+ * were skipped, red only when nothing was imported. Row problems are shown as the service words them
+ * (in the organization's language), marked with that language.
+ */
 function ImportResult({ summary }: { summary: ImportSummary }) {
-  const { t, locale } = useI18n();
+  const { t } = useI18n();
+  const { me } = useAuth();
+  const errors = summary.errors.length;
+  const failed = errors > 0 && summary.imported === 0 && summary.duplicates === 0;
+  const color = failed ? 'red.9' : errors ? 'orange.9' : 'teal.9';
+  const title = failed
+    ? t('banking.importFailed')
+    : errors
+      ? t('banking.importPartly', { n: errors })
+      : t('banking.importDone');
   return (
-    <Alert
-      variant="outline"
-      color={summary.errors.length ? 'red.9' : 'teal.9'}
-      title={t('banking.importDone')}
-      role="status"
-      data-testid="import-summary"
-    >
+    <Alert variant="outline" color={color} title={title} role="status" data-testid="import-summary">
       <Stack gap="xs">
         <Group gap="lg">
           <Text size="sm">{t('banking.imported', { n: summary.imported })}</Text>
           <Text size="sm">{t('banking.duplicates', { n: summary.duplicates })}</Text>
-          <Text size="sm">{t('banking.errorCount', { n: summary.errors.length })}</Text>
+          <Text size="sm">{t('banking.errorCount', { n: errors })}</Text>
         </Group>
-        {summary.errors.length ? (
+        {errors ? (
           <ScrollTable minWidth={320} label={t('banking.rowErrors')}>
             <Table>
               <Table.Thead>
@@ -185,21 +193,9 @@ function ImportResult({ summary }: { summary: ImportSummary }) {
               </Table.Thead>
               <Table.Tbody>
                 {summary.errors.map((e) => (
-                  <Table.Tr key={`${e.line}-${e.error}`}>
+                  <Table.Tr key={`${e.line}-${e.error}`} data-testid="import-row-error">
                     <Table.Td>{e.line}</Table.Td>
-                    <Table.Td>
-                      {/* The service writes row errors in English (WA4): outside English a localized line leads. */}
-                      {locale === 'en' ? (
-                        e.error
-                      ) : (
-                        <>
-                          {t('banking.rowSkipped')}{' '}
-                          <Text span size="xs" c="dimmed" lang="en">
-                            ({e.error})
-                          </Text>
-                        </>
-                      )}
-                    </Table.Td>
+                    <Table.Td lang={me?.organization.language}>{e.error}</Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>
