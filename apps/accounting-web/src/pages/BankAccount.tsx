@@ -175,7 +175,14 @@ function ImportResult({ summary }: { summary: ImportSummary }) {
       ? t('banking.importPartly', { n: errors })
       : t('banking.importDone');
   return (
-    <Alert variant="outline" color={color} title={title} role="status" data-testid="import-summary">
+    <Alert
+      variant="outline"
+      color={color}
+      title={title}
+      role="status"
+      data-testid="import-summary"
+      data-outcome={failed ? 'failed' : errors ? 'partly' : 'done'}
+    >
       <Stack gap="xs">
         <Group gap="lg">
           <Text size="sm">{t('banking.imported', { n: summary.imported })}</Text>
