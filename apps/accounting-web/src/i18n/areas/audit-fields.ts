@@ -4,6 +4,9 @@
  * job claims) are not listed: the audit log leaves them out (pages/settings/AuditLog.tsx).
  */
 export const auditFieldsEn = {
+  'books.field.remember': 'Stay signed in',
+  'books.field.rotated_at': 'Renewed',
+  'books.field.revoked_at': 'Revoked',
   'books.field.account_id': 'Account',
   'books.field.account_number': 'Account number',
   'books.field.account_type_id': 'Account type',
@@ -40,7 +43,7 @@ export const auditFieldsEn = {
   'books.field.expires_at': 'Expires',
   'books.field.fiscal_year_start': 'Fiscal year start',
   'books.field.full_name': 'Full name',
-  'books.field.iban': 'IBAN',
+  'books.field.iban': 'Bank account (IBAN)',
   'books.field.invoice_date': 'Invoice date',
   'books.field.invoice_id': 'Invoice',
   'books.field.invoice_number': 'Invoice number',
@@ -108,6 +111,9 @@ export const auditFieldsEn = {
 } as const;
 
 export const auditFieldsSr: Record<keyof typeof auditFieldsEn, string> = {
+  'books.field.remember': 'Ostani prijavljen',
+  'books.field.rotated_at': 'Obnovljeno',
+  'books.field.revoked_at': 'Opozvano',
   'books.field.account_id': 'Konto',
   'books.field.account_number': 'Broj računa',
   'books.field.account_type_id': 'Vrsta konta',
@@ -144,7 +150,7 @@ export const auditFieldsSr: Record<keyof typeof auditFieldsEn, string> = {
   'books.field.expires_at': 'Ističe',
   'books.field.fiscal_year_start': 'Početak poslovne godine',
   'books.field.full_name': 'Ime i prezime',
-  'books.field.iban': 'IBAN broj',
+  'books.field.iban': 'Tekući račun (IBAN)',
   'books.field.invoice_date': 'Datum fakture',
   'books.field.invoice_id': 'Faktura',
   'books.field.invoice_number': 'Broj fakture',
@@ -212,6 +218,9 @@ export const auditFieldsSr: Record<keyof typeof auditFieldsEn, string> = {
 };
 
 export const auditFieldsBs: Record<keyof typeof auditFieldsEn, string> = {
+  'books.field.remember': 'Ostani prijavljen',
+  'books.field.rotated_at': 'Obnovljeno',
+  'books.field.revoked_at': 'Opozvano',
   'books.field.account_id': 'Konto',
   'books.field.account_number': 'Broj računa',
   'books.field.account_type_id': 'Vrsta konta',
@@ -248,7 +257,7 @@ export const auditFieldsBs: Record<keyof typeof auditFieldsEn, string> = {
   'books.field.expires_at': 'Ističe',
   'books.field.fiscal_year_start': 'Početak poslovne godine',
   'books.field.full_name': 'Ime i prezime',
-  'books.field.iban': 'IBAN broj',
+  'books.field.iban': 'Transakcijski račun (IBAN)',
   'books.field.invoice_date': 'Datum fakture',
   'books.field.invoice_id': 'Faktura',
   'books.field.invoice_number': 'Broj fakture',
@@ -316,6 +325,9 @@ export const auditFieldsBs: Record<keyof typeof auditFieldsEn, string> = {
 };
 
 export const auditFieldsHr: Record<keyof typeof auditFieldsEn, string> = {
+  'books.field.remember': 'Ostani prijavljen',
+  'books.field.rotated_at': 'Obnovljeno',
+  'books.field.revoked_at': 'Opozvano',
   'books.field.account_id': 'Konto',
   'books.field.account_number': 'Broj računa',
   'books.field.account_type_id': 'Vrsta konta',
@@ -352,7 +364,7 @@ export const auditFieldsHr: Record<keyof typeof auditFieldsEn, string> = {
   'books.field.expires_at': 'Ističe',
   'books.field.fiscal_year_start': 'Početak poslovne godine',
   'books.field.full_name': 'Ime i prezime',
-  'books.field.iban': 'IBAN broj',
+  'books.field.iban': 'Žiro račun (IBAN)',
   'books.field.invoice_date': 'Datum računa',
   'books.field.invoice_id': 'Račun',
   'books.field.invoice_number': 'Broj računa',

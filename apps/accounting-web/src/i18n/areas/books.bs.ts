@@ -46,4 +46,5 @@ export const booksBs: Record<keyof typeof booksEn, string> = {
   'books.audit.invoiceItems': 'Stavke faktura',
   'books.account.editTitle': 'Izmjena konta {code}',
   'books.account.fixed': 'Šifra {code} i vrsta ({type}) se ne mijenjaju: knjiženja se pozivaju na njih.',
+  'books.account.edit': 'Izmijeni konto',
 };

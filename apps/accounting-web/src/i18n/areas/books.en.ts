@@ -179,4 +179,5 @@ export const booksEn = {
   'books.account.parent': 'Parent account',
   'books.account.noParent': 'None (top level)',
   'books.account.active': 'Active (can be used in new postings)',
+  'books.account.edit': 'Edit account',
 } as const;

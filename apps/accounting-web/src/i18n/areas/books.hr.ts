@@ -102,4 +102,5 @@ export const booksHr: Record<keyof typeof booksEn, string> = {
   'books.account.codeHelp': 'Znamenke i slova, npr. 5410',
   'books.account.codeInvalid': 'Samo znamenke, slova, točke i crtice.',
   'books.account.noParent': 'Nema (najviša razina)',
+  'books.account.edit': 'Uredi konto',
 };

@@ -180,4 +180,5 @@ export const booksSr: Record<keyof typeof booksEn, string> = {
   'books.account.parent': 'Nadređeni konto',
   'books.account.noParent': 'Nema (najviši nivo)',
   'books.account.active': 'Aktivan (može se koristiti za nova knjiženja)',
+  'books.account.edit': 'Izmeni konto',
 };

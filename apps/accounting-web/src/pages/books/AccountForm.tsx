@@ -1,6 +1,6 @@
 import { Button, Group, Modal, NativeSelect, SimpleGrid, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useForm } from 'react-hook-form';
+import { Controller, useForm } from 'react-hook-form';
 import { api, unwrap } from '../../api/client.js';
 import { useI18n } from '../../i18n/index.js';
 import { ErrorState, useFieldErrors } from '../../ui/states.js';
@@ -107,7 +107,17 @@ export function AccountForm({
             {...form.register('name', { validate: (v) => v.trim().length > 0 })}
           />
           {account ? (
-            <Switch label={t('books.account.active')} {...form.register('isActive')} />
+            <Controller
+              control={form.control}
+              name="isActive"
+              render={({ field }) => (
+                <Switch
+                  label={t('books.account.active')}
+                  checked={field.value}
+                  onChange={(e) => field.onChange(e.currentTarget.checked)}
+                />
+              )}
+            />
           ) : (
             <NativeSelect
               label={t('books.account.parent')}

@@ -64,7 +64,7 @@ export default function Ledger() {
                       {t('books.balance')} ({currency})
                     </Table.Th>
                     {isAdmin ? (
-                      <Table.Th w={44}>
+                      <Table.Th w={44} visibleFrom="sm">
                         <VisuallyHidden>{t('app.edit')}</VisuallyHidden>
                       </Table.Th>
                     ) : null}
@@ -75,24 +75,26 @@ export default function Ledger() {
                     <Table.Tr key={a.id}>
                       <Table.Td>{a.code}</Table.Td>
                       <Table.Td>
-                        <Anchor
-                          component={Link}
-                          to={`/ledger/accounts/${a.id}`}
-                          style={{ overflowWrap: 'break-word', marginLeft: depth * 16 }}
-                        >
-                          {a.name}
-                        </Anchor>
-                        {a.isActive ? null : (
-                          <Text span size="xs" c="dimmed" ml="xs">
-                            ({t('books.inactive')})
-                          </Text>
-                        )}
+                        <div style={{ paddingLeft: depth * 16 }}>
+                          <Anchor
+                            component={Link}
+                            to={`/ledger/accounts/${a.id}`}
+                            style={{ overflowWrap: 'break-word' }}
+                          >
+                            {a.name}
+                          </Anchor>
+                          {a.isActive ? null : (
+                            <Text span size="xs" c="dimmed" ml="xs">
+                              ({t('books.inactive')})
+                            </Text>
+                          )}
+                        </div>
                       </Table.Td>
                       <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
                         {f.number(a.currentBalance)}
                       </Table.Td>
                       {isAdmin ? (
-                        <Table.Td px={4}>
+                        <Table.Td px={4} visibleFrom="sm">
                           <ActionIcon
                             variant="subtle"
                             color="gray.8"

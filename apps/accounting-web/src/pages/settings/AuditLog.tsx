@@ -201,6 +201,7 @@ function changed(oldValues: Record<string, unknown> | null, newValues: Record<st
     'occurrence',
     'token_hash',
     'two_factor_last_step',
+    'family_id',
   ]);
   const keys = new Set([...Object.keys(oldValues ?? {}), ...Object.keys(newValues ?? {})]);
   return [...keys]

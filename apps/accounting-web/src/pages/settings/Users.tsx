@@ -103,7 +103,9 @@ export default function Users() {
                     <Text size="sm" c="dimmed">
                       {t('books.users.role')}
                     </Text>
-                    <div>{roleCell(u)}</div>
+                    <Text size="sm" component="div">
+                      {roleCell(u)}
+                    </Text>
                     <Text size="sm" c="dimmed">
                       {t('books.users.twoFactor')}
                     </Text>
