@@ -1,81 +1,41 @@
-import { mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import type { AppLocale } from '@app/web-tools/format';
-import { chromiumMissing, launchChromium } from '@app/web-tools/playwright';
-import { AxeBuilder } from '@axe-core/playwright';
 import jsQRModule from 'jsqr';
 import { Secret, TOTP } from 'otpauth';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildWeb, WEB_APP } from '../../../scripts/build-web.js';
-import { buildTestApp, type TestApp } from '../../../services/accounting/test/helpers.js';
 import { bsFull as bs } from '../src/i18n/full/bs.js';
 import { enFull as en } from '../src/i18n/full/en.js';
 import { hrFull as hr } from '../src/i18n/full/hr.js';
 import { srFull as sr } from '../src/i18n/full/sr.js';
+import {
+  apiLogin,
+  browserHarness,
+  newPage as harnessPage,
+  missing,
+  registerThroughForm,
+  STEP,
+  screen,
+  unique,
+} from './browser-harness.js';
 
 /**
  * Ledger, reports and settings in Debian's Chromium against the real accounting service (PGlite), with
  * axe-core on each screen, and every screen of the app (these and the invoices, contacts and dashboard)
  * photographed at 1280 and 375 px in sr, hr, bs and en, checked for English left on a translated screen
  * and for sideways scrolling. Screenshots: apps/accounting-web/screenshots/ (gitignored).
- * Skipped when /usr/bin/chromium is absent.
+ * Skipped when /usr/bin/chromium is absent. Set-up and screenshots: browser-harness.ts.
  */
-const missing = chromiumMissing();
 if (missing) console.warn(missing);
-const SHOTS = join(WEB_APP, 'screenshots');
-const STEP = 60_000;
 // jsqr is CommonJS with a typed default export: under NodeNext the default import is the module.
 const jsQR = ((m: unknown) => (m as { default?: unknown }).default ?? m)(jsQRModule) as typeof jsQRModule.default;
 const CATALOGS: Record<AppLocale, Record<string, string>> = { sr, bs, hr, en };
-
-let h: TestApp;
-let browser: Browser;
-let base: string;
-
-beforeAll(async () => {
-  if (missing) return;
-  await buildWeb();
-  h = await buildTestApp({ WEB_DIR: join(WEB_APP, 'dist'), RATE_LIMITS: 'off' });
-  base = await h.app.listen({ port: 0, host: '127.0.0.1' });
-  browser = await launchChromium();
-  for (const l of ['sr', 'hr', 'bs', 'en']) mkdirSync(join(SHOTS, l), { recursive: true });
-}, 240_000);
-afterAll(async () => {
-  await browser?.close();
-  await h?.close();
-});
-
-async function axe(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).analyze();
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
-}
+const harness = browserHarness();
 
 async function settle(page: Page) {
   await page.waitForLoadState('networkidle', { timeout: 5_000 }).catch(() => undefined);
   await page.mouse.move(640, 1);
-  await page.addStyleTag({
-    content: '*, *::before, *::after { transition: none !important; animation: none !important; }',
-  });
-}
-
-/** Screenshots at desktop width and at 375 px; axe at both unless told not to; no sideways scrolling at 375 px. */
-async function screen(page: Page, name: string, opts: { axe?: boolean } = {}) {
-  await settle(page);
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-  if (opts.axe !== false) expect(await axe(page), `${name} (desktop)`).toEqual([]);
-  const size = page.viewportSize()!;
-  await page.setViewportSize({ width: 375, height: 740 });
-  await page.waitForTimeout(200);
-  await page.screenshot({ path: join(SHOTS, `${name}-375.png`), fullPage: true });
-  if (opts.axe !== false) expect(await axe(page), `${name} (375 px)`).toEqual([]);
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow, `${name} scrolls sideways at 375 px`).toBeLessThanOrEqual(1);
-  await page.setViewportSize(size);
-  await page.waitForTimeout(100);
 }
 
 /** English catalog texts visible on a screen shown in another language (whole words, no placeholders). */
@@ -94,33 +54,15 @@ async function englishLeft(page: Page, locale: AppLocale): Promise<string[]> {
     .filter((v) => new RegExp(`(^|[^\\p{L}])${quote(v)}($|[^\\p{L}])`, 'u').test(text));
 }
 
-async function newPage(): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL: base, viewport: { width: 1280, height: 860 } });
-  context.setDefaultTimeout(20_000);
-  return { context, page: await context.newPage() };
-}
+const newPage = () => harnessPage(harness);
 
-let counter = 0;
-const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++counter}@example.test`;
-
-async function registerThroughForm(page: Page, email: string, password: string) {
-  await page.goto('/');
-  await page.getByRole('link', { name: sr['auth.registerLink'] }).click();
-  await page.getByLabel(sr['auth.organizationName']).fill('Knjige d.o.o.');
-  await page.getByLabel(sr['auth.fullName']).fill('Ana Anić');
-  await page.getByLabel(sr['auth.email']).fill(email);
-  await page.getByLabel(sr['auth.password']).fill(password);
-  await page.getByRole('button', { name: sr['auth.register'] }).click();
-  await page.getByRole('heading', { name: sr['dash.title'] }).waitFor();
-}
-
-async function apiLogin(email: string, password: string): Promise<Record<string, string>> {
-  const res = await h.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email, password } });
-  return { authorization: `Bearer ${res.json().tokens.accessToken}` };
+/** The `authorization` header of a user, for the test's own API calls. */
+async function authOf(email: string, password: string): Promise<Record<string, string>> {
+  return { authorization: `Bearer ${await apiLogin(harness, email, password)}` };
 }
 
 async function call(auth: Record<string, string>, method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) {
-  const res = await h.app.inject({ method, url, headers: auth, ...(payload ? { payload } : {}) });
+  const res = await harness.h.app.inject({ method, url, headers: auth, ...(payload ? { payload } : {}) });
   expect(res.statusCode, `${method} ${url}: ${res.body}`).toBeLessThan(300);
   return res.json();
 }
@@ -166,7 +108,7 @@ describe.skipIf(missing)('ledger, reports and settings in Chromium', () => {
     if (missing) return;
     ({ context, page } = await newPage());
     await registerThroughForm(page, email, password);
-    auth = await apiLogin(email, password);
+    auth = await authOf(email, password);
   }, STEP * 2);
   afterAll(async () => {
     await context?.close();
@@ -179,6 +121,37 @@ describe.skipIf(missing)('ledger, reports and settings in Chromium', () => {
       await page.getByRole('heading', { name: sr['books.ledger.title'] }).waitFor();
       await page.getByRole('link', { name: 'Blagajna' }).waitFor();
       await screen(page, 'ledger');
+
+      // A new account under the chart, then renamed; a code already used is refused by the service.
+      await page.getByRole('button', { name: sr['books.account.new'] }).click();
+      const form = page.getByRole('dialog', { name: sr['books.account.new'] });
+      await form.getByLabel(sr['books.code']).fill('5410');
+      await form.getByLabel(sr['books.account.type']).selectOption('5');
+      await form.getByLabel(sr['books.account.parent']).selectOption({ label: '5000 Opšti troškovi' });
+      await form.getByLabel(sr['books.account.name']).fill('Reprezentacija');
+      await screen(page, 'ledger-account-new');
+      await form.getByRole('button', { name: sr['app.save'] }).click();
+      await page.getByRole('link', { name: 'Reprezentacija' }).waitFor();
+      const created = ((await call(auth, 'GET', '/api/v1/accounts')).data as Array<Record<string, unknown>>).find(
+        (a) => a.code === '5410',
+      );
+      expect(created).toMatchObject({ name: 'Reprezentacija', accountTypeId: 5, parentAccountCode: '5000' });
+      await page.getByRole('button', { name: sr['books.account.editTitle'].replace('{code}', '5410') }).click();
+      const edit = page.getByRole('dialog', { name: sr['books.account.editTitle'].replace('{code}', '5410') });
+      await edit.getByLabel(sr['books.account.name']).fill('Troškovi reprezentacije');
+      await screen(page, 'ledger-account-edit');
+      await edit.getByRole('button', { name: sr['app.save'] }).click();
+      await page.getByRole('link', { name: 'Troškovi reprezentacije' }).waitFor();
+      const renamed = ((await call(auth, 'GET', '/api/v1/accounts')).data as Array<Record<string, unknown>>).find(
+        (a) => a.code === '5410',
+      );
+      expect(renamed).toMatchObject({ name: 'Troškovi reprezentacije', isActive: true });
+      await page.getByRole('button', { name: sr['books.account.new'] }).click();
+      await form.getByLabel(sr['books.code']).fill('5410');
+      await form.getByLabel(sr['books.account.name']).fill('Dupla šifra');
+      await form.getByRole('button', { name: sr['app.save'] }).click();
+      await form.getByRole('alert').filter({ hasText: 'SVC-8002' }).waitFor();
+      await form.getByRole('button', { name: sr['app.cancel'] }).click();
 
       await page.getByRole('link', { name: sr['books.journal.new'] }).click();
       await page.getByRole('heading', { name: sr['books.journal.new'] }).waitFor();
@@ -267,6 +240,39 @@ describe.skipIf(missing)('ledger, reports and settings in Chromium', () => {
   );
 
   it(
+    'a journal entry of several lines is sent as one: saved whole, or refused whole with the line marked',
+    async () => {
+      const manual = async () => (await call(auth, 'GET', '/api/v1/transactions?referenceType=manual')).meta.total;
+      const before = await manual();
+      await page.goto('/ledger/journal');
+      await page.getByRole('heading', { name: sr['books.journal.new'] }).waitFor();
+      await page.getByRole('textbox', { name: sr['books.description'] }).fill('Zakup i PDV');
+      await page.getByRole('button', { name: sr['books.journal.addLine'] }).click();
+      await choose(page, `${sr['books.account']} 1`, '5100', '5100 Zakup');
+      await page.getByLabel(`${sr['books.debit']} 1`).fill('300');
+      await choose(page, `${sr['books.account']} 2`, '1300', '1300 Prethodni PDV');
+      await page.getByLabel(`${sr['books.debit']} 2`).fill('60');
+      // The till on both sides: the service refuses the whole entry and names the line.
+      await choose(page, `${sr['books.account']} 3`, '5100', '5100 Zakup');
+      await page.getByLabel(`${sr['books.credit']} 3`).fill('360');
+      await page.getByTestId('journal-difference').filter({ hasText: '0,00 RSD' }).waitFor();
+      await page.getByRole('button', { name: sr['books.journal.post'] }).click();
+      await page.getByRole('alert').filter({ hasText: 'SVC-9003' }).waitFor();
+      await page.getByText(sr['app.invalidField']).first().waitFor();
+      expect(await manual()).toBe(before);
+      await screen(page, 'journal-entry-refused');
+
+      await choose(page, `${sr['books.account']} 3`, '1000', '1000 Blagajna');
+      await page.getByRole('button', { name: sr['books.journal.post'] }).click();
+      await page.getByRole('heading', { name: '5100 Zakup' }).waitFor();
+      await page.getByTestId('posting').filter({ hasText: 'Zakup i PDV' }).waitFor();
+      // Two postings settle the two debits against the one credit, in one request.
+      expect(await manual()).toBe(before + 2);
+    },
+    STEP * 2,
+  );
+
+  it(
     'settings: invite a user with a role, 2FA with a scannable QR code, audit log filters, rates and currencies',
     async () => {
       await page.goto('/settings');
@@ -284,6 +290,14 @@ describe.skipIf(missing)('ledger, reports and settings in Chromium', () => {
       expect(link.pathname).toBe('/accept-invite');
       await page.getByRole('cell', { name: invited }).waitFor();
       await screen(page, 'settings-users');
+      // At phone width each user is a card: name, e-mail and role readable within the screen.
+      await page.setViewportSize({ width: 375, height: 740 });
+      const card = page.getByTestId('user-card').filter({ hasText: invited });
+      await card.waitFor();
+      const box = (await card.getByText(invited).boundingBox())!;
+      expect(box.x + box.width).toBeLessThanOrEqual(375);
+      expect(await page.getByRole('table', { name: sr['books.users.title'] }).count()).toBe(0);
+      await page.setViewportSize({ width: 1280, height: 860 });
       const users = (await call(auth, 'GET', '/api/v1/users')).data as Array<{ email: string; role: string }>;
       expect(users.find((u) => u.email === invited)?.role).toBe('accountant');
 
@@ -326,6 +340,14 @@ describe.skipIf(missing)('ledger, reports and settings in Chromium', () => {
           return areas.length > 0 && areas.every((a) => a === sr['books.audit.transactions']);
         })
         .toBe(true);
+      // The fields an entry changed, by their names on screen, not the database's.
+      await page.getByTestId('audit-row').filter({ hasText: sr['books.field.amount'] }).first().waitFor();
+      expect(
+        await page
+          .getByTestId('audit-row')
+          .filter({ hasText: /\bamount\b/ })
+          .count(),
+      ).toBe(0);
       await screen(page, 'settings-audit');
       await page.getByLabel(sr['books.audit.action']).selectOption('DELETE');
       await page.getByText(sr['books.audit.empty']).waitFor();

@@ -1,7 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromiumMissing, launchChromium } from '@app/web-tools/playwright';
-import { AxeBuilder } from '@axe-core/playwright';
+import { axeViolations, checkScreen, chromiumMissing, launchChromium } from '@app/web-tools/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { buildWeb, WEB_APP } from '../../../scripts/build-web.js';
@@ -32,7 +31,7 @@ export function browserHarness(): Harness {
     state.h = await buildTestApp({ WEB_DIR: join(WEB_APP, 'dist'), RATE_LIMITS: 'off' });
     state.base = await state.h.app.listen({ port: 0, host: '127.0.0.1' });
     state.browser = await launchChromium();
-    mkdirSync(SHOTS, { recursive: true });
+    for (const l of ['', 'sr', 'hr', 'bs', 'en']) mkdirSync(join(SHOTS, l), { recursive: true });
   }, 240_000);
   afterAll(async () => {
     await state.browser?.close();
@@ -51,31 +50,15 @@ export function browserHarness(): Harness {
   };
 }
 
-/** axe-core on the page as it is now: serious and critical violations, as "rule: target" lines. */
-export async function axe(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).analyze();
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
-}
+/** axe-core's serious and critical violations on the page as it is now (packages/web-tools). */
+export const axe = axeViolations;
 
-/** Checks the screen with axe and saves it at desktop width and at 375 px (no sideways scrolling there). */
-export async function screen(page: Page, name: string) {
-  await page.waitForLoadState('networkidle', { timeout: 5_000 }).catch(() => undefined);
-  await page.mouse.move(640, 1);
-  await page.addStyleTag({
-    content: '*, *::before, *::after { transition: none !important; animation: none !important; }',
-  });
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-  expect(await axe(page), `${name} (desktop)`).toEqual([]);
-  const size = page.viewportSize()!;
-  await page.setViewportSize({ width: 375, height: 740 });
-  await page.waitForTimeout(150);
-  await page.screenshot({ path: join(SHOTS, `${name}-375.png`), fullPage: true });
-  expect(await axe(page), `${name} (375 px)`).toEqual([]);
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow, `${name} scrolls sideways at 375 px`).toBeLessThanOrEqual(1);
-  await page.setViewportSize(size);
+/**
+ * Saves the screen at desktop width and at 375 px and fails on what packages/web-tools' checkScreen
+ * finds: axe violations at both widths (unless `axe: false`), sideways scrolling at 375 px.
+ */
+export async function screen(page: Page, name: string, opts: { axe?: boolean } = {}) {
+  expect(await checkScreen(page, SHOTS, name, opts)).toEqual([]);
 }
 
 export async function newPage(harness: Harness): Promise<{ context: BrowserContext; page: Page }> {

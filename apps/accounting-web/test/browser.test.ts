@@ -1,101 +1,29 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { chromiumMissing, launchChromium } from '@app/web-tools/playwright';
-import { AxeBuilder } from '@axe-core/playwright';
 import { Secret, TOTP } from 'otpauth';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildWeb, WEB_APP } from '../../../scripts/build-web.js';
-import { buildTestApp, type TestApp } from '../../../services/accounting/test/helpers.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { srFull as sr } from '../src/i18n/full/sr.js';
+import {
+  browserHarness,
+  apiLogin as harnessLogin,
+  newPage as harnessPage,
+  missing,
+  pickOption,
+  registerThroughForm,
+  STEP,
+  screen,
+  unique,
+} from './browser-harness.js';
 
 /**
  * The web app in Debian's Chromium against the real accounting service (PGlite): one end-to-end test
  * per screen group, axe-core on every screen (no serious or critical violation), desktop and 375 px.
  * Screenshots go to apps/accounting-web/screenshots/ (gitignored). Skipped when /usr/bin/chromium is absent.
+ * Set-up, axe and screenshots: browser-harness.ts (on packages/web-tools' Playwright helpers).
  */
-const missing = chromiumMissing();
 if (missing) console.warn(missing);
-const SHOTS = join(WEB_APP, 'screenshots');
-const STEP = 60_000;
-
-let h: TestApp;
-let browser: Browser;
-let base: string;
-
-beforeAll(async () => {
-  if (missing) return;
-  await buildWeb();
-  h = await buildTestApp({ WEB_DIR: join(WEB_APP, 'dist'), RATE_LIMITS: 'off' });
-  base = await h.app.listen({ port: 0, host: '127.0.0.1' });
-  browser = await launchChromium();
-  mkdirSync(SHOTS, { recursive: true });
-}, 240_000);
-afterAll(async () => {
-  await browser?.close();
-  await h?.close();
-});
-
-/** axe-core on the page as it is now: serious and critical violations, as "rule: target" lines. */
-async function axe(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).analyze();
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
-}
-
-/** Checks the screen with axe and saves it at desktop width and at 375 px. */
-async function screen(page: Page, name: string) {
-  // Each caller has already waited for what the screen must show; quiet network is a best effort
-  // (on a loaded machine a late chart or font request can keep it busy).
-  await page.waitForLoadState('networkidle', { timeout: 5_000 }).catch(() => undefined);
-  // Colours are checked at rest, not halfway through a hover or active transition.
-  await page.mouse.move(640, 1);
-  await page.addStyleTag({
-    content: '*, *::before, *::after { transition: none !important; animation: none !important; }',
-  });
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-  expect(await axe(page), `${name} (desktop)`).toEqual([]);
-  const size = page.viewportSize()!;
-  await page.setViewportSize({ width: 375, height: 740 });
-  await page.waitForTimeout(150);
-  await page.screenshot({ path: join(SHOTS, `${name}-375.png`), fullPage: true });
-  expect(await axe(page), `${name} (375 px)`).toEqual([]);
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow, `${name} scrolls sideways at 375 px`).toBeLessThanOrEqual(1);
-  await page.setViewportSize(size);
-}
-
-async function newPage(): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL: base, viewport: { width: 1280, height: 860 } });
-  context.setDefaultTimeout(20_000);
-  return { context, page: await context.newPage() };
-}
-
-let counter = 0;
-const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++counter}@example.test`;
-
-/** Registers an organization through the form; leaves the page on the dashboard. */
-async function registerThroughForm(page: Page, email: string, password: string) {
-  await page.goto('/');
-  await page.getByRole('link', { name: sr['auth.registerLink'] }).click();
-  await page.getByLabel(sr['auth.organizationName']).fill('Knjige d.o.o.');
-  await page.getByLabel(sr['auth.fullName']).fill('Ana Anić');
-  await page.getByLabel(sr['auth.email']).fill(email);
-  await page.getByLabel(sr['auth.password']).fill(password);
-  await page.getByRole('button', { name: sr['auth.register'] }).click();
-  await page.getByRole('heading', { name: sr['dash.title'] }).waitFor();
-}
-
-async function apiLogin(email: string, password: string): Promise<string> {
-  const res = await h.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email, password } });
-  return res.json().tokens.accessToken;
-}
-
-async function pickOption(page: Page, label: string, option: string) {
-  await page.getByRole('textbox', { name: label, exact: true }).click();
-  await page.getByRole('option', { name: option, exact: true }).click();
-}
+const harness = browserHarness();
+const newPage = () => harnessPage(harness);
+const apiLogin = (email: string, password: string) => harnessLogin(harness, email, password);
 
 describe.skipIf(missing)('accounting web app in Chromium', () => {
   it(
@@ -128,9 +56,11 @@ describe.skipIf(missing)('accounting web app in Chromium', () => {
       // 2FA turned on through the API; the form then asks for the code.
       const token = await apiLogin(email, password);
       const auth = { authorization: `Bearer ${token}` };
-      const setup = (await h.app.inject({ method: 'POST', url: '/api/v1/auth/2fa/setup', headers: auth })).json();
+      const setup = (
+        await harness.h.app.inject({ method: 'POST', url: '/api/v1/auth/2fa/setup', headers: auth })
+      ).json();
       const totp = new TOTP({ secret: Secret.fromBase32(setup.secret), digits: 6, period: 30 });
-      const enabled = await h.app.inject({
+      const enabled = await harness.h.app.inject({
         method: 'POST',
         url: '/api/v1/auth/2fa/enable',
         headers: auth,
@@ -147,7 +77,7 @@ describe.skipIf(missing)('accounting web app in Chromium', () => {
       await page.getByRole('heading', { name: sr['dash.title'] }).waitFor();
 
       // An invited viewer sets a password on the link's page and sees no create buttons.
-      const invite = await h.app.inject({
+      const invite = await harness.h.app.inject({
         method: 'POST',
         url: '/api/v1/users/invite',
         headers: auth,
@@ -156,7 +86,10 @@ describe.skipIf(missing)('accounting web app in Chromium', () => {
       expect(invite.statusCode).toBe(201);
       const link = new URL(invite.json().inviteLink);
       expect(link.pathname).toBe('/accept-invite');
-      const viewer = await browser.newContext({ baseURL: base, viewport: { width: 1280, height: 860 } });
+      const viewer = await harness.browser.newContext({
+        baseURL: harness.base,
+        viewport: { width: 1280, height: 860 },
+      });
       const vp = await viewer.newPage();
       await vp.goto(link.pathname + link.search);
       await vp.getByRole('heading', { name: sr['auth.acceptTitle'] }).waitFor();

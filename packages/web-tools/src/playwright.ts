@@ -53,10 +53,16 @@ export async function axeViolations(page: import('playwright-core').Page): Promi
 
 /**
  * Screenshots the page at its width and at 375 px into `dir` (`<name>.png`, `<name>-375.png`) and
- * answers what is wrong: axe's serious and critical violations at both widths, and a sideways scroll
- * at 375 px. Transitions are stopped first, so colours are checked at rest.
+ * answers what is wrong: axe's serious and critical violations at both widths (unless `axe: false`,
+ * for a screen already checked in another language), and a sideways scroll at 375 px. Transitions
+ * are stopped first, so colours are checked at rest; the page's viewport is restored after.
  */
-export async function checkScreen(page: import('playwright-core').Page, dir: string, name: string): Promise<string[]> {
+export async function checkScreen(
+  page: import('playwright-core').Page,
+  dir: string,
+  name: string,
+  opts: { axe?: boolean } = {},
+): Promise<string[]> {
   const { join } = await import('node:path');
   await page.waitForLoadState('networkidle', { timeout: 5_000 }).catch(() => undefined);
   await page.mouse.move(1, 1);
@@ -65,12 +71,13 @@ export async function checkScreen(page: import('playwright-core').Page, dir: str
   });
   const problems: string[] = [];
   await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true });
-  problems.push(...(await axeViolations(page)).map((v) => `${name} (desktop) ${v}`));
+  const axe = opts.axe === false ? async () => [] : axeViolations;
+  problems.push(...(await axe(page)).map((v) => `${name} (desktop) ${v}`));
   const size = page.viewportSize();
   await page.setViewportSize({ width: 375, height: 740 });
   await page.waitForTimeout(150);
   await page.screenshot({ path: join(dir, `${name}-375.png`), fullPage: true });
-  problems.push(...(await axeViolations(page)).map((v) => `${name} (375 px) ${v}`));
+  problems.push(...(await axe(page)).map((v) => `${name} (375 px) ${v}`));
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   if (overflow > 1) problems.push(`${name} scrolls sideways at 375 px by ${overflow} px`);
   if (size) await page.setViewportSize(size);

@@ -279,6 +279,182 @@ describe('GET /transactions', () => {
   });
 });
 
+describe('POST /transactions/entries (several lines, one database transaction)', () => {
+  const count = async (orgId: string) =>
+    Number(
+      (
+        await h.t.db.system
+          .selectFrom('ledger_transactions')
+          .where('organization_id', '=', orgId)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  const lines = (a: Record<string, string>) => [
+    { accountId: a['5100'], debit: 800 },
+    { accountId: a['1300'], debit: 160 },
+    { accountId: a['1000'], credit: 300 },
+    { accountId: a['1100'], credit: 660 },
+  ];
+
+  it('posts a balanced entry as the postings that settle its debits against its credits, in line order', async () => {
+    const s = await registerOrg(h.app, { baseCurrency: 'RSD' });
+    const a = await chart(s);
+    const res = await api(s.token, 'POST', '/transactions/entries', {
+      transactionDate: '2026-06-10',
+      description: 'Rent and VAT, paid from the till and the bank',
+      notes: 'slip 7',
+      lines: lines(a),
+    });
+    expect(res.statusCode).toBe(201);
+    const postings = res.json().data as Array<Record<string, unknown>>;
+    expect(postings.map((p) => [p.debitAccountCode, p.creditAccountCode, p.amount])).toEqual([
+      ['5100', '1000', '300.00'],
+      ['5100', '1100', '500.00'],
+      ['1300', '1100', '160.00'],
+    ]);
+    for (const p of postings)
+      expect(p).toMatchObject({
+        transactionDate: '2026-06-10',
+        description: 'Rent and VAT, paid from the till and the bank',
+        notes: 'slip 7',
+        referenceType: 'manual',
+        locked: false,
+        currencyCode: 'RSD',
+      });
+    await foldLedger(h.t.db);
+    const balances = Object.fromEntries(
+      (await api(s.token, 'GET', '/accounts'))
+        .json()
+        .data.map((x: { code: string; currentBalance: string }) => [x.code, x.currentBalance]),
+    );
+    expect([balances['5100'], balances['1300'], balances['1000'], balances['1100']]).toEqual([
+      '800.00',
+      '160.00',
+      '-300.00',
+      '-660.00',
+    ]);
+  });
+
+  it.each([
+    [
+      'unbalanced',
+      (a: Record<string, string>) => [...lines(a).slice(0, 3), { accountId: a['1100'], credit: 659.99 }],
+      'lines',
+    ],
+    [
+      'a line on both sides',
+      (a: Record<string, string>) => [
+        { accountId: a['5100'], debit: 5, credit: 5 },
+        { accountId: a['1000'], credit: 5 },
+      ],
+      'lines[0]',
+    ],
+    ['a line with no amount', (a: Record<string, string>) => [{ accountId: a['5100'] }, ...lines(a)], 'lines[0]'],
+    [
+      'too many decimals',
+      (a: Record<string, string>) => [
+        { accountId: a['5100'], debit: 1.005 },
+        { accountId: a['1000'], credit: 1.005 },
+      ],
+      'lines[0].debit',
+    ],
+    [
+      'an account on both sides',
+      (a: Record<string, string>) => [
+        { accountId: a['1000'], debit: 5 },
+        { accountId: a['1000'], credit: 5 },
+      ],
+      'lines[1].accountId',
+    ],
+    [
+      'only debits',
+      (a: Record<string, string>) => [
+        { accountId: a['5100'], debit: 5 },
+        { accountId: a['5200'], debit: 5 },
+      ],
+      'lines',
+    ],
+  ])(
+    "answers 422 SVC-9003 for %s (details %s, in the organization's language) and writes nothing",
+    async (_name, make, field) => {
+      const s = await registerOrg(h.app, { baseCurrency: 'RSD' });
+      const a = await chart(s);
+      const res = await api(s.token, 'POST', '/transactions/entries', {
+        transactionDate: '2026-06-10',
+        description: 'Refused',
+        lines: make(a),
+      });
+      expect(res.statusCode).toBe(422);
+      expect(res.json().error.code).toBe('SVC-9003');
+      expect(Object.keys(res.json().error.details)).toContain(field);
+      // The organization is Serbian: no English detail.
+      expect(JSON.stringify(res.json().error.details)).not.toMatch(/ must | needs | is on /);
+      expect(await count(s.orgId)).toBe(0);
+    },
+  );
+
+  it("saves nothing when a later line names an inactive account, an unknown one or another organization's", async () => {
+    const s = await registerOrg(h.app, { baseCurrency: 'RSD' });
+    const a = await chart(s);
+    const other = await chart(await registerOrg(h.app));
+    await api(s.token, 'PUT', `/accounts/${a['5400']}`, { isActive: false });
+    for (const [accountId, status] of [
+      [a['5400'], 422],
+      [crypto.randomUUID(), 404],
+      [other['1100'], 404],
+    ] as const) {
+      const res = await api(s.token, 'POST', '/transactions/entries', {
+        transactionDate: '2026-06-10',
+        description: 'Half an entry?',
+        lines: [
+          { accountId: a['5100'], debit: 10 },
+          { accountId: a['1000'], credit: 5 },
+          { accountId, credit: 5 },
+        ],
+      });
+      expect(res.statusCode).toBe(status);
+      expect(Object.keys(res.json().error.details)).toEqual(['lines[2].accountId']);
+    }
+    expect(await count(s.orgId)).toBe(0);
+  });
+
+  it('converts a foreign-currency entry at one rate for all its postings', async () => {
+    const s = await registerOrg(h.app, { baseCurrency: 'RSD' });
+    const a = await chart(s);
+    const res = await api(s.token, 'POST', '/transactions/entries', {
+      transactionDate: '2026-11-21',
+      description: 'EUR entry',
+      currencyCode: 'EUR',
+      lines: [
+        { accountId: a['5400'], debit: 10.5 },
+        { accountId: a['5300'], debit: 2 },
+        { accountId: a['1100'], credit: 12.5 },
+      ],
+    });
+    expect(res.statusCode).toBe(201);
+    expect(
+      res.json().data.map((p: { baseAmount: string; exchangeRate: string }) => [p.baseAmount, p.exchangeRate]),
+    ).toEqual([
+      ['1230.60', '117.200000'],
+      ['234.40', '117.200000'],
+    ]);
+  });
+
+  it('is refused to viewers and writes nothing', async () => {
+    const viewer = await addMember(h.app, owner, 'viewer');
+    const res = await api(viewer.token, 'POST', '/transactions/entries', {
+      transactionDate: '2026-06-10',
+      description: 'Viewer',
+      lines: [
+        { accountId: acc['5100'], debit: 1 },
+        { accountId: acc['1000'], credit: 1 },
+      ],
+    });
+    expect(res.statusCode).toBe(403);
+  });
+});
+
 describe('POST /transactions/:id/reverse', () => {
   it('reverses a manual entry once, moving the balances back', async () => {
     const s = await registerOrg(h.app);

@@ -70,6 +70,8 @@ export const ROLE_POLICY: Readonly<Record<string, readonly Role[]>> = {
   'GET /api/v1/transactions': ALL,
   'GET /api/v1/transactions/:id': ALL,
   'POST /api/v1/transactions': WRITERS,
+  // POST /transactions/entries: not in the spec; several lines of one manual entry, as POST /transactions.
+  'POST /api/v1/transactions/entries': WRITERS,
   'POST /api/v1/transactions/:id/reverse': WRITERS,
 
   // Invoices (spec table; CONTRACT E3 for the UBL documents, E4 for the payment code: reads of the

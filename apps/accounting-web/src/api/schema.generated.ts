@@ -3948,6 +3948,154 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/transactions/entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: date */
+                        transactionDate: string;
+                        description: string;
+                        currencyCode?: string;
+                        notes?: string | null;
+                        lines: {
+                            /** Format: uuid */
+                            accountId: string;
+                            debit?: number;
+                            credit?: number;
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                transactionDate: string;
+                                description: string;
+                                notes: string | null;
+                                debitAccountId: string;
+                                debitAccountCode: string;
+                                debitAccountName: string;
+                                creditAccountId: string;
+                                creditAccountCode: string;
+                                creditAccountName: string;
+                                amount: string;
+                                currencyCode: string;
+                                exchangeRate: string;
+                                baseAmount: string;
+                                referenceType: string | null;
+                                referenceId: string | null;
+                                reversalOf: string | null;
+                                locked: boolean;
+                                reconciled: boolean;
+                                reconciledAt: string | null;
+                                createdBy: string | null;
+                                createdAt: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/transactions/{id}/reverse": {
         parameters: {
             query?: never;

@@ -42,6 +42,7 @@ import '@mantine/dates/styles.css';
 import '@mantine/dropzone/styles.css';
 
 type Expense = paths['/api/v1/expenses']['get']['responses'][200]['content']['application/json']['data'][number];
+type ExpenseDetail = paths['/api/v1/expenses/{id}']['get']['responses'][200]['content']['application/json'];
 type ExpenseStatus = 'pending' | 'approved' | 'paid' | 'rejected';
 
 const STATUSES: ExpenseStatus[] = ['pending', 'approved', 'paid', 'rejected'];
@@ -95,6 +96,7 @@ export default function Expenses() {
   };
   const [categoryText, setCategoryText] = useState(category ?? '');
   const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<Expense | null>(null);
   const [preview, setPreview] = useState<Expense | null>(null);
   const [paying, setPaying] = useState<Expense | null>(null);
   const [rejecting, setRejecting] = useState<Expense | null>(null);
@@ -150,9 +152,23 @@ export default function Expenses() {
         {t('expenses.noReceipt')}
       </Text>
     );
+  const editButton = (e: Expense) =>
+    canWrite && e.status === 'pending' ? (
+      <Button
+        size="xs"
+        variant="subtle"
+        aria-label={t('expenses.editNumber', { number: e.expenseNumber })}
+        onClick={() => setEditing(e)}
+      >
+        {t('app.edit')}
+      </Button>
+    ) : null;
   const actions = (e: Expense) =>
-    e.status === 'pending' ? (
+    !isAdmin ? (
+      editButton(e)
+    ) : e.status === 'pending' ? (
       <>
+        {editButton(e)}
         <Button
           size="xs"
           variant="outline"
@@ -252,7 +268,7 @@ export default function Expenses() {
                       <Text fw={700}>{f.money(e.amount, e.currencyCode)}</Text>
                       <Group gap={4}>
                         {e.receiptUrl ? receiptButton(e, true) : null}
-                        {isAdmin ? actions(e) : null}
+                        {canWrite ? actions(e) : null}
                       </Group>
                     </Stack>
                   </Card>
@@ -271,7 +287,7 @@ export default function Expenses() {
                     <Table.Th ta="right">{t('expenses.amount')}</Table.Th>
                     <Table.Th>{t('expenses.status')}</Table.Th>
                     <Table.Th>{t('expenses.receipt')}</Table.Th>
-                    {isAdmin ? <Table.Th>{t('expenses.actions')}</Table.Th> : null}
+                    {canWrite ? <Table.Th>{t('expenses.actions')}</Table.Th> : null}
                   </Table.Tr>
                 </Table.Thead>
                 <Table.Tbody>
@@ -288,7 +304,7 @@ export default function Expenses() {
                         <ExpenseStatusBadge status={e.status} />
                       </Table.Td>
                       <Table.Td>{receiptButton(e)}</Table.Td>
-                      {isAdmin ? (
+                      {canWrite ? (
                         <Table.Td>
                           <Group gap={4} wrap="nowrap">
                             {actions(e)}
@@ -310,6 +326,17 @@ export default function Expenses() {
           onSaved={() => {
             setCreating(false);
             refresh();
+          }}
+        />
+      ) : null}
+      {editing ? (
+        <ExpenseEdit
+          id={editing.id}
+          onClose={() => setEditing(null)}
+          onSaved={() => {
+            setEditing(null);
+            refresh();
+            queryClient.invalidateQueries({ queryKey: ['receipt', editing.id] });
           }}
         />
       ) : null}
@@ -348,7 +375,36 @@ interface ExpenseValues {
   description: string;
 }
 
-function ExpenseForm({ onClose, onSaved }: { onClose: () => void; onSaved: () => void }) {
+/** A pending expense, read in full (the list has no tax or description), then the same form as a new one. */
+function ExpenseEdit({ id, onClose, onSaved }: { id: string; onClose: () => void; onSaved: () => void }) {
+  const { t } = useI18n();
+  const query = useQuery({
+    queryKey: ['expense', id],
+    gcTime: 0,
+    queryFn: async () => unwrap(await api.GET('/api/v1/expenses/{id}', { params: { path: { id } } })),
+  });
+  if (query.data) return <ExpenseForm expense={query.data} onClose={onClose} onSaved={onSaved} />;
+  return (
+    <Modal opened onClose={onClose} title={t('app.edit')} closeButtonProps={{ 'aria-label': t('app.close') }}>
+      {query.isError ? <ErrorState error={query.error} retry={() => query.refetch()} /> : <Loading />}
+    </Modal>
+  );
+}
+
+/**
+ * A new expense (POST, multipart with the receipt) or a pending one changed (PUT). An edit sends the
+ * fields as JSON, where a cleared vendor or description is a null the service stores (a multipart
+ * form cannot say "cleared"), then the new receipt, if one was dropped, as its own multipart PUT.
+ */
+function ExpenseForm({
+  expense,
+  onClose,
+  onSaved,
+}: {
+  expense?: ExpenseDetail;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
   const { t, locale } = useI18n();
   const { me } = useAuth();
   const vendors = useVendors();
@@ -357,21 +413,60 @@ function ExpenseForm({ onClose, onSaved }: { onClose: () => void; onSaved: () =>
   const [progress, setProgress] = useState<number | null>(null);
   const [error, setError] = useState<unknown>(null);
   const form = useForm<ExpenseValues>({
-    defaultValues: {
-      vendorId: null,
-      expenseDate: today(),
-      category: '',
-      amount: undefined,
-      taxAmount: undefined,
-      description: '',
-    },
+    defaultValues: expense
+      ? {
+          vendorId: expense.vendorId,
+          expenseDate: expense.expenseDate,
+          category: expense.category,
+          amount: Number(expense.amount),
+          taxAmount: Number(expense.taxAmount) || undefined,
+          description: expense.description ?? '',
+        }
+      : {
+          vendorId: null,
+          expenseDate: today(),
+          category: '',
+          amount: undefined,
+          taxAmount: undefined,
+          description: '',
+        },
   });
+
   const errors = useFieldErrors(error);
   const separators = numberSeparators(locale);
-  const currency = me?.organization.baseCurrency ?? '';
+  const currency = expense?.currencyCode ?? me?.organization.baseCurrency ?? '';
 
   const onSubmit = form.handleSubmit(async (v) => {
     setError(null);
+    if (expense) {
+      try {
+        // The same fields again on a retry after a failed receipt upload: a PUT replaces, so no harm.
+        unwrap(
+          await api.PUT('/api/v1/expenses/{id}', {
+            params: { path: { id: expense.id } },
+            body: {
+              vendorId: v.vendorId,
+              expenseDate: v.expenseDate,
+              category: v.category.trim(),
+              ...(v.amount !== undefined ? { amount: v.amount } : {}),
+              taxAmount: v.taxAmount ?? 0,
+              description: v.description.trim() || null,
+            },
+          }),
+        );
+        if (file) {
+          const body = new FormData();
+          body.set('receiptFile', file, file.name);
+          setProgress(0);
+          await upload('PUT', `/api/v1/expenses/${expense.id}`, body, setProgress);
+        }
+        onSaved();
+      } catch (err) {
+        setError(err);
+        setProgress(null);
+      }
+      return;
+    }
     const body = new FormData();
     if (v.vendorId) body.set('vendorId', v.vendorId);
     body.set('expenseDate', v.expenseDate);
@@ -395,7 +490,7 @@ function ExpenseForm({ onClose, onSaved }: { onClose: () => void; onSaved: () =>
     <Modal
       opened
       onClose={onClose}
-      title={t('expenses.new')}
+      title={expense ? t('expenses.editTitle', { number: expense.expenseNumber }) : t('expenses.new')}
       size="lg"
       closeButtonProps={{ 'aria-label': t('app.close') }}
     >
@@ -510,7 +605,7 @@ function ExpenseForm({ onClose, onSaved }: { onClose: () => void; onSaved: () =>
             >
               <Stack gap={2} align="center" py="md" style={{ pointerEvents: 'none' }}>
                 <Text size="sm" ta="center">
-                  {file ? file.name : t('expenses.dropHere')}
+                  {file ? file.name : expense?.receiptUrl ? t('expenses.replaceReceipt') : t('expenses.dropHere')}
                 </Text>
                 <Text size="xs" c="dimmed" ta="center">
                   {t('expenses.receiptTypes')}

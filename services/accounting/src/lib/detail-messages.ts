@@ -98,6 +98,16 @@ const EXACT: Record<string, Local> = {
   'is already used': { sr: 'je već u upotrebi', bs: 'je već u upotrebi', hr: 'je već u upotrebi' },
   'account not found': { sr: 'konto nije pronađen', bs: 'konto nije pronađen', hr: 'konto nije pronađen' },
   'account is inactive': { sr: 'konto nije aktivan', bs: 'konto nije aktivan', hr: 'konto nije aktivan' },
+  // A journal entry of several lines (POST /transactions/entries).
+  'needs an amount above zero on exactly one side, debit or credit': t(
+    'treba iznos veći od nule na tačno jednoj strani, duguje ili potražuje',
+    'treba iznos veći od nule na tačno jednoj strani, duguje ili potražuje',
+    'treba iznos veći od nule na točno jednoj strani, duguje ili potražuje',
+  ),
+  'is on both the debit and the credit side of the entry': t(
+    'je i na dugovnoj i na potražnoj strani naloga',
+    'je i na dugovnoj i na potražnoj strani naloga',
+  ),
   'must not be after toDate': {
     sr: 'ne sme biti posle toDate',
     bs: 'ne smije biti nakon toDate',
@@ -510,6 +520,14 @@ const PATTERNS: Array<[RegExp, (m: RegExpExecArray) => Local]> = [
   [
     /^must have at most (\d+) decimals in (\w+)$/,
     (m) => t(`sme imati najviše ${m[1]} decimala u ${m[2]}`, `smije imati najviše ${m[1]} decimala u ${m[2]}`),
+  ],
+  [
+    /^debits \((\S+)\) and credits \((\S+)\) must be equal and above zero$/,
+    (m) =>
+      t(
+        `duguje (${m[1]}) i potražuje (${m[2]}) moraju biti jednaki i veći od nule`,
+        `duguje (${m[1]}) i potražuje (${m[2]}) moraju biti jednaki i veći od nule`,
+      ),
   ],
   [
     /^no exchange rate from (\w+) to (\w+) on or before (\S+)$/,

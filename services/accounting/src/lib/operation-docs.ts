@@ -239,6 +239,11 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
     summary: 'Post a manual entry',
     description: 'One debit and one credit account; the rate is the one in force on the date.',
   },
+  'POST /api/v1/transactions/entries': {
+    summary: 'Post a journal entry of several lines',
+    description:
+      'Lines with an account and a debit or a credit; the debits must equal the credits. Saved as the postings that settle the debits against the credits in line order, all in one database transaction: every posting or none.',
+  },
   'POST /api/v1/transactions/:id/reverse': {
     summary: 'Reverse a posting',
     description: 'Writes a new posting with debit and credit swapped.',

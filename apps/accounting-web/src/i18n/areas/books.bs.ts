@@ -1,15 +1,16 @@
+import { auditFieldsBs } from './audit-fields.js';
 import type { booksEn } from './books.en.js';
 import { booksSr } from './books.sr.js';
 
 /** Ledger, reports and settings: Bosnian (ijekavian; Bosnian terms where they differ from Serbian). */
 export const booksBs: Record<keyof typeof booksEn, string> = {
   ...booksSr,
+  ...auditFieldsBs,
   'books.nav.reports': 'Izvještaji',
   'books.postings.truncated': 'Prikazano je samo posljednjih {n} knjiženja.',
   'books.journal.unbalanced': 'Duguje i potražuje moraju biti jednaki i veći od nule prije knjiženja.',
   'books.journal.incomplete': 'Svaka stavka treba konto i iznos samo na jednoj strani.',
   'books.journal.accountRequired': 'Odaberite konto.',
-  'books.journal.partial': 'Dio naloga ({n} knjiženja) je već sačuvan; provjerite konta prije ponovnog knjiženja.',
   'books.reports.title': 'Izvještaji',
   'books.report.profitLoss': 'Bilans uspjeha',
   'books.report.dashboard': 'Pregled mjeseca',
@@ -43,4 +44,7 @@ export const booksBs: Record<keyof typeof booksEn, string> = {
   'books.audit.update': 'Izmijenjeno',
   'books.org.saveOperator': 'Sačuvaj moje podatke',
   'books.audit.invoiceItems': 'Stavke faktura',
+  'books.account.editTitle': 'Izmjena konta {code}',
+  'books.account.fixed': 'Šifra {code} i vrsta ({type}) se ne mijenjaju: knjiženja se pozivaju na njih.',
+  'books.account.edit': 'Izmijeni konto',
 };

@@ -1,5 +1,8 @@
+import { auditFieldsEn } from './audit-fields.js';
+
 /** Ledger, reports and settings (issue 27, h27b): English. Spread into the base catalog by one line. */
 export const booksEn = {
+  ...auditFieldsEn,
   'books.nav.ledger': 'Ledger',
   'books.nav.reports': 'Reports',
   'books.ledger.title': 'Chart of accounts',
@@ -40,7 +43,6 @@ export const booksEn = {
   'books.journal.incomplete': 'Each line needs an account and an amount on one side only.',
   'books.journal.accountRequired': 'Choose an account.',
   'books.journal.descriptionRequired': 'Enter a description.',
-  'books.journal.partial': '{n} posting(s) of this entry were already saved; check the accounts before posting again.',
   'books.journal.post': 'Post entry',
   'books.reports.title': 'Reports',
   'books.report.profitLoss': 'Profit and loss',
@@ -166,4 +168,16 @@ export const booksEn = {
   'books.audit.sessions': 'Sign-ins',
   'books.audit.alerts': 'Alerts',
   'books.line': 'Line',
+  'books.account.new': 'New account',
+  'books.account.editTitle': 'Edit account {code}',
+  'books.account.fixed': 'The code {code} and the type ({type}) stay as they are: postings refer to them.',
+  'books.account.codeHelp': 'Digits and letters, e.g. 5410',
+  'books.account.codeInvalid': 'Use digits, letters, dots and dashes only.',
+  'books.account.type': 'Account type',
+  'books.account.name': 'Account name',
+  'books.account.nameRequired': 'Enter a name.',
+  'books.account.parent': 'Parent account',
+  'books.account.noParent': 'None (top level)',
+  'books.account.active': 'Active (can be used in new postings)',
+  'books.account.edit': 'Edit account',
 } as const;

@@ -1,9 +1,11 @@
+import { auditFieldsHr } from './audit-fields.js';
 import { booksBs } from './books.bs.js';
 import type { booksEn } from './books.en.js';
 
 /** Ledger, reports and settings: Croatian (račun, konto, OIB, izvješće...). */
 export const booksHr: Record<keyof typeof booksEn, string> = {
   ...booksBs,
+  ...auditFieldsHr,
   'books.nav.ledger': 'Glavna knjiga',
   'books.nav.reports': 'Izvješća',
   'books.ledger.title': 'Kontni plan',
@@ -22,8 +24,6 @@ export const booksHr: Record<keyof typeof booksEn, string> = {
   'books.journal.lines': 'Stavke temeljnice',
   'books.journal.removeLine': 'Ukloni stavku {n}',
   'books.journal.totalDebit': 'Ukupno duguje',
-  'books.journal.partial':
-    'Dio temeljnice ({n} knjiženja) je već spremljen; provjerite konta prije ponovnog knjiženja.',
   'books.journal.post': 'Proknjiži',
   'books.reports.title': 'Izvješća',
   'books.report.profitLoss': 'Račun dobiti i gubitka',
@@ -97,4 +97,10 @@ export const booksHr: Record<keyof typeof booksEn, string> = {
   'books.audit.invoiceItems': 'Stavke računa',
   'books.audit.sessions': 'Prijave',
   'books.audit.alerts': 'Upozorenja',
+  'books.account.editTitle': 'Uređivanje konta {code}',
+  'books.account.fixed': 'Šifra {code} i vrsta ({type}) ne mijenjaju se: knjiženja se pozivaju na njih.',
+  'books.account.codeHelp': 'Znamenke i slova, npr. 5410',
+  'books.account.codeInvalid': 'Samo znamenke, slova, točke i crtice.',
+  'books.account.noParent': 'Nema (najviša razina)',
+  'books.account.edit': 'Uredi konto',
 };

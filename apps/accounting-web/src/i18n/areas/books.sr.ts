@@ -1,7 +1,9 @@
+import { auditFieldsSr } from './audit-fields.js';
 import type { booksEn } from './books.en.js';
 
 /** Ledger, reports and settings: Serbian (Latin). */
 export const booksSr: Record<keyof typeof booksEn, string> = {
+  ...auditFieldsSr,
   'books.nav.ledger': 'Glavna knjiga',
   'books.nav.reports': 'Izveštaji',
   'books.ledger.title': 'Kontni plan',
@@ -42,7 +44,6 @@ export const booksSr: Record<keyof typeof booksEn, string> = {
   'books.journal.incomplete': 'Svaka stavka treba konto i iznos samo na jednoj strani.',
   'books.journal.accountRequired': 'Izaberite konto.',
   'books.journal.descriptionRequired': 'Unesite opis.',
-  'books.journal.partial': 'Deo naloga ({n} knjiženja) je već sačuvan; proverite konta pre ponovnog knjiženja.',
   'books.journal.post': 'Proknjiži',
   'books.reports.title': 'Izveštaji',
   'books.report.profitLoss': 'Bilans uspeha',
@@ -168,4 +169,16 @@ export const booksSr: Record<keyof typeof booksEn, string> = {
   'books.audit.sessions': 'Prijave',
   'books.audit.alerts': 'Upozorenja',
   'books.line': 'Stavka',
+  'books.account.new': 'Novi konto',
+  'books.account.editTitle': 'Izmena konta {code}',
+  'books.account.fixed': 'Šifra {code} i vrsta ({type}) se ne menjaju: knjiženja se pozivaju na njih.',
+  'books.account.codeHelp': 'Cifre i slova, npr. 5410',
+  'books.account.codeInvalid': 'Samo cifre, slova, tačke i crtice.',
+  'books.account.type': 'Vrsta konta',
+  'books.account.name': 'Naziv konta',
+  'books.account.nameRequired': 'Unesite naziv.',
+  'books.account.parent': 'Nadređeni konto',
+  'books.account.noParent': 'Nema (najviši nivo)',
+  'books.account.active': 'Aktivan (može se koristiti za nova knjiženja)',
+  'books.account.edit': 'Izmeni konto',
 };

@@ -19,7 +19,6 @@ export const moneyBs: typeof moneySr = {
   'banking.dropHere': 'Prevucite izvod ovdje ili kliknite da odaberete datoteku',
   'banking.fileRejected': 'Ova datoteka se ne može koristiti: odaberite CSV datoteku do 5 MB.',
   'banking.importing': 'Učitavanje izvoda',
-  'banking.rowSkipped': 'Red se nije mogao pročitati i preskočen je.',
   'recon.open': 'Za usklađivanje',
   'recon.allDone': 'Sve stavke su usklađene.',
   'recon.reconciled': 'Usklađeno',
@@ -29,4 +28,7 @@ export const moneyBs: typeof moneySr = {
   'recon.more': 'Drugo uparivanje…',
   'recon.newEntryIn': 'Priliv: bankovni konto se zadužuje, odabrani konto odobrava.',
   'recon.newEntryOut': 'Odliv: odabrani konto se zadužuje, bankovni konto odobrava.',
+  'expenses.editNumber': 'Izmijeni {number}',
+  'expenses.editTitle': 'Izmjena troška {number}',
+  'expenses.replaceReceipt': 'Račun je priložen; prevucite novi ovdje da ga zamijenite',
 };

@@ -73,7 +73,6 @@ export const moneyEn = {
   'banking.rowErrors': 'Rows not imported',
   'banking.line': 'Line',
   'banking.problem': 'Problem',
-  'banking.rowSkipped': 'The row could not be read and was skipped.',
   'recon.title': 'Statement lines',
   'recon.show': 'Show',
   'recon.open': 'To reconcile',
@@ -101,4 +100,9 @@ export const moneyEn = {
   'recon.counterAccount': 'Account',
   'recon.postAndMatch': 'Post and match',
   'recon.bankLine': 'Bank statement line',
+  'expenses.editNumber': 'Edit {number}',
+  'expenses.editTitle': 'Edit expense {number}',
+  'expenses.replaceReceipt': 'A receipt is attached; drop a new one here to replace it',
+  'banking.importFailed': 'Nothing was imported',
+  'banking.importPartly': 'Statement imported; rows skipped: {n}',
 } as const;

@@ -50,7 +50,6 @@ export const moneyHr: typeof moneyBs = {
   'banking.errorCount': 'Redaka s pogreškom: {n}',
   'banking.rowErrors': 'Retci koji nisu uvezeni',
   'banking.line': 'Redak',
-  'banking.rowSkipped': 'Redak se nije mogao pročitati i preskočen je.',
   'recon.title': 'Stavke izvatka',
   'recon.open': 'Za usklađivanje',
   'recon.empty': 'Još nema stavki izvatka. Uvezite izvadak.',
@@ -70,4 +69,8 @@ export const moneyHr: typeof moneyBs = {
   'recon.counterAccount': 'Konto',
   'recon.postAndMatch': 'Proknjiži i spari',
   'recon.bankLine': 'Stavka bankovnog izvatka',
+  'expenses.editNumber': 'Uredi {number}',
+  'expenses.editTitle': 'Uređivanje troška {number}',
+  'expenses.replaceReceipt': 'Račun je priložen; povucite novi ovdje da ga zamijenite',
+  'banking.importPartly': 'Izvadak je uvezen; preskočeno redaka: {n}',
 };

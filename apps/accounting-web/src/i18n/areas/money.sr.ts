@@ -75,7 +75,6 @@ export const moneySr: Record<keyof typeof moneyEn, string> = {
   'banking.rowErrors': 'Redovi koji nisu uvezeni',
   'banking.line': 'Red',
   'banking.problem': 'Opis greške',
-  'banking.rowSkipped': 'Red nije mogao da se pročita i preskočen je.',
   'recon.title': 'Stavke izvoda',
   'recon.show': 'Prikaz',
   'recon.open': 'Za usaglašavanje',
@@ -103,4 +102,9 @@ export const moneySr: Record<keyof typeof moneyEn, string> = {
   'recon.counterAccount': 'Konto',
   'recon.postAndMatch': 'Proknjiži i upari',
   'recon.bankLine': 'Stavka bankovnog izvoda',
+  'expenses.editNumber': 'Izmeni {number}',
+  'expenses.editTitle': 'Izmena troška {number}',
+  'expenses.replaceReceipt': 'Račun je priložen; prevucite novi ovde da ga zamenite',
+  'banking.importFailed': 'Ništa nije uvezeno',
+  'banking.importPartly': 'Izvod je uvezen; preskočeno redova: {n}',
 };

@@ -11,7 +11,8 @@ import { useFormat } from '../../ui/format.js';
 import { Pager } from '../../ui/Pager.js';
 import { ScrollTable } from '../../ui/ScrollTable.js';
 import { Empty, ErrorState, Loading } from '../../ui/states.js';
-import { TYPE_KEYS } from './accounts.js';
+import { AccountForm } from './AccountForm.js';
+import { TYPE_KEYS, useAccounts } from './accounts.js';
 
 type Posting = paths['/api/v1/transactions']['get']['responses'][200]['content']['application/json']['data'][number];
 
@@ -48,7 +49,9 @@ export default function AccountPage() {
   const { id } = useParams() as { id: string };
   const { t } = useI18n();
   const f = useFormat();
-  const { canWrite, me } = useAuth();
+  const { canWrite, isAdmin, me } = useAuth();
+  const [editing, setEditing] = useState(false);
+  const accounts = useAccounts();
   const [page, setPage] = useState<number | null>(null);
   const account = useQuery({
     queryKey: ['account', id],
@@ -103,12 +106,22 @@ export default function AccountPage() {
             )}
           </Group>
         </Stack>
-        {canWrite ? (
-          <Button component={Link} to={`/ledger/journal?account=${id}`}>
-            {t('books.journal.new')}
-          </Button>
-        ) : null}
+        <Group gap="xs">
+          {isAdmin ? (
+            <Button variant="default" onClick={() => setEditing(true)}>
+              {t('books.account.edit')}
+            </Button>
+          ) : null}
+          {canWrite ? (
+            <Button component={Link} to={`/ledger/journal?account=${id}`}>
+              {t('books.journal.new')}
+            </Button>
+          ) : null}
+        </Group>
       </Group>
+      {editing && accounts.data ? (
+        <AccountForm account={a} accounts={accounts.data} onClose={() => setEditing(false)} />
+      ) : null}
       <SimpleGrid cols={{ base: 1, xs: 2 }}>
         <Card withBorder>
           <Text size="sm" c="dimmed">

@@ -70,27 +70,6 @@ export function checkLines(lines: Line[]) {
   };
 }
 
-/**
- * The service posts one debit and one credit account per transaction (A8); an entry of several lines is
- * posted as the pairs that settle its debits against its credits, in line order.
- */
-export function pairs(lines: Line[]): Array<{ debitAccountId: string; creditAccountId: string; amount: Decimal }> {
-  const debits = lines.filter((l) => dec(l.debit).gt(0)).map((l) => ({ id: l.accountId!, left: dec(l.debit) }));
-  const credits = lines.filter((l) => dec(l.credit).gt(0)).map((l) => ({ id: l.accountId!, left: dec(l.credit) }));
-  const out: Array<{ debitAccountId: string; creditAccountId: string; amount: Decimal }> = [];
-  let i = 0;
-  let j = 0;
-  while (i < debits.length && j < credits.length) {
-    const amount = Decimal.min(debits[i].left, credits[j].left);
-    out.push({ debitAccountId: debits[i].id, creditAccountId: credits[j].id, amount });
-    debits[i].left = debits[i].left.minus(amount);
-    credits[j].left = credits[j].left.minus(amount);
-    if (debits[i].left.isZero()) i++;
-    if (credits[j].left.isZero()) j++;
-  }
-  return out;
-}
-
 export default function JournalEntry() {
   const { t, locale } = useI18n();
   const f = useFormat();
@@ -100,7 +79,6 @@ export default function JournalEntry() {
   const queryClient = useQueryClient();
   const accounts = useAccounts();
   const [error, setError] = useState<unknown>(null);
-  const [posted, setPosted] = useState(0);
   const [tried, setTried] = useState(false);
   const first = params.get('account');
   const form = useForm<FormValues>({
@@ -139,36 +117,30 @@ export default function JournalEntry() {
     setError(null);
     const c = checkLines(values.lines);
     if (!c.balanced || !c.complete || !values.description.trim()) return;
-    const description = values.description.trim();
-    let done = 0;
+    // One request: the service saves every posting of the entry or none (POST /transactions/entries).
     try {
-      for (const p of pairs(values.lines)) {
-        unwrap(
-          await api.POST('/api/v1/transactions', {
-            body: {
-              transactionDate: values.transactionDate,
-              description,
-              notes: values.notes.trim() || null,
-              debitAccountId: p.debitAccountId,
-              creditAccountId: p.creditAccountId,
-              amount: Number(p.amount.toFixed(2)),
-            },
-          }),
-        );
-        done++;
-      }
+      unwrap(
+        await api.POST('/api/v1/transactions/entries', {
+          body: {
+            transactionDate: values.transactionDate,
+            description: values.description.trim(),
+            notes: values.notes.trim() || null,
+            lines: values.lines.map((l) => ({
+              accountId: l.accountId!,
+              ...(dec(l.debit).gt(0) ? { debit: Number(dec(l.debit).toFixed(2)) } : {}),
+              ...(dec(l.credit).gt(0) ? { credit: Number(dec(l.credit).toFixed(2)) } : {}),
+            })),
+          },
+        }),
+      );
     } catch (err) {
       setError(err);
-      setPosted(done);
       return;
-    } finally {
-      if (done > 0) {
-        queryClient.invalidateQueries({ queryKey: ['accounts'] });
-        queryClient.invalidateQueries({ queryKey: ['account'] });
-        queryClient.invalidateQueries({ queryKey: ['postings'] });
-        queryClient.invalidateQueries({ queryKey: ['dashboard'] });
-      }
     }
+    queryClient.invalidateQueries({ queryKey: ['accounts'] });
+    queryClient.invalidateQueries({ queryKey: ['account'] });
+    queryClient.invalidateQueries({ queryKey: ['postings'] });
+    queryClient.invalidateQueries({ queryKey: ['dashboard'] });
     const target = values.lines.find((l) => l.accountId)?.accountId;
     navigate(first ? `/ledger/accounts/${first}` : target ? `/ledger/accounts/${target}` : '/ledger', {
       state: { posted: true },
@@ -228,7 +200,10 @@ export default function JournalEntry() {
                         data={options}
                         value={field.value}
                         nothingFoundMessage={t('app.empty')}
-                        error={tried && !field.value ? t('books.journal.accountRequired') : undefined}
+                        error={
+                          fieldErrors[`lines[${i}].accountId`] ??
+                          (tried && !field.value ? t('books.journal.accountRequired') : undefined)
+                        }
                         onChange={(v) => field.onChange(v)}
                       />
                     )}
@@ -246,6 +221,7 @@ export default function JournalEntry() {
                           min={0}
                           decimalScale={2}
                           {...numberProps}
+                          error={fieldErrors[`lines[${i}].${side}`] ?? fieldErrors[`lines[${i}]`]}
                           value={field.value}
                           onChange={(v) => field.onChange(typeof v === 'number' ? v : '')}
                         />
@@ -306,11 +282,6 @@ export default function JournalEntry() {
         ) : null}
         <Textarea label={t('invoices.notes')} autosize minRows={2} {...form.register('notes')} />
         {error ? <ErrorState error={error} /> : null}
-        {error && posted > 0 ? (
-          <Alert color="orange" role="alert">
-            {t('books.journal.partial', { n: posted })}
-          </Alert>
-        ) : null}
         <Group justify="flex-end">
           <Button variant="default" onClick={() => navigate(-1)}>
             {t('app.cancel')}

@@ -4,6 +4,7 @@ import { DateInput } from '@mantine/dates';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, unwrap } from '../../api/client.js';
+import { auditFieldsEn } from '../../i18n/areas/audit-fields.js';
 import type { MessageKey } from '../../i18n/index.js';
 import { useI18n } from '../../i18n/index.js';
 import { useFormat } from '../../ui/format.js';
@@ -82,6 +83,11 @@ export default function AuditLog() {
   });
   const userName = (id: string | null) =>
     id ? (users.data?.find((u) => u.id === id)?.fullName ?? id.slice(0, 8)) : '—';
+  // A column's name as a person reads it; a column the catalog does not know is shown as stored.
+  const fieldName = (column: string) => {
+    const key = `books.field.${column}`;
+    return key in auditFieldsEn ? t(key as keyof typeof auditFieldsEn) : column;
+  };
   const tableName = (name: string) => {
     const k = TABLES.find((x) => x.value === name)?.key;
     return k ? t(k) : name;
@@ -159,7 +165,7 @@ export default function AuditLog() {
                     <Table.Td>{userName(e.userId)}</Table.Td>
                     <Table.Td>
                       <Text size="xs" style={{ overflowWrap: 'anywhere' }}>
-                        {changed(e.oldValues, e.newValues).join(', ')}
+                        {changed(e.oldValues, e.newValues).map(fieldName).join(', ')}
                       </Text>
                     </Table.Td>
                   </Table.Tr>
@@ -181,7 +187,22 @@ export default function AuditLog() {
 
 /** The fields an entry changed (for an insert or delete: the fields it holds), without bookkeeping columns. */
 function changed(oldValues: Record<string, unknown> | null, newValues: Record<string, unknown> | null): string[] {
-  const skip = new Set(['id', 'created_at', 'updated_at', 'organization_id']);
+  const skip = new Set([
+    'id',
+    'created_at',
+    'updated_at',
+    'organization_id',
+    // Kept by the system for its own work; nothing a person changed.
+    'amount_key',
+    'seq',
+    'send_claimed_at',
+    'email_id',
+    'receipt_content_type',
+    'occurrence',
+    'token_hash',
+    'two_factor_last_step',
+    'family_id',
+  ]);
   const keys = new Set([...Object.keys(oldValues ?? {}), ...Object.keys(newValues ?? {})]);
   return [...keys]
     .filter((k) => !skip.has(k))

@@ -13,6 +13,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { api, unwrap } from '../../api/client.js';
@@ -46,6 +47,36 @@ export default function Users() {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['users'] }),
   });
   const roleName = (r: Role) => t(`role.${r}`);
+  // A phone shows each user as a card: six columns squeezed into 375 px left names and e-mails unreadable.
+  const narrow = useMediaQuery('(max-width: 40em)');
+  type User = NonNullable<typeof users.data>[number];
+  const roleCell = (u: User) =>
+    isOwner && u.role !== 'owner' ? (
+      <NativeSelect
+        aria-label={`${t('books.users.role')}: ${u.fullName}`}
+        size="xs"
+        data={ROLES.map((r) => ({ value: r, label: roleName(r) }))}
+        value={u.role}
+        onChange={(e) => role.mutate({ id: u.id, role: e.currentTarget.value as InviteRole })}
+      />
+    ) : (
+      roleName(u.role)
+    );
+  const removeButton = (u: User) =>
+    isOwner && u.role !== 'owner' && u.id !== me?.id ? (
+      <Button
+        size="xs"
+        variant="subtle"
+        color="red.9"
+        c="red.9"
+        aria-label={`${t('books.users.remove')}: ${u.fullName}`}
+        onClick={() => {
+          if (window.confirm(t('books.users.confirmRemove', { name: u.fullName }))) remove.mutate(u.id);
+        }}
+      >
+        {t('books.users.remove')}
+      </Button>
+    ) : null;
   return (
     <Stack>
       <Invite />
@@ -58,6 +89,38 @@ export default function Users() {
         <Loading />
       ) : users.isError ? (
         <ErrorState error={users.error} retry={() => users.refetch()} />
+      ) : narrow ? (
+        <section aria-label={t('books.users.title')}>
+          <Stack gap="sm">
+            {users.data.map((u) => (
+              <Card key={u.id} withBorder padding="sm" data-testid="user-card">
+                <Stack gap={6}>
+                  <Text fw={600}>{u.fullName}</Text>
+                  <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                    {u.email}
+                  </Text>
+                  <SimpleGrid cols={2} spacing="xs" verticalSpacing={4}>
+                    <Text size="sm" c="dimmed">
+                      {t('books.users.role')}
+                    </Text>
+                    <Text size="sm" component="div">
+                      {roleCell(u)}
+                    </Text>
+                    <Text size="sm" c="dimmed">
+                      {t('books.users.twoFactor')}
+                    </Text>
+                    <Text size="sm">{u.twoFactorEnabled ? t('books.yes') : t('books.no')}</Text>
+                    <Text size="sm" c="dimmed">
+                      {t('books.users.lastLogin')}
+                    </Text>
+                    <Text size="sm">{u.lastLoginAt ? f.date(u.lastLoginAt) : t('books.users.invited')}</Text>
+                  </SimpleGrid>
+                  {removeButton(u) ? <Group justify="flex-end">{removeButton(u)}</Group> : null}
+                </Stack>
+              </Card>
+            ))}
+          </Stack>
+        </section>
       ) : (
         <Card withBorder p="xs">
           <ScrollTable minWidth={640} label={t('books.users.title')}>
@@ -77,39 +140,10 @@ export default function Users() {
                   <Table.Tr key={u.id}>
                     <Table.Td>{u.fullName}</Table.Td>
                     <Table.Td style={{ overflowWrap: 'anywhere' }}>{u.email}</Table.Td>
-                    <Table.Td>
-                      {isOwner && u.role !== 'owner' ? (
-                        <NativeSelect
-                          aria-label={`${t('books.users.role')}: ${u.fullName}`}
-                          size="xs"
-                          data={ROLES.map((r) => ({ value: r, label: roleName(r) }))}
-                          value={u.role}
-                          onChange={(e) => role.mutate({ id: u.id, role: e.currentTarget.value as InviteRole })}
-                        />
-                      ) : (
-                        roleName(u.role)
-                      )}
-                    </Table.Td>
+                    <Table.Td>{roleCell(u)}</Table.Td>
                     <Table.Td>{u.twoFactorEnabled ? t('books.yes') : t('books.no')}</Table.Td>
                     <Table.Td>{u.lastLoginAt ? f.date(u.lastLoginAt) : t('books.users.invited')}</Table.Td>
-                    {isOwner ? (
-                      <Table.Td>
-                        {u.role !== 'owner' && u.id !== me?.id ? (
-                          <Button
-                            size="xs"
-                            variant="subtle"
-                            color="red.9"
-                            c="red.9"
-                            onClick={() => {
-                              if (window.confirm(t('books.users.confirmRemove', { name: u.fullName })))
-                                remove.mutate(u.id);
-                            }}
-                          >
-                            {t('books.users.remove')}
-                          </Button>
-                        ) : null}
-                      </Table.Td>
-                    ) : null}
+                    {isOwner ? <Table.Td>{removeButton(u)}</Table.Td> : null}
                   </Table.Tr>
                 ))}
               </Table.Tbody>

@@ -3,8 +3,21 @@ import type { FastifyInstance } from 'fastify';
 import { Paginated } from '../../lib/pagination.js';
 import { errorResponses, IdParams } from '../../lib/schemas.js';
 import { principalOf, scopeOf } from '../../plugins/auth.js';
-import { ManualEntryBody, ReverseBody, Transaction, TransactionsQuery } from './ledger.schemas.js';
-import { createManualEntry, getTransaction, listTransactions, reverseManualEntry } from './transactions.service.js';
+import {
+  JournalEntryBody,
+  JournalEntryPostings,
+  ManualEntryBody,
+  ReverseBody,
+  Transaction,
+  TransactionsQuery,
+} from './ledger.schemas.js';
+import {
+  createJournalEntry,
+  createManualEntry,
+  getTransaction,
+  listTransactions,
+  reverseManualEntry,
+} from './transactions.service.js';
 
 export function transactionsRoutes() {
   const tags = ['Ledger transactions'];
@@ -49,6 +62,24 @@ export function transactionsRoutes() {
       async (request, reply) => {
         const p = principalOf(request);
         const entry = await createManualEntry(scopeOf(request), p.userId, p.organization.baseCurrency, request.body);
+        return reply.status(201).send(entry);
+      },
+    );
+
+    // Extension: an entry of several lines, all its postings in one database transaction.
+    app.post(
+      '/entries',
+      {
+        config: { auth: writers, perMinute: 20 },
+        schema: {
+          tags,
+          body: JournalEntryBody,
+          response: { 201: JournalEntryPostings, ...errorResponses(401, 403, 404, 422) },
+        },
+      },
+      async (request, reply) => {
+        const p = principalOf(request);
+        const entry = await createJournalEntry(scopeOf(request), p.userId, p.organization.baseCurrency, request.body);
         return reply.status(201).send(entry);
       },
     );

@@ -50,3 +50,26 @@ export const ManualEntryBody = Type.Object({
 });
 
 export const ReverseBody = Type.Object({ transactionDate: Type.Optional(IsoDate) });
+
+const LineAmount = Type.Number({ minimum: 0, maximum: 999_999_999_999 });
+
+export const JournalLine = Type.Object({
+  accountId: Uuid,
+  debit: Type.Optional(LineAmount),
+  credit: Type.Optional(LineAmount),
+});
+
+/**
+ * A manual journal entry of several lines (extension): each line an account with an amount on one
+ * side; the debits equal the credits. Posted as the A8 postings (one debit and one credit account
+ * each) that settle the debits against the credits in line order, all in one database transaction.
+ */
+export const JournalEntryBody = Type.Object({
+  transactionDate: IsoDate,
+  description: Type.String({ minLength: 1, maxLength: 500 }),
+  currencyCode: Type.Optional(Type.String({ pattern: '^[A-Za-z]{3}$' })),
+  notes: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+  lines: Type.Array(JournalLine, { minItems: 2, maxItems: 100 }),
+});
+
+export const JournalEntryPostings = Type.Object({ data: Type.Array(Transaction) });

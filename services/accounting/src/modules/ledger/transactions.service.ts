@@ -1,5 +1,5 @@
 import type { TransactionEnd } from '@app/shared/db/database';
-import { dec, roundHalfUp } from '@app/shared/money';
+import { type Dec, dec, roundHalfUp } from '@app/shared/money';
 import type { Kysely } from 'kysely';
 import type { Static } from 'typebox';
 import type { TenantScope } from '../../db/tenant-scope.js';
@@ -9,7 +9,12 @@ import { pageMeta, pageRequest } from '../../lib/pagination.js';
 import { assertCurrency, currencyDecimals, formatMoney } from '../currencies/currencies.js';
 import { documentRate, formatRate } from '../exchange-rates/exchange-rates.service.js';
 import * as repo from './ledger.repository.js';
-import { type ManualEntryBody, TRANSACTION_SORTS, type TransactionsQuery } from './ledger.schemas.js';
+import {
+  type JournalEntryBody,
+  type ManualEntryBody,
+  TRANSACTION_SORTS,
+  type TransactionsQuery,
+} from './ledger.schemas.js';
 import { reversePosting } from './ledger.service.js';
 
 type Db = Kysely<DB>;
@@ -213,4 +218,156 @@ export function reverseManualEntry(
     const reversal = await reversePosting(trx, orgId, id, userId, { transactionDate: date });
     return readTransaction(trx, orgId, baseCurrency, reversal.id);
   });
+}
+
+export interface JournalPair {
+  debitAccountId: string;
+  creditAccountId: string;
+  amount: Dec;
+}
+
+/**
+ * The lines of a journal entry checked (422 SVC-9003, details per line: an amount on exactly one
+ * side, at most the currency's decimals, no account on both sides, debits equal to credits) and
+ * turned into the A8 postings that settle the debits against the credits in line order.
+ */
+export function journalPairs(lines: Static<typeof JournalEntryBody>['lines'], currency: string): JournalPair[] {
+  const details: Record<string, string[]> = {};
+  const places = currencyDecimals(currency);
+  const debits: Array<{ id: string; left: Dec }> = [];
+  const credits: Array<{ id: string; left: Dec }> = [];
+  lines.forEach((line, i) => {
+    const debit = dec(line.debit ?? 0);
+    const credit = dec(line.credit ?? 0);
+    if (debit.gt(0) === credit.gt(0)) {
+      details[`lines[${i}]`] = ['needs an amount above zero on exactly one side, debit or credit'];
+      return;
+    }
+    const amount = debit.gt(0) ? debit : credit;
+    if (amount.decimalPlaces() > places) {
+      details[`lines[${i}].${debit.gt(0) ? 'debit' : 'credit'}`] = [
+        `must have at most ${places} decimals in ${currency}`,
+      ];
+      return;
+    }
+    (debit.gt(0) ? debits : credits).push({ id: line.accountId, left: amount });
+  });
+  const debitIds = new Set(debits.map((d) => d.id));
+  lines.forEach((line, i) => {
+    if (dec(line.credit ?? 0).gt(0) && debitIds.has(line.accountId))
+      details[`lines[${i}].accountId`] = ['is on both the debit and the credit side of the entry'];
+  });
+  if (Object.keys(details).length) throw new AppError('SVC-9003', details);
+  const total = (xs: Array<{ left: Dec }>) => xs.reduce((s, x) => s.plus(x.left), dec(0));
+  const debitTotal = total(debits);
+  const creditTotal = total(credits);
+  if (debits.length === 0 || credits.length === 0 || !debitTotal.eq(creditTotal)) {
+    throw new AppError('SVC-9003', {
+      lines: [`debits (${debitTotal.toFixed()}) and credits (${creditTotal.toFixed()}) must be equal and above zero`],
+    });
+  }
+  const pairs: JournalPair[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < debits.length && j < credits.length) {
+    const amount = debits[i].left.lt(credits[j].left) ? debits[i].left : credits[j].left;
+    pairs.push({ debitAccountId: debits[i].id, creditAccountId: credits[j].id, amount });
+    debits[i].left = debits[i].left.minus(amount);
+    credits[j].left = credits[j].left.minus(amount);
+    if (debits[i].left.isZero()) i++;
+    if (credits[j].left.isZero()) j++;
+  }
+  return pairs;
+}
+
+/** Thrown inside the entry's transaction (rolling it back) when the base currency changed under it. */
+class BaseCurrencyChanged extends Error {
+  constructor(readonly baseCurrency: string) {
+    super('base currency changed');
+  }
+}
+
+/**
+ * POST /transactions/entries: a balanced entry of several lines, saved whole or not at all. The
+ * lines are checked first (journalPairs), then every account (404 SVC-8001 or 422 SVC-9003 with
+ * `lines[i].accountId`), then each posting is inserted as a manual entry is (same statement, same
+ * locks) inside one database transaction: a refusal or failure of any posting leaves none.
+ */
+export async function createJournalEntry(
+  scope: TenantScope,
+  userId: string,
+  baseCurrency: string,
+  body: Static<typeof JournalEntryBody>,
+) {
+  let base = baseCurrency;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      return await scope.transaction((trx) => postJournalEntry(trx, scope.orgId, userId, base, body));
+    } catch (err) {
+      if (!(err instanceof BaseCurrencyChanged)) throw err;
+      base = err.baseCurrency;
+    }
+  }
+  throw new Error('the organization base currency kept changing during one entry');
+}
+
+async function postJournalEntry(
+  trx: Db,
+  orgId: string,
+  userId: string,
+  base: string,
+  body: Static<typeof JournalEntryBody>,
+) {
+  const currency = (body.currencyCode ?? base).toUpperCase();
+  assertCurrency(currency);
+  const pairs = journalPairs(body.lines, currency);
+  const ids = [...new Set(body.lines.map((l) => l.accountId))];
+  const found = await repo.accountsForPosting(trx, orgId, ids);
+  const missing: Record<string, string[]> = {};
+  const inactive: Record<string, string[]> = {};
+  body.lines.forEach((line, i) => {
+    const account = found.find((a) => a.id === line.accountId);
+    if (!account) missing[`lines[${i}].accountId`] = ['account not found'];
+    else if (!account.is_active) inactive[`lines[${i}].accountId`] = ['account is inactive'];
+  });
+  if (Object.keys(missing).length) throw new AppError('SVC-8001', missing);
+  if (Object.keys(inactive).length) throw new AppError('SVC-9003', inactive);
+  const exchangeRate = await documentRate(trx, orgId, currency, base, body.transactionDate);
+  const description = body.description.trim() || body.description;
+  const posted: Array<ReturnType<typeof presentTransaction>> = [];
+  for (const pair of pairs) {
+    const rows = await repo.insertManualPosting(trx, orgId, base, {
+      transactionDate: body.transactionDate,
+      description,
+      notes: body.notes ?? null,
+      debitAccountId: pair.debitAccountId,
+      creditAccountId: pair.creditAccountId,
+      amount: pair.amount.toFixed(),
+      currencyCode: currency,
+      exchangeRate,
+      baseAmount: roundHalfUp(pair.amount.mul(exchangeRate), currencyDecimals(base)).toFixed(),
+      createdBy: userId,
+    });
+    const debit = rows.find((r) => r.account_id === pair.debitAccountId);
+    const credit = rows.find((r) => r.account_id === pair.creditAccountId);
+    const posting = rows[0]?.posting;
+    // The accounts were checked under the same lock: no posting means the base currency changed.
+    if (!posting || !debit || !credit) throw new BaseCurrencyChanged(rows[0]?.account_base_currency ?? base);
+    posted.push(
+      presentTransaction(
+        {
+          ...posting,
+          reconciled_at: null,
+          created_at: new Date(posting.created_at),
+          amount_key: null,
+          debit_code: debit.account_code,
+          debit_name: debit.account_name,
+          credit_code: credit.account_code,
+          credit_name: credit.account_name,
+        },
+        base,
+      ),
+    );
+  }
+  return { data: posted };
 }
