@@ -13,6 +13,7 @@ import {
   Textarea,
   Title,
 } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
@@ -54,6 +55,8 @@ function PurchaseInvoiceList() {
     if (key !== 'page') next.delete('page');
     setParams(next, { replace: true });
   };
+  // A phone: one stacked card per invoice (number and status, supplier, date and total) instead of a wide table.
+  const narrow = useMediaQuery('(max-width: 48em)', undefined, { getInitialValueInEffect: false });
   const query = useQuery({
     queryKey: ['purchase-invoices', status, page],
     placeholderData: keepPreviousData,
@@ -98,6 +101,31 @@ function PurchaseInvoiceList() {
         <ErrorState error={query.error} retry={() => query.refetch()} />
       ) : query.data.data.length === 0 ? (
         <Empty>{status ? t('purchases.empty') : t('purchases.none')}</Empty>
+      ) : narrow ? (
+        <>
+          <Stack gap="xs" component="section" aria-label={t('purchases.title')}>
+            {query.data.data.map((p) => (
+              <Card key={p.id} withBorder p="sm">
+                <Group justify="space-between" wrap="nowrap" align="flex-start">
+                  <Anchor component={Link} to={`/purchase-invoices/${p.id}`} fw={700}>
+                    {p.invoiceNumber}
+                  </Anchor>
+                  <EinvoiceBadge status={p.status} />
+                </Group>
+                <Text size="sm">{p.supplierName}</Text>
+                <Group justify="space-between" wrap="nowrap">
+                  <Text size="sm" c="dimmed">
+                    {p.issueDate ? f.date(p.issueDate) : ''}
+                  </Text>
+                  <Text size="sm" fw={700} style={{ whiteSpace: 'nowrap' }}>
+                    {f.money(p.totalAmount, p.currencyCode)}
+                  </Text>
+                </Group>
+              </Card>
+            ))}
+          </Stack>
+          <Pager page={page} pages={query.data.meta.totalPages} onPage={(p) => set('page', String(p))} />
+        </>
       ) : (
         <>
           <ScrollTable minWidth={600} label={t('purchases.title')}>
@@ -152,6 +180,7 @@ function PurchaseInvoiceView({ id }: { id: string }) {
   const { canWrite } = useAuth();
   const queryClient = useQueryClient();
   const [deciding, setDeciding] = useState<'accept' | 'reject' | null>(null);
+  const narrow = useMediaQuery('(max-width: 48em)', undefined, { getInitialValueInEffect: false });
   const query = useQuery({
     queryKey: ['purchase-invoice', id],
     queryFn: async () => unwrap(await api.GET('/api/v1/purchase-invoices/{id}', { params: { path: { id } } })),
@@ -236,6 +265,32 @@ function PurchaseInvoiceView({ id }: { id: string }) {
       <Card withBorder p="xs">
         {p.lines.length === 0 ? (
           <Empty>{t('purchases.noLines')}</Empty>
+        ) : narrow ? (
+          // A phone: each line stacked (quantity, unit and rate under the description, the amount beside).
+          <Stack gap={0} component="section" aria-label={t('purchases.lines')}>
+            {p.lines.map((l, n) => (
+              <Group
+                // biome-ignore lint/suspicious/noArrayIndexKey: the e-invoice's lines in its order, never reordered.
+                key={n}
+                justify="space-between"
+                align="flex-start"
+                wrap="nowrap"
+                py="xs"
+                style={n > 0 ? { borderTop: '1px solid var(--mantine-color-gray-3)' } : undefined}
+              >
+                <Stack gap={2}>
+                  <Text size="sm">{l.description}</Text>
+                  <Text size="xs" c="dimmed">
+                    {f.number(l.quantity, 2)} {l.unitCode ?? ''}
+                    {l.taxRate != null ? ` · ${t('purchases.rate')} ${f.number(l.taxRate, 0)} %` : ''}
+                  </Text>
+                </Stack>
+                <Text size="sm" fw={700} style={{ whiteSpace: 'nowrap' }}>
+                  {f.number(l.lineTotal)}
+                </Text>
+              </Group>
+            ))}
+          </Stack>
         ) : (
           <ScrollTable minWidth={520} label={t('purchases.lines')}>
             <Table>

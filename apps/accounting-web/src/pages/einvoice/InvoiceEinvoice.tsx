@@ -8,21 +8,13 @@ import { useAuth } from '../../auth.js';
 import { useI18n } from '../../i18n/index.js';
 import { ErrorState, Loading } from '../../ui/states.js';
 import { ActionError } from './ActionError.js';
-import { EinvoiceBadge } from './SefBadge.js';
+import { EinvoiceBadge, useDateTime } from './SefBadge.js';
 
 type WithSef = paths['/api/v1/invoices/{id}/sef']['get']['responses'][200]['content']['application/json'];
 type SefState = NonNullable<WithSef['sef']>;
 
 /** When SEF has not answered yet (or the queue retries), the panel asks again every few seconds. */
 const POLL_MS = 4000;
-
-function useDateTime() {
-  const { locale } = useI18n();
-  return (iso: string) =>
-    new Intl.DateTimeFormat(locale === 'sr' ? 'sr-Latn' : locale, { dateStyle: 'short', timeStyle: 'short' }).format(
-      new Date(iso),
-    );
-}
 
 function Field({ label, children }: { label: string; children: React.ReactNode }) {
   return (

@@ -1,5 +1,6 @@
 import { Badge } from '@mantine/core';
 import { type MessageKey, useI18n } from '../../i18n/index.js';
+import { useFormat } from '../../ui/format.js';
 
 /** SEF's statuses as the API carries them (SEF's own spelling, plus Pending and Failed of the delivery queue). */
 const SEF_COLORS: Record<string, string> = {
@@ -31,8 +32,19 @@ export function EinvoiceBadge({ status, kind = 'sef' }: { status: string; kind?:
   const colors = kind === 'sef' ? SEF_COLORS : FISC_COLORS;
   const key = `einvoice.${kind === 'sef' ? 'sefStatus' : 'fiscStatus'}.${status}` as MessageKey;
   return (
-    <Badge color={colors[status] ?? 'gray.7'} variant="filled" autoContrast style={{ textTransform: 'none' }}>
+    <Badge color={colors[status] ?? 'gray.7'} variant="filled" autoContrast>
       {status in colors ? t(key) : status}
     </Badge>
   );
+}
+
+/** A moment (ISO timestamp) in local time as the app writes dates, with hours and minutes: "27.11.2026. 17:21". */
+export function useDateTime() {
+  const f = useFormat();
+  return (iso: string) => {
+    const d = new Date(iso);
+    const pad = (n: number) => String(n).padStart(2, '0');
+    const day = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+    return `${f.date(day)} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  };
 }
