@@ -32,7 +32,7 @@ const einvoiceOf = (item: object) => item as EinvoiceFields;
 export default function InvoiceList() {
   const { t, locale } = useI18n();
   const f = useFormat();
-  const { canWrite } = useAuth();
+  const { canWrite, me } = useAuth();
   const [params, setParams] = useSearchParams();
   const status = params.get('status') as InvoiceStatus | null;
   const customerId = params.get('customer');
@@ -71,7 +71,9 @@ export default function InvoiceList() {
       ),
   });
 
-  const showEinvoice = (query.data?.data ?? []).some((i) => 'sef' in i || 'fiscalization' in i);
+  // Serbian (SEF) and Croatian (fiscalization) organizations, once the service's list items carry the field.
+  const einvoiceCountry = me?.organization.country === 'RS' || me?.organization.country === 'HR';
+  const showEinvoice = einvoiceCountry && (query.data?.data ?? []).some((i) => 'sef' in i || 'fiscalization' in i);
 
   return (
     <Stack>

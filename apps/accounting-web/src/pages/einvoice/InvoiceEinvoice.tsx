@@ -324,7 +324,7 @@ function FiscalizationPanel({ id, invoiceStatus }: { id: string; invoiceStatus: 
                     {e.code}: {e.message}
                   </div>
                 ))}
-                {fisc.lastError ? <div>{fisc.lastError}</div> : null}
+                {fisc.lastError && !fisc.errors.length ? <div>{fisc.lastError}</div> : null}
               </Field>
             ) : null}
           </Stack>
