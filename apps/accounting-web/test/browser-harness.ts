@@ -23,12 +23,13 @@ export interface Harness {
   readonly base: string;
 }
 
-export function browserHarness(): Harness {
+export function browserHarness(env: () => Record<string, string> = () => ({})): Harness {
   const state: { h?: TestApp; browser?: Browser; base?: string } = {};
   beforeAll(async () => {
     if (missing) return;
     await buildWeb();
-    state.h = await buildTestApp({ WEB_DIR: join(WEB_APP, 'dist'), RATE_LIMITS: 'off' });
+    // `env`: more of the service's configuration (a mock's URL), read once the file's earlier hooks ran.
+    state.h = await buildTestApp({ WEB_DIR: join(WEB_APP, 'dist'), RATE_LIMITS: 'off', ...env() });
     state.base = await state.h.app.listen({ port: 0, host: '127.0.0.1' });
     state.browser = await launchChromium();
     for (const l of ['', 'sr', 'hr', 'bs', 'en']) mkdirSync(join(SHOTS, l), { recursive: true });

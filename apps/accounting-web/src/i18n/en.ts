@@ -1,4 +1,5 @@
 import type { booksEn } from './areas/books.en.js';
+import type { einvoiceEn } from './areas/einvoice.en.js';
 import type { moneyEn } from './areas/money.en.js';
 /** The English catalog: every key the app shows. The other catalogs must have each of them (test/i18n.test.ts). */
 export const en = {
@@ -145,4 +146,4 @@ export const en = {
 /** The keys of the base catalogs: what the signed-out pages (sign-in, register, invitation) show. */
 export type BaseKey = keyof typeof en;
 /** Every key: the base catalogs' and the screen areas' (./areas/, loaded with the signed-in frame, full/). */
-export type MessageKey = BaseKey | keyof typeof booksEn | keyof typeof moneyEn;
+export type MessageKey = BaseKey | keyof typeof booksEn | keyof typeof moneyEn | keyof typeof einvoiceEn;

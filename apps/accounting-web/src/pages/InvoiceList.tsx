@@ -12,6 +12,7 @@ import { ScrollTable } from '../ui/ScrollTable.js';
 import { type InvoiceStatus, StatusBadge } from '../ui/StatusBadge.js';
 import { Empty, ErrorState, Loading } from '../ui/states.js';
 import { useCustomers } from './customers.js';
+import { EinvoiceBadge } from './einvoice/SefBadge.js';
 import 'dayjs/locale/sr';
 import 'dayjs/locale/bs';
 import 'dayjs/locale/hr';
@@ -20,11 +21,18 @@ import '@mantine/dates/styles.css';
 const STATUSES: InvoiceStatus[] = ['draft', 'sent', 'viewed', 'paid', 'overdue', 'cancelled'];
 const PER_PAGE = 25;
 
+/**
+ * The e-invoice state a list item may carry (SEF for RS, fiscalization for HR): optional, the column
+ * shows only when the service's list items have the field.
+ */
+type EinvoiceFields = { sef?: { status: string } | null; fiscalization?: { status: string } | null };
+const einvoiceOf = (item: object) => item as EinvoiceFields;
+
 /** Filters live in the address (status, customer, from, to, page), so a filtered list can be bookmarked. */
 export default function InvoiceList() {
   const { t, locale } = useI18n();
   const f = useFormat();
-  const { canWrite } = useAuth();
+  const { canWrite, me } = useAuth();
   const [params, setParams] = useSearchParams();
   const status = params.get('status') as InvoiceStatus | null;
   const customerId = params.get('customer');
@@ -62,6 +70,10 @@ export default function InvoiceList() {
         }),
       ),
   });
+
+  // Serbian (SEF) and Croatian (fiscalization) organizations, once the service's list items carry the field.
+  const einvoiceCountry = me?.organization.country === 'RS' || me?.organization.country === 'HR';
+  const showEinvoice = einvoiceCountry && (query.data?.data ?? []).some((i) => 'sef' in i || 'fiscalization' in i);
 
   return (
     <Stack>
@@ -130,6 +142,7 @@ export default function InvoiceList() {
                   <Table.Th>{t('invoices.dueDate')}</Table.Th>
                   <Table.Th ta="right">{t('invoices.total')}</Table.Th>
                   <Table.Th>{t('invoices.status')}</Table.Th>
+                  {showEinvoice ? <Table.Th>{t('einvoice.listColumn')}</Table.Th> : null}
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
@@ -149,6 +162,14 @@ export default function InvoiceList() {
                     <Table.Td>
                       <StatusBadge status={inv.status} />
                     </Table.Td>
+                    {showEinvoice ? (
+                      <Table.Td>
+                        {einvoiceOf(inv).sef ? <EinvoiceBadge status={einvoiceOf(inv).sef!.status} /> : null}
+                        {einvoiceOf(inv).fiscalization ? (
+                          <EinvoiceBadge kind="fisc" status={einvoiceOf(inv).fiscalization!.status} />
+                        ) : null}
+                      </Table.Td>
+                    ) : null}
                   </Table.Tr>
                 ))}
               </Table.Tbody>

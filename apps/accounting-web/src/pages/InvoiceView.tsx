@@ -24,6 +24,7 @@ import { useFormat } from '../ui/format.js';
 import { ScrollTable } from '../ui/ScrollTable.js';
 import { StatusBadge } from '../ui/StatusBadge.js';
 import { ErrorState, Loading } from '../ui/states.js';
+import { InvoiceEinvoice } from './einvoice/InvoiceEinvoice.js';
 import { TotalRow } from './InvoiceEdit.js';
 
 /** An authenticated file as an object URL, revoked when the page leaves. */
@@ -77,6 +78,7 @@ export default function InvoiceView() {
     queryClient.invalidateQueries({ queryKey: ['invoice', id] });
     queryClient.invalidateQueries({ queryKey: ['invoices'] });
     queryClient.invalidateQueries({ queryKey: ['dashboard'] });
+    queryClient.invalidateQueries({ queryKey: ['invoice-sef', id] });
   };
   const action = useMutation({
     mutationFn: async (a: 'mark-paid' | 'cancel') =>
@@ -264,6 +266,7 @@ export default function InvoiceView() {
           </Stack>
         </Card>
       </SimpleGrid>
+      <InvoiceEinvoice id={id} invoiceStatus={inv.status} />
       {hasPdf ? (
         <Card withBorder p={0}>
           {pdf.isPending ? (

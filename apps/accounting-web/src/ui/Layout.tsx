@@ -3,19 +3,21 @@ import { useDisclosure } from '@mantine/hooks';
 import { type ReactNode, useEffect } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useAuth } from '../auth.js';
-import { useI18n } from '../i18n/index.js';
+import { type MessageKey, useI18n } from '../i18n/index.js';
 import { LanguageSwitch } from './Centered.js';
 
-const NAV = [
+const NAV: ReadonlyArray<{ to: string; key: MessageKey; countries?: readonly string[] }> = [
   { to: '/', key: 'nav.dashboard' },
   { to: '/contacts', key: 'nav.contacts' },
   { to: '/invoices', key: 'nav.invoices' },
+  // Received e-invoices (SEF intake): Serbian organizations.
+  { to: '/purchase-invoices', key: 'nav.purchaseInvoices', countries: ['RS'] },
   { to: '/expenses', key: 'nav.expenses' },
   { to: '/banking', key: 'nav.banking' },
   { to: '/ledger', key: 'books.nav.ledger' },
   { to: '/reports', key: 'books.nav.reports' },
   { to: '/settings', key: 'nav.settings' },
-] as const;
+];
 
 export function Layout({ children }: { children: ReactNode }) {
   const [opened, { toggle, close }] = useDisclosure();
@@ -58,18 +60,20 @@ export function Layout({ children }: { children: ReactNode }) {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label={t('app.menu')}>
-        {NAV.map((item) => (
-          <NavLink
-            key={item.to}
-            component={Link}
-            to={item.to}
-            label={t(item.key)}
-            variant="filled"
-            color="teal.9"
-            active={item.to === '/' ? location.pathname === '/' : location.pathname.startsWith(item.to)}
-            onClick={close}
-          />
-        ))}
+        {NAV.filter((item) => !item.countries || item.countries.includes(me?.organization.country ?? '')).map(
+          (item) => (
+            <NavLink
+              key={item.to}
+              component={Link}
+              to={item.to}
+              label={t(item.key)}
+              variant="filled"
+              color="teal.9"
+              active={item.to === '/' ? location.pathname === '/' : location.pathname.startsWith(item.to)}
+              onClick={close}
+            />
+          ),
+        )}
         <Text size="xs" c="dimmed" mt="auto" p="xs">
           {me ? `${me.fullName} · ${t(`role.${me.role}`)}` : null}
         </Text>

@@ -1,0 +1,353 @@
+import { Alert, Anchor, Button, Card, Group, Modal, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { api, unwrap } from '../../api/client.js';
+import type { paths } from '../../api/schema.generated.js';
+import { useAuth } from '../../auth.js';
+import { useI18n } from '../../i18n/index.js';
+import { ErrorState, Loading } from '../../ui/states.js';
+import { ActionError } from './ActionError.js';
+import { EinvoiceBadge, useDateTime } from './SefBadge.js';
+
+type WithSef = paths['/api/v1/invoices/{id}/sef']['get']['responses'][200]['content']['application/json'];
+type SefState = NonNullable<WithSef['sef']>;
+
+/** When SEF has not answered yet (or the queue retries), the panel asks again every few seconds. */
+const POLL_MS = 4000;
+
+function Field({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <Group gap="xs" wrap="nowrap" align="flex-start">
+      <Text size="sm" c="dimmed" style={{ minWidth: 130 }}>
+        {label}
+      </Text>
+      <Text size="sm" component="div" style={{ overflowWrap: 'anywhere', minWidth: 0 }}>
+        {children}
+      </Text>
+    </Group>
+  );
+}
+
+/**
+ * The invoice's e-invoice delivery on its page: SEF for a Serbian organization, fiscalization for a
+ * Croatian one; nothing for others. Actions for owners, admins and accountants (the API's WRITERS).
+ */
+export function InvoiceEinvoice({ id, invoiceStatus }: { id: string; invoiceStatus: string }) {
+  const { me } = useAuth();
+  const country = me?.organization.country;
+  if (country === 'RS') return <SefPanel id={id} invoiceStatus={invoiceStatus} />;
+  if (country === 'HR') return <FiscalizationPanel id={id} invoiceStatus={invoiceStatus} />;
+  return null;
+}
+
+function SefPanel({ id, invoiceStatus }: { id: string; invoiceStatus: string }) {
+  const { t } = useI18n();
+  const { canWrite } = useAuth();
+  const queryClient = useQueryClient();
+  const [dialog, setDialog] = useState<'cancel' | 'storno' | null>(null);
+  const settings = useQuery({
+    queryKey: ['sef-settings'],
+    queryFn: async () => unwrap(await api.GET('/api/v1/organization/sef')),
+    staleTime: 30_000,
+  });
+  const query = useQuery({
+    queryKey: ['invoice-sef', id],
+    queryFn: async () => unwrap(await api.GET('/api/v1/invoices/{id}/sef', { params: { path: { id } } })),
+    refetchInterval: (q) =>
+      q.state.data?.sef?.status === 'Pending' || q.state.data?.creditNoteSef?.status === 'Pending' ? POLL_MS : false,
+  });
+  const saved = (data: WithSef) => {
+    queryClient.setQueryData(['invoice-sef', id], data);
+    queryClient.invalidateQueries({ queryKey: ['invoices'] });
+  };
+  const send = useMutation({
+    mutationFn: async (kind: 'invoice' | 'credit-note') =>
+      unwrap(
+        kind === 'invoice'
+          ? await api.POST('/api/v1/invoices/{id}/sef', { params: { path: { id } } })
+          : await api.POST('/api/v1/invoices/{id}/credit-note/sef', { params: { path: { id } } }),
+      ),
+    onSuccess: saved,
+  });
+
+  if (query.isPending) return <Loading />;
+  if (query.isError) return <ErrorState error={query.error} retry={() => query.refetch()} />;
+  const { sef, creditNoteSef } = query.data;
+  const enabled = settings.data?.enabled === true && settings.data.apiKeySet;
+  const draft = invoiceStatus === 'draft';
+  const canSend = canWrite && enabled && !draft && (!sef || sef.status === 'Failed');
+  const canCancel = canWrite && sef?.salesInvoiceId != null && ['Sent', 'New', 'Seen'].includes(sef.status);
+  const canStorno =
+    canWrite && sef?.salesInvoiceId != null && ['Sent', 'Seen', 'Approved', 'Rejected'].includes(sef.status);
+  const canSendCreditNote =
+    canWrite && enabled && invoiceStatus === 'cancelled' && (!creditNoteSef || creditNoteSef.status === 'Failed');
+
+  return (
+    <Card withBorder data-testid="sef-panel">
+      <Stack gap="sm">
+        <Group justify="space-between" wrap="wrap" gap="xs">
+          <Title order={2} size="h4">
+            {t('einvoice.sef.title')}
+          </Title>
+          {sef ? <EinvoiceBadge status={sef.status} /> : null}
+        </Group>
+        {sef ? (
+          <SefDetails sef={sef} />
+        ) : (
+          <Text size="sm">{draft ? t('einvoice.sef.draftFirst') : t('einvoice.sef.notSent')}</Text>
+        )}
+        {settings.data && !enabled && !sef ? (
+          <Alert color="orange" role="status" p="xs">
+            <Text size="sm">{t('einvoice.sef.disabled')}</Text>
+            <Anchor component={Link} to="/settings/einvoicing" size="sm" fw={700} c="dark.9" underline="always">
+              {t('einvoice.settingsTab')}
+            </Anchor>
+          </Alert>
+        ) : null}
+        {creditNoteSef ? (
+          <Stack gap={4}>
+            <Group gap="xs">
+              <Text size="sm" fw={700}>
+                {t('einvoice.sef.creditNote')}
+              </Text>
+              <EinvoiceBadge status={creditNoteSef.status} />
+            </Group>
+            <SefDetails sef={creditNoteSef} />
+          </Stack>
+        ) : null}
+        {send.error ? <ActionError error={send.error} /> : null}
+        {canSend || canCancel || canStorno || canSendCreditNote ? (
+          <Group gap="xs">
+            {canSend ? (
+              <Button
+                size="sm"
+                loading={send.isPending && send.variables === 'invoice'}
+                onClick={() => send.mutate('invoice')}
+              >
+                {sef ? t('einvoice.sef.sendAgain') : t('einvoice.sef.send')}
+              </Button>
+            ) : null}
+            {canCancel ? (
+              <Button size="sm" variant="outline" color="red.9" onClick={() => setDialog('cancel')}>
+                {t('einvoice.sef.cancel')}
+              </Button>
+            ) : null}
+            {canStorno ? (
+              <Button size="sm" variant="outline" color="red.9" onClick={() => setDialog('storno')}>
+                {t('einvoice.sef.storno')}
+              </Button>
+            ) : null}
+            {canSendCreditNote ? (
+              <Button
+                size="sm"
+                variant="default"
+                loading={send.isPending && send.variables === 'credit-note'}
+                onClick={() => send.mutate('credit-note')}
+              >
+                {t('einvoice.sef.sendCreditNote')}
+              </Button>
+            ) : null}
+          </Group>
+        ) : null}
+      </Stack>
+      {dialog ? (
+        <ReasonDialog
+          id={id}
+          action={dialog}
+          onClose={() => setDialog(null)}
+          onDone={(data) => {
+            saved(data);
+            setDialog(null);
+          }}
+        />
+      ) : null}
+    </Card>
+  );
+}
+
+function SefDetails({ sef }: { sef: SefState }) {
+  const { t } = useI18n();
+  const dateTime = useDateTime();
+  return (
+    <Stack gap={4}>
+      {sef.salesInvoiceId != null ? <Field label={t('einvoice.sef.invoiceId')}>{sef.salesInvoiceId}</Field> : null}
+      <Field label={t('einvoice.sef.requestId')}>
+        <Text span size="xs" ff="monospace">
+          {sef.requestId}
+        </Text>
+      </Field>
+      <Field label={t('einvoice.sef.updatedAt')}>{dateTime(sef.updatedAt)}</Field>
+      {sef.status === 'Pending' ? (
+        <Alert color="yellow" role="status" p="xs">
+          <Text size="sm">{t('einvoice.sef.retrying')}</Text>
+        </Alert>
+      ) : null}
+      {sef.status === 'Failed' ? (
+        <Alert color="red" role="status" p="xs">
+          <Text size="sm">{t('einvoice.sef.failed')}</Text>
+        </Alert>
+      ) : null}
+      {sef.lastError ? (
+        <Field label={t('einvoice.sef.lastError')}>
+          <span data-testid="sef-last-error">{sef.lastError}</span>
+        </Field>
+      ) : null}
+    </Stack>
+  );
+}
+
+function ReasonDialog({
+  id,
+  action,
+  onClose,
+  onDone,
+}: {
+  id: string;
+  action: 'cancel' | 'storno';
+  onClose: () => void;
+  onDone: (data: WithSef) => void;
+}) {
+  const { t } = useI18n();
+  const [reason, setReason] = useState('');
+  const [stornoNumber, setStornoNumber] = useState('');
+  const [touched, setTouched] = useState(false);
+  const run = useMutation({
+    mutationFn: async () => {
+      const body = { reason: reason.trim(), ...(stornoNumber.trim() ? { stornoNumber: stornoNumber.trim() } : {}) };
+      return unwrap(
+        action === 'cancel'
+          ? await api.POST('/api/v1/invoices/{id}/sef/cancel', { params: { path: { id } }, body })
+          : await api.POST('/api/v1/invoices/{id}/sef/storno', { params: { path: { id } }, body }),
+      );
+    },
+    onSuccess: onDone,
+  });
+  const title = action === 'cancel' ? t('einvoice.sef.cancel') : t('einvoice.sef.storno');
+  return (
+    <Modal opened onClose={onClose} title={title} closeButtonProps={{ 'aria-label': t('app.close') }}>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          setTouched(true);
+          if (reason.trim()) run.mutate();
+        }}
+        noValidate
+      >
+        <Stack>
+          <Text size="sm">{action === 'cancel' ? t('einvoice.sef.cancelHelp') : t('einvoice.sef.stornoHelp')}</Text>
+          <Textarea
+            label={t('einvoice.sef.reason')}
+            required
+            autosize
+            minRows={2}
+            maxLength={1000}
+            value={reason}
+            error={touched && !reason.trim() ? t('app.invalidField') : undefined}
+            onChange={(e) => setReason(e.currentTarget.value)}
+            data-autofocus
+          />
+          {action === 'storno' ? (
+            <TextInput
+              label={t('einvoice.sef.stornoNumber')}
+              maxLength={100}
+              value={stornoNumber}
+              onChange={(e) => setStornoNumber(e.currentTarget.value)}
+            />
+          ) : null}
+          {run.error ? <ActionError error={run.error} /> : null}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              {t('app.cancel')}
+            </Button>
+            <Button type="submit" color="red.9" loading={run.isPending}>
+              {title}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+function FiscalizationPanel({ id, invoiceStatus }: { id: string; invoiceStatus: string }) {
+  const { t } = useI18n();
+  const { canWrite } = useAuth();
+  const queryClient = useQueryClient();
+  const dateTime = useDateTime();
+  const settings = useQuery({
+    queryKey: ['fiscalization-settings'],
+    queryFn: async () => unwrap(await api.GET('/api/v1/organization/fiscalization')),
+    staleTime: 30_000,
+  });
+  const query = useQuery({
+    queryKey: ['invoice-fiscalization', id],
+    queryFn: async () => unwrap(await api.GET('/api/v1/invoices/{id}/fiscalization', { params: { path: { id } } })),
+  });
+  const run = useMutation({
+    mutationFn: async () => unwrap(await api.POST('/api/v1/invoices/{id}/fiscalization', { params: { path: { id } } })),
+    onSuccess: (data) => queryClient.setQueryData(['invoice-fiscalization', id], data),
+  });
+  if (query.isPending) return <Loading />;
+  if (query.isError) return <ErrorState error={query.error} retry={() => query.refetch()} />;
+  const fisc = query.data.fiscalization;
+  const ready = settings.data?.certificateSet === true;
+  const draft = invoiceStatus === 'draft';
+  const canRun = canWrite && ready && !draft && fisc?.status !== 'Fiscalized';
+  return (
+    <Card withBorder data-testid="fiscalization-panel">
+      <Stack gap="sm">
+        <Group justify="space-between" wrap="wrap" gap="xs">
+          <Title order={2} size="h4">
+            {t('einvoice.fisc.title')}
+          </Title>
+          {fisc ? <EinvoiceBadge kind="fisc" status={fisc.status} /> : null}
+        </Group>
+        {fisc ? (
+          <Stack gap={4}>
+            <Field label={t('einvoice.fisc.requestId')}>
+              <Text span size="xs" ff="monospace">
+                {fisc.requestId}
+              </Text>
+            </Field>
+            {fisc.answeredAt ? <Field label={t('einvoice.fisc.answeredAt')}>{dateTime(fisc.answeredAt)}</Field> : null}
+            <Field label={t('einvoice.sef.updatedAt')}>{dateTime(fisc.updatedAt)}</Field>
+            {fisc.status === 'Pending' ? (
+              <Alert color="yellow" role="status" p="xs">
+                <Text size="sm">{t('einvoice.fisc.pendingHelp')}</Text>
+              </Alert>
+            ) : null}
+            {fisc.errors.length || fisc.lastError ? (
+              <Field label={t('einvoice.fisc.errors')}>
+                {fisc.errors.map((e) => (
+                  <div key={e.code + e.message}>
+                    {e.code}: {e.message}
+                  </div>
+                ))}
+                {fisc.lastError && !fisc.errors.length ? <div>{fisc.lastError}</div> : null}
+              </Field>
+            ) : null}
+          </Stack>
+        ) : (
+          <Text size="sm">{t('einvoice.fisc.none')}</Text>
+        )}
+        {settings.data && !ready && fisc?.status !== 'Fiscalized' ? (
+          <Alert color="orange" role="status" p="xs">
+            <Text size="sm">{t('einvoice.fisc.noCertificate')}</Text>
+            <Anchor component={Link} to="/settings/einvoicing" size="sm" fw={700} c="dark.9" underline="always">
+              {t('einvoice.settingsTab')}
+            </Anchor>
+          </Alert>
+        ) : null}
+        {run.error ? <ActionError error={run.error} /> : null}
+        {canRun ? (
+          <Group>
+            <Button size="sm" loading={run.isPending} onClick={() => run.mutate()}>
+              {fisc ? t('einvoice.fisc.again') : t('einvoice.fisc.fiscalize')}
+            </Button>
+          </Group>
+        ) : null}
+      </Stack>
+    </Card>
+  );
+}

@@ -1,0 +1,372 @@
+import {
+  Alert,
+  Button,
+  Code,
+  FileInput,
+  Group,
+  NativeSelect,
+  Paper,
+  PasswordInput,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Text,
+  Title,
+} from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { api, unwrap } from '../../api/client.js';
+import type { paths } from '../../api/schema.generated.js';
+import { useAuth } from '../../auth.js';
+import { useI18n } from '../../i18n/index.js';
+import { useFormat } from '../../ui/format.js';
+import { Empty, ErrorState, Loading, useFieldErrors } from '../../ui/states.js';
+import { ActionError } from '../einvoice/ActionError.js';
+import { useDateTime } from '../einvoice/SefBadge.js';
+
+type SefSettings = paths['/api/v1/organization/sef']['get']['responses'][200]['content']['application/json'];
+type FiscSettings = paths['/api/v1/organization/fiscalization']['get']['responses'][200]['content']['application/json'];
+
+/**
+ * Settings, E-invoicing: SEF (Serbia: API key, environment, on/off; owners and admins change them) or
+ * fiscalization (Croatia: the PKCS#12 certificate and its password; the owner uploads). Everyone else reads.
+ */
+export default function Einvoicing() {
+  const { me } = useAuth();
+  const { t } = useI18n();
+  const country = me?.organization.country;
+  if (country === 'RS') return <SefSettingsForm />;
+  if (country === 'HR') return <FiscalizationForm />;
+  return <Empty>{t('einvoice.settings.notAvailable')}</Empty>;
+}
+
+interface SefForm {
+  apiKey: string;
+  environment: 'demo' | 'production';
+  enabled: boolean;
+}
+
+function SefSettingsForm() {
+  const { t } = useI18n();
+  const query = useQuery({
+    queryKey: ['sef-settings'],
+    queryFn: async () => unwrap(await api.GET('/api/v1/organization/sef')),
+  });
+  if (query.isPending) return <Loading />;
+  if (query.isError) return <ErrorState error={query.error} retry={() => query.refetch()} />;
+  return (
+    <Paper withBorder p="md">
+      <Stack>
+        <Title order={2} size="h4">
+          {t('einvoice.settings.sefTitle')}
+        </Title>
+        <Text size="sm">{t('einvoice.settings.sefIntro')}</Text>
+        <SefEditor settings={query.data} />
+      </Stack>
+    </Paper>
+  );
+}
+
+function SefEditor({ settings }: { settings: SefSettings }) {
+  const { t } = useI18n();
+  const dateTime = useDateTime();
+  const { isAdmin } = useAuth();
+  const queryClient = useQueryClient();
+  const [savedNotice, setSavedNotice] = useState(false);
+  const form = useForm<SefForm>({
+    defaultValues: { apiKey: '', environment: settings.environment, enabled: settings.enabled },
+  });
+  const save = useMutation({
+    mutationFn: async (v: SefForm) =>
+      unwrap(
+        await api.PUT('/api/v1/organization/sef', {
+          body: {
+            environment: v.environment,
+            enabled: v.enabled,
+            ...(v.apiKey.trim() ? { apiKey: v.apiKey.trim() } : {}),
+          },
+        }),
+      ),
+    onMutate: () => setSavedNotice(false),
+    onSuccess: (data) => {
+      queryClient.setQueryData(['sef-settings'], data);
+      form.reset({ apiKey: '', environment: data.environment, enabled: data.enabled });
+      setSavedNotice(true);
+    },
+  });
+  const errors = useFieldErrors(save.error);
+  const envLabel = (e: 'demo' | 'production') =>
+    e === 'demo' ? t('einvoice.settings.demo') : t('einvoice.settings.production');
+  // The key's state is the key field's description for those who change it.
+  const status = (
+    <Stack gap={4}>
+      {isAdmin ? null : (
+        <Text size="sm">
+          <strong>{t('einvoice.settings.apiKey')}:</strong>{' '}
+          {settings.apiKeySet ? t('einvoice.settings.apiKeySet') : t('einvoice.settings.apiKeyNone')}
+        </Text>
+      )}
+      <Text size="sm">
+        <strong>{t('einvoice.settings.lastSync')}:</strong>{' '}
+        {settings.lastSyncAt ? dateTime(settings.lastSyncAt) : t('einvoice.settings.never')}
+      </Text>
+      {settings.webhookUrl ? (
+        <Stack gap={2}>
+          <Text size="sm" fw={700}>
+            {t('einvoice.settings.webhook')}
+          </Text>
+          <Code block style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+            {settings.webhookUrl}
+          </Code>
+          <Text size="xs" c="dimmed">
+            {t('einvoice.settings.webhookHelp')}
+          </Text>
+        </Stack>
+      ) : null}
+    </Stack>
+  );
+  if (!isAdmin)
+    return (
+      <Stack>
+        <Text size="sm">
+          <strong>{t('einvoice.settings.environment')}:</strong> {envLabel(settings.environment)}
+        </Text>
+        <Text size="sm">
+          <strong>{t('einvoice.settings.enabled')}:</strong> {settings.enabled ? '✓' : '—'}
+        </Text>
+        {status}
+        <Alert color="gray" p="xs">
+          <Text size="sm">{t('einvoice.settings.readOnly')}</Text>
+        </Alert>
+      </Stack>
+    );
+  return (
+    <form onSubmit={form.handleSubmit((v) => save.mutate(v))} noValidate>
+      <Stack>
+        {status}
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <PasswordInput
+            label={t('einvoice.settings.apiKey')}
+            description={settings.apiKeySet ? t('einvoice.settings.apiKeySet') : t('einvoice.settings.apiKeyNone')}
+            autoComplete="new-password"
+            error={errors.apiKey}
+            {...form.register('apiKey')}
+          />
+          <Controller
+            control={form.control}
+            name="environment"
+            render={({ field }) => (
+              <NativeSelect
+                label={t('einvoice.settings.environment')}
+                data={(['demo', 'production'] as const).map((e) => ({ value: e, label: envLabel(e) }))}
+                value={field.value}
+                onChange={(e) => field.onChange(e.currentTarget.value)}
+                error={errors.environment}
+              />
+            )}
+          />
+        </SimpleGrid>
+        <Controller
+          control={form.control}
+          name="enabled"
+          render={({ field }) => (
+            <Switch
+              label={t('einvoice.settings.enabled')}
+              description={t('einvoice.settings.enabledHelp')}
+              checked={field.value}
+              onChange={(e) => field.onChange(e.currentTarget.checked)}
+            />
+          )}
+        />
+        {save.error ? <ActionError error={save.error} /> : null}
+        {savedNotice ? (
+          <Alert color="teal" role="status" p="xs">
+            {t('einvoice.settings.saved')}
+          </Alert>
+        ) : null}
+        <Group>
+          <Button type="submit" loading={save.isPending}>
+            {t('app.save')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** The file's bytes in base64 (the API takes the PKCS#12 as a base64 string). */
+async function base64(file: File): Promise<string> {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  let text = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(text);
+}
+
+interface FiscForm {
+  file: File | null;
+  password: string;
+  environment: 'test' | 'production';
+  enabled: boolean;
+}
+
+function FiscalizationForm() {
+  const { t } = useI18n();
+  const query = useQuery({
+    queryKey: ['fiscalization-settings'],
+    queryFn: async () => unwrap(await api.GET('/api/v1/organization/fiscalization')),
+  });
+  if (query.isPending) return <Loading />;
+  if (query.isError) return <ErrorState error={query.error} retry={() => query.refetch()} />;
+  return (
+    <Paper withBorder p="md">
+      <Stack>
+        <Title order={2} size="h4">
+          {t('einvoice.settings.fiscTitle')}
+        </Title>
+        <Text size="sm">{t('einvoice.settings.fiscIntro')}</Text>
+        <FiscEditor settings={query.data} />
+      </Stack>
+    </Paper>
+  );
+}
+
+function FiscEditor({ settings }: { settings: FiscSettings }) {
+  const { t } = useI18n();
+  const f = useFormat();
+  const { me } = useAuth();
+  const queryClient = useQueryClient();
+  const [savedNotice, setSavedNotice] = useState(false);
+  const [touched, setTouched] = useState(false);
+  const form = useForm<FiscForm>({
+    defaultValues: { file: null, password: '', environment: settings.environment, enabled: settings.enabled },
+  });
+  const save = useMutation({
+    mutationFn: async (v: FiscForm) =>
+      unwrap(
+        await api.PUT('/api/v1/organization/fiscalization', {
+          body: {
+            certificate: await base64(v.file as File),
+            password: v.password,
+            environment: v.environment,
+            enabled: v.enabled,
+          },
+        }),
+      ),
+    onMutate: () => setSavedNotice(false),
+    onSuccess: (data) => {
+      queryClient.setQueryData(['fiscalization-settings'], data);
+      form.reset({ file: null, password: '', environment: data.environment, enabled: data.enabled });
+      setTouched(false);
+      setSavedNotice(true);
+    },
+  });
+  const errors = useFieldErrors(save.error);
+  const envLabel = (e: 'test' | 'production') =>
+    e === 'test' ? t('einvoice.settings.test') : t('einvoice.settings.production');
+  const file = form.watch('file');
+  const status = (
+    <Stack gap={4}>
+      {settings.certificateSet ? (
+        <>
+          <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+            <strong>{t('einvoice.settings.certificateSubject')}:</strong> {settings.certificateSubject}
+          </Text>
+          {settings.certificateNotAfter ? (
+            <Text size="sm">
+              <strong>{t('einvoice.settings.certificateValid')}:</strong> {f.date(settings.certificateNotAfter)}
+            </Text>
+          ) : null}
+        </>
+      ) : (
+        <Text size="sm">{t('einvoice.settings.noCertificate')}</Text>
+      )}
+      <Text size="sm">
+        <strong>{t('einvoice.settings.environment')}:</strong> {envLabel(settings.environment)} ·{' '}
+        <strong>{t('einvoice.settings.fiscEnabled')}:</strong> {settings.enabled ? '✓' : '—'}
+      </Text>
+    </Stack>
+  );
+  if (me?.role !== 'owner')
+    return (
+      <Stack>
+        {status}
+        <Alert color="gray" p="xs">
+          <Text size="sm">{t('einvoice.settings.ownerOnly')}</Text>
+        </Alert>
+      </Stack>
+    );
+  return (
+    <form
+      noValidate
+      onSubmit={form.handleSubmit((v) => {
+        setTouched(true);
+        if (v.file) save.mutate(v);
+      })}
+    >
+      <Stack>
+        {status}
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <Controller
+            control={form.control}
+            name="file"
+            render={({ field }) => (
+              <FileInput
+                label={t('einvoice.settings.certificate')}
+                placeholder={t('einvoice.settings.chooseFile')}
+                // The placeholder is text on the page (not an attribute): dark enough for WCAG AA.
+                styles={{ placeholder: { color: 'var(--mantine-color-gray-7)' } }}
+                accept=".p12,.pfx,application/x-pkcs12"
+                required
+                clearable
+                value={field.value}
+                onChange={field.onChange}
+                error={touched && !file ? t('app.invalidField') : errors.certificate}
+              />
+            )}
+          />
+          <PasswordInput
+            label={t('einvoice.settings.password')}
+            autoComplete="off"
+            error={errors.password}
+            {...form.register('password')}
+          />
+          <Controller
+            control={form.control}
+            name="environment"
+            render={({ field }) => (
+              <NativeSelect
+                label={t('einvoice.settings.environment')}
+                data={(['test', 'production'] as const).map((e) => ({ value: e, label: envLabel(e) }))}
+                value={field.value}
+                onChange={(e) => field.onChange(e.currentTarget.value)}
+              />
+            )}
+          />
+        </SimpleGrid>
+        <Controller
+          control={form.control}
+          name="enabled"
+          render={({ field }) => (
+            <Switch
+              label={t('einvoice.settings.fiscEnabled')}
+              checked={field.value}
+              onChange={(e) => field.onChange(e.currentTarget.checked)}
+            />
+          )}
+        />
+        {save.error ? <ActionError error={save.error} /> : null}
+        {savedNotice ? (
+          <Alert color="teal" role="status" p="xs">
+            {t('einvoice.settings.saved')}
+          </Alert>
+        ) : null}
+        <Group>
+          <Button type="submit" loading={save.isPending}>
+            {t('einvoice.settings.upload')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
