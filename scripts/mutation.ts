@@ -112,7 +112,15 @@ const report = `reports/mutation/${name}`;
 // on this machine). A mutant that only breaks a caller outside that project runs as a test.
 const service = dirname(m.tsconfig);
 const tsconfig = `${service}/.mutation-tsconfig.${name}.json`;
-const files = [...new Set([...m.mutate.map((f) => f.replace(/:[\d-]+$/, '')), ...m.tests])];
+// The files that add the service's declarations to fastify's types (request.lang, route config),
+// which the module's files rely on without importing them.
+const AUGMENTATIONS: Record<string, string[]> = {
+  [A]: [`${A}/src/plugins/errors.ts`, `${A}/src/plugins/limits.ts`],
+  [R]: [`${R}/src/lib/limits.ts`, `${R}/src/plugins/authenticate.ts`],
+};
+const files = [
+  ...new Set([...m.mutate.map((f) => f.replace(/:[\d-]+$/, '')), ...m.tests, ...(AUGMENTATIONS[service] ?? [])]),
+];
 writeFileSync(
   tsconfig,
   `${JSON.stringify({ extends: './tsconfig.json', include: [], files: files.map((f) => relative(service, f)) }, null, 2)}\n`,

@@ -440,6 +440,50 @@ describe('buildEInvoice: the document is the stored invoice', () => {
       'invoice',
     );
     expect(prefixed.buyer.vatId).toBe('DE123456789');
+    // Letters inside the number (an Irish 1234567WA) are not a country prefix: the country is added.
+    const irish = buildEInvoice(
+      source('HR', items, { buyer: 'DE', customer: { country: 'IE', vat_number: '1234567WA' } }),
+      'invoice',
+    );
+    expect(irish.buyer.vatId).toBe('IE1234567WA');
+    // One letter is not a prefix either (a Spanish company's B12345678).
+    const spanish = buildEInvoice(
+      source('HR', items, { buyer: 'DE', customer: { country: 'ES', vat_number: 'B12345678' } }),
+      'invoice',
+    );
+    expect(spanish.buyer.vatId).toBe('ESB12345678');
+  });
+
+  it('HR: an intra-community supply with other lines still names the delivery country', () => {
+    const items = [
+      item(1, { tax_rate: '25', line_total: '100.00', line_tax: '25.00', classification_code: '62.10.11' }),
+      item(2, {
+        tax_rate: '0',
+        line_total: '500.00',
+        line_tax: '0.00',
+        classification_code: '62.10.11',
+        vat_exemption_code: 'VATEX-EU-IC',
+      }),
+    ];
+    const doc = buildEInvoice(source('HR', items, { buyer: 'DE' }), 'invoice');
+    expect(doc.breakdown.map((b) => b.category)).toEqual(['S', 'K']);
+    expect(doc.deliveryCountry).toBe('DE');
+  });
+
+  it('a PIB written with separators is reduced to its digits in the VAT identifier and the endpoint', () => {
+    const doc = buildEInvoice(
+      source('RS', RS_ITEMS, { invoice: RS_TOTALS, customer: { vat_number: '100-000-090' } }),
+      'invoice',
+    );
+    expect(doc.buyer.vatId).toBe('RS100000090');
+    expect(doc.buyer.endpoint).toEqual({ scheme: '9948', id: '100000090' });
+  });
+
+  it('BA: a buyer without a VAT number has no VAT identifier', () => {
+    const items = [item(1, { tax_rate: '17', line_total: '100.00', line_tax: '17.00' })];
+    const doc = buildEInvoice(source('BA', items, { customer: { vat_number: null } }), 'invoice');
+    expect(doc.buyer.vatId).toBeNull();
+    expect(doc.buyer.name).toBe('Kupac Ćirić d.o.o.');
   });
 
   it('BA: foreign currency, VAT in the base currency, discount, notes, no endpoint or payment reference', () => {
