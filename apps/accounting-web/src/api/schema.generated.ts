@@ -3957,6 +3957,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Post a journal entry of several lines
+         * @description Lines with an account and a debit or a credit; the debits must equal the credits. Saved as the postings that settle the debits against the credits in line order, all in one database transaction: every posting or none.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -4004,7 +4008,7 @@ export interface paths {
                                 currencyCode: string;
                                 exchangeRate: string;
                                 baseAmount: string;
-                                referenceType: string | null;
+                                referenceType: ("invoice" | "expense" | "payment" | "manual") | null;
                                 referenceId: string | null;
                                 reversalOf: string | null;
                                 locked: boolean;

@@ -3768,8 +3768,10 @@ export interface paths {
                             data: {
                                 id: string;
                                 name: string;
-                                country: string;
-                                currency: string;
+                                /** @enum {unknown} */
+                                country: "RS" | "BA" | "PL" | "PK" | "TR";
+                                /** @enum {unknown} */
+                                currency: "RSD" | "BAM" | "PLN" | "PKR" | "TRY" | "EUR";
                                 /** @description masked: only the last four characters shown */
                                 bankAccount: string;
                                 bankName: string | null;
@@ -3938,8 +3940,11 @@ export interface paths {
                                 id: string;
                                 /** @enum {string} */
                                 type: "remittance";
-                                /** @enum {unknown} */
-                                status: "processing" | "completed" | "failed";
+                                /**
+                                 * @description initiating (waiting for the bank), processing, completed or failed
+                                 * @enum {unknown}
+                                 */
+                                status: "initiating" | "processing" | "completed" | "failed";
                                 sendAmount: number;
                                 sendCurrency: string;
                                 receiveAmount: number;
@@ -3953,6 +3958,8 @@ export interface paths {
                                 fromAccount: string;
                                 eta: string;
                                 createdAt: string;
+                                /** @description the bank's page where the user authorizes the payment (status initiating); the bank sends the user back to GET /api/payments/callback */
+                                authorizationUrl?: string;
                             };
                         };
                     };
@@ -4160,8 +4167,11 @@ export interface paths {
                                 id: string;
                                 /** @enum {string} */
                                 type: "qr_payment";
-                                /** @enum {unknown} */
-                                status: "processing" | "completed" | "failed";
+                                /**
+                                 * @description initiating (waiting for the bank), processing, completed or failed
+                                 * @enum {unknown}
+                                 */
+                                status: "initiating" | "processing" | "completed" | "failed";
                                 amount: number;
                                 currency: string;
                                 fee: number;
@@ -4170,6 +4180,8 @@ export interface paths {
                                 merchantId: string;
                                 fromAccount: string;
                                 createdAt: string;
+                                /** @description the bank's page where the user authorizes the payment (status initiating); the bank sends the user back to GET /api/payments/callback */
+                                authorizationUrl?: string;
                             };
                         };
                     };
@@ -4468,6 +4480,45 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/payments/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The bank's redirect after a payment's authorization */
+        get: {
+            parameters: {
+                query?: {
+                    state?: string;
+                    error?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description to /transactions/:id (web) or app://payments/callback (mobile) */
+                302: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/transactions": {
         parameters: {
             query?: never;
@@ -4485,7 +4536,8 @@ export interface paths {
                     page?: number;
                     limit?: number;
                     type?: "remittance" | "qr_payment";
-                    status?: "processing" | "completed" | "failed";
+                    /** @description initiating (waiting for the bank), processing, completed or failed */
+                    status?: "initiating" | "processing" | "completed" | "failed";
                 };
                 header?: never;
                 path?: never;
@@ -4533,8 +4585,11 @@ export interface paths {
                                 id: string;
                                 /** @enum {unknown} */
                                 type: "remittance" | "qr_payment";
-                                /** @enum {unknown} */
-                                status: "processing" | "completed" | "failed";
+                                /**
+                                 * @description initiating (waiting for the bank), processing, completed or failed
+                                 * @enum {unknown}
+                                 */
+                                status: "initiating" | "processing" | "completed" | "failed";
                                 /** @description negated: money going out */
                                 amount: number;
                                 currency: string;
@@ -4700,8 +4755,11 @@ export interface paths {
                                 id: string;
                                 /** @enum {unknown} */
                                 type: "remittance" | "qr_payment";
-                                /** @enum {unknown} */
-                                status: "processing" | "completed" | "failed";
+                                /**
+                                 * @description initiating (waiting for the bank), processing, completed or failed
+                                 * @enum {unknown}
+                                 */
+                                status: "initiating" | "processing" | "completed" | "failed";
                                 sendAmount: number;
                                 sendCurrency: string;
                                 receiveAmount: number;
@@ -4805,8 +4863,11 @@ export interface paths {
                                     countryCode: string | null;
                                 };
                                 reference: string;
-                                /** @enum {unknown} */
-                                status: "processing" | "completed" | "failed";
+                                /**
+                                 * @description initiating (waiting for the bank), processing, completed or failed
+                                 * @enum {unknown}
+                                 */
+                                status: "initiating" | "processing" | "completed" | "failed";
                                 estimatedCompletion: string | null;
                                 completedAt: string | null;
                             };
@@ -5433,8 +5494,11 @@ export interface paths {
                         "application/json": {
                             data: {
                                 id: string;
-                                /** @enum {unknown} */
-                                status: "processing" | "completed" | "failed";
+                                /**
+                                 * @description initiating (waiting for the bank), processing, completed or failed
+                                 * @enum {unknown}
+                                 */
+                                status: "initiating" | "processing" | "completed" | "failed";
                                 amount: number;
                                 currency: string;
                                 /** @description first name and last initial */
@@ -9585,8 +9649,10 @@ export interface paths {
                             data: {
                                 id: string;
                                 name: string;
-                                country: string;
-                                currency: string;
+                                /** @enum {unknown} */
+                                country: "RS" | "BA" | "PL" | "PK" | "TR";
+                                /** @enum {unknown} */
+                                currency: "RSD" | "BAM" | "PLN" | "PKR" | "TRY" | "EUR";
                                 /** @description masked: only the last four characters shown */
                                 bankAccount: string;
                                 bankName: string | null;
@@ -9755,8 +9821,11 @@ export interface paths {
                                 id: string;
                                 /** @enum {string} */
                                 type: "remittance";
-                                /** @enum {unknown} */
-                                status: "processing" | "completed" | "failed";
+                                /**
+                                 * @description initiating (waiting for the bank), processing, completed or failed
+                                 * @enum {unknown}
+                                 */
+                                status: "initiating" | "processing" | "completed" | "failed";
                                 sendAmount: number;
                                 sendCurrency: string;
                                 receiveAmount: number;
@@ -9770,6 +9839,8 @@ export interface paths {
                                 fromAccount: string;
                                 eta: string;
                                 createdAt: string;
+                                /** @description the bank's page where the user authorizes the payment (status initiating); the bank sends the user back to GET /api/payments/callback */
+                                authorizationUrl?: string;
                             };
                         };
                     };
@@ -9977,8 +10048,11 @@ export interface paths {
                                 id: string;
                                 /** @enum {string} */
                                 type: "qr_payment";
-                                /** @enum {unknown} */
-                                status: "processing" | "completed" | "failed";
+                                /**
+                                 * @description initiating (waiting for the bank), processing, completed or failed
+                                 * @enum {unknown}
+                                 */
+                                status: "initiating" | "processing" | "completed" | "failed";
                                 amount: number;
                                 currency: string;
                                 fee: number;
@@ -9987,6 +10061,8 @@ export interface paths {
                                 merchantId: string;
                                 fromAccount: string;
                                 createdAt: string;
+                                /** @description the bank's page where the user authorizes the payment (status initiating); the bank sends the user back to GET /api/payments/callback */
+                                authorizationUrl?: string;
                             };
                         };
                     };
@@ -10302,7 +10378,8 @@ export interface paths {
                     page?: number;
                     limit?: number;
                     type?: "remittance" | "qr_payment";
-                    status?: "processing" | "completed" | "failed";
+                    /** @description initiating (waiting for the bank), processing, completed or failed */
+                    status?: "initiating" | "processing" | "completed" | "failed";
                 };
                 header?: never;
                 path?: never;
@@ -10350,8 +10427,11 @@ export interface paths {
                                 id: string;
                                 /** @enum {unknown} */
                                 type: "remittance" | "qr_payment";
-                                /** @enum {unknown} */
-                                status: "processing" | "completed" | "failed";
+                                /**
+                                 * @description initiating (waiting for the bank), processing, completed or failed
+                                 * @enum {unknown}
+                                 */
+                                status: "initiating" | "processing" | "completed" | "failed";
                                 /** @description negated: money going out */
                                 amount: number;
                                 currency: string;
@@ -10517,8 +10597,11 @@ export interface paths {
                                 id: string;
                                 /** @enum {unknown} */
                                 type: "remittance" | "qr_payment";
-                                /** @enum {unknown} */
-                                status: "processing" | "completed" | "failed";
+                                /**
+                                 * @description initiating (waiting for the bank), processing, completed or failed
+                                 * @enum {unknown}
+                                 */
+                                status: "initiating" | "processing" | "completed" | "failed";
                                 sendAmount: number;
                                 sendCurrency: string;
                                 receiveAmount: number;
@@ -10622,8 +10705,11 @@ export interface paths {
                                     countryCode: string | null;
                                 };
                                 reference: string;
-                                /** @enum {unknown} */
-                                status: "processing" | "completed" | "failed";
+                                /**
+                                 * @description initiating (waiting for the bank), processing, completed or failed
+                                 * @enum {unknown}
+                                 */
+                                status: "initiating" | "processing" | "completed" | "failed";
                                 estimatedCompletion: string | null;
                                 completedAt: string | null;
                             };
@@ -11250,8 +11336,11 @@ export interface paths {
                         "application/json": {
                             data: {
                                 id: string;
-                                /** @enum {unknown} */
-                                status: "processing" | "completed" | "failed";
+                                /**
+                                 * @description initiating (waiting for the bank), processing, completed or failed
+                                 * @enum {unknown}
+                                 */
+                                status: "initiating" | "processing" | "completed" | "failed";
                                 amount: number;
                                 currency: string;
                                 /** @description first name and last initial */

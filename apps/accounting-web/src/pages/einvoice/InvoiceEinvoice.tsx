@@ -285,7 +285,8 @@ function FiscalizationPanel({ id, invoiceStatus }: { id: string; invoiceStatus: 
     queryFn: async () => unwrap(await api.GET('/api/v1/invoices/{id}/fiscalization', { params: { path: { id } } })),
   });
   const run = useMutation({
-    mutationFn: async () => unwrap(await api.POST('/api/v1/invoices/{id}/fiscalization', { params: { path: { id } } })),
+    mutationFn: async () =>
+      unwrap(await api.POST('/api/v1/invoices/{id}/fiscalization', { params: { path: { id } }, body: {} })),
     onSuccess: (data) => queryClient.setQueryData(['invoice-fiscalization', id], data),
   });
   if (query.isPending) return <Loading />;
