@@ -4,6 +4,9 @@ import { AppError } from './errors.js';
 /** Every role, the one list of them (route configs, schemas and token checks read it). */
 export const ROLES = ['owner', 'admin', 'accountant', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
+/** The roles an invitation or a role change can give (the owner is only made at registration). */
+export const INVITABLE_ROLES = ['admin', 'accountant', 'viewer'] as const satisfies readonly Role[];
+export type InvitableRole = (typeof INVITABLE_ROLES)[number];
 
 export interface AccessClaims {
   sub: string;

@@ -41,10 +41,10 @@ export type TenantTx = Transaction<DB>;
 declare module 'fastify' {
   interface FastifyContextConfig {
     /**
-     * Roles allowed on the route; 'all' or absent = any signed-in user. A route open to callers
-     * without a token says `public: true` instead (closed by default).
+     * Roles allowed on the route; absent = any signed-in user (the default is never restated). A route
+     * open to callers without a token says `public: true` instead (closed by default).
      */
-    auth?: readonly Role[] | 'all';
+    auth?: readonly Role[];
   }
   interface FastifyRequest {
     /** Accounting: the signed-in caller, set by the auth hook (null on public routes); read it with principalOf. */

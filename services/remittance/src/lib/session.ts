@@ -2,7 +2,7 @@
  * A signed-in caller's session as the authentication hook keeps it for the request (plugins/authenticate.ts) and
  * the session look-ups read it (modules/auth/sessions.repository.ts).
  */
-import type { Surface } from './tokens.js';
+import type { Role, Surface } from './tokens.js';
 
 export interface LiveSession {
   sessionId: string;
@@ -12,7 +12,7 @@ export interface LiveSession {
   authAt: number;
   userId: string;
   email: string | null;
-  role: 'user' | 'merchant';
+  role: Role;
   /** Loaded with the session for routes that show the user (GET /auth/me). */
   profile?: SessionProfile;
 }

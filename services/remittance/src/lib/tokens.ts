@@ -3,10 +3,14 @@ import type { JWTPayload } from 'jose';
 
 export type Surface = 'web' | 'api';
 
+/** The remittance roles, listed once (the users.role CHECK constraint holds the same two). */
+export const ROLES = ['user', 'merchant'] as const;
+export type Role = (typeof ROLES)[number];
+
 export interface TokenClaims {
   userId: string;
   email: string | null;
-  role: 'user' | 'merchant';
+  role: Role;
 }
 
 export type VerifiedToken = JWTPayload & TokenClaims;

@@ -111,7 +111,6 @@ export function authRoutes(ctx: AppContext) {
     app.post(
       '/logout',
       {
-        config: { auth: 'all' },
         schema: { tags, response: { 204: Type.Null(), ...errorResponses(401) } },
       },
       async (request, reply) => {
@@ -124,7 +123,6 @@ export function authRoutes(ctx: AppContext) {
     app.get(
       '/me',
       {
-        config: { auth: 'all' },
         schema: { tags, response: { 200: MeResponse, ...errorResponses(401, 404) } },
       },
       async (request) => {
@@ -137,7 +135,7 @@ export function authRoutes(ctx: AppContext) {
     app.put(
       '/me',
       {
-        config: { auth: 'all', perMinute: 10 },
+        config: { perMinute: 10 },
         schema: {
           tags,
           body: UpdateMeBody,
@@ -171,7 +169,7 @@ export function authRoutes(ctx: AppContext) {
     app.post(
       '/2fa/setup',
       {
-        config: { auth: 'all', perMinute: 10 },
+        config: { perMinute: 10 },
         schema: {
           tags,
           response: {
@@ -186,20 +184,20 @@ export function authRoutes(ctx: AppContext) {
     app.post(
       '/2fa/enable',
       {
-        config: { auth: 'all', perMinute: 10 },
+        config: { perMinute: 10 },
         schema: {
           tags,
           body: CodeBody,
           response: { 200: Type.Object({ twoFactorEnabled: Type.Boolean() }), ...errorResponses(401, 422) },
         },
       },
-      async (request) => auth.setTwoFactor(scopeOf(request), principalOf(request), request.body.code, true),
+      async (request) => auth.setTwoFactor(scopeOf(request), principalOf(request), request.body.code, { enable: true }),
     );
 
     app.post(
       '/2fa/disable',
       {
-        config: { auth: 'all', perMinute: 10 },
+        config: { perMinute: 10 },
         schema: {
           tags,
           body: CodeBody,
@@ -207,7 +205,10 @@ export function authRoutes(ctx: AppContext) {
         },
       },
       async (request) =>
-        auth.setTwoFactor(scopeOf(request), principalOf(request), request.body.code, false, ctx.config.reauthMaxAgeMs),
+        auth.setTwoFactor(scopeOf(request), principalOf(request), request.body.code, {
+          enable: false,
+          reauthMaxAgeMs: ctx.config.reauthMaxAgeMs,
+        }),
     );
 
     app.post(

@@ -60,17 +60,17 @@ async function startSession(
   ctx: AppContext,
   trx: Kysely<DB>,
   user: { id: string; orgId: string; role: Role },
-  remember: boolean,
+  opts: { remember: boolean },
 ): Promise<IssuedLogin> {
   const sessionId = randomUUID();
   const { token, hash } = newOpaqueToken();
-  const ttl = remember ? ctx.config.refreshTokenTtlRememberMs : ctx.config.refreshTokenTtlMs;
+  const ttl = opts.remember ? ctx.config.refreshTokenTtlRememberMs : ctx.config.refreshTokenTtlMs;
   const refreshExpiresAt = new Date(Date.now() + ttl);
   await repo.createSession(trx, {
     id: sessionId,
     orgId: user.orgId,
     userId: user.id,
-    remember,
+    remember: opts.remember,
     tokenHash: hash,
     expiresAt: refreshExpiresAt,
   });
@@ -135,7 +135,7 @@ export async function register(
         fiscalYearStart: `${year}-01-01`,
         owner: { id: userId, email, fullName: input.fullName.trim(), passwordHash },
       });
-      return startSession(ctx, trx, { id: userId, orgId, role: 'owner' }, false);
+      return startSession(ctx, trx, { id: userId, orgId, role: 'owner' }, { remember: false });
     });
     return {
       login,
@@ -187,7 +187,7 @@ export async function login(
       ctx,
       trx,
       { id: user.id, orgId: user.organization_id, role: user.role },
-      input.rememberMe === true,
+      { remember: input.rememberMe === true },
     );
   });
   return { login: loginResult, body: loginBody(user, loginResult) };
@@ -278,9 +278,9 @@ export async function setTwoFactor(
   scope: TenantScope,
   p: Principal,
   code: string,
-  enable: boolean,
-  reauthMaxAgeMs = Number.POSITIVE_INFINITY,
+  opts: { enable: boolean; reauthMaxAgeMs?: number },
 ) {
+  const { enable, reauthMaxAgeMs = Number.POSITIVE_INFINITY } = opts;
   await scope.transaction(async (trx) => {
     if (!enable) {
       const signedIn = await repo.findSessionStart(trx, p.orgId, p.sessionId);
@@ -315,7 +315,14 @@ export async function acceptInvite(ctx: AppContext, input: { token: string; pass
     if (!(await repo.claimInvitation(trx, inv.organization_id, inv.id))) throw new AppError('SVC-1012');
     await repo.updateUser(trx, inv.organization_id, inv.user_id, { password_hash: hash, last_login_at: new Date() });
     const user = await repo.findLoginUser(trx, inv.organization_id, inv.user_id);
-    const issued = await startSession(ctx, trx, { id: user.id, orgId: user.organization_id, role: user.role }, false);
+    const issued = await startSession(
+      ctx,
+      trx,
+      { id: user.id, orgId: user.organization_id, role: user.role },
+      {
+        remember: false,
+      },
+    );
     return { user, issued };
   });
   return { login: result.issued, body: loginBody(result.user, result.issued) };

@@ -164,7 +164,7 @@ export async function decidePurchase(
   if (row.status === 'Approved' || row.status === 'Rejected' || row.status === 'Cancelled' || row.status === 'Storno')
     throw new AppError('SVC-9003', { status: [`${row.status}: already decided`] });
   if (row.source === 'hr-intermediary') return decideHrPurchase(deps, scope, row, accepted, comment, reasonType);
-  const client = await scope.run((db) => clientFor(deps, db, scope.orgId, false));
+  const client = await scope.run((db) => clientFor(deps, db, scope.orgId, { evenIfDisabled: true }));
   if (!client) throw new AppError('SVC-9003', { sef: ['SEF is not set up for the organization'] });
   const res = await client.acceptReject(Number(row.external_id), accepted, comment);
   if (!res.ok && res.retry) throw new AppError('SVC-9007', { sef: [res.message] });

@@ -120,8 +120,9 @@ export async function putSettings(
   return { ...presentSettings(row), webhookUrl: webhookUrl(deps, row.webhook_token) };
 }
 
-/** The organization's SEF client, or null when SEF is not set up. */
-export async function clientFor(deps: SefDeps, db: Db, orgId: string, requireEnabled = true) {
+/** The organization's SEF client; null without a key, or while SEF is switched off unless `evenIfDisabled`. */
+export async function clientFor(deps: SefDeps, db: Db, orgId: string, opts?: { evenIfDisabled?: boolean }) {
+  const requireEnabled = opts?.evenIfDisabled !== true;
   const s = await repo.findSettings(db, orgId);
   if (!s?.api_key_ciphertext || (requireEnabled && !s.enabled) || !deps.box) return null;
   return new SefClient({
@@ -341,7 +342,7 @@ export async function cancelOrStorno(
   requireRs(p);
   const doc = await scope.run((db) => repo.findDocument(db, p.orgId, invoiceId, 'invoice'));
   if (!doc?.sales_invoice_id) throw new AppError('SVC-3004', { sef: ['the invoice is not registered in SEF'] });
-  const client = await scope.run((db) => clientFor(deps, db, p.orgId, false));
+  const client = await scope.run((db) => clientFor(deps, db, p.orgId, { evenIfDisabled: true }));
   if (!client) throw new AppError('SVC-9003', { sef: ['SEF is not set up for the organization'] });
   const id = Number(doc.sales_invoice_id);
   const res =

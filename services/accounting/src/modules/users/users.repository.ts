@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/types.js';
+import type { InvitableRole } from '../../lib/jwt.js';
 
 type Db = Kysely<DB>;
 
@@ -63,11 +64,7 @@ export async function insertOwner(
     .execute();
 }
 
-export function insertInvitedUser(
-  db: Db,
-  orgId: string,
-  u: { email: string; fullName: string; role: 'admin' | 'accountant' | 'viewer' },
-) {
+export function insertInvitedUser(db: Db, orgId: string, u: { email: string; fullName: string; role: InvitableRole }) {
   return db
     .insertInto('users')
     .values({ organization_id: orgId, email: u.email, full_name: u.fullName, role: u.role, password_hash: null })
@@ -91,7 +88,7 @@ export async function insertInvitation(
     .execute();
 }
 
-export function setRole(db: Db, orgId: string, userId: string, role: 'admin' | 'accountant' | 'viewer') {
+export function setRole(db: Db, orgId: string, userId: string, role: InvitableRole) {
   return db
     .updateTable('users')
     .set({ role, updated_at: new Date() })

@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
-import { ROLES } from '../../lib/jwt.js';
+import { INVITABLE_ROLES, ROLES } from '../../lib/jwt.js';
 import { literalUnion } from '../../lib/schemas.js';
 
-export const InvitableRole = literalUnion(['admin', 'accountant', 'viewer'] as const);
+export const InvitableRole = literalUnion(INVITABLE_ROLES);
 export const AnyRole = literalUnion(ROLES);
 
 export const User = Type.Object({

@@ -2,6 +2,7 @@ import { newOpaqueToken } from '@app/shared/secrets';
 import type { AppContext } from '../../context.js';
 import type { TenantScope } from '../../db/tenant-scope.js';
 import { AppError } from '../../lib/errors.js';
+import type { InvitableRole, Role } from '../../lib/jwt.js';
 import type { Principal, TenantTx } from '../../plugins/auth.js';
 import * as repo from './users.repository.js';
 
@@ -23,7 +24,7 @@ function isUniqueViolation(err: unknown) {
   return typeof err === 'object' && err !== null && (err as { code?: string }).code === '23505';
 }
 
-export async function listUsers(scope: TenantScope, role: 'owner' | 'admin' | 'accountant' | 'viewer' | undefined) {
+export async function listUsers(scope: TenantScope, role: Role | undefined) {
   const rows = await scope.run((db) => repo.listActiveUsers(db, scope.orgId, role));
   return { data: rows.map(presentUser) };
 }
@@ -32,7 +33,7 @@ export function invite(
   scope: TenantScope,
   ctx: AppContext,
   p: Principal,
-  body: { email: string; fullName: string; role: 'admin' | 'accountant' | 'viewer' },
+  body: { email: string; fullName: string; role: InvitableRole },
 ) {
   return scope.transaction((trx) => insertInvitation(trx, ctx, p, body));
 }
@@ -41,7 +42,7 @@ async function insertInvitation(
   trx: TenantTx,
   ctx: AppContext,
   p: Principal,
-  body: { email: string; fullName: string; role: 'admin' | 'accountant' | 'viewer' },
+  body: { email: string; fullName: string; role: InvitableRole },
 ) {
   const email = body.email.trim();
   // Addresses are unique across the whole service (A17), so look beyond this organization.
@@ -76,11 +77,11 @@ async function target(trx: TenantTx, p: Principal, userId: string) {
   return user;
 }
 
-export function changeRole(scope: TenantScope, p: Principal, userId: string, role: 'admin' | 'accountant' | 'viewer') {
+export function changeRole(scope: TenantScope, p: Principal, userId: string, role: InvitableRole) {
   return scope.transaction((trx) => setUserRole(trx, p, userId, role));
 }
 
-async function setUserRole(trx: TenantTx, p: Principal, userId: string, role: 'admin' | 'accountant' | 'viewer') {
+async function setUserRole(trx: TenantTx, p: Principal, userId: string, role: InvitableRole) {
   const user = await target(trx, p, userId);
   if (user.role === 'owner') throw new AppError('SVC-2006');
   return presentUser(await repo.setRole(trx, p.orgId, userId, role));

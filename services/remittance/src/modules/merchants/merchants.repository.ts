@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { DB, Merchant } from '../../db/types.js';
+import type { Role } from '../../lib/tokens.js';
 
 /** Inserts the merchant; false when the user already is one or the org number is taken. */
 export async function insertMerchant(
@@ -22,7 +23,7 @@ export async function insertMerchant(
     .executeTakeFirst();
 }
 
-export async function setUserRole(db: Kysely<DB>, userId: string, role: 'user' | 'merchant'): Promise<void> {
+export async function setUserRole(db: Kysely<DB>, userId: string, role: Role): Promise<void> {
   await db.updateTable('users').set({ role }).where('id', '=', userId).execute();
 }
 
