@@ -236,7 +236,8 @@ describe('statement import (A14)', () => {
     const body = res.json();
     expect(body.imported).toBe(2);
     expect(body.errors.map((e: { line: number }) => e.line)).toEqual([4, 5, 6, 8, 9]);
-    expect(body.errors[0].error).toContain('date');
+    // In the organization's language (sr, issue 25): 'datum "05/01/2026" nije datum (...)'.
+    expect(body.errors[0].error).toContain('nije datum');
   });
 
   it('counts an overlapping re-import as duplicates and imports only the new rows', async () => {
@@ -266,8 +267,8 @@ describe('statement import (A14)', () => {
     const res = await importCsv(owner, bank.id, 'Date,Description,Amount\n2026/01/01,A,1\n2026-01-02,B,x\n');
     expect([res.statusCode, res.json().error.code]).toEqual([422, 'SVC-5008']);
     expect(res.json().error.details.errors).toEqual([
-      expect.stringContaining('line 2'),
-      expect.stringContaining('line 3'),
+      expect.stringContaining('red 2'),
+      expect.stringContaining('red 3'),
     ]);
     expect((await lines(owner, bank.id)).meta.total).toBe(0);
   });

@@ -141,8 +141,9 @@ describe('local headers, dates and amounts', () => {
     const body = (await importCsv(bank.id, csv)).json();
     expect(body.imported).toBe(1);
     expect(body.errors.map((e: { line: number }) => e.line)).toEqual([2, 3, 4, 5]);
-    expect(body.errors[0].error).toContain('both');
-    expect(body.errors[3].error).toContain('DD.MM.YYYY');
+    // In the organization's language (sr): "both money out and money in carry an amount".
+    expect(body.errors[0].error).toBe('i isplata i uplata imaju iznos');
+    expect(body.errors[3].error).toContain('DD.MM.GGGG');
   });
 
   it('answers 422 SVC-5006 naming the accepted names when a local header has no amount column', async () => {
@@ -150,7 +151,7 @@ describe('local headers, dates and amounts', () => {
     const res = await importCsv(bank.id, 'Datum;Opis;Saldo\n01.12.2026;x;1\n');
     expect(res.statusCode).toBe(422);
     expect(res.json().error.code).toBe('SVC-5006');
-    expect(res.json().error.details.file[0]).toMatch(/Iznos.*Duguje and Potražuje/);
+    expect(res.json().error.details.file[0]).toMatch(/^red 1: .*Iznos.*Duguje i Potražuje/);
   });
 
   it('answers 422 SVC-5008 when every row has a date in neither form', async () => {
@@ -191,5 +192,37 @@ describe('the pieces', () => {
     expect(normaliseAmount('1234,5', 2)).toBe('1234.5');
     expect(normaliseAmount('1,234.56', 2)).toBeNull();
     expect(normaliseAmount('0,00', 2)).toBeNull();
+  });
+});
+
+describe('the import summary in the organization’s language (issue 25)', () => {
+  it('gives each refused row’s reason in sr, bs or hr, line numbers kept', async () => {
+    const csv = [
+      'Datum;Opis;Iznos;Poziv na broj',
+      '27.11.2026;Uplata kupca;1.500,00;97 12-345',
+      '31.02.2026;Nepostojeći datum;100,00;',
+      '28.11.2026;Bez iznosa;abc;',
+      '29.11.2026;Kratak red',
+      `30.11.2026;${'x'.repeat(501)};10,00;`,
+    ].join('\n');
+    // An organization speaks sr, bs or hr (A2); the English texts are the importer's own.
+    const ENGLISH = /\b(is|not|a|date|amount|expected|columns|found|longer|than|characters|with|at|most)\b/;
+    const summaries: Record<string, Array<{ line: number; error: string }>> = {};
+    for (const language of ['sr', 'bs', 'hr'] as const) {
+      const put = await t.app.inject(
+        authed(owner.token, { method: 'PUT', url: '/api/v1/organization', payload: { language } }),
+      );
+      expect(put.statusCode).toBe(200);
+      const res = await importCsv((await newBank()).id, csv);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().imported).toBe(1);
+      summaries[language] = res.json().errors;
+      expect(summaries[language].map((e) => e.line)).toEqual([3, 4, 5, 6]);
+      for (const e of summaries[language]) expect(e.error, `${language} line ${e.line}`).not.toMatch(ENGLISH);
+    }
+    expect(summaries.sr[0].error).toBe('datum "31.02.2026" nije datum (GGGG-MM-DD ili DD.MM.GGGG)');
+    expect(summaries.sr[1].error).toBe('iznos "abc" nije decimalni broj različit od nule sa najviše 2 decimala');
+    expect(summaries.hr[2].error).toBe('broj stupaca: očekivano najmanje 3, pronađeno 2');
+    expect(summaries.bs[3].error).toBe('opis je duži od 500 znakova');
   });
 });

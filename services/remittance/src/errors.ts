@@ -2,7 +2,11 @@ import { CodedError, type Fault, issueFields, registerErrorEnvelope, type Valida
 import { UNSAFE_TEXT_KEYWORD } from '@app/shared/input-hygiene';
 import type { FastifyInstance } from 'fastify';
 
-/** The R2 catalog (spec Errors): each code's HTTP status, decided here and nowhere else. */
+/**
+ * The R2 catalog (spec Errors): each code's HTTP status, decided here and nowhere else. Messages
+ * and detail messages are English whatever the request's language: clients show their own text by
+ * code and field (docs/decisions.md, "Remittance error texts stay English").
+ */
 export const CATALOG = {
   bad_request: 400,
   no_bank_account: 400,

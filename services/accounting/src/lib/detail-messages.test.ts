@@ -38,7 +38,8 @@ describe('error detail messages (issue 25 item 6)', () => {
   });
 
   it('leave a message without a translation in English', () => {
-    expect(localizeDetail('line 3: bad date', 'sr')).toBe('line 3: bad date');
+    expect(localizeDetail('a message nobody listed', 'sr')).toBe('a message nobody listed');
+    expect(localizeDetail('line 3: a message nobody listed', 'hr')).toBe('redak 3: a message nobody listed');
   });
 });
 
@@ -48,14 +49,16 @@ describe('error detail messages (issue 25 item 6)', () => {
 describe('every detail message written in src/', () => {
   const SRC = fileURLToPath(new URL('..', import.meta.url));
   // Arrays of strings that are not detail messages: route tags, auth roles, content types, secret
-  // paths, sort keys, SQL conditions, and requiresTwoFactor's value "true" (A17: a flag, not text).
-  const NOT_DETAILS = /^\s*(tags|auth|consumes|secretPaths|requiresTwoFactor|\w*SORT\w*|where)\s*$/;
+  // paths, sort keys, SQL conditions, requiresTwoFactor's value "true" (A17: a flag, not text), and
+  // enum value lists (ALERT_TYPES).
+  const NOT_DETAILS = /^\s*(tags|auth|consumes|secretPaths|requiresTwoFactor|\w*SORT\w*|\w*_TYPES|where)\s*$/;
   const SKIP_FILES = /(\.test\.ts|catalog\.ts|detail-messages\.ts|\.generated\.ts|operation-docs\.ts)$/;
   const LITERALS = [
     /([\w$]+|\[[^\]\n]+\]|'[^'\n]+'|`[^`\n]+`)\s*[:=]\s*\[\s*(['`])((?:(?!\2)[^\n])*)\2,?\s*\]/g,
     /addDetail\([^,]+,\s*([^,]+),\s*(['`])((?:(?!\2)[^\n])*)\2\s*\)/g,
-    // p.add(code, field, '...'), missing.add(field, '...'), bad(['field', ]'...'), problems.push('...'), { error: '...' }
-    /((?:\bp|missing|this)\.add\((?:'SVC-\d+',\s*)?[^,()]+,|\bbad\((?:'\w+',)?|problems\.push\(|error: )\s*(['`])((?:(?!\2)[^\n])*)\2/g,
+    // p.add(code, field, '...'), missing.add(field, '...'), bad(['field', ]'...'), problems.push('...'), { error: '...' },
+    // and the statement importer's bad(line, '...') and fileError('...')
+    /((?:\bp|missing|this)\.add\((?:'SVC-\d+',\s*)?[^,()]+,|\bbad\((?:'\w+',|line,)?|problems\.push\(|error: |fileError\()\s*(['`])((?:(?!\2)[^\n])*)\2/g,
   ];
 
   function detailLiterals(): Array<[string, string]> {
@@ -71,12 +74,17 @@ describe('every detail message written in src/', () => {
           // label: one of its two texts; the HR one is checked over HTTP in test/localized-details).
           const text = m[3].replace(/\$\{[^}]*\}/g, (part) => {
             if (/slice\(0, 4\)/.test(part)) return '2026';
+            // the statement importer: a line number, a header error, the CSV parser's own words
+            if (/^\$\{line\}$/.test(part)) return '3';
+            if (/named\.error/.test(part))
+              return 'the header row names no column for a description (Description, Opis, Svrha ...)';
+            if (/e\.message/.test(part)) return 'Invalid Closing Quote';
             if (/profile/.test(part)) return 'PIB';
             if (/missing\.join/.test(part)) return 'date and amount';
             if (/why/.test(part)) return 'for a CIUS-HR e-invoice';
             if (/label/.test(part))
               return 'a valid Serbian PIB (9 digits with a correct check digit, "RS" prefix optional)';
-            return /join|LIMITS|MAX_BALANCE|decimals|Decimals/.test(part) ? '12' : 'X1';
+            return /join|LIMITS|MAX_|decimals|Decimals|width|\.length/.test(part) ? '12' : 'X1';
           });
           out.push([`${relative(SRC, file)}: ${m[3]}`, text]);
         }

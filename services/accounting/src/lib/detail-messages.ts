@@ -371,9 +371,85 @@ const EXACT: Record<string, Local> = {
   'Malformed part header': t('neispravno zaglavlje dela', 'neispravno zaglavlje dijela'),
   'Unexpected end of file': t('neočekivan kraj datoteke', 'neočekivan kraj datoteke'),
   unreadable: t('nečitljivo', 'nečitljivo'),
+  // the CSV statement importer (per row and whole file)
+  'contains a NUL character': t('sadrži znak NUL', 'sadrži znak NUL'),
+  'fewer than 3 columns (Date, Description, Amount, Reference)': t(
+    'manje od 3 kolone (datum, opis, iznos, poziv na broj)',
+    'manje od 3 kolone (datum, opis, iznos, poziv na broj)',
+    'manje od 3 stupca (datum, opis, iznos, poziv na broj)',
+  ),
+  'the file has no data rows': t(
+    'datoteka nema redova s podacima',
+    'datoteka nema redova s podacima',
+    'datoteka nema redaka s podacima',
+  ),
+  'a description (Description, Opis, Svrha ...)': t(
+    'opis (Description, Opis, Svrha ...)',
+    'opis (Description, Opis, Svrha ...)',
+  ),
+  'an amount (Amount, Iznos, or money out and in: Duguje and Potražuje, Isplata and Uplata)': t(
+    'iznos (Amount, Iznos, ili isplata i uplata: Duguje i Potražuje, Isplata i Uplata)',
+    'iznos (Amount, Iznos, ili isplata i uplata: Duguje i Potražuje, Isplata i Uplata)',
+  ),
 };
 
 const PATTERNS: Array<[RegExp, (m: RegExpExecArray) => Local]> = [
+  // A statement's line number, then its reason (translated when it is one of the known ones).
+  [
+    /^line (\d+): (.+)$/,
+    (m) =>
+      t(
+        `red ${m[1]}: ${localizeDetail(m[2], 'sr')}`,
+        `red ${m[1]}: ${localizeDetail(m[2], 'bs')}`,
+        `redak ${m[1]}: ${localizeDetail(m[2], 'hr')}`,
+      ),
+  ],
+  [
+    /^amount "(.*)" is not a non-zero decimal with at most (\d+) decimals$/s,
+    (m) =>
+      t(
+        `iznos "${m[1]}" nije decimalni broj različit od nule sa najviše ${m[2]} decimala`,
+        `iznos "${m[1]}" nije decimalni broj različit od nule s najviše ${m[2]} decimala`,
+      ),
+  ],
+  [
+    /^date "(.*)" is not a date \(YYYY-MM-DD or DD\.MM\.YYYY\)$/s,
+    (m) =>
+      t(
+        `datum "${m[1]}" nije datum (GGGG-MM-DD ili DD.MM.GGGG)`,
+        `datum "${m[1]}" nije datum (GGGG-MM-DD ili DD.MM.GGGG)`,
+      ),
+  ],
+  [
+    /^expected at least (\d+) columns, found (\d+)$/,
+    (m) =>
+      t(
+        `broj kolona: očekivano najmanje ${m[1]}, pronađeno ${m[2]}`,
+        `broj kolona: očekivano najmanje ${m[1]}, pronađeno ${m[2]}`,
+        `broj stupaca: očekivano najmanje ${m[1]}, pronađeno ${m[2]}`,
+      ),
+  ],
+  [
+    /^expected 3 or 4 columns, found (\d+)$/,
+    (m) =>
+      t(
+        `broj kolona: očekivano 3 ili 4, pronađeno ${m[1]}`,
+        `broj kolona: očekivano 3 ili 4, pronađeno ${m[1]}`,
+        `broj stupaca: očekivano 3 ili 4, pronađeno ${m[1]}`,
+      ),
+  ],
+  [
+    /^(description|reference) is longer than (\d+) characters$/,
+    (m) =>
+      m[1] === 'description'
+        ? t(`opis je duži od ${m[2]} znakova`, `opis je duži od ${m[2]} znakova`)
+        : t(`poziv na broj je duži od ${m[2]} znakova`, `poziv na broj je duži od ${m[2]} znakova`),
+  ],
+  [
+    /^not a valid CSV file: (.+)$/s,
+    // The reason is the CSV parser's own words.
+    (m) => t(`nije ispravna CSV datoteka: ${m[1]}`, `nije ispravna CSV datoteka: ${m[1]}`),
+  ],
   [/^expired on (\S+)$/, (m) => t(`istekao ${m[1]}`, `istekao ${m[1]}`)],
   [/^(\S+): already decided$/, (m) => t(`${m[1]}: već je odlučeno`, `${m[1]}: već je odlučeno`)],
   [
@@ -504,12 +580,19 @@ const PATTERNS: Array<[RegExp, (m: RegExpExecArray) => Local]> = [
   ],
   [
     /^the header row names no column for (.+)$/,
-    (m) =>
-      t(
-        `zaglavlje ne imenuje kolonu za ${m[1].replace(' and ', ' i ')}`,
-        `zaglavlje ne imenuje kolonu za ${m[1].replace(' and ', ' i ')}`,
-        `zaglavlje ne imenuje stupac za ${m[1].replace(' and ', ' i ')}`,
-      ),
+    (m) => {
+      // The missing columns: "a description (...)", "an amount (...)", or both joined by " and ".
+      const parts = (lang: 'sr' | 'bs' | 'hr') =>
+        m[1]
+          .split(/ and (?=an? )/)
+          .map((part) => localizeDetail(part, lang))
+          .join(' i ');
+      return t(
+        `zaglavlje ne imenuje kolonu za ${parts('sr')}`,
+        `zaglavlje ne imenuje kolonu za ${parts('bs')}`,
+        `zaglavlje ne imenuje stupac za ${parts('hr')}`,
+      );
+    },
   ],
   [/^must be at most (\S+)$/, (m) => t(`sme biti najviše ${m[1]}`, `smije biti najviše ${m[1]}`)],
   [/^must be below (.+)$/, (m) => t(`mora biti manje od ${m[1]}`, `mora biti manje od ${m[1]}`)],

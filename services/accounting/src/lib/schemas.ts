@@ -4,6 +4,11 @@ import { LANGUAGES } from './catalog.js';
 export const Uuid = Type.String({ format: 'uuid' });
 export const IdParams = Type.Object({ id: Uuid });
 export const IsoDate = Type.String({ format: 'date' });
+/** An ISO 4217 code in a request: either case, stored and answered upper-case (docs/decisions.md). */
+export const CurrencyCodeInput = Type.String({
+  pattern: '^[A-Za-z]{3}$',
+  description: 'ISO 4217 code, either case (answered upper-case)',
+});
 
 export const ErrorBody = Type.Object(
   {

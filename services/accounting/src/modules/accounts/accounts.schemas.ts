@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { literalUnion, Uuid } from '../../lib/schemas.js';
+import { CurrencyCodeInput, literalUnion, Uuid } from '../../lib/schemas.js';
 
 export const Account = Type.Object({
   id: Type.String(),
@@ -27,7 +27,7 @@ export const CreateAccountBody = Type.Object({
   code: Type.String({ minLength: 1, maxLength: 20, pattern: '^[0-9A-Za-z][0-9A-Za-z.-]*$' }),
   name: Type.String({ minLength: 1, maxLength: 200 }),
   accountTypeId: Type.Integer({ minimum: 1, maximum: 5 }),
-  currencyCode: Type.Optional(Type.String({ pattern: '^[A-Za-z]{3}$' })),
+  currencyCode: Type.Optional(CurrencyCodeInput),
   parentAccountId: Type.Optional(Type.Union([Uuid, Type.Null()])),
 });
 

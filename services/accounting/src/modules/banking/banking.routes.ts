@@ -1,5 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { localizeDetail } from '../../lib/detail-messages.js';
 import { AppError } from '../../lib/errors.js';
 import { readForm } from '../../lib/multipart-form.js';
 import { errorResponses, IdParams } from '../../lib/schemas.js';
@@ -110,7 +111,13 @@ export function bankingRoutes() {
           tooLarge: () => new AppError('SVC-5007', { file: ['must be at most 5 MB'] }),
         });
         if (!form.file) throw new AppError('SVC-5006', { file: ['a CSV file is required'] });
-        return importStatement(scope, bank, drain(form.file.value));
+        const summary = await importStatement(scope, bank, drain(form.file.value));
+        // Each refused row's reason in the organization's language, like the error details.
+        const lang = request.lang ?? 'en';
+        return {
+          ...summary,
+          errors: summary.errors.map((e) => ({ line: e.line, error: localizeDetail(e.error, lang) })),
+        };
       },
     );
 

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { listQuery, PageMeta } from '../../lib/pagination.js';
-import { IsoDate, Uuid } from '../../lib/schemas.js';
+import { CurrencyCodeInput, IsoDate, Uuid } from '../../lib/schemas.js';
 import { Transaction } from '../ledger/ledger.schemas.js';
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
@@ -28,7 +28,7 @@ export const CreateBankAccountBody = Type.Object({
   bankName: Type.String({ minLength: 1, maxLength: 200 }),
   accountNumber: Text(64),
   iban: Text(34),
-  currencyCode: Type.String({ pattern: '^[A-Z]{3}$' }),
+  currencyCode: CurrencyCodeInput,
   currentBalance: Type.Optional(Type.Number()),
 });
 export type CreateBankAccountBody = Static<typeof CreateBankAccountBody>;

@@ -84,8 +84,10 @@ async function insertBankAccount(trx: TenantTx, orgId: string, body: CreateBankA
   if (account.account_type_id !== ASSET_TYPE)
     throw new AppError('SVC-5002', { accountId: ['must be an Asset account'] });
   if (!account.is_active) throw new AppError('SVC-9003', { accountId: ['account is inactive'] });
-  assertCurrency(body.currencyCode);
-  const decimals = currencyDecimals(body.currencyCode);
+  // Either case in, upper-case from here on (docs/decisions.md).
+  const currencyCode = body.currencyCode.toUpperCase();
+  assertCurrency(currencyCode);
+  const decimals = currencyDecimals(currencyCode);
   let opening = dec(0);
   if (body.currentBalance !== undefined) {
     if (!Number.isFinite(body.currentBalance))
@@ -104,7 +106,7 @@ async function insertBankAccount(trx: TenantTx, orgId: string, body: CreateBankA
     bank_name: bankName,
     account_number: body.accountNumber?.trim() || null,
     iban: body.iban ? body.iban.replace(/\s+/g, '').toUpperCase() || null : null,
-    currency_code: body.currencyCode,
+    currency_code: currencyCode,
     opening_balance: opening.toFixed(),
     current_balance: opening.toFixed(),
   });

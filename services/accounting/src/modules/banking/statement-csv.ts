@@ -454,12 +454,8 @@ export async function* statementBatches(
       }
       summary.dataRows++;
       if (columns.header ? record.length < width : record.length < 3 || record.length > 4) {
-        bad(
-          line,
-          columns.header
-            ? `expected at least ${width} columns, found ${record.length}`
-            : `expected 3 or 4 columns, found ${record.length}`,
-        );
+        if (columns.header) bad(line, `expected at least ${width} columns, found ${record.length}`);
+        else bad(line, `expected 3 or 4 columns, found ${record.length}`);
         continue;
       }
       const rawDate = record[columns.date].trim();

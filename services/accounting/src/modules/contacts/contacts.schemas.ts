@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { listQuery } from '../../lib/pagination.js';
-import { literalUnion } from '../../lib/schemas.js';
+import { CurrencyCodeInput, literalUnion } from '../../lib/schemas.js';
 
 export const CONTACT_TYPES = ['customer', 'vendor', 'both'] as const;
 export const CONTACT_SORTS = ['name', 'createdAt', 'updatedAt'] as const;
@@ -40,7 +40,7 @@ const fields = {
   postalCode: Type.Optional(Text(20)),
   // Checked against ISO 3166-1 in the service (SVC-7004).
   country: Type.Optional(Text(10)),
-  currencyCode: Type.Optional(Type.String({ pattern: '^[A-Za-z]{3}$' })),
+  currencyCode: Type.Optional(CurrencyCodeInput),
   paymentTerms: Type.Optional(Type.Integer({ minimum: 0, maximum: 3650 })),
   notes: Type.Optional(Text(5000)),
 };

@@ -1,10 +1,10 @@
 import { Type } from 'typebox';
-import { IsoDate, literalUnion } from '../../lib/schemas.js';
+import { CurrencyCodeInput, IsoDate, literalUnion } from '../../lib/schemas.js';
 
 /** Who gave a rate: a central bank's feed, a third-party feed, or a person (POST /exchange-rates). */
 export const RATE_SOURCES = ['nbs', 'ecb', 'cbbh', 'hnb', 'third-party', 'manual'] as const;
 
-const CurrencyCode = Type.String({ pattern: '^[A-Za-z]{3}$', description: 'ISO 4217 code' });
+const CurrencyCode = CurrencyCodeInput;
 
 export const ExchangeRate = Type.Object({
   baseCurrency: Type.String(),

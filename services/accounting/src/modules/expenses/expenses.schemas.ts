@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { listQuery, Paginated } from '../../lib/pagination.js';
-import { IsoDate, literalUnion, Uuid } from '../../lib/schemas.js';
+import { CurrencyCodeInput, IsoDate, literalUnion, Uuid } from '../../lib/schemas.js';
 
 export const EXPENSE_STATUSES = ['pending', 'approved', 'paid', 'rejected'] as const;
 export const EXPENSE_SORTS = ['expenseDate', 'expenseNumber', 'amount', 'category', 'status', 'createdAt'] as const;
@@ -14,7 +14,7 @@ const fields = {
   expenseDate: IsoDate,
   category: Type.String({ minLength: 1, maxLength: 100 }),
   amount: Type.Number(),
-  currencyCode: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$' })),
+  currencyCode: Type.Optional(CurrencyCodeInput),
   taxAmount: Type.Optional(Type.Number()),
   paymentMethod: Type.Optional(Text(50)),
   accountId: Type.Optional(Type.Union([Uuid, Type.Null()])),

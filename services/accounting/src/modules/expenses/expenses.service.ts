@@ -69,7 +69,8 @@ type Merged = Omit<CreateExpenseBody, 'amount' | 'taxAmount'> & {
 /** Validation, vendor, account, rate (A5) and amounts shared by create and update. */
 async function prepare(db: Db, p: Principal, body: Merged): Promise<Updateable<ExpensesTable>> {
   const baseCurrency = p.organization.baseCurrency;
-  const currencyCode = body.currencyCode ?? baseCurrency;
+  // Either case in, upper-case from here on (docs/decisions.md).
+  const currencyCode = (body.currencyCode ?? baseCurrency).toUpperCase();
   assertCurrency(currencyCode);
   const decimals = currencyDecimals(currencyCode);
   const amount = checkMoney('amount', body.amount, decimals, { positive: true });

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { listQuery, Paginated } from '../../lib/pagination.js';
-import { IsoDate, literalUnion, Uuid } from '../../lib/schemas.js';
+import { CurrencyCodeInput, IsoDate, literalUnion, Uuid } from '../../lib/schemas.js';
 import { FiscalState } from './fiscal-state.js';
 import { SefState } from './sef-state.js';
 
@@ -50,7 +50,7 @@ export const InvoiceBody = Type.Object({
   supplyDate: Type.Optional(
     Type.Union([IsoDate, Type.Null()], { description: 'date of supply; default the invoice date' }),
   ),
-  currencyCode: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$' })),
+  currencyCode: Type.Optional(CurrencyCodeInput),
   items: Type.Array(ItemBody, { maxItems: 200 }),
   discountAmount: Type.Optional(Type.Number()),
   notes: Type.Optional(Text(5000)),

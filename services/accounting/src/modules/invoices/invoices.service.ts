@@ -149,7 +149,9 @@ async function checkRevenueAccounts(db: Db, orgId: string, items: CheckedItem[])
 }
 
 /** What create and update share: validation, tax rates (issue 32), customer, rate (A5), accounts, totals (A3). */
-async function prepare(db: Db, p: Principal, body: InvoiceBody) {
+async function prepare(db: Db, p: Principal, input: InvoiceBody) {
+  // Either case in, upper-case from here on (docs/decisions.md).
+  const body = input.currencyCode ? { ...input, currencyCode: input.currencyCode.toUpperCase() } : input;
   const orgId = p.orgId;
   const baseCurrency = p.organization.baseCurrency;
   // The body's own rules first, so a bad request is told so before anything is looked up.

@@ -1,6 +1,6 @@
 import { type TSchema, Type } from 'typebox';
 import { listQuery } from '../../lib/pagination.js';
-import { IsoDate, literalUnion, Uuid } from '../../lib/schemas.js';
+import { CurrencyCodeInput, IsoDate, literalUnion, Uuid } from '../../lib/schemas.js';
 
 export const REFERENCE_TYPES = ['invoice', 'expense', 'payment', 'manual'] as const;
 export const TRANSACTION_SORTS = ['transactionDate', 'createdAt', 'amount', 'baseAmount'] as const;
@@ -45,7 +45,7 @@ export const ManualEntryBody = Type.Object({
   debitAccountId: Uuid,
   creditAccountId: Uuid,
   amount: Type.Number({ exclusiveMinimum: 0, maximum: 999_999_999_999 }),
-  currencyCode: Type.Optional(Type.String({ pattern: '^[A-Za-z]{3}$' })),
+  currencyCode: Type.Optional(CurrencyCodeInput),
   notes: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
 });
 
