@@ -143,6 +143,7 @@ for (const name of services) {
       const where = [...ready].map(([n, url]) => `${n} ${url} (API reference ${url}/docs)`).join(', ');
       say(`ready in ${seconds()}: ${where}`);
       if (!webBuilt) say('the web apps are still building; / answers 404 until each is built');
+      if (fromSource && ready.has('remittance')) say(`remittance web app (Vite, /api proxied): ${REMITTANCE_DEV_URL}/`);
     }
   });
   children.set(name, child);
@@ -175,8 +176,6 @@ if (fromSource) {
       if (children.size === 0) process.exit(failed ? 1 : 0);
     });
   }
-  if (services.includes('remittance'))
-    say(`remittance web app (Vite): ${serviceEnv('remittance').REMITTANCE_PUBLIC_URL ?? REMITTANCE_DEV_URL}/`);
 }
 
 function stop(signal: NodeJS.Signals) {
