@@ -318,7 +318,9 @@ describe.skipIf(missing)('e-invoice screens in Chromium (SEF)', () => {
       await table.getByRole('link', { name: pb.invoiceNumber }).waitFor();
       expect(await table.getByRole('link', { name: pa.invoiceNumber }).count()).toBe(0);
       await useLanguage(page, 'en');
-      await page.goto('/purchase-invoices');
+      // Wait for the reloaded page (its session refresh) before moving on; then navigate in the app.
+      await page.getByRole('heading', { name: en['purchases.title'] }).waitFor();
+      await page.getByRole('link', { name: en['nav.purchaseInvoices'] }).first().click();
       const enTable = page.getByRole('region', { name: en['purchases.title'] });
       await enTable.getByRole('link', { name: pa.invoiceNumber }).waitFor();
       await screen(page, 'einvoice-purchases-en');

@@ -63,6 +63,7 @@ export const einvoiceEn = {
     'Invoices are registered in SEF with the API key your company generates in SEF (Settings, API management).',
   'einvoice.settings.apiKey': 'SEF API key',
   'einvoice.settings.apiKeySet': 'A key is stored. It is never shown; type a new one to replace it.',
+  'einvoice.settings.apiKeyStored': 'A key is stored (it is never shown).',
   'einvoice.settings.apiKeyNone': 'No key stored yet.',
   'einvoice.settings.environment': 'Environment',
   'einvoice.settings.demo': 'Demo (testing)',

@@ -62,6 +62,7 @@ export const einvoiceHr: Record<keyof typeof einvoiceEn, string> = {
     'Računi se registriraju u SEF-u API ključem koji vaša tvrtka generira u SEF-u (Podešavanja, Upravljanje API).',
   'einvoice.settings.apiKey': 'API ključ za SEF',
   'einvoice.settings.apiKeySet': 'Ključ je spremljen. Nikada se ne prikazuje; upišite novi da biste ga zamijenili.',
+  'einvoice.settings.apiKeyStored': 'Ključ je spremljen (nikada se ne prikazuje).',
   'einvoice.settings.apiKeyNone': 'Ključ još nije spremljen.',
   'einvoice.settings.environment': 'Okruženje',
   'einvoice.settings.demo': 'Demo (probno)',

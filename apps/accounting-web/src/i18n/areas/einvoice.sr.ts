@@ -62,6 +62,7 @@ export const einvoiceSr: Record<keyof typeof einvoiceEn, string> = {
     'Fakture se registruju u SEF-u API ključem koji vaše preduzeće generiše u SEF-u (Podešavanja, Upravljanje API).',
   'einvoice.settings.apiKey': 'API ključ za SEF',
   'einvoice.settings.apiKeySet': 'Ključ je sačuvan. Nikada se ne prikazuje; unesite novi da biste ga zamenili.',
+  'einvoice.settings.apiKeyStored': 'Ključ je sačuvan (nikada se ne prikazuje).',
   'einvoice.settings.apiKeyNone': 'Ključ još nije sačuvan.',
   'einvoice.settings.environment': 'Okruženje',
   'einvoice.settings.demo': 'Demo (probno)',

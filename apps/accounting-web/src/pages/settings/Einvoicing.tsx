@@ -104,7 +104,7 @@ function SefEditor({ settings }: { settings: SefSettings }) {
       {isAdmin ? null : (
         <Text size="sm">
           <strong>{t('einvoice.settings.apiKey')}:</strong>{' '}
-          {settings.apiKeySet ? t('einvoice.settings.apiKeySet') : t('einvoice.settings.apiKeyNone')}
+          {settings.apiKeySet ? t('einvoice.settings.apiKeyStored') : t('einvoice.settings.apiKeyNone')}
         </Text>
       )}
       <Text size="sm">
@@ -129,10 +129,10 @@ function SefEditor({ settings }: { settings: SefSettings }) {
   if (!isAdmin)
     return (
       <Stack>
-        <Text size="sm">
+        <Text size="sm" mb={-12}>
           <strong>{t('einvoice.settings.environment')}:</strong> {envLabel(settings.environment)}
         </Text>
-        <Text size="sm">
+        <Text size="sm" mb={-12}>
           <strong>{t('einvoice.settings.enabled')}:</strong> {settings.enabled ? '✓' : '—'}
         </Text>
         {status}
