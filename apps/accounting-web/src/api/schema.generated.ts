@@ -2187,9 +2187,9 @@ export interface paths {
         get: {
             parameters: {
                 query: {
-                    /** @description ISO 4217 code */
+                    /** @description ISO 4217 code, either case (answered upper-case) */
                     base: string;
-                    /** @description ISO 4217 code */
+                    /** @description ISO 4217 code, either case (answered upper-case) */
                     target: string;
                     date?: string;
                 };
@@ -2306,9 +2306,9 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description ISO 4217 code */
+                        /** @description ISO 4217 code, either case (answered upper-case) */
                         baseCurrency: string;
-                        /** @description ISO 4217 code */
+                        /** @description ISO 4217 code, either case (answered upper-case) */
                         targetCurrency: string;
                         rate: number;
                         /** Format: date */
@@ -2575,6 +2575,7 @@ export interface paths {
                         city?: string | null;
                         postalCode?: string | null;
                         country?: string | null;
+                        /** @description ISO 4217 code, either case (answered upper-case) */
                         currencyCode?: string;
                         paymentTerms?: number;
                         notes?: string | null;
@@ -2830,6 +2831,7 @@ export interface paths {
                         city?: string | null;
                         postalCode?: string | null;
                         country?: string | null;
+                        /** @description ISO 4217 code, either case (answered upper-case) */
                         currencyCode?: string;
                         paymentTerms?: number;
                         notes?: string | null;
@@ -3166,6 +3168,7 @@ export interface paths {
                         code: string;
                         name: string;
                         accountTypeId: number;
+                        /** @description ISO 4217 code, either case (answered upper-case) */
                         currencyCode?: string;
                         parentAccountId?: string | null;
                     };
@@ -3712,6 +3715,7 @@ export interface paths {
                         /** Format: uuid */
                         creditAccountId: string;
                         amount: number;
+                        /** @description ISO 4217 code, either case (answered upper-case) */
                         currencyCode?: string;
                         notes?: string | null;
                     };
@@ -4636,6 +4640,7 @@ export interface paths {
                         dueDate: string;
                         /** @description date of supply; default the invoice date */
                         supplyDate?: string | null;
+                        /** @description ISO 4217 code, either case (answered upper-case) */
                         currencyCode?: string;
                         items: {
                             description: string;
@@ -5099,6 +5104,7 @@ export interface paths {
                         dueDate: string;
                         /** @description date of supply; default the invoice date */
                         supplyDate?: string | null;
+                        /** @description ISO 4217 code, either case (answered upper-case) */
                         currencyCode?: string;
                         items: {
                             description: string;
@@ -9960,6 +9966,7 @@ export interface paths {
                         expenseDate: string;
                         category: string;
                         amount: number;
+                        /** @description ISO 4217 code, either case (answered upper-case) */
                         currencyCode?: string;
                         taxAmount?: number;
                         paymentMethod?: string | null;
@@ -9986,6 +9993,7 @@ export interface paths {
                         expenseDate: string;
                         category: string;
                         amount: number;
+                        /** @description ISO 4217 code, either case (answered upper-case) */
                         currencyCode?: string;
                         taxAmount?: number;
                         paymentMethod?: string | null;
@@ -10334,6 +10342,7 @@ export interface paths {
                         expenseDate?: string;
                         category?: string;
                         amount?: number;
+                        /** @description ISO 4217 code, either case (answered upper-case) */
                         currencyCode?: string;
                         taxAmount?: number;
                         paymentMethod?: string | null;
@@ -10351,6 +10360,7 @@ export interface paths {
                         expenseDate?: string;
                         category?: string;
                         amount?: number;
+                        /** @description ISO 4217 code, either case (answered upper-case) */
                         currencyCode?: string;
                         taxAmount?: number;
                         paymentMethod?: string | null;
@@ -11315,6 +11325,7 @@ export interface paths {
                         bankName: string;
                         accountNumber?: string | null;
                         iban?: string | null;
+                        /** @description ISO 4217 code, either case (answered upper-case) */
                         currencyCode: string;
                         currentBalance?: number;
                     };
