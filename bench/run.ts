@@ -1,4 +1,4 @@
-/** `npm run bench -- <name>`: runs bench/<name>.ts (auth, books, invoices, einvoice, hot-paths, banking, banking-memory, flags-duel, reports, remittance-session, remittance-payments, pg-cork, web-bundle, wal). */
+/** `npm run bench -- <name>`: runs bench/<name>.ts (auth, books, invoices, einvoice, hot-paths, banking, banking-memory, flags-duel, reports, remittance-session, remittance-payments, pg-cork, web-bundle, web-pages, wal). */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 const names = process.argv.slice(2);
 if (names.length === 0) {
   console.error(
-    'usage: npm run bench -- <auth|books|invoices|einvoice|hot-paths|banking|banking-memory|flags-duel|reports|remittance-session|remittance-payments|pg-cork|web-bundle|wal> [...]',
+    'usage: npm run bench -- <auth|books|invoices|einvoice|hot-paths|banking|banking-memory|flags-duel|reports|remittance-session|remittance-payments|pg-cork|web-bundle|web-pages|wal> [...]',
   );
   process.exit(2);
 }
