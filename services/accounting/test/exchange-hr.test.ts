@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localStorage } from '../src/infra/storage/storage.js';
 import { SecretBox } from '../src/lib/secret-box.js';
 import { runIntermediaryIntake } from '../src/modules/exchange-hr/exchange.service.js';
+import { MojERacunAdapter } from '../src/modules/exchange-hr/moj-eracun.js';
 import type { InvoiceDeps } from '../src/modules/invoices/invoice-transitions.js';
 import type { SefDeps } from '../src/modules/sef/sef.service.js';
 import { buyer, getUbl, seller, sentInvoice } from './einvoice-fixtures.js';
@@ -231,4 +232,35 @@ describe('received HR e-invoices become purchase invoices', { timeout: 180_000 }
       expect(got.body).toContain('<fis:vrstaERacuna>U</fis:vrstaERacuna>');
     },
   );
+});
+
+describe('the Moj-eRačun adapter: send and status', { timeout: 60_000 }, () => {
+  const adapter = (password = 'demo-pass') =>
+    new MojERacunAdapter({
+      baseUrl: mer.url,
+      credentials: {
+        username: 'demo-user',
+        password,
+        companyId: OUR_OIB,
+        companyBu: null,
+        softwareId: 'Ledgerline-001',
+      },
+      timeoutMs: 5000,
+    });
+
+  it('sends the UBL as File and reads the document id; its status; 5xx is for a retry, a refusal is not', async () => {
+    const xml = '<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"><ID>R-9</ID></Invoice>';
+    const sent = await adapter().send(xml);
+    expect(sent).toMatchObject({ ok: true, value: { status: 'Obrađen' } });
+    const id = sent.ok ? sent.value.documentId : '';
+    expect(mer.sent.find((d) => String(d.id) === id)?.xml).toBe(xml);
+    expect(await adapter().status(id)).toEqual({ ok: true, value: { status: 'Dostavljen' } });
+    mer.failures.set('/apis/v2/send', [{ status: 503 }]);
+    expect(await adapter().send(xml)).toMatchObject({ ok: false, retry: true, status: 503 });
+    mer.failures.set('/apis/v2/send', [{ drop: true }]);
+    expect(await adapter().send(xml)).toMatchObject({ ok: false, retry: true, status: null });
+    const refused = await adapter('wrong').send(xml);
+    expect(refused).toMatchObject({ ok: false, retry: false, status: 401 });
+    expect(refused.ok ? '' : refused.message).toContain('Korisničko ime i lozinka nisu ispravni.');
+  });
 });

@@ -102,6 +102,10 @@ export class MojERacunMock {
         this.sent.push({ id, xml: String(body.File ?? '') });
         return json(200, { ElectronicId: id, StatusId: 20, StatusName: 'Obrađen', DocumentTypeId: 1 });
       }
+      if (path === '/apis/v2/queryOutbox') {
+        const doc = this.sent.find((d) => d.id === Number(body.ElectronicId));
+        return json(200, doc ? [{ ElectronicId: doc.id, StatusId: 30, StatusName: 'Dostavljen' }] : []);
+      }
       json(404, { message: 'Not found' });
     });
     await new Promise<void>((r) => this.server!.listen(0, '127.0.0.1', r));

@@ -4480,7 +4480,11 @@ export interface paths {
                          *           "currencyCode": "RSD",
                          *           "totalAmount": "3600.00",
                          *           "status": "draft",
-                         *           "createdAt": "2026-03-10T09:12:44.120Z"
+                         *           "createdAt": "2026-03-10T09:12:44.120Z",
+                         *           "sef": {
+                         *             "status": "Sent"
+                         *           },
+                         *           "fiscalization": null
                          *         }
                          *       ],
                          *       "meta": {

@@ -253,7 +253,10 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   'GET /api/v1/invoices': {
     summary: 'List invoices',
     description: 'Paginated, filtered by status, customer and dates.',
-    responseExample: { data: [INVOICE_SUMMARY], meta: { total: 1, page: 1, perPage: 20, totalPages: 1 } },
+    responseExample: {
+      data: [{ ...INVOICE_SUMMARY, sef: { status: 'Sent' }, fiscalization: null }],
+      meta: { total: 1, page: 1, perPage: 20, totalPages: 1 },
+    },
   },
   'POST /api/v1/invoices': {
     summary: 'Create an invoice',
