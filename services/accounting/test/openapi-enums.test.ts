@@ -18,6 +18,8 @@ const EXPOSURE: Record<string, Exposure> = {
   'fiscal_records.message': { internal: 'which message (e-invoice or payment) a record is for; not returned' },
   'fiscal_records.status': { fields: / \S*\.fiscalization\.status$/ },
   'fiscalization_settings.environment': { fields: /^\w+ \/api\/v1\/organization\/fiscalization \.environment$/ },
+  'intermediary_settings.environment': { fields: /^\w+ \/api\/v1\/organization\/intermediary \.environment$/ },
+  'intermediary_settings.provider': { fields: /^\w+ \/api\/v1\/organization\/intermediary \.provider$/ },
   'invoices.status': { fields: /^\w+ \/api\/v1\/(invoices|public\/invoices)\S* (\.data\[\])?\.status$/ },
   'ledger_transactions.reference_type': {
     fields: /^\w+ \/api\/v1\/(transactions|bank-accounts)\S* \S*\.referenceType$/,

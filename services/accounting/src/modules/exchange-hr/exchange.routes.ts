@@ -1,16 +1,16 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { errorResponses } from '../../lib/schemas.js';
+import { errorResponses, literalUnion } from '../../lib/schemas.js';
 import { principalOf, scopeOf } from '../../plugins/auth.js';
 import type { SefDeps } from '../sef/sef.service.js';
 import { getIntermediarySettings, lookupRecipient, putIntermediarySettings } from './exchange.service.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
-const Environment = Type.Union([Type.Literal('demo'), Type.Literal('production')]);
+const Environment = literalUnion(['demo', 'production']);
 
 export const IntermediarySettings = Type.Object({
-  provider: Type.Literal('moj-eracun'),
+  provider: literalUnion(['moj-eracun']),
   environment: Environment,
   enabled: Type.Boolean(),
   username: Nullable(Type.String()),
