@@ -3609,7 +3609,7 @@ export interface paths {
         put?: never;
         /**
          * Send money abroad
-         * @description Debits amount plus a 0.5 % fee atomically; Idempotency-Key makes a retry safe (R9). KYC approved required.
+         * @description Reserves amount plus a 0.5 % fee atomically and records the payment (initiating) before the bank is called; Idempotency-Key makes a retry safe (R9). When the bank needs the user, status stays initiating and authorizationUrl is where the user authorizes it. KYC approved required.
          */
         post: {
             parameters: {
@@ -3674,6 +3674,7 @@ export interface paths {
                                 id: string;
                                 /** @enum {string} */
                                 type: "remittance";
+                                /** @description initiating (waiting for the bank), processing, completed or failed */
                                 status: string;
                                 sendAmount: number;
                                 sendCurrency: string;
@@ -3688,6 +3689,8 @@ export interface paths {
                                 fromAccount: string;
                                 eta: string;
                                 createdAt: string;
+                                /** @description the bank's page where the user authorizes the payment (status initiating); the bank sends the user back to GET /api/payments/callback */
+                                authorizationUrl?: string;
                             };
                         };
                     };
@@ -3895,6 +3898,7 @@ export interface paths {
                                 id: string;
                                 /** @enum {string} */
                                 type: "qr_payment";
+                                /** @description initiating (waiting for the bank), processing, completed or failed */
                                 status: string;
                                 amount: number;
                                 currency: string;
@@ -3904,6 +3908,8 @@ export interface paths {
                                 merchantId: string;
                                 fromAccount: string;
                                 createdAt: string;
+                                /** @description the bank's page where the user authorizes the payment (status initiating); the bank sends the user back to GET /api/payments/callback */
+                                authorizationUrl?: string;
                             };
                         };
                     };
@@ -4202,6 +4208,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/payments/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The bank's redirect after a payment's authorization
+         * @description Where the bank sends the user after authorizing a payment: asks the bank, moves the payment on and redirects to the transaction.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    state?: string;
+                    error?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description to /transactions/:id (web) or app://payments/callback (mobile) */
+                302: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/transactions": {
         parameters: {
             query?: never;
@@ -4219,7 +4267,7 @@ export interface paths {
                     page?: number;
                     limit?: number;
                     type?: "remittance" | "qr_payment";
-                    status?: "processing" | "completed" | "failed";
+                    status?: "initiating" | "processing" | "completed" | "failed";
                 };
                 header?: never;
                 path?: never;
@@ -4266,7 +4314,7 @@ export interface paths {
                             data: {
                                 id: string;
                                 type: "remittance" | "qr_payment";
-                                status: "processing" | "completed" | "failed";
+                                status: "initiating" | "processing" | "completed" | "failed";
                                 /** @description negated: money going out */
                                 amount: number;
                                 currency: string;
@@ -4431,7 +4479,7 @@ export interface paths {
                             data: {
                                 id: string;
                                 type: "remittance" | "qr_payment";
-                                status: "processing" | "completed" | "failed";
+                                status: "initiating" | "processing" | "completed" | "failed";
                                 sendAmount: number;
                                 sendCurrency: string;
                                 receiveAmount: number;
@@ -4534,7 +4582,7 @@ export interface paths {
                                     countryCode: string | null;
                                 };
                                 reference: string;
-                                status: "processing" | "completed" | "failed";
+                                status: "initiating" | "processing" | "completed" | "failed";
                                 estimatedCompletion: string | null;
                                 completedAt: string | null;
                             };
@@ -9151,7 +9199,7 @@ export interface paths {
         put?: never;
         /**
          * Send money abroad
-         * @description Debits amount plus a 0.5 % fee atomically; Idempotency-Key makes a retry safe (R9). KYC approved required.
+         * @description Reserves amount plus a 0.5 % fee atomically and records the payment (initiating) before the bank is called; Idempotency-Key makes a retry safe (R9). When the bank needs the user, status stays initiating and authorizationUrl is where the user authorizes it. KYC approved required.
          */
         post: {
             parameters: {
@@ -9216,6 +9264,7 @@ export interface paths {
                                 id: string;
                                 /** @enum {string} */
                                 type: "remittance";
+                                /** @description initiating (waiting for the bank), processing, completed or failed */
                                 status: string;
                                 sendAmount: number;
                                 sendCurrency: string;
@@ -9230,6 +9279,8 @@ export interface paths {
                                 fromAccount: string;
                                 eta: string;
                                 createdAt: string;
+                                /** @description the bank's page where the user authorizes the payment (status initiating); the bank sends the user back to GET /api/payments/callback */
+                                authorizationUrl?: string;
                             };
                         };
                     };
@@ -9437,6 +9488,7 @@ export interface paths {
                                 id: string;
                                 /** @enum {string} */
                                 type: "qr_payment";
+                                /** @description initiating (waiting for the bank), processing, completed or failed */
                                 status: string;
                                 amount: number;
                                 currency: string;
@@ -9446,6 +9498,8 @@ export interface paths {
                                 merchantId: string;
                                 fromAccount: string;
                                 createdAt: string;
+                                /** @description the bank's page where the user authorizes the payment (status initiating); the bank sends the user back to GET /api/payments/callback */
+                                authorizationUrl?: string;
                             };
                         };
                     };
@@ -9761,7 +9815,7 @@ export interface paths {
                     page?: number;
                     limit?: number;
                     type?: "remittance" | "qr_payment";
-                    status?: "processing" | "completed" | "failed";
+                    status?: "initiating" | "processing" | "completed" | "failed";
                 };
                 header?: never;
                 path?: never;
@@ -9808,7 +9862,7 @@ export interface paths {
                             data: {
                                 id: string;
                                 type: "remittance" | "qr_payment";
-                                status: "processing" | "completed" | "failed";
+                                status: "initiating" | "processing" | "completed" | "failed";
                                 /** @description negated: money going out */
                                 amount: number;
                                 currency: string;
@@ -9973,7 +10027,7 @@ export interface paths {
                             data: {
                                 id: string;
                                 type: "remittance" | "qr_payment";
-                                status: "processing" | "completed" | "failed";
+                                status: "initiating" | "processing" | "completed" | "failed";
                                 sendAmount: number;
                                 sendCurrency: string;
                                 receiveAmount: number;
@@ -10076,7 +10130,7 @@ export interface paths {
                                     countryCode: string | null;
                                 };
                                 reference: string;
-                                status: "processing" | "completed" | "failed";
+                                status: "initiating" | "processing" | "completed" | "failed";
                                 estimatedCompletion: string | null;
                                 completedAt: string | null;
                             };
