@@ -70,11 +70,11 @@ export const MODULES: Record<string, Module> = {
   ),
   // The Idempotency-Key: taking, replaying and storing it, and the payment transaction around it.
   idempotency: remittance(
-    ['modules/payments/idempotency.ts', 'modules/payments/payments.service.ts:335-362'],
+    ['modules/payments/idempotency.ts', 'modules/payments/payments.service.ts:387-462'],
     ['payments.test.ts'],
   ),
   // Remittance and QR payments: amounts, fees, balance checks, the recorded transaction.
-  payments: remittance(['modules/payments/payments.service.ts:154-334'], ['payments.test.ts']),
+  payments: remittance(['modules/payments/payments.service.ts:181-339'], ['payments.test.ts']),
 };
 
 const [name, ...extra] = process.argv.slice(2);
