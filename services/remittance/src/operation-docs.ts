@@ -114,6 +114,11 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
     summary: 'Bank consent callback',
     description: 'Activates the consent, links the accounts and redirects to the app.',
   },
+  'GET /payments/callback': {
+    summary: 'Bank payment callback',
+    description:
+      'Where the bank sends the user after authorizing a payment: asks the bank, moves the payment on and redirects to the transaction.',
+  },
   'GET /open-banking/sandbox/authorize': {
     summary: 'Sandbox bank consent page',
     description: 'Development only: approves the consent and redirects to the callback.',
@@ -186,7 +191,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   'POST /transactions/remittance': {
     summary: 'Send money abroad',
     description:
-      'Debits amount plus a 0.5 % fee atomically; Idempotency-Key makes a retry safe (R9). KYC approved required.',
+      'Reserves amount plus a 0.5 % fee atomically and records the payment (initiating) before the bank is called; Idempotency-Key makes a retry safe (R9). When the bank needs the user, status stays initiating and authorizationUrl is where the user authorizes it. KYC approved required.',
     requestExample: { recipientId: RECIPIENT_ID, amount: 1000 },
     responseExample: {
       data: {

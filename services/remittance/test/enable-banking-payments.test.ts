@@ -232,7 +232,12 @@ describe('payments through Enable Banking (issue 30)', { timeout: 60_000 }, () =
     const id = first.json().data.id;
     const e2e = (await paymentOf(id)).end_to_end_id;
     expect(mock.paymentsFor(e2e)).toHaveLength(0);
-    // The lease still runs: the same key waits for it, then takes the call over.
+    // Backing off: the same key answers where it stands at once, without calling the bank.
+    const early = await remit(p, 100, { 'idempotency-key': 'outage-1' });
+    expect(early.json().data).toMatchObject({ id, status: 'initiating' });
+    expect(early.json().data.authorizationUrl).toBeUndefined();
+    expect(mock.paymentsFor(e2e)).toHaveLength(0);
+    // Once the back-off is over, the same key takes the call over.
     await dueNow(id);
     const again = await remit(p, 100, { 'idempotency-key': 'outage-1' });
     expect(again.statusCode).toBe(201);

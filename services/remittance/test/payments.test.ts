@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { settle } from '../src/modules/payments/payments.service.js';
+import { userScope } from '../src/db/user-scope.js';
+import type { StoredOrder } from '../src/modules/payments/payments.repository.js';
+import { remittanceIntent, resumePayments, settle } from '../src/modules/payments/payments.service.js';
 import { bearer, buildTestApp, linkSandboxBank, nextPid, signInMobile, signInWeb, web } from './helpers.js';
 
 let env: Awaited<ReturnType<typeof buildTestApp>>;
@@ -485,6 +487,79 @@ describe('settlement job (R9, G12)', () => {
       .where('p.id', '=', init.external_payment_id)
       .execute();
     expect(bank).toEqual([{ balance: '50000.00', status: 'rejected', bankAccountId: p.primaryId }]);
+  });
+});
+
+describe('payment state machine with the sandbox bank (issue 30)', () => {
+  const intentOf = async (p: Awaited<ReturnType<typeof payer>>, amount: number) => {
+    const intent = await remittanceIntent(
+      env.app.ctx.payments,
+      userScope(env.db, p.userId),
+      {
+        recipientId: p.recipientId,
+        amount,
+      },
+      null,
+    );
+    if (!('transactionId' in intent)) throw new Error('expected an intent');
+    return intent.transactionId;
+  };
+  const initiation = (id: string) =>
+    env.db.system
+      .selectFrom('payment_initiations as p')
+      .innerJoin('transactions as t', 't.id', 'p.transaction_id')
+      .select(['t.status', 'p.end_to_end_id', 'p.external_payment_id', 'p.payment_order'])
+      .where('p.transaction_id', '=', id)
+      .executeTakeFirstOrThrow();
+  const bankPayments = (e2e: string) =>
+    env.db.system.selectFrom('sandbox_bank_payments').selectAll().where('end_to_end_id', '=', e2e).execute();
+  const dueNow = (id: string) =>
+    sql`UPDATE payment_initiations SET lease_until = now() - interval '1 second' WHERE transaction_id = ${id}`.execute(
+      env.db.system,
+    );
+
+  it('a crash after the intent: nothing at the bank until the lease runs out, then recovery initiates it once', async () => {
+    const p = await payer('/api');
+    const id = await intentOf(p, 1000);
+    const before = await initiation(id);
+    expect(before).toMatchObject({ status: 'initiating', external_payment_id: null });
+    expect(await bankPayments(before.end_to_end_id)).toHaveLength(0);
+    expect(await balanceOf(p.primaryId)).toBe('48995.00');
+    expect((await resumePayments(env.app.ctx.payments)).resumed).toBe(0);
+    await dueNow(id);
+    await resumePayments(env.app.ctx.payments);
+    await dueNow(id);
+    await resumePayments(env.app.ctx.payments);
+    expect(await initiation(id)).toMatchObject({ status: 'processing', external_payment_id: expect.any(String) });
+    expect(await bankPayments(before.end_to_end_id)).toHaveLength(1);
+    await settle(env.app.ctx.payments);
+    expect((await initiation(id)).status).toBe('completed');
+    expect(await balanceOf(p.primaryId)).toBe('48995.00');
+  });
+
+  it("a crash between the bank's answer and recording it: the same end-to-end id gets the same payment, booked once", async () => {
+    const p = await payer('/v1');
+    const id = await intentOf(p, 2000);
+    const { end_to_end_id: e2e, payment_order } = await initiation(id);
+    const order = payment_order as unknown as StoredOrder;
+    // The bank booked it; the process died before recording the answer.
+    await env.app.ctx.payments.provider.initiatePayment(
+      order.externalConsentId,
+      { ...order, endToEndId: e2e },
+      { redirectUri: env.app.ctx.payments.callbackUrl, state: 's' },
+    );
+    await dueNow(id);
+    await resumePayments(env.app.ctx.payments);
+    const bank = await bankPayments(e2e);
+    expect(bank).toHaveLength(1);
+    expect(await initiation(id)).toMatchObject({ status: 'processing', external_payment_id: bank[0].id });
+    const sandboxBalance = await env.db.system
+      .selectFrom('sandbox_bank_accounts')
+      .select('balance')
+      .where('id', '=', order.externalAccountId)
+      .executeTakeFirstOrThrow();
+    expect(sandboxBalance.balance).toBe('47990.00');
+    expect(await balanceOf(p.primaryId)).toBe('47990.00');
   });
 });
 

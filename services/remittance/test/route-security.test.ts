@@ -39,6 +39,7 @@ const PUBLIC_ROUTES = [
   'POST /api/auth/verify-otp',
   'GET /api/open-banking/callback',
   'GET /api/open-banking/sandbox/authorize',
+  'GET /api/payments/callback',
   'GET /v1/health',
   'GET /v1/rates',
   'GET /v1/rates/:currency',

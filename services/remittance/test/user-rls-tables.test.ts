@@ -63,6 +63,7 @@ function rowsOf(owner: string, ref: string, tag: string): Record<OwnedTable, Rec
       user_id: owner,
       provider: 'sandbox',
       external_payment_id: `sbp_${tag}`,
+      end_to_end_id: `e2e_${tag}`,
       amount: '100.50',
     },
     idempotency_keys: { user_id: owner, key: `key-${tag}`, request_hash: 'h' },

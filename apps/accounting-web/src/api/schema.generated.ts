@@ -9299,8 +9299,9 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            /** @enum {string} */
+                            /** @enum {unknown} */
                             provider: "moj-eracun";
+                            /** @enum {unknown} */
                             environment: "demo" | "production";
                             enabled: boolean;
                             username: string | null;
@@ -9381,6 +9382,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        /** @enum {unknown} */
                         environment: "demo" | "production";
                         enabled: boolean;
                         username: string;
@@ -9400,8 +9402,9 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            /** @enum {string} */
+                            /** @enum {unknown} */
                             provider: "moj-eracun";
+                            /** @enum {unknown} */
                             environment: "demo" | "production";
                             enabled: boolean;
                             username: string | null;

@@ -3875,7 +3875,7 @@ export interface paths {
         put?: never;
         /**
          * Send money abroad
-         * @description Debits amount plus a 0.5 % fee atomically; Idempotency-Key makes a retry safe (R9). KYC approved required.
+         * @description Reserves amount plus a 0.5 % fee atomically and records the payment (initiating) before the bank is called; Idempotency-Key makes a retry safe (R9). When the bank needs the user, status stays initiating and authorizationUrl is where the user authorizes it. KYC approved required.
          */
         post: {
             parameters: {
@@ -4487,7 +4487,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The bank's redirect after a payment's authorization */
+        /**
+         * The bank's redirect after a payment's authorization
+         * @description Where the bank sends the user after authorizing a payment: asks the bank, moves the payment on and redirects to the transaction.
+         */
         get: {
             parameters: {
                 query?: {
@@ -9756,7 +9759,7 @@ export interface paths {
         put?: never;
         /**
          * Send money abroad
-         * @description Debits amount plus a 0.5 % fee atomically; Idempotency-Key makes a retry safe (R9). KYC approved required.
+         * @description Reserves amount plus a 0.5 % fee atomically and records the payment (initiating) before the bank is called; Idempotency-Key makes a retry safe (R9). When the bank needs the user, status stays initiating and authorizationUrl is where the user authorizes it. KYC approved required.
          */
         post: {
             parameters: {

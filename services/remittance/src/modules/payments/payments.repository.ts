@@ -200,7 +200,7 @@ export async function paymentOfState(db: Kysely<DB>, state: string): Promise<str
 export async function leaseIntent(db: Kysely<DB>, transactionId: string, now: Date, until: Date): Promise<boolean> {
   const r = await db
     .updateTable('payment_initiations')
-    .set({ lease_until: until, attempts: sql`attempts + 1`, updated_at: now })
+    .set({ lease_until: until, attempts: sql`attempts + 1`, bank_status: null, updated_at: now })
     .where('transaction_id', '=', transactionId)
     .where('external_payment_id', 'is', null)
     .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', now)]))
@@ -235,6 +235,7 @@ export async function claimDue(
     SET lease_until = ${now}::timestamptz + make_interval(secs => CASE WHEN p.external_payment_id IS NULL
           THEN ${leaseMs / 1000}::float8 ELSE ${pollMs / 1000}::float8 END),
         attempts = p.attempts + CASE WHEN p.external_payment_id IS NULL THEN 1 ELSE 0 END,
+        bank_status = CASE WHEN p.external_payment_id IS NULL THEN NULL ELSE p.bank_status END,
         updated_at = ${now}
     WHERE p.transaction_id IN (
       SELECT q.transaction_id FROM payment_initiations q
@@ -269,6 +270,19 @@ export async function recordCreated(
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
+
+/** The call got no answer (5xx, 429, timeout): marked, and the next attempt not before `retryAt`. */
+export async function recordNoAnswer(db: Kysely<DB>, transactionId: string, now: Date, retryAt: Date): Promise<void> {
+  await db
+    .updateTable('payment_initiations')
+    .set({ bank_status: NO_ANSWER, lease_until: retryAt, updated_at: now })
+    .where('transaction_id', '=', transactionId)
+    .where('external_payment_id', 'is', null)
+    .execute();
+}
+
+/** bank_status of an intent whose last call got no answer (not an ISO 20022 code). */
+export const NO_ANSWER = 'NO_ANSWER';
 
 /** The bank's latest status code (kept for the failure reason and logs). */
 export async function recordBankStatus(db: Kysely<DB>, transactionId: string, bankStatus: string, now: Date) {

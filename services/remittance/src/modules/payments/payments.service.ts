@@ -117,7 +117,7 @@ export const DEFAULT_TIMING: PaymentTiming = {
   leaseMs: 60_000,
   pollMs: 5_000,
   authorizationTtlMs: 30 * 60_000,
-  maxAttempts: 5,
+  maxAttempts: 8,
 };
 
 /** The payment's answer: what the route sends with 201 (and the Idempotency-Key replays). */
@@ -444,7 +444,16 @@ async function answerInFlight(deps: PaymentDeps, user: UserScope, key: string): 
     if (stored?.response) return { statusCode: stored.status_code ?? 201, body: stored.response };
     const row = (await repo.loadPayment(deps.system, transactionId))!;
     const leaseOver = !row.lease_until || row.lease_until.getTime() <= Date.now();
-    if (row.status !== 'initiating' || row.external_payment_id !== null || leaseOver || Date.now() > deadline) {
+    // The first request's call is over without an answer: answer where it stands (the key keeps no
+    // answer, so asking again later calls the bank again).
+    const noAnswer = row.bank_status === repo.NO_ANSWER;
+    if (
+      row.status !== 'initiating' ||
+      row.external_payment_id !== null ||
+      leaseOver ||
+      noAnswer ||
+      Date.now() > deadline
+    ) {
       if (leaseOver) await driveIntent(deps, transactionId, { leased: false });
       return answerFor(deps, user, key, transactionId);
     }
@@ -527,8 +536,14 @@ export async function driveIntent(deps: PaymentDeps, transactionId: string, opts
       // No answer, a timeout, 5xx or a rate limit: the outcome is unknown. The intent stays; the
       // recovery job asks again with the same end-to-end id when the lease runs out, until the
       // attempts are spent.
-      if (row.attempts >= deps.timing.maxAttempts)
+      if (row.attempts >= deps.timing.maxAttempts) {
         await fail(deps, row, `unavailable: the bank could not be reached (${err.message})`.slice(0, 300));
+        return;
+      }
+      // Backing off: 2, 4, 8 ... seconds (at most 5 minutes) before the next attempt.
+      const now = new Date();
+      const backoffMs = Math.min(2 ** row.attempts * 1000, 300_000);
+      await repo.recordNoAnswer(deps.system, transactionId, now, new Date(now.getTime() + backoffMs));
       return;
     }
     await fail(deps, row, `${err.reason}: ${err.message}`.slice(0, 300));
