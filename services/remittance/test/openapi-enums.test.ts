@@ -24,6 +24,7 @@ const EXPOSURE: Record<string, Exposure> = {
       /^\w+ \/(api|v1)\/(open-banking\/consents\S* \.data(\[\])?\.status|bank-accounts\S* \.data(\[\])?\.consentStatus)$/,
   },
   'ob_consents.surface': { internal: 'where a consent was started (its callback target), never returned' },
+  'payment_initiations.surface': { internal: 'where a payment was started (its callback target), never returned' },
   'recipients.country': { fields: /^\w+ \/(api|v1)\/recipients\S* \.data(\[\])?\.country$/ },
   'recipients.currency': { fields: /^\w+ \/(api|v1)\/recipients\S* \.data(\[\])?\.currency$/ },
   'sandbox_bank_consents.status': { internal: "the sandbox bank's own consents, never returned" },
