@@ -179,6 +179,7 @@ export const bs: Record<MessageKey, string> = {
 
   'type.remittance': 'Prenos novca',
   'type.qr_payment': 'QR plaćanje',
+  'status.initiating': 'Čeka banku',
   'status.processing': 'U obradi',
   'status.completed': 'Završeno',
   'status.failed': 'Neuspjelo',

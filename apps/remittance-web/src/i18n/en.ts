@@ -179,6 +179,7 @@ export const en = {
 
   'type.remittance': 'Money transfer',
   'type.qr_payment': 'QR payment',
+  'status.initiating': 'Waiting for the bank',
   'status.processing': 'Processing',
   'status.completed': 'Completed',
   'status.failed': 'Failed',

@@ -178,6 +178,7 @@ export const nb: Record<MessageKey, string> = {
 
   'type.remittance': 'Pengeoverføring',
   'type.qr_payment': 'QR-betaling',
+  'status.initiating': 'Venter på banken',
   'status.processing': 'Behandles',
   'status.completed': 'Fullført',
   'status.failed': 'Mislyktes',

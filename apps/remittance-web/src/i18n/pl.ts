@@ -182,6 +182,7 @@ export const pl: Record<MessageKey, string> = {
 
   'type.remittance': 'Przekaz pieniężny',
   'type.qr_payment': 'Płatność QR',
+  'status.initiating': 'Oczekuje na bank',
   'status.processing': 'W realizacji',
   'status.completed': 'Zakończona',
   'status.failed': 'Nieudana',

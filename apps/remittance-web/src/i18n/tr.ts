@@ -179,6 +179,7 @@ export const tr: Record<MessageKey, string> = {
 
   'type.remittance': 'Para transferi',
   'type.qr_payment': 'QR ödemesi',
+  'status.initiating': 'Banka bekleniyor',
   'status.processing': 'İşleniyor',
   'status.completed': 'Tamamlandı',
   'status.failed': 'Başarısız',

@@ -182,6 +182,7 @@ export const ur: Record<MessageKey, string> = {
 
   'type.remittance': 'رقم کی منتقلی',
   'type.qr_payment': 'QR ادائیگی',
+  'status.initiating': 'بینک کا انتظار',
   'status.processing': 'جاری',
   'status.completed': 'مکمل',
   'status.failed': 'ناکام',

@@ -67,8 +67,11 @@ export default function Send() {
         }),
       ).data;
     },
-    onSuccess: () => {
+    onSuccess: (sent) => {
       for (const k of PAYMENT_KEYS) queryClient.invalidateQueries({ queryKey: k });
+      // The bank needs the user (issue 30): authorize there; the bank sends the browser back to
+      // /api/payments/callback, which lands on this payment's page.
+      if (sent.authorizationUrl) window.location.assign(sent.authorizationUrl);
     },
   });
 

@@ -16,7 +16,8 @@ export default function TransactionView() {
     queryKey: ['transactions', 'one', id],
     queryFn: async () => unwrap(await api.GET('/api/transactions/{id}', { params: { path: { id } } })).data,
     // Processing payments settle within seconds in the sandbox: look again until they have.
-    refetchInterval: (q) => (q.state.data?.status === 'processing' ? 3000 : false),
+    refetchInterval: (q) =>
+      q.state.data?.status === 'processing' || q.state.data?.status === 'initiating' ? 3000 : false,
   });
   const receipt = useQuery({
     queryKey: ['transactions', 'one', id, 'receipt'],
