@@ -85,7 +85,10 @@ export const MODULES: Record<string, Module> = {
     ['payments.test.ts'],
   ),
   // Remittance and QR payments: amounts, fees, balance checks, the recorded transaction.
-  payments: remittance(['modules/payments/payments.service.ts:181-339'], ['payments.test.ts']),
+  // The payment's money after issue 30's state machine (h30 set the range on the new layout; the
+  // earlier narrowed ranges of h34 were on the old one): re-narrow before the next run.
+  // merchants.test.ts holds the QR payments' own tests (fee, own merchant, unknown merchant, bounds).
+  payments: remittance(['modules/payments/payments.service.ts:181-339'], ['payments.test.ts', 'merchants.test.ts']),
 };
 
 const [name, ...extra] = process.argv.slice(2);

@@ -42,6 +42,9 @@ describe('contacts repository with row-level security off', () => {
     const sys = h.t.db.system;
     expect(await updateContact(sys, a.orgId, theirs.id, { name: 'Hijacked' })).toBeUndefined();
     expect((await findContact(sys, b.orgId, theirs.id))?.name).toBe('Theirs');
+    // The filter lets the organization's own contact through: it is changed and returned.
+    expect((await updateContact(sys, a.orgId, mine.id, { notes: 'Checked' }))?.notes).toBe('Checked');
+    expect((await findContact(sys, a.orgId, mine.id))?.notes).toBe('Checked');
   });
 
   it('listContacts lists only the given organization’s contacts', async () => {
