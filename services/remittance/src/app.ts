@@ -34,7 +34,11 @@ import { merchantsRoutes } from './modules/merchants/merchants.routes.js';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
 import { createEnableBankingProvider } from './modules/open-banking/enable-banking/provider.js';
 import { openBankingRoutes } from './modules/open-banking/open-banking.routes.js';
-import { OpenBankingService } from './modules/open-banking/open-banking.service.js';
+import {
+  expireConsents,
+  type OpenBankingDeps,
+  syncAllUnattended,
+} from './modules/open-banking/open-banking.service.js';
 import { createSandboxProvider } from './modules/open-banking/providers/sandbox.js';
 import { deleteExpiredKeys } from './modules/payments/idempotency.js';
 import { paymentsRoutes } from './modules/payments/payments.routes.js';
@@ -54,7 +58,7 @@ export interface AppContext {
   db: Database<DB>;
   sessions: SessionService;
   eid: EidService;
-  openBanking: OpenBankingService;
+  openBanking: OpenBankingDeps;
   rates: RatesService;
   /** The payment functions' deps (payments.service.ts); tests adjust `timing`. */
   payments: PaymentDeps;
@@ -143,7 +147,7 @@ export async function buildApp(
   // payments authorized by the user at the bank).
   const eb = config.openBanking.enableBanking;
   const provider = eb ? createEnableBankingProvider({ ...eb, consentDays: config.openBanking.consentDays }) : sandbox;
-  const openBanking = new OpenBankingService(db, provider, config);
+  const openBanking: OpenBankingDeps = { db, provider, config };
   const ctx: AppContext = {
     config,
     db,
@@ -200,7 +204,7 @@ export async function buildApp(
     runOnStart: true,
     run: () =>
       runExclusive(db.system, db.kind, JOB_LOCKS.consentExpiry, async () => {
-        const expired = await ctx.openBanking.expireConsents();
+        const expired = await expireConsents(ctx.openBanking);
         await deleteExpiredEidRows(db.system, new Date());
         if (expired.length) app.log.info({ count: expired.length }, 'open banking consents expired');
       }),
@@ -209,7 +213,7 @@ export async function buildApp(
     name: 'balance-sync',
     intervalMs: config.openBanking.balanceSyncIntervalMs,
     runOnStart: false,
-    run: () => runExclusive(db.system, db.kind, JOB_LOCKS.balanceSync, () => ctx.openBanking.syncAllUnattended()),
+    run: () => runExclusive(db.system, db.kind, JOB_LOCKS.balanceSync, () => syncAllUnattended(ctx.openBanking)),
   });
   // Two instances may run it at once: each claims its batch with FOR UPDATE SKIP LOCKED.
   scheduler.add({

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userScope } from '../src/db/user-scope.js';
 import { JOB_LOCKS } from '../src/jobs/job-locks.js';
 import { withCheckDigits } from '../src/lib/national-id.js';
+import { expireConsents, syncConsentUnattended } from '../src/modules/open-banking/open-banking.service.js';
 import { createSandboxProvider } from '../src/modules/open-banking/providers/sandbox.js';
 import { bearer, buildTestApp, pathOf, signInMobile, signInWeb, web } from './helpers.js';
 
@@ -269,7 +270,7 @@ describe('open banking consent (R8)', () => {
       .execute();
     // Reads never show an expired consent as active, even before the job has run.
     expect((await accounts(cookie)).data[0]).toMatchObject({ stale: true, consentStatus: 'expired' });
-    const expired = await env.app.ctx.openBanking.expireConsents();
+    const expired = await expireConsents(env.app.ctx.openBanking);
     expect(expired).toContain(consentId);
     expect(
       (
@@ -280,7 +281,7 @@ describe('open banking consent (R8)', () => {
           .executeTakeFirstOrThrow()
       ).status,
     ).toBe('expired');
-    expect(await env.app.ctx.openBanking.expireConsents()).not.toContain(consentId);
+    expect(await expireConsents(env.app.ctx.openBanking)).not.toContain(consentId);
   });
 });
 
@@ -330,7 +331,7 @@ describe('bank accounts and balance reads (R8)', () => {
       .where('customer_ref', '=', userId)
       .execute();
     const results = [];
-    for (let i = 0; i < 5; i++) results.push(await ob.syncConsentUnattended(owner, consentId, now));
+    for (let i = 0; i < 5; i++) results.push(await syncConsentUnattended(ob, owner, consentId, now));
     expect(results).toEqual([true, true, true, true, false]);
     const row = await env.db.system
       .selectFrom('ob_consents')
@@ -369,7 +370,7 @@ describe('bank accounts and balance reads (R8)', () => {
 
     // Next day: the counter starts again.
     const tomorrow = new Date(now.getTime() + DAY);
-    expect(await ob.syncConsentUnattended(owner, consentId, tomorrow)).toBe(true);
+    expect(await syncConsentUnattended(ob, owner, consentId, tomorrow)).toBe(true);
     const after = await env.db.system
       .selectFrom('ob_consents')
       .select(['access_count_today', 'last_access_date'])

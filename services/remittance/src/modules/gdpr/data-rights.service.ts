@@ -2,7 +2,7 @@ import type { Static } from 'typebox';
 import type { UserScope } from '../../db/user-scope.js';
 import { notFound } from '../../errors.js';
 import { revokeAllSessions } from '../auth/sessions.repository.js';
-import type { OpenBankingService } from '../open-banking/open-banking.service.js';
+import { type OpenBankingDeps, tellBankRevoked } from '../open-banking/open-banking.service.js';
 import { insertGdprConsentEvent, withdrawAllGdprConsents } from './consents.repository.js';
 import * as repo from './data-rights.repository.js';
 import type { DataExportResponse } from './gdpr.schemas.js';
@@ -47,7 +47,7 @@ export async function exportData(user: UserScope, ip: string | null) {
  * consents after the commit.
  */
 export async function eraseAccount(
-  deps: { openBanking: Pick<OpenBankingService, 'tellBankRevoked'> },
+  deps: { openBanking: OpenBankingDeps },
   user: UserScope,
   ip: string | null,
 ): Promise<{ message: string; retentionNote: string }> {
@@ -68,6 +68,6 @@ export async function eraseAccount(
     await anonymiseErasedAccount(trx, userId, retainUntil);
     return consents;
   });
-  await deps.openBanking.tellBankRevoked(revoked);
+  await tellBankRevoked(deps.openBanking, revoked);
   return { message: 'Your account has been deleted', retentionNote: RETENTION_NOTE };
 }

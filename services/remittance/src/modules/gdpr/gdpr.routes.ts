@@ -7,7 +7,7 @@ import { authOf, scopeOf } from '../../plugins/authenticate.js';
 import { errors } from '../../schemas.js';
 import { clearWebCookie } from '../auth/auth.routes.js';
 import type { SessionService } from '../auth/sessions.service.js';
-import type { OpenBankingService } from '../open-banking/open-banking.service.js';
+import type { OpenBankingDeps } from '../open-banking/open-banking.service.js';
 import { eraseAccount, exportData } from './data-rights.service.js';
 import {
   ComplaintBody,
@@ -35,7 +35,7 @@ import {
 
 interface GdprRouteDeps {
   config: Readonly<Config>;
-  openBanking: Pick<OpenBankingService, 'tellBankRevoked'>;
+  openBanking: OpenBankingDeps;
   sessions: SessionService;
 }
 

@@ -16,10 +16,19 @@ import {
   CreateConsentResponse,
   SandboxAuthorizeQuery,
 } from './open-banking.schemas.js';
-import type { OpenBankingService } from './open-banking.service.js';
+import {
+  completeConsent,
+  createConsent,
+  listAccounts,
+  listConsents,
+  type OpenBankingDeps,
+  refreshBalance,
+  revokeConsent,
+  setPrimary,
+} from './open-banking.service.js';
 
 interface OpenBankingRouteDeps {
-  openBanking: OpenBankingService;
+  openBanking: OpenBankingDeps;
   /** The sandbox bank's consent page (OPEN_BANKING_PROVIDER=sandbox only). */
   sandbox: { authorize(externalConsentId: string, approve: boolean): Promise<string | null> } | null;
 }
@@ -44,7 +53,7 @@ export function openBankingRoutes(surface: Surface, deps: OpenBankingRouteDeps) 
         },
       },
       async (req, reply) => {
-        const data = await ob.createConsent(scopeOf(req), req.body.scope ?? 'AISP+PISP', surface);
+        const data = await createConsent(ob, scopeOf(req), req.body.scope ?? 'AISP+PISP', surface);
         return reply.status(201).send({ data });
       },
     );
@@ -53,21 +62,21 @@ export function openBankingRoutes(surface: Surface, deps: OpenBankingRouteDeps) 
       '/open-banking/consents',
       { schema: { tags, response: { 200: ConsentListResponse, ...errors(401) } } },
       async (req) => ({
-        data: await ob.listConsents(scopeOf(req)),
+        data: await listConsents(scopeOf(req)),
       }),
     );
 
     app.delete(
       '/open-banking/consents/:id',
       { schema: { tags, params: ConsentIdParams, response: { 200: ConsentResponse, ...errors(401, 403, 404) } } },
-      async (req) => ({ data: await ob.revokeConsent(scopeOf(req), req.params.id) }),
+      async (req) => ({ data: await revokeConsent(ob, scopeOf(req), req.params.id) }),
     );
 
     app.get(
       '/bank-accounts',
       { schema: { tags, response: { 200: BankAccountListResponse, ...errors(401) } } },
       async (req) => {
-        const { accounts, totalBalance } = await ob.listAccounts(scopeOf(req));
+        const { accounts, totalBalance } = await listAccounts(scopeOf(req));
         return { data: accounts, totalBalance };
       },
     );
@@ -75,7 +84,7 @@ export function openBankingRoutes(surface: Surface, deps: OpenBankingRouteDeps) 
     app.post(
       '/bank-accounts/:id/primary',
       { schema: { tags, params: AccountIdParams, response: { 200: BankAccountResponse, ...errors(401, 403, 404) } } },
-      async (req) => ({ data: await ob.setPrimary(scopeOf(req), req.params.id) }),
+      async (req) => ({ data: await setPrimary(scopeOf(req), req.params.id) }),
     );
 
     app.post(
@@ -90,7 +99,7 @@ export function openBankingRoutes(surface: Surface, deps: OpenBankingRouteDeps) 
         },
       },
       async (req) => {
-        const { account, warning } = await ob.refreshBalance(scopeOf(req), req.params.id);
+        const { account, warning } = await refreshBalance(ob, scopeOf(req), req.params.id);
         return warning ? { data: account, warning } : { data: account };
       },
     );
@@ -113,7 +122,7 @@ function registerBankRedirects(scope: FastifyInstance, deps: OpenBankingRouteDep
         response: { 302: { description: 'to /bank-accounts or the app' } },
       },
     },
-    async (req, reply) => reply.redirect(await deps.openBanking.completeConsent(req.query.consentId, req.query), 302),
+    async (req, reply) => reply.redirect(await completeConsent(deps.openBanking, req.query.consentId, req.query), 302),
   );
 
   const sandbox = deps.sandbox;

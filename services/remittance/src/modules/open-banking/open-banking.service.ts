@@ -51,248 +51,260 @@ function renewalDue(status: string, expiresAt: Date | null, now: Date): boolean 
   return readable(status, expiresAt, now) && expiresAt!.getTime() - now.getTime() <= RENEWAL_WINDOW_MS;
 }
 
+// User operations take the caller's UserScope after the deps. The bank callback and the background
+// jobs work across users: they find their rows as the login role, then act in each owner's scope.
+
+/** What the open-banking functions need: the database, the provider (sandbox or a real one) and the config. */
+export interface OpenBankingDeps {
+  db: Database<DB>;
+  provider: OpenBankingProvider;
+  config: Config;
+}
+
+export function toAccountView(a: repo.AccountWithConsent, now = new Date()): AccountView {
+  return {
+    id: a.id,
+    bankName: a.bank_name,
+    accountName: a.account_name,
+    accountNumber: a.account_number,
+    balance: Number(a.balance),
+    currency: a.currency,
+    isPrimary: a.is_primary,
+    balanceUpdatedAt: a.balance_updated_at?.toISOString() ?? null,
+    consentId: a.consent_id,
+    consentStatus: readable(a.consent_status, a.consent_expires_at, now)
+      ? a.consent_status
+      : a.consent_status === 'active'
+        ? 'expired'
+        : a.consent_status,
+    consentExpiresAt: a.consent_expires_at?.toISOString() ?? null,
+    renewalDue: renewalDue(a.consent_status, a.consent_expires_at, now),
+    stale: !readable(a.consent_status, a.consent_expires_at, now) || !a.consent_scope.includes('AISP'),
+  };
+}
+
+export function toConsentView(c: Consent, now = new Date()): ConsentView {
+  const today = osloDay(now);
+  return {
+    id: c.id,
+    provider: c.provider,
+    status: c.status === 'active' && !readable(c.status, c.expires_at, now) ? 'expired' : c.status,
+    scope: c.scope,
+    bankAccountId: c.bank_account_id,
+    grantedAt: c.granted_at?.toISOString() ?? null,
+    expiresAt: c.expires_at?.toISOString() ?? null,
+    revokedAt: c.revoked_at?.toISOString() ?? null,
+    renewalDue: renewalDue(c.status, c.expires_at, now),
+    unattendedReadsToday: c.last_access_date === today ? c.access_count_today : 0,
+  };
+}
+
+/** Starts consent at the bank; the bank's callback carries our consent id and a one-time state. */
+export async function createConsent(
+  deps: OpenBankingDeps,
+  user: UserScope,
+  scope: ConsentScope,
+  surface: Surface,
+): Promise<{ consentId: string; redirectUrl: string }> {
+  const consentId = newId('con');
+  const callbackState = randomToken(24);
+  const callback = new URL('/api/open-banking/callback', deps.config.publicUrl);
+  callback.searchParams.set('consentId', consentId);
+  const { externalConsentId, redirectUrl } = await deps.provider
+    .createConsent({ customerRef: user.userId, scope, redirectUri: callback.toString(), state: callbackState })
+    .catch((err: unknown) => {
+      // A bank or aggregator that fails or times out is 502, not an internal error.
+      if (err instanceof ProviderError)
+        throw new AppError('bank_unavailable', `The bank did not answer: ${err.message}`);
+      throw err;
+    });
+  await user.run((db) =>
+    repo.insertConsent(db, user.userId, {
+      id: consentId,
+      provider: deps.provider.name,
+      externalConsentId,
+      scope,
+      surface,
+      callbackState,
+    }),
+  );
+  return { consentId, redirectUrl };
+}
+
 /**
- * User operations take the caller's UserScope first. The bank callback and the background jobs
- * work across users: they find their rows as the login role, then act in each owner's scope.
+ * The bank's redirect back: checks the state, activates the consent for 90 days and links the
+ * bank's accounts. Provider calls happen before the database transaction (no remote call while
+ * holding locks). Returns where to send the browser or app.
  */
-export class OpenBankingService {
-  constructor(
-    private readonly db: Database<DB>,
-    private readonly provider: OpenBankingProvider,
-    private readonly config: Config,
-  ) {}
+export async function completeConsent(
+  deps: OpenBankingDeps,
+  consentId: string,
+  params: Record<string, string | undefined>,
+): Promise<string> {
+  const consent = await repo.findConsentForCallback(deps.db.system, consentId);
+  const destination = (c: Consent | undefined, error?: string) => {
+    const base = c?.surface === 'api' ? new URL('app://open-banking/callback') : null;
+    if (base) {
+      base.searchParams.set('consentId', consentId);
+      if (error) base.searchParams.set('error', error);
+      return base.toString();
+    }
+    const q = new URLSearchParams({ consentId });
+    if (error) q.set('error', error);
+    return `/bank-accounts?${q}`;
+  };
+  if (!consent || !params.state || !safeEqual(consent.callback_state, params.state))
+    return destination(undefined, 'consent_failed');
+  if (consent.status === 'active') return destination(consent);
+  if (consent.status !== 'pending' || !consent.external_consent_id) return destination(consent, 'consent_failed');
 
-  toAccountView(a: repo.AccountWithConsent, now = new Date()): AccountView {
-    return {
-      id: a.id,
-      bankName: a.bank_name,
-      accountName: a.account_name,
-      accountNumber: a.account_number,
-      balance: Number(a.balance),
-      currency: a.currency,
-      isPrimary: a.is_primary,
-      balanceUpdatedAt: a.balance_updated_at?.toISOString() ?? null,
-      consentId: a.consent_id,
-      consentStatus: readable(a.consent_status, a.consent_expires_at, now)
-        ? a.consent_status
-        : a.consent_status === 'active'
-          ? 'expired'
-          : a.consent_status,
-      consentExpiresAt: a.consent_expires_at?.toISOString() ?? null,
-      renewalDue: renewalDue(a.consent_status, a.consent_expires_at, now),
-      stale: !readable(a.consent_status, a.consent_expires_at, now) || !a.consent_scope.includes('AISP'),
-    };
+  const owner = userScope(deps.db, consent.user_id);
+  let approved: Awaited<ReturnType<OpenBankingProvider['completeConsent']>>;
+  let accounts: ProviderAccount[] = [];
+  let externalConsentId = consent.external_consent_id;
+  try {
+    approved = await deps.provider.completeConsent(consent.external_consent_id, params);
+    if (typeof approved === 'object') externalConsentId = approved.externalConsentId;
+    if (approved && consent.scope !== 'PISP') accounts = await deps.provider.listAccounts(externalConsentId);
+  } catch (err) {
+    // The bank or aggregator failed (expired code, timeout): the consent stays pending, the user may retry.
+    if (!(err instanceof ProviderError)) throw err;
+    return destination(consent, 'consent_failed');
   }
-
-  toConsentView(c: Consent, now = new Date()): ConsentView {
-    const today = osloDay(now);
-    return {
-      id: c.id,
-      provider: c.provider,
-      status: c.status === 'active' && !readable(c.status, c.expires_at, now) ? 'expired' : c.status,
-      scope: c.scope,
-      bankAccountId: c.bank_account_id,
-      grantedAt: c.granted_at?.toISOString() ?? null,
-      expiresAt: c.expires_at?.toISOString() ?? null,
-      revokedAt: c.revoked_at?.toISOString() ?? null,
-      renewalDue: renewalDue(c.status, c.expires_at, now),
-      unattendedReadsToday: c.last_access_date === today ? c.access_count_today : 0,
-    };
+  if (!approved) {
+    await owner.run((db) => repo.declineConsent(db, owner.userId, consentId, new Date()));
+    return destination(consent, 'consent_denied');
   }
-
-  /** Starts consent at the bank; the bank's callback carries our consent id and a one-time state. */
-  async createConsent(
-    user: UserScope,
-    scope: ConsentScope,
-    surface: Surface,
-  ): Promise<{ consentId: string; redirectUrl: string }> {
-    const consentId = newId('con');
-    const callbackState = randomToken(24);
-    const callback = new URL('/api/open-banking/callback', this.config.publicUrl);
-    callback.searchParams.set('consentId', consentId);
-    const { externalConsentId, redirectUrl } = await this.provider
-      .createConsent({ customerRef: user.userId, scope, redirectUri: callback.toString(), state: callbackState })
-      .catch((err: unknown) => {
-        // A bank or aggregator that fails or times out is 502, not an internal error.
-        if (err instanceof ProviderError)
-          throw new AppError('bank_unavailable', `The bank did not answer: ${err.message}`);
-        throw err;
-      });
-    await user.run((db) =>
-      repo.insertConsent(db, user.userId, {
-        id: consentId,
-        provider: this.provider.name,
-        externalConsentId,
-        scope,
-        surface,
-        callbackState,
-      }),
+  const now = new Date();
+  const expiresAt = new Date(now.getTime() + deps.config.openBanking.consentDays * DAY_MS);
+  await owner.transaction(async (trx) => {
+    const activated = await repo.activateConsent(trx, owner.userId, consentId, now, expiresAt, externalConsentId);
+    if (!activated) return;
+    const linked = await repo.upsertAccounts(
+      trx,
+      owner.userId,
+      consentId,
+      deps.provider.name,
+      accounts,
+      () => newId('bac'),
+      now,
     );
-    return { consentId, redirectUrl };
+    if (linked.length === 0) return;
+    const checking = linked[accounts.findIndex((a) => a.isChecking)] ?? linked[0];
+    if (!(await repo.hasPrimaryAccount(trx, owner.userId)))
+      await repo.setPrimaryAccount(trx, owner.userId, checking.id);
+    await repo.setConsentAccount(trx, owner.userId, consentId, checking.id);
+  });
+  return destination(consent);
+}
+
+export async function listConsents(user: UserScope): Promise<ConsentView[]> {
+  const now = new Date();
+  return (await user.run((db) => repo.listUserConsents(db, user.userId))).map((c) => toConsentView(c, now));
+}
+
+export async function revokeConsent(deps: OpenBankingDeps, user: UserScope, consentId: string): Promise<ConsentView> {
+  const { existing, revoked } = await user.transaction(async (trx) => {
+    const existing = await repo.findUserConsent(trx, user.userId, consentId);
+    if (!existing) throw notFound('Consent not found');
+    return { existing, revoked: await repo.revokeUserConsent(trx, user.userId, consentId, new Date()) };
+  });
+  if (revoked) await tellBankRevoked(deps, [revoked]);
+  return toConsentView(revoked ?? existing);
+}
+
+/** After our records are revoked, the bank is told too; they stay revoked whatever it answers. */
+export async function tellBankRevoked(deps: OpenBankingDeps, consents: readonly Consent[]): Promise<void> {
+  for (const c of consents) {
+    if (c.external_consent_id) await deps.provider.revokeConsent(c.external_consent_id).catch(() => undefined);
   }
+}
 
-  /**
-   * The bank's redirect back: checks the state, activates the consent for 90 days and links the
-   * bank's accounts. Provider calls happen before the database transaction (no remote call while
-   * holding locks). Returns where to send the browser or app.
-   */
-  async completeConsent(consentId: string, params: Record<string, string | undefined>): Promise<string> {
-    const consent = await repo.findConsentForCallback(this.db.system, consentId);
-    const destination = (c: Consent | undefined, error?: string) => {
-      const base = c?.surface === 'api' ? new URL('app://open-banking/callback') : null;
-      if (base) {
-        base.searchParams.set('consentId', consentId);
-        if (error) base.searchParams.set('error', error);
-        return base.toString();
-      }
-      const q = new URLSearchParams({ consentId });
-      if (error) q.set('error', error);
-      return `/bank-accounts?${q}`;
-    };
-    if (!consent || !params.state || !safeEqual(consent.callback_state, params.state))
-      return destination(undefined, 'consent_failed');
-    if (consent.status === 'active') return destination(consent);
-    if (consent.status !== 'pending' || !consent.external_consent_id) return destination(consent, 'consent_failed');
+export async function listAccounts(user: UserScope): Promise<{ accounts: AccountView[]; totalBalance: number }> {
+  const now = new Date();
+  const rows = await user.run((db) => repo.listUserAccounts(db, user.userId));
+  // Summed as decimals from the stored strings; numbers only in the response.
+  const total = rows.filter((a) => a.currency === 'NOK').reduce((sum, a) => sum.plus(a.balance), new Decimal(0));
+  return { accounts: rows.map((a) => toAccountView(a, now)), totalBalance: total.toDecimalPlaces(2).toNumber() };
+}
 
-    const owner = userScope(this.db, consent.user_id);
-    let approved: Awaited<ReturnType<OpenBankingProvider['completeConsent']>>;
-    let accounts: ProviderAccount[] = [];
-    let externalConsentId = consent.external_consent_id;
-    try {
-      approved = await this.provider.completeConsent(consent.external_consent_id, params);
-      if (typeof approved === 'object') externalConsentId = approved.externalConsentId;
-      if (approved && consent.scope !== 'PISP') accounts = await this.provider.listAccounts(externalConsentId);
-    } catch (err) {
-      // The bank or aggregator failed (expired code, timeout): the consent stays pending, the user may retry.
-      if (!(err instanceof ProviderError)) throw err;
-      return destination(consent, 'consent_failed');
-    }
-    if (!approved) {
-      await owner.run((db) => repo.declineConsent(db, owner.userId, consentId, new Date()));
-      return destination(consent, 'consent_denied');
-    }
-    const now = new Date();
-    const expiresAt = new Date(now.getTime() + this.config.openBanking.consentDays * DAY_MS);
-    await owner.transaction(async (trx) => {
-      const activated = await repo.activateConsent(trx, owner.userId, consentId, now, expiresAt, externalConsentId);
-      if (!activated) return;
-      const linked = await repo.upsertAccounts(
-        trx,
-        owner.userId,
-        consentId,
-        this.provider.name,
-        accounts,
-        () => newId('bac'),
-        now,
-      );
-      if (linked.length === 0) return;
-      const checking = linked[accounts.findIndex((a) => a.isChecking)] ?? linked[0];
-      if (!(await repo.hasPrimaryAccount(trx, owner.userId)))
-        await repo.setPrimaryAccount(trx, owner.userId, checking.id);
-      await repo.setConsentAccount(trx, owner.userId, consentId, checking.id);
-    });
-    return destination(consent);
+export async function setPrimary(user: UserScope, accountId: string): Promise<AccountView> {
+  const account = await user.transaction(async (trx) => {
+    if (!(await repo.findUserAccount(trx, user.userId, accountId))) throw notFound('Bank account not found');
+    await repo.setPrimaryAccount(trx, user.userId, accountId);
+    return repo.findUserAccount(trx, user.userId, accountId);
+  });
+  return toAccountView(account!);
+}
+
+/**
+ * A balance read the user asked for (R8): not counted against the unattended limit. With an
+ * expired or revoked consent the cached balance comes back marked stale, with a warning.
+ */
+export async function refreshBalance(
+  deps: OpenBankingDeps,
+  user: UserScope,
+  accountId: string,
+): Promise<{ account: AccountView; warning?: string }> {
+  const account = await user.run((db) => repo.findUserAccount(db, user.userId, accountId));
+  if (!account) throw notFound('Bank account not found');
+  const now = new Date();
+  if (
+    !readable(account.consent_status, account.consent_expires_at, now) ||
+    !account.consent_scope.includes('AISP') ||
+    !account.external_consent_id
+  ) {
+    return { account: toAccountView(account, now), warning: STALE_WARNING };
   }
-
-  async listConsents(user: UserScope): Promise<ConsentView[]> {
-    const now = new Date();
-    return (await user.run((db) => repo.listUserConsents(db, user.userId))).map((c) => this.toConsentView(c, now));
-  }
-
-  async revokeConsent(user: UserScope, consentId: string): Promise<ConsentView> {
-    const { existing, revoked } = await user.transaction(async (trx) => {
-      const existing = await repo.findUserConsent(trx, user.userId, consentId);
-      if (!existing) throw notFound('Consent not found');
-      return { existing, revoked: await repo.revokeUserConsent(trx, user.userId, consentId, new Date()) };
-    });
-    if (revoked) await this.tellBankRevoked([revoked]);
-    return this.toConsentView(revoked ?? existing);
-  }
-
-  /** After our records are revoked, the bank is told too; they stay revoked whatever it answers. */
-  async tellBankRevoked(consents: readonly Consent[]): Promise<void> {
-    for (const c of consents) {
-      if (c.external_consent_id) await this.provider.revokeConsent(c.external_consent_id).catch(() => undefined);
-    }
-  }
-
-  async listAccounts(user: UserScope): Promise<{ accounts: AccountView[]; totalBalance: number }> {
-    const now = new Date();
-    const rows = await user.run((db) => repo.listUserAccounts(db, user.userId));
-    // Summed as decimals from the stored strings; numbers only in the response.
-    const total = rows.filter((a) => a.currency === 'NOK').reduce((sum, a) => sum.plus(a.balance), new Decimal(0));
-    return { accounts: rows.map((a) => this.toAccountView(a, now)), totalBalance: total.toDecimalPlaces(2).toNumber() };
-  }
-
-  async setPrimary(user: UserScope, accountId: string): Promise<AccountView> {
-    const account = await user.transaction(async (trx) => {
-      if (!(await repo.findUserAccount(trx, user.userId, accountId))) throw notFound('Bank account not found');
-      await repo.setPrimaryAccount(trx, user.userId, accountId);
-      return repo.findUserAccount(trx, user.userId, accountId);
-    });
-    return this.toAccountView(account!);
-  }
-
-  /**
-   * A balance read the user asked for (R8): not counted against the unattended limit. With an
-   * expired or revoked consent the cached balance comes back marked stale, with a warning.
-   */
-  async refreshBalance(user: UserScope, accountId: string): Promise<{ account: AccountView; warning?: string }> {
-    const account = await user.run((db) => repo.findUserAccount(db, user.userId, accountId));
-    if (!account) throw notFound('Bank account not found');
-    const now = new Date();
-    if (
-      !readable(account.consent_status, account.consent_expires_at, now) ||
-      !account.consent_scope.includes('AISP') ||
-      !account.external_consent_id
-    ) {
-      return { account: this.toAccountView(account, now), warning: STALE_WARNING };
-    }
-    try {
-      const balance = await this.provider.readBalance(account.external_consent_id, account.external_account_id);
-      await user.run((db) => repo.updateCachedBalance(db, user.userId, account.id, balance.amount, now));
-    } catch (err) {
-      if (!(err instanceof ProviderError)) throw err;
-      return {
-        account: { ...this.toAccountView(account, now), stale: true },
-        warning: `The bank did not answer: ${err.message}`,
-      };
-    }
+  try {
+    const balance = await deps.provider.readBalance(account.external_consent_id, account.external_account_id);
+    await user.run((db) => repo.updateCachedBalance(db, user.userId, account.id, balance.amount, now));
+  } catch (err) {
+    if (!(err instanceof ProviderError)) throw err;
     return {
-      account: this.toAccountView((await user.run((db) => repo.findUserAccount(db, user.userId, accountId)))!, now),
+      account: { ...toAccountView(account, now), stale: true },
+      warning: `The bank did not answer: ${err.message}`,
     };
   }
+  return {
+    account: toAccountView((await user.run((db) => repo.findUserAccount(db, user.userId, accountId)))!, now),
+  };
+}
 
-  /**
-   * An unattended read of every account under a consent (background sync): counts once against
-   * the 4-a-day limit. Returns false when the limit is reached or the consent cannot be read.
-   */
-  async syncConsentUnattended(user: UserScope, consentId: string, now = new Date()): Promise<boolean> {
-    const limit = this.config.openBanking.unattendedReadsPerDay;
-    const accounts = await user.run(async (db) =>
-      (await repo.countUnattendedAccess(db, user.userId, consentId, osloDay(now), limit, now))
-        ? repo.listConsentAccounts(db, user.userId, consentId)
-        : null,
-    );
-    if (!accounts) return false;
-    for (const account of accounts) {
-      if (!account.external_consent_id) continue;
-      const balance = await this.provider.readBalance(account.external_consent_id, account.external_account_id);
-      await user.run((db) => repo.updateCachedBalance(db, user.userId, account.id, balance.amount, now));
-    }
-    return true;
+/**
+ * An unattended read of every account under a consent (background sync): counts once against
+ * the 4-a-day limit. Returns false when the limit is reached or the consent cannot be read.
+ */
+export async function syncConsentUnattended(
+  deps: OpenBankingDeps,
+  user: UserScope,
+  consentId: string,
+  now = new Date(),
+): Promise<boolean> {
+  const limit = deps.config.openBanking.unattendedReadsPerDay;
+  const accounts = await user.run(async (db) =>
+    (await repo.countUnattendedAccess(db, user.userId, consentId, osloDay(now), limit, now))
+      ? repo.listConsentAccounts(db, user.userId, consentId)
+      : null,
+  );
+  if (!accounts) return false;
+  for (const account of accounts) {
+    if (!account.external_consent_id) continue;
+    const balance = await deps.provider.readBalance(account.external_consent_id, account.external_account_id);
+    await user.run((db) => repo.updateCachedBalance(db, user.userId, account.id, balance.amount, now));
   }
+  return true;
+}
 
-  async syncAllUnattended(now = new Date()): Promise<number> {
-    let reads = 0;
-    for (const consent of await repo.listSyncableConsents(this.db.system, now)) {
-      if (await this.syncConsentUnattended(userScope(this.db, consent.user_id), consent.id, now).catch(() => false))
-        reads++;
-    }
-    return reads;
+export async function syncAllUnattended(deps: OpenBankingDeps, now = new Date()): Promise<number> {
+  let reads = 0;
+  for (const consent of await repo.listSyncableConsents(deps.db.system, now)) {
+    if (await syncConsentUnattended(deps, userScope(deps.db, consent.user_id), consent.id, now).catch(() => false))
+      reads++;
   }
+  return reads;
+}
 
-  async expireConsents(now = new Date()): Promise<string[]> {
-    return repo.expireConsents(this.db.system, now);
-  }
+export async function expireConsents(deps: OpenBankingDeps, now = new Date()): Promise<string[]> {
+  return repo.expireConsents(deps.db.system, now);
 }
