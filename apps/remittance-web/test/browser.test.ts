@@ -114,7 +114,7 @@ describe.skipIf(missing)('remittance web app in Chromium', () => {
       await page.getByText(nb['recipients.badIban']).waitFor();
       await page.getByLabel(nb['recipients.iban']).fill('RS35 2600 0560 1001 6113 79');
       await page.getByRole('button', { name: nb['recipients.save'] }).click();
-      await page.getByText('Jovana Jovanović').waitFor();
+      await page.getByText('Jovana Jovanović', { exact: true }).waitFor();
       await screen(page, 'recipients');
 
       // Send 1 000 kr: the disclosure first, then a double click on the confirmation pays once.

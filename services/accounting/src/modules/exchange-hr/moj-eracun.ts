@@ -50,7 +50,7 @@ export class MojERacunAdapter implements IntermediaryAdapter {
     },
   ) {}
 
-  private async post(path: string, params: Row = {}): Promise<IntermediaryResult<Response>> {
+  private async call(path: string, params: Row = {}): Promise<IntermediaryResult<Response>> {
     const c = this.opts.credentials;
     const body: Row = {
       Username: c.username,
@@ -82,7 +82,7 @@ export class MojERacunAdapter implements IntermediaryAdapter {
   }
 
   private async json<T>(path: string, params: Row = {}): Promise<IntermediaryResult<T>> {
-    const r = await this.post(path, params);
+    const r = await this.call(path, params);
     if (!r.ok) return r;
     const text = await r.value.text();
     try {
@@ -131,20 +131,20 @@ export class MojERacunAdapter implements IntermediaryAdapter {
   }
 
   async receive(documentId: string): Promise<IntermediaryResult<string>> {
-    const r = await this.post('/apis/v2/receive', { ElectronicId: Number(documentId) });
+    const r = await this.call('/apis/v2/receive', { ElectronicId: Number(documentId) });
     if (!r.ok) return r;
     return { ok: true, value: await r.value.text() };
   }
 
   async confirmImported(documentId: string): Promise<IntermediaryResult<null>> {
-    const r = await this.post(`/apis/v2/notifyimport/${encodeURIComponent(documentId)}`);
+    const r = await this.call(`/apis/v2/notifyimport/${encodeURIComponent(documentId)}`);
     if (!r.ok) return r;
     await r.value.text().catch(() => '');
     return { ok: true, value: null };
   }
 
   async recipientRegistered(oib: string): Promise<IntermediaryResult<boolean>> {
-    const r = await this.post('/api/mps/check', { IdentifierType: '0', IdentifierValue: oib });
+    const r = await this.call('/api/mps/check', { IdentifierType: '0', IdentifierValue: oib });
     if (r.ok) {
       await r.value.text().catch(() => '');
       return { ok: true, value: true };
