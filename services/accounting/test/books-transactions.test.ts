@@ -542,6 +542,55 @@ describe('POST /transactions/entries (several lines, one database transaction)',
     },
   );
 
+  it('says in each refusal which line is wrong and why (the details themselves, in Serbian)', async () => {
+    const s = await registerOrg(h.app, { baseCurrency: 'RSD' });
+    const a = await chart(s);
+    const details = async (ls: object[]) => {
+      const res = await api(s.token, 'POST', '/transactions/entries', {
+        transactionDate: '2026-06-10',
+        description: 'Refused',
+        lines: ls,
+      });
+      expect(res.statusCode, res.body).toBe(422);
+      return res.json().error.details;
+    };
+    expect(await details([...lines(a).slice(0, 3), { accountId: a['1100'], credit: 659.99 }])).toEqual({
+      lines: ['duguje (960) i potražuje (959.99) moraju biti jednaki i veći od nule'],
+    });
+    expect(
+      await details([
+        { accountId: a['5100'], debit: 5 },
+        { accountId: a['5200'], debit: 5 },
+      ]),
+    ).toEqual({ lines: ['duguje (10) i potražuje (0) moraju biti jednaki i veći od nule'] });
+    expect(
+      await details([
+        { accountId: a['5100'], debit: 5, credit: 5 },
+        { accountId: a['1000'], credit: 5 },
+        { accountId: a['1100'] },
+      ]),
+    ).toEqual({
+      'lines[0]': ['treba iznos veći od nule na tačno jednoj strani, duguje ili potražuje'],
+      'lines[2]': ['treba iznos veći od nule na tačno jednoj strani, duguje ili potražuje'],
+    });
+    expect(
+      await details([
+        { accountId: a['5100'], debit: 1.005 },
+        { accountId: a['1000'], credit: 1.005 },
+      ]),
+    ).toEqual({
+      'lines[0].debit': ['sme imati najviše 2 decimala u RSD'],
+      'lines[1].credit': ['sme imati najviše 2 decimala u RSD'],
+    });
+    expect(
+      await details([
+        { accountId: a['1000'], debit: 5 },
+        { accountId: a['5100'], debit: 5 },
+        { accountId: a['1000'], credit: 10 },
+      ]),
+    ).toEqual({ 'lines[2].accountId': ['je i na dugovnoj i na potražnoj strani naloga'] });
+  });
+
   it("saves nothing when a later line names an inactive account, an unknown one or another organization's", async () => {
     const s = await registerOrg(h.app, { baseCurrency: 'RSD' });
     const a = await chart(s);
