@@ -140,6 +140,8 @@ const r = spawnSync(
       ...process.env,
       // Where this module's report goes (stryker.config.mjs reads it).
       MUTATION_REPORT_DIR: report,
+      // Its own sandbox directory (stryker.config.mjs), so modules can run side by side.
+      MUTATION_TEMP_DIR: `.stryker-tmp-${name}`,
       MUTATION_TSCONFIG: tsconfig,
       MUTATION_DB: m.db,
       // The only test files vitest.mutation.config.ts includes.
