@@ -72,9 +72,10 @@ export const MODULES: Record<string, Module> = {
   // The check of the caller in the auth plugin: the hook that sends every non-public route through
   // it, the Bearer header, the token's session read or found kept (checked against the token's user
   // and organization), the revoked or deactivated login, and the role. With auth.test.ts
-  // ("the check of the caller"); security.test.ts checks every route's roles too, but builds every
-  // route's fixture, minutes a mutant here. The repository filters are contacts-tenant-filter.
-  'tenant-scope': accounting(['plugins/auth.ts:141-192'], ['auth.test.ts']),
+  // ("the check of the caller") and principal-cache.test.ts (what is kept, and when it is read
+  // again); security.test.ts checks every route's roles too, but builds every route's fixture,
+  // minutes a mutant here. The repository filters are contacts-tenant-filter.
+  'tenant-scope': accounting(['plugins/auth.ts:141-192'], ['auth.test.ts', 'principal-cache.test.ts']),
   // The first wall alone: the contacts repository's organization filter (the surviving
   // mutant), with its test that runs it with row-level security off. A part of tenant-scope.
   'contacts-tenant-filter': accounting(
