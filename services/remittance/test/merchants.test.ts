@@ -222,7 +222,7 @@ describe('merchants (R12)', () => {
   it('stores a QR payment as what it is (issue 34): NOK to Norway at rate 1, the fee and total, the order the bank gets', async () => {
     const owner = bearer((await signInMobile(env.app, { pid: nextPid() })).token);
     const { merchantId } = (
-      await register(owner, '/v1', { businessName: 'Fisk AS', orgNumber: '974760673', bankAccount: ACCOUNT })
+      await register(owner, '/v1', { businessName: 'Fisk AS', orgNumber: '912345602', bankAccount: ACCOUNT })
     ).json().data;
     const c = await payingCustomer();
     const pay = await env.app.inject({
@@ -278,7 +278,7 @@ describe('merchants (R12)', () => {
     const owner = bearer((await signInMobile(env.app, { pid: nextPid() })).token);
     const { primaryId: ownerAccount } = await linkSandboxBank(env.app, owner, '/v1');
     const { merchantId } = (
-      await register(owner, '/v1', { businessName: 'Egen Butikk', orgNumber: '982463718', bankAccount: ACCOUNT })
+      await register(owner, '/v1', { businessName: 'Egen Butikk', orgNumber: '912345610', bankAccount: ACCOUNT })
     ).json().data;
     const pay = (auth: ReturnType<typeof bearer>, payload: object) =>
       env.app.inject({ method: 'POST', url: '/v1/transactions/qr-payment', ...auth, payload });
