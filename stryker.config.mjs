@@ -21,10 +21,12 @@ export default {
   reporters: ['clear-text', 'progress-append-only', 'json', 'html'],
   jsonReporter: { fileName: `${report}/mutation.json` },
   htmlReporter: { fileName: `${report}/mutation.html` },
-  tempDirName: '.stryker-tmp',
+  // One sandbox directory per module (scripts/mutation.ts sets it), so two modules can run at once
+  // without one's clean-up removing the other's sandbox or one copying the other's into its own.
+  tempDirName: process.env.MUTATION_TEMP_DIR ?? '.stryker-tmp',
   cleanTempDir: 'always',
   // Anchored at the root: a bare 'reports' also left services/accounting/src/modules/reports out of
   // the sandbox, so every test that builds the app failed to import there.
-  ignorePatterns: ['/bench', '/reports', '/data', '/dist', '/scratch', '/.stryker-tmp', '/apps', '**/dist'],
+  ignorePatterns: ['/bench', '/reports', '/data', '/dist', '/scratch', '/.stryker-tmp*', '/apps', '**/dist'],
   thresholds: { high: 90, low: 80, break: null },
 };

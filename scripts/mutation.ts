@@ -44,11 +44,18 @@ export const MODULES: Record<string, Module> = {
     ['invoices-numbering.test.ts'],
   ),
   // The invoice's postings (A8: sale, payment, reversal). The manual entry (transactions.service.ts,
-  // books-transactions.test.ts) is a module of its own not run yet: docs/testing.md.
+  // books-transactions.test.ts) is the module manual-postings below.
   // Its unit tests (invoice-postings.test.ts: the account look-up and the journal replaced by their
   // answers), no database; invoices-api.test.ts checks the same end to end at a minute a mutant.
   postings: accounting(['modules/invoices/invoice-postings.ts'], ['invoice-postings.test.ts'], ''),
-  'manual-postings': accounting(['modules/ledger/transactions.service.ts:77-216'], ['books-transactions.test.ts']),
+  // The manual entry and the journal entry of several lines: the account checks, currency, decimals,
+  // rate and base amount, the posting and its retry with the base currency the statement finds, the
+  // reversal (lines 82-221), and the journal entry's balance check, pairing and postings (234-372).
+  // Re-check the ranges when the file changes (presentTransaction and the reads are not in them).
+  'manual-postings': accounting(
+    ['modules/ledger/transactions.service.ts:82-221', 'modules/ledger/transactions.service.ts:234-372'],
+    ['books-transactions.test.ts'],
+  ),
   // Run it with TEST_DATABASE_URL (PostgreSQL): the lock test of ledger-fold.test.ts runs only there.
   'ledger-fold': accounting(['modules/ledger/fold-job.ts'], ['ledger-fold.test.ts']),
   // The scoring is pure: its unit tests alone (banking-api.test.ts would make a run of ~1 hour).
@@ -62,17 +69,13 @@ export const MODULES: Record<string, Module> = {
     ['einvoice-document.test.ts'],
     '',
   ),
-  // The repository's own tenant filter (RLS off in tenant-filters.test.ts), the request's scope
-  // and the check of the caller (token, session, organization, role) in the auth plugin.
-  'tenant-scope': accounting(
-    [
-      'modules/contacts/contacts.repository.ts',
-      'plugins/auth.ts:115-123',
-      'plugins/auth.ts:143-182',
-      'db/tenant-scope.ts',
-    ],
-    ['tenant-filters.test.ts', 'books-contacts.test.ts', 'books-isolation.test.ts', 'security.test.ts'],
-  ),
+  // The check of the caller in the auth plugin: the hook that sends every non-public route through
+  // it, the Bearer header, the token's session read or found kept (checked against the token's user
+  // and organization), the revoked or deactivated login, and the role. With auth.test.ts
+  // ("the check of the caller") and principal-cache.test.ts (what is kept, and when it is read
+  // again); security.test.ts checks every route's roles too, but builds every route's fixture,
+  // minutes a mutant here. The repository filters are contacts-tenant-filter.
+  'tenant-scope': accounting(['plugins/auth.ts:141-192'], ['auth.test.ts', 'principal-cache.test.ts']),
   // The first wall alone: the contacts repository's organization filter (the issue's surviving
   // mutant), with its test that runs it with row-level security off. A part of tenant-scope.
   'contacts-tenant-filter': accounting(
@@ -84,11 +87,22 @@ export const MODULES: Record<string, Module> = {
     ['modules/payments/idempotency.ts', 'modules/payments/payments.service.ts:387-462'],
     ['payments.test.ts'],
   ),
-  // Remittance and QR payments: amounts, fees, balance checks, the recorded transaction.
-  // The payment's money after issue 30's state machine (h30 set the range on the new layout; the
-  // earlier narrowed ranges of h34 were on the old one): re-narrow before the next run.
-  // merchants.test.ts holds the QR payments' own tests (fee, own merchant, unknown merchant, bounds).
-  payments: remittance(['modules/payments/payments.service.ts:181-339'], ['payments.test.ts', 'merchants.test.ts']),
+  // Remittance and QR payments after issue 30's state machine: the intents (amount, fee, total, the
+  // KYC, account and balance checks, the recorded transaction: 205-269 and 291-338), the order the
+  // bank gets (347-355), and the outcome recorded for the money: a failed payment's reservation
+  // restored (613-627). The bank's calls and polling (driveIntent, applyState, the jobs) and the
+  // answer to a refusal at once (refusalOf) are not in it: enable-banking-payments.test.ts and
+  // payments-concurrency.test.ts defend them, too slow per mutant here.
+  // merchants.test.ts holds the QR payments' own tests (fee, stored row, refusals, bounds).
+  payments: remittance(
+    [
+      'modules/payments/payments.service.ts:205-269',
+      'modules/payments/payments.service.ts:291-338',
+      'modules/payments/payments.service.ts:347-355',
+      'modules/payments/payments.service.ts:613-627',
+    ],
+    ['payments.test.ts', 'merchants.test.ts'],
+  ),
 };
 
 const [name, ...extra] = process.argv.slice(2);
@@ -127,6 +141,8 @@ const r = spawnSync(
       ...process.env,
       // Where this module's report goes (stryker.config.mjs reads it).
       MUTATION_REPORT_DIR: report,
+      // Its own sandbox directory (stryker.config.mjs), so modules can run side by side.
+      MUTATION_TEMP_DIR: `.stryker-tmp-${name}`,
       MUTATION_TSCONFIG: tsconfig,
       MUTATION_DB: m.db,
       // The only test files vitest.mutation.config.ts includes.

@@ -2,6 +2,7 @@ import { SignJWT } from 'jose';
 import { sql } from 'kysely';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { messageFor } from '../src/lib/catalog.js';
 import { TOKEN_AUDIENCE, TOKEN_ISSUER } from '../src/lib/jwt.js';
 import {
   addMember,
@@ -312,6 +313,108 @@ describe('tokens', () => {
     const res = await me(ghost);
     expect(res.statusCode).toBe(404);
     expect(res.json().error.code).toBe('SVC-2001');
+  });
+});
+
+describe('the check of the caller (plugins/auth.ts; issue 34, tenant-scope mutants)', () => {
+  const secretKey = () => new TextEncoder().encode(h.config.jwtSecret);
+  const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString());
+  const forge = (claims: { sub: string; org: string; sid: string; role?: string }) =>
+    new SignJWT({ org: claims.org, role: claims.role ?? 'owner', sid: claims.sid })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuer(TOKEN_ISSUER)
+      .setAudience(TOKEN_AUDIENCE)
+      .setSubject(claims.sub)
+      .setJti(crypto.randomUUID())
+      .setIssuedAt()
+      .setExpirationTime('5m')
+      .sign(secretKey());
+
+  it('takes the token from a Bearer header in any letter case and spacing, and nothing else', async () => {
+    const s = await registerOrg(h.app);
+    const get = (authorization: string) =>
+      h.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: { authorization } });
+    for (const header of [`Bearer ${s.token}`, `bearer ${s.token}`, `BEARER   ${s.token}  `]) {
+      const res = await get(header);
+      expect([header, res.statusCode]).toEqual([header, 200]);
+      expect(res.json().id).toBe(s.userId);
+    }
+    for (const header of [
+      `Basic ${s.token}`,
+      'Bearer',
+      'Bearer ',
+      `Bearer ${s.token} x`,
+      `xBearer ${s.token}`,
+      s.token,
+    ]) {
+      const res = await get(header);
+      expect([header, res.statusCode, res.json().error.code]).toEqual([header, 401, 'SVC-1005']);
+    }
+  });
+
+  it('lets public routes and unknown URLs through without a token', async () => {
+    const login = await h.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      payload: { email: uniqueEmail('nobody'), password: 'wrong-password-1A!' },
+      remoteAddress: freshIp(),
+    });
+    expect(login.statusCode).toBe(401);
+    expect(login.json().error.code).toBe('SVC-1001');
+    const unknown = await h.app.inject({ method: 'GET', url: '/api/v1/no-such-route' });
+    expect(unknown.statusCode).toBe(404);
+  });
+
+  it("checks a cached session's user and organization against every token that names it", async () => {
+    const s = await registerOrg(h.app);
+    const other = await registerOrg(h.app);
+    const { sid } = claimsOf(s.token);
+    // The session is read and kept.
+    expect((await me(s.token)).statusCode).toBe(200);
+    expect((await me(s.token)).json().id).toBe(s.userId);
+    // The same session id with another user, another organization, or none that exists.
+    const asOther = await me(await forge({ sub: other.userId, org: s.orgId, sid }));
+    expect([asOther.statusCode, asOther.json().error?.code]).toEqual([401, 'SVC-1004']);
+    const inOther = await me(await forge({ sub: s.userId, org: other.orgId, sid }));
+    expect([inOther.statusCode, inOther.json().error?.code]).toEqual([401, 'SVC-1004']);
+    const ghost = await me(await forge({ sub: s.userId, org: '00000000-0000-4000-8000-000000000000', sid }));
+    expect([ghost.statusCode, ghost.json().error?.code]).toEqual([404, 'SVC-2001']);
+    // The session itself still answers as its own user.
+    const again = await me(s.token);
+    expect([again.statusCode, again.json().id, again.json().organization.id]).toEqual([200, s.userId, s.orgId]);
+  });
+
+  it("refuses a role the route does not allow with 403 SVC-9001, naming the roles, in the organization's language", async () => {
+    const owner = await registerOrg(h.app, { country: 'HR', baseCurrency: 'EUR', language: 'hr' });
+    const viewer = await addMember(h.app, owner, 'viewer');
+    const post = () => h.app.inject(authed(viewer.token, { method: 'POST', url: '/api/v1/transactions', payload: {} }));
+    // Twice: the first reads the session, the second finds it kept.
+    for (const res of [await post(), await post()]) {
+      expect(res.statusCode).toBe(403);
+      expect(res.json().error).toMatchObject({
+        code: 'SVC-9001',
+        message: messageFor('SVC-9001', 'hr'),
+        details: { required: ['owner', 'admin', 'accountant'], current: ['viewer'] },
+      });
+    }
+    // A route open to every signed-in user lets the viewer in, as itself.
+    const mine = await me(viewer.token);
+    expect([mine.statusCode, mine.json().id, mine.json().role]).toEqual([200, viewer.userId, 'viewer']);
+  });
+
+  it("answers a revoked login and a deactivated user in the organization's language", async () => {
+    const owner = await registerOrg(h.app, { country: 'HR', baseCurrency: 'EUR', language: 'hr' });
+    const member = await addMember(h.app, owner, 'viewer');
+    const second = (await login(h.app, owner.email)).json().tokens.accessToken as string;
+    await h.app.inject(authed(second, { method: 'POST', url: '/api/v1/auth/logout' }));
+    const revoked = await me(second);
+    expect(revoked.statusCode).toBe(401);
+    expect(revoked.json().error).toMatchObject({ code: 'SVC-1004', message: messageFor('SVC-1004', 'hr') });
+    // Deactivated with its login left open (the DELETE route revokes the logins as well: SVC-1004).
+    await h.t.db.system.updateTable('users').set({ is_active: false }).where('id', '=', member.userId).execute();
+    const removed = await me(member.token);
+    expect(removed.json().error).toMatchObject({ code: 'SVC-1002', message: messageFor('SVC-1002', 'hr') });
+    expect(removed.statusCode).toBe(403);
   });
 });
 

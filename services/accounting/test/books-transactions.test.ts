@@ -1,6 +1,8 @@
 import { dec, roundHalfUp, sum } from '@app/shared/money';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tenantScope } from '../src/db/tenant-scope.js';
+import { createJournalEntry, createManualEntry } from '../src/modules/ledger/transactions.service.js';
 import { addMember, authed, buildTestApp, foldLedger, registerOrg, type Session, type TestApp } from './helpers.js';
 
 let h: TestApp;
@@ -182,6 +184,152 @@ describe('POST /transactions', () => {
     const res = await api(viewer.token, 'POST', '/transactions', entry());
     expect(res.statusCode).toBe(403);
     expect((await api(viewer.token, 'GET', '/transactions')).statusCode).toBe(200);
+  });
+});
+
+describe('POST /transactions: what a refusal says, and what is stored (issue 34, manual-postings mutants)', () => {
+  let s: Session;
+  let a: Record<string, string>;
+  const count = async () =>
+    Number(
+      (
+        await h.t.db.system
+          .selectFrom('ledger_transactions')
+          .where('organization_id', '=', s.orgId)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  beforeAll(async () => {
+    // A Serbian organization: the details come in Serbian (detail-messages.ts).
+    s = await registerOrg(h.app, { baseCurrency: 'RSD' });
+    a = await chart(s);
+    await api(s.token, 'PUT', `/accounts/${a['5400']}`, { isActive: false });
+    await api(s.token, 'PUT', `/accounts/${a['5300']}`, { isActive: false });
+  });
+  const body = (over: object = {}) => ({
+    transactionDate: '2026-06-01',
+    description: 'Entry',
+    debitAccountId: a['1000'],
+    creditAccountId: a['3000'],
+    amount: 5,
+    ...over,
+  });
+  const refused = async (over: object, status: number, code: string) => {
+    const res = await api(s.token, 'POST', '/transactions', body(over));
+    expect(res.statusCode, res.body).toBe(status);
+    expect(res.json().error.code).toBe(code);
+    return res.json().error.details;
+  };
+
+  it('names the unknown account, debit side first, and writes nothing', async () => {
+    const before = await count();
+    expect(await refused({ debitAccountId: crypto.randomUUID() }, 404, 'SVC-8001')).toEqual({
+      debitAccountId: ['konto nije pronađen'],
+    });
+    expect(await refused({ creditAccountId: crypto.randomUUID() }, 404, 'SVC-8001')).toEqual({
+      creditAccountId: ['konto nije pronađen'],
+    });
+    expect(
+      await refused({ debitAccountId: crypto.randomUUID(), creditAccountId: crypto.randomUUID() }, 404, 'SVC-8001'),
+    ).toEqual({ debitAccountId: ['konto nije pronađen'] });
+    expect(await count()).toBe(before);
+  });
+
+  it('names each inactive account: the credit side alone, and both', async () => {
+    const before = await count();
+    expect(await refused({ creditAccountId: a['5400'] }, 422, 'SVC-9003')).toEqual({
+      creditAccountId: ['konto nije aktivan'],
+    });
+    expect(await refused({ debitAccountId: a['5300'], creditAccountId: a['5400'] }, 422, 'SVC-9003')).toEqual({
+      debitAccountId: ['konto nije aktivan'],
+      creditAccountId: ['konto nije aktivan'],
+    });
+    expect(await count()).toBe(before);
+  });
+
+  it('reports a missing or inactive account before a currency problem', async () => {
+    expect(await refused({ debitAccountId: crypto.randomUUID(), currencyCode: 'XYZ' }, 404, 'SVC-8001')).toEqual({
+      debitAccountId: ['konto nije pronađen'],
+    });
+    expect(await refused({ creditAccountId: a['5400'], amount: 10.123 }, 422, 'SVC-9003')).toEqual({
+      creditAccountId: ['konto nije aktivan'],
+    });
+  });
+
+  it('says what is wrong with the same account on both sides and with too many decimals', async () => {
+    expect(await refused({ creditAccountId: a['1000'] }, 422, 'SVC-9003')).toEqual({
+      creditAccountId: ['mora se razlikovati od debitAccountId'],
+    });
+    expect(await refused({ amount: 10.123 }, 422, 'SVC-9003')).toEqual({
+      amount: ['sme imati najviše 2 decimala u RSD'],
+    });
+  });
+
+  it('stores the description trimmed (and one of blanks only as it came)', async () => {
+    const res = await api(s.token, 'POST', '/transactions', body({ description: '  Owner deposit \t' }));
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().description).toBe('Owner deposit');
+    expect((await api(s.token, 'GET', `/transactions/${res.json().id}`)).json().description).toBe('Owner deposit');
+    const blank = await api(s.token, 'POST', '/transactions', body({ description: '   ' }));
+    expect(blank.statusCode, blank.body).toBe(201);
+    expect(blank.json().description).toBe('   ');
+    const journal = await api(s.token, 'POST', '/transactions/entries', {
+      transactionDate: '2026-06-01',
+      description: ' Journal ',
+      lines: [
+        { accountId: a['1000'], debit: 3 },
+        { accountId: a['3000'], credit: 3 },
+      ],
+    });
+    expect(journal.statusCode, journal.body).toBe(201);
+    expect(journal.json().data[0].description).toBe('Journal');
+  });
+
+  it('refuses to reverse a locked posting (a reversal is one) and says why; nothing is written', async () => {
+    const t = (await api(s.token, 'POST', '/transactions', body({ description: 'To reverse' }))).json();
+    const reversal = (await api(s.token, 'POST', `/transactions/${t.id}/reverse`, {})).json();
+    expect(reversal.locked).toBe(true);
+    const before = await count();
+    const res = await api(s.token, 'POST', `/transactions/${reversal.id}/reverse`, {});
+    expect(res.statusCode).toBe(422);
+    expect(res.json().error).toMatchObject({
+      code: 'SVC-9003',
+      details: { id: ['zaključano knjiženje se stornira preko svog dokumenta'] },
+    });
+    expect(await count()).toBe(before);
+  });
+
+  it("posts in the base currency the statement finds when the caller's view of it is stale (retried)", async () => {
+    const scope = tenantScope(h.t.db, s.orgId, s.userId);
+    // The caller believes the base currency is EUR; the organization's is RSD.
+    const posted = await createManualEntry(scope, s.userId, 'EUR', {
+      transactionDate: '2026-06-01',
+      description: 'Stale base',
+      debitAccountId: a['1000'],
+      creditAccountId: a['3000'],
+      amount: 10.5,
+    });
+    expect(posted).toMatchObject({
+      description: 'Stale base',
+      amount: '10.50',
+      currencyCode: 'RSD',
+      exchangeRate: '1.000000',
+      baseAmount: '10.50',
+      debitAccountCode: '1000',
+      creditAccountCode: '3000',
+    });
+    const journal = await createJournalEntry(scope, s.userId, 'EUR', {
+      transactionDate: '2026-06-01',
+      description: 'Stale base journal',
+      lines: [
+        { accountId: a['1000'], debit: 2.5 },
+        { accountId: a['3000'], credit: 2.5 },
+      ],
+    });
+    expect(journal.data).toEqual([
+      expect.objectContaining({ amount: '2.50', currencyCode: 'RSD', exchangeRate: '1.000000', baseAmount: '2.50' }),
+    ]);
   });
 });
 
@@ -393,6 +541,55 @@ describe('POST /transactions/entries (several lines, one database transaction)',
       expect(await count(s.orgId)).toBe(0);
     },
   );
+
+  it('says in each refusal which line is wrong and why (the details themselves, in Serbian)', async () => {
+    const s = await registerOrg(h.app, { baseCurrency: 'RSD' });
+    const a = await chart(s);
+    const details = async (ls: object[]) => {
+      const res = await api(s.token, 'POST', '/transactions/entries', {
+        transactionDate: '2026-06-10',
+        description: 'Refused',
+        lines: ls,
+      });
+      expect(res.statusCode, res.body).toBe(422);
+      return res.json().error.details;
+    };
+    expect(await details([...lines(a).slice(0, 3), { accountId: a['1100'], credit: 659.99 }])).toEqual({
+      lines: ['duguje (960) i potražuje (959.99) moraju biti jednaki i veći od nule'],
+    });
+    expect(
+      await details([
+        { accountId: a['5100'], debit: 5 },
+        { accountId: a['5200'], debit: 5 },
+      ]),
+    ).toEqual({ lines: ['duguje (10) i potražuje (0) moraju biti jednaki i veći od nule'] });
+    expect(
+      await details([
+        { accountId: a['5100'], debit: 5, credit: 5 },
+        { accountId: a['1000'], credit: 5 },
+        { accountId: a['1100'] },
+      ]),
+    ).toEqual({
+      'lines[0]': ['treba iznos veći od nule na tačno jednoj strani, duguje ili potražuje'],
+      'lines[2]': ['treba iznos veći od nule na tačno jednoj strani, duguje ili potražuje'],
+    });
+    expect(
+      await details([
+        { accountId: a['5100'], debit: 1.005 },
+        { accountId: a['1000'], credit: 1.005 },
+      ]),
+    ).toEqual({
+      'lines[0].debit': ['sme imati najviše 2 decimala u RSD'],
+      'lines[1].credit': ['sme imati najviše 2 decimala u RSD'],
+    });
+    expect(
+      await details([
+        { accountId: a['1000'], debit: 5 },
+        { accountId: a['5100'], debit: 5 },
+        { accountId: a['1000'], credit: 10 },
+      ]),
+    ).toEqual({ 'lines[2].accountId': ['je i na dugovnoj i na potražnoj strani naloga'] });
+  });
 
   it("saves nothing when a later line names an inactive account, an unknown one or another organization's", async () => {
     const s = await registerOrg(h.app, { baseCurrency: 'RSD' });

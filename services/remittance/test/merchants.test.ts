@@ -219,6 +219,122 @@ describe('merchants (R12)', () => {
     expect(merchantNotes.map((n) => n.body).join(' ')).not.toContain('Nordmann');
   });
 
+  it('stores a QR payment as what it is (issue 34): NOK to Norway at rate 1, the fee and total, the order the bank gets', async () => {
+    const owner = bearer((await signInMobile(env.app, { pid: nextPid() })).token);
+    const { merchantId } = (
+      await register(owner, '/v1', { businessName: 'Fisk AS', orgNumber: '912345602', bankAccount: ACCOUNT })
+    ).json().data;
+    const c = await payingCustomer();
+    const pay = await env.app.inject({
+      method: 'POST',
+      url: '/v1/transactions/qr-payment',
+      ...c.auth,
+      payload: { merchantId, amount: 99.5 },
+    });
+    expect(pay.statusCode, pay.body).toBe(201);
+    const id = pay.json().data.id as string;
+    const row = await env.db.system
+      .selectFrom('transactions as t')
+      .innerJoin('payment_initiations as p', 'p.transaction_id', 't.id')
+      .selectAll('t')
+      .select(['p.payment_order'])
+      .where('t.id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({
+      user_id: c.userId,
+      type: 'qr_payment',
+      status: 'completed',
+      bank_account_id: c.primaryId,
+      recipient_id: null,
+      merchant_id: merchantId,
+      recipient_name: 'Fisk AS',
+      recipient_country: 'NO',
+      from_account: 'Sandbox Bank',
+      send_amount: '99.50',
+      send_currency: 'NOK',
+      receive_amount: '99.50',
+      receive_currency: 'NOK',
+      fee: '1.00',
+      total: '100.50',
+      eta: null,
+    });
+    expect(Number(row.exchange_rate)).toBe(1);
+    expect(row.payment_order).toMatchObject({
+      amount: '100.50',
+      currency: 'NOK',
+      creditorAccount: ACCOUNT,
+      creditorName: 'Fisk AS',
+      reference: id,
+    });
+    const balance = await env.db.system
+      .selectFrom('bank_accounts')
+      .select('balance')
+      .where('id', '=', c.primaryId)
+      .executeTakeFirstOrThrow();
+    expect(balance.balance).toBe('49899.50');
+  });
+
+  it('refuses a QR payment with the answer of its own check, recording and debiting nothing (issue 34)', async () => {
+    const owner = bearer((await signInMobile(env.app, { pid: nextPid() })).token);
+    const { primaryId: ownerAccount } = await linkSandboxBank(env.app, owner, '/v1');
+    const { merchantId } = (
+      await register(owner, '/v1', { businessName: 'Egen Butikk', orgNumber: '912345610', bankAccount: ACCOUNT })
+    ).json().data;
+    const pay = (auth: ReturnType<typeof bearer>, payload: object) =>
+      env.app.inject({ method: 'POST', url: '/v1/transactions/qr-payment', ...auth, payload });
+    const countOf = async (userId: string) =>
+      Number(
+        (
+          await env.db.system
+            .selectFrom('transactions')
+            .where('user_id', '=', userId)
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const balanceOf = async (id: string) =>
+      (await env.db.system.selectFrom('bank_accounts').select('balance').where('id', '=', id).executeTakeFirstOrThrow())
+        .balance;
+    const ownerId = (await env.app.inject({ method: 'GET', url: '/v1/auth/me', ...owner })).json().data.id as string;
+
+    // One's own merchant.
+    const self = await pay(owner, { merchantId, amount: 50 });
+    expect(self.statusCode).toBe(422);
+    expect(self.json()).toMatchObject({
+      error: 'validation_error',
+      message: 'You cannot pay your own merchant',
+      details: [{ field: 'merchantId', message: 'is your own merchant' }],
+    });
+    expect(await countOf(ownerId)).toBe(0);
+    expect(await balanceOf(ownerAccount)).toBe('50000.00');
+
+    // An unknown merchant.
+    const c = await payingCustomer();
+    const unknown = await pay(c.auth, { merchantId: 'mer_0000000000000000', amount: 10 });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toMatchObject({ error: 'not_found', message: 'Merchant not found' });
+
+    // A payer without a linked bank account.
+    const bare = bearer((await signInMobile(env.app, { pid: nextPid() })).token);
+    const bareId = (await env.app.inject({ method: 'GET', url: '/v1/auth/me', ...bare })).json().data.id as string;
+    const none = await pay(bare, { merchantId, amount: 10 });
+    expect(none.statusCode).toBe(400);
+    expect(none.json().error).toBe('no_bank_account');
+    expect(await countOf(bareId)).toBe(0);
+
+    // The balance: one cent short of amount and fee is refused, the exact total is paid.
+    await env.db.system.updateTable('bank_accounts').set({ balance: '101.00' }).where('id', '=', c.primaryId).execute();
+    const short = await pay(c.auth, { merchantId, amount: 100.01 });
+    expect(short.statusCode).toBe(402);
+    expect(short.json().error).toBe('insufficient_balance');
+    expect(await balanceOf(c.primaryId)).toBe('101.00');
+    expect(await countOf(c.userId)).toBe(0);
+    const exact = await pay(c.auth, { merchantId, amount: 100 });
+    expect(exact.statusCode, exact.body).toBe(201);
+    expect(await balanceOf(c.primaryId)).toBe('0.00');
+    expect(await countOf(c.userId)).toBe(1);
+  });
+
   it('answers 404 for an unknown merchant and bounds the QR amount (1 to 100000, 2 decimals)', async () => {
     const c = await payingCustomer();
     expect(

@@ -212,10 +212,12 @@ describe('POST /transactions/remittance (R9)', () => {
     const foreign = await remit(a, { recipientId: b.recipientId, amount: 500 });
     expect(foreign.statusCode).toBe(404);
     expect(foreign.json().error).toBe('not_found');
+    expect(foreign.json().message).toBe('Recipient not found');
     await env.db.system.updateTable('users').set({ kyc_status: 'pending' }).where('id', '=', a.userId).execute();
     const kyc = await remit(a, { recipientId: a.recipientId, amount: 500 });
     expect(kyc.statusCode).toBe(403);
     expect(kyc.json().error).toBe('kyc_required');
+    expect(kyc.json().message).toBe('Identity verification (KYC) is required before sending money');
     expect(await balanceOf(a.primaryId)).toBe('50000.00');
   });
 
