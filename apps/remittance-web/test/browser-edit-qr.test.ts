@@ -162,8 +162,11 @@ describe.skipIf(missing)('remittance web app: edit, consent history, QR by pictu
       ];
       for (const [n, [type, granted]] of steps.entries()) {
         const box = page.getByLabel(nb[`consentType.${type}` as keyof typeof nb]);
-        if (granted) await box.check();
-        else await box.uncheck();
+        // A click, then the state polled: the box is controlled by the mutation's variables, which
+        // reach it a render later (check()/uncheck() read the state at once after the click).
+        await expect.poll(() => box.isChecked()).toBe(!granted);
+        await box.click();
+        await expect.poll(() => box.isChecked()).toBe(granted);
         await expect.poll(() => items.count()).toBe(n + 1);
       }
       const word = (granted: boolean) => (granted ? nb['privacy.historyGranted'] : nb['privacy.historyWithdrawn']);
