@@ -27,8 +27,14 @@ import { bankingRoutes } from './modules/banking/banking.routes.js';
 import { contactsRoutes } from './modules/contacts/contacts.routes.js';
 import { currenciesRoutes } from './modules/currencies/currencies.routes.js';
 import { einvoiceRoutes } from './modules/einvoice/einvoice.routes.js';
-import { intermediaryIntakeJob } from './modules/exchange-hr/exchange.jobs.js';
-import { intermediaryRoutes } from './modules/exchange-hr/exchange.routes.js';
+import { queueDeliveryAfterSend } from './modules/exchange-hr/delivery.service.js';
+import {
+  intermediaryDeliveryJob,
+  intermediaryIntakeJob,
+  intermediaryStatusJob,
+} from './modules/exchange-hr/exchange.jobs.js';
+import { intermediaryInvoiceRoutes, intermediaryRoutes } from './modules/exchange-hr/exchange.routes.js';
+import { tellIntermediaryDecision } from './modules/exchange-hr/exchange.service.js';
 import { exchangeRateFeedJob, feedSettings } from './modules/exchange-rates/ecb-feed.js';
 import { exchangeRatesRoutes } from './modules/exchange-rates/exchange-rates.routes.js';
 import { expensesRoutes } from './modules/expenses/expenses.routes.js';
@@ -151,13 +157,19 @@ export async function buildApp(config: Readonly<Config>, db: Database<DB>): Prom
     box: config.sef.keyEncryptionKey ? new SecretBox(config.sef.keyEncryptionKey) : null,
     log: app.log,
   };
-  invoices.afterSend = (scope, p, id) => queueAfterSend(sef, scope, p, id);
+  // After send: SEF for RS, the information intermediary for HR (each a no-op for the other country).
+  invoices.afterSend = async (scope, p, id) => {
+    await queueAfterSend(sef, scope, p, id);
+    await queueDeliveryAfterSend(sef, scope, p, id);
+  };
   // Croatia (D5): the fiscalization message is recorded with the status change, sent after commit.
   invoices.recordIntent = recordInvoiceIntent;
   invoices.afterCommit = (p, id) => afterInvoiceCommit(sef, p, id);
   sef.hrPurchase = {
     recordIntent: recordPurchaseIntent,
     afterCommit: (orgId, id) => afterPurchaseCommit(sef, orgId, id),
+    decide: (orgId, documentId, accepted, comment) =>
+      tellIntermediaryDecision(sef, orgId, documentId, accepted, comment),
   };
   const receipts: ReceiptDeps = {
     scanner: createVirusScanner(config.clamav),
@@ -183,6 +195,8 @@ export async function buildApp(config: Readonly<Config>, db: Database<DB>): Prom
   scheduler.add(sefSyncJob(sef));
   scheduler.add(fiscalDeliveryJob(sef));
   scheduler.add(intermediaryIntakeJob(sef));
+  scheduler.add(intermediaryDeliveryJob(sef));
+  scheduler.add(intermediaryStatusJob(sef));
 
   // Routes: one place shows the whole map.
   await app.register(healthRoutes(ctx));
@@ -210,6 +224,7 @@ export async function buildApp(config: Readonly<Config>, db: Database<DB>): Prom
   await app.register(fiscalizationSettingsRoutes(sef), { prefix: '/api/v1/organization/fiscalization' });
   await app.register(fiscalizationInvoiceRoutes(sef), { prefix: '/api/v1/invoices' });
   await app.register(intermediaryRoutes(sef), { prefix: '/api/v1/organization/intermediary' });
+  await app.register(intermediaryInvoiceRoutes(sef), { prefix: '/api/v1/invoices' });
   await app.register(publicInvoicesRoutes(invoices), { prefix: '/api/v1/public/invoices' });
   await app.register(alertsRoutes(), { prefix: '/api/v1/alerts' });
   await app.register(expensesRoutes(receipts), { prefix: '/api/v1/expenses' });

@@ -68,9 +68,11 @@ export interface Config extends CommonConfig {
   /**
    * Croatian e-invoice exchange through an information intermediary (issue 28):
    * INTERMEDIARY_BASE_URL replaces the provider's API base URL of both environments,
-   * INTERMEDIARY_SYNC_INTERVAL the tick of the intake of received e-invoices (0s: off).
+   * INTERMEDIARY_SYNC_INTERVAL the tick of the intake of received e-invoices and of the status
+   * checks of sent ones, INTERMEDIARY_DELIVERY_INTERVAL the tick of the job that sends due
+   * e-invoices (0s: off).
    */
-  intermediary: { baseUrl: string | null; timeoutMs: number; syncIntervalMs: number };
+  intermediary: { baseUrl: string | null; timeoutMs: number; syncIntervalMs: number; deliveryIntervalMs: number };
 }
 
 /** Read and validate the environment once (STYLE 13); the result is deeply frozen. */
@@ -135,6 +137,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       baseUrl: env.INTERMEDIARY_BASE_URL ? env.INTERMEDIARY_BASE_URL.replace(/\/+$/, '') : null,
       timeoutMs: parseDuration('INTERMEDIARY_TIMEOUT', env.INTERMEDIARY_TIMEOUT, '30s'),
       syncIntervalMs: parseDuration('INTERMEDIARY_SYNC_INTERVAL', env.INTERMEDIARY_SYNC_INTERVAL, '15m'),
+      deliveryIntervalMs: parseDuration('INTERMEDIARY_DELIVERY_INTERVAL', env.INTERMEDIARY_DELIVERY_INTERVAL, '10s'),
     },
   };
   // Weak settings production refuses unless accepted by name (issue 33 item 7).

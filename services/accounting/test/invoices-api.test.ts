@@ -327,13 +327,14 @@ describe('reading, listing and updating', () => {
       'fiscalization',
       'id',
       'invoiceDate',
+      'intermediary',
       'invoiceNumber',
       'sef',
       'status',
       'totalAmount',
     ]);
     // Issue 28: the e-invoice delivery states, null for an invoice never queued or fiscalized.
-    expect(list.json().data[0]).toMatchObject({ sef: null, fiscalization: null });
+    expect(list.json().data[0]).toMatchObject({ sef: null, fiscalization: null, intermediary: null });
     // The list writes createdAt in SQL; it must read exactly as the invoice itself does.
     const one = await inject(owner, 'GET', `/api/v1/invoices/${a.id}`);
     expect(list.json().data[0].createdAt).toBe(one.json().createdAt);
@@ -364,7 +365,7 @@ describe('reading, listing and updating', () => {
     const read = await inject(owner, 'GET', `/api/v1/invoices/${inv.id}`);
     expect(read.statusCode).toBe(200);
     // GET also shows the invoice's SEF state (CONTRACT D2): null until it is queued.
-    expect(read.json()).toEqual({ ...inv, sef: null, fiscalization: null });
+    expect(read.json()).toEqual({ ...inv, sef: null, fiscalization: null, intermediary: null });
     const other = await registerOrg(t.app);
     const res = await inject(other, 'GET', `/api/v1/invoices/${inv.id}`);
     expect(res.statusCode).toBe(404);

@@ -192,6 +192,28 @@ export interface FiscalizationSettingsTable {
   updated_at: Generated<Timestamp>;
 }
 
+export interface IntermediaryDocumentsTable {
+  id: Generated<string>;
+  organization_id: string;
+  invoice_id: string;
+  kind: 'invoice' | 'credit-note';
+  idempotency_key: string;
+  document_number: string;
+  send_year: number;
+  status: 'Pending' | 'Failed' | 'Sent' | 'Delivered' | 'Accepted' | 'Rejected' | 'Undeliverable';
+  document_id: string | null;
+  provider_status: string | null;
+  status_reason: string | null;
+  last_error: string | null;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp | null;
+  next_check_at: Timestamp | null;
+  checks: Generated<number>;
+  sent_at: Timestamp | null;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+}
+
 export interface IntermediarySettingsTable {
   organization_id: string;
   provider: Generated<'moj-eracun'>;
@@ -204,6 +226,7 @@ export interface IntermediarySettingsTable {
   last_sync_at: Timestamp | null;
   created_at: Generated<Timestamp>;
   updated_at: Generated<Timestamp>;
+  fiscalization_by: Generated<'service' | 'intermediary'>;
 }
 
 export interface InvitationsTable {
@@ -494,6 +517,7 @@ export interface DB {
   expenses: ExpensesTable;
   fiscal_records: FiscalRecordsTable;
   fiscalization_settings: FiscalizationSettingsTable;
+  intermediary_documents: IntermediaryDocumentsTable;
   intermediary_settings: IntermediarySettingsTable;
   invitations: InvitationsTable;
   invoice_counters: InvoiceCountersTable;

@@ -254,7 +254,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
     summary: 'List invoices',
     description: 'Paginated, filtered by status, customer and dates.',
     responseExample: {
-      data: [{ ...INVOICE_SUMMARY, sef: { status: 'Sent' }, fiscalization: null }],
+      data: [{ ...INVOICE_SUMMARY, sef: { status: 'Sent' }, fiscalization: null, intermediary: null }],
       meta: { total: 1, page: 1, perPage: 20, totalPages: 1 },
     },
   },

@@ -14,6 +14,8 @@ type Db = Kysely<DB>;
 const KEY_PURPOSE = 'hr.intermediary_password';
 const LOCK_INTAKE = 6_2026_1201;
 export type IntermediaryEnvironment = keyof typeof MOJ_ERACUN_BASE_URLS;
+/** Who fiscalizes the e-invoices sent through the intermediary (the intermediary, or this service). */
+export type FiscalizationBy = 'service' | 'intermediary';
 
 function requireHr(p: Principal) {
   if (p.organization.country !== 'HR')
@@ -33,6 +35,7 @@ function present(row: Awaited<ReturnType<typeof findSettings>>) {
     passwordSet: Boolean(row),
     companyBu: row?.company_bu ?? null,
     softwareId: row?.software_id ?? null,
+    fiscalizationBy: (row?.fiscalization_by ?? 'intermediary') as FiscalizationBy,
     lastSyncAt: row?.last_sync_at ? new Date(row.last_sync_at).toISOString() : null,
   };
 }
@@ -54,6 +57,7 @@ export async function putIntermediarySettings(
     password?: string;
     companyBu?: string | null;
     softwareId: string;
+    fiscalizationBy?: FiscalizationBy;
   },
 ) {
   requireHr(p);
@@ -72,6 +76,7 @@ export async function putIntermediarySettings(
       password_ciphertext: sealed,
       company_bu: body.companyBu ?? null,
       software_id: body.softwareId,
+      fiscalization_by: body.fiscalizationBy ?? old?.fiscalization_by ?? 'intermediary',
     };
     return trx
       .insertInto('intermediary_settings')
@@ -120,6 +125,24 @@ export async function lookupRecipient(deps: SefDeps, scope: TenantScope, p: Prin
   if (!res.ok && res.retry) throw new AppError('SVC-9007', { intermediary: [res.message] });
   if (!res.ok) throw new AppError('SVC-9003', { intermediary: [res.message] });
   return { oib, registered: res.value, provider: adapter.provider };
+}
+
+/**
+ * The decision on a received document told to the intermediary (UpdateDokumentProcessStatus:
+ * approved, or rejected with the comment as the reason). Null when no intermediary is set up
+ * (a purchase invoice fetched before its settings were removed): nothing to tell.
+ */
+export async function tellIntermediaryDecision(
+  deps: SefDeps,
+  orgId: string,
+  documentId: string,
+  accepted: boolean,
+  comment: string,
+) {
+  const adapter = await adapterFor(deps, deps.db.system, orgId, false);
+  if (!adapter) return null;
+  const res = await adapter.updateProcessStatus(documentId, accepted ? 'accepted' : 'rejected', comment);
+  return res.ok ? { ok: true as const } : { ok: false as const, retry: res.retry, message: res.message };
 }
 
 /**

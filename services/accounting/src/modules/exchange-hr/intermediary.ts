@@ -6,12 +6,24 @@
 export type IntermediaryResult<T> =
   | { ok: true; value: T }
   /** retry: the provider was unreachable, timed out, or answered 429/5xx (try again later). */
-  | { ok: false; retry: boolean; status: number | null; message: string };
+  | { ok: false; retry: boolean; status: number | null; message: string; retryAfterMs?: number | null };
 
 export interface SentDocument {
   /** The provider's id of the document (for its status and for reports about it). */
   documentId: string;
   status: string;
+}
+
+/** A sent document as the provider reports it (its delivery and the recipient's business status). */
+export interface SentStatus {
+  /** The provider's status name (Moj-eRačun: "Poslan", "Preuzet", ...). */
+  status: string;
+  /** Where delivery stands, as this service classifies it. */
+  delivery: 'sent' | 'delivered' | 'undeliverable';
+  /** The recipient's business decision, when it made one (approved or paid: accepted). */
+  decision: 'accepted' | 'rejected' | null;
+  /** The recipient's reason for a rejection. */
+  reason: string | null;
 }
 
 export interface ReceivedSummary {
@@ -27,7 +39,18 @@ export interface IntermediaryAdapter {
   /** Sends a UBL e-invoice (the provider delivers it to the recipient's intermediary). */
   send(ublXml: string): Promise<IntermediaryResult<SentDocument>>;
   /** The provider's status of a document it sent for us. */
-  status(documentId: string): Promise<IntermediaryResult<{ status: string }>>;
+  status(documentId: string): Promise<IntermediaryResult<SentStatus>>;
+  /**
+   * A document we sent earlier, found by its number (and the year it was sent): how a retry after
+   * an unanswered send learns that the first one arrived (the provider has no idempotency key).
+   */
+  findSent(documentNumber: string, year: number): Promise<IntermediaryResult<SentDocument | null>>;
+  /** Tells the sender, through the provider, our business decision on a received document. */
+  updateProcessStatus(
+    documentId: string,
+    decision: 'accepted' | 'rejected',
+    reason: string | null,
+  ): Promise<IntermediaryResult<null>>;
   /** E-invoices addressed to us not yet confirmed as imported. */
   inbox(): Promise<IntermediaryResult<ReceivedSummary[]>>;
   /** One received document, as the UBL XML it was delivered as. */

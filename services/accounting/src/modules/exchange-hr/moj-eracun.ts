@@ -1,4 +1,10 @@
-import type { IntermediaryAdapter, IntermediaryResult, ReceivedSummary, SentDocument } from './intermediary.js';
+import type {
+  IntermediaryAdapter,
+  IntermediaryResult,
+  ReceivedSummary,
+  SentDocument,
+  SentStatus,
+} from './intermediary.js';
 
 /**
  * Moj-eRačun (moj-eracun.hr), a Croatian information intermediary, through its published REST API
@@ -20,6 +26,31 @@ export interface MojERacunCredentials {
 }
 
 type Row = Record<string, unknown>;
+
+/**
+ * Moj-eRačun's document status (StatusId of send, queryOutbox and the process-status queries):
+ * 10 and 20 in processing, 30 sent, 40 downloaded by the recipient ("Preuzet"), 45 download
+ * withdrawn, 50 unsuccessful ("Neuspjelo"), 60 expired (public clients list these).
+ */
+const DELIVERED = new Set([40]);
+const UNDELIVERABLE = new Set([50, 60]);
+/**
+ * The recipient's business status (DocumentProcessStatusId, UpdateDokumentProcessStatus):
+ * 0 approved, 1 rejected, 2 fully paid, 3 partially paid, 4 receipt confirmed, 99 received.
+ */
+const PROCESS_ACCEPTED = new Set([0, 2, 3]);
+const PROCESS_REJECTED = 1;
+
+function retryAfterMs(res: Response): number | null {
+  const v = res.headers.get('retry-after');
+  if (!v) return null;
+  const secs = Number(v);
+  if (Number.isFinite(secs)) return Math.max(0, secs * 1000);
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? null : Math.max(0, at - Date.now());
+}
+
+const num = (v: unknown) => (v === null || v === undefined || v === '' ? null : Number(v));
 
 /** The provider's error bodies: `{Field: {Value, Messages: [...]}}` or a message text. */
 function messageOf(status: number, text: string): string {
@@ -78,6 +109,7 @@ export class MojERacunAdapter implements IntermediaryAdapter {
       retry: res.status === 429 || res.status >= 500,
       status: res.status,
       message: messageOf(res.status, text),
+      retryAfterMs: res.status === 429 ? retryAfterMs(res) : null,
     };
   }
 
@@ -107,12 +139,69 @@ export class MojERacunAdapter implements IntermediaryAdapter {
     };
   }
 
-  async status(documentId: string): Promise<IntermediaryResult<{ status: string }>> {
-    const r = await this.json<Row[]>('/apis/v2/queryOutbox', { ElectronicId: Number(documentId) });
+  /**
+   * queryDocumentProcessStatusOutbox {ElectronicId}: the row of queryOutbox plus the recipient's
+   * business status (DocumentProcessStatusId, DocumentProcessStatusName, RejectReason).
+   */
+  async status(documentId: string): Promise<IntermediaryResult<SentStatus>> {
+    const r = await this.json<Row[]>('/apis/v2/queryDocumentProcessStatusOutbox', {
+      ElectronicId: Number(documentId),
+    });
     if (!r.ok) return r;
-    const row = r.value[0];
+    const row = Array.isArray(r.value) ? r.value.find((x) => String(x.ElectronicId) === documentId) : undefined;
     if (!row) return { ok: false, retry: false, status: 404, message: `Moj-eRačun: no document ${documentId}` };
-    return { ok: true, value: { status: String(row.StatusName ?? row.StatusId ?? '') } };
+    const statusId = num(row.StatusId);
+    const processId = num(row.DocumentProcessStatusId);
+    const decision =
+      processId === null
+        ? null
+        : PROCESS_ACCEPTED.has(processId)
+          ? ('accepted' as const)
+          : processId === PROCESS_REJECTED
+            ? ('rejected' as const)
+            : null;
+    return {
+      ok: true,
+      value: {
+        status: String(row.DocumentProcessStatusName || row.StatusName || row.StatusId || ''),
+        delivery:
+          statusId !== null && UNDELIVERABLE.has(statusId)
+            ? 'undeliverable'
+            : (statusId !== null && DELIVERED.has(statusId)) || processId !== null
+              ? 'delivered'
+              : 'sent',
+        decision,
+        reason: row.RejectReason ? String(row.RejectReason) : null,
+      },
+    };
+  }
+
+  /** queryOutbox {InvoiceNumber, InvoiceYear}: the document sent under that number, if any. */
+  async findSent(documentNumber: string, year: number): Promise<IntermediaryResult<SentDocument | null>> {
+    const r = await this.json<Row[]>('/apis/v2/queryOutbox', { InvoiceNumber: documentNumber, InvoiceYear: year });
+    if (!r.ok) return r;
+    const rows = Array.isArray(r.value) ? r.value : [];
+    const row = rows.find((x) => String(x.DocumentNr ?? '') === documentNumber);
+    if (!row) return { ok: true, value: null };
+    return {
+      ok: true,
+      value: { documentId: String(row.ElectronicId), status: String(row.StatusName ?? row.StatusId ?? '') },
+    };
+  }
+
+  /** UpdateDokumentProcessStatus {ElectronicId, StatusId: 0 approved | 1 rejected, RejectReason}. */
+  async updateProcessStatus(
+    documentId: string,
+    decision: 'accepted' | 'rejected',
+    reason: string | null,
+  ): Promise<IntermediaryResult<null>> {
+    const r = await this.json<Row>('/apis/v2/UpdateDokumentProcessStatus', {
+      ElectronicId: Number(documentId),
+      StatusId: decision === 'accepted' ? 0 : PROCESS_REJECTED,
+      ...(decision === 'rejected' && reason ? { RejectReason: reason } : {}),
+    });
+    if (!r.ok) return r;
+    return { ok: true, value: null };
   }
 
   async inbox(): Promise<IntermediaryResult<ReceivedSummary[]>> {

@@ -154,6 +154,22 @@ async function enabledFor(db: Db, orgId: string) {
 }
 
 /**
+ * Whether the organization's e-invoices go through an information intermediary that fiscalizes
+ * them itself (intermediary enabled, `fiscalizationBy: intermediary`; Moj-eRačun fiscalizes what
+ * it sends and receives): then the service records no EvidentirajERacun of its own for them, so
+ * no e-invoice is reported twice (docs/accounting/exchange-hr.md). Read here, not imported from
+ * the exchange module (which imports this one).
+ */
+export async function intermediaryFiscalizes(db: Db, orgId: string) {
+  const s = await db
+    .selectFrom('intermediary_settings')
+    .select(['enabled', 'fiscalization_by'])
+    .where('organization_id', '=', orgId)
+    .executeTakeFirst();
+  return Boolean(s?.enabled && s.fiscalization_by === 'intermediary');
+}
+
+/**
  * InvoiceDeps.recordIntent: inside the transaction of send, mark-paid or cancel of an HR invoice,
  * with fiscalization enabled, the message it owes is recorded (so it commits with the change or
  * not at all): the e-invoice on its first send; the payment and the credit note only of an
@@ -161,7 +177,11 @@ async function enabledFor(db: Db, orgId: string) {
  */
 export async function recordInvoiceIntent(trx: TenantTx, p: Principal, invoiceId: string, event: InvoiceEvent) {
   if (p.organization.country !== 'HR' || !(await enabledFor(trx, p.orgId))) return;
-  if (event === 'sent') return insertIntent(trx, { orgId: p.orgId, invoiceId, message: 'eracun' });
+  if (event === 'sent') {
+    // Sent through an intermediary that fiscalizes what it sends: it reports this one, not us.
+    if (await intermediaryFiscalizes(trx, p.orgId)) return;
+    return insertIntent(trx, { orgId: p.orgId, invoiceId, message: 'eracun' });
+  }
   const eracun = await trx
     .selectFrom('fiscal_records')
     .select('id')
@@ -212,6 +232,8 @@ export async function recordPurchaseIntent(
   payload: Record<string, unknown> = {},
 ) {
   if (!(await enabledFor(trx, orgId))) return;
+  // A received e-invoice the intermediary delivered and fiscalized (U) itself.
+  if (message === 'received' && (await intermediaryFiscalizes(trx, orgId))) return;
   await insertIntent(trx, { orgId, purchaseInvoiceId, message, payload });
 }
 

@@ -2,6 +2,7 @@ import { type Static, Type } from 'typebox';
 import { listQuery, Paginated } from '../../lib/pagination.js';
 import { CurrencyCodeInput, IsoDate, literalUnion, Uuid } from '../../lib/schemas.js';
 import { FiscalState } from './fiscal-state.js';
+import { IntermediaryState, IntermediaryStatusSchema } from './intermediary-state.js';
 import { SefState } from './sef-state.js';
 
 export const INVOICE_STATUSES = ['draft', 'sent', 'viewed', 'paid', 'overdue', 'cancelled'] as const;
@@ -109,6 +110,9 @@ export const InvoiceSummary = Type.Object({
   fiscalization: Type.Union([Type.Object({ status: FiscalState.properties.status }), Type.Null()], {
     description: "HR: the e-invoice's fiscalization status (Pending, Fiscalized, Failed); null when not fiscalized",
   }),
+  intermediary: Type.Union([Type.Object({ status: IntermediaryStatusSchema }), Type.Null()], {
+    description: "HR: the e-invoice's delivery through the information intermediary; null when never queued",
+  }),
 });
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
@@ -138,6 +142,8 @@ export const Invoice = Type.Object({
   sef: Type.Optional(Type.Union([SefState, Type.Null()])),
   // CONTRACT D5 (issue 28): the Croatian fiscalization of the issued e-invoice; null until recorded.
   fiscalization: Type.Optional(Type.Union([FiscalState, Type.Null()])),
+  // Issue 28: the e-invoice's delivery through the Croatian information intermediary; null until queued.
+  intermediary: Type.Optional(Type.Union([IntermediaryState, Type.Null()])),
 });
 
 export const INVOICE_SORTS = ['invoiceDate', 'dueDate', 'invoiceNumber', 'totalAmount', 'createdAt', 'status'] as const;

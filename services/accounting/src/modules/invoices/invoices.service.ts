@@ -15,6 +15,7 @@ import { assertCurrency, currencyDecimals } from '../currencies/currencies.js';
 import { documentRate, formatRate } from '../exchange-rates/exchange-rates.service.js';
 import { assertOrganizationRates } from '../tax-rates/allowed-rates.js';
 import { fiscalStateOf } from './fiscal-state.js';
+import { intermediaryStateOf } from './intermediary-state.js';
 import { InvoiceListCache } from './invoice-list-cache.js';
 import { computeTotals } from './invoice-totals.js';
 import * as repo from './invoices.repository.js';
@@ -259,6 +260,7 @@ export function getInvoice(scope: TenantScope, p: Principal, id: string, today: 
     ...(await readInvoice(db, p, id, today)),
     sef: await sefStateOf(db, p.orgId, id),
     fiscalization: await fiscalStateOf(db, p.orgId, id),
+    intermediary: await intermediaryStateOf(db, p.orgId, id),
   }));
 }
 

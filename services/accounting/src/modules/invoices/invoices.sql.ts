@@ -53,8 +53,8 @@ const EFFECTIVE_SQL = `CASE WHEN status IN ('sent', 'viewed') AND due_date < $2:
  * to_json (JSON escaping), dates as PostgreSQL writes them (ISO, as the driver hands them over
  * everywhere else), the total rounded half-up to the currency's decimals (A3, as formatAmount),
  * createdAt as Date#toISOString writes it, then the status of the invoice's SEF document and of its
- * fiscalization (issue 28; null when it has none). `i` is the page's invoice row, `c` its currency,
- * `sd` and `fr` its sef_documents and fiscal_records rows (LEFT JOINs on their unique keys, only for
+ * fiscalization and of its delivery through the HR intermediary (issue 28; null when it has none). `i` is the page's invoice row, `c` its currency,
+ * `sd`, `fr` and `xd` its sef_documents, fiscal_records and intermediary_documents rows (LEFT JOINs on their unique keys, only for
  * the page's rows; a change of either status raises the list version, migration 20261201001000).
  */
 const ITEM_JSON = `concat('{"id":"', i.id, '","invoiceNumber":', to_json(i.invoice_number), ',"customerId":"', i.customer_id,
@@ -62,7 +62,8 @@ const ITEM_JSON = `concat('{"id":"', i.id, '","invoiceNumber":', to_json(i.invoi
   '","currencyCode":', to_json(i.currency_code), ',"totalAmount":"', round(i.total_amount, c.decimal_places),
   '","status":"', i.status, '","createdAt":"', to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
   '","sef":', CASE WHEN sd.status IS NULL THEN 'null' ELSE concat('{"status":', to_json(sd.status), '}') END,
-  ',"fiscalization":', CASE WHEN fr.status IS NULL THEN 'null' ELSE concat('{"status":"', fr.status, '"}') END, '}')`;
+  ',"fiscalization":', CASE WHEN fr.status IS NULL THEN 'null' ELSE concat('{"status":"', fr.status, '"}') END,
+  ',"intermediary":', CASE WHEN xd.status IS NULL THEN 'null' ELSE concat('{"status":"', xd.status, '"}') END, '}')`;
 
 /**
  * The list page's SQL for one combination of filters, sort and order, built once and kept (at
@@ -101,7 +102,8 @@ export function listInvoicesSql(f: InvoiceFilters, sort: InvoiceSort, order: 'as
              ${filtered} ORDER BY ${sortBy} ${dir}, invoice_number ${dir} LIMIT $${n + 1} OFFSET $${n + 2}) i
        JOIN currencies c ON c.code = i.currency_code
        LEFT JOIN sef_documents sd ON sd.organization_id = $1 AND sd.invoice_id = i.id AND sd.kind = 'invoice'
-       LEFT JOIN fiscal_records fr ON fr.organization_id = $1 AND fr.invoice_id = i.id AND fr.message = 'eracun') END AS data
+       LEFT JOIN fiscal_records fr ON fr.organization_id = $1 AND fr.invoice_id = i.id AND fr.message = 'eracun'
+       LEFT JOIN intermediary_documents xd ON xd.organization_id = $1 AND xd.invoice_id = i.id AND xd.kind = 'invoice') END AS data
     FROM (SELECT coalesce((SELECT version FROM invoice_list_versions WHERE organization_id = $1), 0) AS version
           OFFSET 0) v`; // OFFSET 0: read the version once, not once per use (the planner would inline it)
   listSql.set(key, text);

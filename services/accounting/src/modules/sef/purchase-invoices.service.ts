@@ -182,7 +182,8 @@ export async function decidePurchase(
 }
 
 /**
- * A received Croatian e-invoice accepted or rejected: the decision and, for a rejection, the
+ * A received Croatian e-invoice accepted or rejected: the intermediary is told first
+ * (UpdateDokumentProcessStatus); then the decision and, for a rejection, the
  * rejection report owed to the Tax Administration (EvidentirajOdbijanjeZahtjev, with the comment
  * as the reason) commit in one transaction; the report is sent after commit and retried by the
  * fiscalization job. The row is locked, so two decisions at once record one.
@@ -195,6 +196,11 @@ async function decideHrPurchase(
   comment: string,
   reasonType: 'N' | 'U' | 'O',
 ) {
+  // The intermediary first (its business status: approved or rejected with the reason), outside
+  // any transaction; only its yes is recorded, as SEF's. Down is 503, a refusal 422 with its message.
+  const told = await deps.hrPurchase?.decide?.(scope.orgId, row.external_id, accepted, comment);
+  if (told && !told.ok && told.retry) throw new AppError('SVC-9007', { intermediary: [told.message] });
+  if (told && !told.ok) throw new AppError('SVC-9003', { intermediary: [told.message] });
   const updated = await scope.transaction(async (trx) => {
     const locked = await trx
       .selectFrom('purchase_invoices')

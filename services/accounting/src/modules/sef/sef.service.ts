@@ -44,6 +44,16 @@ export interface SefDeps {
       payload?: Record<string, unknown>,
     ) => Promise<void>;
     afterCommit: (orgId: string, purchaseInvoiceId: string) => Promise<void>;
+    /**
+     * Tells the sender, through the intermediary (outside any transaction), the decision on a
+     * received document (its id there); null when no intermediary is set up.
+     */
+    decide?: (
+      orgId: string,
+      documentId: string,
+      accepted: boolean,
+      comment: string,
+    ) => Promise<{ ok: true } | { ok: false; retry: boolean; message: string } | null>;
   };
 }
 
