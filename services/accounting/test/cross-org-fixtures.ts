@@ -197,6 +197,9 @@ export const crossOrgFixtures: Record<string, Make> = {
   }),
   'GET /api/v1/invoices/:id/fiscalization': (w) => ({ id: w.sentInvoiceId }),
   'POST /api/v1/invoices/:id/fiscalization': (w) => ({ id: w.sentInvoiceId }),
+  'GET /api/v1/invoices/:id/intermediary': (w) => ({ id: w.sentInvoiceId }),
+  'POST /api/v1/invoices/:id/intermediary': (w) => ({ id: w.sentInvoiceId }),
+  'POST /api/v1/invoices/:id/credit-note/intermediary': (w) => ({ id: w.creditedInvoiceId }),
 
   'GET /api/v1/purchase-invoices/:id': (w) => ({ id: w.purchaseInvoiceId }),
   'GET /api/v1/purchase-invoices/:id/ubl': (w) => ({ id: w.purchaseInvoiceId }),

@@ -18,6 +18,13 @@ const EXPOSURE: Record<string, Exposure> = {
   'fiscal_records.message': { internal: 'which message (e-invoice or payment) a record is for; not returned' },
   'fiscal_records.status': { fields: / \S*\.fiscalization\.status$/ },
   'fiscalization_settings.environment': { fields: /^\w+ \/api\/v1\/organization\/fiscalization \.environment$/ },
+  'intermediary_documents.kind': {
+    internal: 'an invoice and its credit note are answered as `intermediary` and `creditNoteIntermediary`',
+  },
+  'intermediary_documents.status': { fields: / \S*\.(intermediary|creditNoteIntermediary)\.status$/ },
+  'intermediary_settings.fiscalization_by': {
+    fields: /^\w+ \/api\/v1\/organization\/intermediary \.fiscalizationBy$/,
+  },
   'intermediary_settings.environment': { fields: /^\w+ \/api\/v1\/organization\/intermediary \.environment$/ },
   'intermediary_settings.provider': { fields: /^\w+ \/api\/v1\/organization\/intermediary \.provider$/ },
   'invoices.status': { fields: /^\w+ \/api\/v1\/(invoices|public\/invoices)\S* (\.data\[\])?\.status$/ },

@@ -146,4 +146,9 @@ export const ROLE_POLICY: Readonly<Record<string, readonly Role[]>> = {
   'GET /api/v1/organization/intermediary': ALL,
   'PUT /api/v1/organization/intermediary': OWNER_ADMIN,
   'GET /api/v1/organization/intermediary/recipient': ALL,
+  // Sending through the intermediary as sending to SEF: the state read by all roles, queueing by
+  // the roles that write invoices.
+  'GET /api/v1/invoices/:id/intermediary': ALL,
+  'POST /api/v1/invoices/:id/intermediary': WRITERS,
+  'POST /api/v1/invoices/:id/credit-note/intermediary': WRITERS,
 };

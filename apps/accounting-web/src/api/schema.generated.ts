@@ -4484,7 +4484,8 @@ export interface paths {
                          *           "sef": {
                          *             "status": "Sent"
                          *           },
-                         *           "fiscalization": null
+                         *           "fiscalization": null,
+                         *           "intermediary": null
                          *         }
                          *       ],
                          *       "meta": {
@@ -4519,6 +4520,14 @@ export interface paths {
                                      * @enum {unknown}
                                      */
                                     status: "Pending" | "Fiscalized" | "Failed";
+                                } | null;
+                                /** @description HR: the e-invoice's delivery through the information intermediary; null when never queued */
+                                intermediary: {
+                                    /**
+                                     * @description Pending: recorded, not yet accepted by the intermediary (tried again with backoff; lastError says why); Failed: refused by the intermediary (its message in lastError) or not buildable; Sent: accepted by the intermediary; Delivered: downloaded by the recipient; Accepted / Rejected: the recipient decided (statusReason); Undeliverable: the intermediary could not deliver it
+                                     * @enum {unknown}
+                                     */
+                                    status: "Pending" | "Failed" | "Sent" | "Delivered" | "Accepted" | "Rejected" | "Undeliverable";
                                 } | null;
                             }[];
                             meta: {
@@ -4756,6 +4765,34 @@ export interface paths {
                                 /** Format: date-time */
                                 updatedAt: string;
                             } | null;
+                            intermediary?: {
+                                /**
+                                 * @description Pending: recorded, not yet accepted by the intermediary (tried again with backoff; lastError says why); Failed: refused by the intermediary (its message in lastError) or not buildable; Sent: accepted by the intermediary; Delivered: downloaded by the recipient; Accepted / Rejected: the recipient decided (statusReason); Undeliverable: the intermediary could not deliver it
+                                 * @enum {unknown}
+                                 */
+                                status: "Pending" | "Failed" | "Sent" | "Delivered" | "Accepted" | "Rejected" | "Undeliverable";
+                                /** @description the intermediary (moj-eracun) */
+                                provider: string;
+                                /**
+                                 * Format: uuid
+                                 * @description fixed and committed before the first call; kept for every retry
+                                 */
+                                idempotencyKey: string;
+                                /** @description the e-invoice number the intermediary knows it by */
+                                documentNumber: string;
+                                /** @description the intermediary's id (ElectronicId) */
+                                documentId: string | null;
+                                /** @description the intermediary's own status name */
+                                providerStatus: string | null;
+                                /** @description the recipient's reason for a rejection */
+                                statusReason: string | null;
+                                lastError: string | null;
+                                attempts: number;
+                                nextAttemptAt: string | null;
+                                sentAt: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
                             exchangeRate: string;
                             subtotal: string;
                             taxAmount: string;
@@ -4980,6 +5017,34 @@ export interface paths {
                                 /** Format: date-time */
                                 updatedAt: string;
                             } | null;
+                            intermediary?: {
+                                /**
+                                 * @description Pending: recorded, not yet accepted by the intermediary (tried again with backoff; lastError says why); Failed: refused by the intermediary (its message in lastError) or not buildable; Sent: accepted by the intermediary; Delivered: downloaded by the recipient; Accepted / Rejected: the recipient decided (statusReason); Undeliverable: the intermediary could not deliver it
+                                 * @enum {unknown}
+                                 */
+                                status: "Pending" | "Failed" | "Sent" | "Delivered" | "Accepted" | "Rejected" | "Undeliverable";
+                                /** @description the intermediary (moj-eracun) */
+                                provider: string;
+                                /**
+                                 * Format: uuid
+                                 * @description fixed and committed before the first call; kept for every retry
+                                 */
+                                idempotencyKey: string;
+                                /** @description the e-invoice number the intermediary knows it by */
+                                documentNumber: string;
+                                /** @description the intermediary's id (ElectronicId) */
+                                documentId: string | null;
+                                /** @description the intermediary's own status name */
+                                providerStatus: string | null;
+                                /** @description the recipient's reason for a rejection */
+                                statusReason: string | null;
+                                lastError: string | null;
+                                attempts: number;
+                                nextAttemptAt: string | null;
+                                sentAt: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
                             exchangeRate: string;
                             subtotal: string;
                             taxAmount: string;
@@ -5174,6 +5239,34 @@ export interface paths {
                                 answeredAt: string | null;
                                 attempts: number;
                                 nextAttemptAt: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
+                            intermediary?: {
+                                /**
+                                 * @description Pending: recorded, not yet accepted by the intermediary (tried again with backoff; lastError says why); Failed: refused by the intermediary (its message in lastError) or not buildable; Sent: accepted by the intermediary; Delivered: downloaded by the recipient; Accepted / Rejected: the recipient decided (statusReason); Undeliverable: the intermediary could not deliver it
+                                 * @enum {unknown}
+                                 */
+                                status: "Pending" | "Failed" | "Sent" | "Delivered" | "Accepted" | "Rejected" | "Undeliverable";
+                                /** @description the intermediary (moj-eracun) */
+                                provider: string;
+                                /**
+                                 * Format: uuid
+                                 * @description fixed and committed before the first call; kept for every retry
+                                 */
+                                idempotencyKey: string;
+                                /** @description the e-invoice number the intermediary knows it by */
+                                documentNumber: string;
+                                /** @description the intermediary's id (ElectronicId) */
+                                documentId: string | null;
+                                /** @description the intermediary's own status name */
+                                providerStatus: string | null;
+                                /** @description the recipient's reason for a rejection */
+                                statusReason: string | null;
+                                lastError: string | null;
+                                attempts: number;
+                                nextAttemptAt: string | null;
+                                sentAt: string | null;
                                 /** Format: date-time */
                                 updatedAt: string;
                             } | null;
@@ -5395,6 +5488,34 @@ export interface paths {
                                 answeredAt: string | null;
                                 attempts: number;
                                 nextAttemptAt: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
+                            intermediary?: {
+                                /**
+                                 * @description Pending: recorded, not yet accepted by the intermediary (tried again with backoff; lastError says why); Failed: refused by the intermediary (its message in lastError) or not buildable; Sent: accepted by the intermediary; Delivered: downloaded by the recipient; Accepted / Rejected: the recipient decided (statusReason); Undeliverable: the intermediary could not deliver it
+                                 * @enum {unknown}
+                                 */
+                                status: "Pending" | "Failed" | "Sent" | "Delivered" | "Accepted" | "Rejected" | "Undeliverable";
+                                /** @description the intermediary (moj-eracun) */
+                                provider: string;
+                                /**
+                                 * Format: uuid
+                                 * @description fixed and committed before the first call; kept for every retry
+                                 */
+                                idempotencyKey: string;
+                                /** @description the e-invoice number the intermediary knows it by */
+                                documentNumber: string;
+                                /** @description the intermediary's id (ElectronicId) */
+                                documentId: string | null;
+                                /** @description the intermediary's own status name */
+                                providerStatus: string | null;
+                                /** @description the recipient's reason for a rejection */
+                                statusReason: string | null;
+                                lastError: string | null;
+                                attempts: number;
+                                nextAttemptAt: string | null;
+                                sentAt: string | null;
                                 /** Format: date-time */
                                 updatedAt: string;
                             } | null;
@@ -6250,6 +6371,34 @@ export interface paths {
                                 /** Format: date-time */
                                 updatedAt: string;
                             } | null;
+                            intermediary?: {
+                                /**
+                                 * @description Pending: recorded, not yet accepted by the intermediary (tried again with backoff; lastError says why); Failed: refused by the intermediary (its message in lastError) or not buildable; Sent: accepted by the intermediary; Delivered: downloaded by the recipient; Accepted / Rejected: the recipient decided (statusReason); Undeliverable: the intermediary could not deliver it
+                                 * @enum {unknown}
+                                 */
+                                status: "Pending" | "Failed" | "Sent" | "Delivered" | "Accepted" | "Rejected" | "Undeliverable";
+                                /** @description the intermediary (moj-eracun) */
+                                provider: string;
+                                /**
+                                 * Format: uuid
+                                 * @description fixed and committed before the first call; kept for every retry
+                                 */
+                                idempotencyKey: string;
+                                /** @description the e-invoice number the intermediary knows it by */
+                                documentNumber: string;
+                                /** @description the intermediary's id (ElectronicId) */
+                                documentId: string | null;
+                                /** @description the intermediary's own status name */
+                                providerStatus: string | null;
+                                /** @description the recipient's reason for a rejection */
+                                statusReason: string | null;
+                                lastError: string | null;
+                                attempts: number;
+                                nextAttemptAt: string | null;
+                                sentAt: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
                             exchangeRate: string;
                             subtotal: string;
                             taxAmount: string;
@@ -6408,6 +6557,34 @@ export interface paths {
                                 answeredAt: string | null;
                                 attempts: number;
                                 nextAttemptAt: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
+                            intermediary?: {
+                                /**
+                                 * @description Pending: recorded, not yet accepted by the intermediary (tried again with backoff; lastError says why); Failed: refused by the intermediary (its message in lastError) or not buildable; Sent: accepted by the intermediary; Delivered: downloaded by the recipient; Accepted / Rejected: the recipient decided (statusReason); Undeliverable: the intermediary could not deliver it
+                                 * @enum {unknown}
+                                 */
+                                status: "Pending" | "Failed" | "Sent" | "Delivered" | "Accepted" | "Rejected" | "Undeliverable";
+                                /** @description the intermediary (moj-eracun) */
+                                provider: string;
+                                /**
+                                 * Format: uuid
+                                 * @description fixed and committed before the first call; kept for every retry
+                                 */
+                                idempotencyKey: string;
+                                /** @description the e-invoice number the intermediary knows it by */
+                                documentNumber: string;
+                                /** @description the intermediary's id (ElectronicId) */
+                                documentId: string | null;
+                                /** @description the intermediary's own status name */
+                                providerStatus: string | null;
+                                /** @description the recipient's reason for a rejection */
+                                statusReason: string | null;
+                                lastError: string | null;
+                                attempts: number;
+                                nextAttemptAt: string | null;
+                                sentAt: string | null;
                                 /** Format: date-time */
                                 updatedAt: string;
                             } | null;
@@ -6619,6 +6796,34 @@ export interface paths {
                                 answeredAt: string | null;
                                 attempts: number;
                                 nextAttemptAt: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
+                            intermediary?: {
+                                /**
+                                 * @description Pending: recorded, not yet accepted by the intermediary (tried again with backoff; lastError says why); Failed: refused by the intermediary (its message in lastError) or not buildable; Sent: accepted by the intermediary; Delivered: downloaded by the recipient; Accepted / Rejected: the recipient decided (statusReason); Undeliverable: the intermediary could not deliver it
+                                 * @enum {unknown}
+                                 */
+                                status: "Pending" | "Failed" | "Sent" | "Delivered" | "Accepted" | "Rejected" | "Undeliverable";
+                                /** @description the intermediary (moj-eracun) */
+                                provider: string;
+                                /**
+                                 * Format: uuid
+                                 * @description fixed and committed before the first call; kept for every retry
+                                 */
+                                idempotencyKey: string;
+                                /** @description the e-invoice number the intermediary knows it by */
+                                documentNumber: string;
+                                /** @description the intermediary's id (ElectronicId) */
+                                documentId: string | null;
+                                /** @description the intermediary's own status name */
+                                providerStatus: string | null;
+                                /** @description the recipient's reason for a rejection */
+                                statusReason: string | null;
+                                lastError: string | null;
+                                attempts: number;
+                                nextAttemptAt: string | null;
+                                sentAt: string | null;
                                 /** Format: date-time */
                                 updatedAt: string;
                             } | null;
@@ -6842,6 +7047,34 @@ export interface paths {
                                 answeredAt: string | null;
                                 attempts: number;
                                 nextAttemptAt: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
+                            intermediary?: {
+                                /**
+                                 * @description Pending: recorded, not yet accepted by the intermediary (tried again with backoff; lastError says why); Failed: refused by the intermediary (its message in lastError) or not buildable; Sent: accepted by the intermediary; Delivered: downloaded by the recipient; Accepted / Rejected: the recipient decided (statusReason); Undeliverable: the intermediary could not deliver it
+                                 * @enum {unknown}
+                                 */
+                                status: "Pending" | "Failed" | "Sent" | "Delivered" | "Accepted" | "Rejected" | "Undeliverable";
+                                /** @description the intermediary (moj-eracun) */
+                                provider: string;
+                                /**
+                                 * Format: uuid
+                                 * @description fixed and committed before the first call; kept for every retry
+                                 */
+                                idempotencyKey: string;
+                                /** @description the e-invoice number the intermediary knows it by */
+                                documentNumber: string;
+                                /** @description the intermediary's id (ElectronicId) */
+                                documentId: string | null;
+                                /** @description the intermediary's own status name */
+                                providerStatus: string | null;
+                                /** @description the recipient's reason for a rejection */
+                                statusReason: string | null;
+                                lastError: string | null;
+                                attempts: number;
+                                nextAttemptAt: string | null;
+                                sentAt: string | null;
                                 /** Format: date-time */
                                 updatedAt: string;
                             } | null;
@@ -7084,6 +7317,34 @@ export interface paths {
                                 answeredAt: string | null;
                                 attempts: number;
                                 nextAttemptAt: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
+                            intermediary?: {
+                                /**
+                                 * @description Pending: recorded, not yet accepted by the intermediary (tried again with backoff; lastError says why); Failed: refused by the intermediary (its message in lastError) or not buildable; Sent: accepted by the intermediary; Delivered: downloaded by the recipient; Accepted / Rejected: the recipient decided (statusReason); Undeliverable: the intermediary could not deliver it
+                                 * @enum {unknown}
+                                 */
+                                status: "Pending" | "Failed" | "Sent" | "Delivered" | "Accepted" | "Rejected" | "Undeliverable";
+                                /** @description the intermediary (moj-eracun) */
+                                provider: string;
+                                /**
+                                 * Format: uuid
+                                 * @description fixed and committed before the first call; kept for every retry
+                                 */
+                                idempotencyKey: string;
+                                /** @description the e-invoice number the intermediary knows it by */
+                                documentNumber: string;
+                                /** @description the intermediary's id (ElectronicId) */
+                                documentId: string | null;
+                                /** @description the intermediary's own status name */
+                                providerStatus: string | null;
+                                /** @description the recipient's reason for a rejection */
+                                statusReason: string | null;
+                                lastError: string | null;
+                                attempts: number;
+                                nextAttemptAt: string | null;
+                                sentAt: string | null;
                                 /** Format: date-time */
                                 updatedAt: string;
                             } | null;
@@ -7889,8 +8150,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Accept in SEF
-         * @description Tells SEF first; only SEF's yes is recorded. A comment is required.
+         * Accept in SEF (or through the HR intermediary)
+         * @description Tells SEF first (an HR e-invoice: Moj-eRačun, UpdateDokumentProcessStatus approved); only its yes is recorded. A comment is required. The intermediary or SEF down: 503; its refusal: 422 with its message.
          */
         post: {
             parameters: {
@@ -8125,8 +8386,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Reject in SEF
-         * @description Tells SEF first, with the comment (the reason the supplier sees).
+         * Reject in SEF (or through the HR intermediary)
+         * @description Tells SEF first (an HR e-invoice: Moj-eRačun, UpdateDokumentProcessStatus rejected), with the comment (the reason the supplier sees); for an HR e-invoice the rejection report to the Tax Administration is recorded with it.
          */
         post: {
             parameters: {
@@ -9308,6 +9569,11 @@ export interface paths {
                             passwordSet: boolean;
                             companyBu: string | null;
                             softwareId: string | null;
+                            /**
+                             * @description who fiscalizes the e-invoices sent through the intermediary: Moj-eRačun fiscalizes what it sends (intermediary, the default); service: this service does (only when Moj-eRačun is set not to)
+                             * @enum {unknown}
+                             */
+                            fiscalizationBy: "service" | "intermediary";
                             lastSyncAt: string | null;
                         };
                     };
@@ -9370,7 +9636,7 @@ export interface paths {
         };
         /**
          * Set the information intermediary account (HR)
-         * @description Owner or admin. The password is kept encrypted (omit it to keep the stored one). With `enabled`, received e-invoices are fetched into purchase invoices by the intake job.
+         * @description Owner or admin. The password is kept encrypted (omit it to keep the stored one). With `enabled`, received e-invoices are fetched into purchase invoices by the intake job and sent invoices go through the intermediary. `fiscalizationBy` (default `intermediary`): who fiscalizes the e-invoices exchanged through it; Moj-eRačun fiscalizes what it sends and receives, so with `intermediary` this service records no fiscalization of its own for them; `service` only when Moj-eRačun is set not to.
          */
         put: {
             parameters: {
@@ -9381,6 +9647,16 @@ export interface paths {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "environment": "demo",
+                     *       "enabled": true,
+                     *       "username": "1083",
+                     *       "password": "lozinka",
+                     *       "softwareId": "Ledgerline-001",
+                     *       "fiscalizationBy": "intermediary"
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {unknown} */
                         environment: "demo" | "production";
@@ -9391,6 +9667,11 @@ export interface paths {
                         companyBu?: string | null;
                         /** @description the SoftwareId Moj-eRačun issued to this integration */
                         softwareId: string;
+                        /**
+                         * @description who fiscalizes the e-invoices sent through the intermediary: Moj-eRačun fiscalizes what it sends (intermediary, the default); service: this service does (only when Moj-eRačun is set not to)
+                         * @enum {unknown}
+                         */
+                        fiscalizationBy?: "service" | "intermediary";
                     };
                 };
             };
@@ -9411,6 +9692,11 @@ export interface paths {
                             passwordSet: boolean;
                             companyBu: string | null;
                             softwareId: string | null;
+                            /**
+                             * @description who fiscalizes the e-invoices sent through the intermediary: Moj-eRačun fiscalizes what it sends (intermediary, the default); service: this service does (only when Moj-eRačun is set not to)
+                             * @enum {unknown}
+                             */
+                            fiscalizationBy: "service" | "intermediary";
                             lastSyncAt: string | null;
                         };
                     };
@@ -9627,6 +9913,524 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invoices/{id}/intermediary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The invoice's delivery through the intermediary (HR)
+         * @description `intermediary` (the e-invoice) and `creditNoteIntermediary`: null until queued, then Pending (retried with backoff: `lastError`, `nextAttemptAt`), Failed (refused, with the intermediary's message), Sent, Delivered, Accepted or Rejected by the buyer (`statusReason`), Undeliverable; with the idempotency key, the number the intermediary knows it by and its ElectronicId (`documentId`).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            invoiceId: string;
+                            intermediary: {
+                                /**
+                                 * @description Pending: recorded, not yet accepted by the intermediary (tried again with backoff; lastError says why); Failed: refused by the intermediary (its message in lastError) or not buildable; Sent: accepted by the intermediary; Delivered: downloaded by the recipient; Accepted / Rejected: the recipient decided (statusReason); Undeliverable: the intermediary could not deliver it
+                                 * @enum {unknown}
+                                 */
+                                status: "Pending" | "Failed" | "Sent" | "Delivered" | "Accepted" | "Rejected" | "Undeliverable";
+                                /** @description the intermediary (moj-eracun) */
+                                provider: string;
+                                /**
+                                 * Format: uuid
+                                 * @description fixed and committed before the first call; kept for every retry
+                                 */
+                                idempotencyKey: string;
+                                /** @description the e-invoice number the intermediary knows it by */
+                                documentNumber: string;
+                                /** @description the intermediary's id (ElectronicId) */
+                                documentId: string | null;
+                                /** @description the intermediary's own status name */
+                                providerStatus: string | null;
+                                /** @description the recipient's reason for a rejection */
+                                statusReason: string | null;
+                                lastError: string | null;
+                                attempts: number;
+                                nextAttemptAt: string | null;
+                                sentAt: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
+                            creditNoteIntermediary: {
+                                /**
+                                 * @description Pending: recorded, not yet accepted by the intermediary (tried again with backoff; lastError says why); Failed: refused by the intermediary (its message in lastError) or not buildable; Sent: accepted by the intermediary; Delivered: downloaded by the recipient; Accepted / Rejected: the recipient decided (statusReason); Undeliverable: the intermediary could not deliver it
+                                 * @enum {unknown}
+                                 */
+                                status: "Pending" | "Failed" | "Sent" | "Delivered" | "Accepted" | "Rejected" | "Undeliverable";
+                                /** @description the intermediary (moj-eracun) */
+                                provider: string;
+                                /**
+                                 * Format: uuid
+                                 * @description fixed and committed before the first call; kept for every retry
+                                 */
+                                idempotencyKey: string;
+                                /** @description the e-invoice number the intermediary knows it by */
+                                documentNumber: string;
+                                /** @description the intermediary's id (ElectronicId) */
+                                documentId: string | null;
+                                /** @description the intermediary's own status name */
+                                providerStatus: string | null;
+                                /** @description the recipient's reason for a rejection */
+                                statusReason: string | null;
+                                lastError: string | null;
+                                attempts: number;
+                                nextAttemptAt: string | null;
+                                sentAt: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Send the e-invoice through the intermediary (HR)
+         * @description Queues the e-invoice (an idempotency key fixed and committed before Moj-eRačun is called), then tries once; 202 with the delivery. Network failures, 429 and 5xx are retried by a job with backoff; a retry first looks the number up in Moj-eRačun's outbox, so a document that arrived is never sent twice; a refusal shows as Failed with the message. Queueing twice changes nothing; a Failed one is queued again with a new key. `send` does this by itself when the intermediary is enabled.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            invoiceId: string;
+                            intermediary: {
+                                /**
+                                 * @description Pending: recorded, not yet accepted by the intermediary (tried again with backoff; lastError says why); Failed: refused by the intermediary (its message in lastError) or not buildable; Sent: accepted by the intermediary; Delivered: downloaded by the recipient; Accepted / Rejected: the recipient decided (statusReason); Undeliverable: the intermediary could not deliver it
+                                 * @enum {unknown}
+                                 */
+                                status: "Pending" | "Failed" | "Sent" | "Delivered" | "Accepted" | "Rejected" | "Undeliverable";
+                                /** @description the intermediary (moj-eracun) */
+                                provider: string;
+                                /**
+                                 * Format: uuid
+                                 * @description fixed and committed before the first call; kept for every retry
+                                 */
+                                idempotencyKey: string;
+                                /** @description the e-invoice number the intermediary knows it by */
+                                documentNumber: string;
+                                /** @description the intermediary's id (ElectronicId) */
+                                documentId: string | null;
+                                /** @description the intermediary's own status name */
+                                providerStatus: string | null;
+                                /** @description the recipient's reason for a rejection */
+                                statusReason: string | null;
+                                lastError: string | null;
+                                attempts: number;
+                                nextAttemptAt: string | null;
+                                sentAt: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
+                            creditNoteIntermediary: {
+                                /**
+                                 * @description Pending: recorded, not yet accepted by the intermediary (tried again with backoff; lastError says why); Failed: refused by the intermediary (its message in lastError) or not buildable; Sent: accepted by the intermediary; Delivered: downloaded by the recipient; Accepted / Rejected: the recipient decided (statusReason); Undeliverable: the intermediary could not deliver it
+                                 * @enum {unknown}
+                                 */
+                                status: "Pending" | "Failed" | "Sent" | "Delivered" | "Accepted" | "Rejected" | "Undeliverable";
+                                /** @description the intermediary (moj-eracun) */
+                                provider: string;
+                                /**
+                                 * Format: uuid
+                                 * @description fixed and committed before the first call; kept for every retry
+                                 */
+                                idempotencyKey: string;
+                                /** @description the e-invoice number the intermediary knows it by */
+                                documentNumber: string;
+                                /** @description the intermediary's id (ElectronicId) */
+                                documentId: string | null;
+                                /** @description the intermediary's own status name */
+                                providerStatus: string | null;
+                                /** @description the recipient's reason for a rejection */
+                                statusReason: string | null;
+                                lastError: string | null;
+                                attempts: number;
+                                nextAttemptAt: string | null;
+                                sentAt: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invoices/{id}/credit-note/intermediary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send the credit note through the intermediary (HR)
+         * @description As for the invoice, for the credit note (381) of an invoice cancelled after it was sent.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            invoiceId: string;
+                            intermediary: {
+                                /**
+                                 * @description Pending: recorded, not yet accepted by the intermediary (tried again with backoff; lastError says why); Failed: refused by the intermediary (its message in lastError) or not buildable; Sent: accepted by the intermediary; Delivered: downloaded by the recipient; Accepted / Rejected: the recipient decided (statusReason); Undeliverable: the intermediary could not deliver it
+                                 * @enum {unknown}
+                                 */
+                                status: "Pending" | "Failed" | "Sent" | "Delivered" | "Accepted" | "Rejected" | "Undeliverable";
+                                /** @description the intermediary (moj-eracun) */
+                                provider: string;
+                                /**
+                                 * Format: uuid
+                                 * @description fixed and committed before the first call; kept for every retry
+                                 */
+                                idempotencyKey: string;
+                                /** @description the e-invoice number the intermediary knows it by */
+                                documentNumber: string;
+                                /** @description the intermediary's id (ElectronicId) */
+                                documentId: string | null;
+                                /** @description the intermediary's own status name */
+                                providerStatus: string | null;
+                                /** @description the recipient's reason for a rejection */
+                                statusReason: string | null;
+                                lastError: string | null;
+                                attempts: number;
+                                nextAttemptAt: string | null;
+                                sentAt: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
+                            creditNoteIntermediary: {
+                                /**
+                                 * @description Pending: recorded, not yet accepted by the intermediary (tried again with backoff; lastError says why); Failed: refused by the intermediary (its message in lastError) or not buildable; Sent: accepted by the intermediary; Delivered: downloaded by the recipient; Accepted / Rejected: the recipient decided (statusReason); Undeliverable: the intermediary could not deliver it
+                                 * @enum {unknown}
+                                 */
+                                status: "Pending" | "Failed" | "Sent" | "Delivered" | "Accepted" | "Rejected" | "Undeliverable";
+                                /** @description the intermediary (moj-eracun) */
+                                provider: string;
+                                /**
+                                 * Format: uuid
+                                 * @description fixed and committed before the first call; kept for every retry
+                                 */
+                                idempotencyKey: string;
+                                /** @description the e-invoice number the intermediary knows it by */
+                                documentNumber: string;
+                                /** @description the intermediary's id (ElectronicId) */
+                                documentId: string | null;
+                                /** @description the intermediary's own status name */
+                                providerStatus: string | null;
+                                /** @description the recipient's reason for a rejection */
+                                statusReason: string | null;
+                                lastError: string | null;
+                                attempts: number;
+                                nextAttemptAt: string | null;
+                                sentAt: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;

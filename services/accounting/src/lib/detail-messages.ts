@@ -42,6 +42,10 @@ const EXACT: Record<string, Local> = {
     'informacioni posrednik je za organizacije u Hrvatskoj (HR)',
     'informacijski posrednik je za organizacije u Hrvatskoj (HR)',
   ),
+  'the information intermediary is not enabled for the organization': t(
+    'informacioni posrednik nije uključen za organizaciju',
+    'informacijski posrednik nije uključen za organizaciju',
+  ),
   'no information intermediary is set up': t(
     'informacioni posrednik nije podešen',
     'informacijski posrednik nije podešen',

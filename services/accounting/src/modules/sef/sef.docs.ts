@@ -52,13 +52,15 @@ export const SEF_OPERATION_DOCS: Record<string, OperationDoc> = {
     description: 'The document as SEF handed it over (application/xml).',
   },
   'POST /api/v1/purchase-invoices/:id/accept': {
-    summary: 'Accept in SEF',
-    description: "Tells SEF first; only SEF's yes is recorded. A comment is required.",
+    summary: 'Accept in SEF (or through the HR intermediary)',
+    description:
+      'Tells SEF first (an HR e-invoice: Moj-eRačun, UpdateDokumentProcessStatus approved); only its yes is recorded. A comment is required. The intermediary or SEF down: 503; its refusal: 422 with its message.',
     requestExample: { comment: 'U redu' },
   },
   'POST /api/v1/purchase-invoices/:id/reject': {
-    summary: 'Reject in SEF',
-    description: 'Tells SEF first, with the comment (the reason the supplier sees).',
+    summary: 'Reject in SEF (or through the HR intermediary)',
+    description:
+      'Tells SEF first (an HR e-invoice: Moj-eRačun, UpdateDokumentProcessStatus rejected), with the comment (the reason the supplier sees); for an HR e-invoice the rejection report to the Tax Administration is recorded with it.',
     requestExample: { comment: 'Pogrešan iznos' },
   },
   'POST /api/v1/purchase-invoices/:id/expense': {
@@ -103,7 +105,29 @@ export const SEF_OPERATION_DOCS: Record<string, OperationDoc> = {
   'PUT /api/v1/organization/intermediary': {
     summary: 'Set the information intermediary account (HR)',
     description:
-      'Owner or admin. The password is kept encrypted (omit it to keep the stored one). With `enabled`, received e-invoices are fetched into purchase invoices by the intake job.',
+      'Owner or admin. The password is kept encrypted (omit it to keep the stored one). With `enabled`, received e-invoices are fetched into purchase invoices by the intake job and sent invoices go through the intermediary. `fiscalizationBy` (default `intermediary`): who fiscalizes the e-invoices exchanged through it; Moj-eRačun fiscalizes what it sends and receives, so with `intermediary` this service records no fiscalization of its own for them; `service` only when Moj-eRačun is set not to.',
+    requestExample: {
+      environment: 'demo',
+      enabled: true,
+      username: '1083',
+      password: 'lozinka',
+      softwareId: 'Ledgerline-001',
+      fiscalizationBy: 'intermediary',
+    },
+  },
+  'GET /api/v1/invoices/:id/intermediary': {
+    summary: "The invoice's delivery through the intermediary (HR)",
+    description:
+      "`intermediary` (the e-invoice) and `creditNoteIntermediary`: null until queued, then Pending (retried with backoff: `lastError`, `nextAttemptAt`), Failed (refused, with the intermediary's message), Sent, Delivered, Accepted or Rejected by the buyer (`statusReason`), Undeliverable; with the idempotency key, the number the intermediary knows it by and its ElectronicId (`documentId`).",
+  },
+  'POST /api/v1/invoices/:id/intermediary': {
+    summary: 'Send the e-invoice through the intermediary (HR)',
+    description:
+      "Queues the e-invoice (an idempotency key fixed and committed before Moj-eRačun is called), then tries once; 202 with the delivery. Network failures, 429 and 5xx are retried by a job with backoff; a retry first looks the number up in Moj-eRačun's outbox, so a document that arrived is never sent twice; a refusal shows as Failed with the message. Queueing twice changes nothing; a Failed one is queued again with a new key. `send` does this by itself when the intermediary is enabled.",
+  },
+  'POST /api/v1/invoices/:id/credit-note/intermediary': {
+    summary: 'Send the credit note through the intermediary (HR)',
+    description: 'As for the invoice, for the credit note (381) of an invoice cancelled after it was sent.',
   },
   'GET /api/v1/organization/intermediary/recipient': {
     summary: 'Recipient look-up (HR)',
