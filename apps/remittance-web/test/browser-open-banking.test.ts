@@ -115,7 +115,7 @@ describe.skipIf(missing)('open banking through Enable Banking in Chromium (issue
     const txId = new URL(page.url()).pathname.split('/').at(-1)!;
     await page.getByRole('heading', { name: 'Jovana Jovanović' }).waitFor();
     // Settled by the job against the bank; the page polls until it shows it.
-    await page.getByText(nb['status.completed'], { exact: true }).waitFor();
+    await page.locator('.mantine-Badge-label').filter({ hasText: nb['status.completed'] }).waitFor();
     await screen(page, 'payment-back-from-bank');
     const tx = (await (await page.request.get(`/api/transactions/${txId}`)).json()).data;
     expect(tx.status).toBe('completed');

@@ -37,7 +37,8 @@ export default function BankAccounts() {
     mutationFn: async (id: string) =>
       unwrap(await api.POST('/api/bank-accounts/{id}/refresh', { params: { path: { id } } })),
     onSuccess: (r) => {
-      setWarning(r.warning ?? null);
+      // A consent the bank no longer accepts gets its own notice with Renew (below), not the warning too.
+      setWarning(r.data.reauthorizationRequired ? null : (r.warning ?? null));
       refreshAll();
     },
   });
