@@ -95,6 +95,7 @@ export const bs: Record<MessageKey, string> = {
   'banks.consentUntil': 'Saglasnost važi do {date}',
   'banks.renewalDue': 'uskoro obnoviti',
   'banks.renew': 'Obnovi',
+  'banks.renewedConsent': 'Obnovljena',
   'banks.expiresSoon': 'Uskoro ističe',
   'banks.reauthorization': 'Potrebno ponovno odobrenje',
   'banks.expiresSoonLead':

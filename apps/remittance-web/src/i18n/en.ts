@@ -95,6 +95,7 @@ export const en = {
   'banks.consentUntil': 'Consent valid until {date}',
   'banks.renewalDue': 'renew soon',
   'banks.renew': 'Renew',
+  'banks.renewedConsent': 'Renewed',
   'banks.expiresSoon': 'Expires soon',
   'banks.reauthorization': 'Needs re-authorization',
   'banks.expiresSoonLead':

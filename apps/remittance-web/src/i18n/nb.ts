@@ -94,6 +94,7 @@ export const nb: Record<MessageKey, string> = {
   'banks.consentUntil': 'Samtykket gjelder til {date}',
   'banks.renewalDue': 'forny snart',
   'banks.renew': 'Forny',
+  'banks.renewedConsent': 'Fornyet',
   'banks.expiresSoon': 'Utløper snart',
   'banks.reauthorization': 'Må godkjennes på nytt',
   'banks.expiresSoonLead':

@@ -97,6 +97,7 @@ export const pl: Record<MessageKey, string> = {
   'banks.consentUntil': 'Zgoda ważna do {date}',
   'banks.renewalDue': 'wkrótce odnów',
   'banks.renew': 'Odnów',
+  'banks.renewedConsent': 'Odnowiona',
   'banks.expiresSoon': 'Wkrótce wygasa',
   'banks.reauthorization': 'Wymaga ponownej autoryzacji',
   'banks.expiresSoonLead':

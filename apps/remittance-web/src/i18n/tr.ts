@@ -95,6 +95,7 @@ export const tr: Record<MessageKey, string> = {
   'banks.consentUntil': 'İzin {date} tarihine kadar geçerli',
   'banks.renewalDue': 'yakında yenileyin',
   'banks.renew': 'Yenile',
+  'banks.renewedConsent': 'Yenilendi',
   'banks.expiresSoon': 'Yakında sona eriyor',
   'banks.reauthorization': 'Yeniden onay gerekli',
   'banks.expiresSoonLead':

@@ -97,6 +97,7 @@ export const ur: Record<MessageKey, string> = {
   'banks.consentUntil': 'اجازت {date} تک درست ہے',
   'banks.renewalDue': 'جلد تجدید کریں',
   'banks.renew': 'تجدید کریں',
+  'banks.renewedConsent': 'تجدید ہو گئی',
   'banks.expiresSoon': 'جلد ختم ہو رہی ہے',
   'banks.reauthorization': 'دوبارہ منظوری درکار ہے',
   'banks.expiresSoonLead':

@@ -194,8 +194,10 @@ export default function BankAccounts() {
           {t('banks.consents')}
         </Title>
         <QueryView query={consents}>
-          {(list) =>
-            list.length === 0 ? (
+          {(list) => {
+            // A consent replaced by its renewal reads "renewed", not "revoked".
+            const renewedIds = new Set(list.map((c) => c.renewsConsentId).filter(Boolean));
+            return list.length === 0 ? (
               <Empty>{t('banks.noConsents')}</Empty>
             ) : (
               <Stack gap="xs">
@@ -203,7 +205,11 @@ export default function BankAccounts() {
                   <Group key={c.id} justify="space-between">
                     <Text size="sm">
                       {c.provider} ·{' '}
-                      {c.reauthorizationRequired ? t('banks.reauthorization') : t(`consent.${c.status}` as MessageKey)}
+                      {c.reauthorizationRequired
+                        ? t('banks.reauthorization')
+                        : renewedIds.has(c.id)
+                          ? t('banks.renewedConsent')
+                          : t(`consent.${c.status}` as MessageKey)}
                       {c.expiresAt && c.status === 'active'
                         ? ` · ${t('banks.consentUntil', { date: date(c.expiresAt, locale) })}`
                         : ''}
@@ -219,8 +225,8 @@ export default function BankAccounts() {
                   </Group>
                 ))}
               </Stack>
-            )
-          }
+            );
+          }}
         </QueryView>
       </section>
     </Stack>
