@@ -83,6 +83,9 @@ function App() {
             <Route path="/send" element={<Send />} />
             <Route path="/history" element={<History />} />
             <Route path="/history/:id" element={<TransactionView />} />
+            {/* Where the payment callback sends the browser back from the bank (issue 30). */}
+            <Route path="/transactions" element={<History />} />
+            <Route path="/transactions/:id" element={<TransactionView />} />
             <Route path="/pay" element={<Pay />} />
             <Route path="/notifications" element={<Notifications />} />
             <Route path="/settings" element={<Settings />} />

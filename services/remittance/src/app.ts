@@ -35,7 +35,9 @@ import { notificationsRoutes } from './modules/notifications/notifications.route
 import { createEnableBankingProvider } from './modules/open-banking/enable-banking/provider.js';
 import { openBankingRoutes } from './modules/open-banking/open-banking.routes.js';
 import {
+  consentRefusedByBank,
   expireConsents,
+  notifyRenewalsDue,
   type OpenBankingDeps,
   syncAllUnattended,
 } from './modules/open-banking/open-banking.service.js';
@@ -162,6 +164,7 @@ export async function buildApp(
       balancesMoved: (userId) => keptSessions.invalidate(`u:${userId}`),
       callbackUrl: `${config.publicUrl.replace(/\/$/, '')}/api/payments/callback`,
       timing: { ...DEFAULT_TIMING },
+      consentRefused: (userId, externalConsentId) => consentRefusedByBank(db, { userId, externalConsentId }),
     },
     sandbox: eb ? null : sandbox,
   };
@@ -207,6 +210,17 @@ export async function buildApp(
         const expired = await expireConsents(ctx.openBanking);
         await deleteExpiredEidRows(db.system, new Date());
         if (expired.length) app.log.info({ count: expired.length }, 'open banking consents expired');
+      }),
+  });
+  // Issue 30: consents expiring within CONSENT_RENEWAL_WINDOW, notified once each (renewal offered in the API).
+  scheduler.add({
+    name: 'consent-renewal',
+    intervalMs: config.openBanking.expiryJobIntervalMs,
+    runOnStart: true,
+    run: () =>
+      runExclusive(db.system, db.kind, JOB_LOCKS.consentRenewal, async () => {
+        const notified = await notifyRenewalsDue(ctx.openBanking);
+        if (notified.length) app.log.info({ count: notified.length }, 'open banking consents due for renewal notified');
       }),
   });
   scheduler.add({

@@ -83,6 +83,11 @@ export interface Config extends CommonConfig {
     sandboxSettlementMs: number;
     /** Interval of the consent-expiry job; 0 disables the timer (tests call the job directly). */
     expiryJobIntervalMs: number;
+    /**
+     * A consent expiring within this long is due for renewal: shown as `renewalDue`, and the
+     * consent-renewal job (run with the expiry job's interval) notifies its user once.
+     */
+    renewalWindowMs: number;
     /** Interval of the unattended balance sync (counts against 4 reads a day); 0 disables it. */
     balanceSyncIntervalMs: number;
     /** Interval of the payment settlement job (status of processing remittances); 0 disables it. */
@@ -293,6 +298,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       unattendedReadsPerDay: 4,
       sandboxSettlementMs: parseCount('SANDBOX_SETTLEMENT_SECONDS', env.SANDBOX_SETTLEMENT_SECONDS, 5) * 1000,
       expiryJobIntervalMs: parseDuration('CONSENT_EXPIRY_INTERVAL', env.CONSENT_EXPIRY_INTERVAL, '1h'),
+      renewalWindowMs: parseDuration('CONSENT_RENEWAL_WINDOW', env.CONSENT_RENEWAL_WINDOW, '7d'),
       balanceSyncIntervalMs: parseDuration('BALANCE_SYNC_INTERVAL', env.BALANCE_SYNC_INTERVAL, '6h'),
       settlementIntervalMs: parseDuration('SETTLEMENT_INTERVAL', env.SETTLEMENT_INTERVAL, '5s'),
     },

@@ -106,6 +106,11 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
     requestExample: { scope: 'AISP+PISP' },
   },
   'GET /open-banking/consents': { summary: 'Bank consents', description: 'The user’s consents and their states.' },
+  'POST /open-banking/consents/:id/renew': {
+    summary: 'Renew a consent',
+    description:
+      'Starts a new authorization at the same bank with the same scope (before the consent expires, after it expired, or after the bank revoked it: `renewalDue` or `reauthorizationRequired`) and answers the bank’s authorize URL. At the callback the new consent replaces this one and keeps its bank accounts (matched by account number), so recipients and payments keep working.',
+  },
   'DELETE /open-banking/consents/:id': {
     summary: 'Revoke a consent',
     description: 'The bank’s balances stop refreshing.',

@@ -259,6 +259,8 @@ export async function startEnableBankingMock(opts: {
       const found = findAccount(accountMatch[1]);
       if (!found) return apiError(res, 404, 'ACCOUNT_DOES_NOT_EXIST', 'No account found matching provided id');
       if (found.session.status === 'EXPIRED') return apiError(res, 401, 'EXPIRED_SESSION', 'Session is expired');
+      if (found.session.status === 'REVOKED')
+        return apiError(res, 401, 'REVOKED_SESSION', 'Session has been revoked by the PSU at the ASPSP');
       if (found.session.status !== 'AUTHORIZED') return apiError(res, 401, 'CLOSED_SESSION', 'Session is closed');
       if (accountMatch[2] === 'details') return send(res, 200, resource(found.account));
       return send(res, 200, {

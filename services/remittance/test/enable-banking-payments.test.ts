@@ -6,7 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import type { DB } from '../src/db/types.js';
 import { userScope } from '../src/db/user-scope.js';
-import { remittanceIntent, resumePayments, settle } from '../src/modules/payments/payments.service.js';
+import {
+  completeAuthorization,
+  type PaymentDeps,
+  remittanceIntent,
+  resumePayments,
+  settle,
+} from '../src/modules/payments/payments.service.js';
 import { type EnableBankingMock, follow, startEnableBankingMock } from './enable-banking-mock.js';
 import { bearer, nextPid, pathOf, signInMobile, signInWeb, testConfig, web } from './helpers.js';
 
@@ -315,6 +321,83 @@ describe('crashes and recovery (issue 30)', { timeout: 60_000 }, () => {
       expect((await paymentOf(id)).status).toBe('completed');
       expect(await balanceOf(p.primaryId)).toBe('11943.67');
       expect(mock.paymentsFor(e2e)).toHaveLength(1);
+    } finally {
+      await next.close();
+    }
+  });
+
+  it('a crash during the payment callback (the bank answered, nothing recorded): after restart, recovery records it; initiated once, the money adds up', async () => {
+    const p = await payer('/api');
+    const res = await remit(p, 700);
+    const { id, authorizationUrl } = res.json().data;
+    const e2e = (await paymentOf(id)).end_to_end_id;
+    // The user authorizes at the bank; the bank sends the browser to our callback.
+    const callback = new URL(await follow(authorizationUrl));
+    const state = callback.searchParams.get('state') ?? '';
+    // This instance receives the callback, asks the bank (which answers: accepted) and dies before
+    // recording the answer: the process is gone between the bank's answer and our write.
+    const dying: PaymentDeps = {
+      ...app.ctx.payments,
+      provider: {
+        ...app.ctx.payments.provider,
+        paymentStatus: async (paymentId: string) => {
+          await app.ctx.payments.provider.paymentStatus(paymentId);
+          throw new Error('process killed');
+        },
+      },
+    };
+    await expect(completeAuthorization(dying, { state })).rejects.toThrow('process killed');
+    expect(await paymentOf(id)).toMatchObject({ status: 'initiating', bank_status: 'RCVD' });
+    expect(await notes(p.userId, 'transaction_complete')).toHaveLength(0);
+
+    const next = await restarted();
+    try {
+      // The recovery job (two instances at once) asks the bank with the recorded payment id: no
+      // new payment is created; the bank says it is settled now.
+      await dueNow(id);
+      await Promise.all([resumePayments(next.ctx.payments), resumePayments(app.ctx.payments)]);
+      expect(mock.paymentsFor(e2e)).toHaveLength(1);
+      expect((await paymentOf(id)).status).toBe('completed');
+      // The browser retries the callback on the new instance: it shows the final state, changes nothing.
+      const back = await next.inject({ method: 'GET', url: pathOf(callback.toString()) });
+      expect(back.headers.location).toBe(`/transactions/${id}?status=completed`);
+      await dueNow(id);
+      await resumePayments(next.ctx.payments);
+      await settle(next.ctx.payments);
+      expect(mock.paymentsFor(e2e)).toHaveLength(1);
+      expect(await balanceOf(p.primaryId)).toBe(new D('12345.67').minus('703.50').toFixed(2));
+      expect(await notes(p.userId, 'transaction_complete')).toHaveLength(1);
+      expect(await notes(p.userId, 'system')).toHaveLength(0);
+    } finally {
+      await next.close();
+    }
+  });
+
+  it('a crash during the callback of a declined payment: after restart it fails once, the reservation restored once', async () => {
+    const p = await payer('/api');
+    const { id, authorizationUrl } = (await remit(p, 300)).json().data;
+    const callback = new URL(await follow(authorizationUrl, { decision: 'deny' }));
+    const dying: PaymentDeps = {
+      ...app.ctx.payments,
+      provider: {
+        ...app.ctx.payments.provider,
+        paymentStatus: async (paymentId: string) => {
+          await app.ctx.payments.provider.paymentStatus(paymentId);
+          throw new Error('process killed');
+        },
+      },
+    };
+    await expect(completeAuthorization(dying, { state: callback.searchParams.get('state') ?? '' })).rejects.toThrow();
+    expect(await balanceOf(p.primaryId)).toBe(new D('12345.67').minus('301.50').toFixed(2));
+    const next = await restarted();
+    try {
+      await dueNow(id);
+      await Promise.all([resumePayments(next.ctx.payments), resumePayments(app.ctx.payments)]);
+      const back = await next.inject({ method: 'GET', url: pathOf(callback.toString()) });
+      expect(back.headers.location).toBe(`/transactions/${id}?status=failed&error=payment_failed`);
+      expect((await paymentOf(id)).failure_reason).toMatch(/DS02/);
+      expect(await balanceOf(p.primaryId)).toBe('12345.67');
+      expect(await notes(p.userId, 'system')).toHaveLength(1);
     } finally {
       await next.close();
     }

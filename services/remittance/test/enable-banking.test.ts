@@ -286,7 +286,8 @@ describe('OPEN_BANKING_PROVIDER=enablebanking through the service routes', () =>
     });
     expect(stale.statusCode).toBe(200);
     expect(stale.json()).toMatchObject({ data: { balance: 4321.1, stale: true } });
-    expect(stale.json().warning).toMatch(/consent is not valid/);
+    expect(stale.json().warning).toMatch(/no longer accepts this consent/);
+    expect(stale.json().data.reauthorizationRequired).toBe(true);
 
     session.status = 'AUTHORIZED';
     // Payments through the bank: test/enable-banking-payments.test.ts.

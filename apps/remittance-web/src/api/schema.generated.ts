@@ -897,8 +897,11 @@ export interface paths {
                                 grantedAt: string | null;
                                 expiresAt: string | null;
                                 revokedAt: string | null;
-                                /** @description active and expiring within 7 days: show the renewal banner */
+                                /** @description active and expiring within the renewal window (CONSENT_RENEWAL_WINDOW, 7 days by default): offer POST /open-banking/consents/{id}/renew */
                                 renewalDue: boolean;
+                                /** @description active here, but the bank answered that it is no longer valid (expired or revoked at the bank): renew it (POST /open-banking/consents/{id}/renew) */
+                                reauthorizationRequired: boolean;
+                                renewsConsentId: string | null;
                                 unattendedReadsToday: number;
                             }[];
                         };
@@ -1034,6 +1037,132 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/open-banking/consents/{id}/renew": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Renew a consent
+         * @description Starts a new authorization at the same bank with the same scope (before the consent expires, after it expired, or after the bank revoked it: `renewalDue` or `reauthorizationRequired`) and answers the bank’s authorize URL. At the callback the new consent replaces this one and keeps its bank accounts (matched by account number), so recipients and payments keep working.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                consentId: string;
+                                redirectUrl: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error: { error, message, details? } */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error: { error, message, details? } */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error: { error, message, details? } */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error: { error, message, details? } */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error: { error, message, details? } */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/open-banking/consents/{id}": {
         parameters: {
             query?: never;
@@ -1077,8 +1206,11 @@ export interface paths {
                                 grantedAt: string | null;
                                 expiresAt: string | null;
                                 revokedAt: string | null;
-                                /** @description active and expiring within 7 days: show the renewal banner */
+                                /** @description active and expiring within the renewal window (CONSENT_RENEWAL_WINDOW, 7 days by default): offer POST /open-banking/consents/{id}/renew */
                                 renewalDue: boolean;
+                                /** @description active here, but the bank answered that it is no longer valid (expired or revoked at the bank): renew it (POST /open-banking/consents/{id}/renew) */
+                                reauthorizationRequired: boolean;
+                                renewsConsentId: string | null;
                                 unattendedReadsToday: number;
                             };
                         };
@@ -1180,7 +1312,10 @@ export interface paths {
                                 /** @enum {unknown} */
                                 consentStatus: "pending" | "active" | "expired" | "revoked";
                                 consentExpiresAt: string | null;
+                                /** @description the consent expires within the renewal window: offer a renewal */
                                 renewalDue: boolean;
+                                /** @description the bank no longer accepts the consent: renew it (POST /open-banking/consents/{consentId}/renew) */
+                                reauthorizationRequired: boolean;
                                 /** @description true when the consent no longer allows reading the balance */
                                 stale: boolean;
                             }[];
@@ -1259,7 +1394,10 @@ export interface paths {
                                 /** @enum {unknown} */
                                 consentStatus: "pending" | "active" | "expired" | "revoked";
                                 consentExpiresAt: string | null;
+                                /** @description the consent expires within the renewal window: offer a renewal */
                                 renewalDue: boolean;
+                                /** @description the bank no longer accepts the consent: renew it (POST /open-banking/consents/{consentId}/renew) */
+                                reauthorizationRequired: boolean;
                                 /** @description true when the consent no longer allows reading the balance */
                                 stale: boolean;
                             };
@@ -1368,7 +1506,10 @@ export interface paths {
                                 /** @enum {unknown} */
                                 consentStatus: "pending" | "active" | "expired" | "revoked";
                                 consentExpiresAt: string | null;
+                                /** @description the consent expires within the renewal window: offer a renewal */
                                 renewalDue: boolean;
+                                /** @description the bank no longer accepts the consent: renew it (POST /open-banking/consents/{consentId}/renew) */
+                                reauthorizationRequired: boolean;
                                 /** @description true when the consent no longer allows reading the balance */
                                 stale: boolean;
                             };
@@ -6874,8 +7015,11 @@ export interface paths {
                                 grantedAt: string | null;
                                 expiresAt: string | null;
                                 revokedAt: string | null;
-                                /** @description active and expiring within 7 days: show the renewal banner */
+                                /** @description active and expiring within the renewal window (CONSENT_RENEWAL_WINDOW, 7 days by default): offer POST /open-banking/consents/{id}/renew */
                                 renewalDue: boolean;
+                                /** @description active here, but the bank answered that it is no longer valid (expired or revoked at the bank): renew it (POST /open-banking/consents/{id}/renew) */
+                                reauthorizationRequired: boolean;
+                                renewsConsentId: string | null;
                                 unattendedReadsToday: number;
                             }[];
                         };
@@ -7011,6 +7155,132 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/open-banking/consents/{id}/renew": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Renew a consent
+         * @description Starts a new authorization at the same bank with the same scope (before the consent expires, after it expired, or after the bank revoked it: `renewalDue` or `reauthorizationRequired`) and answers the bank’s authorize URL. At the callback the new consent replaces this one and keeps its bank accounts (matched by account number), so recipients and payments keep working.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                consentId: string;
+                                redirectUrl: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error: { error, message, details? } */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error: { error, message, details? } */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error: { error, message, details? } */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error: { error, message, details? } */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error: { error, message, details? } */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/open-banking/consents/{id}": {
         parameters: {
             query?: never;
@@ -7054,8 +7324,11 @@ export interface paths {
                                 grantedAt: string | null;
                                 expiresAt: string | null;
                                 revokedAt: string | null;
-                                /** @description active and expiring within 7 days: show the renewal banner */
+                                /** @description active and expiring within the renewal window (CONSENT_RENEWAL_WINDOW, 7 days by default): offer POST /open-banking/consents/{id}/renew */
                                 renewalDue: boolean;
+                                /** @description active here, but the bank answered that it is no longer valid (expired or revoked at the bank): renew it (POST /open-banking/consents/{id}/renew) */
+                                reauthorizationRequired: boolean;
+                                renewsConsentId: string | null;
                                 unattendedReadsToday: number;
                             };
                         };
@@ -7157,7 +7430,10 @@ export interface paths {
                                 /** @enum {unknown} */
                                 consentStatus: "pending" | "active" | "expired" | "revoked";
                                 consentExpiresAt: string | null;
+                                /** @description the consent expires within the renewal window: offer a renewal */
                                 renewalDue: boolean;
+                                /** @description the bank no longer accepts the consent: renew it (POST /open-banking/consents/{consentId}/renew) */
+                                reauthorizationRequired: boolean;
                                 /** @description true when the consent no longer allows reading the balance */
                                 stale: boolean;
                             }[];
@@ -7236,7 +7512,10 @@ export interface paths {
                                 /** @enum {unknown} */
                                 consentStatus: "pending" | "active" | "expired" | "revoked";
                                 consentExpiresAt: string | null;
+                                /** @description the consent expires within the renewal window: offer a renewal */
                                 renewalDue: boolean;
+                                /** @description the bank no longer accepts the consent: renew it (POST /open-banking/consents/{consentId}/renew) */
+                                reauthorizationRequired: boolean;
                                 /** @description true when the consent no longer allows reading the balance */
                                 stale: boolean;
                             };
@@ -7345,7 +7624,10 @@ export interface paths {
                                 /** @enum {unknown} */
                                 consentStatus: "pending" | "active" | "expired" | "revoked";
                                 consentExpiresAt: string | null;
+                                /** @description the consent expires within the renewal window: offer a renewal */
                                 renewalDue: boolean;
+                                /** @description the bank no longer accepts the consent: renew it (POST /open-banking/consents/{consentId}/renew) */
+                                reauthorizationRequired: boolean;
                                 /** @description true when the consent no longer allows reading the balance */
                                 stale: boolean;
                             };

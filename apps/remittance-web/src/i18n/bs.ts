@@ -94,6 +94,17 @@ export const bs: Record<MessageKey, string> = {
   'banks.stale': 'Staro stanje: saglasnost je istekla',
   'banks.consentUntil': 'Saglasnost važi do {date}',
   'banks.renewalDue': 'uskoro obnoviti',
+  'banks.renew': 'Obnovi',
+  'banks.renewedConsent': 'Obnovljena',
+  'banks.expiresSoon': 'Uskoro ističe',
+  'banks.reauthorization': 'Potrebno ponovno odobrenje',
+  'banks.expiresSoonLead':
+    'Vaša saglasnost kod {bank} ističe {date}. Obnovite je u banci da bi stanja i plaćanja i dalje radili.',
+  'banks.reauthorizationLead':
+    '{bank} više ne prihvata vašu saglasnost (istekla je ili je povučena u banci). Obnovite je da biste opet vidjeli stanje i plaćali.',
+  'tx.backFailed': 'Banka nije izvršila plaćanje. Iznos je vraćen na vaš račun.',
+  'tx.backPending': 'Vratili ste se iz banke. Plaćanje se obrađuje.',
+  'history.paymentUnknown': 'Banka vas je vratila, ali plaćanje nije pronađeno. Provjerite historiju.',
   'banks.refresh': 'Osvježi stanje',
   'banks.makePrimary': 'Postavi kao glavni',
   'banks.consents': 'Saglasnosti',

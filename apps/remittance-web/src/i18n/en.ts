@@ -94,6 +94,17 @@ export const en = {
   'banks.stale': 'Old balance: the consent has ended',
   'banks.consentUntil': 'Consent valid until {date}',
   'banks.renewalDue': 'renew soon',
+  'banks.renew': 'Renew',
+  'banks.renewedConsent': 'Renewed',
+  'banks.expiresSoon': 'Expires soon',
+  'banks.reauthorization': 'Needs re-authorization',
+  'banks.expiresSoonLead':
+    'Your consent at {bank} expires on {date}. Renew it at the bank to keep your balances and payments working.',
+  'banks.reauthorizationLead':
+    '{bank} no longer accepts your consent (it expired or was withdrawn at the bank). Renew it to see balances and pay again.',
+  'tx.backFailed': 'The bank did not carry out the payment. The amount is back in your account.',
+  'tx.backPending': 'You are back from the bank. The payment is being processed.',
+  'history.paymentUnknown': 'The bank sent you back, but the payment could not be found. Check your history.',
   'banks.refresh': 'Refresh balance',
   'banks.makePrimary': 'Make primary',
   'banks.consents': 'Consents',

@@ -93,6 +93,17 @@ export const nb: Record<MessageKey, string> = {
   'banks.stale': 'Gammel saldo: samtykket er utløpt',
   'banks.consentUntil': 'Samtykket gjelder til {date}',
   'banks.renewalDue': 'forny snart',
+  'banks.renew': 'Forny',
+  'banks.renewedConsent': 'Fornyet',
+  'banks.expiresSoon': 'Utløper snart',
+  'banks.reauthorization': 'Må godkjennes på nytt',
+  'banks.expiresSoonLead':
+    'Samtykket ditt hos {bank} utløper {date}. Forny det i banken, så saldo og betalinger fortsetter å virke.',
+  'banks.reauthorizationLead':
+    '{bank} godtar ikke lenger samtykket ditt (det er utløpt eller trukket tilbake i banken). Forny det for å se saldo og betale igjen.',
+  'tx.backFailed': 'Banken gjennomførte ikke betalingen. Beløpet er ført tilbake til kontoen din.',
+  'tx.backPending': 'Du er tilbake fra banken. Betalingen behandles.',
+  'history.paymentUnknown': 'Banken sendte deg tilbake, men vi fant ikke betalingen. Se historikken din.',
   'banks.refresh': 'Oppdater saldo',
   'banks.makePrimary': 'Gjør til hovedkonto',
   'banks.consents': 'Samtykker',

@@ -96,6 +96,17 @@ export const pl: Record<MessageKey, string> = {
   'banks.stale': 'Stare saldo: zgoda wygasła',
   'banks.consentUntil': 'Zgoda ważna do {date}',
   'banks.renewalDue': 'wkrótce odnów',
+  'banks.renew': 'Odnów',
+  'banks.renewedConsent': 'Odnowiona',
+  'banks.expiresSoon': 'Wkrótce wygasa',
+  'banks.reauthorization': 'Wymaga ponownej autoryzacji',
+  'banks.expiresSoonLead':
+    'Twoja zgoda w {bank} wygasa {date}. Odnów ją w banku, aby salda i płatności nadal działały.',
+  'banks.reauthorizationLead':
+    '{bank} nie akceptuje już Twojej zgody (wygasła lub została wycofana w banku). Odnów ją, aby znów widzieć salda i płacić.',
+  'tx.backFailed': 'Bank nie zrealizował płatności. Kwota wróciła na Twoje konto.',
+  'tx.backPending': 'Wróciłeś z banku. Płatność jest przetwarzana.',
+  'history.paymentUnknown': 'Bank odesłał Cię z powrotem, ale nie znaleziono płatności. Sprawdź historię.',
   'banks.refresh': 'Odśwież saldo',
   'banks.makePrimary': 'Ustaw jako główne',
   'banks.consents': 'Zgody',

@@ -94,6 +94,17 @@ export const tr: Record<MessageKey, string> = {
   'banks.stale': 'Eski bakiye: izin sona erdi',
   'banks.consentUntil': 'İzin {date} tarihine kadar geçerli',
   'banks.renewalDue': 'yakında yenileyin',
+  'banks.renew': 'Yenile',
+  'banks.renewedConsent': 'Yenilendi',
+  'banks.expiresSoon': 'Yakında sona eriyor',
+  'banks.reauthorization': 'Yeniden onay gerekli',
+  'banks.expiresSoonLead':
+    '{bank} nezdindeki izniniz {date} tarihinde sona eriyor. Bakiyelerin ve ödemelerin çalışmaya devam etmesi için bankada yenileyin.',
+  'banks.reauthorizationLead':
+    '{bank} izninizi artık kabul etmiyor (süresi doldu veya bankada geri çekildi). Bakiyeleri görmek ve yeniden ödeme yapmak için yenileyin.',
+  'tx.backFailed': 'Banka ödemeyi gerçekleştirmedi. Tutar hesabınıza geri yüklendi.',
+  'tx.backPending': 'Bankadan geri döndünüz. Ödeme işleniyor.',
+  'history.paymentUnknown': 'Banka sizi geri gönderdi ancak ödeme bulunamadı. Geçmişinize bakın.',
   'banks.refresh': 'Bakiyeyi yenile',
   'banks.makePrimary': 'Ana hesap yap',
   'banks.consents': 'İzinler',

@@ -96,6 +96,17 @@ export const ur: Record<MessageKey, string> = {
   'banks.stale': 'پرانا بیلنس: اجازت ختم ہو چکی ہے',
   'banks.consentUntil': 'اجازت {date} تک درست ہے',
   'banks.renewalDue': 'جلد تجدید کریں',
+  'banks.renew': 'تجدید کریں',
+  'banks.renewedConsent': 'تجدید ہو گئی',
+  'banks.expiresSoon': 'جلد ختم ہو رہی ہے',
+  'banks.reauthorization': 'دوبارہ منظوری درکار ہے',
+  'banks.expiresSoonLead':
+    '{bank} میں آپ کی اجازت {date} کو ختم ہو جائے گی۔ بیلنس اور ادائیگیاں جاری رکھنے کے لیے بینک میں اس کی تجدید کریں۔',
+  'banks.reauthorizationLead':
+    '{bank} اب آپ کی اجازت قبول نہیں کرتا (یہ ختم ہو گئی یا بینک میں واپس لے لی گئی)۔ بیلنس دیکھنے اور دوبارہ ادائیگی کے لیے اس کی تجدید کریں۔',
+  'tx.backFailed': 'بینک نے ادائیگی نہیں کی۔ رقم آپ کے اکاؤنٹ میں واپس آ گئی ہے۔',
+  'tx.backPending': 'آپ بینک سے واپس آ گئے ہیں۔ ادائیگی پر کارروائی ہو رہی ہے۔',
+  'history.paymentUnknown': 'بینک نے آپ کو واپس بھیجا، لیکن ادائیگی نہیں ملی۔ اپنی ہسٹری دیکھیں۔',
   'banks.refresh': 'بیلنس تازہ کریں',
   'banks.makePrimary': 'بنیادی بنائیں',
   'banks.consents': 'اجازتیں',

@@ -37,7 +37,8 @@ export default function BankAccounts() {
     mutationFn: async (id: string) =>
       unwrap(await api.POST('/api/bank-accounts/{id}/refresh', { params: { path: { id } } })),
     onSuccess: (r) => {
-      setWarning(r.warning ?? null);
+      // A consent the bank no longer accepts gets its own notice with Renew (below), not the warning too.
+      setWarning(r.data.reauthorizationRequired ? null : (r.warning ?? null));
       refreshAll();
     },
   });
@@ -46,12 +47,42 @@ export default function BankAccounts() {
       unwrap(await api.POST('/api/bank-accounts/{id}/primary', { params: { path: { id } } })),
     onSuccess: refreshAll,
   });
+  // Renewal (issue 30): a new authorization at the same bank; its callback returns here with the
+  // consent replaced and the same accounts.
+  const renew = useMutation({
+    mutationFn: async (id: string) =>
+      unwrap(await api.POST('/api/open-banking/consents/{id}/renew', { params: { path: { id } } })).data,
+    onSuccess: ({ redirectUrl }) => location.assign(redirectUrl),
+  });
   const revoke = useMutation({
     mutationFn: async (id: string) =>
       unwrap(await api.DELETE('/api/open-banking/consents/{id}', { params: { path: { id } } })),
     onSuccess: refreshAll,
   });
-  const failure = link.error ?? refresh.error ?? primary.error ?? revoke.error;
+  const failure = link.error ?? refresh.error ?? primary.error ?? revoke.error ?? renew.error;
+  const renewButton = (consentId: string) => (
+    <Button
+      size="xs"
+      onClick={() => renew.mutate(consentId)}
+      loading={(renew.isPending || renew.isSuccess) && renew.variables === consentId}
+    >
+      {t('banks.renew')}
+    </Button>
+  );
+  // One notice per consent needing the user: expired or refused by the bank, or expiring soon.
+  const notices = new Map<
+    string,
+    { bank: string; kind: 'reauthorization' | 'expiresSoon'; expiresAt: string | null }
+  >();
+  for (const a of accounts.data?.data ?? []) {
+    const needs = a.reauthorizationRequired || a.consentStatus === 'expired';
+    if ((needs || a.renewalDue) && !notices.has(a.consentId))
+      notices.set(a.consentId, {
+        bank: a.bankName,
+        kind: needs ? 'reauthorization' : 'expiresSoon',
+        expiresAt: a.consentExpiresAt,
+      });
+  }
 
   return (
     <Stack gap="lg">
@@ -75,6 +106,23 @@ export default function BankAccounts() {
       ) : null}
       {failure ? <ErrorState error={failure} /> : null}
       {warning ? <Alert color="yellow">{warning}</Alert> : null}
+      {[...notices].map(([consentId, n]) => (
+        <Alert
+          key={consentId}
+          color={n.kind === 'reauthorization' ? 'red' : 'yellow'}
+          role="status"
+          title={t(n.kind === 'reauthorization' ? 'banks.reauthorization' : 'banks.expiresSoon')}
+        >
+          <Stack gap="xs" align="flex-start">
+            <Text size="sm">
+              {n.kind === 'reauthorization'
+                ? t('banks.reauthorizationLead', { bank: n.bank })
+                : t('banks.expiresSoonLead', { bank: n.bank, date: n.expiresAt ? date(n.expiresAt, locale) : '' })}
+            </Text>
+            {renewButton(consentId)}
+          </Stack>
+        </Alert>
+      ))}
       <QueryView query={accounts}>
         {({ data }) =>
           data.length === 0 ? (
@@ -91,6 +139,15 @@ export default function BankAccounts() {
                           <Badge size="sm" color="teal.9">
                             {t('banks.primary')}
                           </Badge>
+                        ) : null}{' '}
+                        {a.reauthorizationRequired || a.consentStatus === 'expired' ? (
+                          <Badge size="sm" color="red.9">
+                            {t('banks.reauthorization')}
+                          </Badge>
+                        ) : a.renewalDue ? (
+                          <Badge size="sm" color="yellow.4" autoContrast>
+                            {t('banks.expiresSoon')}
+                          </Badge>
                         ) : null}
                       </Text>
                       <Text size="xs" c="dimmed">
@@ -100,7 +157,6 @@ export default function BankAccounts() {
                         {a.consentExpiresAt
                           ? t('banks.consentUntil', { date: date(a.consentExpiresAt, locale) })
                           : null}
-                        {a.renewalDue ? ` · ${t('banks.renewalDue')}` : ''}
                       </Text>
                     </div>
                     <div style={{ textAlign: 'end' }}>
@@ -138,29 +194,39 @@ export default function BankAccounts() {
           {t('banks.consents')}
         </Title>
         <QueryView query={consents}>
-          {(list) =>
-            list.length === 0 ? (
+          {(list) => {
+            // A consent replaced by its renewal reads "renewed", not "revoked".
+            const renewedIds = new Set(list.map((c) => c.renewsConsentId).filter(Boolean));
+            return list.length === 0 ? (
               <Empty>{t('banks.noConsents')}</Empty>
             ) : (
               <Stack gap="xs">
                 {list.map((c) => (
                   <Group key={c.id} justify="space-between">
                     <Text size="sm">
-                      {c.provider} · {t(`consent.${c.status}` as MessageKey)}
+                      {c.provider} ·{' '}
+                      {c.reauthorizationRequired
+                        ? t('banks.reauthorization')
+                        : renewedIds.has(c.id)
+                          ? t('banks.renewedConsent')
+                          : t(`consent.${c.status}` as MessageKey)}
                       {c.expiresAt && c.status === 'active'
                         ? ` · ${t('banks.consentUntil', { date: date(c.expiresAt, locale) })}`
                         : ''}
                     </Text>
-                    {c.status === 'active' ? (
-                      <Button size="xs" variant="default" c="red.9" onClick={() => revoke.mutate(c.id)}>
-                        {t('banks.revoke')}
-                      </Button>
-                    ) : null}
+                    <Group gap="xs">
+                      {c.reauthorizationRequired || c.renewalDue || c.status === 'expired' ? renewButton(c.id) : null}
+                      {c.status === 'active' ? (
+                        <Button size="xs" variant="default" c="red.9" onClick={() => revoke.mutate(c.id)}>
+                          {t('banks.revoke')}
+                        </Button>
+                      ) : null}
+                    </Group>
                   </Group>
                 ))}
               </Stack>
-            )
-          }
+            );
+          }}
         </QueryView>
       </section>
     </Stack>

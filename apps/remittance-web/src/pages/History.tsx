@@ -1,4 +1,4 @@
-import { Anchor, Card, Group, NativeSelect, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Card, Group, NativeSelect, Stack, Text, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
 import { api, unwrap } from '../api/client.js';
@@ -45,6 +45,11 @@ export default function History() {
       <Title order={1} size="h2">
         {t('history.title')}
       </Title>
+      {params.get('error') === 'payment_unknown' ? (
+        <Alert color="red" role="alert">
+          {t('history.paymentUnknown')}
+        </Alert>
+      ) : null}
       <Group grow>
         <NativeSelect
           label={t('history.type')}

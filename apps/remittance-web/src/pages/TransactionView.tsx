@@ -1,16 +1,23 @@
-import { Anchor, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link, useParams, useSearchParams } from 'react-router';
 import { api, fetchBlob, unwrap } from '../api/client.js';
 import { useI18n } from '../i18n/index.js';
 import { dateTime, money, rate } from '../ui/format.js';
 import { StatusBadge } from '../ui/StatusBadge.js';
 import { ErrorState, Loading, QueryView } from '../ui/states.js';
 
-/** One payment with its receipt; the receipt PDF is shown in the page and can be downloaded. */
+/**
+ * One payment with its receipt; the receipt PDF is shown in the page and can be downloaded. Also
+ * where the bank sends the user back after authorizing a payment (issue 30): the service's payment
+ * callback redirects to /transactions/<id>?status=..[&error=payment_failed].
+ */
 export default function TransactionView() {
   const { id = '' } = useParams();
+  const [params] = useSearchParams();
+  const backFromBank = params.get('status') !== null;
+  const failedAtBank = params.get('error') === 'payment_failed';
   const { t, locale } = useI18n();
   const tx = useQuery({
     queryKey: ['transactions', 'one', id],
@@ -33,6 +40,15 @@ export default function TransactionView() {
       <QueryView query={tx}>
         {(d) => (
           <Stack gap="md">
+            {failedAtBank || (backFromBank && d.status === 'failed') ? (
+              <Alert color="red" role="alert">
+                {t('tx.backFailed')}
+              </Alert>
+            ) : backFromBank && (d.status === 'initiating' || d.status === 'processing') ? (
+              <Alert color="blue" role="status">
+                {t('tx.backPending')}
+              </Alert>
+            ) : null}
             <Group justify="space-between">
               <Title order={1} size="h2">
                 {d.recipientName}

@@ -167,6 +167,9 @@ export interface ObConsentsTable {
   last_access_date: string | null;
   created_at: Generated<Timestamp>;
   seq: GeneratedAlways<number>;
+  renews_consent_id: string | null;
+  reauthorization_required_at: Timestamp | null;
+  renewal_notified_for: Timestamp | null;
 }
 
 export interface PaymentInitiationsTable {

@@ -6,4 +6,5 @@ export const JOB_LOCKS = {
   idempotencyCleanup: 5_100_004,
   retention: 5_100_005,
   paymentRecovery: 5_100_006,
+  consentRenewal: 5_100_007,
 } as const;

@@ -2,6 +2,7 @@ import type { NotificationType } from '../../db/types.js';
 
 /** Notification texts in Norwegian (R13), one builder per trigger. */
 const nok = new Intl.NumberFormat('nb-NO', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const day = new Intl.DateTimeFormat('nb-NO', { dateStyle: 'long', timeZone: 'Europe/Oslo' });
 const money = (amount: string, currency: string) => `${nok.format(amount as unknown as number)} ${currency}`;
 
 export interface NotificationText {
@@ -35,5 +36,15 @@ export const texts = {
     type: 'qr_payment',
     title: 'Ny QR-betaling',
     body: `Du mottok ${money(amount, 'NOK')} fra ${customer}.`,
+  }),
+  consentExpiring: (bank: string | null, expiresAt: Date): NotificationText => ({
+    type: 'security',
+    title: 'Banksamtykket utløper snart',
+    body: `Samtykket til ${bank ?? 'banken din'} utløper ${day.format(expiresAt)}. Forny det under Banker, så kontoene og betalingene dine fortsetter å virke.`,
+  }),
+  consentReauthorization: (bank: string | null): NotificationText => ({
+    type: 'security',
+    title: 'Banken trenger ny godkjenning',
+    body: `${bank ?? 'Banken din'} godtar ikke lenger samtykket (det er utløpt eller trukket tilbake hos banken). Forny det under Banker for å se saldo og betale igjen.`,
   }),
 };

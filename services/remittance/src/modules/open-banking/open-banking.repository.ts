@@ -12,6 +12,8 @@ export async function insertConsent(
     scope: ConsentScope;
     surface: 'web' | 'api';
     callbackState: string;
+    /** A renewal: the consent this one replaces when the bank authorizes it. */
+    renewsConsentId?: string;
   },
 ): Promise<void> {
   await db
@@ -25,6 +27,7 @@ export async function insertConsent(
       scope: row.scope,
       surface: row.surface,
       callback_state: row.callbackState,
+      renews_consent_id: row.renewsConsentId ?? null,
     })
     .execute();
 }
@@ -173,6 +176,7 @@ export interface AccountWithConsent extends BankAccount {
   consent_scope: Consent['scope'];
   consent_expires_at: Date | null;
   external_consent_id: string | null;
+  consent_reauthorization_required_at: Date | null;
 }
 
 function accountsWithConsent(db: Kysely<DB>) {
@@ -185,6 +189,7 @@ function accountsWithConsent(db: Kysely<DB>) {
       'c.scope as consent_scope',
       'c.expires_at as consent_expires_at',
       'c.external_consent_id',
+      'c.reauthorization_required_at as consent_reauthorization_required_at',
     ]);
 }
 
@@ -212,7 +217,16 @@ export async function listConsentAccounts(
   return accountsWithConsent(db).where('a.user_id', '=', userId).where('a.consent_id', '=', consentId).execute();
 }
 
-/** Links (or re-links after renewal) the bank's accounts to the user and the consent. */
+/** An account number compared as the bank writes it in any form: no spaces, upper case. */
+const compactNumber = (n: string) => n.replace(/\s/g, '').toUpperCase();
+
+/**
+ * Links (or re-links after a renewal) the bank's accounts to the user and the consent. An account
+ * the user already has from this provider is kept (its id, so recipients' payments and transactions
+ * referencing it keep working) and moved to the consent: matched by the provider's account id, or
+ * by its account number (IBAN), since an aggregator may name the same account anew in each session
+ * (Enable Banking's `uid`).
+ */
 export async function upsertAccounts(
   db: Kysely<DB>,
   userId: string,
@@ -223,7 +237,35 @@ export async function upsertAccounts(
   now: Date,
 ): Promise<BankAccount[]> {
   const out: BankAccount[] = [];
+  const mine = await db
+    .selectFrom('bank_accounts')
+    .select(['id', 'external_account_id', 'account_number'])
+    .where('user_id', '=', userId)
+    .where('provider', '=', provider)
+    .execute();
   for (const a of accounts) {
+    const known =
+      mine.find((m) => m.external_account_id === a.externalId) ??
+      (a.accountNumber
+        ? mine.find((m) => compactNumber(m.account_number) === compactNumber(a.accountNumber))
+        : undefined);
+    if (known) {
+      const row = await db
+        .updateTable('bank_accounts')
+        .set({
+          consent_id: consentId,
+          external_account_id: a.externalId,
+          balance: a.balance,
+          balance_updated_at: now,
+          account_name: a.name,
+        })
+        .where('id', '=', known.id)
+        .where('user_id', '=', userId)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      out.push(row);
+      continue;
+    }
     const row = await db
       .insertInto('bank_accounts')
       .values({
@@ -239,14 +281,6 @@ export async function upsertAccounts(
         currency: a.currency,
         balance_updated_at: now,
       })
-      .onConflict((oc) =>
-        oc.columns(['user_id', 'provider', 'external_account_id']).doUpdateSet({
-          consent_id: consentId,
-          balance: a.balance,
-          balance_updated_at: now,
-          account_name: a.name,
-        }),
-      )
       .returningAll()
       .executeTakeFirstOrThrow();
     out.push(row);
@@ -303,6 +337,86 @@ export async function listSyncableConsents(system: Kysely<DB>, now: Date): Promi
     .selectAll()
     .where('status', '=', 'active')
     .where('expires_at', '>', now)
+    .where('reauthorization_required_at', 'is', null)
     .where('scope', 'in', ['AISP', 'AISP+PISP'])
     .execute();
+}
+
+/**
+ * A renewal authorized at the bank: the consent it replaces is closed (revoked now; its accounts
+ * were moved to the new one). Returns the old row when it was still open.
+ */
+export async function closeReplacedConsent(
+  db: Kysely<DB>,
+  userId: string,
+  consentId: string,
+  at: Date,
+): Promise<Consent | undefined> {
+  return db
+    .updateTable('ob_consents')
+    .set({ status: 'revoked', revoked_at: at })
+    .where('id', '=', consentId)
+    .where('user_id', '=', userId)
+    .where('status', 'in', ['active', 'expired'])
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/**
+ * The bank answered that an active consent is no longer valid (expired or revoked at the bank):
+ * marked once; the row comes back only the first time, so the caller notifies the user once.
+ */
+export async function markReauthorizationRequired(
+  db: Kysely<DB>,
+  where: { userId: string; consentId: string } | { userId: string; externalConsentId: string },
+  at: Date,
+): Promise<Consent | undefined> {
+  let q = db
+    .updateTable('ob_consents')
+    .set({ reauthorization_required_at: at })
+    .where('user_id', '=', where.userId)
+    .where('status', '=', 'active')
+    .where('reauthorization_required_at', 'is', null);
+  q =
+    'consentId' in where
+      ? q.where('id', '=', where.consentId)
+      : q.where('external_consent_id', '=', where.externalConsentId);
+  return q.returningAll().executeTakeFirst();
+}
+
+/**
+ * The renewal job's work across users (login role), in the caller's transaction: active consents
+ * expiring within the window, not waiting for re-authorization, whose expiry was not yet notified;
+ * each marked with the expiry it is notified for, so a consent is notified once per expiry. The
+ * bank's name comes from the consent's accounts.
+ */
+export async function claimRenewalNotices(
+  system: Kysely<DB>,
+  now: Date,
+  windowMs: number,
+): Promise<{ id: string; user_id: string; expires_at: Date; bank_name: string | null }[]> {
+  const rows = await system
+    .updateTable('ob_consents as c')
+    .set({ renewal_notified_for: sql`c.expires_at` })
+    .where('c.status', '=', 'active')
+    .where('c.reauthorization_required_at', 'is', null)
+    .where('c.expires_at', '>', now)
+    .where('c.expires_at', '<=', new Date(now.getTime() + windowMs))
+    .where((eb) =>
+      eb.or([eb('c.renewal_notified_for', 'is', null), eb('c.renewal_notified_for', '!=', eb.ref('c.expires_at'))]),
+    )
+    .returning([
+      'c.id',
+      'c.user_id',
+      'c.expires_at',
+      (eb) =>
+        eb
+          .selectFrom('bank_accounts as a')
+          .select('a.bank_name')
+          .whereRef('a.consent_id', '=', 'c.id')
+          .limit(1)
+          .as('bank_name'),
+    ])
+    .execute();
+  return rows.map((r) => ({ ...r, expires_at: r.expires_at! }));
 }

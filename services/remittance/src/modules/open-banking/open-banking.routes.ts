@@ -23,6 +23,7 @@ import {
   listConsents,
   type OpenBankingDeps,
   refreshBalance,
+  renewConsent,
   revokeConsent,
   setPrimary,
 } from './open-banking.service.js';
@@ -62,8 +63,23 @@ export function openBankingRoutes(surface: Surface, deps: OpenBankingRouteDeps) 
       '/open-banking/consents',
       { schema: { tags, response: { 200: ConsentListResponse, ...errors(401) } } },
       async (req) => ({
-        data: await listConsents(scopeOf(req)),
+        data: await listConsents(scopeOf(req), ob.config.openBanking.renewalWindowMs),
       }),
+    );
+
+    app.post(
+      '/open-banking/consents/:id/renew',
+      {
+        schema: {
+          tags,
+          params: ConsentIdParams,
+          response: { 201: CreateConsentResponse, ...errors(401, 403, 404, 409, 502) },
+        },
+      },
+      async (req, reply) => {
+        const data = await renewConsent(ob, scopeOf(req), req.params.id, surface);
+        return reply.status(201).send({ data });
+      },
     );
 
     app.delete(
@@ -76,7 +92,7 @@ export function openBankingRoutes(surface: Surface, deps: OpenBankingRouteDeps) 
       '/bank-accounts',
       { schema: { tags, response: { 200: BankAccountListResponse, ...errors(401) } } },
       async (req) => {
-        const { accounts, totalBalance } = await listAccounts(scopeOf(req));
+        const { accounts, totalBalance } = await listAccounts(scopeOf(req), ob.config.openBanking.renewalWindowMs);
         return { data: accounts, totalBalance };
       },
     );

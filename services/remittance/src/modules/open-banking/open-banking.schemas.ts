@@ -28,7 +28,15 @@ export const Consent = Type.Object({
   grantedAt: Nullable(Type.String()),
   expiresAt: Nullable(Type.String()),
   revokedAt: Nullable(Type.String()),
-  renewalDue: Type.Boolean({ description: 'active and expiring within 7 days: show the renewal banner' }),
+  renewalDue: Type.Boolean({
+    description:
+      'active and expiring within the renewal window (CONSENT_RENEWAL_WINDOW, 7 days by default): offer POST /open-banking/consents/{id}/renew',
+  }),
+  reauthorizationRequired: Type.Boolean({
+    description:
+      'active here, but the bank answered that it is no longer valid (expired or revoked at the bank): renew it (POST /open-banking/consents/{id}/renew)',
+  }),
+  renewsConsentId: Nullable(Type.String({ description: 'the consent this one renewed (replaced at its callback)' })),
   unattendedReadsToday: Type.Integer(),
 });
 
@@ -47,7 +55,10 @@ export const BankAccount = Type.Object({
   consentId: Type.String(),
   consentStatus: ConsentStatus,
   consentExpiresAt: Nullable(Type.String()),
-  renewalDue: Type.Boolean(),
+  renewalDue: Type.Boolean({ description: 'the consent expires within the renewal window: offer a renewal' }),
+  reauthorizationRequired: Type.Boolean({
+    description: 'the bank no longer accepts the consent: renew it (POST /open-banking/consents/{consentId}/renew)',
+  }),
   stale: Type.Boolean({ description: 'true when the consent no longer allows reading the balance' }),
 });
 

@@ -4,15 +4,20 @@ import { newId, randomToken, safeEqual } from '@app/shared/secrets';
 import type { Config } from '../../config.js';
 import type { Consent, ConsentScope, ConsentStatus, DB } from '../../db/types.js';
 import { type UserScope, userScope } from '../../db/user-scope.js';
-import { AppError, notFound } from '../../errors.js';
+import { AppError, conflict, notFound } from '../../errors.js';
 import { DAY_MS, osloDay } from '../../lib/dates.js';
 import type { Surface } from '../../lib/tokens.js';
+import { texts } from '../notifications/notification-texts.js';
+import { insertNotification } from '../notifications/notifications.repository.js';
 import * as repo from './open-banking.repository.js';
 import { type OpenBankingProvider, type ProviderAccount, ProviderError } from './providers/provider.js';
 
-const RENEWAL_WINDOW_MS = 7 * DAY_MS;
+/** The default of CONSENT_RENEWAL_WINDOW. */
+export const RENEWAL_WINDOW_MS = 7 * DAY_MS;
 export const STALE_WARNING =
   'The bank consent has expired or was revoked: this is the last balance read. Renew the consent to update it.';
+export const REAUTHORIZATION_WARNING =
+  'The bank no longer accepts this consent (it expired or was revoked at the bank): this is the last balance read. Renew the consent to update it.';
 
 export interface AccountView {
   id: string;
@@ -27,6 +32,7 @@ export interface AccountView {
   consentStatus: ConsentStatus;
   consentExpiresAt: string | null;
   renewalDue: boolean;
+  reauthorizationRequired: boolean;
   stale: boolean;
 }
 
@@ -40,6 +46,8 @@ export interface ConsentView {
   expiresAt: string | null;
   revokedAt: string | null;
   renewalDue: boolean;
+  reauthorizationRequired: boolean;
+  renewsConsentId: string | null;
   unattendedReadsToday: number;
 }
 
@@ -47,8 +55,17 @@ function readable(status: string, expiresAt: Date | null, now: Date): boolean {
   return status === 'active' && expiresAt !== null && expiresAt.getTime() > now.getTime();
 }
 
-function renewalDue(status: string, expiresAt: Date | null, now: Date): boolean {
-  return readable(status, expiresAt, now) && expiresAt!.getTime() - now.getTime() <= RENEWAL_WINDOW_MS;
+/** Active, accepted by the bank, and expiring within the renewal window. */
+function renewalDue(
+  status: string,
+  expiresAt: Date | null,
+  reauthorizationAt: Date | null,
+  now: Date,
+  windowMs: number,
+): boolean {
+  return (
+    readable(status, expiresAt, now) && reauthorizationAt === null && expiresAt!.getTime() - now.getTime() <= windowMs
+  );
 }
 
 // User operations take the caller's UserScope after the deps. The bank callback and the background
@@ -61,7 +78,8 @@ export interface OpenBankingDeps {
   config: Config;
 }
 
-export function toAccountView(a: repo.AccountWithConsent, now = new Date()): AccountView {
+export function toAccountView(a: repo.AccountWithConsent, now = new Date(), windowMs = RENEWAL_WINDOW_MS): AccountView {
+  const reauthorization = a.consent_reauthorization_required_at !== null && a.consent_status === 'active';
   return {
     id: a.id,
     bankName: a.bank_name,
@@ -78,12 +96,20 @@ export function toAccountView(a: repo.AccountWithConsent, now = new Date()): Acc
         ? 'expired'
         : a.consent_status,
     consentExpiresAt: a.consent_expires_at?.toISOString() ?? null,
-    renewalDue: renewalDue(a.consent_status, a.consent_expires_at, now),
-    stale: !readable(a.consent_status, a.consent_expires_at, now) || !a.consent_scope.includes('AISP'),
+    renewalDue: renewalDue(
+      a.consent_status,
+      a.consent_expires_at,
+      a.consent_reauthorization_required_at,
+      now,
+      windowMs,
+    ),
+    reauthorizationRequired: reauthorization,
+    stale:
+      !readable(a.consent_status, a.consent_expires_at, now) || !a.consent_scope.includes('AISP') || reauthorization,
   };
 }
 
-export function toConsentView(c: Consent, now = new Date()): ConsentView {
+export function toConsentView(c: Consent, now = new Date(), windowMs = RENEWAL_WINDOW_MS): ConsentView {
   const today = osloDay(now);
   return {
     id: c.id,
@@ -94,7 +120,9 @@ export function toConsentView(c: Consent, now = new Date()): ConsentView {
     grantedAt: c.granted_at?.toISOString() ?? null,
     expiresAt: c.expires_at?.toISOString() ?? null,
     revokedAt: c.revoked_at?.toISOString() ?? null,
-    renewalDue: renewalDue(c.status, c.expires_at, now),
+    renewalDue: renewalDue(c.status, c.expires_at, c.reauthorization_required_at, now, windowMs),
+    reauthorizationRequired: c.status === 'active' && c.reauthorization_required_at !== null,
+    renewsConsentId: c.renews_consent_id,
     unattendedReadsToday: c.last_access_date === today ? c.access_count_today : 0,
   };
 }
@@ -105,6 +133,7 @@ export async function createConsent(
   user: UserScope,
   scope: ConsentScope,
   surface: Surface,
+  renewsConsentId?: string,
 ): Promise<{ consentId: string; redirectUrl: string }> {
   const consentId = newId('con');
   const callbackState = randomToken(24);
@@ -126,9 +155,31 @@ export async function createConsent(
       scope,
       surface,
       callbackState,
+      renewsConsentId,
     }),
   );
   return { consentId, redirectUrl };
+}
+
+/**
+ * Renewal (before expiry, after expiry, or after the bank revoked the consent): a new authorization
+ * at the same bank with the same scope, as when linking. The new consent names the one it renews;
+ * at the bank's callback it takes over its accounts (same ids, so recipients' payments and the
+ * history keep working) and the old one is closed (docs/remittance/open-banking.md).
+ */
+export async function renewConsent(
+  deps: OpenBankingDeps,
+  user: UserScope,
+  consentId: string,
+  surface: Surface,
+): Promise<{ consentId: string; redirectUrl: string }> {
+  const existing = await user.run((db) => repo.findUserConsent(db, user.userId, consentId));
+  if (!existing) throw notFound('Consent not found');
+  if (existing.status !== 'active' && existing.status !== 'expired')
+    throw conflict(`A ${existing.status} consent cannot be renewed; link the bank again`);
+  if (existing.provider !== deps.provider.name)
+    throw conflict('The consent was given through another open banking provider; link the bank again');
+  return createConsent(deps, user, existing.scope, surface, existing.id);
 }
 
 /**
@@ -177,9 +228,13 @@ export async function completeConsent(
   }
   const now = new Date();
   const expiresAt = new Date(now.getTime() + deps.config.openBanking.consentDays * DAY_MS);
-  await owner.transaction(async (trx) => {
+  const replaced = await owner.transaction(async (trx) => {
     const activated = await repo.activateConsent(trx, owner.userId, consentId, now, expiresAt, externalConsentId);
-    if (!activated) return;
+    if (!activated) return undefined;
+    // A renewal: the consent it renews is closed; its accounts move to this one below.
+    const old = consent.renews_consent_id
+      ? await repo.closeReplacedConsent(trx, owner.userId, consent.renews_consent_id, now)
+      : undefined;
     const linked = await repo.upsertAccounts(
       trx,
       owner.userId,
@@ -189,18 +244,22 @@ export async function completeConsent(
       () => newId('bac'),
       now,
     );
-    if (linked.length === 0) return;
+    if (linked.length === 0) return old;
     const checking = linked[accounts.findIndex((a) => a.isChecking)] ?? linked[0];
     if (!(await repo.hasPrimaryAccount(trx, owner.userId)))
       await repo.setPrimaryAccount(trx, owner.userId, checking.id);
-    await repo.setConsentAccount(trx, owner.userId, consentId, checking.id);
+    const kept = old?.bank_account_id && linked.find((a) => a.id === old.bank_account_id);
+    await repo.setConsentAccount(trx, owner.userId, consentId, kept ? kept.id : checking.id);
+    return old;
   });
+  // The replaced consent is closed at the bank too (after commit; ours stays closed whatever it answers).
+  if (replaced && replaced.external_consent_id !== externalConsentId) await tellBankRevoked(deps, [replaced]);
   return destination(consent);
 }
 
-export async function listConsents(user: UserScope): Promise<ConsentView[]> {
+export async function listConsents(user: UserScope, windowMs = RENEWAL_WINDOW_MS): Promise<ConsentView[]> {
   const now = new Date();
-  return (await user.run((db) => repo.listUserConsents(db, user.userId))).map((c) => toConsentView(c, now));
+  return (await user.run((db) => repo.listUserConsents(db, user.userId))).map((c) => toConsentView(c, now, windowMs));
 }
 
 export async function revokeConsent(deps: OpenBankingDeps, user: UserScope, consentId: string): Promise<ConsentView> {
@@ -220,12 +279,18 @@ export async function tellBankRevoked(deps: OpenBankingDeps, consents: readonly 
   }
 }
 
-export async function listAccounts(user: UserScope): Promise<{ accounts: AccountView[]; totalBalance: number }> {
+export async function listAccounts(
+  user: UserScope,
+  windowMs = RENEWAL_WINDOW_MS,
+): Promise<{ accounts: AccountView[]; totalBalance: number }> {
   const now = new Date();
   const rows = await user.run((db) => repo.listUserAccounts(db, user.userId));
   // Summed as decimals from the stored strings; numbers only in the response.
   const total = rows.filter((a) => a.currency === 'NOK').reduce((sum, a) => sum.plus(a.balance), new Decimal(0));
-  return { accounts: rows.map((a) => toAccountView(a, now)), totalBalance: total.toDecimalPlaces(2).toNumber() };
+  return {
+    accounts: rows.map((a) => toAccountView(a, now, windowMs)),
+    totalBalance: total.toDecimalPlaces(2).toNumber(),
+  };
 }
 
 export async function setPrimary(user: UserScope, accountId: string): Promise<AccountView> {
@@ -249,6 +314,8 @@ export async function refreshBalance(
   const account = await user.run((db) => repo.findUserAccount(db, user.userId, accountId));
   if (!account) throw notFound('Bank account not found');
   const now = new Date();
+  if (account.consent_reauthorization_required_at && account.consent_status === 'active')
+    return { account: toAccountView(account, now), warning: REAUTHORIZATION_WARNING };
   if (
     !readable(account.consent_status, account.consent_expires_at, now) ||
     !account.consent_scope.includes('AISP') ||
@@ -261,6 +328,12 @@ export async function refreshBalance(
     await user.run((db) => repo.updateCachedBalance(db, user.userId, account.id, balance.amount, now));
   } catch (err) {
     if (!(err instanceof ProviderError)) throw err;
+    if (err.reason === 'consent_invalid') {
+      // The bank no longer accepts the consent (expired or revoked there): re-authorization.
+      await consentRefusedByBank(deps.db, { userId: user.userId, consentId: account.consent_id }, now);
+      const after = (await user.run((db) => repo.findUserAccount(db, user.userId, accountId)))!;
+      return { account: toAccountView(after, now), warning: REAUTHORIZATION_WARNING };
+    }
     return {
       account: { ...toAccountView(account, now), stale: true },
       warning: `The bank did not answer: ${err.message}`,
@@ -290,8 +363,16 @@ export async function syncConsentUnattended(
   if (!accounts) return false;
   for (const account of accounts) {
     if (!account.external_consent_id) continue;
-    const balance = await deps.provider.readBalance(account.external_consent_id, account.external_account_id);
-    await user.run((db) => repo.updateCachedBalance(db, user.userId, account.id, balance.amount, now));
+    try {
+      const balance = await deps.provider.readBalance(account.external_consent_id, account.external_account_id);
+      await user.run((db) => repo.updateCachedBalance(db, user.userId, account.id, balance.amount, now));
+    } catch (err) {
+      if (err instanceof ProviderError && err.reason === 'consent_invalid') {
+        await consentRefusedByBank(deps.db, { userId: user.userId, consentId }, now);
+        return false;
+      }
+      throw err;
+    }
   }
   return true;
 }
@@ -307,4 +388,42 @@ export async function syncAllUnattended(deps: OpenBankingDeps, now = new Date())
 
 export async function expireConsents(deps: OpenBankingDeps, now = new Date()): Promise<string[]> {
   return repo.expireConsents(deps.db.system, now);
+}
+
+/**
+ * The bank answered that a consent we hold as active is no longer valid (EXPIRED_SESSION,
+ * REVOKED_SESSION ...): it is marked as needing re-authorization and its user notified, both once,
+ * in one transaction (login role: the payment jobs call it for any user). Returns whether it was
+ * marked now.
+ */
+export async function consentRefusedByBank(
+  db: Database<DB>,
+  where: { userId: string; consentId: string } | { userId: string; externalConsentId: string },
+  now = new Date(),
+): Promise<boolean> {
+  return db.system.transaction().execute(async (trx) => {
+    const marked = await repo.markReauthorizationRequired(trx, where, now);
+    if (!marked) return false;
+    const bank = await trx
+      .selectFrom('bank_accounts')
+      .select('bank_name')
+      .where('consent_id', '=', marked.id)
+      .executeTakeFirst();
+    await insertNotification(trx, { userId: marked.user_id, ...texts.consentReauthorization(bank?.bank_name ?? null) });
+    return true;
+  });
+}
+
+/**
+ * The consent-renewal job (G12, issue 30): consents expiring within the renewal window are
+ * notified once per consent and expiry, each claim and its notification in one transaction (two
+ * instances never notify twice). Returns the consents notified.
+ */
+export async function notifyRenewalsDue(deps: OpenBankingDeps, now = new Date()): Promise<string[]> {
+  return deps.db.system.transaction().execute(async (trx) => {
+    const due = await repo.claimRenewalNotices(trx, now, deps.config.openBanking.renewalWindowMs);
+    for (const c of due)
+      await insertNotification(trx, { userId: c.user_id, ...texts.consentExpiring(c.bank_name, c.expires_at) });
+    return due.map((c) => c.id);
+  });
 }

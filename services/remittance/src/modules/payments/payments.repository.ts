@@ -14,6 +14,8 @@ export interface PayingAccount {
   consent_scope: string;
   consent_expires_at: Date | null;
   external_consent_id: string | null;
+  /** The bank refused the consent (expired or revoked there): renew it before paying. */
+  consent_reauthorization: boolean;
 }
 
 /** The paying account and its consent, as the QR payment look-up selects them (a: bank_accounts, c: ob_consents). */
@@ -27,6 +29,7 @@ const PAYING_ACCOUNT = [
   'c.scope as consent_scope',
   'c.expires_at as consent_expires_at',
   'c.external_consent_id',
+  sql<boolean>`c.reauthorization_required_at IS NOT NULL`.as('consent_reauthorization'),
 ] as const;
 
 /** What a remittance checks before it pays (see REMIT_CONTEXT_SQL). */
@@ -49,6 +52,7 @@ export interface RemitContext {
   /** ISO 8601 (timestamptz as JSON writes it). */
   consent_expires_at: string | null;
   external_consent_id: string | null;
+  consent_reauthorization: boolean | null;
 }
 
 export async function remitContext(

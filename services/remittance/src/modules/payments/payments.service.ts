@@ -69,9 +69,12 @@ function usableAccount<
     consent_scope: string | null;
     consent_expires_at: Date | string | null;
     external_consent_id: string | null;
+    consent_reauthorization?: boolean | null;
   },
 >(row: T, now: Date) {
   if (!row.account_id) return null;
+  if (row.consent_reauthorization)
+    throw noBankAccount('The bank no longer accepts the open banking consent; renew it (re-authorize at the bank)');
   if (row.consent_status !== 'active' || !row.consent_scope?.includes('PISP') || !row.external_consent_id) {
     throw noBankAccount("The bank account's consent does not allow payments; renew the open banking consent");
   }
@@ -100,6 +103,11 @@ export interface PaymentDeps {
   /** Where the bank sends the user back after authorizing a payment (GET /api/payments/callback). */
   callbackUrl: string;
   timing: PaymentTiming;
+  /**
+   * The bank refused a payment because the consent is no longer valid there: the consent is marked
+   * for re-authorization and the user notified (open-banking.service consentRefusedByBank).
+   */
+  consentRefused?: (userId: string, externalConsentId: string) => Promise<unknown>;
 }
 
 export interface PaymentTiming {
@@ -547,6 +555,8 @@ export async function driveIntent(deps: PaymentDeps, transactionId: string, opts
       return;
     }
     await fail(deps, row, `${err.reason}: ${err.message}`.slice(0, 300));
+    // The bank no longer accepts the consent: marked for re-authorization, the user told once.
+    if (err.reason === 'consent_invalid') await deps.consentRefused?.(row.user_id, order.externalConsentId);
     return;
   }
   await deps.system.transaction().execute(async (trx) => {
