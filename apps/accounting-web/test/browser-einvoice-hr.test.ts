@@ -205,7 +205,7 @@ describe.skipIf(skip)('Croatian e-invoice screens in Chromium (intermediary and 
       await page.getByText(hr['purchases.introHr']).waitFor();
       const table = page.getByRole('region', { name: hr['purchases.title'] });
       for (const n of [a, b, c]) await table.getByRole('link', { name: n }).waitFor();
-      expect(await table.getByText('250,00 €').count()).toBe(3);
+      expect(await table.getByText('250,00 EUR').count()).toBe(3);
       await screen(page, 'einvoice-purchases-hr');
 
       // Accept the first (its receipt was fiscalized at intake), then make it an expense.
