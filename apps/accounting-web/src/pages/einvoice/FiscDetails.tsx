@@ -12,7 +12,7 @@ export type FiscState = NonNullable<Fiscalization['fiscalization']>;
 export function Field({ label, children }: { label: string; children: React.ReactNode }) {
   return (
     <Group gap="xs" wrap="nowrap" align="flex-start">
-      <Text size="sm" c="dimmed" style={{ minWidth: 130 }}>
+      <Text size="sm" c="dimmed" style={{ minWidth: 150 }}>
         {label}
       </Text>
       <Text size="sm" component="div" style={{ overflowWrap: 'anywhere', minWidth: 0 }}>

@@ -500,6 +500,8 @@ function IntermediaryEditor({ settings }: { settings: IntermediarySettings }) {
               settings.passwordSet ? t('einvoice.settings.passwordSet') : t('einvoice.settings.passwordNone')
             }
             required={!settings.passwordSet}
+            // The stored password's state under the field, so the field lines up with its neighbour.
+            inputWrapperOrder={['label', 'input', 'description', 'error']}
             autoComplete="new-password"
             maxLength={200}
             error={formErrors.password ? invalid : errors.password}
@@ -585,7 +587,7 @@ function RecipientLookup({ ready }: { ready: boolean }) {
             if (valid) lookup.mutate(oib);
           }}
         >
-          <Group align="flex-start" gap="xs">
+          <Group align="flex-end" gap="xs">
             <TextInput
               label={t('einvoice.lookup.oib')}
               description={t('einvoice.lookup.oibHelp')}
@@ -596,7 +598,7 @@ function RecipientLookup({ ready }: { ready: boolean }) {
               error={touched && !valid ? t('app.invalidField') : undefined}
               style={{ flex: '1 1 12rem', maxWidth: '20rem' }}
             />
-            <Button type="submit" variant="default" mt={{ base: 0, xs: 42 }} loading={lookup.isPending}>
+            <Button type="submit" variant="default" loading={lookup.isPending}>
               {t('einvoice.lookup.check')}
             </Button>
           </Group>
