@@ -332,7 +332,6 @@ function FiscalizationPanel({ id, invoiceStatus }: { id: string; invoiceStatus: 
           <Title order={2} size="h4">
             {t('einvoice.fisc.title')}
           </Title>
-          {fisc ? <EinvoiceBadge kind="fisc" status={fisc.status} /> : null}
         </Group>
         <FiscMessage
           title={t('einvoice.fisc.message.eracun')}
