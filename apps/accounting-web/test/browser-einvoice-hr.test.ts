@@ -377,6 +377,7 @@ describe.skipIf(skip)('Croatian e-invoice screens in Chromium (intermediary and 
       const box = page.getByRole('region', { name: hr['einvoice.settings.intermediaryTitle'] });
       await box.getByText(hr['einvoice.settings.readOnly']).waitFor();
       await box.getByText('demo-user').waitFor();
+      await box.getByText(hr['einvoice.settings.passwordStored']).waitFor();
       expect(await box.getByRole('button', { name: hr['app.save'] }).count()).toBe(0);
       const lookup = page.getByRole('region', { name: hr['einvoice.lookup.title'] });
       await lookup.getByLabel(hr['einvoice.lookup.oib']).fill('10000000000');

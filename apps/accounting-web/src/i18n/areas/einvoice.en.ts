@@ -109,6 +109,7 @@ export const einvoiceEn = {
   'einvoice.settings.intermediaryPassword': 'Password',
   'einvoice.settings.passwordSet': 'A password is stored. It is never shown; type a new one to replace it.',
   'einvoice.settings.passwordNone': 'No password stored yet.',
+  'einvoice.settings.passwordStored': 'A password is stored (it is never shown).',
   'einvoice.settings.companyBu': 'Business unit (optional)',
   'einvoice.settings.softwareId': 'SoftwareId (issued by Moj-eRačun)',
   'einvoice.settings.lastIntake': 'Last intake',

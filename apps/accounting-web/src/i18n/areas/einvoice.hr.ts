@@ -109,6 +109,7 @@ export const einvoiceHr: Record<keyof typeof einvoiceEn, string> = {
   'einvoice.settings.passwordSet':
     'Zaporka je spremljena. Nikada se ne prikazuje; upišite novu da biste je zamijenili.',
   'einvoice.settings.passwordNone': 'Zaporka još nije spremljena.',
+  'einvoice.settings.passwordStored': 'Zaporka je spremljena (nikada se ne prikazuje).',
   'einvoice.settings.companyBu': 'Poslovna jedinica (nije obvezno)',
   'einvoice.settings.softwareId': 'SoftwareId (izdaje Moj-eRačun)',
   'einvoice.settings.lastIntake': 'Posljednje preuzimanje',

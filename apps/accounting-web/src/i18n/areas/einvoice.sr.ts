@@ -108,6 +108,7 @@ export const einvoiceSr: Record<keyof typeof einvoiceEn, string> = {
   'einvoice.settings.intermediaryPassword': 'Lozinka',
   'einvoice.settings.passwordSet': 'Lozinka je sačuvana. Nikada se ne prikazuje; unesite novu da biste je zamenili.',
   'einvoice.settings.passwordNone': 'Lozinka još nije sačuvana.',
+  'einvoice.settings.passwordStored': 'Lozinka je sačuvana (nikada se ne prikazuje).',
   'einvoice.settings.companyBu': 'Poslovna jedinica (nije obavezno)',
   'einvoice.settings.softwareId': 'SoftwareId (izdaje Moj-eRačun)',
   'einvoice.settings.lastIntake': 'Poslednje preuzimanje',

@@ -468,7 +468,7 @@ function IntermediaryEditor({ settings }: { settings: IntermediarySettings }) {
         </Text>
         <Text size="sm">
           <strong>{t('einvoice.settings.intermediaryPassword')}:</strong>{' '}
-          {settings.passwordSet ? t('einvoice.settings.apiKeyStored') : t('einvoice.settings.passwordNone')}
+          {settings.passwordSet ? t('einvoice.settings.passwordStored') : t('einvoice.settings.passwordNone')}
         </Text>
         <Text size="sm">
           <strong>{t('einvoice.settings.environment')}:</strong> {envLabel(settings.environment)} ·{' '}
