@@ -1,4 +1,4 @@
-import { Anchor, Button, Group, Select, Stack, Table, Title } from '@mantine/core';
+import { Anchor, Button, Group, Select, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -20,13 +20,6 @@ import '@mantine/dates/styles.css';
 
 const STATUSES: InvoiceStatus[] = ['draft', 'sent', 'viewed', 'paid', 'overdue', 'cancelled'];
 const PER_PAGE = 25;
-
-/**
- * The e-invoice state a list item may carry (SEF for RS, fiscalization for HR): optional, the column
- * shows only when the service's list items have the field.
- */
-type EinvoiceFields = { sef?: { status: string } | null; fiscalization?: { status: string } | null };
-const einvoiceOf = (item: object) => item as EinvoiceFields;
 
 /** Filters live in the address (status, customer, from, to, page), so a filtered list can be bookmarked. */
 export default function InvoiceList() {
@@ -71,9 +64,8 @@ export default function InvoiceList() {
       ),
   });
 
-  // Serbian (SEF) and Croatian (fiscalization) organizations, once the service's list items carry the field.
-  const einvoiceCountry = me?.organization.country === 'RS' || me?.organization.country === 'HR';
-  const showEinvoice = einvoiceCountry && (query.data?.data ?? []).some((i) => 'sef' in i || 'fiscalization' in i);
+  // Serbian (SEF) and Croatian (fiscalization) organizations: each list item carries `sef` and `fiscalization`.
+  const showEinvoice = me?.organization.country === 'RS' || me?.organization.country === 'HR';
 
   return (
     <Stack>
@@ -164,9 +156,15 @@ export default function InvoiceList() {
                     </Table.Td>
                     {showEinvoice ? (
                       <Table.Td>
-                        {einvoiceOf(inv).sef ? <EinvoiceBadge status={einvoiceOf(inv).sef!.status} /> : null}
-                        {einvoiceOf(inv).fiscalization ? (
-                          <EinvoiceBadge kind="fisc" status={einvoiceOf(inv).fiscalization!.status} />
+                        {inv.sef ? <EinvoiceBadge status={inv.sef.status} /> : null}
+                        {inv.fiscalization ? <EinvoiceBadge kind="fisc" status={inv.fiscalization.status} /> : null}
+                        {!inv.sef && !inv.fiscalization ? (
+                          <>
+                            <Text span size="sm" c="dimmed" aria-hidden>
+                              —
+                            </Text>
+                            <VisuallyHidden>{t('einvoice.listNone')}</VisuallyHidden>
+                          </>
                         ) : null}
                       </Table.Td>
                     ) : null}

@@ -5,6 +5,7 @@ import {
   Card,
   Group,
   Modal,
+  NativeSelect,
   Select,
   SimpleGrid,
   Stack,
@@ -27,16 +28,24 @@ import { Pager } from '../ui/Pager.js';
 import { ScrollTable } from '../ui/ScrollTable.js';
 import { Empty, ErrorState, Loading } from '../ui/states.js';
 import { ActionError } from './einvoice/ActionError.js';
+import { FiscMessage } from './einvoice/FiscDetails.js';
 import { EinvoiceBadge } from './einvoice/SefBadge.js';
 
 type Purchase = paths['/api/v1/purchase-invoices/{id}']['get']['responses'][200]['content']['application/json'];
 
 const STATUSES = ['New', 'Seen', 'Approved', 'Rejected', 'Cancelled', 'Storno'];
+/** A received Croatian e-invoice is New until the organization accepts or rejects it. */
+const HR_STATUSES = ['New', 'Approved', 'Rejected'];
+const REASON_TYPES = ['O', 'N', 'U'] as const;
 /** SEF takes a decision (accept or reject) only while the buyer has not given one. */
 const UNDECIDED = new Set(['New', 'Seen', 'ReNotified', 'Unknown']);
 const PER_PAGE = 25;
 
-/** /purchase-invoices (the list) and /purchase-invoices/:id (one, with accept, reject and the expense). */
+/**
+ * /purchase-invoices (the list) and /purchase-invoices/:id (one, with accept, reject and the expense).
+ * Serbian organizations receive them from SEF, Croatian ones from the information intermediary; a
+ * Croatian one also shows its fiscalization (the receipt and the rejection report).
+ */
 export default function PurchaseInvoices() {
   const { id } = useParams();
   return id ? <PurchaseInvoiceView id={id} /> : <PurchaseInvoiceList />;
@@ -44,6 +53,7 @@ export default function PurchaseInvoices() {
 
 function PurchaseInvoiceList() {
   const { t } = useI18n();
+  const hr = useAuth().me?.organization.country === 'HR';
   const f = useFormat();
   const [params, setParams] = useSearchParams();
   const status = params.get('status');
@@ -82,7 +92,7 @@ function PurchaseInvoiceList() {
           {t('purchases.title')}
         </Title>
         <Text size="sm" c="dimmed">
-          {t('purchases.intro')}
+          {hr ? t('purchases.introHr') : t('purchases.intro')}
         </Text>
       </Stack>
       <Group>
@@ -90,7 +100,10 @@ function PurchaseInvoiceList() {
           label={t('purchases.status')}
           clearable
           placeholder={t('app.all')}
-          data={STATUSES.map((s) => ({ value: s, label: t(`einvoice.sefStatus.${s}` as MessageKey) }))}
+          data={(hr ? HR_STATUSES : STATUSES).map((s) => ({
+            value: s,
+            label: t(`einvoice.sefStatus.${s}` as MessageKey),
+          }))}
           value={status}
           onChange={(v) => set('status', v)}
         />
@@ -100,7 +113,7 @@ function PurchaseInvoiceList() {
       ) : query.isError ? (
         <ErrorState error={query.error} retry={() => query.refetch()} />
       ) : query.data.data.length === 0 ? (
-        <Empty>{status ? t('purchases.empty') : t('purchases.none')}</Empty>
+        <Empty>{status ? t('purchases.empty') : hr ? t('purchases.noneHr') : t('purchases.none')}</Empty>
       ) : narrow ? (
         <>
           <Stack gap="xs" component="section" aria-label={t('purchases.title')}>
@@ -184,6 +197,12 @@ function PurchaseInvoiceView({ id }: { id: string }) {
   const query = useQuery({
     queryKey: ['purchase-invoice', id],
     queryFn: async () => unwrap(await api.GET('/api/v1/purchase-invoices/{id}', { params: { path: { id } } })),
+    // A Croatian report still waiting for the Tax Administration: asked again every few seconds.
+    refetchInterval: (q) =>
+      q.state.data?.fiscalization?.received?.status === 'Pending' ||
+      q.state.data?.fiscalization?.rejection?.status === 'Pending'
+        ? 4000
+        : false,
   });
   const saved = (p: Purchase) => {
     queryClient.setQueryData(['purchase-invoice', id], p);
@@ -262,6 +281,7 @@ function PurchaseInvoiceView({ id }: { id: string }) {
           <Text size="sm">{p.comment}</Text>
         </Card>
       ) : null}
+      {p.source === 'hr-intermediary' ? <PurchaseFiscalization purchase={p} /> : null}
       <Card withBorder p="xs">
         {p.lines.length === 0 ? (
           <Empty>{t('purchases.noLines')}</Empty>
@@ -365,10 +385,13 @@ function DecisionDialog({
 }) {
   const { t } = useI18n();
   const [comment, setComment] = useState('');
+  const [reasonType, setReasonType] = useState<(typeof REASON_TYPES)[number]>('O');
   const [touched, setTouched] = useState(false);
+  const hr = purchase.source === 'hr-intermediary';
   const run = useMutation({
     mutationFn: async () => {
-      const opts = { params: { path: { id: purchase.id } }, body: { comment: comment.trim() } };
+      const body = { comment: comment.trim(), ...(hr && action === 'reject' ? { reasonType } : {}) };
+      const opts = { params: { path: { id: purchase.id } }, body };
       return unwrap(
         action === 'accept'
           ? await api.POST('/api/v1/purchase-invoices/{id}/accept', opts)
@@ -393,7 +416,11 @@ function DecisionDialog({
         <Stack>
           <Textarea
             label={t('purchases.comment')}
-            description={t('purchases.commentHelp')}
+            description={
+              hr
+                ? t(action === 'accept' ? 'purchases.acceptHelpHr' : 'purchases.rejectHelpHr')
+                : t('purchases.commentHelp')
+            }
             required
             autosize
             minRows={2}
@@ -403,6 +430,14 @@ function DecisionDialog({
             onChange={(e) => setComment(e.currentTarget.value)}
             data-autofocus
           />
+          {hr && action === 'reject' ? (
+            <NativeSelect
+              label={t('purchases.reasonType')}
+              data={REASON_TYPES.map((r) => ({ value: r, label: t(`purchases.reasonType.${r}` as MessageKey) }))}
+              value={reasonType}
+              onChange={(e) => setReasonType(e.currentTarget.value as (typeof REASON_TYPES)[number])}
+            />
+          ) : null}
           {run.error ? <ActionError error={run.error} /> : null}
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
@@ -415,6 +450,40 @@ function DecisionDialog({
         </Stack>
       </form>
     </Modal>
+  );
+}
+
+/**
+ * A received Croatian e-invoice's fiscalization: its receipt (EvidentirajERacun U, recorded at intake
+ * when fiscalization is on) and, once rejected, the rejection report (EvidentirajOdbijanje). The
+ * service retries a pending one by itself; the API has no route to send a refused one again.
+ */
+function PurchaseFiscalization({ purchase }: { purchase: Purchase }) {
+  const { t } = useI18n();
+  const { received, rejection } = purchase.fiscalization ?? { received: null, rejection: null };
+  const refused = received?.status === 'Failed' || rejection?.status === 'Failed';
+  return (
+    <Card withBorder data-testid="purchase-fiscalization">
+      <Stack gap="sm">
+        <Title order={2} size="h4">
+          {t('purchases.fiscTitle')}
+        </Title>
+        <FiscMessage
+          title={t('purchases.fisc.received')}
+          state={received}
+          none={t('purchases.fisc.receivedNone')}
+          testId="fisc-received"
+        />
+        {rejection ? (
+          <FiscMessage title={t('purchases.fisc.rejection')} state={rejection} testId="fisc-rejection" />
+        ) : null}
+        {refused ? (
+          <Alert color="orange" role="status" p="xs">
+            <Text size="sm">{t('purchases.fisc.failedNoRetry')}</Text>
+          </Alert>
+        ) : null}
+      </Stack>
+    </Card>
   );
 }
 

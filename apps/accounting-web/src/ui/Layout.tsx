@@ -10,8 +10,8 @@ const NAV: ReadonlyArray<{ to: string; key: MessageKey; countries?: readonly str
   { to: '/', key: 'nav.dashboard' },
   { to: '/contacts', key: 'nav.contacts' },
   { to: '/invoices', key: 'nav.invoices' },
-  // Received e-invoices (SEF intake): Serbian organizations.
-  { to: '/purchase-invoices', key: 'nav.purchaseInvoices', countries: ['RS'] },
+  // Received e-invoices: Serbian organizations (SEF's intake), Croatian ones (the information intermediary's).
+  { to: '/purchase-invoices', key: 'nav.purchaseInvoices', countries: ['RS', 'HR'] },
   { to: '/expenses', key: 'nav.expenses' },
   { to: '/banking', key: 'nav.banking' },
   { to: '/ledger', key: 'books.nav.ledger' },

@@ -4,14 +4,14 @@ import { ErrorState } from '../../ui/states.js';
 
 /**
  * An error of a SEF or Tax Administration call: the service's message (in the user's language) and,
- * when SEF or the Tax Administration said why, their own words (`details.sef`, `details.fiscalization`).
+ * when SEF or the Tax Administration said why, their own words (`details.sef`, `details.fiscalization`, `details.intermediary`).
  */
 export function ActionError({ error }: { error: unknown }) {
   if (!error) return null;
   const remote =
     error instanceof ApiError
       ? Object.entries(error.details)
-          .filter(([k]) => k === 'sef' || k === 'fiscalization' || k === 'certificate' || k === 'apiKey')
+          .filter(([k]) => ['sef', 'fiscalization', 'certificate', 'apiKey', 'intermediary'].includes(k))
           .flatMap(([, v]) => v)
       : [];
   return (

@@ -8,6 +8,7 @@ import { useAuth } from '../../auth.js';
 import { useI18n } from '../../i18n/index.js';
 import { ErrorState, Loading } from '../../ui/states.js';
 import { ActionError } from './ActionError.js';
+import { Field, FiscMessage } from './FiscDetails.js';
 import { EinvoiceBadge, useDateTime } from './SefBadge.js';
 
 type WithSef = paths['/api/v1/invoices/{id}/sef']['get']['responses'][200]['content']['application/json'];
@@ -15,19 +16,6 @@ type SefState = NonNullable<WithSef['sef']>;
 
 /** When SEF has not answered yet (or the queue retries), the panel asks again every few seconds. */
 const POLL_MS = 4000;
-
-function Field({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <Group gap="xs" wrap="nowrap" align="flex-start">
-      <Text size="sm" c="dimmed" style={{ minWidth: 130 }}>
-        {label}
-      </Text>
-      <Text size="sm" component="div" style={{ overflowWrap: 'anywhere', minWidth: 0 }}>
-        {children}
-      </Text>
-    </Group>
-  );
-}
 
 /**
  * The invoice's e-invoice delivery on its page: SEF for a Serbian organization, fiscalization for a
@@ -270,11 +258,19 @@ function ReasonDialog({
   );
 }
 
+type FiscKind = 'eracun' | 'credit-note' | 'payment';
+
+/**
+ * The Croatian fiscalization card: one block per message the invoice owes the Tax Administration (the
+ * e-invoice, the credit note of its cancellation, the payment report of e-reporting), each with its
+ * state, the answer's error codes and, where the API takes it (never recorded or refused), a button
+ * that records it again and sends it now. A pending message is the service's job: the card asks again
+ * every few seconds until it is answered.
+ */
 function FiscalizationPanel({ id, invoiceStatus }: { id: string; invoiceStatus: string }) {
   const { t } = useI18n();
   const { canWrite } = useAuth();
   const queryClient = useQueryClient();
-  const dateTime = useDateTime();
   const settings = useQuery({
     queryKey: ['fiscalization-settings'],
     queryFn: async () => unwrap(await api.GET('/api/v1/organization/fiscalization')),
@@ -283,18 +279,52 @@ function FiscalizationPanel({ id, invoiceStatus }: { id: string; invoiceStatus: 
   const query = useQuery({
     queryKey: ['invoice-fiscalization', id],
     queryFn: async () => unwrap(await api.GET('/api/v1/invoices/{id}/fiscalization', { params: { path: { id } } })),
+    refetchInterval: (q) =>
+      [q.state.data?.fiscalization, q.state.data?.creditNote, q.state.data?.payment].some(
+        (m) => m?.status === 'Pending',
+      )
+        ? POLL_MS
+        : false,
   });
   const run = useMutation({
-    mutationFn: async () =>
-      unwrap(await api.POST('/api/v1/invoices/{id}/fiscalization', { params: { path: { id } }, body: {} })),
-    onSuccess: (data) => queryClient.setQueryData(['invoice-fiscalization', id], data),
+    mutationFn: async (message: FiscKind) =>
+      unwrap(
+        await api.POST('/api/v1/invoices/{id}/fiscalization', {
+          params: { path: { id } },
+          body: message === 'eracun' ? {} : { message },
+        }),
+      ),
+    onSuccess: (data) => {
+      queryClient.setQueryData(['invoice-fiscalization', id], data);
+      queryClient.invalidateQueries({ queryKey: ['invoices'] });
+    },
   });
   if (query.isPending) return <Loading />;
   if (query.isError) return <ErrorState error={query.error} retry={() => query.refetch()} />;
-  const fisc = query.data.fiscalization;
+  const { fiscalization: fisc, creditNote, payment } = query.data;
   const ready = settings.data?.certificateSet === true;
   const draft = invoiceStatus === 'draft';
-  const canRun = canWrite && ready && !draft && fisc?.status !== 'Fiscalized';
+  const fiscalized = fisc?.status === 'Fiscalized';
+  const canRun = canWrite && ready && !draft && !fiscalized && fisc?.status !== 'Pending';
+  // The credit note and the payment refer to the fiscalized e-invoice: offered once it is, and only
+  // when the invoice was cancelled or paid (or the earlier attempt was refused).
+  const canCreditNote =
+    canWrite && ready && fiscalized && (creditNote ? creditNote.status === 'Failed' : invoiceStatus === 'cancelled');
+  const canPayment =
+    canWrite && ready && fiscalized && (payment ? payment.status === 'Failed' : invoiceStatus === 'paid');
+  const button = (message: FiscKind, label: string, primary: boolean) => (
+    <Group>
+      <Button
+        size="sm"
+        variant={primary ? 'filled' : 'default'}
+        loading={run.isPending && run.variables === message}
+        disabled={run.isPending && run.variables !== message}
+        onClick={() => run.mutate(message)}
+      >
+        {label}
+      </Button>
+    </Group>
+  );
   return (
     <Card withBorder data-testid="fiscalization-panel">
       <Stack gap="sm">
@@ -302,37 +332,44 @@ function FiscalizationPanel({ id, invoiceStatus }: { id: string; invoiceStatus: 
           <Title order={2} size="h4">
             {t('einvoice.fisc.title')}
           </Title>
-          {fisc ? <EinvoiceBadge kind="fisc" status={fisc.status} /> : null}
         </Group>
-        {fisc ? (
-          <Stack gap={4}>
-            <Field label={t('einvoice.fisc.requestId')}>
-              <Text span size="xs" ff="monospace">
-                {fisc.requestId}
-              </Text>
-            </Field>
-            {fisc.answeredAt ? <Field label={t('einvoice.fisc.answeredAt')}>{dateTime(fisc.answeredAt)}</Field> : null}
-            <Field label={t('einvoice.sef.updatedAt')}>{dateTime(fisc.updatedAt)}</Field>
-            {fisc.status === 'Pending' ? (
-              <Alert color="yellow" role="status" p="xs">
-                <Text size="sm">{t('einvoice.fisc.pendingHelp')}</Text>
-              </Alert>
-            ) : null}
-            {fisc.errors.length || fisc.lastError ? (
-              <Field label={t('einvoice.fisc.errors')}>
-                {fisc.errors.map((e) => (
-                  <div key={e.code + e.message}>
-                    {e.code}: {e.message}
-                  </div>
-                ))}
-                {fisc.lastError && !fisc.errors.length ? <div>{fisc.lastError}</div> : null}
-              </Field>
-            ) : null}
-          </Stack>
-        ) : (
-          <Text size="sm">{t('einvoice.fisc.none')}</Text>
-        )}
-        {settings.data && !ready && fisc?.status !== 'Fiscalized' ? (
+        <FiscMessage
+          title={t('einvoice.fisc.message.eracun')}
+          state={fisc}
+          none={t('einvoice.fisc.none')}
+          testId="fisc-eracun"
+        >
+          {canRun ? button('eracun', fisc ? t('einvoice.fisc.again') : t('einvoice.fisc.fiscalize'), true) : null}
+        </FiscMessage>
+        {creditNote || (fiscalized && invoiceStatus === 'cancelled') ? (
+          <FiscMessage
+            title={t('einvoice.fisc.message.creditNote')}
+            state={creditNote}
+            none={t('einvoice.fisc.creditNoteNone')}
+            testId="fisc-credit-note"
+          >
+            {canCreditNote
+              ? button(
+                  'credit-note',
+                  creditNote ? t('einvoice.fisc.sendAgain') : t('einvoice.fisc.reportCreditNote'),
+                  false,
+                )
+              : null}
+          </FiscMessage>
+        ) : null}
+        {payment || (fiscalized && invoiceStatus === 'paid') ? (
+          <FiscMessage
+            title={t('einvoice.fisc.message.payment')}
+            state={payment}
+            none={t('einvoice.fisc.paymentNone')}
+            testId="fisc-payment"
+          >
+            {canPayment
+              ? button('payment', payment ? t('einvoice.fisc.sendAgain') : t('einvoice.fisc.reportPayment'), false)
+              : null}
+          </FiscMessage>
+        ) : null}
+        {settings.data && !ready && !fiscalized ? (
           <Alert color="orange" role="status" p="xs">
             <Text size="sm">{t('einvoice.fisc.noCertificate')}</Text>
             <Anchor component={Link} to="/settings/einvoicing" size="sm" fw={700} c="dark.9" underline="always">
@@ -341,13 +378,6 @@ function FiscalizationPanel({ id, invoiceStatus }: { id: string; invoiceStatus: 
           </Alert>
         ) : null}
         {run.error ? <ActionError error={run.error} /> : null}
-        {canRun ? (
-          <Group>
-            <Button size="sm" loading={run.isPending} onClick={() => run.mutate()}>
-              {fisc ? t('einvoice.fisc.again') : t('einvoice.fisc.fiscalize')}
-            </Button>
-          </Group>
-        ) : null}
       </Stack>
     </Card>
   );

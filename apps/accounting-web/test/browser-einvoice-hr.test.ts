@@ -1,0 +1,391 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { localStorage as fileStorage } from '../../../services/accounting/src/infra/storage/storage.js';
+import { SecretBox } from '../../../services/accounting/src/lib/secret-box.js';
+import { runIntermediaryIntake } from '../../../services/accounting/src/modules/exchange-hr/exchange.service.js';
+import { todayIso } from '../../../services/accounting/src/modules/invoices/invoice-status.js';
+import type { InvoiceDeps } from '../../../services/accounting/src/modules/invoices/invoice-transitions.js';
+import type { SefDeps } from '../../../services/accounting/src/modules/sef/sef.service.js';
+import { buyer, getUbl, seller, sentInvoice } from '../../../services/accounting/test/einvoice-fixtures.js';
+import { EINVOICE_DIR } from '../../../services/accounting/test/einvoice-validation.js';
+import { addMember, type Session } from '../../../services/accounting/test/helpers.js';
+import { HrFiscalMock, p12Of, testCertificate } from '../../../services/accounting/test/hr-fiscal-mock.js';
+import { MojERacunMock } from '../../../services/accounting/test/moj-eracun-mock.js';
+import { enFull as en } from '../src/i18n/full/en.js';
+import { hrFull as hr } from '../src/i18n/full/hr.js';
+import { srFull as sr } from '../src/i18n/full/sr.js';
+import { apiCall, browserHarness, missing, newPage, STEP, screen, useLanguage } from './browser-harness.js';
+
+/**
+ * The Croatian e-invoice screens in Chromium against the real service, the accounting tests' mock of
+ * the Tax Administration (`hr-fiscal-mock.ts`: every message checked against the official XSD and its
+ * signature verified) and of Moj-eRačun (`moj-eracun-mock.ts`): the intermediary account in Settings
+ * and the recipient look-up; received e-invoices taken in, accepted (then an expense) or rejected with
+ * the rejection report's state (sent, and refused with the official failure sample); on the invoice
+ * page the e-invoice, the payment report (refused, sent again) and the credit note; the list's column.
+ * Screens in hr, en and sr at 1280 and 375 px.
+ */
+const HR_DIR = `${EINVOICE_DIR}hr-fiscalization/`;
+const SAMPLES = `${HR_DIR}Primjeri_poruka_eIzvjestavanja/`;
+const OUR_OIB = '33392005961';
+const haveFiscal = (() => {
+  if (!existsSync(`${HR_DIR}eFiskalizacijaSchema/eFiskalizacijaSchema.xsd`)) return false;
+  try {
+    execFileSync('openssl', ['version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+const skip = missing ?? (haveFiscal ? null : 'the official HR schemas (../shared/einvoice) or openssl are missing');
+if (skip) console.warn(skip);
+const sample = (name: string) => readFileSync(`${SAMPLES}${name}.xml`, 'utf8');
+
+let mer: MojERacunMock;
+let fiscal: HrFiscalMock;
+let cert: { key: string; cert: string };
+beforeAll(async () => {
+  if (skip) return;
+  mer = await new MojERacunMock().start();
+  mer.credentials.CompanyId = OUR_OIB;
+  cert = testCertificate();
+  fiscal = await new HrFiscalMock(cert.cert, HR_DIR).start();
+}, 60_000);
+afterAll(async () => {
+  await mer?.stop();
+  await fiscal?.stop();
+});
+const harness = browserHarness(() => ({
+  INTERMEDIARY_BASE_URL: mer.url,
+  INTERMEDIARY_SYNC_INTERVAL: '0s',
+  INTERMEDIARY_TIMEOUT: '5s',
+  FISCALIZATION_BASE_URL: fiscal.url,
+  FISCALIZATION_DELIVERY_INTERVAL: '0s',
+}));
+
+/** The intake job's dependencies, as services/accounting/test/exchange-hr.test.ts builds them. */
+function intakeDeps(): SefDeps {
+  const h = harness.h;
+  return {
+    config: h.config,
+    db: h.t.db,
+    invoices: {
+      config: h.config,
+      db: h.t.db,
+      log: h.app.log,
+      storage: fileStorage(join(h.config.dataDir, 'files')),
+    } as InvoiceDeps,
+    box: new SecretBox(h.config.sef.keyEncryptionKey!),
+    log: h.app.log,
+  };
+}
+
+const fill = (text: string, params: Record<string, string | number>) =>
+  text.replace(/\{(\w+)\}/g, (m, k: string) => String(params[k] ?? m));
+const item = { description: 'Usluga', quantity: 1, unitPrice: 100, taxRate: 25, classificationCode: '62.10.11' };
+
+/** Signs in on the (Serbian) sign-in page; the screens then follow the organization's language (hr). */
+async function signIn(page: Page, s: Session, then: Record<string, string> = hr) {
+  await page.goto('/');
+  await page.getByLabel(sr['auth.email']).fill(s.email);
+  await page.getByLabel(sr['auth.password']).fill(s.password);
+  await page.getByRole('button', { name: sr['auth.signIn'] }).click();
+  await page.getByRole('heading', { name: then['dash.title'] }).waitFor();
+}
+
+const fiscPanel = (page: Page) => page.getByTestId('fiscalization-panel');
+
+describe.skipIf(skip)('Croatian e-invoice screens in Chromium (intermediary and e-reporting)', () => {
+  let owner: Session;
+  let customerId: string;
+
+  beforeAll(async () => {
+    const app = harness.h.app;
+    owner = await seller(app, 'HR');
+    customerId = (await buyer(app, owner, 'HR')).id;
+    await apiCall(harness, owner.token, 'PUT', '/api/v1/organization/fiscalization', {
+      certificate: p12Of(cert, 'Tajna-123'),
+      password: 'Tajna-123',
+      environment: 'test',
+      enabled: true,
+    });
+  }, 120_000);
+
+  it(
+    'Settings: the Moj-eRačun account (password write-only) and the recipient look-up by OIB',
+    async () => {
+      mer.registered.add('10000000000');
+      const { context, page } = await newPage(harness);
+      await signIn(page, owner);
+      await page.goto('/settings/einvoicing');
+      const box = page.getByRole('region', { name: hr['einvoice.settings.intermediaryTitle'] });
+      await box.getByText(hr['einvoice.settings.passwordNone']).waitFor();
+      await box.getByText(hr['einvoice.lookup.needsAccount']).waitFor();
+      // Nothing filled in: the required fields say so, nothing is sent.
+      await box.getByRole('button', { name: hr['app.save'] }).click();
+      expect(await box.getByText(hr['app.invalidField']).count()).toBe(3);
+
+      await box.getByLabel(hr['einvoice.settings.username']).fill('demo-user');
+      await box.getByLabel(hr['einvoice.settings.intermediaryPassword']).fill('kriva-lozinka');
+      await box.getByLabel(hr['einvoice.settings.softwareId']).fill('Ledgerline-001');
+      await box.getByLabel(hr['einvoice.settings.environment']).selectOption('demo');
+      await box.getByRole('switch', { name: hr['einvoice.settings.intermediaryEnabled'] }).check({ force: true });
+      await box.getByRole('button', { name: hr['app.save'] }).click();
+      await box.getByText(hr['einvoice.settings.saved']).waitFor();
+      await box.getByText(hr['einvoice.settings.passwordSet']).waitFor();
+      expect(await box.getByLabel(hr['einvoice.settings.intermediaryPassword']).inputValue()).toBe('');
+      expect(await page.content()).not.toContain('kriva-lozinka');
+
+      // The wrong password: Moj-eRačun's own words under the look-up.
+      const lookup = page.getByRole('region', { name: hr['einvoice.lookup.title'] });
+      await lookup.getByLabel(hr['einvoice.lookup.oib']).fill('10000000000');
+      await lookup.getByRole('button', { name: hr['einvoice.lookup.check'] }).click();
+      await lookup.getByText('Korisničko ime i lozinka nisu ispravni.').waitFor();
+
+      // The right one (the field left empty keeps it on later saves); the OIB registered, then one not.
+      await box.getByLabel(hr['einvoice.settings.intermediaryPassword']).fill('demo-pass');
+      await box.getByRole('button', { name: hr['app.save'] }).click();
+      await box.getByText(hr['einvoice.settings.saved']).waitFor();
+      await lookup.getByRole('button', { name: hr['einvoice.lookup.check'] }).click();
+      await lookup.getByText(fill(hr['einvoice.lookup.registered'], { oib: '10000000000' })).waitFor();
+      await screen(page, 'einvoice-settings-intermediary-hr');
+      await lookup.getByLabel(hr['einvoice.lookup.oib']).fill('10000000001');
+      await lookup.getByRole('button', { name: hr['einvoice.lookup.check'] }).click();
+      await lookup.getByText(fill(hr['einvoice.lookup.notRegistered'], { oib: '10000000001' })).waitFor();
+      expect(mer.calls.at(-1)).toMatchObject({ path: '/api/mps/check', body: { IdentifierValue: '10000000001' } });
+      const calls = mer.calls.length;
+      await lookup.getByLabel(hr['einvoice.lookup.oib']).fill('123');
+      await lookup.getByRole('button', { name: hr['einvoice.lookup.check'] }).click();
+      await lookup.getByText(hr['app.invalidField']).waitFor();
+      expect(mer.calls.length).toBe(calls);
+
+      const settings = await apiCall(harness, owner.token, 'GET', '/api/v1/organization/intermediary');
+      expect(settings).toMatchObject({ enabled: true, passwordSet: true, username: 'demo-user', environment: 'demo' });
+      await useLanguage(page, 'en');
+      await page.getByText(en['einvoice.settings.intermediaryTitle']).waitFor();
+      await screen(page, 'einvoice-settings-intermediary-en');
+      await context.close();
+    },
+    STEP * 3,
+  );
+
+  it(
+    'received e-invoices: listed for HR, one accepted and made an expense, two rejected (report sent; report refused)',
+    async () => {
+      const app = harness.h.app;
+      const supplier = await seller(app, 'HR');
+      const toUs = (await buyer(app, supplier, 'HR', { name: 'Kupac Zagreb d.o.o.', vatNumber: `HR${OUR_OIB}` })).id;
+      const received = async (description: string) => {
+        const inv = await sentInvoice(app, supplier, {
+          customerId: toUs,
+          invoiceDate: todayIso(),
+          dueDate: todayIso(),
+          items: [{ ...item, description, quantity: 2 }],
+        });
+        const xml = (await getUbl(app, supplier, inv.id)).body;
+        return mer.addReceived(xml, String(inv.invoiceNumber), OUR_OIB, 'Dobavljač Split d.o.o.');
+      };
+      const ids = [await received('Održavanje A'), await received('Održavanje B'), await received('Održavanje C')];
+      expect(await runIntermediaryIntake(intakeDeps())).toBe(3);
+      const stored = (await apiCall(harness, owner.token, 'GET', '/api/v1/purchase-invoices')).data as Array<{
+        externalId: string;
+        invoiceNumber: string;
+        source: string;
+      }>;
+      const [a, b, c] = ids.map((id) => stored.find((p) => p.externalId === String(id))!.invoiceNumber);
+      expect(stored.every((p) => p.source === 'hr-intermediary')).toBe(true);
+
+      const { context, page } = await newPage(harness);
+      await signIn(page, owner);
+      await page.getByRole('link', { name: hr['nav.purchaseInvoices'] }).first().click();
+      await page.getByRole('heading', { name: hr['purchases.title'] }).waitFor();
+      await page.getByText(hr['purchases.introHr']).waitFor();
+      const table = page.getByRole('region', { name: hr['purchases.title'] });
+      for (const n of [a, b, c]) await table.getByRole('link', { name: n }).waitFor();
+      expect(await table.getByText('250,00 EUR').count()).toBe(3);
+      await screen(page, 'einvoice-purchases-hr');
+
+      // Accept the first (its receipt was fiscalized at intake), then make it an expense.
+      await table.getByRole('link', { name: a }).click();
+      await page.getByRole('heading', { name: a }).waitFor();
+      const receipt = page.getByTestId('fisc-received');
+      await receipt.getByText(hr['einvoice.fiscStatus.Fiscalized'], { exact: true }).waitFor();
+      await page.getByRole('button', { name: hr['purchases.accept'] }).click();
+      let dialog = page.getByRole('dialog', { name: fill(hr['purchases.acceptTitle'], { number: a }) });
+      await dialog.getByText(hr['purchases.acceptHelpHr']).waitFor();
+      expect(await dialog.getByLabel(hr['purchases.reasonType']).count()).toBe(0);
+      await dialog.getByLabel(hr['purchases.comment']).fill('Sve u redu');
+      await dialog.getByRole('button', { name: hr['purchases.accept'] }).click();
+      await page.getByText(hr['einvoice.sefStatus.Approved'], { exact: true }).waitFor();
+      expect(await page.getByTestId('fisc-rejection').count()).toBe(0);
+      await page.getByRole('button', { name: hr['purchases.toExpense'] }).click();
+      await page.getByText(hr['purchases.expenseMade']).waitFor();
+      await screen(page, 'einvoice-purchase-accepted-hr');
+
+      // Reject the second: the rejection report goes to the Tax Administration and is fiscalized.
+      await page.getByRole('link', { name: hr['purchases.back'] }).click();
+      await table.getByRole('link', { name: b }).click();
+      await page.getByRole('heading', { name: b }).waitFor();
+      await page.getByRole('button', { name: hr['purchases.reject'] }).click();
+      dialog = page.getByRole('dialog', { name: fill(hr['purchases.rejectTitle'], { number: b }) });
+      await dialog.getByText(hr['purchases.rejectHelpHr']).waitFor();
+      await dialog.getByRole('button', { name: hr['purchases.reject'] }).click();
+      await dialog.getByText(hr['app.invalidField']).waitFor();
+      await dialog.getByLabel(hr['purchases.comment']).fill('Pogrešan iznos PDV-a');
+      await dialog.getByLabel(hr['purchases.reasonType']).selectOption('U');
+      await screen(page, 'einvoice-purchase-reject-dialog-hr');
+      await dialog.getByRole('button', { name: hr['purchases.reject'] }).click();
+      await page.getByText(hr['einvoice.sefStatus.Rejected'], { exact: true }).waitFor();
+      const report = page.getByTestId('fisc-rejection');
+      await report.getByText(hr['einvoice.fiscStatus.Fiscalized'], { exact: true }).waitFor();
+      const sent = fiscal.received.at(-1)!;
+      expect(sent).toMatchObject({ root: 'EvidentirajOdbijanjeZahtjev', xsd: [], verified: true });
+      expect(sent.body).toContain('<eiz:vrstaRazlogaOdbijanja>U</eiz:vrstaRazlogaOdbijanja>');
+      expect(sent.body).toContain('Pogrešan iznos PDV-a');
+      await report.getByText(sent.requestId).waitFor();
+      expect(await page.getByRole('button', { name: hr['purchases.toExpense'] }).count()).toBe(0);
+      await screen(page, 'einvoice-purchase-rejected-hr');
+
+      // The third: the Tax Administration refuses the report (the official failure sample, S010).
+      fiscal.answers.push({ xml: sample('Neuspjesan_Odgovor_EvidentirajOdbijanje') });
+      await page.getByRole('link', { name: hr['purchases.back'] }).click();
+      await table.getByRole('link', { name: c }).click();
+      await page.getByRole('heading', { name: c }).waitFor();
+      await page.getByRole('button', { name: hr['purchases.reject'] }).click();
+      dialog = page.getByRole('dialog', { name: fill(hr['purchases.rejectTitle'], { number: c }) });
+      await dialog.getByLabel(hr['purchases.comment']).fill('Račun nije naš');
+      await dialog.getByRole('button', { name: hr['purchases.reject'] }).click();
+      await report.getByText(hr['einvoice.fiscStatus.Failed'], { exact: true }).waitFor();
+      await expect.poll(() => page.getByTestId('fisc-rejection-errors').textContent()).toContain('S010');
+      await page.getByText(hr['purchases.fisc.failedNoRetry']).waitFor();
+      expect(fiscal.received.at(-1)?.body).toContain('<eiz:vrstaRazlogaOdbijanja>O</eiz:vrstaRazlogaOdbijanja>');
+      await screen(page, 'einvoice-purchase-report-refused-hr');
+
+      await useLanguage(page, 'en');
+      await page.getByTestId('fisc-rejection').getByText(en['einvoice.fiscStatus.Failed'], { exact: true }).waitFor();
+      await screen(page, 'einvoice-purchase-report-refused-en');
+      await useLanguage(page, 'sr');
+      await page.getByRole('link', { name: sr['purchases.back'] }).click();
+      await page.getByText(sr['purchases.introHr']).waitFor();
+      await screen(page, 'einvoice-purchases-hr-org-sr');
+      await context.close();
+    },
+    STEP * 4,
+  );
+
+  it(
+    'the invoice page: the e-invoice, the payment report refused then sent again, the credit note; the list column',
+    async () => {
+      const app = harness.h.app;
+      const paid = await sentInvoice(app, owner, {
+        customerId,
+        invoiceDate: todayIso(),
+        dueDate: todayIso(),
+        items: [item],
+      });
+      // Fiscalized on send; the payment report is refused (the official failure sample, S009).
+      fiscal.answers.push({ xml: sample('Neuspjesan_Odgovor_EvidentirajNaplatu') });
+      await apiCall(harness, owner.token, 'PATCH', `/api/v1/invoices/${paid.id}/status`, {
+        action: 'mark-paid',
+        paidAt: todayIso(),
+      });
+      const { context, page } = await newPage(harness);
+      await signIn(page, owner);
+      await page.goto(`/invoices/${paid.id}`);
+      const eracun = fiscPanel(page).getByTestId('fisc-eracun');
+      const payment = fiscPanel(page).getByTestId('fisc-payment');
+      await eracun.getByText(hr['einvoice.fiscStatus.Fiscalized'], { exact: true }).waitFor();
+      await payment.getByText(hr['einvoice.fiscStatus.Failed'], { exact: true }).waitFor();
+      await expect.poll(() => page.getByTestId('fisc-payment-errors').textContent()).toContain('S009');
+      expect(await eracun.getByRole('button').count()).toBe(0);
+      await screen(page, 'einvoice-invoice-payment-refused-hr');
+      await payment.getByRole('button', { name: hr['einvoice.fisc.sendAgain'] }).click();
+      await payment.getByText(hr['einvoice.fiscStatus.Fiscalized'], { exact: true }).waitFor();
+      const state = (await apiCall(harness, owner.token, 'GET', `/api/v1/invoices/${paid.id}/fiscalization`)).payment;
+      expect(state.status).toBe('Fiscalized');
+      await payment.getByText(state.requestId).waitFor();
+      expect(fiscal.received.at(-1)).toMatchObject({
+        root: 'EvidentirajNaplatuZahtjev',
+        requestId: state.requestId,
+        xsd: [],
+        verified: true,
+      });
+      expect(await fiscPanel(page).getByRole('button').count()).toBe(0);
+      await screen(page, 'einvoice-invoice-payment-hr');
+
+      // Cancelled: the credit note is fiscalized on the cancellation.
+      const cancelled = await sentInvoice(app, owner, {
+        customerId,
+        invoiceDate: todayIso(),
+        dueDate: todayIso(),
+        items: [{ ...item, taxRate: 13 }],
+      });
+      await apiCall(harness, owner.token, 'PATCH', `/api/v1/invoices/${cancelled.id}/status`, { action: 'cancel' });
+      await page.goto(`/invoices/${cancelled.id}`);
+      const creditNote = fiscPanel(page).getByTestId('fisc-credit-note');
+      await creditNote.getByText(hr['einvoice.fiscStatus.Fiscalized'], { exact: true }).waitFor();
+      expect(await fiscPanel(page).getByTestId('fisc-payment').count()).toBe(0);
+      await screen(page, 'einvoice-invoice-credit-note-hr');
+
+      // The list: the fiscalization column, a dash for a draft.
+      await apiCall(harness, owner.token, 'POST', '/api/v1/invoices', {
+        customerId,
+        invoiceDate: todayIso(),
+        dueDate: todayIso(),
+        items: [item],
+      });
+      await page.getByRole('link', { name: hr['nav.invoices'] }).first().click();
+      const list = page.getByRole('region', { name: hr['invoices.title'] });
+      await list.getByRole('columnheader', { name: hr['einvoice.listColumn'] }).waitFor();
+      const row = list.getByRole('row').filter({ has: page.getByRole('link', { name: paid.invoiceNumber }) });
+      await row.getByText(hr['einvoice.fiscStatus.Fiscalized'], { exact: true }).waitFor();
+      await list.getByText(hr['einvoice.listNone']).first().waitFor();
+      await screen(page, 'einvoice-invoices-hr');
+      await useLanguage(page, 'en');
+      await page.getByRole('columnheader', { name: en['einvoice.listColumn'] }).waitFor();
+      await screen(page, 'einvoice-invoices-en');
+      await page.goto(`/invoices/${paid.id}`);
+      await fiscPanel(page).getByText(en['einvoice.fisc.message.payment']).waitFor();
+      await screen(page, 'einvoice-invoice-payment-en');
+      await useLanguage(page, 'sr');
+      await fiscPanel(page).getByText(sr['einvoice.fisc.message.payment']).waitFor();
+      await screen(page, 'einvoice-invoice-payment-sr');
+      await context.close();
+    },
+    STEP * 3,
+  );
+
+  it(
+    'a viewer sees the states and the account, no button; the look-up works for everyone',
+    async () => {
+      const viewer = await addMember(harness.h.app, owner, 'viewer');
+      const inv = (await apiCall(harness, owner.token, 'GET', '/api/v1/invoices?status=paid&perPage=1')).data[0];
+      const rejected = (await apiCall(harness, owner.token, 'GET', '/api/v1/purchase-invoices?status=Rejected'))
+        .data[0];
+      const { context, page } = await newPage(harness);
+      await signIn(page, viewer);
+      await page.goto(`/invoices/${inv.id}`);
+      await fiscPanel(page).getByTestId('fisc-payment').waitFor();
+      expect(await fiscPanel(page).getByRole('button').count()).toBe(0);
+      await page.goto(`/purchase-invoices/${rejected.id}`);
+      await page.getByTestId('fisc-rejection').waitFor();
+      expect(await page.getByRole('button', { name: hr['purchases.toExpense'] }).count()).toBe(0);
+      await page.goto('/settings/einvoicing');
+      const box = page.getByRole('region', { name: hr['einvoice.settings.intermediaryTitle'] });
+      await box.getByText(hr['einvoice.settings.readOnly']).waitFor();
+      await box.getByText('demo-user').waitFor();
+      await box.getByText(hr['einvoice.settings.passwordStored']).waitFor();
+      expect(await box.getByRole('button', { name: hr['app.save'] }).count()).toBe(0);
+      const lookup = page.getByRole('region', { name: hr['einvoice.lookup.title'] });
+      await lookup.getByLabel(hr['einvoice.lookup.oib']).fill('10000000000');
+      await lookup.getByRole('button', { name: hr['einvoice.lookup.check'] }).click();
+      await lookup.getByText(fill(hr['einvoice.lookup.registered'], { oib: '10000000000' })).waitFor();
+      await screen(page, 'einvoice-settings-intermediary-viewer-hr');
+      await context.close();
+    },
+    STEP * 2,
+  );
+});
