@@ -244,6 +244,21 @@ describe('sending HR e-invoices through the intermediary', { timeout: 180_000 },
     expect(mer.sent.filter((x) => x.number === inv.invoiceNumber)).toHaveLength(1);
   });
 
+  it('two delivery passes at once send each due document once (claimed with a lease, SKIP LOCKED)', async () => {
+    mer.failures.set('/apis/v2/send', [{ status: 503 }, { status: 503 }, { status: 503 }]);
+    const invs = [await newInvoice(), await newInvoice(), await newInvoice()];
+    for (const inv of invs) {
+      expect((await deliveryOf(inv.id)).intermediary.status).toBe('Pending');
+      await dueNow(inv.id);
+    }
+    await Promise.all([deliverIntermediaryDue(deps), deliverIntermediaryDue(deps)]);
+    for (const inv of invs) {
+      expect((await deliveryOf(inv.id)).intermediary.status).toBe('Sent');
+      expect(mer.sendsOf(inv.invoiceNumber)).toHaveLength(2);
+      expect(mer.sent.filter((x) => x.number === inv.invoiceNumber)).toHaveLength(1);
+    }
+  });
+
   it('the status job follows a sent document until the buyer decides: delivered, then rejected with its reason', async () => {
     const inv = await newInvoice();
     const d = (await deliveryOf(inv.id)).intermediary;
