@@ -79,6 +79,12 @@ beforeAll(async () => {
       VALUES (${owner.orgId}, ${id}, 'eracun', gen_random_uuid(), ${status})`.execute(db);
   await sql`INSERT INTO fiscal_records (organization_id, invoice_id, message, request_id, status)
       VALUES (${owner.orgId}, ${made[4]}, 'payment', gen_random_uuid(), 'Pending')`.execute(db);
+  // The delivery through the HR intermediary, and a credit note's that the list leaves out.
+  const viaIntermediary = (invoiceId: string, kind: string, status: string) =>
+    sql`INSERT INTO intermediary_documents (organization_id, invoice_id, kind, idempotency_key, document_number, send_year, status)
+      VALUES (${owner.orgId}, ${invoiceId}, ${kind}, gen_random_uuid(), 'R-1', 2026, ${status})`.execute(db);
+  await viaIntermediary(made[2], 'invoice', 'Delivered');
+  await viaIntermediary(made[3], 'credit-note', 'Sent');
 });
 afterAll(async () => t?.close());
 
@@ -95,6 +101,7 @@ interface Row {
   created_at: Date;
   sef_status: string | null;
   fiscal_status: string | null;
+  intermediary_status: string | null;
 }
 
 const SORT_KEY: Record<(typeof INVOICE_SORTS)[number], (r: ReturnType<typeof present>) => string | number> = {
@@ -122,6 +129,7 @@ function present(r: Row) {
     createdAt: r.created_at.toISOString(),
     sef: r.sef_status === null ? null : { status: r.sef_status },
     fiscalization: r.fiscal_status === null ? null : { status: r.fiscal_status },
+    intermediary: r.intermediary_status === null ? null : { status: r.intermediary_status },
   };
 }
 
@@ -137,7 +145,8 @@ async function expectedText(query: {
   const { rows } =
     await sql<Row>`SELECT id, invoice_number, customer_id, customer_name, invoice_date, due_date, currency_code, total_amount, status, created_at,
       (SELECT status FROM sef_documents s WHERE s.invoice_id = i.id AND s.kind = 'invoice') AS sef_status,
-      (SELECT status FROM fiscal_records f WHERE f.invoice_id = i.id AND f.message = 'eracun') AS fiscal_status
+      (SELECT status FROM fiscal_records f WHERE f.invoice_id = i.id AND f.message = 'eracun') AS fiscal_status,
+      (SELECT status FROM intermediary_documents x WHERE x.invoice_id = i.id AND x.kind = 'invoice') AS intermediary_status
     FROM invoices i WHERE organization_id = ${owner.orgId}`.execute(t.t.db.system);
   const key = SORT_KEY[query.sort];
   const dir = query.order === 'asc' ? 1 : -1;
@@ -316,6 +325,21 @@ describe('kept list pages (InvoiceListCache; version counter of migration 202611
     await sql`DELETE FROM sef_documents WHERE invoice_id = ${newest}`.execute(db());
     await sql`DELETE FROM fiscal_records WHERE invoice_id = ${newest}`.execute(db());
     expect(JSON.parse(await listText('perPage=3')).data[0]).toMatchObject({ sef: null, fiscalization: null });
+    // The intermediary's delivery status in the same way.
+    const v = await versionOf(owner.orgId);
+    await sql`INSERT INTO intermediary_documents (organization_id, invoice_id, kind, idempotency_key, document_number, send_year, status)
+      VALUES (${owner.orgId}, ${newest}, 'invoice', gen_random_uuid(), 'R-9', 2026, 'Pending')`.execute(db());
+    expect(await versionOf(owner.orgId)).toBe(v + 1);
+    expect(JSON.parse(await listText('perPage=3')).data[0].intermediary).toEqual({ status: 'Pending' });
+    await sql`UPDATE intermediary_documents SET attempts = attempts + 1, last_error = 'timeout' WHERE invoice_id = ${newest}`.execute(
+      db(),
+    );
+    expect(await versionOf(owner.orgId)).toBe(v + 1);
+    await sql`UPDATE intermediary_documents SET status = 'Accepted' WHERE invoice_id = ${newest}`.execute(db());
+    expect(JSON.parse(await listText('perPage=3')).data[0].intermediary).toEqual({ status: 'Accepted' });
+    expect(await listText('perPage=3')).toBe(await expectedText(QUERY));
+    await sql`DELETE FROM intermediary_documents WHERE invoice_id = ${newest}`.execute(db());
+    expect(JSON.parse(await listText('perPage=3')).data[0].intermediary).toBeNull();
   });
 
   it("keeps one organization's pages apart from another's: each sees only its own invoices", async () => {
