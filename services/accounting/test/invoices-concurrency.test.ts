@@ -87,6 +87,46 @@ describe.skipIf(!pg)('invoice concurrency on PostgreSQL (A4, G12)', () => {
     }
   });
 
+  it('waits for a locked customer before taking a number: other creations keep numbering meanwhile', async () => {
+    // The customer's row is held (FOR UPDATE, as a change of the contact holds it). Creation A for
+    // that customer waits for it before the numbered insert, so it holds no counter row: creation B
+    // for another customer is numbered and committed while A waits, and A takes the next number.
+    const year = 2042;
+    const held = (await createCustomer(t.app, owner, { name: 'Zaključan kupac' })).id;
+    const blocker = new pgLib.Client({ connectionString: t.t.url });
+    const watcher = new pgLib.Client({ connectionString: t.t.url });
+    await blocker.connect();
+    await watcher.connect();
+    try {
+      await blocker.query('BEGIN');
+      await blocker.query('SELECT 1 FROM contacts WHERE id = $1 FOR UPDATE', [held]);
+      const blockerPid = (await blocker.query('SELECT pg_backend_pid() AS pid')).rows[0].pid as number;
+      const dates = { invoiceDate: `${year}-05-01`, dueDate: `${year}-06-01` };
+      const a = createInvoice(t.app, owner, invoiceBody(held, dates));
+      const aPid = await waitFor(watcher, 'SELECT pid FROM pg_stat_activity WHERE $1 = ANY (pg_blocking_pids(pid))', [
+        blockerPid,
+      ]);
+      // B either commits, or is seen waiting for A (the counter row A would hold): the first that happens.
+      let finished = false;
+      const b = createInvoice(t.app, owner, invoiceBody(customerId, dates)).finally(() => {
+        finished = true;
+      });
+      for (let i = 0; i < 500 && !finished; i++) {
+        const waiting = await watcher.query('SELECT 1 FROM pg_stat_activity WHERE $1 = ANY (pg_blocking_pids(pid))', [
+          aPid,
+        ]);
+        expect(waiting.rows).toEqual([]);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect((await b).invoiceNumber).toBe(`INV-${year}-0001`);
+      await blocker.query('COMMIT');
+      expect((await a).invoiceNumber).toBe(`INV-${year}-0002`);
+    } finally {
+      await blocker.end();
+      await watcher.end();
+    }
+  });
+
   it('lets only one of two concurrent mark-paid requests through, with one payment posting', async () => {
     const inv = await createInvoice(t.app, owner, invoiceBody(customerId, { invoiceDate: day(0), dueDate: day(30) }));
     await patchStatus(t.app, owner, inv.id, { action: 'send' });
