@@ -621,10 +621,12 @@ packages/shared/src/notified-cache.ts, docs/session-cache.md):
   not computed again. Generic plans (services/accounting/src/db/settings.ts): the statement is not
   planned again at every execution.
 - POST /transactions (base currency): BEGIN + context + the posting statement (account check under
-  FOR KEY SHARE, the posting; a trigger appends its two sides to ledger_moves) + COMMIT in one round
-  trip. No shared row is updated: the ledger-fold job adds the moves to the running totals and the
-  day and month sums once a second, many postings at a time (migration 20261127000200).
-- POST /invoices: BEGIN + context + the customer, then the numbered insert (counter, invoice, items)
+  FOR KEY SHARE, the posting; a trigger appends it to ledger_moves, one row for its two sides) + COMMIT
+  in one round trip. No shared row is updated: the ledger-fold job adds the moves to the running totals
+  and the day and month sums once a second, many postings at a time (migrations 20261127000200,
+  20261202003100).
+- POST /invoices: BEGIN + context + the customer (locked FOR KEY SHARE with the organization and the
+  user, so the foreign-key checks wait for nothing later), then the numbered insert (counter, invoice, items)
   with its COMMIT in the same round trip: the counter row is locked only while the server runs that
   statement and the commit.
 - With 20 organizations, a connection that must switch organization sends the context script in

@@ -21,6 +21,9 @@ async function adminClient(): Promise<pg.Client> {
   admin = new pg.Client({ connectionString: PG_ADMIN });
   await admin.connect();
   await admin.query('CREATE EXTENSION IF NOT EXISTS pg_walinspect');
+  // A temporary slot (dropped with this session) keeps the server from recycling the WAL before it
+  // is read back: other sessions' tests can write segments' worth while a side runs.
+  await admin.query('SELECT pg_create_physical_replication_slot($1, true, true)', [`bench_wal_${process.pid}`]);
   return admin;
 }
 

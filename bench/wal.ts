@@ -6,7 +6,8 @@
  * database over the run is read back (bench/wal-records.ts) and divided by the requests.
  *   npm run bench -- wal       BENCH_WAL_REQUESTS (per side, default 300),
  *                              BENCH_BEFORE=<checkout> (also the service of another checkout, e.g. the
- *                              commit before a change, with its own node_modules)
+ *                              commit before a change, with its own node_modules),
+ *                              BENCH_KEEP_DB=1 (keeps the service's database and prints its URL)
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -28,6 +29,7 @@ import { closeWal, relationNames, type WalUse, walLsn, walSince } from './wal-re
 
 const N = Number(process.env.BENCH_WAL_REQUESTS ?? 300);
 const BEFORE = process.env.BENCH_BEFORE;
+const KEEP_DB = process.env.BENCH_KEEP_DB === '1';
 const H = { 'content-type': 'application/json' };
 const today = new Date().toISOString().slice(0, 10);
 const ITEMS = [
@@ -124,7 +126,8 @@ async function accounting(root: string) {
     return { posting, invoice };
   } finally {
     await stopProcess(child);
-    await db.drop();
+    if (KEEP_DB) console.log(`kept ${db.url}`);
+    else await db.drop();
   }
 }
 

@@ -37,28 +37,28 @@ async function debitTotal(code: string): Promise<string | undefined> {
 }
 
 describe('runFoldJob', () => {
-  it('answers the number of moves it folded (two per posting), then 0 when none is left', async () => {
+  it('answers the number of moves it folded (one per posting), then 0 when none is left', async () => {
     await runFoldJob(h.t.db, { wait: true });
     await manualEntry(h.app, s, ids, '2026-05-01', '1000', '3000', 10);
     await manualEntry(h.app, s, ids, '2026-05-02', '1000', '3000', 15);
-    expect(await moveCount()).toBe(4);
-    expect(await runFoldJob(h.t.db)).toBe(4);
+    expect(await moveCount()).toBe(2);
+    expect(await runFoldJob(h.t.db)).toBe(2);
     expect(await moveCount()).toBe(0);
     expect(await runFoldJob(h.t.db, { wait: true })).toBe(0);
     expect(await debitTotal('1000')).toBe('25.0000');
   });
 
   it('folds more moves than one batch holds (20,000) in several batches, all of them', async () => {
-    // 10,001 postings: 20,002 moves, one full batch and two more.
+    // 20,001 postings: 20,001 moves, one full batch and one more.
     await sql`
       INSERT INTO ledger_transactions (organization_id, transaction_date, description, debit_account_id, credit_account_id,
         amount, currency_code, exchange_rate, base_amount, reference_type, locked)
       SELECT ${s.orgId}, '2026-06-01', 'bulk', ${ids['1100']}, ${ids['4000']}, 1, 'EUR', 1, 1, 'manual', false
-      FROM generate_series(1, 10001)`.execute(h.t.db.system);
-    expect(await moveCount()).toBe(20_002);
-    expect(await runFoldJob(h.t.db)).toBe(20_002);
+      FROM generate_series(1, 20001)`.execute(h.t.db.system);
+    expect(await moveCount()).toBe(20_001);
+    expect(await runFoldJob(h.t.db)).toBe(20_001);
     expect(await moveCount()).toBe(0);
-    expect(await debitTotal('1100')).toBe('10001.0000');
+    expect(await debitTotal('1100')).toBe('20001.0000');
   }, 120_000);
 });
 
@@ -73,7 +73,7 @@ describe('ledgerFoldJob', () => {
       runOnStart: true,
     });
     await manualEntry(h.app, s, ids, '2026-07-01', '1000', '3000', 1);
-    expect(await moveCount()).toBe(2);
+    expect(await moveCount()).toBe(1);
     await job.run();
     expect(await moveCount()).toBe(0);
     expect(errors).toEqual([]);
@@ -106,7 +106,7 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('runFoldJob on PostgreSQL
       await other.query('BEGIN');
       await other.query('SELECT pg_advisory_xact_lock($1)', [920261127]);
       expect(await runFoldJob(h.t.db)).toBe(0);
-      expect(await moveCount()).toBe(2);
+      expect(await moveCount()).toBe(1);
       let done = false;
       const waiting = runFoldJob(h.t.db, { wait: true }).then((n) => {
         done = true;
@@ -115,7 +115,7 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('runFoldJob on PostgreSQL
       await new Promise((r) => setTimeout(r, 200));
       expect(done).toBe(false);
       await other.query('COMMIT');
-      expect(await waiting).toBe(2);
+      expect(await waiting).toBe(1);
     } finally {
       await other.end();
     }

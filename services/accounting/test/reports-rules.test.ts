@@ -149,9 +149,20 @@ describe('SVC-6004: the trial balance checks its own totals', () => {
         db,
       );
       await sql`ALTER TABLE ledger_transactions ENABLE TRIGGER ledger_moves_insert`.execute(db);
+      // The debit side only, written straight into the totals and the day and month sums.
       await sql`
-        INSERT INTO ledger_moves (organization_id, account_id, counter_account_id, transaction_date, debit, credit, posting_count)
-        VALUES (${s.orgId}, ${ids['5000']}, ${ids['1000']}, '2026-05-05', 99, 0, 1)`.execute(db);
+        INSERT INTO account_balances AS b (account_id, organization_id, debit_total, credit_total, posting_count)
+        VALUES (${ids['5000']}, ${s.orgId}, 99, 0, 1)
+        ON CONFLICT (account_id) DO UPDATE SET debit_total = b.debit_total + 99, posting_count = b.posting_count + 1`.execute(
+        db,
+      );
+      await sql`
+        INSERT INTO account_period_sums AS p
+          (organization_id, grain, period_start, account_id, counter_account_id, debit_total, credit_total, posting_count)
+        VALUES (${s.orgId}, 'day', '2026-05-05', ${ids['5000']}, ${ids['1000']}, 99, 0, 1),
+               (${s.orgId}, 'month', '2026-05-01', ${ids['5000']}, ${ids['1000']}, 99, 0, 1)
+        ON CONFLICT (organization_id, grain, period_start, account_id, counter_account_id) DO UPDATE SET
+          debit_total = p.debit_total + 99, posting_count = p.posting_count + 1`.execute(db);
     });
   }
 

@@ -311,11 +311,10 @@ export interface JobRunsTable {
 
 export interface LedgerMovesTable {
   organization_id: string;
-  account_id: string;
-  counter_account_id: string;
+  debit_account_id: string;
+  credit_account_id: string;
   transaction_date: string;
-  debit: Numeric;
-  credit: Numeric;
+  amount: Numeric;
   posting_count: number;
 }
 

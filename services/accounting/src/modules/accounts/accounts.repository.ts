@@ -10,11 +10,21 @@ type Db = Kysely<DB>;
  * worth at most), so a posting counts as soon as it commits.
  */
 function accountsWithBalances(db: Db, orgId: string) {
-  const pending = db
+  // One ledger_moves row per posting: its amount is debited to one account, credited to the other.
+  const sides = db
     .selectFrom('ledger_moves')
-    .select(['account_id', sql<string>`sum(debit)`.as('debit'), sql<string>`sum(credit)`.as('credit')])
+    .select(['debit_account_id as account_id', 'amount as debit', sql<string>`0`.as('credit')])
     .where('organization_id', '=', orgId)
-    .groupBy('account_id')
+    .unionAll(
+      db
+        .selectFrom('ledger_moves')
+        .select(['credit_account_id as account_id', sql<string>`0`.as('debit'), 'amount as credit'])
+        .where('organization_id', '=', orgId),
+    );
+  const pending = db
+    .selectFrom(sides.as('s'))
+    .select(['s.account_id', sql<string>`sum(s.debit)`.as('debit'), sql<string>`sum(s.credit)`.as('credit')])
+    .groupBy('s.account_id')
     .as('m');
   return db
     .selectFrom('accounts as a')

@@ -181,6 +181,26 @@ export function findCustomer(db: Db, orgId: string, id: string) {
     .executeTakeFirst();
 }
 
+/**
+ * The customer of an invoice being written, with the rows the invoice's foreign keys will check
+ * (the customer, the organization, the creating user) locked FOR KEY SHARE now, before the numbered
+ * insert takes the counter row (issue 31): a change holding one of them (FOR UPDATE) is waited for
+ * here, not while the counter is held, and the foreign-key checks at the end of the numbered
+ * statement find the rows already locked by this transaction (no wait, no second lock record).
+ */
+export function findCustomerLocked(db: Db, orgId: string, id: string, userId: string) {
+  return db
+    .selectFrom('contacts as c')
+    .innerJoin('organizations as o', 'o.id', 'c.organization_id')
+    .innerJoin('users as u', (j) => j.on('u.id', '=', userId).onRef('u.organization_id', '=', 'c.organization_id'))
+    .selectAll('c')
+    .where('c.organization_id', '=', orgId)
+    .where('c.id', '=', id)
+    .forKeyShare()
+    .executeTakeFirst();
+}
+
+/** The items' accounts, locked FOR KEY SHARE for the same reason (their foreign key). */
 export function findAccounts(db: Db, orgId: string, ids: string[]) {
   if (ids.length === 0) return Promise.resolve([]);
   return db
@@ -188,6 +208,7 @@ export function findAccounts(db: Db, orgId: string, ids: string[]) {
     .select(['id', 'code', 'account_type_id', 'is_active'])
     .where('organization_id', '=', orgId)
     .where('id', 'in', ids)
+    .forKeyShare()
     .execute();
 }
 

@@ -128,8 +128,8 @@ export function checkInvoiceBody(
   return { items, discount };
 }
 
-async function loadCustomer(db: Db, orgId: string, customerId: string) {
-  const c = await repo.findCustomer(db, orgId, customerId);
+async function loadCustomer(db: Db, orgId: string, customerId: string, userId: string) {
+  const c = await repo.findCustomerLocked(db, orgId, customerId, userId);
   // A vendor-only or deleted contact cannot be invoiced.
   if (!c || c.type === 'vendor' || !c.is_active)
     throw new AppError('SVC-3002', { customerId: ['is not an active customer'] });
@@ -162,7 +162,7 @@ async function prepare(db: Db, p: Principal, input: InvoiceBody) {
     p.organization.country,
   );
   await assertOrganizationRates(db, orgId, items);
-  const customer = await loadCustomer(db, orgId, body.customerId);
+  const customer = await loadCustomer(db, orgId, body.customerId, p.userId);
   const currencyCode = body.currencyCode ?? customer.currency_code;
   assertCurrency(currencyCode);
   const decimals = currencyDecimals(currencyCode);

@@ -260,7 +260,8 @@ export interface AccountTotalsRow {
  * The sums rows of `r` as a derived table (account_id, counter_account_id, period_start, debit_total,
  * credit_total, posting_count): one range read per piece (sumPieces), joined with UNION ALL so
  * that each is an index-only range scan of the covering primary key; subtracted pieces come
- * negated. The moves not folded yet (ledger_moves, dated in the range) come as rows of their own,
+ * negated. The moves not folded yet (ledger_moves, dated in the range, each spelt out into the
+ * posting's two sides) come as rows of their own,
  * with their date as period_start, so every committed posting counts. `accountIds` narrows every
  * read to those accounts.
  */
@@ -273,9 +274,10 @@ function periodSums(orgId: string, r: SumRanges, accountIds?: string[]) {
       FROM account_period_sums
       WHERE organization_id = ${orgId}::uuid AND grain = ${sql.lit(p.grain)} AND period_start BETWEEN ${p.from}::date AND ${p.to}::date${only}`;
   });
-  reads.push(sql`SELECT account_id, counter_account_id, transaction_date, debit, credit, posting_count::bigint
-      FROM ledger_moves
-      WHERE organization_id = ${orgId}::uuid AND transaction_date BETWEEN ${r.from}::date AND ${r.to}::date${only}`);
+  reads.push(sql`SELECT account_id, counter_account_id, m.transaction_date, debit, credit, m.posting_count::bigint
+      FROM ledger_moves m CROSS JOIN LATERAL (VALUES (m.debit_account_id, m.credit_account_id, m.amount, 0::numeric),
+        (m.credit_account_id, m.debit_account_id, 0::numeric, m.amount)) AS side (account_id, counter_account_id, debit, credit)
+      WHERE m.organization_id = ${orgId}::uuid AND m.transaction_date BETWEEN ${r.from}::date AND ${r.to}::date${only}`);
   return sql`(${sql.join(reads, sql` UNION ALL `)}) AS s (account_id, counter_account_id, period_start, debit_total, credit_total, posting_count)`;
 }
 

@@ -8,7 +8,7 @@
 /**
  * The day and month sums by counter account (account_period_sums, read by the reports) of the rows
  * of a CTE named `d` (organization_id, account_id, counter_account_id, transaction_date, debit,
- * credit, posting_count: moves of ledger_moves), as an upsert CTE named `sums`. Rows are upserted
+ * credit, posting_count: the sides of ledger_moves rows), as an upsert CTE named `sums`. Rows are upserted
  * in key order, so two statements that take the same rows cannot deadlock.
  */
 export const PERIOD_SUMS_CTE = `
@@ -28,17 +28,30 @@ export const PERIOD_SUMS_CTE = `
     )`;
 
 /**
- * Folds up to `limit` moves of ledger_moves (every posting's two sides, appended by a trigger;
- * migration 20261127000200) into the running totals and the day and month sums, and deletes them,
- * in one statement: a reader sees each move once, in ledger_moves or in the totals. Moves committed
- * while it runs are not in its snapshot and wait for the next fold. Runs as the system (every
- * organization), one instance at a time (fold-job.ts).
+ * A posting's two sides, from the rows of a CTE named `gone` (ledger_moves rows: one per posting,
+ * migration 20261202003100), as a CTE named `d`: the amount debited to the debit account against
+ * the credit account, and credited to the credit account against the debit account.
+ */
+const SIDES_CTE = `
+    d AS (
+      SELECT g.organization_id, s.account_id, s.counter_account_id, g.transaction_date, s.debit, s.credit, g.posting_count
+      FROM gone g CROSS JOIN LATERAL (VALUES (g.debit_account_id, g.credit_account_id, g.amount, 0::numeric),
+                                             (g.credit_account_id, g.debit_account_id, 0::numeric, g.amount))
+        AS s (account_id, counter_account_id, debit, credit)
+    )`;
+
+/**
+ * Folds up to `limit` moves of ledger_moves (one per posting, appended by a trigger; migrations
+ * 20261127000200, 20261202003100) into the running totals and the day and month sums, and deletes
+ * them, in one statement: a reader sees each move once, in ledger_moves or in the totals. Moves
+ * committed while it runs are not in its snapshot and wait for the next fold. Runs as the system
+ * (every organization), one instance at a time (fold-job.ts). Answers the moves (postings) folded.
  */
 export const FOLD_SQL = `
-  WITH d AS (
+  WITH gone AS (
     DELETE FROM ledger_moves WHERE ctid = ANY (ARRAY(SELECT ctid FROM ledger_moves LIMIT $1))
-    RETURNING organization_id, account_id, counter_account_id, transaction_date, debit, credit, posting_count
-  ), bal AS (
+    RETURNING organization_id, debit_account_id, credit_account_id, transaction_date, amount, posting_count
+  ),${SIDES_CTE}, bal AS (
     INSERT INTO account_balances AS b (account_id, organization_id, debit_total, credit_total, posting_count)
     SELECT account_id, organization_id, sum(debit), sum(credit), sum(posting_count) FROM d
     GROUP BY account_id, organization_id ORDER BY account_id
@@ -48,7 +61,7 @@ export const FOLD_SQL = `
       posting_count = b.posting_count + EXCLUDED.posting_count
     RETURNING 1
   ),${PERIOD_SUMS_CTE}
-  SELECT count(*)::int AS moved FROM d`;
+  SELECT count(*)::int AS moved FROM gone`;
 
 /**
  * A manual entry in one statement: lock both accounts and the organization FOR KEY SHARE (a
