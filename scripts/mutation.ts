@@ -107,9 +107,10 @@ export const MODULES: Record<string, Module> = {
   // callback state and lease (intentOf, 358-375), and the outcome recorded for the money: a failed
   // payment's reservation restored (fail, 613-627). The bank's calls and polling (driveIntent,
   // applyState, the jobs) and the answer to a refusal at once (refusalOf) are not in it.
-  // merchants.test.ts holds the QR payments' own tests (fee, stored row, refusals, bounds); run it
-  // with TEST_DATABASE_URL (payments-concurrency.test.ts races the conditional debit on PostgreSQL).
-  // Re-check the ranges when the file changes.
+  // merchants.test.ts holds the QR payments' own tests (fee, stored row, refusals, bounds).
+  // enable-banking-payments.test.ts and payments-concurrency.test.ts (PostgreSQL: the conditional
+  // debit raced) defend it too, but with them a run on PostgreSQL under load ~15 went at ~1.5
+  // mutants a minute (16 of 125 in 11 min): they are left out. Re-check the ranges when the file changes.
   payments: remittance(
     [
       'modules/payments/payments.service.ts:205-209',
@@ -120,7 +121,7 @@ export const MODULES: Record<string, Module> = {
       'modules/payments/payments.service.ts:358-375',
       'modules/payments/payments.service.ts:613-627',
     ],
-    ['payments.test.ts', 'merchants.test.ts', 'enable-banking-payments.test.ts', 'payments-concurrency.test.ts'],
+    ['payments.test.ts', 'merchants.test.ts'],
   ),
 };
 

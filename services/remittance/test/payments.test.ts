@@ -277,7 +277,11 @@ describe('POST /transactions/remittance (R9)', () => {
     try {
       const res = await remit(p, { recipientId: p.recipientId, amount: 500 });
       expect(res.statusCode).toBe(422);
-      expect(res.json().error).toBe('validation_error');
+      expect(res.json()).toMatchObject({
+        error: 'validation_error',
+        message: 'Unsupported corridor',
+        details: [{ field: 'recipientId', message: 'no rate for TRY' }],
+      });
     } finally {
       await env.db.system.insertInto('exchange_rates').values(saved).execute();
     }
