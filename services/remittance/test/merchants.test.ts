@@ -359,6 +359,7 @@ describe('merchants (R12)', () => {
         payload: { merchantId, amount },
       });
       expect(res.statusCode, String(amount)).toBe(422);
+      expect(res.json(), String(amount)).toMatchObject({ error: 'validation_error', details: [{ field: 'amount' }] });
     }
     expect(
       (

@@ -1,8 +1,14 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userScope } from '../src/db/user-scope.js';
+import { storeIdempotentResponse } from '../src/modules/payments/idempotency.js';
 import type { StoredOrder } from '../src/modules/payments/payments.repository.js';
-import { remittanceIntent, resumePayments, settle } from '../src/modules/payments/payments.service.js';
+import {
+  remit as remitPayment,
+  remittanceIntent,
+  resumePayments,
+  settle,
+} from '../src/modules/payments/payments.service.js';
 import { bearer, buildTestApp, linkSandboxBank, nextPid, signInMobile, signInWeb, web } from './helpers.js';
 
 let env: Awaited<ReturnType<typeof buildTestApp>>;
@@ -271,7 +277,11 @@ describe('POST /transactions/remittance (R9)', () => {
     try {
       const res = await remit(p, { recipientId: p.recipientId, amount: 500 });
       expect(res.statusCode).toBe(422);
-      expect(res.json().error).toBe('validation_error');
+      expect(res.json()).toMatchObject({
+        error: 'validation_error',
+        message: 'Unsupported corridor',
+        details: [{ field: 'recipientId', message: 'no rate for TRY' }],
+      });
     } finally {
       await env.db.system.insertInto('exchange_rates').values(saved).execute();
     }
@@ -562,6 +572,97 @@ describe('payment state machine with the sandbox bank (issue 30)', () => {
       .executeTakeFirstOrThrow();
     expect(sandboxBalance.balance).toBe('47990.00');
     expect(await balanceOf(p.primaryId)).toBe('47990.00');
+  });
+
+  // A request with the key of a payment whose first request is still at the bank (or died there):
+  // answerInFlight (issue 34, idempotency mutants).
+  it('a same-key request while the first holds the call waits, never calls the bank itself, and answers where the payment stands', async () => {
+    const p = await payer('/api');
+    const input = { recipientId: p.recipientId, amount: 500 };
+    // The first request committed its intent and holds the call's lease (60 s), then died or is slow.
+    const intent = await remittanceIntent(env.app.ctx.payments, userScope(env.db, p.userId), input, 'inflight-1');
+    if (!('transactionId' in intent)) throw new Error('expected an intent');
+    const id = intent.transactionId;
+    const { end_to_end_id: e2e } = await initiation(id);
+    // A twin that waits at most its own lease and a second (300 ms here) for the first's answer.
+    const impatient = { ...env.app.ctx.payments, timing: { ...env.app.ctx.payments.timing, leaseMs: 300 } };
+    const waiting = await remitPayment(impatient, userScope(env.db, p.userId), input, 'inflight-1');
+    expect(waiting.statusCode).toBe(201);
+    expect(waiting.body).toMatchObject({ data: { id, status: 'initiating' } });
+    // The lease was not over: nothing asked at the bank, and nothing kept under the key.
+    expect(await bankPayments(e2e)).toHaveLength(0);
+    const kept = await env.db.system
+      .selectFrom('idempotency_keys')
+      .select(['response'])
+      .where('user_id', '=', p.userId)
+      .where('key', '=', 'inflight-1')
+      .executeTakeFirstOrThrow();
+    expect(kept.response).toBeNull();
+    // Once the lease ran out, the same key takes the call over: the bank is asked once, with the
+    // intent's end-to-end id, and the answer is kept and replayed.
+    await dueNow(id);
+    const taken = await remit(p, input, { 'idempotency-key': 'inflight-1' });
+    expect(taken.statusCode).toBe(201);
+    expect(taken.json().data).toMatchObject({ id, status: 'processing' });
+    expect(await bankPayments(e2e)).toHaveLength(1);
+    expect(await balanceOf(p.primaryId)).toBe('49497.50');
+    const replay = await remit(p, input, { 'idempotency-key': 'inflight-1' });
+    expect(replay.json()).toEqual(taken.json());
+    expect(await bankPayments(e2e)).toHaveLength(1);
+  });
+
+  it('a same-key request while the first holds the call answers what the first keeps under the key once it arrives', async () => {
+    const p = await payer('/v1');
+    const input = { recipientId: p.recipientId, amount: 400 };
+    const intent = await remittanceIntent(env.app.ctx.payments, userScope(env.db, p.userId), input, 'inflight-2');
+    if (!('transactionId' in intent)) throw new Error('expected an intent');
+    // The twin's look-ups of the key, so the first's answer is kept only after the twin looked once.
+    let looked!: () => void;
+    const lookedOnce = new Promise<void>((resolve) => {
+      looked = resolve;
+    });
+    const system = env.db.system;
+    const watched = new Proxy(system, {
+      get(target, prop) {
+        if (prop === 'selectFrom')
+          return (table: Parameters<typeof system.selectFrom>[0]) => {
+            if (table === 'idempotency_keys') looked();
+            return target.selectFrom(table);
+          };
+        const v = Reflect.get(target, prop, target);
+        return typeof v === 'function' ? v.bind(target) : v;
+      },
+    });
+    const deps = {
+      ...env.app.ctx.payments,
+      system: watched,
+      // The twin gives up after 5 s (its lease and a second): long enough for the answer below.
+      timing: { ...env.app.ctx.payments.timing, leaseMs: 4000 },
+    };
+    const waiting = remitPayment(deps, userScope(env.db, p.userId), input, 'inflight-2');
+    await lookedOnce;
+    // The first request's answer, kept under the key while the twin waits.
+    const firstAnswer = {
+      statusCode: 201,
+      body: { data: { id: intent.transactionId, status: 'processing', first: true } },
+    };
+    await storeIdempotentResponse(system, p.userId, 'inflight-2', firstAnswer);
+    expect(await waiting).toEqual(firstAnswer);
+    expect(await bankPayments((await initiation(intent.transactionId)).end_to_end_id)).toHaveLength(0);
+  });
+
+  it('a same-key request after the first answered replays that answer, not where the payment stands now', async () => {
+    const p = await payer('/api');
+    const input = { recipientId: p.recipientId, amount: 700 };
+    const first = await remit(p, input, { 'idempotency-key': 'kept-1' });
+    expect(first.statusCode).toBe(201);
+    expect(first.json().data.status).toBe('processing');
+    await settle(env.app.ctx.payments);
+    expect((await initiation(first.json().data.id)).status).toBe('completed');
+    const again = await remit(p, input, { 'idempotency-key': 'kept-1' });
+    expect(again.statusCode).toBe(201);
+    expect(again.json()).toEqual(first.json());
+    expect(await balanceOf(p.primaryId)).toBe('49296.50');
   });
 });
 
