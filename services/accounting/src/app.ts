@@ -27,7 +27,11 @@ import { bankingRoutes } from './modules/banking/banking.routes.js';
 import { contactsRoutes } from './modules/contacts/contacts.routes.js';
 import { currenciesRoutes } from './modules/currencies/currencies.routes.js';
 import { einvoiceRoutes } from './modules/einvoice/einvoice.routes.js';
-import { queueDeliveryAfterSend } from './modules/exchange-hr/delivery.service.js';
+import {
+  afterPaymentReportCommit,
+  queueDeliveryAfterSend,
+  recordPaymentReportIntent,
+} from './modules/exchange-hr/delivery.service.js';
 import {
   intermediaryDeliveryJob,
   intermediaryIntakeJob,
@@ -163,8 +167,16 @@ export async function buildApp(config: Readonly<Config>, db: Database<DB>): Prom
     await queueDeliveryAfterSend(sef, scope, p, id);
   };
   // Croatia (D5): the fiscalization message is recorded with the status change, sent after commit.
-  invoices.recordIntent = recordInvoiceIntent;
-  invoices.afterCommit = (p, id) => afterInvoiceCommit(sef, p, id);
+  // With the intermediary fiscalizing (fiscalizationBy: intermediary), the payment report goes
+  // through it instead (recorded with mark-paid, sent after commit).
+  invoices.recordIntent = async (trx, p, id, event) => {
+    await recordInvoiceIntent(trx, p, id, event);
+    await recordPaymentReportIntent(trx, p, id, event);
+  };
+  invoices.afterCommit = async (p, id, event) => {
+    await afterInvoiceCommit(sef, p, id);
+    await afterPaymentReportCommit(sef, p, id, event);
+  };
   sef.hrPurchase = {
     recordIntent: recordPurchaseIntent,
     afterCommit: (orgId, id) => afterPurchaseCommit(sef, orgId, id),

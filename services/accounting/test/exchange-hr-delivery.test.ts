@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localStorage } from '../src/infra/storage/storage.js';
+import { localizeDetail } from '../src/lib/detail-messages.js';
 import { SecretBox } from '../src/lib/secret-box.js';
 import {
   checkIntermediaryStatuses,
@@ -25,6 +26,8 @@ import { MojERacunMock } from './moj-eracun-mock.js';
 
 const HR_DIR = `${EINVOICE_DIR}hr-fiscalization/`;
 const OUR_OIB = '33392005961';
+/** The default HR buyer's OIB (einvoice-fixtures BUYERS.HR). */
+const BUYER_OIB = '10000000000';
 const HAVE_FISCAL = (() => {
   if (!existsSync(`${HR_DIR}eFiskalizacijaSchema/eFiskalizacijaSchema.xsd`)) return false;
   try {
@@ -115,6 +118,8 @@ beforeAll(async () => {
   };
   s = await seller(h.app, 'HR');
   customerId = (await buyer(h.app, s, 'HR')).id;
+  // The buyers of this suite are in the register of recipients (AMS) unless a test says otherwise.
+  mer.registered.add(BUYER_OIB);
   const put = await inject(s.token, 'PUT', '/api/v1/organization/intermediary', SETTINGS);
   if (put.statusCode !== 200) throw new Error(put.body);
 }, 120_000);
@@ -499,5 +504,199 @@ describe.skipIf(!HAVE_FISCAL)('who fiscalizes: exactly one fiscalization per e-i
     } finally {
       mer.fiscalizesOnSend = true;
     }
+  });
+});
+
+describe('the recipient look-up before sending', { timeout: 180_000 }, () => {
+  const checksOf = (oib: string) =>
+    mer.calls.filter((c) => c.path === '/api/mps/check' && c.body.IdentifierValue === oib).length;
+
+  it('an unregistered buyer: Failed at once with a localized message, no send; asked once (cached); queued again by hand after registering: sent', async () => {
+    const oib = '20000000009';
+    const unregistered = (await buyer(h.app, s, 'HR', { vatNumber: `HR${oib}` })).id;
+    const inv = await newInvoice(s, unregistered);
+    const d = (await deliveryOf(inv.id)).intermediary;
+    expect(d).toMatchObject({ status: 'Failed', documentId: null, nextAttemptAt: null });
+    // The organization speaks Croatian: the message is in it (lib/detail-messages.ts).
+    expect(d.lastError).toBe(`OIB kupca ${oib} nije registriran za primanje e-računa (AMS); nije poslano`);
+    expect((await inject(s.token, 'GET', `/api/v1/invoices/${inv.id}`)).json().intermediary.lastError).toBe(
+      d.lastError,
+    );
+    expect(mer.sendsOf(inv.invoiceNumber)).toHaveLength(0);
+    expect(checksOf(oib)).toBe(1);
+    expect(mer.calls.filter((c) => c.path === '/api/mps/check').at(-1)?.body).toMatchObject({
+      IdentifierType: '0',
+      CompanyId: OUR_OIB,
+    });
+    const raw = (await rowOf(inv.id)).last_error!;
+    expect(localizeDetail(raw, 'sr')).toBe(`OIB kupca ${oib} nije registrovan za prijem e-faktura (AMS); nije poslato`);
+    expect(localizeDetail(raw, 'bs')).toBe(`OIB kupca ${oib} nije registriran za prijem e-faktura (AMS); nije poslano`);
+    expect(localizeDetail(raw, 'en')).toBe(
+      `the buyer's OIB ${oib} is not registered to receive e-invoices (AMS); not sent`,
+    );
+
+    // The next invoice to the same buyer: refused from the cache, no second look-up, no send.
+    const second = await newInvoice(s, unregistered);
+    expect((await deliveryOf(second.id)).intermediary.status).toBe('Failed');
+    expect(checksOf(oib)).toBe(1);
+    expect(mer.sendsOf(second.invoiceNumber)).toHaveLength(0);
+
+    // The buyer registers; a person queues the invoice again: asked afresh, sent.
+    mer.registered.add(oib);
+    const again = await inject(s.token, 'POST', `/api/v1/invoices/${inv.id}/intermediary`);
+    expect(again.statusCode).toBe(202);
+    expect(again.json().intermediary).toMatchObject({ status: 'Sent', lastError: null });
+    expect(checksOf(oib)).toBe(2);
+    expect(mer.sent.filter((x) => x.number === inv.invoiceNumber)).toHaveLength(1);
+  });
+
+  it('a registered buyer is looked up once a day, not per invoice', async () => {
+    await newInvoice();
+    const before = checksOf(BUYER_OIB);
+    // Asked at least once (for the first invoice to this buyer, in this test or before).
+    expect(before).toBeGreaterThan(0);
+    const a = await newInvoice();
+    const b = await newInvoice();
+    expect((await deliveryOf(a.id)).intermediary.status).toBe('Sent');
+    expect((await deliveryOf(b.id)).intermediary.status).toBe('Sent');
+    expect(checksOf(BUYER_OIB)).toBe(before);
+  });
+
+  it('the look-up down does not hold the invoice back (sent anyway) and is not cached', async () => {
+    const oib = '30000000008';
+    const unknown = (await buyer(h.app, s, 'HR', { vatNumber: `HR${oib}` })).id;
+    mer.failures.set('/api/mps/check', [{ status: 503 }]);
+    const inv = await newInvoice(s, unknown);
+    expect((await deliveryOf(inv.id)).intermediary).toMatchObject({ status: 'Sent', lastError: null });
+    expect(mer.sendsOf(inv.invoiceNumber)).toHaveLength(1);
+    // Asked again next time (the failed look-up was not remembered): not registered, so refused.
+    const next = await newInvoice(s, unknown);
+    expect((await deliveryOf(next.id)).intermediary.status).toBe('Failed');
+    expect(checksOf(oib)).toBe(2);
+  });
+});
+
+describe('the payment report through Moj-eRačun when it fiscalizes', { timeout: 180_000 }, () => {
+  const markPaid = (id: string, session = s) =>
+    inject(session.token, 'PATCH', `/api/v1/invoices/${id}/status`, { action: 'mark-paid', paidAt: today() });
+  const markPaidCalls = (documentId: string) =>
+    mer.calls.filter((c) => c.path === '/api/fiscalization/markPaid' && String(c.body.ElectronicId) === documentId);
+  const reportDueNow = (invoiceId: string) =>
+    sql`UPDATE intermediary_payment_reports SET next_attempt_at = now() WHERE invoice_id = ${invoiceId} AND status = 'Pending'`.execute(
+      h.t.db.system,
+    );
+
+  it('mark-paid reports the payment through markPaid once; the invoice shows it', async () => {
+    const inv = await newInvoice();
+    const d = (await deliveryOf(inv.id)).intermediary;
+    expect(d.paymentReport).toBeNull();
+    const paid = await markPaid(inv.id);
+    expect(paid.statusCode).toBe(200);
+    const report = (await deliveryOf(inv.id)).intermediary.paymentReport;
+    expect(report).toMatchObject({
+      status: 'Reported',
+      paidAt: today(),
+      paymentMethod: 'Z',
+      lastError: null,
+      attempts: 1,
+      nextAttemptAt: null,
+      fiscalizedAt: '2026-11-27T10:00:00.000+01:00',
+    });
+    expect(Number(report.amount)).toBe(250);
+    expect(report.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+    expect(report.reportedAt).not.toBeNull();
+    const doc = mer.sent.find((x) => String(x.id) === d.documentId)!;
+    expect(doc.payment).toEqual({ date: today(), amount: 250, method: 'Z' });
+    expect(markPaidCalls(d.documentId)).toHaveLength(1);
+    expect(markPaidCalls(d.documentId)[0].body).toMatchObject({
+      Username: 'demo-user',
+      CompanyId: OUR_OIB,
+      SoftwareId: 'Ledgerline-001',
+      ElectronicId: Number(d.documentId),
+      PaymentDate: today(),
+      PaymentAmount: 250,
+      PaymentMethod: 'Z',
+    });
+    expect((await inject(s.token, 'GET', `/api/v1/invoices/${inv.id}`)).json().intermediary.paymentReport).toEqual(
+      report,
+    );
+    // The job sends nothing more.
+    await runIntermediaryDelivery(deps);
+    expect(markPaidCalls(d.documentId)).toHaveLength(1);
+  });
+
+  it('Moj-eRačun down: Pending with the error and a backoff, then reported by the job once', async () => {
+    const inv = await newInvoice();
+    const d = (await deliveryOf(inv.id)).intermediary;
+    mer.failures.set('/api/fiscalization/markPaid', [{ status: 503 }]);
+    await markPaid(inv.id);
+    const pending = (await deliveryOf(inv.id)).intermediary.paymentReport;
+    expect(pending).toMatchObject({ status: 'Pending', attempts: 1 });
+    expect(pending.lastError).toContain('503');
+    expect(new Date(pending.nextAttemptAt).getTime()).toBeGreaterThan(Date.now());
+    // Not due yet: the job leaves it.
+    await runIntermediaryDelivery(deps);
+    expect(markPaidCalls(d.documentId)).toHaveLength(1);
+
+    await reportDueNow(inv.id);
+    await runIntermediaryDelivery(deps);
+    expect((await deliveryOf(inv.id)).intermediary.paymentReport).toMatchObject({
+      status: 'Reported',
+      attempts: 2,
+      lastError: null,
+      idempotencyKey: pending.idempotencyKey,
+    });
+    expect(mer.paymentsReported.filter((n) => n === inv.invoiceNumber)).toHaveLength(1);
+  });
+
+  it('paid before Moj-eRačun accepted the invoice: the report waits, then goes out in the pass that sends the invoice', async () => {
+    mer.failures.set('/apis/v2/send', [{ status: 503 }]);
+    const inv = await newInvoice();
+    expect((await deliveryOf(inv.id)).intermediary.status).toBe('Pending');
+    await markPaid(inv.id);
+    const waiting = (await deliveryOf(inv.id)).intermediary.paymentReport;
+    expect(waiting.status).toBe('Pending');
+    expect(waiting.lastError).toBe('čeka se da informacijski posrednik prihvati e-račun');
+    expect(
+      mer.calls.filter((c) => c.path === '/api/fiscalization/markPaid' && c.body.ElectronicId === undefined),
+    ).toEqual([]);
+
+    await dueNow(inv.id);
+    await runIntermediaryDelivery(deps);
+    const after = (await deliveryOf(inv.id)).intermediary;
+    expect(after.status).toBe('Sent');
+    expect(after.paymentReport).toMatchObject({ status: 'Reported', lastError: null });
+    expect(markPaidCalls(after.documentId)).toHaveLength(1);
+  });
+
+  it("Moj-eRačun's refusal is final and shown with its message", async () => {
+    const inv = await newInvoice();
+    const d = (await deliveryOf(inv.id)).intermediary;
+    mer.failures.set('/api/fiscalization/markPaid', [
+      { status: 400, body: { PaymentDate: { Value: '', Messages: ['Datum plaćanja nije ispravan.'] } } },
+    ]);
+    await markPaid(inv.id);
+    const failed = (await deliveryOf(inv.id)).intermediary.paymentReport;
+    expect(failed).toMatchObject({ status: 'Failed', nextAttemptAt: null });
+    expect(failed.lastError).toContain('Datum plaćanja nije ispravan.');
+    await reportDueNow(inv.id);
+    await runIntermediaryDelivery(deps);
+    expect(markPaidCalls(d.documentId)).toHaveLength(1);
+  });
+
+  it('fiscalizationBy service: no payment report through Moj-eRačun (the service reports it itself)', async () => {
+    const o = await seller(h.app, 'HR');
+    const oCustomer = (await buyer(h.app, o, 'HR')).id;
+    const put = await inject(o.token, 'PUT', '/api/v1/organization/intermediary', {
+      ...SETTINGS,
+      fiscalizationBy: 'service',
+    });
+    expect(put.statusCode).toBe(200);
+    const inv = await newInvoice(o, oCustomer);
+    const d = (await deliveryOf(inv.id, o)).intermediary;
+    expect(d.status).toBe('Sent');
+    expect((await markPaid(inv.id, o)).statusCode).toBe(200);
+    expect((await deliveryOf(inv.id, o)).intermediary.paymentReport).toBeNull();
+    expect(markPaidCalls(d.documentId)).toHaveLength(0);
   });
 });

@@ -24,6 +24,8 @@ export interface SentDoc {
   /** The recipient's business status: 0 approved, 1 rejected, 2/3 paid, 4 receipt confirmed. */
   processStatusId: number | null;
   rejectReason: string | null;
+  /** The payment reported through /api/fiscalization/markPaid (Moj-eRačun fiscalizes it). */
+  payment: { date: string; amount: number; method: string } | null;
 }
 
 /** A forced answer: a status with an optional body and headers, a cut connection, or (send only) a
@@ -61,6 +63,7 @@ const numberOf = (xml: string) =>
  * Every UBL sent is checked with the official rules in ../shared/einvoice when they are there
  * (EN 16931 and HR CIUS Schematron + UBL XSD): a fatal failure is answered 400 with the messages.
  * With `fiscalizesOnSend` (as Moj-eRačun does), each accepted document counts as fiscalized.
+ * /api/fiscalization/markPaid reports a sent document's payment (once; a second is refused).
  */
 export class MojERacunMock {
   readonly calls: Array<{ path: string; body: Record<string, unknown> }> = [];
@@ -72,6 +75,8 @@ export class MojERacunMock {
   /** The documents Moj-eRačun fiscalized on send (their numbers). */
   readonly fiscalized: string[] = [];
   fiscalizesOnSend = true;
+  /** The documents whose payment Moj-eRačun reported (their numbers, once per markPaid accepted). */
+  readonly paymentsReported: string[] = [];
   /** Off only for the adapter's own test, which sends a fragment. */
   validate = true;
   /** The next answers to force, by path. */
@@ -225,11 +230,43 @@ export class MojERacunMock {
           statusId: 30,
           processStatusId: null,
           rejectReason: null,
+          payment: null,
         };
         this.sent.push(doc);
         if (this.fiscalizesOnSend) this.fiscalized.push(doc.number);
         if (forced && 'registerThenDrop' in forced) return void req.socket.destroy();
         return json(200, { ...this.outboxRow(doc), DocumentNr: doc.number });
+      }
+      if (path === '/api/fiscalization/markPaid') {
+        // As public clients send it (Odoo's l10n_hr_edi, MAES.Fiskal2): ElectronicId, PaymentDate
+        // (YYYY-MM-DD), PaymentAmount, PaymentMethod; a mock in a C# client answers
+        // {FiscalizationTimestamp, EncodedXml}. A second report of the same document is refused.
+        const doc = this.sent.find((d) => d.id === Number(body.ElectronicId));
+        if (!doc)
+          return json(400, {
+            ElectronicId: { Value: String(body.ElectronicId), Messages: [`Document: ${body.ElectronicId} not found`] },
+          });
+        const problems: Record<string, unknown> = {};
+        if (!/^\d{4}-\d{2}-\d{2}$/.test(String(body.PaymentDate ?? '')))
+          problems.PaymentDate = { Value: String(body.PaymentDate), Messages: ['PaymentDate is required.'] };
+        if (typeof body.PaymentAmount !== 'number' || !(body.PaymentAmount > 0))
+          problems.PaymentAmount = { Value: String(body.PaymentAmount), Messages: ['PaymentAmount is required.'] };
+        if (!['T', 'O', 'Z'].includes(String(body.PaymentMethod)))
+          problems.PaymentMethod = { Value: String(body.PaymentMethod), Messages: ['Invalid PaymentMethod.'] };
+        if (Object.keys(problems).length) return json(400, problems);
+        if (doc.payment)
+          return json(400, { ElectronicId: { Value: String(doc.id), Messages: ['Plaćanje je već evidentirano.'] } });
+        doc.payment = {
+          date: String(body.PaymentDate),
+          amount: Number(body.PaymentAmount),
+          method: String(body.PaymentMethod),
+        };
+        this.paymentsReported.push(doc.number);
+        if (forced && 'registerThenDrop' in forced) return void req.socket.destroy();
+        return json(200, {
+          FiscalizationTimestamp: '2026-11-27T10:00:00.000+01:00',
+          EncodedXml: 'PD94bWwgdmVyc2lvbj0iMS4wIj8+',
+        });
       }
       if (path === '/apis/v2/queryOutbox' || path === '/apis/v2/queryDocumentProcessStatusOutbox') {
         const rows = this.sent.filter(

@@ -22,6 +22,8 @@ const EXPOSURE: Record<string, Exposure> = {
     internal: 'an invoice and its credit note are answered as `intermediary` and `creditNoteIntermediary`',
   },
   'intermediary_documents.status': { fields: / \S*\.(intermediary|creditNoteIntermediary)\.status$/ },
+  'intermediary_payment_reports.payment_method': { fields: / \S*\.intermediary\.paymentReport\.paymentMethod$/ },
+  'intermediary_payment_reports.status': { fields: / \S*\.intermediary\.paymentReport\.status$/ },
   'intermediary_settings.fiscalization_by': {
     fields: /^\w+ \/api\/v1\/organization\/intermediary \.fiscalizationBy$/,
   },

@@ -4792,6 +4792,36 @@ export interface paths {
                                 sentAt: string | null;
                                 /** Format: date-time */
                                 updatedAt: string;
+                                /** @description the payment report through the intermediary (an invoice it fiscalized, marked paid); null: none (a credit note, unpaid, or fiscalized by this service) */
+                                paymentReport: {
+                                    /**
+                                     * @description Pending: recorded, not yet accepted by the intermediary (tried again with backoff; waits for the e-invoice to be sent; lastError says why); Reported: the intermediary accepted the payment report; Failed: refused by the intermediary (its message in lastError)
+                                     * @enum {unknown}
+                                     */
+                                    status: "Pending" | "Reported" | "Failed";
+                                    /**
+                                     * Format: uuid
+                                     * @description fixed when the payment was recorded
+                                     */
+                                    idempotencyKey: string;
+                                    /** Format: date */
+                                    paidAt: string;
+                                    /** @description the amount reported as paid (the invoice total) */
+                                    amount: string;
+                                    /**
+                                     * @description T: to a bank account (transakcijski račun); O: other; Z: otherwise (as EvidentirajNaplatu)
+                                     * @enum {unknown}
+                                     */
+                                    paymentMethod: "T" | "O" | "Z";
+                                    lastError: string | null;
+                                    attempts: number;
+                                    nextAttemptAt: string | null;
+                                    reportedAt: string | null;
+                                    /** @description the intermediary's fiscalization time of the report, when its answer carries one */
+                                    fiscalizedAt: string | null;
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                } | null;
                             } | null;
                             exchangeRate: string;
                             subtotal: string;
@@ -5044,6 +5074,36 @@ export interface paths {
                                 sentAt: string | null;
                                 /** Format: date-time */
                                 updatedAt: string;
+                                /** @description the payment report through the intermediary (an invoice it fiscalized, marked paid); null: none (a credit note, unpaid, or fiscalized by this service) */
+                                paymentReport: {
+                                    /**
+                                     * @description Pending: recorded, not yet accepted by the intermediary (tried again with backoff; waits for the e-invoice to be sent; lastError says why); Reported: the intermediary accepted the payment report; Failed: refused by the intermediary (its message in lastError)
+                                     * @enum {unknown}
+                                     */
+                                    status: "Pending" | "Reported" | "Failed";
+                                    /**
+                                     * Format: uuid
+                                     * @description fixed when the payment was recorded
+                                     */
+                                    idempotencyKey: string;
+                                    /** Format: date */
+                                    paidAt: string;
+                                    /** @description the amount reported as paid (the invoice total) */
+                                    amount: string;
+                                    /**
+                                     * @description T: to a bank account (transakcijski račun); O: other; Z: otherwise (as EvidentirajNaplatu)
+                                     * @enum {unknown}
+                                     */
+                                    paymentMethod: "T" | "O" | "Z";
+                                    lastError: string | null;
+                                    attempts: number;
+                                    nextAttemptAt: string | null;
+                                    reportedAt: string | null;
+                                    /** @description the intermediary's fiscalization time of the report, when its answer carries one */
+                                    fiscalizedAt: string | null;
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                } | null;
                             } | null;
                             exchangeRate: string;
                             subtotal: string;
@@ -5269,6 +5329,36 @@ export interface paths {
                                 sentAt: string | null;
                                 /** Format: date-time */
                                 updatedAt: string;
+                                /** @description the payment report through the intermediary (an invoice it fiscalized, marked paid); null: none (a credit note, unpaid, or fiscalized by this service) */
+                                paymentReport: {
+                                    /**
+                                     * @description Pending: recorded, not yet accepted by the intermediary (tried again with backoff; waits for the e-invoice to be sent; lastError says why); Reported: the intermediary accepted the payment report; Failed: refused by the intermediary (its message in lastError)
+                                     * @enum {unknown}
+                                     */
+                                    status: "Pending" | "Reported" | "Failed";
+                                    /**
+                                     * Format: uuid
+                                     * @description fixed when the payment was recorded
+                                     */
+                                    idempotencyKey: string;
+                                    /** Format: date */
+                                    paidAt: string;
+                                    /** @description the amount reported as paid (the invoice total) */
+                                    amount: string;
+                                    /**
+                                     * @description T: to a bank account (transakcijski račun); O: other; Z: otherwise (as EvidentirajNaplatu)
+                                     * @enum {unknown}
+                                     */
+                                    paymentMethod: "T" | "O" | "Z";
+                                    lastError: string | null;
+                                    attempts: number;
+                                    nextAttemptAt: string | null;
+                                    reportedAt: string | null;
+                                    /** @description the intermediary's fiscalization time of the report, when its answer carries one */
+                                    fiscalizedAt: string | null;
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                } | null;
                             } | null;
                             exchangeRate: string;
                             subtotal: string;
@@ -5518,6 +5608,36 @@ export interface paths {
                                 sentAt: string | null;
                                 /** Format: date-time */
                                 updatedAt: string;
+                                /** @description the payment report through the intermediary (an invoice it fiscalized, marked paid); null: none (a credit note, unpaid, or fiscalized by this service) */
+                                paymentReport: {
+                                    /**
+                                     * @description Pending: recorded, not yet accepted by the intermediary (tried again with backoff; waits for the e-invoice to be sent; lastError says why); Reported: the intermediary accepted the payment report; Failed: refused by the intermediary (its message in lastError)
+                                     * @enum {unknown}
+                                     */
+                                    status: "Pending" | "Reported" | "Failed";
+                                    /**
+                                     * Format: uuid
+                                     * @description fixed when the payment was recorded
+                                     */
+                                    idempotencyKey: string;
+                                    /** Format: date */
+                                    paidAt: string;
+                                    /** @description the amount reported as paid (the invoice total) */
+                                    amount: string;
+                                    /**
+                                     * @description T: to a bank account (transakcijski račun); O: other; Z: otherwise (as EvidentirajNaplatu)
+                                     * @enum {unknown}
+                                     */
+                                    paymentMethod: "T" | "O" | "Z";
+                                    lastError: string | null;
+                                    attempts: number;
+                                    nextAttemptAt: string | null;
+                                    reportedAt: string | null;
+                                    /** @description the intermediary's fiscalization time of the report, when its answer carries one */
+                                    fiscalizedAt: string | null;
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                } | null;
                             } | null;
                             exchangeRate: string;
                             subtotal: string;
@@ -6398,6 +6518,36 @@ export interface paths {
                                 sentAt: string | null;
                                 /** Format: date-time */
                                 updatedAt: string;
+                                /** @description the payment report through the intermediary (an invoice it fiscalized, marked paid); null: none (a credit note, unpaid, or fiscalized by this service) */
+                                paymentReport: {
+                                    /**
+                                     * @description Pending: recorded, not yet accepted by the intermediary (tried again with backoff; waits for the e-invoice to be sent; lastError says why); Reported: the intermediary accepted the payment report; Failed: refused by the intermediary (its message in lastError)
+                                     * @enum {unknown}
+                                     */
+                                    status: "Pending" | "Reported" | "Failed";
+                                    /**
+                                     * Format: uuid
+                                     * @description fixed when the payment was recorded
+                                     */
+                                    idempotencyKey: string;
+                                    /** Format: date */
+                                    paidAt: string;
+                                    /** @description the amount reported as paid (the invoice total) */
+                                    amount: string;
+                                    /**
+                                     * @description T: to a bank account (transakcijski račun); O: other; Z: otherwise (as EvidentirajNaplatu)
+                                     * @enum {unknown}
+                                     */
+                                    paymentMethod: "T" | "O" | "Z";
+                                    lastError: string | null;
+                                    attempts: number;
+                                    nextAttemptAt: string | null;
+                                    reportedAt: string | null;
+                                    /** @description the intermediary's fiscalization time of the report, when its answer carries one */
+                                    fiscalizedAt: string | null;
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                } | null;
                             } | null;
                             exchangeRate: string;
                             subtotal: string;
@@ -6587,6 +6737,36 @@ export interface paths {
                                 sentAt: string | null;
                                 /** Format: date-time */
                                 updatedAt: string;
+                                /** @description the payment report through the intermediary (an invoice it fiscalized, marked paid); null: none (a credit note, unpaid, or fiscalized by this service) */
+                                paymentReport: {
+                                    /**
+                                     * @description Pending: recorded, not yet accepted by the intermediary (tried again with backoff; waits for the e-invoice to be sent; lastError says why); Reported: the intermediary accepted the payment report; Failed: refused by the intermediary (its message in lastError)
+                                     * @enum {unknown}
+                                     */
+                                    status: "Pending" | "Reported" | "Failed";
+                                    /**
+                                     * Format: uuid
+                                     * @description fixed when the payment was recorded
+                                     */
+                                    idempotencyKey: string;
+                                    /** Format: date */
+                                    paidAt: string;
+                                    /** @description the amount reported as paid (the invoice total) */
+                                    amount: string;
+                                    /**
+                                     * @description T: to a bank account (transakcijski račun); O: other; Z: otherwise (as EvidentirajNaplatu)
+                                     * @enum {unknown}
+                                     */
+                                    paymentMethod: "T" | "O" | "Z";
+                                    lastError: string | null;
+                                    attempts: number;
+                                    nextAttemptAt: string | null;
+                                    reportedAt: string | null;
+                                    /** @description the intermediary's fiscalization time of the report, when its answer carries one */
+                                    fiscalizedAt: string | null;
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                } | null;
                             } | null;
                             exchangeRate: string;
                             subtotal: string;
@@ -6826,6 +7006,36 @@ export interface paths {
                                 sentAt: string | null;
                                 /** Format: date-time */
                                 updatedAt: string;
+                                /** @description the payment report through the intermediary (an invoice it fiscalized, marked paid); null: none (a credit note, unpaid, or fiscalized by this service) */
+                                paymentReport: {
+                                    /**
+                                     * @description Pending: recorded, not yet accepted by the intermediary (tried again with backoff; waits for the e-invoice to be sent; lastError says why); Reported: the intermediary accepted the payment report; Failed: refused by the intermediary (its message in lastError)
+                                     * @enum {unknown}
+                                     */
+                                    status: "Pending" | "Reported" | "Failed";
+                                    /**
+                                     * Format: uuid
+                                     * @description fixed when the payment was recorded
+                                     */
+                                    idempotencyKey: string;
+                                    /** Format: date */
+                                    paidAt: string;
+                                    /** @description the amount reported as paid (the invoice total) */
+                                    amount: string;
+                                    /**
+                                     * @description T: to a bank account (transakcijski račun); O: other; Z: otherwise (as EvidentirajNaplatu)
+                                     * @enum {unknown}
+                                     */
+                                    paymentMethod: "T" | "O" | "Z";
+                                    lastError: string | null;
+                                    attempts: number;
+                                    nextAttemptAt: string | null;
+                                    reportedAt: string | null;
+                                    /** @description the intermediary's fiscalization time of the report, when its answer carries one */
+                                    fiscalizedAt: string | null;
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                } | null;
                             } | null;
                             exchangeRate: string;
                             subtotal: string;
@@ -7077,6 +7287,36 @@ export interface paths {
                                 sentAt: string | null;
                                 /** Format: date-time */
                                 updatedAt: string;
+                                /** @description the payment report through the intermediary (an invoice it fiscalized, marked paid); null: none (a credit note, unpaid, or fiscalized by this service) */
+                                paymentReport: {
+                                    /**
+                                     * @description Pending: recorded, not yet accepted by the intermediary (tried again with backoff; waits for the e-invoice to be sent; lastError says why); Reported: the intermediary accepted the payment report; Failed: refused by the intermediary (its message in lastError)
+                                     * @enum {unknown}
+                                     */
+                                    status: "Pending" | "Reported" | "Failed";
+                                    /**
+                                     * Format: uuid
+                                     * @description fixed when the payment was recorded
+                                     */
+                                    idempotencyKey: string;
+                                    /** Format: date */
+                                    paidAt: string;
+                                    /** @description the amount reported as paid (the invoice total) */
+                                    amount: string;
+                                    /**
+                                     * @description T: to a bank account (transakcijski račun); O: other; Z: otherwise (as EvidentirajNaplatu)
+                                     * @enum {unknown}
+                                     */
+                                    paymentMethod: "T" | "O" | "Z";
+                                    lastError: string | null;
+                                    attempts: number;
+                                    nextAttemptAt: string | null;
+                                    reportedAt: string | null;
+                                    /** @description the intermediary's fiscalization time of the report, when its answer carries one */
+                                    fiscalizedAt: string | null;
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                } | null;
                             } | null;
                             exchangeRate: string;
                             subtotal: string;
@@ -7347,6 +7587,36 @@ export interface paths {
                                 sentAt: string | null;
                                 /** Format: date-time */
                                 updatedAt: string;
+                                /** @description the payment report through the intermediary (an invoice it fiscalized, marked paid); null: none (a credit note, unpaid, or fiscalized by this service) */
+                                paymentReport: {
+                                    /**
+                                     * @description Pending: recorded, not yet accepted by the intermediary (tried again with backoff; waits for the e-invoice to be sent; lastError says why); Reported: the intermediary accepted the payment report; Failed: refused by the intermediary (its message in lastError)
+                                     * @enum {unknown}
+                                     */
+                                    status: "Pending" | "Reported" | "Failed";
+                                    /**
+                                     * Format: uuid
+                                     * @description fixed when the payment was recorded
+                                     */
+                                    idempotencyKey: string;
+                                    /** Format: date */
+                                    paidAt: string;
+                                    /** @description the amount reported as paid (the invoice total) */
+                                    amount: string;
+                                    /**
+                                     * @description T: to a bank account (transakcijski račun); O: other; Z: otherwise (as EvidentirajNaplatu)
+                                     * @enum {unknown}
+                                     */
+                                    paymentMethod: "T" | "O" | "Z";
+                                    lastError: string | null;
+                                    attempts: number;
+                                    nextAttemptAt: string | null;
+                                    reportedAt: string | null;
+                                    /** @description the intermediary's fiscalization time of the report, when its answer carries one */
+                                    fiscalizedAt: string | null;
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                } | null;
                             } | null;
                             exchangeRate: string;
                             subtotal: string;
@@ -9977,6 +10247,36 @@ export interface paths {
                                 sentAt: string | null;
                                 /** Format: date-time */
                                 updatedAt: string;
+                                /** @description the payment report through the intermediary (an invoice it fiscalized, marked paid); null: none (a credit note, unpaid, or fiscalized by this service) */
+                                paymentReport: {
+                                    /**
+                                     * @description Pending: recorded, not yet accepted by the intermediary (tried again with backoff; waits for the e-invoice to be sent; lastError says why); Reported: the intermediary accepted the payment report; Failed: refused by the intermediary (its message in lastError)
+                                     * @enum {unknown}
+                                     */
+                                    status: "Pending" | "Reported" | "Failed";
+                                    /**
+                                     * Format: uuid
+                                     * @description fixed when the payment was recorded
+                                     */
+                                    idempotencyKey: string;
+                                    /** Format: date */
+                                    paidAt: string;
+                                    /** @description the amount reported as paid (the invoice total) */
+                                    amount: string;
+                                    /**
+                                     * @description T: to a bank account (transakcijski račun); O: other; Z: otherwise (as EvidentirajNaplatu)
+                                     * @enum {unknown}
+                                     */
+                                    paymentMethod: "T" | "O" | "Z";
+                                    lastError: string | null;
+                                    attempts: number;
+                                    nextAttemptAt: string | null;
+                                    reportedAt: string | null;
+                                    /** @description the intermediary's fiscalization time of the report, when its answer carries one */
+                                    fiscalizedAt: string | null;
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                } | null;
                             } | null;
                             creditNoteIntermediary: {
                                 /**
@@ -10005,6 +10305,36 @@ export interface paths {
                                 sentAt: string | null;
                                 /** Format: date-time */
                                 updatedAt: string;
+                                /** @description the payment report through the intermediary (an invoice it fiscalized, marked paid); null: none (a credit note, unpaid, or fiscalized by this service) */
+                                paymentReport: {
+                                    /**
+                                     * @description Pending: recorded, not yet accepted by the intermediary (tried again with backoff; waits for the e-invoice to be sent; lastError says why); Reported: the intermediary accepted the payment report; Failed: refused by the intermediary (its message in lastError)
+                                     * @enum {unknown}
+                                     */
+                                    status: "Pending" | "Reported" | "Failed";
+                                    /**
+                                     * Format: uuid
+                                     * @description fixed when the payment was recorded
+                                     */
+                                    idempotencyKey: string;
+                                    /** Format: date */
+                                    paidAt: string;
+                                    /** @description the amount reported as paid (the invoice total) */
+                                    amount: string;
+                                    /**
+                                     * @description T: to a bank account (transakcijski račun); O: other; Z: otherwise (as EvidentirajNaplatu)
+                                     * @enum {unknown}
+                                     */
+                                    paymentMethod: "T" | "O" | "Z";
+                                    lastError: string | null;
+                                    attempts: number;
+                                    nextAttemptAt: string | null;
+                                    reportedAt: string | null;
+                                    /** @description the intermediary's fiscalization time of the report, when its answer carries one */
+                                    fiscalizedAt: string | null;
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                } | null;
                             } | null;
                         };
                     };
@@ -10117,6 +10447,36 @@ export interface paths {
                                 sentAt: string | null;
                                 /** Format: date-time */
                                 updatedAt: string;
+                                /** @description the payment report through the intermediary (an invoice it fiscalized, marked paid); null: none (a credit note, unpaid, or fiscalized by this service) */
+                                paymentReport: {
+                                    /**
+                                     * @description Pending: recorded, not yet accepted by the intermediary (tried again with backoff; waits for the e-invoice to be sent; lastError says why); Reported: the intermediary accepted the payment report; Failed: refused by the intermediary (its message in lastError)
+                                     * @enum {unknown}
+                                     */
+                                    status: "Pending" | "Reported" | "Failed";
+                                    /**
+                                     * Format: uuid
+                                     * @description fixed when the payment was recorded
+                                     */
+                                    idempotencyKey: string;
+                                    /** Format: date */
+                                    paidAt: string;
+                                    /** @description the amount reported as paid (the invoice total) */
+                                    amount: string;
+                                    /**
+                                     * @description T: to a bank account (transakcijski račun); O: other; Z: otherwise (as EvidentirajNaplatu)
+                                     * @enum {unknown}
+                                     */
+                                    paymentMethod: "T" | "O" | "Z";
+                                    lastError: string | null;
+                                    attempts: number;
+                                    nextAttemptAt: string | null;
+                                    reportedAt: string | null;
+                                    /** @description the intermediary's fiscalization time of the report, when its answer carries one */
+                                    fiscalizedAt: string | null;
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                } | null;
                             } | null;
                             creditNoteIntermediary: {
                                 /**
@@ -10145,6 +10505,36 @@ export interface paths {
                                 sentAt: string | null;
                                 /** Format: date-time */
                                 updatedAt: string;
+                                /** @description the payment report through the intermediary (an invoice it fiscalized, marked paid); null: none (a credit note, unpaid, or fiscalized by this service) */
+                                paymentReport: {
+                                    /**
+                                     * @description Pending: recorded, not yet accepted by the intermediary (tried again with backoff; waits for the e-invoice to be sent; lastError says why); Reported: the intermediary accepted the payment report; Failed: refused by the intermediary (its message in lastError)
+                                     * @enum {unknown}
+                                     */
+                                    status: "Pending" | "Reported" | "Failed";
+                                    /**
+                                     * Format: uuid
+                                     * @description fixed when the payment was recorded
+                                     */
+                                    idempotencyKey: string;
+                                    /** Format: date */
+                                    paidAt: string;
+                                    /** @description the amount reported as paid (the invoice total) */
+                                    amount: string;
+                                    /**
+                                     * @description T: to a bank account (transakcijski račun); O: other; Z: otherwise (as EvidentirajNaplatu)
+                                     * @enum {unknown}
+                                     */
+                                    paymentMethod: "T" | "O" | "Z";
+                                    lastError: string | null;
+                                    attempts: number;
+                                    nextAttemptAt: string | null;
+                                    reportedAt: string | null;
+                                    /** @description the intermediary's fiscalization time of the report, when its answer carries one */
+                                    fiscalizedAt: string | null;
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                } | null;
                             } | null;
                         };
                     };
@@ -10307,6 +10697,36 @@ export interface paths {
                                 sentAt: string | null;
                                 /** Format: date-time */
                                 updatedAt: string;
+                                /** @description the payment report through the intermediary (an invoice it fiscalized, marked paid); null: none (a credit note, unpaid, or fiscalized by this service) */
+                                paymentReport: {
+                                    /**
+                                     * @description Pending: recorded, not yet accepted by the intermediary (tried again with backoff; waits for the e-invoice to be sent; lastError says why); Reported: the intermediary accepted the payment report; Failed: refused by the intermediary (its message in lastError)
+                                     * @enum {unknown}
+                                     */
+                                    status: "Pending" | "Reported" | "Failed";
+                                    /**
+                                     * Format: uuid
+                                     * @description fixed when the payment was recorded
+                                     */
+                                    idempotencyKey: string;
+                                    /** Format: date */
+                                    paidAt: string;
+                                    /** @description the amount reported as paid (the invoice total) */
+                                    amount: string;
+                                    /**
+                                     * @description T: to a bank account (transakcijski račun); O: other; Z: otherwise (as EvidentirajNaplatu)
+                                     * @enum {unknown}
+                                     */
+                                    paymentMethod: "T" | "O" | "Z";
+                                    lastError: string | null;
+                                    attempts: number;
+                                    nextAttemptAt: string | null;
+                                    reportedAt: string | null;
+                                    /** @description the intermediary's fiscalization time of the report, when its answer carries one */
+                                    fiscalizedAt: string | null;
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                } | null;
                             } | null;
                             creditNoteIntermediary: {
                                 /**
@@ -10335,6 +10755,36 @@ export interface paths {
                                 sentAt: string | null;
                                 /** Format: date-time */
                                 updatedAt: string;
+                                /** @description the payment report through the intermediary (an invoice it fiscalized, marked paid); null: none (a credit note, unpaid, or fiscalized by this service) */
+                                paymentReport: {
+                                    /**
+                                     * @description Pending: recorded, not yet accepted by the intermediary (tried again with backoff; waits for the e-invoice to be sent; lastError says why); Reported: the intermediary accepted the payment report; Failed: refused by the intermediary (its message in lastError)
+                                     * @enum {unknown}
+                                     */
+                                    status: "Pending" | "Reported" | "Failed";
+                                    /**
+                                     * Format: uuid
+                                     * @description fixed when the payment was recorded
+                                     */
+                                    idempotencyKey: string;
+                                    /** Format: date */
+                                    paidAt: string;
+                                    /** @description the amount reported as paid (the invoice total) */
+                                    amount: string;
+                                    /**
+                                     * @description T: to a bank account (transakcijski račun); O: other; Z: otherwise (as EvidentirajNaplatu)
+                                     * @enum {unknown}
+                                     */
+                                    paymentMethod: "T" | "O" | "Z";
+                                    lastError: string | null;
+                                    attempts: number;
+                                    nextAttemptAt: string | null;
+                                    reportedAt: string | null;
+                                    /** @description the intermediary's fiscalization time of the report, when its answer carries one */
+                                    fiscalizedAt: string | null;
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                } | null;
                             } | null;
                         };
                     };

@@ -214,6 +214,24 @@ export interface IntermediaryDocumentsTable {
   updated_at: Generated<Timestamp>;
 }
 
+export interface IntermediaryPaymentReportsTable {
+  id: Generated<string>;
+  organization_id: string;
+  invoice_id: string;
+  idempotency_key: string;
+  paid_at: string;
+  amount: Numeric;
+  payment_method: 'T' | 'O' | 'Z';
+  status: 'Pending' | 'Reported' | 'Failed';
+  last_error: string | null;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp | null;
+  reported_at: Timestamp | null;
+  fiscalized_at: string | null;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+}
+
 export interface IntermediarySettingsTable {
   organization_id: string;
   provider: Generated<'moj-eracun'>;
@@ -517,6 +535,7 @@ export interface DB {
   fiscal_records: FiscalRecordsTable;
   fiscalization_settings: FiscalizationSettingsTable;
   intermediary_documents: IntermediaryDocumentsTable;
+  intermediary_payment_reports: IntermediaryPaymentReportsTable;
   intermediary_settings: IntermediarySettingsTable;
   invitations: InvitationsTable;
   invoice_counters: InvoiceCountersTable;

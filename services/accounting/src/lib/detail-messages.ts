@@ -46,6 +46,11 @@ const EXACT: Record<string, Local> = {
     'informacioni posrednik nije uključen za organizaciju',
     'informacijski posrednik nije uključen za organizaciju',
   ),
+  'waiting for the e-invoice to be accepted by the information intermediary': t(
+    'čeka se da informacioni posrednik prihvati e-fakturu',
+    'čeka se da informacijski posrednik prihvati e-fakturu',
+    'čeka se da informacijski posrednik prihvati e-račun',
+  ),
   'no information intermediary is set up': t(
     'informacioni posrednik nije podešen',
     'informacijski posrednik nije podešen',
@@ -669,6 +674,15 @@ const PATTERNS: Array<[RegExp, (m: RegExpExecArray) => Local]> = [
       t(
         `mora biti 0 ili jedna od poreskih stopa organizacije (GET /settings/tax-rates): ${m[1]}`,
         `mora biti 0 ili jedna od poreznih stopa organizacije (GET /settings/tax-rates): ${m[1]}`,
+      ),
+  ],
+  [
+    /^the buyer's OIB (\d{11}) is not registered to receive e-invoices \(AMS\); not sent$/,
+    (m) =>
+      t(
+        `OIB kupca ${m[1]} nije registrovan za prijem e-faktura (AMS); nije poslato`,
+        `OIB kupca ${m[1]} nije registriran za prijem e-faktura (AMS); nije poslano`,
+        `OIB kupca ${m[1]} nije registriran za primanje e-računa (AMS); nije poslano`,
       ),
   ],
   [

@@ -3,14 +3,16 @@ import { runExclusive } from '@app/shared/scheduler';
 import { type Kysely, sql } from 'kysely';
 import { type TenantScope, tenantScope } from '../../db/tenant-scope.js';
 import type { DB } from '../../db/types.js';
+import type { Language } from '../../lib/catalog.js';
 import { AppError } from '../../lib/errors.js';
 import type { Principal } from '../../plugins/auth.js';
 import { invoiceUbl } from '../einvoice/einvoice.service.js';
-import { type IntermediaryStatus, presentIntermediary } from '../invoices/intermediary-state.js';
+import { type IntermediaryStatus, paymentReportOf, presentIntermediary } from '../invoices/intermediary-state.js';
 import { todayIso } from '../invoices/invoice-status.js';
+import type { InvoiceEvent } from '../invoices/invoice-transitions.js';
 import { backoffMs, requireOwnInvoice, type SefDeps } from '../sef/sef.service.js';
 import { adapterFor } from './exchange.service.js';
-import type { IntermediaryResult, SentDocument } from './intermediary.js';
+import type { IntermediaryAdapter, IntermediaryResult, SentDocument } from './intermediary.js';
 
 /**
  * Croatian e-invoices sent through the information intermediary (issue 28), as SEF's delivery:
@@ -28,6 +30,10 @@ const CHECK_FIRST_MS = 5 * 60_000;
 const CHECK_MAX_MS = 6 * 3_600_000;
 const CHECK_FOR_MS = 30 * 86_400_000;
 const LOCK_DELIVERY = 7_2026_1202;
+/** The recipient look-up's answer is kept per OIB: a registered one for a day, an unregistered one an hour. */
+const REGISTERED_FOR_MS = 86_400_000;
+const UNREGISTERED_FOR_MS = 3_600_000;
+const RECIPIENT_CACHE_MAX = 10_000;
 const LOCK_STATUS = 8_2026_1202;
 const FINAL: IntermediaryStatus[] = ['Accepted', 'Rejected', 'Undeliverable'];
 
@@ -77,6 +83,51 @@ function enabledSettings(db: Db, orgId: string) {
     .executeTakeFirst();
 }
 
+/** The buyer's OIB in the e-invoice (its endpoint or VAT number, HR + 11 digits); null: none (a foreign buyer). */
+export function buyerOibOf(xml: string): string | null {
+  const party = /<cac:AccountingCustomerParty>([\s\S]*?)<\/cac:AccountingCustomerParty>/.exec(xml)?.[1] ?? '';
+  const ids = [
+    /<cbc:EndpointID[^>]*>([^<]+)</.exec(party)?.[1],
+    /<cac:PartyTaxScheme>\s*<cbc:CompanyID[^>]*>([^<]+)</.exec(party)?.[1],
+  ];
+  for (const id of ids) {
+    const m = /^(?:HR)?(\d{11})$/.exec((id ?? '').replace(/\s/g, ''));
+    if (m) return m[1];
+  }
+  return null;
+}
+
+/**
+ * The recipient look-up's answers, per OIB, in this process (the register changes rarely; an
+ * unregistered buyer is asked again after an hour, or at once when a person queues the invoice
+ * again). Not shared between instances: each asks at most once a day per OIB.
+ */
+const recipients = new Map<string, { registered: boolean; until: number }>();
+
+/** Whether the buyer can receive e-invoices; null: the look-up did not answer (the caller sends anyway). */
+async function recipientRegistered(deps: SefDeps, adapter: IntermediaryAdapter, oib: string) {
+  const known = recipients.get(oib);
+  if (known && known.until > Date.now()) return known.registered;
+  const res = await adapter.recipientRegistered(oib);
+  if (!res.ok) {
+    deps.log.warn(
+      { oib, status: res.status, message: res.message },
+      'intermediary: recipient look-up failed, sent anyway',
+    );
+    return null;
+  }
+  if (recipients.size >= RECIPIENT_CACHE_MAX) recipients.delete(recipients.keys().next().value as string);
+  recipients.set(oib, {
+    registered: res.value,
+    until: Date.now() + (res.value ? REGISTERED_FOR_MS : UNREGISTERED_FOR_MS),
+  });
+  return res.value;
+}
+
+/** The message of a delivery refused before sending: the buyer is not in the register of recipients. */
+export const unregisteredMessage = (oib: string) =>
+  `the buyer's OIB ${oib} is not registered to receive e-invoices (AMS); not sent`;
+
 /** The e-invoice's number (its first cbc:ID outside the extensions): what the provider lists it by. */
 export function documentNumberOf(xml: string): string {
   const body = xml.replace(/<ext:UBLExtensions>[\s\S]*?<\/ext:UBLExtensions>/, '');
@@ -86,18 +137,29 @@ export function documentNumberOf(xml: string): string {
 /** GET /invoices/:id/intermediary: the invoice's delivery and its credit note's. */
 export async function invoiceDelivery(scope: TenantScope, p: Principal, invoiceId: string) {
   await requireOwnInvoice(scope, p, invoiceId);
-  const rows = await scope.run((db) =>
-    db
-      .selectFrom('intermediary_documents')
-      .selectAll()
-      .where('organization_id', '=', p.orgId)
-      .where('invoice_id', '=', invoiceId)
-      .execute(),
+  const [rows, report] = await scope.run((db) =>
+    Promise.all([
+      db
+        .selectFrom('intermediary_documents')
+        .selectAll()
+        .where('organization_id', '=', p.orgId)
+        .where('invoice_id', '=', invoiceId)
+        .execute(),
+      paymentReportOf(db, p.orgId, invoiceId),
+    ]),
   );
+  const lang = (p.organization?.language ?? 'en') as Language;
   return {
     invoiceId,
-    intermediary: presentIntermediary(rows.find((r) => r.kind === 'invoice')),
-    creditNoteIntermediary: presentIntermediary(rows.find((r) => r.kind === 'credit-note')),
+    intermediary: presentIntermediary(
+      rows.find((r) => r.kind === 'invoice'),
+      lang,
+      report,
+    ),
+    creditNoteIntermediary: presentIntermediary(
+      rows.find((r) => r.kind === 'credit-note'),
+      lang,
+    ),
   };
 }
 
@@ -119,6 +181,7 @@ export async function queueDelivery(
   p: Principal,
   invoiceId: string,
   kind: DeliveryKind,
+  byHand = false,
 ) {
   await requireOwnInvoice(scope, p, invoiceId);
   requireHr(p);
@@ -128,6 +191,9 @@ export async function queueDelivery(
     });
   const xml = (await invoiceUbl(scope, deps.invoices, p, invoiceId, kind, todayIso())).xml;
   const documentNumber = documentNumberOf(xml);
+  // Queued again by a person (the buyer may have registered since): its look-up is asked afresh.
+  const oib = buyerOibOf(xml);
+  if (byHand && oib && recipients.get(oib)?.registered === false) recipients.delete(oib);
   const queued = await scope.transaction(async (trx) => {
     const old = await findDocument(trx, p.orgId, invoiceId, kind);
     if (old && old.status !== 'Failed') return { doc: old, fresh: false };
@@ -154,7 +220,11 @@ export async function queueDelivery(
       .executeTakeFirstOrThrow();
     return { doc: row, fresh: true };
   });
-  if (queued.fresh) await deliverIntermediaryDue(deps, { orgId: p.orgId, id: queued.doc.id });
+  if (queued.fresh) {
+    await deliverIntermediaryDue(deps, { orgId: p.orgId, id: queued.doc.id });
+    // A payment recorded while the invoice waited for the intermediary goes out once it was sent.
+    if (kind === 'invoice') await deliverPaymentReportsDue(deps, { orgId: p.orgId, invoiceId });
+  }
   return invoiceDelivery(scope, p, invoiceId);
 }
 
@@ -238,8 +308,8 @@ async function renderDocument(deps: SefDeps, doc: DocumentRow) {
 async function attempt(deps: SefDeps, doc: DocumentRow) {
   const sys = deps.db.system;
   const org = doc.organization_id;
-  const sent = (value: SentDocument) =>
-    updateDocument(sys, org, doc.id, {
+  const sent = async (value: SentDocument) => {
+    const row = await updateDocument(sys, org, doc.id, {
       status: 'Sent',
       document_id: value.documentId,
       provider_status: value.status || null,
@@ -249,6 +319,17 @@ async function attempt(deps: SefDeps, doc: DocumentRow) {
       next_check_at: new Date(Date.now() + CHECK_FIRST_MS),
       checks: 0,
     });
+    // A payment report that waited for this document is due now.
+    if (doc.kind === 'invoice')
+      await sys
+        .updateTable('intermediary_payment_reports')
+        .set({ next_attempt_at: new Date(), updated_at: new Date() })
+        .where('organization_id', '=', org)
+        .where('invoice_id', '=', doc.invoice_id)
+        .where('status', '=', 'Pending')
+        .execute();
+    return row;
+  };
   const failed = (res: Extract<IntermediaryResult<unknown>, { ok: false }>) => {
     if (res.retry) {
       const wait = backoffMs(doc.attempts, res.retryAfterMs ?? null);
@@ -288,6 +369,11 @@ async function attempt(deps: SefDeps, doc: DocumentRow) {
     const details = err instanceof AppError && err.details ? JSON.stringify(err.details) : String(err);
     return failed({ ok: false, retry: false, status: null, message: `the e-invoice cannot be built: ${details}` });
   }
+  // The recipient look-up first (cached per OIB): an unregistered buyer is refused here, not by a
+  // round trip of the whole document; the look-up down or refusing does not hold the document back.
+  const oib = buyerOibOf(xml);
+  if (oib && (await recipientRegistered(deps, adapter, oib)) === false)
+    return failed({ ok: false, retry: false, status: null, message: unregisteredMessage(oib) });
   const res = await adapter.send(xml);
   return res.ok ? sent(res.value) : failed(res);
 }
@@ -310,8 +396,149 @@ export function runIntermediaryDelivery(deps: SefDeps) {
   return runExclusive(deps.db.system, deps.db.kind, LOCK_DELIVERY, async () => {
     let n = 0;
     for (let got = await deliverIntermediaryDue(deps); got > 0; got = await deliverIntermediaryDue(deps)) n += got;
+    // Then the payment reports (one whose document was just sent is due now).
+    for (let got = await deliverPaymentReportsDue(deps); got > 0; got = await deliverPaymentReportsDue(deps)) n += got;
     return n;
   });
+}
+
+// ---- payment reports of e-invoices the intermediary fiscalized ----
+
+const WAITING_FOR_DOCUMENT = 'waiting for the e-invoice to be accepted by the information intermediary';
+
+/**
+ * InvoiceDeps.recordIntent: inside the mark-paid transaction of an HR invoice sent through the
+ * intermediary, with the intermediary enabled and fiscalizing (fiscalizationBy: intermediary), the
+ * payment report is recorded (Pending, due now, an idempotency key): it commits with the payment or
+ * not at all. The service's own EvidentirajNaplatu is not recorded then (no e-invoice of its own to
+ * refer to), so the payment is reported once.
+ */
+export async function recordPaymentReportIntent(trx: Db, p: Principal, invoiceId: string, event: InvoiceEvent) {
+  if (event !== 'paid' || p.organization.country !== 'HR') return;
+  const settings = await enabledSettings(trx, p.orgId);
+  if (settings?.fiscalization_by !== 'intermediary') return;
+  // Only an invoice that went to the intermediary (queued, sent or refused) is its to report.
+  if (!(await findDocument(trx, p.orgId, invoiceId, 'invoice'))) return;
+  const inv = await trx
+    .selectFrom('invoices')
+    .select(['paid_at', 'total_amount', 'paid_bank_account_id'])
+    .where('organization_id', '=', p.orgId)
+    .where('id', '=', invoiceId)
+    .executeTakeFirstOrThrow();
+  await trx
+    .insertInto('intermediary_payment_reports')
+    .values({
+      organization_id: p.orgId,
+      invoice_id: invoiceId,
+      idempotency_key: randomUUID(),
+      paid_at: String(inv.paid_at).slice(0, 10),
+      amount: String(inv.total_amount),
+      // T: to a bank account (transakcijski račun); Z otherwise, as the service's own report.
+      payment_method: inv.paid_bank_account_id ? 'T' : 'Z',
+      status: 'Pending',
+      next_attempt_at: new Date(),
+    })
+    .onConflict((oc) => oc.columns(['organization_id', 'invoice_id']).doNothing())
+    .execute();
+}
+
+/** InvoiceDeps.afterCommit: the first attempt of the payment report just recorded; never throws. */
+export async function afterPaymentReportCommit(deps: SefDeps, p: Principal, invoiceId: string, event: InvoiceEvent) {
+  if (event !== 'paid' || p.organization.country !== 'HR') return;
+  try {
+    await deliverPaymentReportsDue(deps, { orgId: p.orgId, invoiceId });
+  } catch (err) {
+    deps.log.warn({ err, invoiceId }, 'intermediary: payment report attempt failed, the job tries again');
+  }
+}
+
+type ReportRow = NonNullable<Awaited<ReturnType<typeof paymentReportOf>>>;
+
+async function claimReports(db: Db, limit: number, only?: { orgId: string; invoiceId: string }) {
+  const { rows } = await sql<ReportRow>`
+    UPDATE intermediary_payment_reports r SET attempts = r.attempts + 1,
+      next_attempt_at = now() + make_interval(secs => ${LEASE_MS / 1000}), updated_at = now()
+    WHERE r.id IN (
+      SELECT id FROM intermediary_payment_reports
+      WHERE status = 'Pending' AND next_attempt_at <= now()
+        ${only ? sql`AND organization_id = ${only.orgId} AND invoice_id = ${only.invoiceId}` : sql``}
+      ORDER BY next_attempt_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+    RETURNING r.*`.execute(db);
+  return rows;
+}
+
+function updateReport(
+  db: Db,
+  r: ReportRow,
+  values: Partial<{
+    status: 'Pending' | 'Reported' | 'Failed';
+    last_error: string | null;
+    next_attempt_at: Date | null;
+    reported_at: Date | null;
+    fiscalized_at: string | null;
+  }>,
+) {
+  return db
+    .updateTable('intermediary_payment_reports')
+    .set({ ...values, updated_at: new Date() })
+    .where('organization_id', '=', r.organization_id)
+    .where('id', '=', r.id)
+    .execute();
+}
+
+/**
+ * One attempt: the report waits (Pending) until its e-invoice has the intermediary's id; then
+ * markPaid outside any transaction. Down, 429, 5xx: again with backoff; a refusal is final.
+ */
+async function reportPayment(deps: SefDeps, r: ReportRow) {
+  const sys = deps.db.system;
+  const later = (message: string, retryAfterMs: number | null = null) =>
+    updateReport(sys, r, {
+      status: 'Pending',
+      last_error: message.slice(0, 2000),
+      next_attempt_at: new Date(Date.now() + backoffMs(r.attempts, retryAfterMs)),
+    });
+  const fail = (message: string) =>
+    updateReport(sys, r, { status: 'Failed', last_error: message.slice(0, 2000), next_attempt_at: null });
+  const doc = await findDocument(sys, r.organization_id, r.invoice_id, 'invoice');
+  if (!doc?.document_id) return later(WAITING_FOR_DOCUMENT);
+  // The settings may have been switched off since: a document it sent is still its to report.
+  const adapter = await adapterFor(deps, sys, r.organization_id, false);
+  if (!adapter) return fail('no information intermediary is set up');
+  const res = await adapter.markPaid(doc.document_id, {
+    paidAt: String(r.paid_at).slice(0, 10),
+    amount: String(r.amount),
+    method: r.payment_method,
+  });
+  if (res.ok)
+    return updateReport(sys, r, {
+      status: 'Reported',
+      last_error: null,
+      next_attempt_at: null,
+      reported_at: new Date(),
+      fiscalized_at: res.value.fiscalizedAt,
+    });
+  if (res.retry) {
+    deps.log.warn({ invoiceId: r.invoice_id, status: res.status }, 'intermediary: payment report retried later');
+    return later(res.message, res.retryAfterMs ?? null);
+  }
+  return fail(res.message);
+}
+
+/** One pass of the payment reports (or one invoice's, right after it was marked paid or sent). */
+export async function deliverPaymentReportsDue(
+  deps: SefDeps,
+  only?: { orgId: string; invoiceId: string },
+): Promise<number> {
+  const due = await claimReports(deps.db.system, only ? 1 : 20, only);
+  for (const r of due) {
+    try {
+      await reportPayment(deps, r);
+    } catch (err) {
+      deps.log.error({ err, invoiceId: r.invoice_id }, 'intermediary: payment report attempt failed');
+    }
+  }
+  return due.length;
 }
 
 // ---- status of sent documents ----

@@ -118,7 +118,7 @@ export function intermediaryInvoiceRoutes(deps: SefDeps) {
           },
         },
         async (request, reply) => {
-          const out = await queueDelivery(deps, scopeOf(request), principalOf(request), request.params.id, kind);
+          const out = await queueDelivery(deps, scopeOf(request), principalOf(request), request.params.id, kind, true);
           return reply.status(202).send(out);
         },
       );

@@ -26,6 +26,16 @@ export interface SentStatus {
   reason: string | null;
 }
 
+/** A payment of a sent e-invoice, for the intermediary to report (eIzvještavanje o naplati). */
+export interface PaymentToReport {
+  /** YYYY-MM-DD */
+  paidAt: string;
+  /** The amount paid, as a decimal string. */
+  amount: string;
+  /** T: to a bank account (transakcijski račun); O: other; Z: set off (as EvidentirajNaplatu). */
+  method: 'T' | 'O' | 'Z';
+}
+
 export interface ReceivedSummary {
   documentId: string;
   documentNumber: string | null;
@@ -57,6 +67,11 @@ export interface IntermediaryAdapter {
   receive(documentId: string): Promise<IntermediaryResult<string>>;
   /** Confirms a received document was imported (it is not listed as new again). */
   confirmImported(documentId: string): Promise<IntermediaryResult<null>>;
+  /**
+   * Reports the payment of a document it sent and fiscalized for us (when it fiscalizes, the
+   * payment report is its too); answers its fiscalization time when it says one.
+   */
+  markPaid(documentId: string, payment: PaymentToReport): Promise<IntermediaryResult<{ fiscalizedAt: string | null }>>;
   /** Whether the OIB is registered to receive e-invoices (the recipient look-up); null: unknown. */
   recipientRegistered(oib: string): Promise<IntermediaryResult<boolean>>;
 }

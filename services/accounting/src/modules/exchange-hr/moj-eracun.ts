@@ -1,6 +1,7 @@
 import type {
   IntermediaryAdapter,
   IntermediaryResult,
+  PaymentToReport,
   ReceivedSummary,
   SentDocument,
   SentStatus,
@@ -230,6 +231,36 @@ export class MojERacunAdapter implements IntermediaryAdapter {
     if (!r.ok) return r;
     await r.value.text().catch(() => '');
     return { ok: true, value: null };
+  }
+
+  /**
+   * /api/fiscalization/markPaid {ElectronicId, PaymentDate (YYYY-MM-DD), PaymentAmount,
+   * PaymentMethod}: the payment report of a document Moj-eRačun sent and fiscalized. Its answer
+   * (public clients' mocks: {FiscalizationTimestamp, EncodedXml}) is read for the timestamp only.
+   */
+  async markPaid(
+    documentId: string,
+    payment: PaymentToReport,
+  ): Promise<IntermediaryResult<{ fiscalizedAt: string | null }>> {
+    const r = await this.call('/api/fiscalization/markPaid', {
+      ElectronicId: Number(documentId),
+      PaymentDate: payment.paidAt,
+      PaymentAmount: Number(payment.amount),
+      PaymentMethod: payment.method,
+    });
+    if (!r.ok) return r;
+    const text = await r.value.text().catch(() => '');
+    let body: Row = {};
+    try {
+      body = JSON.parse(text || '{}') as Row;
+    } catch {
+      // an empty or non-JSON 2xx answer is still a yes
+    }
+    // An answer of 200 can still carry the error shape ({Field: {Value, Messages}}).
+    if (/"Messages"/.test(text) && !('FiscalizationTimestamp' in body))
+      return { ok: false, retry: false, status: 200, message: messageOf(200, text) };
+    const at = body.FiscalizationTimestamp;
+    return { ok: true, value: { fiscalizedAt: typeof at === 'string' && at ? at.slice(0, 64) : null } };
   }
 
   async recipientRegistered(oib: string): Promise<IntermediaryResult<boolean>> {

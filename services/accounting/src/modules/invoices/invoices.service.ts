@@ -6,7 +6,7 @@ import type { TenantScope } from '../../db/tenant-scope.js';
 import type { DB } from '../../db/types.js';
 import { lineCodeProblems } from '../../domain/code-lists.js';
 import { paymentReference } from '../../domain/payment-reference.js';
-import type { ErrorCode } from '../../lib/catalog.js';
+import type { ErrorCode, Language } from '../../lib/catalog.js';
 import { AppError, addDetail } from '../../lib/errors.js';
 import { type PageRequest, pageMeta } from '../../lib/pagination.js';
 import type { Principal, TenantTx } from '../../plugins/auth.js';
@@ -260,7 +260,7 @@ export function getInvoice(scope: TenantScope, p: Principal, id: string, today: 
     ...(await readInvoice(db, p, id, today)),
     sef: await sefStateOf(db, p.orgId, id),
     fiscalization: await fiscalStateOf(db, p.orgId, id),
-    intermediary: await intermediaryStateOf(db, p.orgId, id),
+    intermediary: await intermediaryStateOf(db, p.orgId, id, p.organization.language as Language),
   }));
 }
 
