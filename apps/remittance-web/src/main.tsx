@@ -5,6 +5,7 @@ import { createRoot } from 'react-dom/client';
 import { BrowserRouter, Navigate, Outlet, Route, Routes, useLocation } from 'react-router';
 import { AuthProvider, useAuth } from './auth.js';
 import { I18nProvider, RTL, useI18n } from './i18n/index.js';
+import { consentActionWaiting } from './lib/resume.js';
 import { Loading } from './ui/states.js';
 import { cssVariablesResolver, theme } from './ui/theme.js';
 
@@ -40,6 +41,8 @@ function SignedIn() {
   const location = useLocation();
   if (state === 'starting') return <Loading />;
   if (state === 'signedOut') return <Navigate to="/" replace state={{ from: location.pathname }} />;
+  // Back from an eID sign-in that a bank consent's renewal asked for (step-up): to that renewal.
+  if (location.pathname !== '/bank-accounts' && consentActionWaiting()) return <Navigate to="/bank-accounts" replace />;
   return (
     <Layout>
       <Suspense fallback={<Loading />}>

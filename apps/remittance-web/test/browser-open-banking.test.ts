@@ -45,6 +45,8 @@ beforeAll(async () => {
     REMITTANCE_WEB_DIR: join(REMITTANCE_WEB_APP, 'dist'),
     REMITTANCE_PUBLIC_URL: base,
     SETTLEMENT_INTERVAL: '1s',
+    // The step-up below moves the sign-in into the past in the database: read on every request.
+    SESSION_CACHE: 'false',
     OPEN_BANKING_PROVIDER: 'enablebanking',
     ENABLE_BANKING_APP_ID: APP_ID,
     ENABLE_BANKING_PRIVATE_KEY: keys.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
@@ -151,6 +153,48 @@ describe.skipIf(missing)('open banking through Enable Banking in Chromium (issue
     const fresh = (await (await page.request.get('/api/bank-accounts')).json()).data;
     expect(fresh[0]).toMatchObject({ id: accountIds[0], reauthorizationRequired: false, stale: false });
     await screen(page, 'bank-accounts-renewed');
+
+    // Step-up: the consent expired and the eID sign-in is 11 minutes old (REAUTH_MAX_AGE 10m). Renew
+    // sends the user through eID sign-in (the mock eID; the same person) and back to the renewal,
+    // which then goes to the bank and back.
+    const expired = await consentOf(page);
+    await h.db.system
+      .updateTable('ob_consents')
+      .set({ expires_at: new Date(Date.now() - DAY) })
+      .where('id', '=', expired)
+      .execute();
+    const userId = (await (await page.request.get('/api/auth/me')).json()).data.id as string;
+    await h.db.system
+      .updateTable('sessions')
+      .set({ authenticated_at: new Date(Date.now() - 11 * 60_000) })
+      .where('user_id', '=', userId)
+      .execute();
+    const refused = page.waitForResponse((res) => res.url().endsWith(`/api/open-banking/consents/${expired}/renew`));
+    const eid: string[] = [];
+    await page.route(
+      (u) => u.pathname === '/api/auth/eid/mock/authorize',
+      async (route) => {
+        const u = new URL(route.request().url());
+        eid.push(u.pathname);
+        if (u.searchParams.has('pid')) return route.continue();
+        u.searchParams.set('pid', '15818012354');
+        return route.fulfill({ status: 302, headers: { location: u.toString() } });
+      },
+    );
+    await page.goto('/bank-accounts');
+    await page.getByText(nb['banks.reauthorization'], { exact: true }).first().waitFor();
+    const renewals = (await (await page.request.get('/api/open-banking/consents')).json()).data.length;
+    await page.getByRole('button', { name: nb['banks.renew'] }).first().click();
+    expect(((await (await refused).json()) as { error: string }).error).toBe('reauthentication_required');
+    await page.waitForURL((u) => u.pathname === '/bank-accounts' && !!u.searchParams.get('consentId'));
+    await page.getByText(nb['banks.linked']).waitFor();
+    expect(eid.length).toBeGreaterThan(0);
+    const stepped = (await (await page.request.get('/api/bank-accounts')).json()).data;
+    expect(stepped[0]).toMatchObject({ id: accountIds[0], consentStatus: 'active', stale: false });
+    expect(stepped[0].consentId).not.toBe(expired);
+    expect((await (await page.request.get('/api/auth/me')).json()).data.id).toBe(userId);
+    expect((await (await page.request.get('/api/open-banking/consents')).json()).data).toHaveLength(renewals + 1);
+    await screen(page, 'bank-accounts-renewed-after-eid');
     await context.close();
   }, 240_000);
 

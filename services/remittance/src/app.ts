@@ -182,7 +182,7 @@ export async function buildApp(
         await scope.register(ratesRoutes({ rates }));
         await scope.register(eidRoutes(surface, { config, db, eid }));
         await scope.register(authRoutes(surface, { config, sessions }));
-        await scope.register(openBankingRoutes(surface, { openBanking, sandbox: ctx.sandbox }));
+        await scope.register(openBankingRoutes(surface, { openBanking, sandbox: ctx.sandbox, sessions }));
         await scope.register(gdprRoutes(surface, { config, openBanking, sessions }));
         if (config.features.cards) await scope.register(cardsRoutes({ config }));
         await scope.register(recipientsRoutes());

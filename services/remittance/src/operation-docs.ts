@@ -102,14 +102,15 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   'POST /auth/verify-otp': GONE,
   'POST /open-banking/consents': {
     summary: 'Link a bank',
-    description: 'Creates a consent and answers the bank’s authorize URL.',
+    description:
+      'Creates a consent and answers the bank’s authorize URL. Linking again (the user has had a consent before, e.g. one that expired or was revoked) needs an eID sign-in from the last REAUTH_MAX_AGE (default 10 minutes): older sessions answer 403 reauthentication_required.',
     requestExample: { scope: 'AISP+PISP' },
   },
   'GET /open-banking/consents': { summary: 'Bank consents', description: 'The user’s consents and their states.' },
   'POST /open-banking/consents/:id/renew': {
     summary: 'Renew a consent',
     description:
-      'Starts a new authorization at the same bank with the same scope (before the consent expires, after it expired, or after the bank revoked it: `renewalDue` or `reauthorizationRequired`) and answers the bank’s authorize URL. At the callback the new consent replaces this one and keeps its bank accounts (matched by account number), so recipients and payments keep working.',
+      'Starts a new authorization at the same bank with the same scope (before the consent expires, after it expired, or after the bank revoked it: `renewalDue` or `reauthorizationRequired`) and answers the bank’s authorize URL. At the callback the new consent replaces this one and keeps its bank accounts (matched by account number), so recipients and payments keep working. Needs an eID sign-in from the last REAUTH_MAX_AGE (default 10 minutes): older sessions answer 403 reauthentication_required.',
   },
   'DELETE /open-banking/consents/:id': {
     summary: 'Revoke a consent',

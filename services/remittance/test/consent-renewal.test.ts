@@ -1,4 +1,4 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { createHash, generateKeyPairSync } from 'node:crypto';
 import { runExclusive } from '@app/shared/scheduler';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -59,6 +59,20 @@ const remit = (env: Env, cookie: string, recipientId: string, amount: number) =>
     ...web(cookie),
     payload: { recipientId, amount },
   });
+
+/**
+ * A second web sign-in of the same user whose eID sign-in lies `ms` in the past. Aged before its
+ * first request, so no instance has it in its session cache.
+ */
+async function signedInAgo(env: Env, pid: string, ms: number): Promise<string> {
+  const { cookie } = await signInWeb(env.app, { pid });
+  await env.db.system
+    .updateTable('sessions')
+    .set({ authenticated_at: new Date(Date.now() - ms) })
+    .where('token_hash', '=', createHash('sha256').update(cookie).digest('hex'))
+    .execute();
+  return cookie;
+}
 
 const expireIn = (env: Env, consentId: string, ms: number) =>
   env.db.system
@@ -229,6 +243,69 @@ describe('consent renewal and re-authorization with the sandbox bank (issue 30)'
     expect(after[0]).toMatchObject({ consentId: res.json().data.consentId, consentStatus: 'active', stale: false });
   });
 
+  it('renewal and linking again need an eID sign-in from the last REAUTH_MAX_AGE (403 reauthentication_required); a fresh one proceeds', async () => {
+    const pid = nextPid();
+    // A first link does not (the sign-in that created the account is the authentication).
+    const first = await signedInAgo(env, pid, 60 * 60_000);
+    await linkSandboxBank(env.app, web(first));
+    const consentId = (await getJson(env.app, '/api/bank-accounts', first)).data[0].consentId as string;
+    await expireIn(env, consentId, -DAY);
+
+    const old = await signedInAgo(env, pid, 11 * 60_000);
+    const consentsBefore = await env.db.system.selectFrom('ob_consents').select('id').execute();
+    const renew = await env.app.inject({
+      method: 'POST',
+      url: `/api/open-banking/consents/${consentId}/renew`,
+      ...web(old),
+    });
+    expect(renew.statusCode).toBe(403);
+    expect(renew.json()).toMatchObject({ error: 'reauthentication_required' });
+    expect(renew.json().message).toMatch(/10 minutes/);
+    const relink = await env.app.inject({
+      method: 'POST',
+      url: '/api/open-banking/consents',
+      ...web(old),
+      payload: {},
+    });
+    expect(relink.statusCode).toBe(403);
+    expect(relink.json().error).toBe('reauthentication_required');
+    // Nothing was started at the bank.
+    expect(await env.db.system.selectFrom('ob_consents').select('id').execute()).toHaveLength(consentsBefore.length);
+
+    // A refresh is not a sign-in.
+    const refreshed = await env.app.inject({ method: 'POST', url: '/api/auth/refresh', ...web(old) });
+    expect(refreshed.statusCode).toBe(200);
+    const next = (refreshed.headers['set-cookie'] as string | string[]).toString().match(/app_token=([^;]+)/)![1];
+    const still = await env.app.inject({
+      method: 'POST',
+      url: `/api/open-banking/consents/${consentId}/renew`,
+      ...web(next),
+    });
+    expect(still.json().error).toBe('reauthentication_required');
+
+    // Within the window (9 minutes ago) the renewal proceeds and replaces the expired consent.
+    const recent = await signedInAgo(env, pid, 9 * 60_000);
+    const ok = await env.app.inject({
+      method: 'POST',
+      url: `/api/open-banking/consents/${consentId}/renew`,
+      ...web(recent),
+    });
+    expect(ok.statusCode, ok.body).toBe(201);
+    const bank = await env.app.inject({ method: 'GET', url: pathOf(ok.json().data.redirectUrl) });
+    await env.app.inject({ method: 'GET', url: pathOf(bank.headers.location as string) });
+    expect((await getJson(env.app, '/api/bank-accounts', recent)).data[0]).toMatchObject({
+      consentId: ok.json().data.consentId,
+      consentStatus: 'active',
+    });
+    const again = await env.app.inject({
+      method: 'POST',
+      url: '/api/open-banking/consents',
+      ...web(recent),
+      payload: {},
+    });
+    expect(again.statusCode, again.body).toBe(201);
+  });
+
   it("another user's consent is not found; a pending one cannot be renewed", async () => {
     const a = await signedIn(env);
     const b = await signedIn(env);
@@ -394,6 +471,31 @@ describe('consent renewal and re-authorization with Enable Banking (issue 30)', 
       .where('id', '=', history[0].id)
       .executeTakeFirstOrThrow();
     expect(tx.bank_account_id).toBe(before[0].id);
+  });
+
+  it("the consent expires at the bank's valid_until when it grants less than 90 days", async () => {
+    const { cookie } = await signedIn(env);
+    mock.setMaxAccess(30 * DAY);
+    let consentId: string;
+    const before = Date.now();
+    try {
+      consentId = await link(cookie);
+    } finally {
+      mock.setMaxAccess(null);
+    }
+    const consent = (await getJson(env.app, '/api/open-banking/consents', cookie)).data.find(
+      (c: { id: string }) => c.id === consentId,
+    );
+    const expiresAt = Date.parse(consent.expiresAt);
+    expect(expiresAt).toBeGreaterThanOrEqual(before + 30 * DAY - 1000);
+    expect(expiresAt).toBeLessThanOrEqual(Date.now() + 30 * DAY);
+    // A bank granting the 90 days asked: 90 days.
+    const full = await link(cookie);
+    const ninety = Date.parse(
+      (await getJson(env.app, '/api/open-banking/consents', cookie)).data.find((c: { id: string }) => c.id === full)
+        .expiresAt,
+    );
+    expect(ninety).toBeGreaterThan(Date.now() + 89 * DAY);
   });
 
   it('EXPIRED_SESSION on the unattended sync marks the consent for re-authorization once', async () => {

@@ -25,6 +25,8 @@ interface Authorization {
   id: string;
   redirectUrl: string;
   state: string;
+  /** What POST /auth asked for (access.valid_until). */
+  validUntil: string;
   code?: string;
   used?: boolean;
 }
@@ -58,6 +60,8 @@ export async function startEnableBankingMock(opts: {
   duplicates?: DuplicateEndToEnd;
 }) {
   let duplicates: DuplicateEndToEnd = opts.duplicates ?? 'create';
+  /** The longest access the bank grants (null: what POST /auth asked for). */
+  let maxAccessMs: number | null = null;
   const auths = new Map<string, Authorization>();
   const sessions = new Map<string, Session>();
   const payments = new Map<string, Payment>();
@@ -220,7 +224,12 @@ export async function startEnableBankingMock(opts: {
         return apiError(res, 422, 'WRONG_REQUEST_PARAMETERS', 'access, aspsp, state and redirect_url are required');
       if (aspsp.name !== opts.aspspName) return apiError(res, 400, 'WRONG_ASPSP_PROVIDED', 'Wrong ASPSP name provided');
       const id = randomUUID();
-      auths.set(id, { id, redirectUrl: String(body.redirect_url), state: String(body.state) });
+      auths.set(id, {
+        id,
+        redirectUrl: String(body.redirect_url),
+        state: String(body.state),
+        validUntil: access.valid_until,
+      });
       return send(res, 200, { url: `${base}/bank/authorize?auth=${id}`, authorization_id: id, psu_id_hash: 'h' });
     }
     if (method === 'POST' && path === '/sessions') {
@@ -235,7 +244,13 @@ export async function startEnableBankingMock(opts: {
         accounts: session.accounts.map(resource),
         aspsp: { name: opts.aspspName, country: 'NO' },
         psu_type: 'personal',
-        access: { valid_until: new Date(Date.now() + 90 * 86_400_000).toISOString() },
+        // The access granted: what was asked, or less when the bank grants less.
+        access: {
+          valid_until:
+            maxAccessMs === null
+              ? auth.validUntil
+              : new Date(Math.min(Date.parse(auth.validUntil), Date.now() + maxAccessMs)).toISOString(),
+        },
       });
     }
     const sessionMatch = /^\/sessions\/([^/]+)$/.exec(path);
@@ -353,6 +368,10 @@ export async function startEnableBankingMock(opts: {
     /** POST /payments calls made for one end-to-end id. */
     paymentsFor(endToEndId: string) {
       return [...payments.values()].filter((p) => p.endToEndId === endToEndId);
+    },
+    /** The bank grants at most this much access from the authorization on (null: what was asked). */
+    setMaxAccess(ms: number | null) {
+      maxAccessMs = ms;
     },
     setAccounts(make: () => MockAccount[]) {
       accountsTemplate = make;

@@ -928,7 +928,7 @@ export interface paths {
         put?: never;
         /**
          * Link a bank
-         * @description Creates a consent and answers the bank’s authorize URL.
+         * @description Creates a consent and answers the bank’s authorize URL. Linking again (the user has had a consent before, e.g. one that expired or was revoked) needs an eID sign-in from the last REAUTH_MAX_AGE (default 10 minutes): older sessions answer 403 reauthentication_required.
          */
         post: {
             parameters: {
@@ -1048,7 +1048,7 @@ export interface paths {
         put?: never;
         /**
          * Renew a consent
-         * @description Starts a new authorization at the same bank with the same scope (before the consent expires, after it expired, or after the bank revoked it: `renewalDue` or `reauthorizationRequired`) and answers the bank’s authorize URL. At the callback the new consent replaces this one and keeps its bank accounts (matched by account number), so recipients and payments keep working.
+         * @description Starts a new authorization at the same bank with the same scope (before the consent expires, after it expired, or after the bank revoked it: `renewalDue` or `reauthorizationRequired`) and answers the bank’s authorize URL. At the callback the new consent replaces this one and keeps its bank accounts (matched by account number), so recipients and payments keep working. Needs an eID sign-in from the last REAUTH_MAX_AGE (default 10 minutes): older sessions answer 403 reauthentication_required.
          */
         post: {
             parameters: {
@@ -7046,7 +7046,7 @@ export interface paths {
         put?: never;
         /**
          * Link a bank
-         * @description Creates a consent and answers the bank’s authorize URL.
+         * @description Creates a consent and answers the bank’s authorize URL. Linking again (the user has had a consent before, e.g. one that expired or was revoked) needs an eID sign-in from the last REAUTH_MAX_AGE (default 10 minutes): older sessions answer 403 reauthentication_required.
          */
         post: {
             parameters: {
@@ -7166,7 +7166,7 @@ export interface paths {
         put?: never;
         /**
          * Renew a consent
-         * @description Starts a new authorization at the same bank with the same scope (before the consent expires, after it expired, or after the bank revoked it: `renewalDue` or `reauthorizationRequired`) and answers the bank’s authorize URL. At the callback the new consent replaces this one and keeps its bank accounts (matched by account number), so recipients and payments keep working.
+         * @description Starts a new authorization at the same bank with the same scope (before the consent expires, after it expired, or after the bank revoked it: `renewalDue` or `reauthorizationRequired`) and answers the bank’s authorize URL. At the callback the new consent replaces this one and keeps its bank accounts (matched by account number), so recipients and payments keep working. Needs an eID sign-in from the last REAUTH_MAX_AGE (default 10 minutes): older sessions answer 403 reauthentication_required.
          */
         post: {
             parameters: {

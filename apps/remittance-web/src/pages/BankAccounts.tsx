@@ -1,9 +1,11 @@
 import { Alert, Badge, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { api, unwrap } from '../api/client.js';
+import { ApiError, api, unwrap } from '../api/client.js';
+import { useAuth } from '../auth.js';
 import { type MessageKey, useI18n } from '../i18n/index.js';
+import { type ConsentAction, rememberConsentAction, takeConsentAction } from '../lib/resume.js';
 import { ago, date, money } from '../ui/format.js';
 import { useBankAccounts } from '../ui/queries.js';
 import { Empty, ErrorState, QueryView } from '../ui/states.js';
@@ -29,9 +31,21 @@ export default function BankAccounts() {
     for (const key of [['bank-accounts'], ['consents-ob']]) queryClient.invalidateQueries({ queryKey: key });
   };
 
+  // Renewing, or linking again, needs a recent eID sign-in (403 reauthentication_required): the
+  // action is remembered, the user signs in with eID and comes back here, where it proceeds (once).
+  const { signIn } = useAuth();
+  const resumed = useRef(false);
+  const [signingIn, setSigningIn] = useState(false);
+  const stepUp = (action: ConsentAction) => (err: Error) => {
+    if (resumed.current || !(err instanceof ApiError) || err.code !== 'reauthentication_required') return;
+    rememberConsentAction(action);
+    setSigningIn(true);
+    void signIn();
+  };
   const link = useMutation({
     mutationFn: async () => unwrap(await api.POST('/api/open-banking/consents', { body: { scope: 'AISP+PISP' } })).data,
     onSuccess: ({ redirectUrl }) => location.assign(redirectUrl),
+    onError: stepUp({ action: 'link' }),
   });
   const refresh = useMutation({
     mutationFn: async (id: string) =>
@@ -53,18 +67,28 @@ export default function BankAccounts() {
     mutationFn: async (id: string) =>
       unwrap(await api.POST('/api/open-banking/consents/{id}/renew', { params: { path: { id } } })).data,
     onSuccess: ({ redirectUrl }) => location.assign(redirectUrl),
+    onError: (err, id) => stepUp({ action: 'renew', consentId: id })(err),
   });
+  // Back from that sign-in: carry out the remembered action.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, on arrival
+  useEffect(() => {
+    const action = takeConsentAction();
+    if (!action) return;
+    resumed.current = true;
+    if (action.action === 'renew') renew.mutate(action.consentId);
+    else link.mutate();
+  }, []);
   const revoke = useMutation({
     mutationFn: async (id: string) =>
       unwrap(await api.DELETE('/api/open-banking/consents/{id}', { params: { path: { id } } })),
     onSuccess: refreshAll,
   });
-  const failure = link.error ?? refresh.error ?? primary.error ?? revoke.error ?? renew.error;
+  const failure = signingIn ? null : (link.error ?? refresh.error ?? primary.error ?? revoke.error ?? renew.error);
   const renewButton = (consentId: string) => (
     <Button
       size="xs"
       onClick={() => renew.mutate(consentId)}
-      loading={(renew.isPending || renew.isSuccess) && renew.variables === consentId}
+      loading={(renew.isPending || renew.isSuccess || signingIn) && renew.variables === consentId}
     >
       {t('banks.renew')}
     </Button>
@@ -90,7 +114,7 @@ export default function BankAccounts() {
         <Title order={1} size="h2">
           {t('banks.title')}
         </Title>
-        <Button onClick={() => link.mutate()} loading={link.isPending || link.isSuccess}>
+        <Button onClick={() => link.mutate()} loading={link.isPending || link.isSuccess || (signingIn && link.isError)}>
           {t('banks.link')}
         </Button>
       </Group>

@@ -49,6 +49,18 @@ export async function findUserConsent(db: Kysely<DB>, userId: string, consentId:
     .executeTakeFirst();
 }
 
+/** Whether the user has ever authorized a consent (linking a bank again, not for the first time). */
+export async function hasGrantedConsent(db: Kysely<DB>, userId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('ob_consents')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('granted_at', 'is not', null)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function listUserConsents(db: Kysely<DB>, userId: string): Promise<Consent[]> {
   return db
     .selectFrom('ob_consents')

@@ -2,8 +2,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../../errors.js';
 import type { Surface } from '../../lib/tokens.js';
-import { scopeOf } from '../../plugins/authenticate.js';
+import { authOf, scopeOf } from '../../plugins/authenticate.js';
 import { errors } from '../../schemas.js';
+import type { SessionService } from '../auth/sessions.service.js';
 import {
   AccountIdParams,
   BankAccountListResponse,
@@ -19,6 +20,7 @@ import {
 import {
   completeConsent,
   createConsent,
+  linkedBefore,
   listAccounts,
   listConsents,
   type OpenBankingDeps,
@@ -30,6 +32,8 @@ import {
 
 interface OpenBankingRouteDeps {
   openBanking: OpenBankingDeps;
+  /** Step-up (requireRecentSignIn): a consent lasts at most 90 days, then the user signs in with eID again. */
+  sessions: Pick<SessionService, 'requireRecentSignIn'>;
   /** The sandbox bank's consent page (OPEN_BANKING_PROVIDER=sandbox only). */
   sandbox: { authorize(externalConsentId: string, approve: boolean): Promise<string | null> } | null;
 }
@@ -54,7 +58,10 @@ export function openBankingRoutes(surface: Surface, deps: OpenBankingRouteDeps) 
         },
       },
       async (req, reply) => {
-        const data = await createConsent(ob, scopeOf(req), req.body.scope ?? 'AISP+PISP', surface);
+        const user = scopeOf(req);
+        // Linking again (after an expiry or a revocation) is a re-authorization: a recent eID sign-in.
+        if (await linkedBefore(user)) deps.sessions.requireRecentSignIn(authOf(req));
+        const data = await createConsent(ob, user, req.body.scope ?? 'AISP+PISP', surface);
         return reply.status(201).send({ data });
       },
     );
@@ -77,6 +84,8 @@ export function openBankingRoutes(surface: Surface, deps: OpenBankingRouteDeps) 
         },
       },
       async (req, reply) => {
+        // Spec: a consent lasts at most 90 days, then the user re-authenticates with eID (REAUTH_MAX_AGE).
+        deps.sessions.requireRecentSignIn(authOf(req));
         const data = await renewConsent(ob, scopeOf(req), req.params.id, surface);
         return reply.status(201).send({ data });
       },

@@ -127,6 +127,11 @@ export function toConsentView(c: Consent, now = new Date(), windowMs = RENEWAL_W
   };
 }
 
+/** Whether this user linked a bank before (a new consent is then "linking again": step-up, see the routes). */
+export async function linkedBefore(user: UserScope): Promise<boolean> {
+  return user.run((db) => repo.hasGrantedConsent(db, user.userId));
+}
+
 /** Starts consent at the bank; the bank's callback carries our consent id and a one-time state. */
 export async function createConsent(
   deps: OpenBankingDeps,
@@ -183,9 +188,9 @@ export async function renewConsent(
 }
 
 /**
- * The bank's redirect back: checks the state, activates the consent for 90 days and links the
- * bank's accounts. Provider calls happen before the database transaction (no remote call while
- * holding locks). Returns where to send the browser or app.
+ * The bank's redirect back: checks the state, activates the consent for 90 days (or until the
+ * bank's own end of access, if earlier) and links the bank's accounts. Provider calls happen before the
+ * database transaction (no remote call while holding locks). Returns where to send the browser or app.
  */
 export async function completeConsent(
   deps: OpenBankingDeps,
@@ -227,7 +232,10 @@ export async function completeConsent(
     return destination(consent, 'consent_denied');
   }
   const now = new Date();
-  const expiresAt = new Date(now.getTime() + deps.config.openBanking.consentDays * DAY_MS);
+  // At most 90 days (CONSENT_DAYS), and never past what the bank granted (Enable Banking's valid_until).
+  const ours = now.getTime() + deps.config.openBanking.consentDays * DAY_MS;
+  const granted = typeof approved === 'object' ? approved.validUntil?.getTime() : undefined;
+  const expiresAt = new Date(granted === undefined ? ours : Math.min(ours, granted));
   const replaced = await owner.transaction(async (trx) => {
     const activated = await repo.activateConsent(trx, owner.userId, consentId, now, expiresAt, externalConsentId);
     if (!activated) return undefined;

@@ -32,6 +32,8 @@ interface SessionAnswer {
   session_id: string;
   accounts: AccountResource[];
   aspsp?: { name: string; country: string };
+  /** The access the bank granted (AuthorizeSessionResponse.access): it may end before what POST /auth asked. */
+  access?: { valid_until?: string };
 }
 
 /** How long the accounts answered by POST /sessions serve listAccounts (the callback reads them at once). */
@@ -164,7 +166,10 @@ export function createEnableBankingProvider(
         bankName: session.aspsp?.name ?? settings.aspsp.name,
         at: Date.now(),
       });
-      return { externalConsentId: session.session_id };
+      const validUntil = session.access?.valid_until ? new Date(session.access.valid_until) : null;
+      return Number.isNaN(validUntil?.getTime() ?? Number.NaN)
+        ? { externalConsentId: session.session_id }
+        : { externalConsentId: session.session_id, validUntil: validUntil! };
     },
 
     async listAccounts(sessionId): Promise<ProviderAccount[]> {

@@ -88,11 +88,13 @@ export interface OpenBankingProvider {
   /**
    * Checks the bank's callback; true (or the consent's new external id, when the provider names the
    * authorized consent only now, e.g. Enable Banking's session id) when the user approved it.
+   * `validUntil`: the end of the access the bank actually granted, when it says (it may grant less
+   * than asked); the consent then expires at the earlier of it and our 90 days.
    */
   completeConsent(
     externalConsentId: string,
     callbackParams: Record<string, string | undefined>,
-  ): Promise<boolean | { externalConsentId: string }>;
+  ): Promise<boolean | { externalConsentId: string; validUntil?: Date }>;
   listAccounts(externalConsentId: string): Promise<ProviderAccount[]>;
   readBalance(externalConsentId: string, externalAccountId: string): Promise<{ amount: string; currency: string }>;
   /**
