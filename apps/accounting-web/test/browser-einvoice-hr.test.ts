@@ -404,7 +404,10 @@ describe.skipIf(skip)('Croatian e-invoice screens in Chromium (intermediary and 
       await page.goto(`/invoices/${pending.id}`);
       const panel = merPanel(page);
       const doc = panel.getByTestId('mer-invoice');
-      await doc.getByText(hr['einvoice.merStatus.Pending'], { exact: true }).waitFor();
+      await doc
+        .getByTestId('mer-invoice-status')
+        .getByText(hr['einvoice.merStatus.Pending'], { exact: true })
+        .waitFor();
       await doc.getByText(hr['einvoice.mer.pendingHelp']).waitFor();
       await doc.getByText(hr['einvoice.fisc.attempts']).waitFor();
       await doc.getByText(hr['einvoice.fisc.nextAttempt']).waitFor();
@@ -414,7 +417,7 @@ describe.skipIf(skip)('Croatian e-invoice screens in Chromium (intermediary and 
       // The delivery job's next attempt (made due now): the card, still open, follows by itself.
       await sql`UPDATE intermediary_documents SET next_attempt_at = now() WHERE invoice_id = ${pending.id}`.execute(db);
       await deliverIntermediaryDue(deps);
-      await doc.getByText(hr['einvoice.merStatus.Sent'], { exact: true }).waitFor();
+      await doc.getByTestId('mer-invoice-status').getByText(hr['einvoice.merStatus.Sent'], { exact: true }).waitFor();
       const sent = (await delivery(pending.id)).intermediary;
       expect(sent).toMatchObject({ status: 'Sent', providerStatus: 'Poslan', lastError: null });
       await doc.getByText(sent.documentId).waitFor();
@@ -426,7 +429,10 @@ describe.skipIf(skip)('Croatian e-invoice screens in Chromium (intermediary and 
       await sql`UPDATE intermediary_documents SET next_check_at = now() WHERE invoice_id = ${pending.id}`.execute(db);
       await checkIntermediaryStatuses(deps, { orgId: owner.orgId, invoiceId: pending.id });
       await page.reload();
-      await doc.getByText(hr['einvoice.merStatus.Rejected'], { exact: true }).waitFor();
+      await doc
+        .getByTestId('mer-invoice-status')
+        .getByText(hr['einvoice.merStatus.Rejected'], { exact: true })
+        .waitFor();
       expect(await doc.getByTestId('mer-invoice-reason').textContent()).toBe('Pogrešna količina');
       await doc.getByText('Odbijen', { exact: true }).waitFor();
       expect(await panel.getByRole('button').count()).toBe(0);
@@ -450,12 +456,12 @@ describe.skipIf(skip)('Croatian e-invoice screens in Chromium (intermediary and 
       ]);
       const refused = await newSent(13);
       await page.goto(`/invoices/${refused.id}`);
-      await doc.getByText(hr['einvoice.merStatus.Failed'], { exact: true }).waitFor();
+      await doc.getByTestId('mer-invoice-status').getByText(hr['einvoice.merStatus.Failed'], { exact: true }).waitFor();
       await doc.getByText(hr['einvoice.mer.failedHelp']).waitFor();
       await expect.poll(() => doc.getByTestId('mer-invoice-error').textContent()).toContain('nedostaje BT-10');
       await screen(page, 'einvoice-invoice-mer-failed-hr');
       await doc.getByRole('button', { name: hr['einvoice.mer.sendAgain'] }).click();
-      await doc.getByText(hr['einvoice.merStatus.Sent'], { exact: true }).waitFor();
+      await doc.getByTestId('mer-invoice-status').getByText(hr['einvoice.merStatus.Sent'], { exact: true }).waitFor();
       expect(await panel.getByRole('button').count()).toBe(0);
       expect(mer.sent.filter((d) => d.number === refused.invoiceNumber)).toHaveLength(1);
 
@@ -465,7 +471,10 @@ describe.skipIf(skip)('Croatian e-invoice screens in Chromium (intermediary and 
       const creditNote = panel.getByTestId('mer-credit-note');
       await creditNote.getByText(hr['einvoice.mer.creditNoteNone']).waitFor();
       await creditNote.getByRole('button', { name: hr['einvoice.mer.sendCreditNote'] }).click();
-      await creditNote.getByText(hr['einvoice.merStatus.Sent'], { exact: true }).waitFor();
+      await creditNote
+        .getByTestId('mer-credit-note-status')
+        .getByText(hr['einvoice.merStatus.Sent'], { exact: true })
+        .waitFor();
       const cn = (await delivery(refused.id)).creditNoteIntermediary;
       expect(cn.status).toBe('Sent');
       expect(mer.sent.find((d) => String(d.id) === cn.documentId)?.xml).toContain('<CreditNote');
@@ -485,13 +494,16 @@ describe.skipIf(skip)('Croatian e-invoice screens in Chromium (intermediary and 
       await page.reload();
       await doc.getByText(hr['einvoice.mer.notSent']).waitFor();
       await doc.getByRole('button', { name: hr['einvoice.mer.send'] }).click();
-      await doc.getByText(hr['einvoice.merStatus.Sent'], { exact: true }).waitFor();
+      await doc.getByTestId('mer-invoice-status').getByText(hr['einvoice.merStatus.Sent'], { exact: true }).waitFor();
       const third = (await delivery(byHand.id)).intermediary;
       mer.setSent(Number(third.documentId), { statusId: 50 });
       await sql`UPDATE intermediary_documents SET next_check_at = now() WHERE invoice_id = ${byHand.id}`.execute(db);
       await checkIntermediaryStatuses(deps, { orgId: owner.orgId, invoiceId: byHand.id });
       await page.reload();
-      await doc.getByText(hr['einvoice.merStatus.Undeliverable'], { exact: true }).waitFor();
+      await doc
+        .getByTestId('mer-invoice-status')
+        .getByText(hr['einvoice.merStatus.Undeliverable'], { exact: true })
+        .waitFor();
       await doc.getByText(hr['einvoice.mer.undeliverableHelp']).waitFor();
       // Final in the API (a POST leaves it as it is): no button.
       expect(await panel.getByRole('button').count()).toBe(0);
@@ -514,7 +526,7 @@ describe.skipIf(skip)('Croatian e-invoice screens in Chromium (intermediary and 
       });
       const viaMer = await newSent();
       await page.goto(`/invoices/${viaMer.id}`);
-      await doc.getByText(hr['einvoice.merStatus.Sent'], { exact: true }).waitFor();
+      await doc.getByTestId('mer-invoice-status').getByText(hr['einvoice.merStatus.Sent'], { exact: true }).waitFor();
       const eracun = fiscPanel(page).getByTestId('fisc-eracun');
       await eracun.getByText(hr['einvoice.fisc.byIntermediary']).waitFor();
       expect(await fiscPanel(page).getByRole('button').count()).toBe(0);

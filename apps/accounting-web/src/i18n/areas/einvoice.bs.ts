@@ -9,7 +9,7 @@ export const einvoiceBs: typeof einvoiceSr = {
   'einvoice.mer.notSent': 'Još nije poslana preko Moj-eRačuna.',
   'einvoice.mer.disabled': 'Slanje preko Moj-eRačuna nije uključeno. Podesite račun u Postavkama, kartica E-fakture.',
   'einvoice.mer.lastError': 'Posljednja greška',
-  'einvoice.mer.sentAt': 'Poslana',
+  'einvoice.mer.sentAt': 'Vrijeme slanja',
   'einvoice.mer.pendingHelp': 'Moj-eRačun je još nije preuzeo; servis sam pokušava ponovo.',
   'einvoice.mer.undeliverableHelp':
     'Moj-eRačun je nije mogao dostaviti kupcu. Provjerite može li kupac primati e-fakture.',

@@ -83,7 +83,7 @@ export const einvoiceEn = {
   'einvoice.mer.documentId': 'Moj-eRačun ID',
   'einvoice.mer.providerStatus': 'Moj-eRačun status',
   'einvoice.mer.statusReason': "Buyer's reason",
-  'einvoice.mer.sentAt': 'Sent',
+  'einvoice.mer.sentAt': 'Sent at',
   'einvoice.mer.lastError': 'Last error',
   'einvoice.mer.pendingHelp': 'Moj-eRačun has not taken it yet; the service tries again by itself.',
   'einvoice.mer.failedHelp': 'Moj-eRačun refused the document. Correct what it says and send it again.',

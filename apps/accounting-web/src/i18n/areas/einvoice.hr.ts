@@ -83,7 +83,7 @@ export const einvoiceHr: Record<keyof typeof einvoiceEn, string> = {
   'einvoice.mer.documentId': 'ID u Moj-eRačunu',
   'einvoice.mer.providerStatus': 'Status u Moj-eRačunu',
   'einvoice.mer.statusReason': 'Razlog kupca',
-  'einvoice.mer.sentAt': 'Poslan',
+  'einvoice.mer.sentAt': 'Vrijeme slanja',
   'einvoice.mer.lastError': 'Posljednja pogreška',
   'einvoice.mer.pendingHelp': 'Moj-eRačun ga još nije preuzeo; servis sam pokušava ponovno.',
   'einvoice.mer.failedHelp': 'Moj-eRačun je odbio dokument. Ispravite ono što navodi i pošaljite ponovno.',

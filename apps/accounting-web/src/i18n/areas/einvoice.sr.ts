@@ -84,7 +84,7 @@ export const einvoiceSr: Record<keyof typeof einvoiceEn, string> = {
   'einvoice.mer.documentId': 'ID u Moj-eRačunu',
   'einvoice.mer.providerStatus': 'Status u Moj-eRačunu',
   'einvoice.mer.statusReason': 'Razlog kupca',
-  'einvoice.mer.sentAt': 'Poslata',
+  'einvoice.mer.sentAt': 'Vreme slanja',
   'einvoice.mer.lastError': 'Poslednja greška',
   'einvoice.mer.pendingHelp': 'Moj-eRačun je još nije preuzeo; servis sam pokušava ponovo.',
   'einvoice.mer.failedHelp': 'Moj-eRačun je odbio dokument. Ispravite ono što navodi i pošaljite ponovo.',

@@ -145,7 +145,11 @@ function DeliveryBlock({
         <Text size="sm" fw={700}>
           {title}
         </Text>
-        {state ? <EinvoiceBadge kind="mer" status={state.status} /> : null}
+        {state ? (
+          <span data-testid={`${testId}-status`}>
+            <EinvoiceBadge kind="mer" status={state.status} />
+          </span>
+        ) : null}
       </Group>
       {state ? (
         <>
