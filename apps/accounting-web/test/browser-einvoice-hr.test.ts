@@ -1,10 +1,15 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localStorage as fileStorage } from '../../../services/accounting/src/infra/storage/storage.js';
 import { SecretBox } from '../../../services/accounting/src/lib/secret-box.js';
+import {
+  checkIntermediaryStatuses,
+  deliverIntermediaryDue,
+} from '../../../services/accounting/src/modules/exchange-hr/delivery.service.js';
 import { runIntermediaryIntake } from '../../../services/accounting/src/modules/exchange-hr/exchange.service.js';
 import { todayIso } from '../../../services/accounting/src/modules/invoices/invoice-status.js';
 import type { InvoiceDeps } from '../../../services/accounting/src/modules/invoices/invoice-transitions.js';
@@ -97,6 +102,7 @@ async function signIn(page: Page, s: Session, then: Record<string, string> = hr)
 }
 
 const fiscPanel = (page: Page) => page.getByTestId('fiscalization-panel');
+const merPanel = (page: Page) => page.getByTestId('intermediary-panel');
 
 describe.skipIf(skip)('Croatian e-invoice screens in Chromium (intermediary and e-reporting)', () => {
   let owner: Session;
@@ -146,7 +152,14 @@ describe.skipIf(skip)('Croatian e-invoice screens in Chromium (intermediary and 
       await lookup.getByText('Korisničko ime i lozinka nisu ispravni.').waitFor();
 
       // The right one (the field left empty keeps it on later saves); the OIB registered, then one not.
+      // Who fiscalizes: Moj-eRačun by default; this organization has its own certificate and chooses the
+      // service (the Tax Administration mock then receives every message the screens below show).
       await box.getByLabel(hr['einvoice.settings.intermediaryPassword']).fill('demo-pass');
+      await box.getByText(hr['einvoice.settings.fiscalizationByHelp']).waitFor();
+      expect(
+        await box.getByRole('radio', { name: hr['einvoice.settings.fiscalizationByIntermediary'] }).isChecked(),
+      ).toBe(true);
+      await box.getByRole('radio', { name: hr['einvoice.settings.fiscalizationByService'] }).check();
       await box.getByRole('button', { name: hr['app.save'] }).click();
       await box.getByText(hr['einvoice.settings.saved']).waitFor();
       await lookup.getByRole('button', { name: hr['einvoice.lookup.check'] }).click();
@@ -163,7 +176,13 @@ describe.skipIf(skip)('Croatian e-invoice screens in Chromium (intermediary and 
       expect(mer.calls.length).toBe(calls);
 
       const settings = await apiCall(harness, owner.token, 'GET', '/api/v1/organization/intermediary');
-      expect(settings).toMatchObject({ enabled: true, passwordSet: true, username: 'demo-user', environment: 'demo' });
+      expect(settings).toMatchObject({
+        enabled: true,
+        passwordSet: true,
+        username: 'demo-user',
+        environment: 'demo',
+        fiscalizationBy: 'service',
+      });
       await useLanguage(page, 'en');
       await page.getByText(en['einvoice.settings.intermediaryTitle']).waitFor();
       await screen(page, 'einvoice-settings-intermediary-en');
@@ -359,6 +378,173 @@ describe.skipIf(skip)('Croatian e-invoice screens in Chromium (intermediary and 
   );
 
   it(
+    'the invoice page: delivery through Moj-eRačun (retried while Pending, refused then sent again, rejected by the buyer, undeliverable), the credit note, the list column, who fiscalizes',
+    async () => {
+      const app = harness.h.app;
+      const deps = intakeDeps();
+      const db = harness.h.t.db.system;
+      const newSent = (taxRate = 25) =>
+        sentInvoice(app, owner, {
+          customerId,
+          invoiceDate: todayIso(),
+          dueDate: todayIso(),
+          items: [{ ...item, taxRate }],
+        });
+      const delivery = async (id: string) =>
+        apiCall(harness, owner.token, 'GET', `/api/v1/invoices/${id}/intermediary`);
+
+      // Moj-eRačun unavailable on the first attempt (made right after `send`): Pending with the error.
+      mer.failures.set('/apis/v2/send', [{ status: 503 }]);
+      const pending = await newSent();
+      const queued = (await delivery(pending.id)).intermediary;
+      expect(queued).toMatchObject({ status: 'Pending', attempts: 1 });
+      expect(queued.lastError).toBeTruthy();
+      const { context, page } = await newPage(harness);
+      await signIn(page, owner);
+      await page.goto(`/invoices/${pending.id}`);
+      const panel = merPanel(page);
+      const doc = panel.getByTestId('mer-invoice');
+      await doc
+        .getByTestId('mer-invoice-status')
+        .getByText(hr['einvoice.merStatus.Pending'], { exact: true })
+        .waitFor();
+      await doc.getByText(hr['einvoice.mer.pendingHelp']).waitFor();
+      await doc.getByText(hr['einvoice.fisc.attempts']).waitFor();
+      await doc.getByText(hr['einvoice.fisc.nextAttempt']).waitFor();
+      expect(await doc.getByTestId('mer-invoice-error').textContent()).toBe(queued.lastError);
+      expect(await panel.getByRole('button').count()).toBe(0);
+      await screen(page, 'einvoice-invoice-mer-pending-hr');
+      // The delivery job's next attempt (made due now): the card, still open, follows by itself.
+      await sql`UPDATE intermediary_documents SET next_attempt_at = now() WHERE invoice_id = ${pending.id}`.execute(db);
+      await deliverIntermediaryDue(deps);
+      await doc.getByTestId('mer-invoice-status').getByText(hr['einvoice.merStatus.Sent'], { exact: true }).waitFor();
+      const sent = (await delivery(pending.id)).intermediary;
+      expect(sent).toMatchObject({ status: 'Sent', providerStatus: 'Poslan', lastError: null });
+      await doc.getByText(sent.documentId).waitFor();
+      await doc.getByText(pending.invoiceNumber, { exact: true }).waitFor();
+      expect(mer.sent.filter((d) => d.number === pending.invoiceNumber)).toHaveLength(1);
+
+      // The buyer rejects it: the status check finds the rejection and its reason.
+      mer.setSent(Number(sent.documentId), { statusId: 40, processStatusId: 1, rejectReason: 'Pogrešna količina' });
+      await sql`UPDATE intermediary_documents SET next_check_at = now() WHERE invoice_id = ${pending.id}`.execute(db);
+      await checkIntermediaryStatuses(deps, { orgId: owner.orgId, invoiceId: pending.id });
+      await page.reload();
+      await doc
+        .getByTestId('mer-invoice-status')
+        .getByText(hr['einvoice.merStatus.Rejected'], { exact: true })
+        .waitFor();
+      expect(await doc.getByTestId('mer-invoice-reason').textContent()).toBe('Pogrešna količina');
+      await doc.getByText('Odbijen', { exact: true }).waitFor();
+      expect(await panel.getByRole('button').count()).toBe(0);
+      // The payment code is named by the organization's country (HUB-3A), in every language.
+      await page.getByRole('button', { name: `${hr['invoices.download']} ${hr['einvoice.paymentCode.HR']}` }).waitFor();
+      await screen(page, 'einvoice-invoice-mer-rejected-hr');
+      await useLanguage(page, 'en');
+      await merPanel(page).getByText(en['einvoice.merStatus.Rejected'], { exact: true }).waitFor();
+      await page.getByRole('button', { name: `${en['invoices.download']} ${en['einvoice.paymentCode.HR']}` }).waitFor();
+      await screen(page, 'einvoice-invoice-mer-rejected-en');
+      await useLanguage(page, 'sr');
+      await merPanel(page).getByText(sr['einvoice.merStatus.Rejected'], { exact: true }).waitFor();
+      await page.getByRole('button', { name: `${sr['invoices.download']} ${sr['einvoice.paymentCode.HR']}` }).waitFor();
+      expect(await page.getByText(sr['einvoice.paymentCode.RS']).count()).toBe(0);
+      await screen(page, 'einvoice-invoice-mer-rejected-sr');
+      await useLanguage(page, 'hr');
+
+      // Refused by Moj-eRačun (a 4xx: final), its words shown; sent again from the page.
+      mer.failures.set('/apis/v2/send', [
+        { status: 400, body: { File: { Value: '', Messages: ['Dokument nije ispravan: nedostaje BT-10.'] } } },
+      ]);
+      const refused = await newSent(13);
+      await page.goto(`/invoices/${refused.id}`);
+      await doc.getByTestId('mer-invoice-status').getByText(hr['einvoice.merStatus.Failed'], { exact: true }).waitFor();
+      await doc.getByText(hr['einvoice.mer.failedHelp']).waitFor();
+      await expect.poll(() => doc.getByTestId('mer-invoice-error').textContent()).toContain('nedostaje BT-10');
+      await screen(page, 'einvoice-invoice-mer-failed-hr');
+      await doc.getByRole('button', { name: hr['einvoice.mer.sendAgain'] }).click();
+      await doc.getByTestId('mer-invoice-status').getByText(hr['einvoice.merStatus.Sent'], { exact: true }).waitFor();
+      expect(await panel.getByRole('button').count()).toBe(0);
+      expect(mer.sent.filter((d) => d.number === refused.invoiceNumber)).toHaveLength(1);
+
+      // Cancelled after it was sent: the credit note goes through Moj-eRačun from the page.
+      await apiCall(harness, owner.token, 'PATCH', `/api/v1/invoices/${refused.id}/status`, { action: 'cancel' });
+      await page.reload();
+      const creditNote = panel.getByTestId('mer-credit-note');
+      await creditNote.getByText(hr['einvoice.mer.creditNoteNone']).waitFor();
+      await creditNote.getByRole('button', { name: hr['einvoice.mer.sendCreditNote'] }).click();
+      await creditNote
+        .getByTestId('mer-credit-note-status')
+        .getByText(hr['einvoice.merStatus.Sent'], { exact: true })
+        .waitFor();
+      const cn = (await delivery(refused.id)).creditNoteIntermediary;
+      expect(cn.status).toBe('Sent');
+      expect(mer.sent.find((d) => String(d.id) === cn.documentId)?.xml).toContain('<CreditNote');
+      await creditNote.getByText(cn.documentId).waitFor();
+      expect(await panel.getByRole('button').count()).toBe(0);
+      await screen(page, 'einvoice-invoice-mer-credit-note-hr');
+
+      // Sent while the account was off: "Send through Moj-eRačun" once it is on; then undeliverable.
+      const account = { environment: 'demo', username: 'demo-user', softwareId: 'Ledgerline-001' };
+      await apiCall(harness, owner.token, 'PUT', '/api/v1/organization/intermediary', { ...account, enabled: false });
+      const byHand = await newSent();
+      expect((await delivery(byHand.id)).intermediary).toBeNull();
+      await page.goto(`/invoices/${byHand.id}`);
+      await panel.getByText(hr['einvoice.mer.disabled']).waitFor();
+      expect(await panel.getByRole('button').count()).toBe(0);
+      await apiCall(harness, owner.token, 'PUT', '/api/v1/organization/intermediary', { ...account, enabled: true });
+      await page.reload();
+      await doc.getByText(hr['einvoice.mer.notSent']).waitFor();
+      await doc.getByRole('button', { name: hr['einvoice.mer.send'] }).click();
+      await doc.getByTestId('mer-invoice-status').getByText(hr['einvoice.merStatus.Sent'], { exact: true }).waitFor();
+      const third = (await delivery(byHand.id)).intermediary;
+      mer.setSent(Number(third.documentId), { statusId: 50 });
+      await sql`UPDATE intermediary_documents SET next_check_at = now() WHERE invoice_id = ${byHand.id}`.execute(db);
+      await checkIntermediaryStatuses(deps, { orgId: owner.orgId, invoiceId: byHand.id });
+      await page.reload();
+      await doc
+        .getByTestId('mer-invoice-status')
+        .getByText(hr['einvoice.merStatus.Undeliverable'], { exact: true })
+        .waitFor();
+      await doc.getByText(hr['einvoice.mer.undeliverableHelp']).waitFor();
+      // Final in the API (a POST leaves it as it is): no button.
+      expect(await panel.getByRole('button').count()).toBe(0);
+      await screen(page, 'einvoice-invoice-mer-undeliverable-hr');
+
+      // The list: Moj-eRačun's status beside the fiscalization's.
+      await page.getByRole('link', { name: hr['nav.invoices'] }).first().click();
+      const list = page.getByRole('region', { name: hr['invoices.title'] });
+      const row = (n: string) => list.getByRole('row').filter({ has: page.getByRole('link', { name: n }) });
+      await row(pending.invoiceNumber).getByText(hr['einvoice.merStatus.Rejected'], { exact: true }).waitFor();
+      await row(pending.invoiceNumber).getByText(hr['einvoice.fiscStatus.Fiscalized'], { exact: true }).waitFor();
+      await row(byHand.invoiceNumber).getByText(hr['einvoice.merStatus.Undeliverable'], { exact: true }).waitFor();
+      await screen(page, 'einvoice-invoices-mer-hr');
+
+      // Moj-eRačun fiscalizes (the default): the service records no e-invoice message and offers none.
+      await apiCall(harness, owner.token, 'PUT', '/api/v1/organization/intermediary', {
+        ...account,
+        enabled: true,
+        fiscalizationBy: 'intermediary',
+      });
+      const viaMer = await newSent();
+      await page.goto(`/invoices/${viaMer.id}`);
+      await doc.getByTestId('mer-invoice-status').getByText(hr['einvoice.merStatus.Sent'], { exact: true }).waitFor();
+      const eracun = fiscPanel(page).getByTestId('fisc-eracun');
+      await eracun.getByText(hr['einvoice.fisc.byIntermediary']).waitFor();
+      expect(await fiscPanel(page).getByRole('button').count()).toBe(0);
+      expect(
+        (await apiCall(harness, owner.token, 'GET', `/api/v1/invoices/${viaMer.id}/fiscalization`)).fiscalization,
+      ).toBeNull();
+      await screen(page, 'einvoice-invoice-mer-fiscalizes-hr');
+      await apiCall(harness, owner.token, 'PUT', '/api/v1/organization/intermediary', {
+        ...account,
+        enabled: true,
+        fiscalizationBy: 'service',
+      });
+      await context.close();
+    },
+    STEP * 4,
+  );
+
+  it(
     'a viewer sees the states and the account, no button; the look-up works for everyone',
     async () => {
       const viewer = await addMember(harness.h.app, owner, 'viewer');
@@ -370,6 +556,8 @@ describe.skipIf(skip)('Croatian e-invoice screens in Chromium (intermediary and 
       await page.goto(`/invoices/${inv.id}`);
       await fiscPanel(page).getByTestId('fisc-payment').waitFor();
       expect(await fiscPanel(page).getByRole('button').count()).toBe(0);
+      await merPanel(page).getByTestId('mer-invoice').waitFor();
+      expect(await merPanel(page).getByRole('button').count()).toBe(0);
       await page.goto(`/purchase-invoices/${rejected.id}`);
       await page.getByTestId('fisc-rejection').waitFor();
       expect(await page.getByRole('button', { name: hr['purchases.toExpense'] }).count()).toBe(0);

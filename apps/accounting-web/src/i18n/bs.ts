@@ -23,7 +23,6 @@ export const bs: Record<BaseKey, string> = {
   'invoices.edit': 'Izmjena fakture',
   'invoices.dueDate': 'Datum dospijeća',
   'invoices.unitPrice': 'Jedinična cijena',
-  'invoices.paymentCode': 'Kod za plaćanje',
   'invoices.publicLinkHelp': 'Kupac dobija javni link u e-poruci s fakturom.',
   'status.overdue': 'Dospjela',
   'app.invalidField': 'Vrijednost nije ispravna.',

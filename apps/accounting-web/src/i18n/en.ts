@@ -126,7 +126,6 @@ export const en = {
   'invoices.cancelInvoice': 'Cancel invoice',
   'invoices.pdf': 'PDF',
   'invoices.ubl': 'E-invoice (UBL)',
-  'invoices.paymentCode': 'Payment code',
   'invoices.publicLink': 'Public link',
   'invoices.publicLinkHelp': 'The customer receives the public link in the invoice e-mail.',
   'invoices.download': 'Download',

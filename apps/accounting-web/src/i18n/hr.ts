@@ -58,7 +58,6 @@ export const hr: Record<BaseKey, string> = {
   'invoices.markPaid': 'Označi plaćenim',
   'invoices.cancelInvoice': 'Storniraj račun',
   'invoices.ubl': 'E-račun (UBL)',
-  'invoices.paymentCode': 'HUB-3A barkod',
   'invoices.publicLink': 'Javna poveznica',
   'invoices.publicLinkHelp': 'Kupac dobiva javnu poveznicu u e-poruci s računom.',
   'invoices.paymentReference': 'Poziv na broj',

@@ -125,7 +125,6 @@ export const sr: Record<BaseKey, string> = {
   'invoices.cancelInvoice': 'Storniraj fakturu',
   'invoices.pdf': 'PDF',
   'invoices.ubl': 'E-faktura (UBL)',
-  'invoices.paymentCode': 'IPS QR kod',
   'invoices.publicLink': 'Javni link',
   'invoices.publicLinkHelp': 'Kupac dobija javni link u e-poruci sa fakturom.',
   'invoices.download': 'Preuzmi',

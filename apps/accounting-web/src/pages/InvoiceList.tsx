@@ -64,7 +64,8 @@ export default function InvoiceList() {
       ),
   });
 
-  // Serbian (SEF) and Croatian (fiscalization) organizations: each list item carries `sef` and `fiscalization`.
+  // Serbian (SEF) and Croatian (Moj-eRačun delivery, fiscalization) organizations: each list item carries
+  // `sef`, `intermediary` and `fiscalization`.
   const showEinvoice = me?.organization.country === 'RS' || me?.organization.country === 'HR';
 
   return (
@@ -157,8 +158,13 @@ export default function InvoiceList() {
                     {showEinvoice ? (
                       <Table.Td>
                         {inv.sef ? <EinvoiceBadge status={inv.sef.status} /> : null}
-                        {inv.fiscalization ? <EinvoiceBadge kind="fisc" status={inv.fiscalization.status} /> : null}
-                        {!inv.sef && !inv.fiscalization ? (
+                        {inv.intermediary || inv.fiscalization ? (
+                          <Group gap={4} wrap="wrap">
+                            {inv.intermediary ? <EinvoiceBadge kind="mer" status={inv.intermediary.status} /> : null}
+                            {inv.fiscalization ? <EinvoiceBadge kind="fisc" status={inv.fiscalization.status} /> : null}
+                          </Group>
+                        ) : null}
+                        {!inv.sef && !inv.fiscalization && !inv.intermediary ? (
                           <>
                             <Text span size="sm" c="dimmed" aria-hidden>
                               —

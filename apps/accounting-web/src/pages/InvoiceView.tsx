@@ -69,6 +69,8 @@ export default function InvoiceView() {
   const pdf = useBlob(`/api/v1/invoices/${id}/pdf`, hasPdf, inv?.updatedAt ?? '');
   const country = me?.organization.country;
   const hasPaymentCode = country === 'RS' || country === 'HR';
+  // The code follows the organization's country (HUB-3A in Croatia, IPS QR in Serbia), not the UI language.
+  const paymentCode = country === 'HR' || country === 'RS' ? t(`einvoice.paymentCode.${country}`) : '';
   const code = useBlob(
     `/api/v1/invoices/${id}/payment-code`,
     hasPdf && hasPaymentCode && inv?.status !== 'cancelled',
@@ -255,11 +257,11 @@ export default function InvoiceView() {
                     files.mutate({ path: `/api/v1/invoices/${id}/payment-code`, name: `${inv.invoiceNumber}.png` })
                   }
                 >
-                  {t('invoices.download')} {t('invoices.paymentCode')}
+                  {t('invoices.download')} {paymentCode}
                 </Button>
               ) : null}
             </Group>
-            {code.data ? <Image src={code.data.url} alt={t('invoices.paymentCode')} w={160} /> : null}
+            {code.data ? <Image src={code.data.url} alt={paymentCode} w={160} /> : null}
             <Text size="sm">
               <strong>{t('invoices.publicLink')}:</strong> {t('invoices.publicLinkHelp')}
             </Text>

@@ -3,6 +3,23 @@ import { einvoiceSr } from './einvoice.sr.js';
 /** Bosnian messages of the e-invoice screens: the Serbian ones with the ijekavian and Bosnian wording; spread into full/bs.ts. */
 export const einvoiceBs: typeof einvoiceSr = {
   ...einvoiceSr,
+  'einvoice.fisc.byIntermediary':
+    'Moj-eRačun fiskalizira ovu e-fakturu kad je pošalje (Postavke, E-fakture: ko fiskalizira).',
+  'einvoice.mer.creditNoteNone': 'Knjižno odobrenje storniranja još nije poslano.',
+  'einvoice.mer.notSent': 'Još nije poslana preko Moj-eRačuna.',
+  'einvoice.mer.disabled': 'Slanje preko Moj-eRačuna nije uključeno. Podesite račun u Postavkama, kartica E-fakture.',
+  'einvoice.mer.lastError': 'Posljednja greška',
+  'einvoice.mer.sentAt': 'Vrijeme slanja',
+  'einvoice.mer.pendingHelp': 'Moj-eRačun je još nije preuzeo; servis sam pokušava ponovo.',
+  'einvoice.mer.undeliverableHelp':
+    'Moj-eRačun je nije mogao dostaviti kupcu. Provjerite može li kupac primati e-fakture.',
+  'einvoice.merStatus.Sent': 'Poslana',
+  'einvoice.merStatus.Delivered': 'Dostavljena',
+  'einvoice.settings.fiscalizationBy': 'Ko fiskalizira e-fakture poslane i primljene preko Moj-eRačuna',
+  'einvoice.settings.fiscalizationByService': 'Ovaj servis, certifikatom iznad',
+  'einvoice.settings.fiscalizationByHelp':
+    'Moj-eRačun fiskalizira ono što šalje i dostavlja. Izaberite jedno od dvoje da se Poreznoj upravi ništa ne prijavi dvaput; ovaj servis birajte samo ako Moj-eRačun ne fiskalizira za vaš račun.',
+  'einvoice.paymentCode.HR': 'HUB-3A bar-kod',
   'einvoice.sef.disabled': 'Slanje u SEF nije uključeno. Uključite ga u Postavkama, kartica E-fakture.',
   'einvoice.sef.requestId': 'ID zahtjeva',
   'einvoice.sef.updatedAt': 'Posljednja promjena',

@@ -9,6 +9,7 @@ import { useI18n } from '../../i18n/index.js';
 import { ErrorState, Loading } from '../../ui/states.js';
 import { ActionError } from './ActionError.js';
 import { Field, FiscMessage } from './FiscDetails.js';
+import { IntermediaryPanel } from './IntermediaryPanel.js';
 import { EinvoiceBadge, useDateTime } from './SefBadge.js';
 
 type WithSef = paths['/api/v1/invoices/{id}/sef']['get']['responses'][200]['content']['application/json'];
@@ -18,14 +19,20 @@ type SefState = NonNullable<WithSef['sef']>;
 const POLL_MS = 4000;
 
 /**
- * The invoice's e-invoice delivery on its page: SEF for a Serbian organization, fiscalization for a
- * Croatian one; nothing for others. Actions for owners, admins and accountants (the API's WRITERS).
+ * The invoice's e-invoice delivery on its page: SEF for a Serbian organization, the delivery through
+ * Moj-eRačun and fiscalization for a Croatian one; nothing for others. Actions for owners, admins and accountants (the API's WRITERS).
  */
 export function InvoiceEinvoice({ id, invoiceStatus }: { id: string; invoiceStatus: string }) {
   const { me } = useAuth();
   const country = me?.organization.country;
   if (country === 'RS') return <SefPanel id={id} invoiceStatus={invoiceStatus} />;
-  if (country === 'HR') return <FiscalizationPanel id={id} invoiceStatus={invoiceStatus} />;
+  if (country === 'HR')
+    return (
+      <>
+        <IntermediaryPanel id={id} invoiceStatus={invoiceStatus} />
+        <FiscalizationPanel id={id} invoiceStatus={invoiceStatus} />
+      </>
+    );
   return null;
 }
 
@@ -276,6 +283,12 @@ function FiscalizationPanel({ id, invoiceStatus }: { id: string; invoiceStatus: 
     queryFn: async () => unwrap(await api.GET('/api/v1/organization/fiscalization')),
     staleTime: 30_000,
   });
+  // The same query as the Moj-eRačun card's (one request): who fiscalizes what Moj-eRačun sends.
+  const intermediary = useQuery({
+    queryKey: ['intermediary-settings'],
+    queryFn: async () => unwrap(await api.GET('/api/v1/organization/intermediary')),
+    staleTime: 30_000,
+  });
   const query = useQuery({
     queryKey: ['invoice-fiscalization', id],
     queryFn: async () => unwrap(await api.GET('/api/v1/invoices/{id}/fiscalization', { params: { path: { id } } })),
@@ -305,7 +318,11 @@ function FiscalizationPanel({ id, invoiceStatus }: { id: string; invoiceStatus: 
   const ready = settings.data?.certificateSet === true;
   const draft = invoiceStatus === 'draft';
   const fiscalized = fisc?.status === 'Fiscalized';
-  const canRun = canWrite && ready && !draft && !fiscalized && fisc?.status !== 'Pending';
+  // Moj-eRačun fiscalizes what it sends (fiscalizationBy: intermediary): no e-invoice message of our own is
+  // offered then, so nothing reaches the Tax Administration twice (one recorded earlier is still shown).
+  const byIntermediary =
+    intermediary.data?.enabled === true && intermediary.data.fiscalizationBy === 'intermediary' && !fisc;
+  const canRun = canWrite && ready && !draft && !fiscalized && fisc?.status !== 'Pending' && !byIntermediary;
   // The credit note and the payment refer to the fiscalized e-invoice: offered once it is, and only
   // when the invoice was cancelled or paid (or the earlier attempt was refused).
   const canCreditNote =
@@ -336,7 +353,7 @@ function FiscalizationPanel({ id, invoiceStatus }: { id: string; invoiceStatus: 
         <FiscMessage
           title={t('einvoice.fisc.message.eracun')}
           state={fisc}
-          none={t('einvoice.fisc.none')}
+          none={byIntermediary ? t('einvoice.fisc.byIntermediary') : t('einvoice.fisc.none')}
           testId="fisc-eracun"
         >
           {canRun ? button('eracun', fisc ? t('einvoice.fisc.again') : t('einvoice.fisc.fiscalize'), true) : null}
@@ -369,7 +386,7 @@ function FiscalizationPanel({ id, invoiceStatus }: { id: string; invoiceStatus: 
               : null}
           </FiscMessage>
         ) : null}
-        {settings.data && !ready && !fiscalized ? (
+        {settings.data && !ready && !fiscalized && !byIntermediary ? (
           <Alert color="orange" role="status" p="xs">
             <Text size="sm">{t('einvoice.fisc.noCertificate')}</Text>
             <Anchor component={Link} to="/settings/einvoicing" size="sm" fw={700} c="dark.9" underline="always">

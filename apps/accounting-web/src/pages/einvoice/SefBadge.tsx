@@ -26,11 +26,27 @@ const SEF_COLORS: Record<string, string> = {
 
 const FISC_COLORS: Record<string, string> = { Pending: 'yellow.4', Fiscalized: 'teal.9', Failed: 'red.9' };
 
-/** A status SEF (or the Tax Administration) gave the document; an unknown one is shown as SEF spells it. */
-export function EinvoiceBadge({ status, kind = 'sef' }: { status: string; kind?: 'sef' | 'fisc' }) {
+/** The delivery through the information intermediary (Moj-eRačun, HR). */
+const MER_COLORS: Record<string, string> = {
+  Pending: 'yellow.4',
+  Failed: 'red.9',
+  Sent: 'blue.8',
+  Delivered: 'indigo.8',
+  Accepted: 'teal.9',
+  Rejected: 'red.9',
+  Undeliverable: 'red.9',
+};
+const KINDS = {
+  sef: { colors: SEF_COLORS, prefix: 'einvoice.sefStatus' },
+  fisc: { colors: FISC_COLORS, prefix: 'einvoice.fiscStatus' },
+  mer: { colors: MER_COLORS, prefix: 'einvoice.merStatus' },
+} as const;
+
+/** A status SEF (the Tax Administration, Moj-eRačun) gave the document; an unknown one is shown as SEF spells it. */
+export function EinvoiceBadge({ status, kind = 'sef' }: { status: string; kind?: keyof typeof KINDS }) {
   const { t } = useI18n();
-  const colors = kind === 'sef' ? SEF_COLORS : FISC_COLORS;
-  const key = `einvoice.${kind === 'sef' ? 'sefStatus' : 'fiscStatus'}.${status}` as MessageKey;
+  const { colors, prefix } = KINDS[kind];
+  const key = `${prefix}.${status}` as MessageKey;
   return (
     <Badge color={colors[status] ?? 'gray.7'} variant="filled" autoContrast>
       {status in colors ? t(key) : status}

@@ -7,6 +7,7 @@ import {
   NativeSelect,
   Paper,
   PasswordInput,
+  Radio,
   SimpleGrid,
   Stack,
   Switch,
@@ -389,6 +390,7 @@ interface IntermediaryFormValues {
   password: string;
   companyBu: string;
   softwareId: string;
+  fiscalizationBy: 'intermediary' | 'service';
 }
 
 function IntermediaryForm() {
@@ -427,6 +429,7 @@ function IntermediaryEditor({ settings }: { settings: IntermediarySettings }) {
     password: '',
     companyBu: s.companyBu ?? '',
     softwareId: s.softwareId ?? '',
+    fiscalizationBy: s.fiscalizationBy,
   });
   const form = useForm<IntermediaryFormValues>({ defaultValues: defaults(settings) });
   const save = useMutation({
@@ -439,6 +442,7 @@ function IntermediaryEditor({ settings }: { settings: IntermediarySettings }) {
             username: v.username.trim(),
             softwareId: v.softwareId.trim(),
             companyBu: v.companyBu.trim() || null,
+            fiscalizationBy: v.fiscalizationBy,
             ...(v.password ? { password: v.password } : {}),
           },
         }),
@@ -454,6 +458,10 @@ function IntermediaryEditor({ settings }: { settings: IntermediarySettings }) {
   const invalid = t('app.invalidField');
   const envLabel = (e: 'demo' | 'production') =>
     e === 'demo' ? t('einvoice.settings.demo') : t('einvoice.settings.production');
+  const byLabel = (b: 'intermediary' | 'service') =>
+    b === 'intermediary'
+      ? t('einvoice.settings.fiscalizationByIntermediary')
+      : t('einvoice.settings.fiscalizationByService');
   const lastSync = (
     <Text size="sm">
       <strong>{t('einvoice.settings.lastIntake')}:</strong>{' '}
@@ -473,6 +481,9 @@ function IntermediaryEditor({ settings }: { settings: IntermediarySettings }) {
         <Text size="sm">
           <strong>{t('einvoice.settings.environment')}:</strong> {envLabel(settings.environment)} ·{' '}
           <strong>{t('einvoice.settings.intermediaryEnabled')}:</strong> {settings.enabled ? '✓' : '—'}
+        </Text>
+        <Text size="sm">
+          <strong>{t('einvoice.settings.fiscalizationBy')}:</strong> {byLabel(settings.fiscalizationBy)}
         </Text>
         {lastSync}
         <Alert color="gray" p="xs" mt="xs">
@@ -536,6 +547,25 @@ function IntermediaryEditor({ settings }: { settings: IntermediarySettings }) {
             )}
           />
         </SimpleGrid>
+        <Controller
+          control={form.control}
+          name="fiscalizationBy"
+          render={({ field }) => (
+            <Radio.Group
+              label={t('einvoice.settings.fiscalizationBy')}
+              description={t('einvoice.settings.fiscalizationByHelp')}
+              value={field.value}
+              onChange={(v) => field.onChange(v)}
+              error={errors.fiscalizationBy}
+            >
+              <Stack gap="xs" mt="xs">
+                {(['intermediary', 'service'] as const).map((b) => (
+                  <Radio key={b} value={b} label={byLabel(b)} />
+                ))}
+              </Stack>
+            </Radio.Group>
+          )}
+        />
         <Controller
           control={form.control}
           name="enabled"
