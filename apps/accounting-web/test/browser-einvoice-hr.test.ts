@@ -9,6 +9,7 @@ import { SecretBox } from '../../../services/accounting/src/lib/secret-box.js';
 import {
   checkIntermediaryStatuses,
   deliverIntermediaryDue,
+  deliverPaymentReportsDue,
 } from '../../../services/accounting/src/modules/exchange-hr/delivery.service.js';
 import { runIntermediaryIntake } from '../../../services/accounting/src/modules/exchange-hr/exchange.service.js';
 import { todayIso } from '../../../services/accounting/src/modules/invoices/invoice-status.js';
@@ -534,6 +535,57 @@ describe.skipIf(skip)('Croatian e-invoice screens in Chromium (intermediary and 
         (await apiCall(harness, owner.token, 'GET', `/api/v1/invoices/${viaMer.id}/fiscalization`)).fiscalization,
       ).toBeNull();
       await screen(page, 'einvoice-invoice-mer-fiscalizes-hr');
+
+      // Marked paid: Moj-eRačun reports the payment (markPaid). Unavailable on the first attempt (made
+      // right after the payment): Pending with its error, the attempts and the next one.
+      mer.failures.set('/api/fiscalization/markPaid', [{ status: 503 }]);
+      await apiCall(harness, owner.token, 'PATCH', `/api/v1/invoices/${viaMer.id}/status`, {
+        action: 'mark-paid',
+        paidAt: todayIso(),
+      });
+      const reportOf = async () => (await delivery(viaMer.id)).intermediary.paymentReport;
+      await expect.poll(async () => (await reportOf())?.attempts).toBe(1);
+      const waiting = await reportOf();
+      expect(waiting).toMatchObject({ status: 'Pending', paidAt: todayIso(), reportedAt: null });
+      expect(waiting.lastError).toBeTruthy();
+      await page.reload();
+      const paymentReport = panel.getByTestId('mer-payment');
+      await paymentReport
+        .getByTestId('mer-payment-status')
+        .getByText(hr['einvoice.merPaymentStatus.Pending'], { exact: true })
+        .waitFor();
+      await paymentReport.getByText(hr['einvoice.mer.payment.pendingHelp']).waitFor();
+      await paymentReport.getByText(hr['einvoice.fisc.attempts']).waitFor();
+      await paymentReport.getByText(hr['einvoice.fisc.nextAttempt']).waitFor();
+      await paymentReport.getByText('125,00').waitFor();
+      expect(await paymentReport.getByTestId('mer-payment-error').textContent()).toBe(waiting.lastError);
+      expect(await panel.getByRole('button').count()).toBe(0);
+      await screen(page, 'einvoice-invoice-mer-payment-pending-hr');
+      // The job's next attempt (made due now): the card, still open, follows by itself to Reported.
+      await sql`UPDATE intermediary_payment_reports SET next_attempt_at = now() WHERE invoice_id = ${viaMer.id}`.execute(
+        db,
+      );
+      await deliverPaymentReportsDue(deps);
+      await paymentReport
+        .getByTestId('mer-payment-status')
+        .getByText(hr['einvoice.merPaymentStatus.Reported'], { exact: true })
+        .waitFor();
+      const reported = await reportOf();
+      expect(reported).toMatchObject({ status: 'Reported', lastError: null, nextAttemptAt: null });
+      expect(mer.paymentsReported.filter((n) => n === viaMer.invoiceNumber)).toHaveLength(1);
+      expect(mer.sent.find((d) => d.number === viaMer.invoiceNumber)?.payment).toMatchObject({
+        date: todayIso(),
+        amount: 125,
+      });
+      await paymentReport.getByText(hr['einvoice.mer.payment.reportedAt']).waitFor();
+      expect(await paymentReport.getByText(hr['einvoice.mer.payment.pendingHelp']).count()).toBe(0);
+      expect(await paymentReport.getByTestId('mer-payment-error').count()).toBe(0);
+      await screen(page, 'einvoice-invoice-mer-payment-reported-hr');
+      await useLanguage(page, 'en');
+      await merPanel(page).getByText(en['einvoice.merPaymentStatus.Reported'], { exact: true }).waitFor();
+      await merPanel(page).getByText(en['einvoice.mer.payment.title']).waitFor();
+      await screen(page, 'einvoice-invoice-mer-payment-reported-en');
+      await useLanguage(page, 'hr');
       await apiCall(harness, owner.token, 'PUT', '/api/v1/organization/intermediary', {
         ...account,
         enabled: true,
@@ -548,7 +600,10 @@ describe.skipIf(skip)('Croatian e-invoice screens in Chromium (intermediary and 
     'a viewer sees the states and the account, no button; the look-up works for everyone',
     async () => {
       const viewer = await addMember(harness.h.app, owner, 'viewer');
-      const inv = (await apiCall(harness, owner.token, 'GET', '/api/v1/invoices?status=paid&perPage=1')).data[0];
+      // A paid invoice the service fiscalized (not the one Moj-eRačun reported the payment of).
+      const inv = (await apiCall(harness, owner.token, 'GET', '/api/v1/invoices?status=paid')).data.find(
+        (i: { fiscalization: unknown }) => i.fiscalization,
+      );
       const rejected = (await apiCall(harness, owner.token, 'GET', '/api/v1/purchase-invoices?status=Rejected'))
         .data[0];
       const { context, page } = await newPage(harness);

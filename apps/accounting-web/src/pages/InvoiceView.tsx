@@ -268,7 +268,7 @@ export default function InvoiceView() {
           </Stack>
         </Card>
       </SimpleGrid>
-      <InvoiceEinvoice id={id} invoiceStatus={inv.status} />
+      <InvoiceEinvoice id={id} invoiceStatus={inv.status} currency={inv.currencyCode} />
       {hasPdf ? (
         <Card withBorder p={0}>
           {pdf.isPending ? (

@@ -68,4 +68,12 @@ export const einvoiceBs: typeof einvoiceSr = {
   'purchases.fisc.rejection': 'Izvještaj o odbijanju',
   'purchases.fisc.failedNoRetry':
     'Porezna uprava je odbila izvještaj. Odavde ga još nije moguće ponovo poslati; prijavite ga u aplikaciji Porezne uprave.',
+  'einvoice.mer.payment.title': 'Izvještaj o naplati',
+  'einvoice.mer.payment.reportedAt': 'Vrijeme izvještavanja',
+  'einvoice.mer.payment.fiscalizedAt': 'Moj-eRačun fiskalizirao',
+  'einvoice.mer.payment.pendingHelp': 'Moj-eRačun još nije preuzeo izvještaj o naplati; servis sam pokušava ponovo.',
+  'einvoice.mer.payment.failedHelp':
+    'Moj-eRačun je odbio izvještaj o naplati. Prijavite naplatu na portalu Moj-eRačuna.',
+  'einvoice.merPaymentStatus.Pending': 'Čeka izvještavanje',
+  'einvoice.merPaymentStatus.Reported': 'Izvještaj poslan',
 };

@@ -89,6 +89,18 @@ export const einvoiceEn = {
   'einvoice.mer.failedHelp': 'Moj-eRačun refused the document. Correct what it says and send it again.',
   'einvoice.mer.undeliverableHelp':
     'Moj-eRačun could not deliver it to the buyer. Check that the buyer can receive e-invoices.',
+  'einvoice.mer.payment.title': 'Payment report',
+  'einvoice.mer.payment.paidAt': 'Paid on',
+  'einvoice.mer.payment.amount': 'Amount',
+  'einvoice.mer.payment.reportedAt': 'Reported at',
+  'einvoice.mer.payment.fiscalizedAt': 'Fiscalized by Moj-eRačun at',
+  'einvoice.mer.payment.pendingHelp':
+    'Moj-eRačun has not taken the payment report yet; the service tries again by itself.',
+  'einvoice.mer.payment.failedHelp':
+    "Moj-eRačun refused the payment report. Report the payment in Moj-eRačun's portal.",
+  'einvoice.merPaymentStatus.Pending': 'Waiting to be reported',
+  'einvoice.merPaymentStatus.Reported': 'Reported',
+  'einvoice.merPaymentStatus.Failed': 'Refused',
   'einvoice.merStatus.Pending': 'Waiting to be sent',
   'einvoice.merStatus.Failed': 'Refused',
   'einvoice.merStatus.Sent': 'Sent',

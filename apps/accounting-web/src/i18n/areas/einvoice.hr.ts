@@ -89,6 +89,17 @@ export const einvoiceHr: Record<keyof typeof einvoiceEn, string> = {
   'einvoice.mer.failedHelp': 'Moj-eRačun je odbio dokument. Ispravite ono što navodi i pošaljite ponovno.',
   'einvoice.mer.undeliverableHelp':
     'Moj-eRačun ga nije mogao dostaviti kupcu. Provjerite može li kupac primati e-račune.',
+  'einvoice.mer.payment.title': 'Izvještaj o naplati',
+  'einvoice.mer.payment.paidAt': 'Datum naplate',
+  'einvoice.mer.payment.amount': 'Iznos',
+  'einvoice.mer.payment.reportedAt': 'Vrijeme izvještavanja',
+  'einvoice.mer.payment.fiscalizedAt': 'Moj-eRačun fiskalizirao',
+  'einvoice.mer.payment.pendingHelp': 'Moj-eRačun još nije preuzeo izvještaj o naplati; servis sam pokušava ponovno.',
+  'einvoice.mer.payment.failedHelp':
+    'Moj-eRačun je odbio izvještaj o naplati. Prijavite naplatu na portalu Moj-eRačuna.',
+  'einvoice.merPaymentStatus.Pending': 'Čeka izvještavanje',
+  'einvoice.merPaymentStatus.Reported': 'Izviješteno',
+  'einvoice.merPaymentStatus.Failed': 'Odbijeno',
   'einvoice.merStatus.Pending': 'Čeka slanje',
   'einvoice.merStatus.Failed': 'Odbijen',
   'einvoice.merStatus.Sent': 'Poslan',

@@ -90,6 +90,17 @@ export const einvoiceSr: Record<keyof typeof einvoiceEn, string> = {
   'einvoice.mer.failedHelp': 'Moj-eRačun je odbio dokument. Ispravite ono što navodi i pošaljite ponovo.',
   'einvoice.mer.undeliverableHelp':
     'Moj-eRačun nije mogao da ga dostavi kupcu. Proverite da li kupac može da prima e-fakture.',
+  'einvoice.mer.payment.title': 'Izveštaj o naplati',
+  'einvoice.mer.payment.paidAt': 'Datum naplate',
+  'einvoice.mer.payment.amount': 'Iznos',
+  'einvoice.mer.payment.reportedAt': 'Vreme izveštavanja',
+  'einvoice.mer.payment.fiscalizedAt': 'Moj-eRačun fiskalizovao',
+  'einvoice.mer.payment.pendingHelp': 'Moj-eRačun još nije preuzeo izveštaj o naplati; servis sam pokušava ponovo.',
+  'einvoice.mer.payment.failedHelp':
+    'Moj-eRačun je odbio izveštaj o naplati. Prijavite naplatu na portalu Moj-eRačuna.',
+  'einvoice.merPaymentStatus.Pending': 'Čeka izveštavanje',
+  'einvoice.merPaymentStatus.Reported': 'Izveštaj poslat',
+  'einvoice.merPaymentStatus.Failed': 'Odbijen',
   'einvoice.merStatus.Pending': 'Čeka slanje',
   'einvoice.merStatus.Failed': 'Odbijena',
   'einvoice.merStatus.Sent': 'Poslata',

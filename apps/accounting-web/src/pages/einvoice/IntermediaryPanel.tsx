@@ -5,6 +5,7 @@ import { api, unwrap } from '../../api/client.js';
 import type { paths } from '../../api/schema.generated.js';
 import { useAuth } from '../../auth.js';
 import { useI18n } from '../../i18n/index.js';
+import { useFormat } from '../../ui/format.js';
 import { ErrorState, Loading } from '../../ui/states.js';
 import { ActionError } from './ActionError.js';
 import { Field } from './FiscDetails.js';
@@ -12,8 +13,12 @@ import { EinvoiceBadge, useDateTime } from './SefBadge.js';
 
 type Delivery = paths['/api/v1/invoices/{id}/intermediary']['get']['responses'][200]['content']['application/json'];
 type DeliveryState = NonNullable<Delivery['intermediary']>;
+type PaymentReport = NonNullable<DeliveryState['paymentReport']>;
 
-/** While a document waits for Moj-eRačun (the delivery job retries), the card asks again every few seconds. */
+/**
+ * While a document or the payment report waits for Moj-eRačun (the delivery job retries), the card asks
+ * again every few seconds.
+ */
 const POLL_MS = 4000;
 
 /**
@@ -21,9 +26,19 @@ const POLL_MS = 4000;
  * for a cancelled invoice, its credit note, each with its status, the number and id Moj-eRačun knows it
  * by, Moj-eRačun's status name and the buyer's rejection reason, the last error, and while Pending the
  * attempts and the next one. Send (and send again after Failed) for owners, admins and accountants.
- * Undeliverable is final in the API (a POST leaves it as it is), so it offers no button.
+ * Undeliverable is final in the API (a POST leaves it as it is), so it offers no button. With
+ * `fiscalizationBy: intermediary`, the payment report Moj-eRačun makes of a paid invoice (markPaid):
+ * its status, date, amount, the last error and while Pending the attempts and the next one.
  */
-export function IntermediaryPanel({ id, invoiceStatus }: { id: string; invoiceStatus: string }) {
+export function IntermediaryPanel({
+  id,
+  invoiceStatus,
+  currency = 'EUR',
+}: {
+  id: string;
+  invoiceStatus: string;
+  currency?: string;
+}) {
   const { t } = useI18n();
   const { canWrite } = useAuth();
   const queryClient = useQueryClient();
@@ -36,7 +51,9 @@ export function IntermediaryPanel({ id, invoiceStatus }: { id: string; invoiceSt
     queryKey: ['invoice-intermediary', id],
     queryFn: async () => unwrap(await api.GET('/api/v1/invoices/{id}/intermediary', { params: { path: { id } } })),
     refetchInterval: (q) =>
-      q.state.data?.intermediary?.status === 'Pending' || q.state.data?.creditNoteIntermediary?.status === 'Pending'
+      q.state.data?.intermediary?.status === 'Pending' ||
+      q.state.data?.intermediary?.paymentReport?.status === 'Pending' ||
+      q.state.data?.creditNoteIntermediary?.status === 'Pending'
         ? POLL_MS
         : false,
   });
@@ -93,6 +110,7 @@ export function IntermediaryPanel({ id, invoiceStatus }: { id: string; invoiceSt
         >
           {canSend ? button('invoice', doc ? t('einvoice.mer.sendAgain') : t('einvoice.mer.send'), true) : null}
         </DeliveryBlock>
+        {doc?.paymentReport ? <PaymentReportBlock report={doc.paymentReport} currency={currency} /> : null}
         {creditNote || (delivered && invoiceStatus === 'cancelled') ? (
           <DeliveryBlock
             title={t('einvoice.fisc.message.creditNote')}
@@ -194,6 +212,56 @@ function DeliveryBlock({
         <Text size="sm">{none}</Text>
       )}
       {children}
+    </Stack>
+  );
+}
+
+/** The payment report Moj-eRačun makes of the paid invoice (markPaid), when the organization lets it fiscalize. */
+function PaymentReportBlock({ report, currency }: { report: PaymentReport; currency: string }) {
+  const { t } = useI18n();
+  const f = useFormat();
+  const dateTime = useDateTime();
+  const title = t('einvoice.mer.payment.title');
+  return (
+    <Stack gap={4} data-testid="mer-payment" component="section" aria-label={title}>
+      <Group gap="xs" wrap="wrap">
+        <Text size="sm" fw={700}>
+          {title}
+        </Text>
+        <span data-testid="mer-payment-status">
+          <EinvoiceBadge kind="merPayment" status={report.status} />
+        </span>
+      </Group>
+      <Field label={t('einvoice.mer.payment.paidAt')}>{f.date(report.paidAt.slice(0, 10))}</Field>
+      <Field label={t('einvoice.mer.payment.amount')}>{f.money(report.amount, currency)}</Field>
+      {report.reportedAt ? (
+        <Field label={t('einvoice.mer.payment.reportedAt')}>{dateTime(report.reportedAt)}</Field>
+      ) : null}
+      {report.fiscalizedAt ? (
+        <Field label={t('einvoice.mer.payment.fiscalizedAt')}>{dateTime(report.fiscalizedAt)}</Field>
+      ) : null}
+      <Field label={t('einvoice.sef.updatedAt')}>{dateTime(report.updatedAt)}</Field>
+      {report.status === 'Pending' ? (
+        <>
+          {report.attempts > 0 ? <Field label={t('einvoice.fisc.attempts')}>{report.attempts}</Field> : null}
+          {report.nextAttemptAt ? (
+            <Field label={t('einvoice.fisc.nextAttempt')}>{dateTime(report.nextAttemptAt)}</Field>
+          ) : null}
+          <Alert color="yellow" role="status" p="xs">
+            <Text size="sm">{t('einvoice.mer.payment.pendingHelp')}</Text>
+          </Alert>
+        </>
+      ) : null}
+      {report.status === 'Failed' ? (
+        <Alert color="red" role="status" p="xs">
+          <Text size="sm">{t('einvoice.mer.payment.failedHelp')}</Text>
+        </Alert>
+      ) : null}
+      {report.lastError ? (
+        <Field label={t('einvoice.mer.lastError')}>
+          <span data-testid="mer-payment-error">{report.lastError}</span>
+        </Field>
+      ) : null}
     </Stack>
   );
 }

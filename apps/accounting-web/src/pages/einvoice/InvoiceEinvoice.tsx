@@ -22,14 +22,22 @@ const POLL_MS = 4000;
  * The invoice's e-invoice delivery on its page: SEF for a Serbian organization, the delivery through
  * Moj-eRačun and fiscalization for a Croatian one; nothing for others. Actions for owners, admins and accountants (the API's WRITERS).
  */
-export function InvoiceEinvoice({ id, invoiceStatus }: { id: string; invoiceStatus: string }) {
+export function InvoiceEinvoice({
+  id,
+  invoiceStatus,
+  currency = 'EUR',
+}: {
+  id: string;
+  invoiceStatus: string;
+  currency?: string;
+}) {
   const { me } = useAuth();
   const country = me?.organization.country;
   if (country === 'RS') return <SefPanel id={id} invoiceStatus={invoiceStatus} />;
   if (country === 'HR')
     return (
       <>
-        <IntermediaryPanel id={id} invoiceStatus={invoiceStatus} />
+        <IntermediaryPanel id={id} invoiceStatus={invoiceStatus} currency={currency} />
         <FiscalizationPanel id={id} invoiceStatus={invoiceStatus} />
       </>
     );

@@ -36,10 +36,13 @@ const MER_COLORS: Record<string, string> = {
   Rejected: 'red.9',
   Undeliverable: 'red.9',
 };
+/** The payment report made through the intermediary (Moj-eRačun's markPaid). */
+const MER_PAYMENT_COLORS: Record<string, string> = { Pending: 'yellow.4', Reported: 'teal.9', Failed: 'red.9' };
 const KINDS = {
   sef: { colors: SEF_COLORS, prefix: 'einvoice.sefStatus' },
   fisc: { colors: FISC_COLORS, prefix: 'einvoice.fiscStatus' },
   mer: { colors: MER_COLORS, prefix: 'einvoice.merStatus' },
+  merPayment: { colors: MER_PAYMENT_COLORS, prefix: 'einvoice.merPaymentStatus' },
 } as const;
 
 /** A status SEF (the Tax Administration, Moj-eRačun) gave the document; an unknown one is shown as SEF spells it. */
