@@ -2,10 +2,12 @@ import { type CompiledQuery, type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../src/db/types.js';
 import { type UserScope, userScope } from '../src/db/user-scope.js';
+import { ProviderError } from '../src/modules/open-banking/providers/provider.js';
 import { storeIdempotentResponse } from '../src/modules/payments/idempotency.js';
 import type { StoredOrder } from '../src/modules/payments/payments.repository.js';
 import {
   payQr,
+  qrIntent,
   remit as remitPayment,
   remittanceIntent,
   resumePayments,
@@ -867,5 +869,80 @@ describe('the balance pre-check and the conditional debit (issue 34)', () => {
     }
     expect(await paymentsOf(p.userId)).toEqual([]);
     expect(await keysOf(p.userId)).toEqual([]);
+  });
+
+  it('a payment the bank refuses while it is still initiating fails: the debit restored, the user told, cached balances dropped', async () => {
+    const p = await payer('/api');
+    const intent = await remittanceIntent(
+      env.app.ctx.payments,
+      userScope(env.db, p.userId),
+      { recipientId: p.recipientId, amount: 1000 },
+      null,
+    );
+    if (!('transactionId' in intent)) throw new Error('expected an intent');
+    expect(await balanceOf(p.primaryId)).toBe('48995.00');
+    const moved: string[] = [];
+    const deps = {
+      ...env.app.ctx.payments,
+      // The bank refuses the initiation for good.
+      provider: {
+        ...env.app.ctx.payments.provider,
+        initiatePayment: async () => {
+          throw new ProviderError('refused', 'sandbox: refused');
+        },
+      },
+      balancesMoved: (userId: string) => {
+        moved.push(userId);
+      },
+    };
+    await sql`UPDATE payment_initiations SET lease_until = now() - interval '1 second' WHERE transaction_id = ${intent.transactionId}`.execute(
+      env.db.system,
+    );
+    await resumePayments(deps);
+    const tx = await env.db.system
+      .selectFrom('transactions')
+      .select(['status', 'failure_reason'])
+      .where('id', '=', intent.transactionId)
+      .executeTakeFirstOrThrow();
+    expect(tx).toEqual({ status: 'failed', failure_reason: 'refused: sandbox: refused' });
+    expect(await balanceOf(p.primaryId)).toBe('50000.00');
+    expect(moved).toEqual([p.userId]);
+    const notes = await env.db.system
+      .selectFrom('notifications')
+      .select('title')
+      .where('user_id', '=', p.userId)
+      .where('type', '=', 'system')
+      .execute();
+    expect(notes).toEqual([{ title: 'Overføring mislyktes' }]);
+  });
+
+  it('a QR payment the bank refuses fails with the QR failure notification, the debit restored', async () => {
+    const p = await payer('/v1');
+    const intent = await qrIntent(env.app.ctx.payments, userScope(env.db, p.userId), { merchantId, amount: 100 }, null);
+    if (!('transactionId' in intent)) throw new Error('expected an intent');
+    expect(await balanceOf(p.primaryId)).toBe('49899.00');
+    const deps = {
+      ...env.app.ctx.payments,
+      provider: {
+        ...env.app.ctx.payments.provider,
+        initiatePayment: async () => {
+          throw new ProviderError('refused', 'sandbox: refused');
+        },
+      },
+    };
+    await sql`UPDATE payment_initiations SET lease_until = now() - interval '1 second' WHERE transaction_id = ${intent.transactionId}`.execute(
+      env.db.system,
+    );
+    await resumePayments(deps);
+    expect(await balanceOf(p.primaryId)).toBe('50000.00');
+    const notes = await env.db.system
+      .selectFrom('notifications')
+      .select(['title', 'body'])
+      .where('user_id', '=', p.userId)
+      .where('type', '=', 'system')
+      .execute();
+    expect(notes).toHaveLength(1);
+    expect(notes[0].title).toBe('QR-betaling mislyktes');
+    expect(notes[0].body).toContain('Kafé Vegg');
   });
 });
