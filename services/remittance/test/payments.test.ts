@@ -1,14 +1,19 @@
-import { sql } from 'kysely';
+import { type CompiledQuery, type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { userScope } from '../src/db/user-scope.js';
+import type { DB } from '../src/db/types.js';
+import { type UserScope, userScope } from '../src/db/user-scope.js';
+import { ProviderError } from '../src/modules/open-banking/providers/provider.js';
 import { storeIdempotentResponse } from '../src/modules/payments/idempotency.js';
 import type { StoredOrder } from '../src/modules/payments/payments.repository.js';
 import {
+  payQr,
+  qrIntent,
   remit as remitPayment,
   remittanceIntent,
   resumePayments,
   settle,
 } from '../src/modules/payments/payments.service.js';
+import { DEBIT_RECORD_SQL, REMIT_CONTEXT_SQL } from '../src/modules/payments/payments.sql.js';
 import { bearer, buildTestApp, linkSandboxBank, nextPid, signInMobile, signInWeb, web } from './helpers.js';
 
 let env: Awaited<ReturnType<typeof buildTestApp>>;
@@ -731,5 +736,213 @@ describe('Idempotency-Key on QR payments (R9, R12)', () => {
     expect(new Set(results.map((r) => r.json().data.id)).size).toBe(1);
     expect(await balanceOf(p.primaryId)).toBe('49697.00');
     expect(await qrCount(p.userId)).toBe(1);
+  });
+});
+
+// The balance pre-check and the conditional debit are each other's second wall (issue 34, payments
+// mutants): the pre-check answers from the balance it read, before anything is written; the debit
+// decides on the balance at the moment it runs. A scope whose statements are watched makes each
+// one answer alone, deterministically: the debit statements are counted, and the balance can be
+// changed on the payment's own connection between the context's read and the debit.
+describe('the balance pre-check and the conditional debit (issue 34)', () => {
+  let merchantId: string;
+  beforeAll(async () => {
+    const m = web((await signInWeb(env.app, { pid: nextPid() })).cookie);
+    const reg = await env.app.inject({
+      method: 'POST',
+      url: '/api/merchants/register',
+      ...m,
+      payload: { businessName: 'Kafé Vegg', orgNumber: '912345688', bankAccount: '12345678903' },
+    });
+    expect(reg.statusCode).toBe(201);
+    merchantId = reg.json().data.merchantId;
+  });
+
+  /**
+   * The user's scope with its statements watched: `seen.debits` counts the debit statements sent;
+   * `between` runs on the payment's connection after its context is read and before the debit (a
+   * remittance reads it inside its transaction, a QR payment before the transaction begins).
+   */
+  const watched = (
+    userId: string,
+    kind: 'remittance' | 'qr',
+    between: (db: Kysely<DB>) => Promise<void> = async () => {},
+  ) => {
+    const scope = userScope(env.db, userId);
+    const seen = { debits: 0 };
+    const watch = <T extends Kysely<DB>>(db: T): T =>
+      new Proxy(db, {
+        get(target, prop) {
+          if (prop === 'executeQuery')
+            return async (q: CompiledQuery, ...rest: unknown[]) => {
+              if (q.sql === DEBIT_RECORD_SQL) seen.debits += 1;
+              const result = await (target.executeQuery as (...a: unknown[]) => Promise<unknown>)(q, ...rest);
+              if (q.sql === REMIT_CONTEXT_SQL) await between(target);
+              return result;
+            };
+          const v = Reflect.get(target, prop, target);
+          return typeof v === 'function' ? v.bind(target) : v;
+        },
+      });
+    const user: UserScope = {
+      userId,
+      run: (fn) => scope.run((db) => fn(watch(db))),
+      transaction: (fn, options) =>
+        scope.transaction(async (trx, end) => {
+          if (kind === 'qr') await between(trx);
+          return fn(watch(trx), end);
+        }, options),
+    };
+    return { user, seen };
+  };
+  const setBalance = (accountId: string, balance: string) => async (db: Kysely<DB>) => {
+    await sql`UPDATE bank_accounts SET balance = ${balance}::numeric WHERE id = ${accountId}`.execute(db);
+  };
+  const paymentsOf = (userId: string) =>
+    env.db.system.selectFrom('transactions').select('id').where('user_id', '=', userId).execute();
+  const keysOf = (userId: string) =>
+    env.db.system.selectFrom('idempotency_keys').select('key').where('user_id', '=', userId).execute();
+
+  it('a remittance the read balance does not cover is refused before the debit statement is sent', async () => {
+    const p = await payer('/api');
+    await env.db.system
+      .updateTable('bank_accounts')
+      .set({ balance: '1004.99' })
+      .where('id', '=', p.primaryId)
+      .execute();
+    for (const key of [null, 'short-rem']) {
+      const { user, seen } = watched(p.userId, 'remittance');
+      await expect(
+        remitPayment(env.app.ctx.payments, user, { recipientId: p.recipientId, amount: 1000 }, key),
+      ).rejects.toMatchObject({ code: 'insufficient_balance' });
+      expect(seen.debits).toBe(0);
+    }
+    expect(await balanceOf(p.primaryId)).toBe('1004.99');
+    expect(await paymentsOf(p.userId)).toEqual([]);
+  });
+
+  it('a QR payment the read balance does not cover is refused before the debit statement is sent', async () => {
+    const p = await payer('/v1');
+    await env.db.system.updateTable('bank_accounts').set({ balance: '100.99' }).where('id', '=', p.primaryId).execute();
+    for (const key of [null, 'short-qr']) {
+      const { user, seen } = watched(p.userId, 'qr');
+      await expect(payQr(env.app.ctx.payments, user, { merchantId, amount: 100 }, key)).rejects.toMatchObject({
+        code: 'insufficient_balance',
+      });
+      expect(seen.debits).toBe(0);
+    }
+    expect(await balanceOf(p.primaryId)).toBe('100.99');
+    expect(await paymentsOf(p.userId)).toEqual([]);
+  });
+
+  it('a remittance whose balance fell after the check is refused by the debit: nothing written, the key not kept', async () => {
+    const p = await payer('/v1');
+    for (const key of [null, 'fell-rem']) {
+      const { user, seen } = watched(p.userId, 'remittance', setBalance(p.primaryId, '1004.99'));
+      await expect(
+        remitPayment(env.app.ctx.payments, user, { recipientId: p.recipientId, amount: 1000 }, key),
+      ).rejects.toMatchObject({ code: 'insufficient_balance' });
+      expect(seen.debits).toBe(1);
+      await env.db.system
+        .updateTable('bank_accounts')
+        .set({ balance: '50000.00' })
+        .where('id', '=', p.primaryId)
+        .execute();
+    }
+    expect(await paymentsOf(p.userId)).toEqual([]);
+    expect(await keysOf(p.userId)).toEqual([]);
+  });
+
+  it('a QR payment whose balance fell after the check is refused by the debit: nothing written, the key not kept', async () => {
+    const p = await payer('/api');
+    for (const key of [null, 'fell-qr']) {
+      const { user, seen } = watched(p.userId, 'qr', setBalance(p.primaryId, '100.99'));
+      await expect(payQr(env.app.ctx.payments, user, { merchantId, amount: 100 }, key)).rejects.toMatchObject({
+        code: 'insufficient_balance',
+      });
+      expect(seen.debits).toBe(1);
+      await env.db.system
+        .updateTable('bank_accounts')
+        .set({ balance: '50000.00' })
+        .where('id', '=', p.primaryId)
+        .execute();
+    }
+    expect(await paymentsOf(p.userId)).toEqual([]);
+    expect(await keysOf(p.userId)).toEqual([]);
+  });
+
+  it('a payment the bank refuses while it is still initiating fails: the debit restored, the user told, cached balances dropped', async () => {
+    const p = await payer('/api');
+    const intent = await remittanceIntent(
+      env.app.ctx.payments,
+      userScope(env.db, p.userId),
+      { recipientId: p.recipientId, amount: 1000 },
+      null,
+    );
+    if (!('transactionId' in intent)) throw new Error('expected an intent');
+    expect(await balanceOf(p.primaryId)).toBe('48995.00');
+    const moved: string[] = [];
+    const deps = {
+      ...env.app.ctx.payments,
+      // The bank refuses the initiation for good.
+      provider: {
+        ...env.app.ctx.payments.provider,
+        initiatePayment: async () => {
+          throw new ProviderError('refused', 'sandbox: refused');
+        },
+      },
+      balancesMoved: (userId: string) => {
+        moved.push(userId);
+      },
+    };
+    await sql`UPDATE payment_initiations SET lease_until = now() - interval '1 second' WHERE transaction_id = ${intent.transactionId}`.execute(
+      env.db.system,
+    );
+    await resumePayments(deps);
+    const tx = await env.db.system
+      .selectFrom('transactions')
+      .select(['status', 'failure_reason'])
+      .where('id', '=', intent.transactionId)
+      .executeTakeFirstOrThrow();
+    expect(tx).toEqual({ status: 'failed', failure_reason: 'refused: sandbox: refused' });
+    expect(await balanceOf(p.primaryId)).toBe('50000.00');
+    expect(moved).toEqual([p.userId]);
+    const notes = await env.db.system
+      .selectFrom('notifications')
+      .select('title')
+      .where('user_id', '=', p.userId)
+      .where('type', '=', 'system')
+      .execute();
+    expect(notes).toEqual([{ title: 'Overføring mislyktes' }]);
+  });
+
+  it('a QR payment the bank refuses fails with the QR failure notification, the debit restored', async () => {
+    const p = await payer('/v1');
+    const intent = await qrIntent(env.app.ctx.payments, userScope(env.db, p.userId), { merchantId, amount: 100 }, null);
+    if (!('transactionId' in intent)) throw new Error('expected an intent');
+    expect(await balanceOf(p.primaryId)).toBe('49899.00');
+    const deps = {
+      ...env.app.ctx.payments,
+      provider: {
+        ...env.app.ctx.payments.provider,
+        initiatePayment: async () => {
+          throw new ProviderError('refused', 'sandbox: refused');
+        },
+      },
+    };
+    await sql`UPDATE payment_initiations SET lease_until = now() - interval '1 second' WHERE transaction_id = ${intent.transactionId}`.execute(
+      env.db.system,
+    );
+    await resumePayments(deps);
+    expect(await balanceOf(p.primaryId)).toBe('50000.00');
+    const notes = await env.db.system
+      .selectFrom('notifications')
+      .select(['title', 'body'])
+      .where('user_id', '=', p.userId)
+      .where('type', '=', 'system')
+      .execute();
+    expect(notes).toHaveLength(1);
+    expect(notes[0].title).toBe('QR-betaling mislyktes');
+    expect(notes[0].body).toContain('Kafé Vegg');
   });
 });
