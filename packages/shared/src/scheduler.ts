@@ -16,15 +16,49 @@ export async function runExclusive<T, DB>(
   work: () => Promise<T>,
 ): Promise<T | undefined> {
   if (kind === 'pglite') return work();
-  return db.connection().execute(async (conn) => {
-    const { rows } = await sql<{ locked: boolean }>`SELECT pg_try_advisory_lock(${key}) AS locked`.execute(conn);
-    if (!rows[0]?.locked) return undefined;
-    try {
-      return await work();
-    } finally {
-      await sql`SELECT pg_advisory_unlock(${key})`.execute(conn);
-    }
-  });
+  const release = await lockSlot(db);
+  try {
+    return await db.connection().execute(async (conn) => {
+      const { rows } = await sql<{ locked: boolean }>`SELECT pg_try_advisory_lock(${key}) AS locked`.execute(conn);
+      if (!rows[0]?.locked) return undefined;
+      try {
+        return await work();
+      } finally {
+        await sql`SELECT pg_advisory_unlock(${key})`.execute(conn);
+      }
+    });
+  } finally {
+    release();
+  }
+}
+
+/**
+ * How many jobs of one instance may hold a job lock at once. Each holds a pool connection for
+ * its lock while its work takes others, so as many jobs as the pool has connections, started
+ * together (every job runs on start), would hold them all and wait for ever for one to work on
+ * (seen with five accounting jobs on a pool of four). Two at a time keep half of the smallest
+ * pool we run (4) for the work and the requests; the others wait their turn (the scheduler
+ * skips a job's tick while it waits, so nothing piles up).
+ */
+export const JOB_LOCK_SLOTS = 2;
+
+const slots = new WeakMap<object, { held: number; waiting: (() => void)[] }>();
+
+async function lockSlot(db: object): Promise<() => void> {
+  let s = slots.get(db);
+  if (!s) {
+    s = { held: 0, waiting: [] };
+    slots.set(db, s);
+  }
+  const state = s;
+  if (state.held >= JOB_LOCK_SLOTS) await new Promise<void>((resolve) => state.waiting.push(resolve));
+  else state.held += 1;
+  return () => {
+    const next = state.waiting.shift();
+    // The slot passes straight to the next waiter (held stays), or is given back.
+    if (next) next();
+    else state.held -= 1;
+  };
 }
 
 export interface Job {

@@ -43,7 +43,7 @@ export function testConfig(env: Record<string, string> = {}): Readonly<Config> {
     DATA_DIR: mkdtempSync(join(tmpdir(), 'acc-test-')),
     // Cost 4 keeps the suite fast; production uses 10 (see docs/perf/auth-books-invoices.md).
     BCRYPT_COST: '4',
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     WEB_ORIGIN: 'https://app.example.test',
     // The moves of postings are folded into the totals only when a test folds them (foldLedger):
     // every read must be right with moves pending, and a test that reads the tables folds first.
