@@ -84,28 +84,28 @@ export const MODULES: Record<string, Module> = {
   ),
   // The Idempotency-Key (R9) on issue 30's layout: the key taken, replayed or refused for another body
   // (idempotency.ts without the housekeeping job deleteExpiredKeys), the request hash and claim in
-  // the remittance's intent (with the session checked first, 210-217) and the QR payment's (326-331),
+  // the remittance's intent (with the session checked first, 218-225) and the QR payment's (334-339),
   // and after the intent: the replay or the wait for the first request's answer (finishRequest),
-  // the answer kept or the key released on a refusal (answerFor, 387-420), and a same-key request
-  // while the first is still at the bank (answerInFlight, 433-462). enable-banking-payments.test.ts
+  // the answer kept or the key released on a refusal (answerFor, 395-428), and a same-key request
+  // while the first is still at the bank (answerInFlight, 441-470). enable-banking-payments.test.ts
   // has the released key and the same-key retry during an outage; run it with TEST_DATABASE_URL
   // (payments-concurrency.test.ts races one key on PostgreSQL).
   idempotency: remittance(
     [
       'modules/payments/idempotency.ts:1-85',
-      'modules/payments/payments.service.ts:210-217',
-      'modules/payments/payments.service.ts:326-331',
-      'modules/payments/payments.service.ts:387-420',
-      'modules/payments/payments.service.ts:433-462',
+      'modules/payments/payments.service.ts:218-225',
+      'modules/payments/payments.service.ts:334-339',
+      'modules/payments/payments.service.ts:395-428',
+      'modules/payments/payments.service.ts:441-470',
     ],
     ['payments.test.ts', 'enable-banking-payments.test.ts', 'payments-concurrency.test.ts'],
   ),
   // Remittance and QR payments after issue 30's state machine, without the Idempotency-Key lines
   // (the module idempotency): the intents (amount, fee, total, the session, recipient, KYC, account
-  // and balance checks, the recorded transaction and its conditional debit: 205-209, 218-268,
-  // 291-325, 332-338), the order the bank gets (orderOf, 347-355) and the intent's end-to-end id,
-  // callback state and lease (intentOf, 358-375), and the outcome recorded for the money: a failed
-  // payment's reservation restored (fail, 613-627). The bank's calls and polling (driveIntent,
+  // and balance checks, the recorded transaction and its conditional debit: 213-217, 226-277,
+  // 299-333, 340-346), the order the bank gets (orderOf, 349-364) and the intent's end-to-end id,
+  // callback state and lease (intentOf, 366-383), and the outcome recorded for the money: a failed
+  // payment's reservation restored (fail, 623-637). The bank's calls and polling (driveIntent,
   // applyState, the jobs) and the answer to a refusal at once (refusalOf) are not in it.
   // merchants.test.ts holds the QR payments' own tests (fee, stored row, refusals, bounds).
   // enable-banking-payments.test.ts and payments-concurrency.test.ts (PostgreSQL: the conditional
@@ -113,13 +113,13 @@ export const MODULES: Record<string, Module> = {
   // mutants a minute (16 of 125 in 11 min): they are left out. Re-check the ranges when the file changes.
   payments: remittance(
     [
-      'modules/payments/payments.service.ts:205-209',
-      'modules/payments/payments.service.ts:218-268',
-      'modules/payments/payments.service.ts:291-325',
-      'modules/payments/payments.service.ts:332-338',
-      'modules/payments/payments.service.ts:347-355',
-      'modules/payments/payments.service.ts:358-375',
-      'modules/payments/payments.service.ts:613-627',
+      'modules/payments/payments.service.ts:213-217',
+      'modules/payments/payments.service.ts:226-277',
+      'modules/payments/payments.service.ts:299-333',
+      'modules/payments/payments.service.ts:340-346',
+      'modules/payments/payments.service.ts:349-364',
+      'modules/payments/payments.service.ts:366-383',
+      'modules/payments/payments.service.ts:623-637',
     ],
     ['payments.test.ts', 'merchants.test.ts'],
   ),

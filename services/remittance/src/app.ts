@@ -1,6 +1,7 @@
 import { closeRedis, connectRedis } from '@app/shared/counters';
 import type { Database } from '@app/shared/db/database';
 import { createHttp } from '@app/shared/http';
+import { KeptPages } from '@app/shared/kept-pages';
 import { listenForInvalidations } from '@app/shared/notified-cache';
 import { registerOpenApi } from '@app/shared/openapi';
 import { registerRateLimits } from '@app/shared/rate-limits';
@@ -169,6 +170,10 @@ export async function buildApp(
     sandbox: eb ? null : sandbox,
   };
 
+  // The history pages this instance keeps, both surfaces' (transactions.sql.ts): at most 2,000 pages
+  // of at most 16,000 characters (a page of 50, the largest, is about 10,000).
+  const historyPages = new KeptPages(2_000, 16_000);
+
   // Routes: the same handlers on both surfaces (R1).
   for (const [surface, prefix] of [
     ['web', '/api'],
@@ -187,7 +192,7 @@ export async function buildApp(
         if (config.features.cards) await scope.register(cardsRoutes({ config }));
         await scope.register(recipientsRoutes());
         await scope.register(paymentsRoutes(surface, { payments }));
-        await scope.register(transactionsRoutes({ receiptIssuer: config.receiptIssuer }));
+        await scope.register(transactionsRoutes({ receiptIssuer: config.receiptIssuer, keptPages: historyPages }));
         await scope.register(merchantsRoutes());
         if (config.features.notifications) await scope.register(notificationsRoutes());
         await scope.register(settingsRoutes());

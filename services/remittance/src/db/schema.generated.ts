@@ -281,6 +281,7 @@ export interface TransactionsTable {
   seq: GeneratedAlways<number>;
   failure_reason: string | null;
   recipient_account: string | null;
+  change_seq: Generated<number>;
 }
 
 export interface UserSettingsTable {

@@ -1,3 +1,4 @@
+import { KeptPages } from '@app/shared/kept-pages';
 import type { PageRequest } from '../../lib/pagination.js';
 import type { InvoiceFilters } from './invoices.repository.js';
 import type { InvoiceSort } from './invoices.schemas.js';
@@ -10,17 +11,9 @@ import type { InvoiceSort } from './invoices.schemas.js';
  * in the database, after its caller's session was checked, so a page is never older than the
  * invoices and another instance's writes are seen at once. The key holds the organization and
  * every input of the page, so a page is only sent for its own organization and query.
- * Bounded: at most `maxEntries` pages, the least recently used dropped first, none over
- * `maxChars` (a page of 100 invoices is about 25,000 characters).
+ * Bounded as KeptPages (a page of 100 invoices is about 25,000 characters; the default 64 KB cap).
  */
-export class InvoiceListCache {
-  private readonly pages = new Map<string, { version: string; text: string }>();
-
-  constructor(
-    private readonly maxEntries = 500,
-    private readonly maxChars = 64 * 1024,
-  ) {}
-
+export class InvoiceListCache extends KeptPages {
   static key(orgId: string, f: InvoiceFilters, page: PageRequest<InvoiceSort>, today: string): string {
     // Every part is validated before it gets here (uuid, dates, enums, integers): no separator inside.
     return [
@@ -35,26 +28,5 @@ export class InvoiceListCache {
       f.toDate ?? '',
       f.status ?? '',
     ].join('\u0000');
-  }
-
-  get(key: string): { version: string; text: string } | undefined {
-    const entry = this.pages.get(key);
-    if (entry) {
-      // Most recently used last (a Map keeps insertion order).
-      this.pages.delete(key);
-      this.pages.set(key, entry);
-    }
-    return entry;
-  }
-
-  set(key: string, version: string, text: string): void {
-    this.pages.delete(key);
-    if (text.length > this.maxChars) return;
-    this.pages.set(key, { version, text });
-    if (this.pages.size > this.maxEntries) this.pages.delete(this.pages.keys().next().value!);
-  }
-
-  get size(): number {
-    return this.pages.size;
   }
 }

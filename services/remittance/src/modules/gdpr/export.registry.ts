@@ -69,7 +69,11 @@ export const EXPORTED_TABLES: readonly ExportedTable[] = [
       'failure_reason',
       'created_at',
     ],
-    withheld: { user_id: OWNER, seq: SEQ },
+    withheld: {
+      user_id: OWNER,
+      seq: SEQ,
+      change_seq: "the version of the user's history the server keeps pages by (internal, no information of the user)",
+    },
     orderBy: 'created_at',
   },
   {

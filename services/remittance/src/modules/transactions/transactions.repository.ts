@@ -7,21 +7,26 @@ export interface TransactionFilter {
   status?: TransactionStatus;
 }
 
-/** One page of the user's history as the JSON text of its items, and the filtered total, in one statement. */
+/**
+ * The version of the user's history and, unless it is `heldVersion`, one page of it as the JSON
+ * text of its items with the filtered total, in one statement (transactions.sql.ts).
+ */
 export async function listTransactionsJson(
   db: Kysely<DB>,
   userId: string,
   filter: TransactionFilter,
   limit: number,
   offset: number,
-): Promise<{ data: string; total: number }> {
+  heldVersion: string | null,
+): Promise<{ version: string | null; page: { data: string; total: number } | null }> {
   const params: unknown[] = [userId];
   for (const v of [filter.type, filter.status]) if (v) params.push(v);
-  params.push(limit, offset);
-  const { rows } = await db.executeQuery<{ data: string; total: number }>(
+  params.push(limit, offset, heldVersion ?? '-1');
+  const { rows } = await db.executeQuery<{ version: string | null; data: string | null; total: number | null }>(
     CompiledQuery.raw(listTransactionsSql(filter), params),
   );
-  return rows[0];
+  const { version, data, total } = rows[0];
+  return { version, page: data === null ? null : { data, total: total! } };
 }
 
 export async function findTransaction(

@@ -1,4 +1,5 @@
 import { sendJsonText } from '@app/shared/http';
+import type { KeptPages } from '@app/shared/kept-pages';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
@@ -22,7 +23,7 @@ import {
   summarizeTransactions,
 } from './transactions.service.js';
 
-export function transactionsRoutes(deps: { receiptIssuer: Config['receiptIssuer'] }) {
+export function transactionsRoutes(deps: { receiptIssuer: Config['receiptIssuer']; keptPages: KeptPages }) {
   return async (scope: FastifyInstance): Promise<void> => {
     const app = scope.withTypeProvider<TypeBoxTypeProvider>();
     const tags = ['transactions'];
@@ -40,7 +41,10 @@ export function transactionsRoutes(deps: { receiptIssuer: Config['receiptIssuer'
       async (req, reply) => {
         const { type, status } = req.query;
         // The JSON text is built in the response schema's shape (transactions.sql.ts): sent as it is.
-        return sendJsonText(reply, await listTransactions(scopeOf(req), { type, status }, pageOf(req.query, 20, 50)));
+        return sendJsonText(
+          reply,
+          await listTransactions(scopeOf(req), { type, status }, pageOf(req.query, 20, 50), deps.keptPages),
+        );
       },
     );
 

@@ -1,3 +1,4 @@
+import type { KeptPages } from '@app/shared/kept-pages';
 import type { Config } from '../../config.js';
 import type { Transaction } from '../../db/types.js';
 import type { UserScope } from '../../db/user-scope.js';
@@ -68,12 +69,25 @@ async function own(user: UserScope, transactionId: string): Promise<Transaction>
 /**
  * One page of the history as the JSON text of TransactionListResponse: the items built by
  * PostgreSQL in one statement with the total (transactions.sql.ts), the pagination added here.
+ * The text is kept in `kept` and sent again while the user's transactions are unchanged (the
+ * database says so in the statement that would compute the page; see KeptPages).
  */
-export async function listTransactions(user: UserScope, filter: repo.TransactionFilter, page: Page): Promise<string> {
-  const { data, total } = await user.run((db) =>
-    repo.listTransactionsJson(db, user.userId, filter, page.limit, page.offset),
+export async function listTransactions(
+  user: UserScope,
+  filter: repo.TransactionFilter,
+  page: Page,
+  kept: KeptPages,
+): Promise<string> {
+  // Every part is validated before it gets here (ids, enums, integers): no separator inside.
+  const key = [user.userId, filter.type ?? '', filter.status ?? '', page.page, page.limit].join('\u0000');
+  const held = kept.get(key);
+  const fresh = await user.run((db) =>
+    repo.listTransactionsJson(db, user.userId, filter, page.limit, page.offset, held?.version ?? null),
   );
-  return `{"data":${data},"pagination":${JSON.stringify({ page: page.page, limit: page.limit, total })}}`;
+  if (!fresh.page) return held!.text;
+  const text = `{"data":${fresh.page.data},"pagination":${JSON.stringify({ page: page.page, limit: page.limit, total: fresh.page.total })}}`;
+  if (fresh.version !== null) kept.set(key, fresh.version, text);
+  return text;
 }
 
 export async function getTransaction(user: UserScope, transactionId: string) {
