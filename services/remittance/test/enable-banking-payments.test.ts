@@ -152,6 +152,25 @@ describe('payments through Enable Banking (issue 30)', { timeout: 60_000 }, () =
     expect(mock.paymentsFor(row.end_to_end_id)).toHaveLength(1);
   });
 
+  it('a payment waiting for the user at the bank keeps its answer under its key: a replay after the user authorized answers that first answer', async () => {
+    const p = await payer('/api');
+    const first = await remit(p, 600, { 'idempotency-key': 'await-user-1' });
+    expect(first.statusCode, first.body).toBe(201);
+    const data = first.json().data;
+    expect(data).toMatchObject({ status: 'initiating' });
+    expect(data.authorizationUrl).toBeTruthy();
+    const back = await app.inject({ method: 'GET', url: pathOf(await follow(data.authorizationUrl)) });
+    expect(back.statusCode).toBe(302);
+    expect((await paymentOf(data.id)).status).toBe('processing');
+    // The bank answered the first request (its payment id and the authorization page): that answer
+    // is the key's, whatever the payment did since.
+    const replay = await remit(p, 600, { 'idempotency-key': 'await-user-1' });
+    expect(replay.statusCode).toBe(201);
+    expect(replay.json()).toEqual(first.json());
+    expect(mock.paymentsFor((await paymentOf(data.id)).end_to_end_id)).toHaveLength(1);
+    expect(await balanceOf(p.primaryId)).toBe(new D('12345.67').minus('603').toFixed(2));
+  });
+
   it('sends a payment created on /v1 back to the app, and a declined one fails with the bank reason, the reservation restored', async () => {
     const p = await payer('/v1');
     const res = await remit(p, 500);
