@@ -611,9 +611,40 @@ describe('POST /transactions/entries (several lines, one database transaction)',
         ],
       });
       expect(res.statusCode).toBe(status);
-      expect(Object.keys(res.json().error.details)).toEqual(['lines[2].accountId']);
+      // The detail itself, in the organization's language (Serbian).
+      expect(res.json().error.details).toEqual({
+        'lines[2].accountId': [status === 422 ? 'konto nije aktivan' : 'konto nije pronađen'],
+      });
     }
     expect(await count(s.orgId)).toBe(0);
+  });
+
+  it("names each posting's debit and credit accounts as the lines do, whichever account's id sorts first", async () => {
+    const s = await registerOrg(h.app, { baseCurrency: 'RSD' });
+    const a = await chart(s);
+    // The posting statement answers one row per account in no fixed order: both orders of the ids.
+    for (const [debit, credit] of [
+      ['1000', '3000'],
+      ['3000', '1000'],
+    ]) {
+      const res = await api(s.token, 'POST', '/transactions/entries', {
+        transactionDate: '2026-06-10',
+        description: `Journal ${debit}/${credit}`,
+        lines: [
+          { accountId: a[debit], debit: 7 },
+          { accountId: a[credit], credit: 7 },
+        ],
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      expect(res.json().data).toEqual([
+        expect.objectContaining({
+          debitAccountId: a[debit],
+          debitAccountCode: debit,
+          creditAccountId: a[credit],
+          creditAccountCode: credit,
+        }),
+      ]);
+    }
   });
 
   it('converts a foreign-currency entry at one rate for all its postings', async () => {
