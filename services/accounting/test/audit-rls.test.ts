@@ -225,10 +225,25 @@ describe('row-level security (A21)', () => {
       .where('tablename' as never, '=', 'users' as never)
       .executeTakeFirst();
     expect(owner).not.toEqual({ tableowner: 'accounting_app' });
+    // The audit rows and their column lists (migration 20261204000100) are written only by the
+    // triggers; the logged_actions view reads them and cannot be written through.
+    const tenant = <T>(fn: (db: Parameters<Parameters<typeof h.t.db.withContext>[1]>[0]) => Promise<T>) =>
+      h.t.db.withContext({ kind: 'tenant', orgId: a.orgId }, fn);
     await expect(
-      h.t.db.withContext({ kind: 'tenant', orgId: a.orgId }, (db) =>
-        db.deleteFrom('logged_actions').where('organization_id', '=', a.orgId).execute(),
+      tenant((db) => db.deleteFrom('audit_rows').where('organization_id', '=', a.orgId).execute()),
+    ).rejects.toThrow(/permission denied/);
+    await expect(
+      tenant((db) =>
+        db.updateTable('audit_rows').set({ new_values: '[]' }).where('organization_id', '=', a.orgId).execute(),
       ),
     ).rejects.toThrow(/permission denied/);
+    await expect(tenant((db) => db.deleteFrom('audit_shapes').execute())).rejects.toThrow(/permission denied/);
+    await expect(
+      tenant((db) => db.insertInto('audit_shapes').values({ id: 1, table_name: 'contacts', columns: [] }).execute()),
+    ).rejects.toThrow(/permission denied/);
+    await expect(
+      tenant((db) => db.deleteFrom('logged_actions').where('organization_id', '=', a.orgId).execute()),
+    ).rejects.toThrow(/cannot delete from view/);
+    expect((await tenant((db) => db.selectFrom('logged_actions').select('id').execute())).length).toBeGreaterThan(0);
   });
 });

@@ -33,7 +33,8 @@ const EXPOSURE: Record<string, Exposure> = {
   'ledger_transactions.reference_type': {
     fields: /^\w+ \/api\/v1\/(transactions|bank-accounts)\S* \S*\.referenceType$/,
   },
-  'logged_actions.action': { fields: /^GET \/api\/v1\/audit-log \.data\[\]\.action$/ },
+  // Read through the logged_actions view (migration 20261204000100).
+  'audit_rows.action': { fields: /^GET \/api\/v1\/audit-log \.data\[\]\.action$/ },
   'organizations.country': {
     fields: /^\w+ \/api\/v1\/(auth\/\S+ \.organization|organization |settings\/tax-rates |reports\/vat )\.country$/,
   },

@@ -32,10 +32,12 @@ interface CheckRow {
 
 // Base types of the public schema's columns: domains resolved to their base type, arrays to
 // their element type, enums with their labels.
+// PostgreSQL does not know whether a view's column can be null: a view
+// column is typed not null when its comment starts with "not null".
 const COLUMNS_SQL = `
 SELECT c.relname AS table_name, a.attname AS column_name,
        bt.typname AS type_name, bt.typtype AS type_kind, et.typname AS element_type,
-       (a.attnotnull OR t.typnotnull) AS not_null, a.atthasdef AS has_default,
+       (a.attnotnull OR t.typnotnull OR (c.relkind = 'v' AND col_description(c.oid, a.attnum) LIKE 'not null%')) AS not_null, a.atthasdef AS has_default,
        a.attidentity::text AS identity, a.attgenerated::text AS generated,
        (SELECT array_agg(e.enumlabel::text ORDER BY e.enumsortorder) FROM pg_enum e WHERE e.enumtypid = bt.oid) AS enum_labels
 FROM pg_attribute a

@@ -51,6 +51,25 @@ export interface AlertsTable {
   created_at: Generated<Timestamp>;
 }
 
+export interface AuditRowsTable {
+  id: Generated<number>;
+  organization_id: string;
+  action: 'INSERT' | 'UPDATE' | 'DELETE';
+  record_id: string | null;
+  user_id: string | null;
+  request_id: string | null;
+  old_values: Json | null;
+  new_values: Json | null;
+  created_at: Generated<Timestamp>;
+  shape_id: number;
+}
+
+export interface AuditShapesTable {
+  id: number;
+  table_name: string;
+  columns: string[];
+}
+
 export interface BankAccountsTable {
   id: Generated<string>;
   organization_id: string;
@@ -360,16 +379,16 @@ export interface LedgerTransactionsTable {
 }
 
 export interface LoggedActionsTable {
-  id: Generated<number>;
+  id: number;
   organization_id: string;
   table_name: string;
-  action: 'INSERT' | 'UPDATE' | 'DELETE';
+  action: string;
   record_id: string | null;
   user_id: string | null;
   request_id: string | null;
   old_values: Json | null;
   new_values: Json | null;
-  created_at: Generated<Timestamp>;
+  created_at: Timestamp;
 }
 
 export interface OrganizationsTable {
@@ -525,6 +544,8 @@ export interface DB {
   account_types: AccountTypesTable;
   accounts: AccountsTable;
   alerts: AlertsTable;
+  audit_rows: AuditRowsTable;
+  audit_shapes: AuditShapesTable;
   bank_accounts: BankAccountsTable;
   bank_transactions: BankTransactionsTable;
   contacts: ContactsTable;
