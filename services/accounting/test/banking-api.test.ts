@@ -154,6 +154,21 @@ describe('statement import (A14)', () => {
       [owner.userId, owner.orgId, 1500],
     ]);
     expect(audit.rows.map((r) => r.record_id).sort()).toEqual(page.data.map((l: any) => l.id).sort());
+    // The statement's lines share their table's one shape, nulls stored in place (issue 31), and read
+    // without them, as an insert always read: an open line has no matched_transaction_id.
+    const stored = await sql<{ shape_id: number; raw: unknown[]; values: Record<string, unknown> }>`
+      SELECT a.shape_id, a.new_values AS raw, l.new_values AS values FROM audit_rows a JOIN logged_actions l ON l.id = a.id
+      WHERE a.record_id IN (${sql.join(audit.rows.map((r) => r.record_id))})`.execute(t.t.db.system);
+    expect(new Set(stored.rows.map((r) => r.shape_id)).size).toBe(1);
+    for (const r of stored.rows) {
+      expect(r.raw).toContain(null);
+      expect(r.values).not.toHaveProperty('matched_transaction_id');
+      expect(Object.values(r.values)).not.toContain(null);
+    }
+    expect(stored.rows.find((r) => r.values.description === 'Uplata kupca')!.values).toMatchObject({
+      reference: 'INV-2026-0001',
+      reconciled: false,
+    });
   });
 
   it('imports a file without a header and without the Reference column', async () => {
