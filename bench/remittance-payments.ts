@@ -1,8 +1,9 @@
 /**
  * Issue 11 benchmark, on real PostgreSQL: POST /v1/transactions/remittance requests/s (the whole
  * service: Bearer session check, the one-query look-up of recipient, account, consent and rate,
- * then one transaction of the conditional debit, the transaction, the sandbox bank's debit and
- * payment, and the payment initiation) next to a bare Fastify route running one transaction of a
+ * the intent committed (conditional debit, the transaction and its payment initiation), then the
+ * sandbox bank's debit and payment outside any transaction, then its answer recorded with the move
+ * to processing; issue 30) next to a bare Fastify route running one transaction of a
  * conditional UPDATE and two INSERTs on plain tables, in the same run, 50 connections:
  *  (a) payments spread over 100 users (target: the service at 50 % of the baseline or more);
  *  (b) all payments from one account (serialises on that balance row, in both).
@@ -277,21 +278,26 @@ ${singles.map((r, i) => `| round ${i + 1}, all from one account: service before 
 `
     : ''
 }
-The service's request does more than the baseline. Round trips: the JWT is checked from the verified-token
-cache (no crypto on repeat use) and the session row inside the payment's transaction; BEGIN, the user's
-transaction-local context and the look-up (session, user, recipient, account and consent, rate; one JSON column)
-in one pipelined write; the sandbox bank's consent check, debit and payment (one statement); the conditional
-debit, the transaction row and its payment initiation (one statement) with COMMIT in the same write: 3 round
-trips and 6 statements against the baseline's 5 and 5. All payments from one account serialise on that
-account's row lock, in the service only for the last statement and its commit (the sandbox bank's row from the
-bank's statement on), in the baseline for the whole transaction.
-Where the rest of the gap is: the service process spends about 2-3 times the baseline's CPU per request
-(the "server process CPU" rows), spread thinly over the whole stack (Fastify hooks and schemas, node-postgres
-parsing and serialising the statements' messages, Kysely's transaction and connection objects,
-AsyncLocalStorage promise hooks, decimal arithmetic, GC); on 2 cores shared with PostgreSQL and the load
-generator that CPU, not round trips, bounds the rate. PostgreSQL also does more per payment (6 statements with
-RLS policies and foreign-key checks against 5 plain ones). A further cut would fold the sandbox bank's
-statement into the debit statement (the provider interface takes a transaction handle, not SQL).
+The service's request does more than the baseline: 4 round trips, 7 statements and 3 commits against the
+baseline's 5, 5 and 1. The JWT is checked from the verified-token cache (no crypto on repeat use), the session
+row inside the payment's intent. (1) BEGIN, the user's transaction-local context and the look-up (session, user,
+recipient, account and consent, rate; one JSON column) in one pipelined write; (2) the intent (issue 30): the
+conditional debit, the 'initiating' transaction and its payment initiation in one statement, with COMMIT in
+the same write; (3) the sandbox bank, outside any transaction, called with the order the request just stored:
+the payment already booked under the end-to-end id, or the consent check, its debit and payment, in one
+statement (its own commit); (4) the bank's answer recorded and the remittance moved to processing in one
+statement (its own commit), returning the payment the answer is built from. All payments from one account
+serialise on that account's row lock for the intent's statement and its commit (and on the sandbox bank's row
+for its statement), in the baseline for the whole transaction.
+Development mode changes nothing on this path: with \`LOG_LEVEL=warn\` no request is logged, and no logging
+transport or worker thread runs (pino writes JSON to stdout); under this load the threads other than the
+main one (V8's garbage-collection helpers) use 5-10 % of the process's CPU (per-thread /proc counters).
+Where the rest of the gap is: every round trip to PostgreSQL costs the Node process a socket write that wakes
+a backend, a read, and the promise chain behind it, and the process also runs Fastify's hooks and schemas,
+node-postgres's parsing of result descriptions and rows, Kysely's connection objects and decimal
+arithmetic; on 2 cores shared with PostgreSQL and the load generator that CPU bounds the rate. PostgreSQL
+also does more per payment (7 statements with RLS policies, foreign-key checks and 3 commits against 5 plain
+statements and 1 commit).
 `;
   writeSection('Remittance payments (issue 11)', body);
   console.log(body);
