@@ -84,28 +84,28 @@ export const MODULES: Record<string, Module> = {
   ),
   // The Idempotency-Key (R9) on issue 30's layout: the key taken, replayed or refused for another body
   // (idempotency.ts without the housekeeping job deleteExpiredKeys), the request hash and claim in
-  // the remittance's intent (with the session checked first, 218-225) and the QR payment's (334-339),
+  // the remittance's intent (with the session checked first, 228-235) and the QR payment's (345-350),
   // and after the intent: the replay or the wait for the first request's answer (finishRequest),
-  // the answer kept or the key released on a refusal (answerFor, 395-428), and a same-key request
-  // while the first is still at the bank (answerInFlight, 441-470). enable-banking-payments.test.ts
+  // the answer kept or the key released on a refusal (answerFor, 413-448), and a same-key request
+  // while the first is still at the bank (answerInFlight, 461-490). enable-banking-payments.test.ts
   // has the released key and the same-key retry during an outage; run it with TEST_DATABASE_URL
   // (payments-concurrency.test.ts races one key on PostgreSQL).
   idempotency: remittance(
     [
       'modules/payments/idempotency.ts:1-85',
-      'modules/payments/payments.service.ts:218-225',
-      'modules/payments/payments.service.ts:334-339',
-      'modules/payments/payments.service.ts:395-428',
-      'modules/payments/payments.service.ts:441-470',
+      'modules/payments/payments.service.ts:228-235',
+      'modules/payments/payments.service.ts:345-350',
+      'modules/payments/payments.service.ts:413-448',
+      'modules/payments/payments.service.ts:461-490',
     ],
     ['payments.test.ts', 'enable-banking-payments.test.ts', 'payments-concurrency.test.ts'],
   ),
   // Remittance and QR payments after issue 30's state machine, without the Idempotency-Key lines
   // (the module idempotency): the intents (amount, fee, total, the session, recipient, KYC, account
-  // and balance checks, the recorded transaction and its conditional debit: 213-217, 226-277,
-  // 299-333, 340-346), the order the bank gets (orderOf, 349-364) and the intent's end-to-end id,
-  // callback state and lease (intentOf, 366-383), and the outcome recorded for the money: a failed
-  // payment's reservation restored (fail, 623-637). The bank's calls and polling (driveIntent,
+  // and balance checks, the recorded transaction and its conditional debit: 223-227, 236-288,
+  // 310-344, 351-358), the order the bank gets (orderOf, 361-376) and the intent's end-to-end id,
+  // callback state and lease (intentOf, 378-401), and the outcome recorded for the money: a failed
+  // payment's reservation restored (fail, 677-691). The bank's calls and polling (driveIntent,
   // applyState, the jobs) and the answer to a refusal at once (refusalOf) are not in it.
   // merchants.test.ts holds the QR payments' own tests (fee, stored row, refusals, bounds).
   // enable-banking-payments.test.ts and payments-concurrency.test.ts (PostgreSQL: the conditional
@@ -113,13 +113,13 @@ export const MODULES: Record<string, Module> = {
   // mutants a minute (16 of 125 in 11 min): they are left out. Re-check the ranges when the file changes.
   payments: remittance(
     [
-      'modules/payments/payments.service.ts:213-217',
-      'modules/payments/payments.service.ts:226-277',
-      'modules/payments/payments.service.ts:299-333',
-      'modules/payments/payments.service.ts:340-346',
-      'modules/payments/payments.service.ts:349-364',
-      'modules/payments/payments.service.ts:366-383',
-      'modules/payments/payments.service.ts:623-637',
+      'modules/payments/payments.service.ts:223-227',
+      'modules/payments/payments.service.ts:236-288',
+      'modules/payments/payments.service.ts:310-344',
+      'modules/payments/payments.service.ts:351-358',
+      'modules/payments/payments.service.ts:361-376',
+      'modules/payments/payments.service.ts:378-401',
+      'modules/payments/payments.service.ts:677-691',
     ],
     ['payments.test.ts', 'merchants.test.ts'],
   ),

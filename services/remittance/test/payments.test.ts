@@ -5,7 +5,9 @@ import { type UserScope, userScope } from '../src/db/user-scope.js';
 import { ProviderError } from '../src/modules/open-banking/providers/provider.js';
 import { storeIdempotentResponse } from '../src/modules/payments/idempotency.js';
 import type { StoredOrder } from '../src/modules/payments/payments.repository.js';
+import { loadPayment, recordAnswer } from '../src/modules/payments/payments.repository.js';
 import {
+  driveIntent,
   payQr,
   qrIntent,
   remit as remitPayment,
@@ -534,6 +536,53 @@ describe('payment state machine with the sandbox bank (issue 30)', () => {
     sql`UPDATE payment_initiations SET lease_until = now() - interval '1 second' WHERE transaction_id = ${id}`.execute(
       env.db.system,
     );
+
+  it("the request's own call (issue 11): the order it stored goes to the bank unread, the answer and the move are recorded in one statement, once, and read back as stored", async () => {
+    const p = await payer('/api');
+    const intent = await remittanceIntent(
+      env.app.ctx.payments,
+      userScope(env.db, p.userId),
+      { recipientId: p.recipientId, amount: 1000 },
+      null,
+    );
+    if (!('transactionId' in intent)) throw new Error('expected an intent');
+    const id = intent.transactionId;
+    const stored = await initiation(id);
+    expect(intent.call).toEqual({
+      order: stored.payment_order,
+      endToEndId: stored.end_to_end_id,
+      callbackState: expect.any(String),
+    });
+    const recorded = await driveIntent(env.app.ctx.payments, id, { leased: true, call: intent.call });
+    // The payment the answer is built from is the payment as a read finds it (types and formats alike).
+    expect(recorded).toEqual(await loadPayment(env.db.system, id));
+    expect(recorded).toMatchObject({ status: 'processing', bank_status: 'ACSP', lease_until: null });
+    expect(recorded?.external_payment_id).toEqual(expect.any(String));
+    // Called again with the same order (a bug, a replayed call): the bank answers the payment it
+    // has under the end-to-end id, the first recorded answer stays, nothing is booked or moved twice.
+    expect(await driveIntent(env.app.ctx.payments, id, { leased: true, call: intent.call })).toBeUndefined();
+    expect(await loadPayment(env.db.system, id)).toEqual(recorded);
+    expect(await bankPayments(stored.end_to_end_id)).toHaveLength(1);
+    expect(await balanceOf(p.primaryId)).toBe('48995.00');
+  });
+
+  it('an answer that does not accept the payment at once (waiting for the user) is recorded without a move', async () => {
+    const p = await payer('/api');
+    const id = await intentOf(p, 1000);
+    const answer = {
+      paymentId: 'bank-payment-1',
+      bankStatus: 'RCVD',
+      authorizationUrl: 'https://bank.test/authorize/1',
+    };
+    const row = await recordAnswer(env.db.system, id, answer, new Date(), false);
+    expect(row).toMatchObject({ status: 'initiating', external_payment_id: 'bank-payment-1', bank_status: 'RCVD' });
+    expect(row).toEqual(await loadPayment(env.db.system, id));
+    // Only the first answer is recorded, and a later one moves nothing.
+    expect(await recordAnswer(env.db.system, id, { ...answer, paymentId: 'bank-payment-2' }, new Date(), true)).toBe(
+      undefined,
+    );
+    expect(await loadPayment(env.db.system, id)).toEqual(row);
+  });
 
   it('a crash after the intent: nothing at the bank until the lease runs out, then recovery initiates it once', async () => {
     const p = await payer('/api');

@@ -1,7 +1,7 @@
 import { CompiledQuery, type Kysely, sql } from 'kysely';
 import type { DB, TransactionType } from '../../db/types.js';
 import type { SessionProof } from '../auth/sessions.repository.js';
-import { DEBIT_RECORD_SQL, REMIT_CONTEXT_SQL } from './payments.sql.js';
+import { DEBIT_RECORD_SQL, RECORD_ANSWER_SQL, REMIT_CONTEXT_SQL } from './payments.sql.js';
 
 /** The paying account with its consent: the one asked for, or the user's primary. */
 export interface PayingAccount {
@@ -253,26 +253,29 @@ export async function claimDue(
   return rows;
 }
 
-/** The bank's answer to the creation, once: the first recorded answer wins. */
-export async function recordCreated(
+/**
+ * The bank's answer to the creation, once (RECORD_ANSWER_SQL), and with `moveToProcessing` a
+ * remittance the bank accepted moved on to 'processing' in the same statement. The payment as
+ * recorded, or undefined when an answer was already recorded.
+ */
+export async function recordAnswer(
   db: Kysely<DB>,
   transactionId: string,
   created: { paymentId: string; bankStatus: string; authorizationUrl: string | null },
   now: Date,
-): Promise<boolean> {
-  const r = await db
-    .updateTable('payment_initiations')
-    .set({
-      external_payment_id: created.paymentId,
-      bank_status: created.bankStatus,
-      authorization_url: created.authorizationUrl,
-      lease_until: null,
-      updated_at: now,
-    })
-    .where('transaction_id', '=', transactionId)
-    .where('external_payment_id', 'is', null)
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows) === 1;
+  moveToProcessing: boolean,
+): Promise<PaymentRow | undefined> {
+  const { rows } = await db.executeQuery<PaymentRow>(
+    CompiledQuery.raw(RECORD_ANSWER_SQL, [
+      transactionId,
+      created.paymentId,
+      created.bankStatus,
+      created.authorizationUrl,
+      now,
+      moveToProcessing,
+    ]),
+  );
+  return rows[0];
 }
 
 /** The call got no answer (5xx, 429, timeout): marked, and the next attempt not before `retryAt`. */

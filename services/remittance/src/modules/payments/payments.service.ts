@@ -175,8 +175,18 @@ export async function disclosure(user: UserScope, input: DisclosureInput) {
   };
 }
 
+/**
+ * What the request that committed an intent calls the bank with: the order, end-to-end id and
+ * callback state it has just stored (so it does not read them back; recovery reads them).
+ */
+export interface IntentCall {
+  order: StoredOrder;
+  endToEndId: string;
+  callbackState: string;
+}
+
 /** The intent step's result: a stored answer to replay, or the payment to drive (and how to answer it). */
-type IntentResult = { replay: StoredResponse } | { transactionId: string };
+type IntentResult = { replay: StoredResponse } | { transactionId: string; call: IntentCall };
 
 /**
  * A remittance (spec steps, R9; issue 30). The intent, in one transaction: the Idempotency-Key
@@ -268,12 +278,13 @@ export async function remittanceIntent(
       eta,
     };
     const order = orderOf(account, record, ctx.recipient_account, ctx.recipient_name);
-    const write = () => repo.recordIntent(trx, userId, record, intentOf(deps, id, order, idempotencyKey, surface));
+    const intent = intentOf(deps, id, order, idempotencyKey, surface);
+    const write = () => repo.recordIntent(trx, userId, record, intent);
     // Without a key the intent's statement carries the COMMIT; with one, a refused debit must roll
     // the key back too (a retry after topping up is a new payment).
     const createdAt = idempotencyKey ? await write() : await end.commitWith(write);
     if (!createdAt) throw insufficientBalance();
-    return { transactionId: id };
+    return { transactionId: id, call: callOf(intent) };
   });
 }
 
@@ -337,12 +348,13 @@ export async function qrIntent(
       const first = await claimIdempotencyKey(trx, userId, idempotencyKey, hash, new Date());
       if (first) return { replay: first };
     }
-    const write = () => repo.recordIntent(trx, userId, record, intentOf(deps, id, order, idempotencyKey, surface));
+    const intent = intentOf(deps, id, order, idempotencyKey, surface);
+    const write = () => repo.recordIntent(trx, userId, record, intent);
     // Without a key the intent's statement carries the COMMIT; with one, a refused debit must roll
     // the key back too (a retry after topping up is a new payment).
     const createdAt = idempotencyKey ? await write() : await end.commitWith(write);
     if (!createdAt) throw insufficientBalance();
-    return { transactionId: id };
+    return { transactionId: id, call: callOf(intent) };
   });
 }
 
@@ -382,6 +394,12 @@ function intentOf(
   };
 }
 
+const callOf = (intent: repo.NewIntent): IntentCall => ({
+  order: intent.order,
+  endToEndId: intent.endToEndId,
+  callbackState: intent.callbackState,
+});
+
 /** The bank's authorization page, while the payment waits for the user there. */
 function authorizationOf(row: PaymentRow): { authorizationUrl?: string } {
   return row.status === 'initiating' && row.authorization_url ? { authorizationUrl: row.authorization_url } : {};
@@ -404,17 +422,19 @@ async function finishRequest(
     // or it died doing so): wait for its answer, or take the call over once its lease ran out.
     return answerInFlight(deps, user, idempotencyKey!);
   }
-  await driveIntent(deps, intent.transactionId, { leased: true });
-  return answerFor(deps, user, idempotencyKey, intent.transactionId);
+  const recorded = await driveIntent(deps, intent.transactionId, { leased: true, call: intent.call });
+  return answerFor(deps, user, idempotencyKey, intent.transactionId, recorded);
 }
 
+/** `recorded`: the payment as driveIntent left it, when it knows (no read then). */
 async function answerFor(
   deps: PaymentDeps,
   user: UserScope,
   idempotencyKey: string | null,
   transactionId: string,
+  recorded?: PaymentRow,
 ): Promise<Answer> {
-  const row = (await repo.loadPayment(deps.system, transactionId))!;
+  const row = recorded ?? (await repo.loadPayment(deps.system, transactionId))!;
   deps.balancesMoved(user.userId);
   if (row.status === 'failed') {
     if (idempotencyKey) await releaseIdempotencyKey(deps.system, user.userId, idempotencyKey);
@@ -506,10 +526,18 @@ function viewOf(row: PaymentRow): Record<string, unknown> {
 
 /**
  * Calls the bank for an intent (outside any transaction) and records the answer. `leased`: the
- * caller holds the call's lease (the request that just committed the intent); otherwise it is
- * taken first, and nothing is done when someone else holds it. Returns where the payment stands.
+ * caller holds the call's lease (the request that just committed the intent, or the recovery job
+ * that claimed it); otherwise it is taken first, and nothing is done when someone else holds it.
+ * `call`: the order as the request that committed the intent stored it (that request holds the
+ * lease it took at commit, so the intent is still uncalled); without it the intent is read.
+ * Returns the payment as recorded when the answer settled where it stands in one statement (a
+ * remittance the bank accepted, moved to processing), else undefined.
  */
-export async function driveIntent(deps: PaymentDeps, transactionId: string, opts: { leased: boolean }): Promise<void> {
+export async function driveIntent(
+  deps: PaymentDeps,
+  transactionId: string,
+  opts: { leased: boolean; call?: IntentCall },
+): Promise<PaymentRow | undefined> {
   const now = new Date();
   if (!opts.leased) {
     const taken = await repo.leaseIntent(
@@ -520,9 +548,18 @@ export async function driveIntent(deps: PaymentDeps, transactionId: string, opts
     );
     if (!taken) return;
   }
-  const row = await repo.loadPayment(deps.system, transactionId);
-  if (row?.status !== 'initiating' || row.external_payment_id !== null) return;
-  const order = row.payment_order as unknown as StoredOrder;
+  let row: PaymentRow | undefined;
+  let call = opts.leased ? opts.call : undefined;
+  if (!call) {
+    row = await repo.loadPayment(deps.system, transactionId);
+    if (row?.status !== 'initiating' || row.external_payment_id !== null) return;
+    call = {
+      order: row.payment_order as unknown as StoredOrder,
+      endToEndId: row.end_to_end_id,
+      callbackState: row.callback_state!,
+    };
+  }
+  const { order } = call;
   let created: InitiatedPayment;
   try {
     created = await deps.provider.initiatePayment(
@@ -534,12 +571,15 @@ export async function driveIntent(deps: PaymentDeps, transactionId: string, opts
         creditorAccount: order.creditorAccount,
         creditorName: order.creditorName,
         reference: order.reference,
-        endToEndId: row.end_to_end_id,
+        endToEndId: call.endToEndId,
       },
-      { redirectUri: deps.callbackUrl, state: row.callback_state! },
+      { redirectUri: deps.callbackUrl, state: call.callbackState },
     );
   } catch (err) {
     if (!(err instanceof ProviderError)) throw err;
+    // A refusal or no answer (rare): the payment read now, to record it.
+    row ??= await repo.loadPayment(deps.system, transactionId);
+    if (!row) return;
     if (err.reason === 'unavailable') {
       // No answer, a timeout, 5xx or a rate limit: the outcome is unknown. The intent stays; the
       // recovery job asks again with the same end-to-end id when the lease runs out, until the
@@ -559,19 +599,33 @@ export async function driveIntent(deps: PaymentDeps, transactionId: string, opts
     if (err.reason === 'consent_invalid') await deps.consentRefused?.(row.user_id, order.externalConsentId);
     return;
   }
-  await deps.system.transaction().execute(async (trx) => {
-    await repo.recordCreated(trx, transactionId, created, new Date());
-  });
-  await applyState(deps, transactionId, created);
+  // The answer recorded in one statement; a remittance the bank accepted (not waiting for the
+  // user, not final) moves to processing in it too. Anything else goes through applyState.
+  const recorded = await repo.recordAnswer(
+    deps.system,
+    transactionId,
+    created,
+    new Date(),
+    created.status === 'pending',
+  );
+  if (recorded?.status === 'processing' && recorded.type === 'remittance' && created.status === 'pending')
+    return recorded;
+  await applyState(deps, transactionId, created, recorded);
 }
 
 /**
  * Records where the bank says a payment stands: accepted (remittance: processing; QR payment:
  * completed), completed, or rejected (failed with the bank's reason, the reservation restored).
  * Every move is conditional on the state it leaves, so a callback and a job racing move it once.
+ * `known`: the payment as just recorded (driveIntent), instead of reading it.
  */
-export async function applyState(deps: PaymentDeps, transactionId: string, state: PaymentState): Promise<string> {
-  const row = await repo.loadPayment(deps.system, transactionId);
+export async function applyState(
+  deps: PaymentDeps,
+  transactionId: string,
+  state: PaymentState,
+  known?: PaymentRow,
+): Promise<string> {
+  const row = known ?? (await repo.loadPayment(deps.system, transactionId));
   if (!row) return 'unknown';
   const now = new Date();
   if (state.bankStatus && state.bankStatus !== row.bank_status)

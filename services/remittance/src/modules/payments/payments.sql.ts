@@ -61,3 +61,36 @@ export const DEBIT_RECORD_SQL = `
     SELECT tx.id, $1, $17, $3::numeric, $18, $19::jsonb, $20, $21, $22, 1, $23::timestamptz FROM tx
   )
   SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at FROM tx`;
+
+/**
+ * The bank's answer to a payment's creation recorded in one statement (issue 11, after issue 30),
+ * once: the first recorded answer wins (`external_payment_id IS NULL`). When the bank accepted a
+ * remittance without asking the user ($6: the answer is 'pending'), the same statement moves it
+ * from 'initiating' to 'processing', conditional on the answer being recorded here and on the
+ * state it leaves, as applyState's move is. Returns the payment as loadPayment reads it, with its
+ * status after the move (no row when the answer was already recorded). Run on its own, the
+ * statement is its own transaction: the bank was called before it, outside any transaction.
+ * $1 transaction id, $2 the bank's payment id, $3 its status code, $4 authorization URL, $5 now,
+ * $6 move to processing.
+ */
+export const RECORD_ANSWER_SQL = `
+  WITH answer AS (
+    UPDATE payment_initiations
+    SET external_payment_id = $2, bank_status = $3, authorization_url = $4, lease_until = NULL, updated_at = $5
+    WHERE transaction_id = $1 AND external_payment_id IS NULL
+    RETURNING transaction_id, external_payment_id, end_to_end_id, payment_order, idempotency_key, surface,
+      callback_state, authorization_url, bank_status, attempts, lease_until
+  ), moved AS (
+    UPDATE transactions t SET status = 'processing'
+    FROM answer
+    WHERE t.id = answer.transaction_id AND t.status = 'initiating' AND t.type = 'remittance' AND $6::boolean
+    RETURNING t.id, t.status
+  )
+  SELECT t.id, t.user_id, t.type, COALESCE(moved.status, t.status) AS status, t.bank_account_id, t.merchant_id,
+    t.send_amount, t.send_currency, t.total, t.recipient_name, t.recipient_country, t.receive_amount,
+    t.receive_currency, t.exchange_rate, t.fee, t.from_account, t.eta, t.failure_reason, t.created_at,
+    answer.external_payment_id, answer.end_to_end_id, answer.payment_order, answer.idempotency_key, answer.surface,
+    answer.callback_state, answer.authorization_url, answer.bank_status, answer.attempts, answer.lease_until
+  FROM answer
+  JOIN transactions t ON t.id = answer.transaction_id
+  LEFT JOIN moved ON moved.id = t.id`;

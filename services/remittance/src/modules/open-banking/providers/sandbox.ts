@@ -19,25 +19,31 @@ function accountNumber(): string {
 }
 
 /**
- * A payment at the sandbox bank in one precompiled statement (the hot path of every payment):
- * the consent check, the conditional debit and the payment row. $1 amount, $2 consent,
- * $3 account, $4 payment id, $5 currency, $6 creditor account, $7 creditor name, $8 reference,
- * $9 settles at, $10 end-to-end id. A payment whose end-to-end id the bank already has is not
- * booked again (a concurrent twin fails on the unique index, its debit rolled back with it).
+ * A payment at the sandbox bank in one precompiled statement and one round trip (the hot path of
+ * every payment, run on its own: a statement is its own transaction): the payment already booked
+ * under the end-to-end id, or else the consent check, the conditional debit and the payment row.
+ * $1 amount, $2 consent, $3 account, $4 payment id, $5 currency, $6 creditor account, $7 creditor
+ * name, $8 reference, $9 settles at, $10 end-to-end id. No row: refused (the reason is looked up
+ * only then). A concurrent twin with the same end-to-end id fails on the unique index, its debit
+ * rolled back with it.
  */
 const BOOK_PAYMENT_SQL = `
-  WITH debit AS (
+  WITH prior AS (
+    SELECT id, status FROM sandbox_bank_payments WHERE end_to_end_id = $10
+  ), debit AS (
     UPDATE sandbox_bank_accounts a SET balance = a.balance - $1::numeric
     FROM sandbox_bank_consents c
     WHERE c.id = $2 AND c.status = 'valid' AND position('PISP' in c.scope) > 0
       AND a.id = $3 AND a.customer_ref = c.customer_ref AND a.balance >= $1::numeric
-      AND NOT EXISTS (SELECT 1 FROM sandbox_bank_payments WHERE end_to_end_id = $10)
+      AND NOT EXISTS (SELECT 1 FROM prior)
     RETURNING a.id
+  ), booked AS (
+    INSERT INTO sandbox_bank_payments (id, account_id, amount, currency, creditor_account, creditor_name, reference, status, settles_at, end_to_end_id)
+    SELECT $4, debit.id, $1::numeric, $5, $6, $7, $8, 'pending', $9::timestamptz, $10
+    FROM debit
+    RETURNING id, status
   )
-  INSERT INTO sandbox_bank_payments (id, account_id, amount, currency, creditor_account, creditor_name, reference, status, settles_at, end_to_end_id)
-  SELECT $4, debit.id, $1::numeric, $5, $6, $7, $8, 'pending', $9::timestamptz, $10
-  FROM debit
-  RETURNING id`;
+  SELECT id, status FROM booked UNION ALL SELECT id, status FROM prior`;
 
 /** The sandbox bank's payment status as ISO 20022 names it. */
 const BANK_STATUS: Record<ProviderPaymentStatus, string> = {
@@ -64,8 +70,8 @@ export function createSandboxProvider(
 ): OpenBankingProvider & {
   authorize(externalConsentId: string, approve: boolean): Promise<string | null>;
 } {
-  async function validConsent(externalConsentId: string, on: Kysely<DB> = db) {
-    const consent = await on
+  async function validConsent(externalConsentId: string) {
+    const consent = await db
       .selectFrom('sandbox_bank_consents')
       .selectAll()
       .where('id', '=', externalConsentId)
@@ -182,8 +188,8 @@ export function createSandboxProvider(
      * at once. The same end-to-end id answers the payment already booked under it.
      */
     async initiatePayment(externalConsentId, order) {
-      const existing = async (on: Kysely<DB> = db) =>
-        on
+      const existing = () =>
+        db
           .selectFrom('sandbox_bank_payments')
           .select(['id', 'status'])
           .where('end_to_end_id', '=', order.endToEndId)
@@ -193,19 +199,14 @@ export function createSandboxProvider(
         authorizationUrl: null,
         ...stateOf(p.status),
       });
-      const before = await existing();
-      if (before) return answer(before);
-      const paymentId = newId('sbp');
-      const amount = new Decimal(order.amount).toFixed(2);
-      // One statement: the consent check, the conditional debit and the payment row (the hot
-      // path of every payment); the reason of a refusal is looked up only when it happens.
-      const book = async (trx: Kysely<DB>) => {
-        const { rows } = await trx.executeQuery<{ id: string }>(
+      let rows: { id: string; status: 'pending' | 'completed' | 'rejected' }[];
+      try {
+        ({ rows } = await db.executeQuery<{ id: string; status: 'pending' | 'completed' | 'rejected' }>(
           CompiledQuery.raw(BOOK_PAYMENT_SQL, [
-            amount,
+            new Decimal(order.amount).toFixed(2),
             externalConsentId,
             order.externalAccountId,
-            paymentId,
+            newId('sbp'),
             order.currency,
             order.creditorAccount,
             order.creditorName.slice(0, 200),
@@ -213,23 +214,19 @@ export function createSandboxProvider(
             new Date(Date.now() + opts.settlementMs),
             order.endToEndId,
           ]),
-        );
-        if (rows.length === 1) return;
-        if (await existing(trx)) return;
-        const consent = await validConsent(externalConsentId, trx);
-        if (!consent.scope.includes('PISP'))
-          throw new ProviderError('consent_invalid', 'consent does not cover payment initiation');
-        throw new ProviderError('insufficient_funds', 'insufficient funds or unknown account');
-      };
-      try {
-        await db.transaction().execute(book);
+        ));
       } catch (err) {
         // A twin with the same end-to-end id booked it first: its payment is this one.
         const twin = await existing();
         if (twin) return answer(twin);
         throw err;
       }
-      return answer((await existing())!);
+      if (rows.length > 0) return answer(rows[0]);
+      // Refused: why (after the statement, which wrote nothing).
+      const consent = await validConsent(externalConsentId);
+      if (!consent.scope.includes('PISP'))
+        throw new ProviderError('consent_invalid', 'consent does not cover payment initiation');
+      throw new ProviderError('insufficient_funds', 'insufficient funds or unknown account');
     },
 
     async paymentStatus(paymentId) {
