@@ -241,6 +241,9 @@ describe('row-level security (A21)', () => {
     await expect(
       tenant((db) => db.insertInto('audit_shapes').values({ id: 1, table_name: 'contacts', columns: [] }).execute()),
     ).rejects.toThrow(/permission denied/);
+    await expect(tenant((db) => sql`SELECT audit_shape('contacts', ARRAY['x'])`.execute(db))).rejects.toThrow(
+      /permission denied/,
+    );
     await expect(
       tenant((db) => db.deleteFrom('logged_actions').where('organization_id', '=', a.orgId).execute()),
     ).rejects.toThrow(/cannot delete from view/);

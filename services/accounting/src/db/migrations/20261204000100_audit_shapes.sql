@@ -47,6 +47,8 @@ BEGIN
   END IF;
   RETURN sid;
 END $$;
+-- Only the triggers (running as the owner) write shapes.
+REVOKE EXECUTE ON FUNCTION audit_shape(text, text[]) FROM PUBLIC;
 
 -- A JSON array of values in the shape's order back to an object (null stays null).
 CREATE FUNCTION audit_values(cols text[], vals jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
