@@ -18,15 +18,24 @@ export default function Privacy() {
     queryKey: ['gdpr-consents'],
     queryFn: async () => unwrap(await api.GET('/api/consents')).data,
   });
+  // A box shows its new state from the click on (set in the click's own render, not when the
+  // mutation's pending state arrives a tick later), until the list is read again; an error puts
+  // it back as the server has it.
+  const [shown, setShown] = useState<Partial<Record<(typeof CONSENTS)[number], boolean>>>({});
   const setConsent = useMutation({
     mutationFn: async (v: { consentType: (typeof CONSENTS)[number]; granted: boolean }) =>
       unwrap(await api.POST('/api/consents', { body: v })),
-    // Pending until the list is read again, so the box shows the new state throughout.
     onSuccess: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: ['gdpr-consents'] }),
         queryClient.invalidateQueries({ queryKey: ['gdpr-consent-history'] }),
       ]),
+    onSettled: (_data, _error, v) =>
+      setShown((s) => {
+        if (s[v.consentType] !== v.granted) return s;
+        const { [v.consentType]: _settled, ...rest } = s;
+        return rest;
+      }),
   });
   const exportData = useMutation({
     mutationFn: () => fetchBlob('/api/user/data-export/download'),
@@ -64,12 +73,12 @@ export default function Privacy() {
                     <div key={type}>
                       <Checkbox
                         label={t(`consentType.${type}` as MessageKey)}
-                        checked={
-                          setConsent.isPending && setConsent.variables?.consentType === type
-                            ? setConsent.variables.granted
-                            : (c?.granted ?? false)
-                        }
-                        onChange={(e) => setConsent.mutate({ consentType: type, granted: e.currentTarget.checked })}
+                        checked={shown[type] ?? c?.granted ?? false}
+                        onChange={(e) => {
+                          const granted = e.currentTarget.checked;
+                          setShown((s) => ({ ...s, [type]: granted }));
+                          setConsent.mutate({ consentType: type, granted });
+                        }}
                       />
                       <Text size="xs" c="dimmed" ms={32}>
                         {c
