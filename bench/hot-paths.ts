@@ -18,6 +18,8 @@
  *   BENCH_KEEP_DB=1                     keeps the databases (printed at the end) for EXPLAIN
  *   BENCH_ONLY=regex                    measures only the routes whose name matches (for profiling;
  *                                       BENCHMARKS.md is then left alone)
+ *   BENCH_SIDES=app,same,...            with BENCH_ONLY: measures only these sides (app, before, same,
+ *                                       physical), e.g. the service alone under `perf record`
  */
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
@@ -64,6 +66,7 @@ const HISTORY = 200;
 const PROFILE = process.env.BENCH_PROFILE;
 const BEFORE = process.env.BENCH_BEFORE;
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null;
+const SIDES = ONLY && process.env.BENCH_SIDES ? new Set(process.env.BENCH_SIDES.split(',')) : null;
 /** A port nobody listens on now (other benchmarks may run on the same machine). */
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -543,7 +546,10 @@ try {
     };
   };
   for (const route of routes) {
-    for (const side of [route.app, route.before, route.same, route.physical]) if (side) await run(side, WARMUP); // JIT, prepared statements, caches
+    for (const s of ['app', 'before', 'same', 'physical'] as const) {
+      const side = route[s];
+      if (side && (!SIDES || SIDES.has(s))) await run(side, WARMUP);
+    } // warm-up: JIT, prepared statements, caches
     results.set(route.name, { app: [], before: [], same: [], physical: [] });
     cpuPerRequest.set(route.name, { app: [], before: [], same: [], physical: [] });
     pgPerRequest.set(route.name, { app: [], before: [], same: [], physical: [] });
@@ -551,7 +557,9 @@ try {
   }
   for (let round = 0; round < ROUNDS; round++) {
     for (const route of routes) {
-      const sides = (['app', 'before', 'same', 'physical'] as const).filter((s) => route[s]);
+      const sides = (['app', 'before', 'same', 'physical'] as const).filter(
+        (s) => route[s] && (!SIDES || SIDES.has(s)),
+      );
       const order = [...sides.slice(round % sides.length), ...sides.slice(0, round % sides.length)];
       for (const s of order) {
         const { r, cpuUs, pgUs, loaderUs } = await measure(route[s]!, SECONDS);
@@ -626,7 +634,8 @@ packages/shared/src/notified-cache.ts, docs/session-cache.md):
   and the day and month sums once a second, many postings at a time (migrations 20261127000200,
   20261202003100).
 - POST /invoices: BEGIN + context + the customer (locked FOR KEY SHARE with the organization and the
-  user, so the foreign-key checks wait for nothing later), then the numbered insert (counter, invoice, items)
+  user, so the foreign-key checks wait for nothing later) with the organization's tax rates in the same
+  statement (two statements before 2026-11-28), then the numbered insert (counter, invoice, items)
   with its COMMIT in the same round trip: the counter row is locked only while the server runs that
   statement and the commit.
 - With 20 organizations, a connection that must switch organization sends the context script in

@@ -258,3 +258,46 @@ describe('rates compared as numbers', () => {
     });
   });
 });
+
+// The rates arrive with the customer row (one round trip); without a customer they are read on their own.
+describe('rates and the customer', () => {
+  const post = (s: Session, payload: unknown) =>
+    t.app.inject(authed(s.token, { method: 'POST', url: '/api/v1/invoices', payload }));
+
+  it("names a foreign rate before an unknown, a vendor-only or another organization's customer", async () => {
+    const { s } = await organization('BA');
+    const other = await organization('BA');
+    const vendor = await createCustomer(t.app, s, { type: 'vendor', country: 'BA' });
+    for (const customerId of ['00000000-0000-4000-8000-000000000000', vendor.id, other.customerId]) {
+      const refused = await post(s, body(customerId, [17, 20]));
+      expect(refused.statusCode).toBe(422);
+      expect(refused.json().error.code).toBe('SVC-3008');
+      expect(refused.json().error.details['items[1].taxRate'][0]).toMatch(/: 17, 0$/);
+      const allowed = await post(s, body(customerId, [17, 0]));
+      expect(allowed.json().error.code).toBe('SVC-3002');
+    }
+    expect(await invoiceCount(s.orgId)).toBe(0);
+  });
+
+  it("reads the organization's current rates with the customer, a fractional one included", async () => {
+    const { s, customerId } = await organization('HR');
+    const put = await t.app.inject(
+      authed(s.token, {
+        method: 'PUT',
+        url: '/api/v1/settings/tax-rates',
+        payload: {
+          defaultVATRate: 25,
+          rates: [
+            { name: 'Standard', rate: 25 },
+            { name: 'Posebna', rate: 7.5 },
+          ],
+        },
+      }),
+    );
+    expect(put.statusCode).toBe(200);
+    const inv = await createInvoice(t.app, s, body(customerId, [7.5, 25]));
+    expect(inv.items.map((i: { taxRate: string }) => i.taxRate)).toEqual(['7.5', '25']);
+    const refused = await post(s, body(customerId, [13]));
+    expect(refused.json().error.details['items[0].taxRate'][0]).toMatch(/: 25, 7\.5, 0$/);
+  });
+});

@@ -187,6 +187,8 @@ export function findCustomer(db: Db, orgId: string, id: string) {
  * insert takes the counter row (issue 31): a change holding one of them (FOR UPDATE) is waited for
  * here, not while the counter is held, and the foreign-key checks at the end of the numbered
  * statement find the rows already locked by this transaction (no wait, no second lock record).
+ * The organization's tax rates (issue 32) come with it, in the same statement: one round trip less
+ * per invoice written.
  */
 export function findCustomerLocked(db: Db, orgId: string, id: string, userId: string) {
   return db
@@ -194,6 +196,13 @@ export function findCustomerLocked(db: Db, orgId: string, id: string, userId: st
     .innerJoin('organizations as o', 'o.id', 'c.organization_id')
     .innerJoin('users as u', (j) => j.on('u.id', '=', userId).onRef('u.organization_id', '=', 'c.organization_id'))
     .selectAll('c')
+    .select(
+      sql<
+        string[]
+      >`ARRAY(SELECT t.rate::text FROM tax_rates t WHERE t.organization_id = c.organization_id ORDER BY t.position)`.as(
+        'organization_tax_rates',
+      ),
+    )
     .where('c.organization_id', '=', orgId)
     .where('c.id', '=', id)
     .forKeyShare()

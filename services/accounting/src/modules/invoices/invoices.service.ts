@@ -13,7 +13,8 @@ import type { Principal, TenantTx } from '../../plugins/auth.js';
 import type { ContactDeleteBlocker } from '../contacts/contacts.service.js';
 import { assertCurrency, currencyDecimals } from '../currencies/currencies.js';
 import { documentRate, formatRate } from '../exchange-rates/exchange-rates.service.js';
-import { assertOrganizationRates } from '../tax-rates/allowed-rates.js';
+import { assertAllowedRates } from '../tax-rates/allowed-rates.js';
+import { findRates } from '../tax-rates/tax-rates.repository.js';
 import { fiscalStateOf } from './fiscal-state.js';
 import { intermediaryStateOf } from './intermediary-state.js';
 import { InvoiceListCache } from './invoice-list-cache.js';
@@ -128,8 +129,14 @@ export function checkInvoiceBody(
   return { items, discount };
 }
 
-async function loadCustomer(db: Db, orgId: string, customerId: string, userId: string) {
+/**
+ * The customer, locked, after the lines' tax rates are checked against the organization's (issue 32:
+ * SVC-3008 comes before SVC-3002); the rates arrive with the customer row, and are read on their own
+ * only when there is no such customer.
+ */
+async function loadCustomer(db: Db, orgId: string, customerId: string, userId: string, items: CheckedItem[]) {
   const c = await repo.findCustomerLocked(db, orgId, customerId, userId);
+  assertAllowedRates(c ? c.organization_tax_rates : await findRates(db, orgId), items);
   // A vendor-only or deleted contact cannot be invoiced.
   if (!c || c.type === 'vendor' || !c.is_active)
     throw new AppError('SVC-3002', { customerId: ['is not an active customer'] });
@@ -161,8 +168,7 @@ async function prepare(db: Db, p: Principal, input: InvoiceBody) {
     currencyDecimals(body.currencyCode ?? baseCurrency),
     p.organization.country,
   );
-  await assertOrganizationRates(db, orgId, items);
-  const customer = await loadCustomer(db, orgId, body.customerId, p.userId);
+  const customer = await loadCustomer(db, orgId, body.customerId, p.userId, items);
   const currencyCode = body.currencyCode ?? customer.currency_code;
   assertCurrency(currencyCode);
   const decimals = currencyDecimals(currencyCode);

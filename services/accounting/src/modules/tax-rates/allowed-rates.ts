@@ -1,20 +1,14 @@
 import { dec } from '@app/shared/money';
-import type { Kysely } from 'kysely';
-import type { DB } from '../../db/types.js';
 import { AppError, type ErrorDetails } from '../../lib/errors.js';
-import { findRates } from './tax-rates.repository.js';
 
 /**
  * Issue 32: an invoice line carries 0 or one of its organization's own rates (GET /settings/tax-rates),
  * compared as numbers (20, 20.0 and "20.00" are one rate). Checked only when lines are written (create
- * and a draft's PUT): a rate removed later never changes an invoice that already carries it.
+ * and a draft's PUT): a rate removed later never changes an invoice that already carries it. `stored`: the
+ * organization's rates as read (services/accounting/src/modules/invoices reads them with the customer).
  */
-export async function assertOrganizationRates(
-  db: Kysely<DB>,
-  orgId: string,
-  lines: ReadonlyArray<{ taxRate: string }>,
-): Promise<void> {
-  const allowed = allowedRates(await findRates(db, orgId));
+export function assertAllowedRates(stored: readonly string[], lines: ReadonlyArray<{ taxRate: string }>): void {
+  const allowed = allowedRates(stored);
   const details: ErrorDetails = {};
   lines.forEach((line, i) => {
     const rate = dec(line.taxRate).toFixed();
