@@ -261,7 +261,7 @@ describe('rates compared as numbers', () => {
 
 // The rates arrive with the customer row (one round trip); without a customer they are read on their own.
 describe('rates and the customer', () => {
-  const post = (s: Session, payload: unknown) =>
+  const post = (s: Session, payload: ReturnType<typeof body>) =>
     t.app.inject(authed(s.token, { method: 'POST', url: '/api/v1/invoices', payload }));
 
   it("names a foreign rate before an unknown, a vendor-only or another organization's customer", async () => {
