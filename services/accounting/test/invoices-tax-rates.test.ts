@@ -278,26 +278,4 @@ describe('rates and the customer', () => {
     }
     expect(await invoiceCount(s.orgId)).toBe(0);
   });
-
-  it("reads the organization's current rates with the customer, a fractional one included", async () => {
-    const { s, customerId } = await organization('HR');
-    const put = await t.app.inject(
-      authed(s.token, {
-        method: 'PUT',
-        url: '/api/v1/settings/tax-rates',
-        payload: {
-          defaultVATRate: 25,
-          rates: [
-            { name: 'Standard', rate: 25 },
-            { name: 'Posebna', rate: 7.5 },
-          ],
-        },
-      }),
-    );
-    expect(put.statusCode).toBe(200);
-    const inv = await createInvoice(t.app, s, body(customerId, [7.5, 25]));
-    expect(inv.items.map((i: { taxRate: string }) => i.taxRate)).toEqual(['7.5', '25']);
-    const refused = await post(s, body(customerId, [13]));
-    expect(refused.json().error.details['items[0].taxRate'][0]).toMatch(/: 25, 7\.5, 0$/);
-  });
 });
