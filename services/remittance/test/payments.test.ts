@@ -56,6 +56,24 @@ const balanceOf = async (accountId: string) =>
       .executeTakeFirstOrThrow()
   ).balance;
 
+/** A remittance intent stored by the service (debit reserved, nothing sent to the bank yet): its id. */
+async function intentOf(p: Awaited<ReturnType<typeof payer>>, amount: number) {
+  const intent = await remittanceIntent(
+    env.app.ctx.payments,
+    userScope(env.db, p.userId),
+    { recipientId: p.recipientId, amount },
+    null,
+  );
+  if (!('transactionId' in intent)) throw new Error('expected an intent');
+  return intent.transactionId;
+}
+
+/** The intent's lease run out, so the recovery job takes it now. */
+const dueNow = (id: string) =>
+  sql`UPDATE payment_initiations SET lease_until = now() - interval '1 second' WHERE transaction_id = ${id}`.execute(
+    env.db.system,
+  );
+
 const remit = (
   p: { auth: Auth; surface: string },
   payload: Record<string, unknown>,
@@ -510,19 +528,6 @@ describe('settlement job (R9, G12)', () => {
 });
 
 describe('payment state machine with the sandbox bank (issue 30)', () => {
-  const intentOf = async (p: Awaited<ReturnType<typeof payer>>, amount: number) => {
-    const intent = await remittanceIntent(
-      env.app.ctx.payments,
-      userScope(env.db, p.userId),
-      {
-        recipientId: p.recipientId,
-        amount,
-      },
-      null,
-    );
-    if (!('transactionId' in intent)) throw new Error('expected an intent');
-    return intent.transactionId;
-  };
   const initiation = (id: string) =>
     env.db.system
       .selectFrom('payment_initiations as p')
@@ -532,10 +537,6 @@ describe('payment state machine with the sandbox bank (issue 30)', () => {
       .executeTakeFirstOrThrow();
   const bankPayments = (e2e: string) =>
     env.db.system.selectFrom('sandbox_bank_payments').selectAll().where('end_to_end_id', '=', e2e).execute();
-  const dueNow = (id: string) =>
-    sql`UPDATE payment_initiations SET lease_until = now() - interval '1 second' WHERE transaction_id = ${id}`.execute(
-      env.db.system,
-    );
 
   it("the request's own call (issue 11): the order it stored goes to the bank unread, the answer and the move are recorded in one statement, once, and read back as stored", async () => {
     const p = await payer('/api');
@@ -922,13 +923,7 @@ describe('the balance pre-check and the conditional debit (issue 34)', () => {
 
   it('a payment the bank refuses while it is still initiating fails: the debit restored, the user told, cached balances dropped', async () => {
     const p = await payer('/api');
-    const intent = await remittanceIntent(
-      env.app.ctx.payments,
-      userScope(env.db, p.userId),
-      { recipientId: p.recipientId, amount: 1000 },
-      null,
-    );
-    if (!('transactionId' in intent)) throw new Error('expected an intent');
+    const id = await intentOf(p, 1000);
     expect(await balanceOf(p.primaryId)).toBe('48995.00');
     const moved: string[] = [];
     const deps = {
@@ -944,14 +939,12 @@ describe('the balance pre-check and the conditional debit (issue 34)', () => {
         moved.push(userId);
       },
     };
-    await sql`UPDATE payment_initiations SET lease_until = now() - interval '1 second' WHERE transaction_id = ${intent.transactionId}`.execute(
-      env.db.system,
-    );
+    await dueNow(id);
     await resumePayments(deps);
     const tx = await env.db.system
       .selectFrom('transactions')
       .select(['status', 'failure_reason'])
-      .where('id', '=', intent.transactionId)
+      .where('id', '=', id)
       .executeTakeFirstOrThrow();
     expect(tx).toEqual({ status: 'failed', failure_reason: 'refused: sandbox: refused' });
     expect(await balanceOf(p.primaryId)).toBe('50000.00');
@@ -963,6 +956,48 @@ describe('the balance pre-check and the conditional debit (issue 34)', () => {
       .where('type', '=', 'system')
       .execute();
     expect(notes).toEqual([{ title: 'Overføring mislyktes' }]);
+  });
+
+  it('a refusal that arrives after another path has already moved the payment changes nothing: no second credit, no notification, cached balances kept', async () => {
+    const p = await payer('/api');
+    const id = await intentOf(p, 1000);
+    const moved: string[] = [];
+    const deps = {
+      ...env.app.ctx.payments,
+      provider: {
+        ...env.app.ctx.payments.provider,
+        // While the bank's refusal is on its way, another worker records the payment's end first.
+        initiatePayment: async () => {
+          await env.db.system
+            .updateTable('transactions')
+            .set({ status: 'failed', failure_reason: 'recorded by the other worker' })
+            .where('id', '=', id)
+            .execute();
+          throw new ProviderError('refused', 'sandbox: refused');
+        },
+      },
+      balancesMoved: (userId: string) => {
+        moved.push(userId);
+      },
+    };
+    await dueNow(id);
+    await resumePayments(deps);
+    const tx = await env.db.system
+      .selectFrom('transactions')
+      .select(['status', 'failure_reason'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(tx).toEqual({ status: 'failed', failure_reason: 'recorded by the other worker' });
+    // The reservation is the other path's to restore: this refusal credits nothing.
+    expect(await balanceOf(p.primaryId)).toBe('48995.00');
+    expect(moved).toEqual([]);
+    const notes = await env.db.system
+      .selectFrom('notifications')
+      .select('title')
+      .where('user_id', '=', p.userId)
+      .where('type', '=', 'system')
+      .execute();
+    expect(notes).toEqual([]);
   });
 
   it('a QR payment the bank refuses fails with the QR failure notification, the debit restored', async () => {
@@ -979,9 +1014,7 @@ describe('the balance pre-check and the conditional debit (issue 34)', () => {
         },
       },
     };
-    await sql`UPDATE payment_initiations SET lease_until = now() - interval '1 second' WHERE transaction_id = ${intent.transactionId}`.execute(
-      env.db.system,
-    );
+    await dueNow(intent.transactionId);
     await resumePayments(deps);
     expect(await balanceOf(p.primaryId)).toBe('50000.00');
     const notes = await env.db.system
