@@ -137,6 +137,16 @@ describe('audit shapes: writing', () => {
     });
   });
 
+  it('computes a shape id in place, not as a function call planned again in every transaction', async () => {
+    // Migration 20261206000100: a SQL function is inlined only when its body is no more volatile than
+    // it is declared; audit_shape_id() declared IMMUTABLE over a STABLE cast was called, not inlined.
+    const plan = await sql<{ 'QUERY PLAN': string }>`EXPLAIN (VERBOSE, COSTS OFF)
+      SELECT audit_shape_id(table_name, columns) FROM audit_shapes`.execute(h.t.db.system);
+    const text = plan.rows.map((r) => r['QUERY PLAN']).join('\n');
+    expect(text).toContain('hashtextextended');
+    expect(text).not.toContain('audit_shape_id(');
+  });
+
   it('keeps no shape of a write that rolled back, and writes it again with the next write', async () => {
     const s = await registerOrg(h.app);
     // A contact with a column list no contact had before: a shape first seen in this transaction.
