@@ -3,6 +3,9 @@
  * bench/hot-paths.ts): self time by package or source file, and the hottest functions.
  *   node --import tsx bench/profile-summary.ts <file.cpuprofile> [top] [lastSeconds]
  * lastSeconds: only the samples of the profile's last N seconds (the load phases, not start-up).
+ * Then the functions by inclusive time (themselves and what they call): where a request's time goes
+ * by code path. The profile samples wall time on the main thread, so a socket write that wakes the
+ * peer (PostgreSQL, the load generator) on a busy 2-core machine shows as long as the peer runs.
  */
 import { readFileSync } from 'node:fs';
 
@@ -69,5 +72,26 @@ console.log('\nhottest functions:');
 for (const [k, us] of sum(
   (n) => `${n.callFrame.functionName || '(anonymous)'}  ${category(n)}:${n.callFrame.lineNumber + 1}`,
 )) {
+  console.log(`  ${pct(us).padStart(6)}  ${k}`);
+}
+
+// Inclusive time: each sample counts once for every distinct function on its stack.
+const parentOf = new Map<number, number>();
+for (const n of profile.nodes) for (const c of n.children ?? []) parentOf.set(c, n.id);
+const inclusive = new Map<string, number>();
+for (const [id, us] of selfUs) {
+  if (byId.get(id)!.callFrame.functionName === '(idle)') continue;
+  const seen = new Set<string>();
+  for (let at: number | undefined = id; at !== undefined; at = parentOf.get(at)) {
+    const n = byId.get(at)!;
+    if (n.callFrame.functionName === '(root)') continue;
+    const k = `${n.callFrame.functionName || '(anonymous)'}  ${category(n)}:${n.callFrame.lineNumber + 1}`;
+    if (seen.has(k)) continue;
+    seen.add(k);
+    inclusive.set(k, (inclusive.get(k) ?? 0) + us);
+  }
+}
+console.log('\nfunctions by inclusive time (with what they call):');
+for (const [k, us] of [...inclusive.entries()].sort((a, b) => b[1] - a[1]).slice(0, top)) {
   console.log(`  ${pct(us).padStart(6)}  ${k}`);
 }
