@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findCustomerLocked } from '../src/modules/invoices/invoices.repository.js';
 import { INVOICE_SORTS, Invoice, InvoiceList } from '../src/modules/invoices/invoices.schemas.js';
 import { Transaction } from '../src/modules/ledger/ledger.schemas.js';
 import { Vat } from '../src/modules/reports/reports.schemas.js';
@@ -67,6 +68,30 @@ describe('invoices.sql.ts', () => {
     const res = await api('POST', '/invoices', invoiceBody(customerId, { invoiceDate: '2026-03-20' }));
     expect(res.statusCode).toBe(201);
     expectSchema(Invoice, res.json(), 'POST /invoices');
+  });
+
+  it("CUSTOMER_LOCKED_SQL: the contact as stored with the organization's rates in their order, only for its organization and user", async () => {
+    const db = t.t.db.system;
+    const stored = await db.selectFrom('contacts').selectAll().where('id', '=', customerId).executeTakeFirstOrThrow();
+    const rates = (
+      await db
+        .selectFrom('tax_rates')
+        .select('rate')
+        .where('organization_id', '=', owner.orgId)
+        .orderBy('position')
+        .execute()
+    ).map((r) => String(r.rate));
+    expect(rates.length).toBeGreaterThan(1);
+    const found = await db
+      .transaction()
+      .execute((trx) => findCustomerLocked(trx, owner.orgId, customerId, owner.userId));
+    expect(found).toEqual({ ...stored, organization_tax_rates: rates });
+    const other = await registerOrg(t.app, { baseCurrency: 'EUR', country: 'HR', language: 'hr' });
+    for (const [org, user] of [
+      [other.orgId, owner.userId],
+      [owner.orgId, other.userId],
+    ])
+      expect(await db.transaction().execute((trx) => findCustomerLocked(trx, org, customerId, user))).toBeUndefined();
   });
 
   it('listInvoicesSql: every filter combination, sort and order gives an InvoiceList', async () => {

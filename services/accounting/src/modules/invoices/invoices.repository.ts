@@ -1,11 +1,12 @@
 import { CompiledQuery, type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
-import type { DB, InvoiceItemsTable, InvoiceStatus, InvoicesTable } from '../../db/types.js';
+import type { ContactsTable, DB, InvoiceItemsTable, InvoiceStatus, InvoicesTable } from '../../db/types.js';
 import type { InvoiceSort } from './invoices.schemas.js';
-import { INSERT_NUMBERED_SQL, listInvoicesSql } from './invoices.sql.js';
+import { CUSTOMER_LOCKED_SQL, INSERT_NUMBERED_SQL, listInvoicesSql } from './invoices.sql.js';
 
 type Db = Kysely<DB>;
 export type InvoiceRow = Selectable<InvoicesTable>;
 export type ItemRow = Selectable<InvoiceItemsTable>;
+type CustomerRow = Selectable<ContactsTable> & { organization_tax_rates: string[] };
 
 const COLUMNS = [
   'id',
@@ -190,23 +191,14 @@ export function findCustomer(db: Db, orgId: string, id: string) {
  * The organization's tax rates (issue 32) come with it, in the same statement: one round trip less
  * per invoice written.
  */
-export function findCustomerLocked(db: Db, orgId: string, id: string, userId: string) {
-  return db
-    .selectFrom('contacts as c')
-    .innerJoin('organizations as o', 'o.id', 'c.organization_id')
-    .innerJoin('users as u', (j) => j.on('u.id', '=', userId).onRef('u.organization_id', '=', 'c.organization_id'))
-    .selectAll('c')
-    .select(
-      sql<
-        string[]
-      >`ARRAY(SELECT t.rate::text FROM tax_rates t WHERE t.organization_id = c.organization_id ORDER BY t.position)`.as(
-        'organization_tax_rates',
-      ),
-    )
-    .where('c.organization_id', '=', orgId)
-    .where('c.id', '=', id)
-    .forKeyShare()
-    .executeTakeFirst();
+export async function findCustomerLocked(
+  db: Db,
+  orgId: string,
+  id: string,
+  userId: string,
+): Promise<CustomerRow | undefined> {
+  const { rows } = await db.executeQuery<CustomerRow>(CompiledQuery.raw(CUSTOMER_LOCKED_SQL, [userId, orgId, id]));
+  return rows[0];
 }
 
 /** The items' accounts, locked FOR KEY SHARE for the same reason (their foreign key). */

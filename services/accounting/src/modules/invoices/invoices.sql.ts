@@ -37,6 +37,20 @@ export const INSERT_NUMBERED_SQL = `
   )
   SELECT * FROM inv`;
 
+/**
+ * The customer of an invoice being written, locked FOR KEY SHARE with its organization and the
+ * creating user, and the organization's tax rates (findCustomerLocked says why). Written out: built
+ * with Kysely at every POST and PUT of an invoice it cost some 5 % of the request's time in Node.
+ * $1 the user, $2 the organization, $3 the contact.
+ */
+export const CUSTOMER_LOCKED_SQL = `
+  SELECT c.*, ARRAY(SELECT t.rate::text FROM tax_rates t WHERE t.organization_id = c.organization_id ORDER BY t.position) AS organization_tax_rates
+  FROM contacts c
+  JOIN organizations o ON o.id = c.organization_id
+  JOIN users u ON u.id = $1 AND u.organization_id = c.organization_id
+  WHERE c.organization_id = $2 AND c.id = $3
+  FOR KEY SHARE`;
+
 const SORT_COLUMNS = {
   invoiceDate: 'invoice_date',
   dueDate: 'due_date',
