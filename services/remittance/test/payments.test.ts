@@ -921,83 +921,68 @@ describe('the balance pre-check and the conditional debit (issue 34)', () => {
     expect(await keysOf(p.userId)).toEqual([]);
   });
 
-  it('a payment the bank refuses while it is still initiating fails: the debit restored, the user told, cached balances dropped', async () => {
-    const p = await payer('/api');
-    const id = await intentOf(p, 1000);
-    expect(await balanceOf(p.primaryId)).toBe('48995.00');
+  /**
+   * The recovery job takes the payment and the bank refuses it for good; `first` runs while the refusal
+   * is on its way. What the refusal left: the payment, the account's balance, the users whose cached
+   * balances were dropped, the user's system notifications.
+   */
+  async function refusedByBank(p: Awaited<ReturnType<typeof payer>>, id: string, first?: () => Promise<unknown>) {
     const moved: string[] = [];
-    const deps = {
+    await dueNow(id);
+    await resumePayments({
       ...env.app.ctx.payments,
-      // The bank refuses the initiation for good.
       provider: {
         ...env.app.ctx.payments.provider,
         initiatePayment: async () => {
+          await first?.();
           throw new ProviderError('refused', 'sandbox: refused');
         },
       },
       balancesMoved: (userId: string) => {
         moved.push(userId);
       },
-    };
-    await dueNow(id);
-    await resumePayments(deps);
+    });
     const tx = await env.db.system
       .selectFrom('transactions')
       .select(['status', 'failure_reason'])
       .where('id', '=', id)
       .executeTakeFirstOrThrow();
-    expect(tx).toEqual({ status: 'failed', failure_reason: 'refused: sandbox: refused' });
-    expect(await balanceOf(p.primaryId)).toBe('50000.00');
-    expect(moved).toEqual([p.userId]);
     const notes = await env.db.system
       .selectFrom('notifications')
-      .select('title')
+      .select(['title', 'body'])
       .where('user_id', '=', p.userId)
       .where('type', '=', 'system')
       .execute();
-    expect(notes).toEqual([{ title: 'Overføring mislyktes' }]);
+    return { tx, balance: await balanceOf(p.primaryId), moved, notes };
+  }
+
+  it('a payment the bank refuses while it is still initiating fails: the debit restored, the user told, cached balances dropped', async () => {
+    const p = await payer('/api');
+    const id = await intentOf(p, 1000);
+    expect(await balanceOf(p.primaryId)).toBe('48995.00');
+    const after = await refusedByBank(p, id);
+    expect(after.tx).toEqual({ status: 'failed', failure_reason: 'refused: sandbox: refused' });
+    expect(after.balance).toBe('50000.00');
+    expect(after.moved).toEqual([p.userId]);
+    expect(after.notes.map((n) => n.title)).toEqual(['Overføring mislyktes']);
   });
 
   it('a refusal that arrives after another path has already moved the payment changes nothing: no second credit, no notification, cached balances kept', async () => {
     const p = await payer('/api');
     const id = await intentOf(p, 1000);
-    const moved: string[] = [];
-    const deps = {
-      ...env.app.ctx.payments,
-      provider: {
-        ...env.app.ctx.payments.provider,
-        // While the bank's refusal is on its way, another worker records the payment's end first.
-        initiatePayment: async () => {
-          await env.db.system
-            .updateTable('transactions')
-            .set({ status: 'failed', failure_reason: 'recorded by the other worker' })
-            .where('id', '=', id)
-            .execute();
-          throw new ProviderError('refused', 'sandbox: refused');
-        },
-      },
-      balancesMoved: (userId: string) => {
-        moved.push(userId);
-      },
-    };
-    await dueNow(id);
-    await resumePayments(deps);
-    const tx = await env.db.system
-      .selectFrom('transactions')
-      .select(['status', 'failure_reason'])
-      .where('id', '=', id)
-      .executeTakeFirstOrThrow();
-    expect(tx).toEqual({ status: 'failed', failure_reason: 'recorded by the other worker' });
+    // While the bank's refusal is on its way, another worker records the payment's end first.
+    const after = await refusedByBank(p, id, () =>
+      env.db.system
+        .updateTable('transactions')
+        .set({ status: 'failed', failure_reason: 'recorded by the other worker' })
+        .where('id', '=', id)
+        .execute(),
+    );
+    expect(after.tx).toEqual({ status: 'failed', failure_reason: 'recorded by the other worker' });
     // The reservation is the other path's to restore: this refusal credits nothing.
-    expect(await balanceOf(p.primaryId)).toBe('48995.00');
-    expect(moved).toEqual([]);
-    const notes = await env.db.system
-      .selectFrom('notifications')
-      .select('title')
-      .where('user_id', '=', p.userId)
-      .where('type', '=', 'system')
-      .execute();
-    expect(notes).toEqual([]);
+    expect(after.balance).toBe('48995.00');
+    expect(after.moved).toEqual([]);
+    expect(after.notes).toEqual([]);
   });
 
   it('a QR payment the bank refuses fails with the QR failure notification, the debit restored', async () => {
@@ -1005,26 +990,11 @@ describe('the balance pre-check and the conditional debit (issue 34)', () => {
     const intent = await qrIntent(env.app.ctx.payments, userScope(env.db, p.userId), { merchantId, amount: 100 }, null);
     if (!('transactionId' in intent)) throw new Error('expected an intent');
     expect(await balanceOf(p.primaryId)).toBe('49899.00');
-    const deps = {
-      ...env.app.ctx.payments,
-      provider: {
-        ...env.app.ctx.payments.provider,
-        initiatePayment: async () => {
-          throw new ProviderError('refused', 'sandbox: refused');
-        },
-      },
-    };
-    await dueNow(intent.transactionId);
-    await resumePayments(deps);
-    expect(await balanceOf(p.primaryId)).toBe('50000.00');
-    const notes = await env.db.system
-      .selectFrom('notifications')
-      .select(['title', 'body'])
-      .where('user_id', '=', p.userId)
-      .where('type', '=', 'system')
-      .execute();
-    expect(notes).toHaveLength(1);
-    expect(notes[0].title).toBe('QR-betaling mislyktes');
-    expect(notes[0].body).toContain('Kafé Vegg');
+    const after = await refusedByBank(p, intent.transactionId);
+    expect(after.tx.status).toBe('failed');
+    expect(after.balance).toBe('50000.00');
+    expect(after.notes).toHaveLength(1);
+    expect(after.notes[0].title).toBe('QR-betaling mislyktes');
+    expect(after.notes[0].body).toContain('Kafé Vegg');
   });
 });
