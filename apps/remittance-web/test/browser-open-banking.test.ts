@@ -145,6 +145,18 @@ describe.skipIf(missing)('open banking through Enable Banking in Chromium (issue
     [...mock.sessions.values()].at(-1)!.status = 'REVOKED';
     await page.getByRole('button', { name: nb['banks.refresh'] }).first().click();
     await page.getByText(nb['banks.reauthorization'], { exact: true }).first().waitFor();
+    // The banner that greeted the return from the bank went with that balance read (it would say the bank
+    // is linked above the notice that it is not); the account says why its balance is old; each consent
+    // names its bank, the one replaced by the renewal too (its accounts moved to the new one).
+    expect(await page.getByText(nb['banks.linked']).count()).toBe(0);
+    expect(new URL(page.url()).search).toBe('');
+    await page.getByText(nb['banks.staleRefused']).first().waitFor();
+    // Not "valid until" for a consent the bank refuses, on the account or in the list, but when it was
+    // given, as for the one the renewal replaced.
+    const given = nb['banks.consentGranted'].replace('{date}', '');
+    await page.getByText(`${ASPSP} · ${nb['banks.reauthorization']} · ${given}`).waitFor();
+    expect(await page.getByText(`${ASPSP} · ${nb['banks.renewedConsent']} · ${given}`).count()).toBe(1);
+    expect(await page.getByText(nb['banks.consentUntil'].split(' {')[0]).count()).toBe(0);
     await screen(page, 'bank-accounts-reauthorization');
     await page.getByRole('button', { name: nb['banks.renew'] }).first().click();
     await page.waitForURL((u) => u.searchParams.get('consentId') !== renewed && u.pathname === '/bank-accounts');

@@ -10,6 +10,9 @@ import { ago, date, money } from '../ui/format.js';
 import { useBankAccounts } from '../ui/queries.js';
 import { Empty, ErrorState, QueryView } from '../ui/states.js';
 
+/** Open-banking providers by name, for a consent no account names the bank of (refused, pending). */
+const PROVIDERS: Record<string, string> = { enablebanking: 'Enable Banking', sandbox: 'Sandbox' };
+
 /**
  * Linked banks (R8): link through the bank's consent page (sandbox in development), which returns
  * here; each account with its balance, when it was read and the consent's expiry; refresh a balance,
@@ -25,8 +28,14 @@ export default function BankAccounts() {
   });
   const [warning, setWarning] = useState<string | null>(null);
   // The bank's consent page comes back here (R8) with `error` when the consent was refused or failed.
-  const [params] = useSearchParams();
-  const returned = params.get('consentId') ? (params.get('error') ?? 'linked') : null;
+  const [params, setParams] = useSearchParams();
+  const returnedConsent = params.get('consentId');
+  const returned = returnedConsent ? (params.get('error') ?? 'linked') : null;
+  // The banner answers the return from the bank; the next action on the page (a balance read that finds
+  // the consent refused, say) would contradict it, so it goes with the first one.
+  const settleReturn = () => {
+    if (returnedConsent) setParams({}, { replace: true });
+  };
   const refreshAll = () => {
     for (const key of [['bank-accounts'], ['consents-ob']]) queryClient.invalidateQueries({ queryKey: key });
   };
@@ -44,12 +53,14 @@ export default function BankAccounts() {
   };
   const link = useMutation({
     mutationFn: async () => unwrap(await api.POST('/api/open-banking/consents', { body: { scope: 'AISP+PISP' } })).data,
+    onMutate: settleReturn,
     onSuccess: ({ redirectUrl }) => location.assign(redirectUrl),
     onError: stepUp({ action: 'link' }),
   });
   const refresh = useMutation({
     mutationFn: async (id: string) =>
       unwrap(await api.POST('/api/bank-accounts/{id}/refresh', { params: { path: { id } } })),
+    onMutate: settleReturn,
     onSuccess: (r) => {
       // A consent the bank no longer accepts gets its own notice with Renew (below), not the warning too.
       setWarning(r.data.reauthorizationRequired ? null : (r.warning ?? null));
@@ -59,6 +70,7 @@ export default function BankAccounts() {
   const primary = useMutation({
     mutationFn: async (id: string) =>
       unwrap(await api.POST('/api/bank-accounts/{id}/primary', { params: { path: { id } } })),
+    onMutate: settleReturn,
     onSuccess: refreshAll,
   });
   // Renewal (issue 30): a new authorization at the same bank; its callback returns here with the
@@ -66,6 +78,7 @@ export default function BankAccounts() {
   const renew = useMutation({
     mutationFn: async (id: string) =>
       unwrap(await api.POST('/api/open-banking/consents/{id}/renew', { params: { path: { id } } })).data,
+    onMutate: settleReturn,
     onSuccess: ({ redirectUrl }) => location.assign(redirectUrl),
     onError: (err, id) => stepUp({ action: 'renew', consentId: id })(err),
   });
@@ -81,6 +94,7 @@ export default function BankAccounts() {
   const revoke = useMutation({
     mutationFn: async (id: string) =>
       unwrap(await api.DELETE('/api/open-banking/consents/{id}', { params: { path: { id } } })),
+    onMutate: settleReturn,
     onSuccess: refreshAll,
   });
   const failure = signingIn ? null : (link.error ?? refresh.error ?? primary.error ?? revoke.error ?? renew.error);
@@ -98,6 +112,21 @@ export default function BankAccounts() {
     string,
     { bank: string; kind: 'reauthorization' | 'expiresSoon'; expiresAt: string | null }
   >();
+  // The bank each consent is with: its accounts name it; a consent replaced by its renewal has none left
+  // (they moved), so it takes its successor's.
+  const bankOf = new Map<string, string>();
+  for (const a of accounts.data?.data ?? []) if (!bankOf.has(a.consentId)) bankOf.set(a.consentId, a.bankName);
+  const consentList = consents.data ?? [];
+  for (let named = true; named; ) {
+    named = false;
+    for (const c of consentList) {
+      const bank = bankOf.get(c.id);
+      if (bank && c.renewsConsentId && !bankOf.has(c.renewsConsentId)) {
+        bankOf.set(c.renewsConsentId, bank);
+        named = true;
+      }
+    }
+  }
   for (const a of accounts.data?.data ?? []) {
     const needs = a.reauthorizationRequired || a.consentStatus === 'expired';
     if ((needs || a.renewalDue) && !notices.has(a.consentId))
@@ -119,7 +148,7 @@ export default function BankAccounts() {
         </Button>
       </Group>
       <Text size="sm">{t('banks.lead')}</Text>
-      {returned === 'linked' ? (
+      {returned === 'linked' && notices.get(returnedConsent!)?.kind !== 'reauthorization' ? (
         <Alert color="teal" role="status">
           {t('banks.linked')}
         </Alert>
@@ -177,18 +206,22 @@ export default function BankAccounts() {
                       <Text size="xs" c="dimmed">
                         {a.bankName} · {a.accountNumber}
                       </Text>
-                      <Text size="xs" c="dimmed">
-                        {a.consentExpiresAt
-                          ? t('banks.consentUntil', { date: date(a.consentExpiresAt, locale) })
-                          : null}
-                      </Text>
+                      {a.consentExpiresAt && !a.reauthorizationRequired ? (
+                        <Text size="xs" c="dimmed">
+                          {t('banks.consentUntil', { date: date(a.consentExpiresAt, locale) })}
+                        </Text>
+                      ) : null}
                     </div>
                     <div style={{ textAlign: 'end' }}>
                       <Text fw={700} style={{ whiteSpace: 'nowrap' }}>
                         {money(a.balance, a.currency, locale)}
                       </Text>
                       <Text size="xs" c="dimmed">
-                        {a.stale ? t('banks.stale') : t('banks.readAgo', { when: ago(a.balanceUpdatedAt, locale) })}
+                        {a.reauthorizationRequired
+                          ? t('banks.staleRefused')
+                          : a.stale
+                            ? t('banks.stale')
+                            : t('banks.readAgo', { when: ago(a.balanceUpdatedAt, locale) })}
                       </Text>
                     </div>
                   </Group>
@@ -228,15 +261,17 @@ export default function BankAccounts() {
                 {list.map((c) => (
                   <Group key={c.id} justify="space-between">
                     <Text size="sm">
-                      {c.provider} ·{' '}
+                      {bankOf.get(c.id) ?? PROVIDERS[c.provider] ?? c.provider} ·{' '}
                       {c.reauthorizationRequired
                         ? t('banks.reauthorization')
                         : renewedIds.has(c.id)
                           ? t('banks.renewedConsent')
                           : t(`consent.${c.status}` as MessageKey)}
-                      {c.expiresAt && c.status === 'active'
+                      {c.expiresAt && c.status === 'active' && !c.reauthorizationRequired
                         ? ` · ${t('banks.consentUntil', { date: date(c.expiresAt, locale) })}`
-                        : ''}
+                        : c.grantedAt
+                          ? ` · ${t('banks.consentGranted', { date: date(c.grantedAt, locale) })}`
+                          : ''}
                     </Text>
                     <Group gap="xs">
                       {c.reauthorizationRequired || c.renewalDue || c.status === 'expired' ? renewButton(c.id) : null}
