@@ -110,3 +110,29 @@ describe('the organization of postings, invoices and lines (composite keys only)
     expect(await failure(insert(other.orgId))).toBe('23503');
   });
 });
+
+// Issue 31 (migration 20261207000100): the public link's token index holds the tokens there are, not every
+// draft's NULL; two invoices still cannot share a token.
+describe('the public view token of invoices', () => {
+  it('is unique over the tokens set, and a draft has no entry', async () => {
+    const { rows } = await sql<{ def: string }>`
+      SELECT indexdef AS def FROM pg_indexes WHERE tablename = 'invoices' AND indexdef LIKE '%(token_hash)%'`.execute(
+      t.t.db.system,
+    );
+    expect(rows.map((r) => r.def)).toEqual([
+      expect.stringMatching(/^CREATE UNIQUE INDEX invoices_token_hash ON .*\(token_hash\) WHERE \(token_hash IS NOT NULL\)$/),
+    ]);
+    const customer = await createCustomer(t.app, owner);
+    const second = await createInvoice(t.app, owner, {
+      customerId: customer.id,
+      invoiceDate: '2026-03-11',
+      dueDate: '2026-04-10',
+      items: [{ description: 'Usluga', quantity: 1, unitPrice: 50, taxRate: 20 }],
+    });
+    const setToken = (id: string) =>
+      failure(t.t.db.system.updateTable('invoices').set({ token_hash: 'f'.repeat(64) }).where('id', '=', id));
+    expect(await setToken(invoice.id)).toBe('ok');
+    expect(await setToken(second.id)).toBe('23505');
+  });
+});
+
