@@ -120,7 +120,9 @@ describe('the public view token of invoices', () => {
       t.t.db.system,
     );
     expect(rows.map((r) => r.def)).toEqual([
-      expect.stringMatching(/^CREATE UNIQUE INDEX invoices_token_hash ON .*\(token_hash\) WHERE \(token_hash IS NOT NULL\)$/),
+      expect.stringMatching(
+        /^CREATE UNIQUE INDEX invoices_token_hash ON .*\(token_hash\) WHERE \(token_hash IS NOT NULL\)$/,
+      ),
     ]);
     const customer = await createCustomer(t.app, owner);
     const second = await createInvoice(t.app, owner, {
@@ -130,9 +132,13 @@ describe('the public view token of invoices', () => {
       items: [{ description: 'Usluga', quantity: 1, unitPrice: 50, taxRate: 20 }],
     });
     const setToken = (id: string) =>
-      failure(t.t.db.system.updateTable('invoices').set({ token_hash: 'f'.repeat(64) }).where('id', '=', id));
+      failure(
+        t.t.db.system
+          .updateTable('invoices')
+          .set({ token_hash: 'f'.repeat(64) })
+          .where('id', '=', id),
+      );
     expect(await setToken(invoice.id)).toBe('ok');
     expect(await setToken(second.id)).toBe('23505');
   });
 });
-
