@@ -188,6 +188,21 @@ describe.skipIf(missing)('accounting web app in Chromium', () => {
       await pickOption(page, sr['invoices.status'], sr['status.paid']);
       await page.getByRole('cell', { name: 'Kupac a.d.' }).waitFor();
       await screen(page, 'invoices');
+      // At phone width each invoice is a card: its number on one line, the total and the status within the
+      // screen (in the table they were past the right edge).
+      await page.setViewportSize({ width: 375, height: 740 });
+      const card = page.getByTestId('invoice-card').filter({ hasText: 'Kupac a.d.' });
+      await card.waitFor();
+      for (const part of [card.getByRole('link', { name: 'INV-2026-0001' }), card.getByText(sr['status.paid'])]) {
+        const box = (await part.boundingBox())!;
+        expect(box.x + box.width).toBeLessThanOrEqual(375);
+      }
+      const number = (await card.getByRole('link', { name: 'INV-2026-0001' }).boundingBox())!;
+      expect(number.height).toBeLessThan(30);
+      await card.getByText(/4\.554,20/).waitFor();
+      expect(await page.locator('table').count()).toBe(0);
+      await page.setViewportSize({ width: 1280, height: 860 });
+      await page.getByRole('cell', { name: 'Kupac a.d.' }).waitFor();
 
       // A customer with an invoice cannot be deleted: the API's refusal is shown.
       await page.goto('/contacts');

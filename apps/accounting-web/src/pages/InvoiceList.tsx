@@ -1,5 +1,6 @@
-import { Anchor, Button, Group, Select, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Anchor, Button, Card, Group, Select, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
+import { useMediaQuery } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -67,6 +68,18 @@ export default function InvoiceList() {
   // Serbian (SEF) and Croatian (Moj-eRačun delivery, fiscalization) organizations: each list item carries
   // `sef`, `intermediary` and `fiscalization`.
   const showEinvoice = me?.organization.country === 'RS' || me?.organization.country === 'HR';
+  const narrow = useMediaQuery('(max-width: 40em)');
+  const einvoiceBadges = (inv: NonNullable<typeof query.data>['data'][number]) => (
+    <>
+      {inv.sef ? <EinvoiceBadge status={inv.sef.status} /> : null}
+      {inv.intermediary || inv.fiscalization ? (
+        <Group gap={4} wrap="wrap">
+          {inv.intermediary ? <EinvoiceBadge kind="mer" status={inv.intermediary.status} /> : null}
+          {inv.fiscalization ? <EinvoiceBadge kind="fisc" status={inv.fiscalization.status} /> : null}
+        </Group>
+      ) : null}
+    </>
+  );
 
   return (
     <Stack>
@@ -125,60 +138,84 @@ export default function InvoiceList() {
         <Empty>{t('invoices.empty')}</Empty>
       ) : (
         <>
-          <ScrollTable minWidth={560} label={t('invoices.title')}>
-            <Table striped highlightOnHover>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('invoices.number')}</Table.Th>
-                  <Table.Th>{t('invoices.customer')}</Table.Th>
-                  <Table.Th>{t('invoices.date')}</Table.Th>
-                  <Table.Th>{t('invoices.dueDate')}</Table.Th>
-                  <Table.Th ta="right">{t('invoices.total')}</Table.Th>
-                  <Table.Th>{t('invoices.status')}</Table.Th>
-                  {showEinvoice ? <Table.Th>{t('einvoice.listColumn')}</Table.Th> : null}
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
+          {narrow ? (
+            // On a phone a card per invoice: the table would hide the total and the status past the edge.
+            <section aria-label={t('invoices.title')}>
+              <Stack gap="sm">
                 {query.data.data.map((inv) => (
-                  <Table.Tr key={inv.id}>
-                    <Table.Td>
-                      <Anchor component={Link} to={`/invoices/${inv.id}`}>
-                        {inv.invoiceNumber}
-                      </Anchor>
-                    </Table.Td>
-                    <Table.Td>{inv.customerName}</Table.Td>
-                    <Table.Td>{f.date(inv.invoiceDate)}</Table.Td>
-                    <Table.Td>{f.date(inv.dueDate)}</Table.Td>
-                    <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
-                      {f.money(inv.totalAmount, inv.currencyCode)}
-                    </Table.Td>
-                    <Table.Td>
-                      <StatusBadge status={inv.status} />
-                    </Table.Td>
-                    {showEinvoice ? (
-                      <Table.Td>
-                        {inv.sef ? <EinvoiceBadge status={inv.sef.status} /> : null}
-                        {inv.intermediary || inv.fiscalization ? (
-                          <Group gap={4} wrap="wrap">
-                            {inv.intermediary ? <EinvoiceBadge kind="mer" status={inv.intermediary.status} /> : null}
-                            {inv.fiscalization ? <EinvoiceBadge kind="fisc" status={inv.fiscalization.status} /> : null}
-                          </Group>
-                        ) : null}
-                        {!inv.sef && !inv.fiscalization && !inv.intermediary ? (
-                          <>
-                            <Text span size="sm" c="dimmed" aria-hidden>
-                              —
-                            </Text>
-                            <VisuallyHidden>{t('einvoice.listNone')}</VisuallyHidden>
-                          </>
-                        ) : null}
-                      </Table.Td>
-                    ) : null}
-                  </Table.Tr>
+                  <Card key={inv.id} withBorder padding="sm" data-testid="invoice-card">
+                    <Stack gap={4}>
+                      <Group justify="space-between" wrap="nowrap">
+                        <Anchor component={Link} to={`/invoices/${inv.id}`} fw={600} style={{ whiteSpace: 'nowrap' }}>
+                          {inv.invoiceNumber}
+                        </Anchor>
+                        <StatusBadge status={inv.status} />
+                      </Group>
+                      <Text size="sm">{inv.customerName}</Text>
+                      <Text size="sm" c="dimmed">
+                        {`${t('invoices.date')} ${f.date(inv.invoiceDate)} · ${t('invoices.dueDate')} ${f.date(inv.dueDate)}`}
+                      </Text>
+                      <Group justify="space-between" gap="xs">
+                        <Text fw={700} style={{ whiteSpace: 'nowrap' }}>
+                          {f.money(inv.totalAmount, inv.currencyCode)}
+                        </Text>
+                        {showEinvoice ? <Group gap={4}>{einvoiceBadges(inv)}</Group> : null}
+                      </Group>
+                    </Stack>
+                  </Card>
                 ))}
-              </Table.Tbody>
-            </Table>
-          </ScrollTable>
+              </Stack>
+            </section>
+          ) : (
+            <ScrollTable minWidth={560} label={t('invoices.title')}>
+              <Table striped highlightOnHover>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>{t('invoices.number')}</Table.Th>
+                    <Table.Th>{t('invoices.customer')}</Table.Th>
+                    <Table.Th>{t('invoices.date')}</Table.Th>
+                    <Table.Th>{t('invoices.dueDate')}</Table.Th>
+                    <Table.Th ta="right">{t('invoices.total')}</Table.Th>
+                    <Table.Th>{t('invoices.status')}</Table.Th>
+                    {showEinvoice ? <Table.Th>{t('einvoice.listColumn')}</Table.Th> : null}
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {query.data.data.map((inv) => (
+                    <Table.Tr key={inv.id}>
+                      <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                        <Anchor component={Link} to={`/invoices/${inv.id}`}>
+                          {inv.invoiceNumber}
+                        </Anchor>
+                      </Table.Td>
+                      <Table.Td>{inv.customerName}</Table.Td>
+                      <Table.Td>{f.date(inv.invoiceDate)}</Table.Td>
+                      <Table.Td>{f.date(inv.dueDate)}</Table.Td>
+                      <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
+                        {f.money(inv.totalAmount, inv.currencyCode)}
+                      </Table.Td>
+                      <Table.Td>
+                        <StatusBadge status={inv.status} />
+                      </Table.Td>
+                      {showEinvoice ? (
+                        <Table.Td>
+                          {einvoiceBadges(inv)}
+                          {!inv.sef && !inv.fiscalization && !inv.intermediary ? (
+                            <>
+                              <Text span size="sm" c="dimmed" aria-hidden>
+                                —
+                              </Text>
+                              <VisuallyHidden>{t('einvoice.listNone')}</VisuallyHidden>
+                            </>
+                          ) : null}
+                        </Table.Td>
+                      ) : null}
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </ScrollTable>
+          )}
           <Pager page={page} pages={query.data.meta.totalPages} onPage={(p) => set('page', String(p))} />
         </>
       )}
