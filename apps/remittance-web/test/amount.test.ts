@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseTypedAmount } from '../src/lib/amount.js';
-import { money } from '../src/ui/format.js';
+import { bosnianIntl, money } from '../src/ui/format.js';
 
 describe('amounts', () => {
   it('reads what people type in nb, en, pl, tr, bs', () => {
@@ -27,5 +27,20 @@ describe('amounts', () => {
 describe('amounts in Urdu (right to left)', () => {
   it('are isolated as one left-to-right unit so the minus sign and the code stay in place', () => {
     expect(money(-1000, 'NOK', 'ur')).toBe('\u2066-1,000.00 NOK\u2069');
+  });
+});
+
+describe('Bosnian dates', () => {
+  const write = (l: string) =>
+    new Intl.DateTimeFormat(l, { dateStyle: 'medium', timeZone: 'Europe/Oslo' }).format(
+      new Date('2026-11-28T10:00:00Z'),
+    );
+  it('are Bosnian where the runtime has the data (Node has it), else Serbian Latin as written in Bosnia', () => {
+    expect(bosnianIntl()).toBe('bs-Latn-BA');
+    expect(bosnianIntl(false)).toBe('sr-Latn-BA');
+    expect(write(bosnianIntl(false))).toMatch(/^28\. ?11\. ?2026\.$/);
+    expect(new Intl.RelativeTimeFormat(bosnianIntl(false), { numeric: 'auto' }).format(-5, 'minute')).toBe(
+      'prije 5 minuta',
+    );
   });
 });

@@ -10,7 +10,12 @@ import {
   startEnableBankingMock,
 } from '../../../services/remittance/test/enable-banking-mock.js';
 import { buildTestApp } from '../../../services/remittance/test/helpers.js';
+import { bs } from '../src/i18n/bs.js';
+import { en } from '../src/i18n/en.js';
 import { nb } from '../src/i18n/nb.js';
+import { pl } from '../src/i18n/pl.js';
+import { tr } from '../src/i18n/tr.js';
+import { ur } from '../src/i18n/ur.js';
 
 /**
  * Issue 30 in Debian's Chromium: the remittance service with OPEN_BANKING_PROVIDER=enablebanking
@@ -158,6 +163,17 @@ describe.skipIf(missing)('open banking through Enable Banking in Chromium (issue
     expect(await page.getByText(`${ASPSP} · ${nb['banks.renewedConsent']} · ${given}`).count()).toBe(1);
     expect(await page.getByText(nb['banks.consentUntil'].split(' {')[0]).count()).toBe(0);
     await screen(page, 'bank-accounts-reauthorization');
+    // The same screen in each other language (screenshots looked at; Urdu right to left).
+    for (const [lang, catalog] of Object.entries({ en, pl, tr, bs, ur })) {
+      await page.getByRole('combobox').first().selectOption(lang);
+      await page.getByText(catalog['banks.staleRefused']).first().waitFor();
+      await page.getByText(`${ASPSP} · ${catalog['banks.reauthorization']}`).waitFor();
+      // A date in words of the language, not the root locale's "2026 M11 28" (Chromium has no Bosnian data).
+      expect(await page.getByText(/\bM11\b/).count(), lang).toBe(0);
+      await screen(page, `bank-accounts-reauthorization-${lang}`);
+    }
+    await page.getByRole('combobox').first().selectOption('nb');
+    await page.getByText(nb['banks.staleRefused']).first().waitFor();
     await page.getByRole('button', { name: nb['banks.renew'] }).first().click();
     await page.waitForURL((u) => u.searchParams.get('consentId') !== renewed && u.pathname === '/bank-accounts');
     await page.getByText(nb['banks.linked']).waitFor();

@@ -27,12 +27,26 @@ export function rate(value: number, locale: Locale): string {
   return formatDecimal(value.toFixed(6).replace(/(\.\d{4}\d*?)0+$/, '$1'), SEPARATORS[locale], 4);
 }
 
+/** Whether this runtime holds Bosnian date data: Debian's Chromium claims `bs` but formats it as the root locale ("2026 M11 28"). */
+function hasBosnianDates(): boolean {
+  const month = new Intl.DateTimeFormat('bs-Latn-BA', { month: 'long', timeZone: 'UTC' });
+  return month.format(new Date(Date.UTC(2026, 10, 15))) === 'novembar';
+}
+
+/**
+ * The Intl locale for Bosnian dates: Bosnian where the runtime has its data, else Serbian Latin as
+ * written in Bosnia ("28. 11. 2026.", "prije 5 minuta": the same words).
+ */
+export function bosnianIntl(hasData = hasBosnianDates()): string {
+  return hasData ? 'bs-Latn-BA' : 'sr-Latn-BA';
+}
+
 const INTL: Record<Locale, string> = {
   nb: 'nb-NO',
   en: 'en-GB',
   pl: 'pl-PL',
   tr: 'tr-TR',
-  bs: 'bs-Latn-BA',
+  bs: bosnianIntl(),
   ur: 'ur-PK',
 };
 
