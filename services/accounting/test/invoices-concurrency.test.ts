@@ -127,6 +127,62 @@ describe.skipIf(!pg)('invoice concurrency on PostgreSQL (A4, G12)', () => {
     }
   });
 
+  it("writes the items (their triggers) before taking a number: a creation held in the items' trigger holds no counter", async () => {
+    // A probe trigger on the items (added here, dropped after) waits for an advisory lock the
+    // blocker holds when an item's description is 'hold'. Creation A waits there, at the end of its
+    // items statement. Were the items written with or after the numbered invoice, A would hold the
+    // counter row while it waits and B would queue behind it; B is numbered and committed instead.
+    const year = 2043;
+    const dates = { invoiceDate: `${year}-05-01`, dueDate: `${year}-06-01` };
+    const blocker = new pgLib.Client({ connectionString: t.t.url });
+    const watcher = new pgLib.Client({ connectionString: t.t.url });
+    await blocker.connect();
+    await watcher.connect();
+    await watcher.query(`CREATE FUNCTION probe_hold() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF EXISTS (SELECT 1 FROM probe_rows WHERE description = 'hold') THEN PERFORM pg_advisory_xact_lock(4243); END IF;
+        RETURN NULL;
+      END $$`);
+    await watcher.query(`CREATE TRIGGER probe_hold AFTER INSERT ON invoice_items REFERENCING NEW TABLE AS probe_rows
+      FOR EACH STATEMENT EXECUTE FUNCTION probe_hold()`);
+    try {
+      await blocker.query('SELECT pg_advisory_lock(4243)');
+      const blockerPid = (await blocker.query('SELECT pg_backend_pid() AS pid')).rows[0].pid as number;
+      const held = invoiceBody(customerId, {
+        ...dates,
+        items: [{ description: 'hold', quantity: 1, unitPrice: 10, taxRate: 20 }],
+      });
+      const a = createInvoice(t.app, owner, held);
+      const aPid = await waitFor(watcher, 'SELECT pid FROM pg_stat_activity WHERE $1 = ANY (pg_blocking_pids(pid))', [
+        blockerPid,
+      ]);
+      const b = await Promise.race([
+        createInvoice(t.app, owner, invoiceBody(customerId, dates)),
+        new Promise<never>((_, reject) =>
+          setTimeout(
+            () => reject(new Error('B waited 10 s: A held the counter row while its items were written')),
+            10_000,
+          ),
+        ),
+      ]);
+      expect(b.invoiceNumber).toBe(`INV-${year}-0001`);
+      // A is still waiting in its items' trigger, and holds nothing B needed.
+      const still = await watcher.query(
+        'SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND $2 = ANY (pg_blocking_pids(pid))',
+        [aPid, blockerPid],
+      );
+      expect(still.rows).toHaveLength(1);
+      await blocker.query('SELECT pg_advisory_unlock(4243)');
+      const created = await a;
+      expect(created.invoiceNumber).toBe(`INV-${year}-0002`);
+      expect(created.items.map((i: { description: string }) => i.description)).toEqual(['hold']);
+    } finally {
+      await blocker.end(); // lets A go, if a failure left it waiting
+      await watcher.query('DROP TRIGGER probe_hold ON invoice_items; DROP FUNCTION probe_hold()');
+      await watcher.end();
+    }
+  });
+
   it('lets only one of two concurrent mark-paid requests through, with one payment posting', async () => {
     const inv = await createInvoice(t.app, owner, invoiceBody(customerId, { invoiceDate: day(0), dueDate: day(30) }));
     await patchStatus(t.app, owner, inv.id, { action: 'send' });

@@ -13,7 +13,7 @@ import {
   SingleConnectionProvider,
   type TransactionSettings,
 } from 'kysely';
-import type { RawConnection, RawPool, RawResult } from './raw-client.js';
+import type { RawConnection, RawPool, RawResult, RawStatement } from './raw-client.js';
 
 /**
  * Who a query runs as.
@@ -108,10 +108,12 @@ function localSql(ctx: DbContext): string {
  * COMMIT right behind it in the same round trip, so row locks it takes (a number counter, a
  * balance) are held only while the server runs the statement and the commit, not while Node reads
  * the answer and sends COMMIT. Repositories never end a transaction; they run the statement the
- * service hands to `commitWith`, unaware of it.
+ * service hands to `commitWith`, unaware of it. `lead`, a statement whose result the caller does not
+ * need, goes out just before last's statement in the same round trip: what its triggers do runs
+ * before the locks last's statement takes (invoice items before the numbered invoice).
  */
 export interface TransactionEnd {
-  commitWith<T>(last: () => Promise<T>): Promise<T>;
+  commitWith<T>(last: () => Promise<T>, lead?: CompiledQuery): Promise<T>;
 }
 
 /**
@@ -136,20 +138,24 @@ class ContextConnection implements DatabaseConnection {
   private pendingBegin: string | null = null;
   /** The next statement ends the transaction (TransactionEnd.commitWith). */
   private commitNext = false;
+  /** The statement that goes out just before it (TransactionEnd.commitWith's lead). */
+  private lead: RawStatement | undefined = undefined;
   /** The transaction already ended with the statement given to commitWith. */
   private committed = false;
 
   /** The TransactionEnd of the transaction open on this connection. */
   readonly end: TransactionEnd = {
-    commitWith: async <T>(last: () => Promise<T>): Promise<T> => {
+    commitWith: async <T>(last: () => Promise<T>, lead?: CompiledQuery): Promise<T> => {
       if (!this.inTx || this.committed) throw new Error('commitWith outside an open transaction');
       this.commitNext = true;
+      this.lead = lead && { sql: lead.sql, params: lead.parameters };
       try {
         const result = await last();
         if (!this.committed) throw new Error('commitWith: the function sent no statement');
         return result;
       } finally {
         this.commitNext = false;
+        this.lead = undefined;
       }
     },
   };
@@ -239,7 +245,9 @@ class ContextConnection implements DatabaseConnection {
         // Whatever the statement's outcome, the transaction ends here (COMMIT of a failed
         // transaction answers ROLLBACK).
         this.committed = true;
-        return this.raw.pipelined(begin, sql, parameters, 'COMMIT');
+        const lead = this.lead;
+        this.lead = undefined;
+        return this.raw.pipelined(begin, sql, parameters, 'COMMIT', lead);
       }
       return begin === null ? this.raw.query(sql, parameters) : this.raw.pipelined(begin, sql, parameters, null);
     }

@@ -128,8 +128,12 @@ describe('database context', () => {
     const pool = t.db.raw;
     const acquire = pool.acquire;
     const restore: Array<() => void> = [];
+    const wrapped = new Set<unknown>();
     pool.acquire = async () => {
       const conn = await acquire.call(pool);
+      // The embedded backend hands out its one connection again: wrap it once.
+      if (wrapped.has(conn)) return conn;
+      wrapped.add(conn);
       const { script, pipelined } = conn;
       // The embedded backend's pipelined() runs its parts through script(): count the outer call only.
       let inside = false;
@@ -137,11 +141,11 @@ describe('database context', () => {
         if (!inside) sent.push(`alone: ${sql}`);
         return script.call(conn, sql);
       };
-      conn.pipelined = async (before, sql, params, after) => {
-        sent.push(`with the statement: ${after ?? '-'}`);
+      conn.pipelined = async (before, sql, params, after, lead) => {
+        sent.push(`with the statement: ${after ?? '-'}${lead ? `, after ${lead.sql}` : ''}`);
         inside = true;
         try {
-          return await pipelined.call(conn, before, sql, params, after);
+          return await pipelined.call(conn, before, sql, params, after, lead);
         } finally {
           inside = false;
         }
@@ -149,15 +153,44 @@ describe('database context', () => {
       restore.push(() => Object.assign(conn, { script, pipelined }));
       return conn;
     };
+    const lead = `UPDATE organizations SET country = 'HR' WHERE id = $1`;
     try {
       await t.db.transaction({ kind: 'tenant', orgId: a }, (trx, end) =>
         end.commitWith(() => trx.updateTable('organizations').set({ name: 'Trip A2' }).where('id', '=', a).execute()),
+      );
+      // A lead statement travels in the same round trip, ahead of the last one.
+      await t.db.transaction({ kind: 'tenant', orgId: a }, (trx, end) =>
+        end.commitWith(
+          () => trx.updateTable('organizations').set({ name: 'Trip A3' }).where('id', '=', a).execute(),
+          CompiledQuery.raw(lead, [a]),
+        ),
       );
     } finally {
       pool.acquire = acquire;
       for (const r of restore) r();
     }
-    expect(sent).toEqual(['with the statement: COMMIT']);
+    expect(sent).toEqual(['with the statement: COMMIT', `with the statement: COMMIT, after ${lead}`]);
+    const rows = await t.db.withContext({ kind: 'tenant', orgId: a }, (db) =>
+      db.selectFrom('organizations').select(['name', 'country']).execute(),
+    );
+    expect(rows).toEqual([{ name: 'Trip A3', country: 'HR' }]);
+  });
+
+  it("rolls back everything when end.commitWith's lead fails, and throws the lead's error", async () => {
+    const a = await org('Lead A');
+    await expect(
+      t.db.transaction({ kind: 'tenant', orgId: a }, async (trx, end) => {
+        await trx.updateTable('organizations').set({ name: 'Lead A2' }).where('id', '=', a).execute();
+        await end.commitWith(
+          () => trx.updateTable('organizations').set({ name: 'Lead A3' }).where('id', '=', a).execute(),
+          CompiledQuery.raw(`UPDATE organizations SET country = $2 WHERE id = $1`, [a, 'too long a country code']),
+        );
+      }),
+    ).rejects.toThrow(/organizations_country_check/);
+    const rows = await t.db.withContext({ kind: 'tenant', orgId: a }, (db) =>
+      db.selectFrom('organizations').select(['name', 'country']).execute(),
+    );
+    expect(rows).toEqual([{ name: 'Lead A', country: 'RS' }]);
   });
 
   it('rolls back everything when the statement given to end.commitWith fails', async () => {

@@ -13,6 +13,12 @@ export interface RawResult {
   affectedRows?: bigint;
 }
 
+/** A parameterised statement. */
+export interface RawStatement {
+  sql: string;
+  params: readonly unknown[];
+}
+
 export interface RawConnection {
   query(sql: string, params: readonly unknown[]): Promise<RawResult>;
   /** Simple-protocol script: several statements, one round trip, no parameters. */
@@ -20,9 +26,16 @@ export interface RawConnection {
   /**
    * A script before the statement (a context, BEGIN) and/or one after it (COMMIT), all in one
    * round trip where the backend pipelines (PostgreSQL), one after the other otherwise. The
-   * first failure is thrown, even when a later part ran.
+   * first failure is thrown, even when a later part ran. `lead`, a statement of its own, goes
+   * between the script before and the statement (its result is not returned: a failure fails all).
    */
-  pipelined(before: string | null, sql: string, params: readonly unknown[], after: string | null): Promise<RawResult>;
+  pipelined(
+    before: string | null,
+    sql: string,
+    params: readonly unknown[],
+    after: string | null,
+    lead?: RawStatement,
+  ): Promise<RawResult>;
   /** Backend-specific state the tenant layer caches (see context-dialect.ts). */
   state: { context: string | null };
   /** Set when a statement failed because the connection is gone: release destroys it. */
@@ -165,16 +178,19 @@ export function createPgPool(url: string, max = 10, settings?: Readonly<Record<s
               throw failed(c, err);
             }
           },
-          async pipelined(before, sql, params, after) {
+          async pipelined(before, sql, params, after, lead) {
             try {
               // In pipeline mode each query is written as it is submitted; corked, the parts
               // leave in one write (pg-internals.ts).
               const parts = corked(client, () => [
                 before === null ? null : client.query(before),
+                lead === undefined
+                  ? null
+                  : client.query({ name: statementName(lead.sql), text: lead.sql, values: lead.params as unknown[] }),
                 client.query({ name: statementName(sql), text: sql, values: params as unknown[] }),
                 after === null ? null : client.query(after),
               ]);
-              const [, r] = await settleAll(parts);
+              const [, , r] = await settleAll(parts);
               return toRawResult(r as pg.QueryResult);
             } catch (err) {
               throw failed(c, err);
@@ -321,10 +337,11 @@ export async function createPglitePool(opts: PgliteOptions): Promise<RawPool> {
         throw classifyDatabaseError(err);
       }
     },
-    async pipelined(before, sql, params, after) {
+    async pipelined(before, sql, params, after, lead) {
       if (before !== null) await conn.script(before);
       let result: RawResult;
       try {
+        if (lead !== undefined) await conn.query(lead.sql, lead.params);
         result = await conn.query(sql, params);
       } catch (err) {
         if (after !== null) await conn.script(after).catch(() => {});

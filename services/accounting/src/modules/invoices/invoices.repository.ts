@@ -1,7 +1,7 @@
 import { CompiledQuery, type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
 import type { ContactsTable, DB, InvoiceItemsTable, InvoiceStatus, InvoicesTable } from '../../db/types.js';
 import type { InvoiceSort } from './invoices.schemas.js';
-import { CUSTOMER_LOCKED_SQL, INSERT_NUMBERED_SQL, listInvoicesSql } from './invoices.sql.js';
+import { CUSTOMER_LOCKED_SQL, INSERT_ITEMS_SQL, INSERT_NUMBERED_SQL, listInvoicesSql } from './invoices.sql.js';
 
 type Db = Kysely<DB>;
 export type InvoiceRow = Selectable<InvoicesTable>;
@@ -48,17 +48,24 @@ const effective = (today: string) =>
 type NewInvoice = Omit<Insertable<InvoicesTable>, 'invoice_number' | 'organization_id' | 'status'>;
 type NewItem = Omit<Insertable<InvoiceItemsTable>, 'organization_id' | 'invoice_id'> & { id: string };
 
+/** The items of a new invoice, written before it (INSERT_ITEMS_SQL): the lead of its commitWith. */
+export function newItemsStatement(orgId: string, invoiceId: string, items: NewItem[]): CompiledQuery {
+  return CompiledQuery.raw(INSERT_ITEMS_SQL, [orgId, invoiceId, JSON.stringify(items)]);
+}
+
+/** The numbered invoice, written after its items (INSERT_NUMBERED_SQL). */
 export async function insertNumberedInvoice(
   db: Db,
   orgId: string,
   year: number,
+  id: string,
   v: NewInvoice,
-  items: NewItem[],
 ): Promise<InvoiceRow> {
   const { rows } = await db.executeQuery<InvoiceRow>(
     CompiledQuery.raw(INSERT_NUMBERED_SQL, [
       orgId,
       year,
+      id,
       v.customer_id,
       v.customer_name,
       v.invoice_date,
@@ -74,7 +81,6 @@ export async function insertNumberedInvoice(
       v.notes ?? null,
       v.terms ?? null,
       v.created_by ?? null,
-      JSON.stringify(items),
     ]),
   );
   return rows[0];

@@ -229,13 +229,15 @@ export function createInvoice(scope: TenantScope, p: Principal, body: InvoiceBod
 async function insertInvoice(trx: TenantTx, end: TransactionEnd, p: Principal, body: InvoiceBody) {
   const { values, itemRows } = await prepare(trx, p, body);
   const year = Number(body.invoiceDate.slice(0, 4));
+  const id = randomUUID();
   const items = itemRows('').map(({ organization_id: _o, invoice_id: _i, ...item }) => ({ ...item, id: randomUUID() }));
-  // The numbered insert ends the transaction: the counter row stays locked only while the server
-  // runs it and the COMMIT that travels with it.
-  const row = await end.commitWith(() =>
-    repo.insertNumberedInvoice(trx, p.orgId, year, { ...values, created_by: p.userId }, items),
+  // The items, then the numbered invoice and the COMMIT, in one round trip: the counter row stays
+  // locked only while the server writes the invoice and commits (INSERT_ITEMS_SQL says why).
+  const row = await end.commitWith(
+    () => repo.insertNumberedInvoice(trx, p.orgId, year, id, { ...values, created_by: p.userId }),
+    repo.newItemsStatement(p.orgId, id, items),
   );
-  const stored = items.map((i) => ({ ...i, organization_id: p.orgId, invoice_id: row.id }));
+  const stored = items.map((i) => ({ ...i, organization_id: p.orgId, invoice_id: id }));
   return presentInvoice({ ...row, status: 'draft' }, stored, p.organization);
 }
 

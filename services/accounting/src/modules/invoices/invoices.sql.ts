@@ -9,33 +9,36 @@ import type { InvoiceFilters } from './invoices.repository.js';
 import type { InvoiceSort } from './invoices.schemas.js';
 
 /**
- * Creation in one statement (A4): bump the year's counter, insert the invoice numbered from it and
- * its items. It is the last statement of its transaction: COMMIT travels in the same round trip,
- * so the counter row is locked only while the server runs this statement and the commit, never
- * while Node reads an answer. Item ids are made by the caller.
+ * Creation in two statements that travel together with the COMMIT (A4): the items first
+ * (INSERT_ITEMS_SQL, as commitWith's lead), then INSERT_NUMBERED_SQL, which bumps the year's
+ * counter and inserts the invoice numbered from it. Each statement's triggers run at its end, so
+ * the items' audit rows and the VAT report's check are done before the counter row is locked: the
+ * lock covers the invoice row, its audit row and the commit only, never a round trip (the items'
+ * reference to their invoice is checked at COMMIT, migration 20261208000100). Invoice and item ids
+ * are made by the caller.
  */
+export const INSERT_ITEMS_SQL = `
+  INSERT INTO invoice_items (id, organization_id, invoice_id, line_number, description, quantity, unit_price, tax_rate, line_total, line_tax, account_id,
+    unit_code, classification_code, vat_exemption_code)
+  SELECT x.id, $1, $2, x.line_number, x.description, x.quantity, x.unit_price, x.tax_rate, x.line_total, x.line_tax, x.account_id,
+    x.unit_code, x.classification_code, x.vat_exemption_code
+  FROM jsonb_to_recordset($3::jsonb) AS x(
+    id uuid, line_number integer, description text, quantity numeric, unit_price numeric, tax_rate numeric,
+    line_total numeric, line_tax numeric, account_id uuid, unit_code text, classification_code text, vat_exemption_code text)`;
+
+/** The numbered invoice (see INSERT_ITEMS_SQL): $1 organization, $2 year, $3 the invoice's id. */
 export const INSERT_NUMBERED_SQL = `
   WITH n AS (
     INSERT INTO invoice_counters (organization_id, year, last_number) VALUES ($1, $2, 1)
     ON CONFLICT (organization_id, year) DO UPDATE SET last_number = invoice_counters.last_number + 1
     RETURNING last_number
-  ), inv AS (
-    INSERT INTO invoices (organization_id, invoice_number, customer_id, customer_name, invoice_date, due_date, supply_date, currency_code,
-      exchange_rate, subtotal, tax_amount, discount_amount, total_amount, base_amount, notes, terms, created_by)
-    SELECT $1, 'INV-' || $2::int::text || '-' || CASE WHEN n.last_number < 10000 THEN lpad(n.last_number::text, 4, '0') ELSE n.last_number::text END,
-      $3, $4, $5::date, $6::date, $7::date, $8, $9::numeric, $10::numeric, $11::numeric, $12::numeric, $13::numeric, $14::numeric, $15, $16, $17::uuid
-    FROM n
-    RETURNING *
-  ), items AS (
-    INSERT INTO invoice_items (id, organization_id, invoice_id, line_number, description, quantity, unit_price, tax_rate, line_total, line_tax, account_id,
-      unit_code, classification_code, vat_exemption_code)
-    SELECT x.id, inv.organization_id, inv.id, x.line_number, x.description, x.quantity, x.unit_price, x.tax_rate, x.line_total, x.line_tax, x.account_id,
-      x.unit_code, x.classification_code, x.vat_exemption_code
-    FROM inv CROSS JOIN jsonb_to_recordset($18::jsonb) AS x(
-      id uuid, line_number integer, description text, quantity numeric, unit_price numeric, tax_rate numeric,
-      line_total numeric, line_tax numeric, account_id uuid, unit_code text, classification_code text, vat_exemption_code text)
   )
-  SELECT * FROM inv`;
+  INSERT INTO invoices (id, organization_id, invoice_number, customer_id, customer_name, invoice_date, due_date, supply_date, currency_code,
+    exchange_rate, subtotal, tax_amount, discount_amount, total_amount, base_amount, notes, terms, created_by)
+  SELECT $3::uuid, $1, 'INV-' || $2::int::text || '-' || CASE WHEN n.last_number < 10000 THEN lpad(n.last_number::text, 4, '0') ELSE n.last_number::text END,
+    $4, $5, $6::date, $7::date, $8::date, $9, $10::numeric, $11::numeric, $12::numeric, $13::numeric, $14::numeric, $15::numeric, $16, $17, $18::uuid
+  FROM n
+  RETURNING *`;
 
 /**
  * The customer of an invoice being written, locked FOR KEY SHARE with its organization and the
