@@ -635,9 +635,9 @@ packages/shared/src/notified-cache.ts, docs/session-cache.md):
   20261202003100).
 - POST /invoices: BEGIN + context + the customer (locked FOR KEY SHARE with the organization and the
   user, so the foreign-key checks wait for nothing later) with the organization's tax rates in the same
-  statement (two statements before 2026-11-28), then the numbered insert (counter, invoice, items)
-  with its COMMIT in the same round trip: the counter row is locked only while the server runs that
-  statement and the commit.
+  statement (two statements before 2026-11-28), then the items, the numbered insert (counter,
+  invoice) and the COMMIT in one round trip: the counter row is locked only while the server writes
+  the invoice and commits; the items' triggers have run before it (since ddf5397).
 - With 20 organizations, a connection that must switch organization sends the context script in
   the same round trip as the statement (node-postgres pipeline mode): no extra round trip.
 - remittance GET /api/rates: no statement (rates in memory, at most 5 s old on another instance).
