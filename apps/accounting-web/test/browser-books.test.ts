@@ -504,4 +504,72 @@ describe.skipIf(missing)('ledger, reports and settings in Chromium', () => {
     },
     STEP * 12,
   );
+
+  it(
+    "at 375 px the VAT report, the trial balance, an account's postings and the audit log are cards, every figure on the screen; at 1280 px tables",
+    async () => {
+      await page.setViewportSize({ width: 375, height: 740 });
+      try {
+        for (const { kind, path, testId, labels } of [
+          {
+            kind: 'vat',
+            path: '/reports/vat',
+            testId: 'vat-card',
+            labels: ['books.report.base', 'invoices.taxRate', 'invoices.tax'] as const,
+          },
+          {
+            kind: 'trial-balance',
+            path: '/reports/trial-balance',
+            testId: 'trial-card',
+            labels: ['books.debit', 'books.credit'] as const,
+          },
+          {
+            kind: 'account',
+            path: `/ledger/accounts/${cashId}`,
+            testId: 'posting-card',
+            labels: ['books.runningBalance'] as const,
+          },
+          { kind: 'audit', path: '/settings/audit', testId: 'audit-card', labels: [] as const },
+        ]) {
+          await page.goto(path);
+          const cards = page.getByTestId(testId);
+          await cards.first().waitFor();
+          expect(await page.locator('main table').count(), kind).toBe(0);
+          for (const card of await cards.all()) {
+            const box = (await card.boundingBox())!;
+            expect(box.x + box.width, kind).toBeLessThanOrEqual(375);
+            for (const label of labels) {
+              // The figure's label and its value, both inside the screen.
+              const row = card.getByText(sr[label], { exact: true }).locator('..');
+              const value = row.locator('p').last();
+              expect(await value.textContent(), `${kind} ${label}`).toMatch(/\d/);
+              const v = (await value.boundingBox())!;
+              expect(v.x + v.width, `${kind} ${label}`).toBeLessThanOrEqual(375);
+            }
+          }
+          if (kind === 'trial-balance') {
+            // The last card holds the totals, equal on both sides of a balanced trial balance.
+            const total = cards.last();
+            await expect.poll(() => total.textContent()).toContain(sr['invoices.total']);
+            const figures = await total.locator('p').allTextContents();
+            expect(figures.filter((x) => /\d/.test(x) && !x.includes('(')).length).toBe(2);
+            expect(new Set(figures.filter((x) => /\d/.test(x) && !x.includes('('))).size).toBe(1);
+          }
+          await screen(page, `${kind}-cards`);
+        }
+      } finally {
+        await page.setViewportSize({ width: 1280, height: 860 });
+      }
+      await page.goto('/reports/trial-balance');
+      await page.getByTestId('trial-debit').waitFor();
+      expect(await page.getByTestId('trial-card').count()).toBe(0);
+      await page.goto(`/ledger/accounts/${cashId}`);
+      await page.getByTestId('running-balance').first().waitFor();
+      expect(await page.getByTestId('posting-card').count()).toBe(0);
+      await page.goto('/settings/audit');
+      await page.getByTestId('audit-row').first().waitFor();
+      expect(await page.getByTestId('audit-card').count()).toBe(0);
+    },
+    STEP * 2,
+  );
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDecimal, formatMoney, formatNumber, parseAmount } from './format.js';
+import { formatDate, formatDecimal, formatInstant, formatMoney, formatNumber, parseAmount } from './format.js';
 
 describe('locale formatting', () => {
   it('writes amounts with decimal comma and thousands dot in sr/bs/hr, the code after', () => {
@@ -16,6 +16,21 @@ describe('locale formatting', () => {
   it('formats dates in the locale order', () => {
     expect(formatDate('2026-11-28', 'sr')).toBe('28.11.2026.');
     expect(formatDate('2026-11-28T10:00:00Z', 'en')).toBe('28/11/2026');
+  });
+  it('writes an instant on the calendar and clock of the time zone the browser is in, not UTC', () => {
+    const tz = process.env.TZ;
+    process.env.TZ = 'Europe/Belgrade';
+    try {
+      // 23:30 UTC on 28 November is 00:30 on the 29th in Belgrade (CET, UTC+1).
+      expect(formatInstant('2026-11-28T23:30:00.000Z', 'sr')).toBe('29.11.2026. 00:30');
+      expect(formatInstant('2026-11-28T23:30:00.000Z', 'en', false)).toBe('29/11/2026');
+      // Summer time: UTC+2.
+      expect(formatInstant('2026-07-01T08:05:00Z', 'hr')).toBe('01.07.2026. 10:05');
+      expect(formatInstant('not a time', 'bs')).toBe('not a time');
+    } finally {
+      if (tz === undefined) delete process.env.TZ;
+      else process.env.TZ = tz;
+    }
   });
   it('reads amounts typed either way', () => {
     expect(parseAmount('1.234,5', 'sr')).toBe('1234.5');

@@ -66,6 +66,19 @@ export function formatDate(value: string, locale: AppLocale): string {
 }
 
 /**
+ * An instant (an ISO timestamp) on the calendar and clock where the browser is: "28.11.2026. 17:05", or
+ * the date alone. formatDate on a timestamp would give its UTC date: a sign-in at 00:30 in Belgrade is
+ * the day before in UTC.
+ */
+export function formatInstant(value: string, locale: AppLocale, withTime = true): string {
+  const d = new Date(value);
+  if (Number.isNaN(d.getTime())) return value;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const day = formatDate(`${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`, locale);
+  return withTime ? `${day} ${pad(d.getHours())}:${pad(d.getMinutes())}` : day;
+}
+
+/**
  * A decimal typed by a person -> "1234.5"; null if not a number. sr/bs/hr: "1.234,5" and also "12.5"
  * (one dot followed by one or two digits reads as a decimal point, as people type on a numeric keypad).
  */

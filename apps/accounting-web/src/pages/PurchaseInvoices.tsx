@@ -241,7 +241,7 @@ function PurchaseInvoiceView({ id }: { id: string }) {
           <Text size="sm" c="dimmed">
             {p.issueDate ? `${t('purchases.issueDate')}: ${f.date(p.issueDate)}` : ''}
             {p.dueDate ? ` · ${t('purchases.dueDate')}: ${f.date(p.dueDate)}` : ''}
-            {` · ${t('purchases.received')}: ${f.date(p.createdAt)}`}
+            {` · ${t('purchases.received')}: ${f.day(p.createdAt)}`}
           </Text>
         </Stack>
         {canWrite ? (

@@ -1,4 +1,5 @@
 import { Anchor, Badge, Button, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import Decimal from 'decimal.js';
 import { useState } from 'react';
@@ -7,6 +8,7 @@ import { api, unwrap } from '../../api/client.js';
 import type { paths } from '../../api/schema.generated.js';
 import { useAuth } from '../../auth.js';
 import { useI18n } from '../../i18n/index.js';
+import { FigureCards, NARROW } from '../../ui/FigureCards.js';
 import { useFormat } from '../../ui/format.js';
 import { Pager } from '../../ui/Pager.js';
 import { ScrollTable } from '../../ui/ScrollTable.js';
@@ -53,6 +55,7 @@ export default function AccountPage() {
   const [editing, setEditing] = useState(false);
   const accounts = useAccounts();
   const [page, setPage] = useState<number | null>(null);
+  const narrow = useMediaQuery(NARROW);
   const account = useQuery({
     queryKey: ['account', id],
     queryFn: async () => unwrap(await api.GET('/api/v1/accounts/{id}', { params: { path: { id } } })),
@@ -149,6 +152,36 @@ export default function AccountPage() {
         <ErrorState error={postings.error} retry={() => postings.refetch()} />
       ) : rows.length === 0 ? (
         <Empty>{t('books.postings.empty')}</Empty>
+      ) : narrow ? (
+        <>
+          <FigureCards
+            label={t('books.postings')}
+            testId="posting-card"
+            cards={slice.map(({ p, debit, credit, balance }) => ({
+              key: p.id,
+              title: f.date(p.transactionDate),
+              lines: [
+                p.description,
+                `${t('books.counterAccount')}: ${
+                  p.debitAccountId === id
+                    ? `${p.creditAccountCode} ${p.creditAccountName}`
+                    : `${p.debitAccountCode} ${p.debitAccountName}`
+                }`,
+                ...(p.currencyCode !== base ? [f.money(p.amount, p.currencyCode)] : []),
+              ],
+              figures: [
+                [t('books.debit'), debit ? f.number(debit) : ''],
+                [t('books.credit'), credit ? f.number(credit) : ''],
+                [t('books.runningBalance'), f.number(balance.toFixed(2))],
+              ],
+            }))}
+          />
+          {postings.data && !postings.data.complete ? (
+            <Text size="xs" c="dimmed">
+              {t('books.postings.truncated', { n: MAX_PAGES * 100 })}
+            </Text>
+          ) : null}
+        </>
       ) : (
         <Card withBorder p="xs">
           <ScrollTable minWidth={720} label={t('books.postings')}>

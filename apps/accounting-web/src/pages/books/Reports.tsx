@@ -16,6 +16,7 @@ import {
   Title,
 } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
+import { useMediaQuery } from '@mantine/hooks';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
@@ -23,6 +24,7 @@ import { api, unwrap } from '../../api/client.js';
 import type { paths } from '../../api/schema.generated.js';
 import { type MessageKey, useI18n } from '../../i18n/index.js';
 import { download } from '../../ui/download.js';
+import { FigureCards, NARROW } from '../../ui/FigureCards.js';
 import { useFormat } from '../../ui/format.js';
 import { isoDay, type PeriodPreset, presetRange } from '../../ui/period.js';
 import { ScrollTable } from '../../ui/ScrollTable.js';
@@ -448,6 +450,7 @@ function Vat({ r }: { r: Json<'/api/v1/reports/vat'> }) {
   const f = useFormat();
   const cur = r.baseCurrency;
   const s = r.reconciliationStatus;
+  const narrow = useMediaQuery(NARROW);
   const docs = [
     ...(r.outputVAT.invoices ?? []).map((i) => ({
       kind: t('books.report.outputVat'),
@@ -488,6 +491,23 @@ function Vat({ r }: { r: Json<'/api/v1/reports/vat'> }) {
       </Group>
       {docs.length === 0 ? (
         <Empty>{t('books.report.noActivity')}</Empty>
+      ) : narrow ? (
+        // On a phone a card per document line: the table would hide the base and the VAT past the edge.
+        <FigureCards
+          label={t('books.report.vat')}
+          testId="vat-card"
+          cards={docs.map((d) => ({
+            key: `${d.kind}|${d.number}|${d.rate}`,
+            title: d.number,
+            aside: d.kind,
+            lines: [d.party, f.date(d.date)],
+            figures: [
+              [t('books.report.base'), f.number(d.base)],
+              [t('invoices.taxRate'), `${f.number(d.rate)} %`],
+              [t('invoices.tax'), f.number(d.vat)],
+            ],
+          }))}
+        />
       ) : (
         <Card withBorder p="xs">
           <ScrollTable minWidth={720} label={t('books.report.vat')}>
@@ -527,6 +547,7 @@ function Vat({ r }: { r: Json<'/api/v1/reports/vat'> }) {
 function TrialBalance({ r }: { r: Json<'/api/v1/reports/trial-balance'> }) {
   const { t } = useI18n();
   const f = useFormat();
+  const narrow = useMediaQuery(NARROW);
   return (
     <Stack>
       {r.balanced ? (
@@ -540,6 +561,31 @@ function TrialBalance({ r }: { r: Json<'/api/v1/reports/trial-balance'> }) {
       )}
       {r.accounts.length === 0 ? (
         <Empty>{t('books.report.noActivity')}</Empty>
+      ) : narrow ? (
+        // On a phone a card per account, and one for the totals: the table would hide the figures past the edge.
+        <FigureCards
+          label={t('books.report.trialBalance')}
+          testId="trial-card"
+          cards={[
+            ...r.accounts.map((a) => ({
+              key: a.accountCode,
+              title: `${a.accountCode} ${a.accountName}`,
+              figures: [
+                [t('books.debit'), f.number(a.debitTotal)],
+                [t('books.credit'), f.number(a.creditTotal)],
+                [t('books.balance'), f.number(a.balance)],
+              ] as Array<[string, string]>,
+            })),
+            {
+              key: 'total',
+              title: `${t('invoices.total')} (${r.baseCurrency})`,
+              figures: [
+                [t('books.debit'), f.number(r.totals.debit)],
+                [t('books.credit'), f.number(r.totals.credit)],
+              ],
+            },
+          ]}
+        />
       ) : (
         <Card withBorder p="xs">
           <ScrollTable minWidth={560} label={t('books.report.trialBalance')}>

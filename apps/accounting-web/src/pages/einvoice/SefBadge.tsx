@@ -59,11 +59,5 @@ export function EinvoiceBadge({ status, kind = 'sef' }: { status: string; kind?:
 
 /** A moment (ISO timestamp) in local time as the app writes dates, with hours and minutes: "27.11.2026. 17:21". */
 export function useDateTime() {
-  const f = useFormat();
-  return (iso: string) => {
-    const d = new Date(iso);
-    const pad = (n: number) => String(n).padStart(2, '0');
-    const day = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
-    return `${f.date(day)} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
-  };
+  return useFormat().dateTime;
 }

@@ -1,12 +1,14 @@
 import '@mantine/dates/styles.css';
 import { Badge, Card, Group, NativeSelect, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
+import { useMediaQuery } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, unwrap } from '../../api/client.js';
 import { auditFieldsEn } from '../../i18n/areas/audit-fields.js';
 import type { MessageKey } from '../../i18n/index.js';
 import { useI18n } from '../../i18n/index.js';
+import { NARROW } from '../../ui/FigureCards.js';
 import { useFormat } from '../../ui/format.js';
 import { Pager } from '../../ui/Pager.js';
 import { ScrollTable } from '../../ui/ScrollTable.js';
@@ -58,6 +60,7 @@ export default function AuditLog() {
     recordId: '',
   });
   const [page, setPage] = useState(1);
+  const narrow = useMediaQuery(NARROW);
   const set = (patch: Partial<Filters>) => {
     setFilters((x) => ({ ...x, ...patch }));
     setPage(1);
@@ -139,40 +142,64 @@ export default function AuditLog() {
         <Empty>{t('books.audit.empty')}</Empty>
       ) : (
         <Card withBorder p="xs">
-          <ScrollTable minWidth={720} label={t('books.settings.audit')}>
-            <Table striped>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('books.audit.when')}</Table.Th>
-                  <Table.Th>{t('books.audit.table')}</Table.Th>
-                  <Table.Th>{t('books.audit.action')}</Table.Th>
-                  <Table.Th>{t('books.audit.user')}</Table.Th>
-                  <Table.Th>{t('books.audit.changes')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
+          {narrow ? (
+            // On a phone a card per entry: the table kept the action and the changed fields past the edge.
+            <section aria-label={t('books.settings.audit')}>
+              <Stack gap="xs">
                 {query.data.data.map((e) => (
-                  <Table.Tr key={e.id} data-testid="audit-row">
-                    <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                      {f.date(e.createdAt)} {e.createdAt.slice(11, 16)}
-                    </Table.Td>
-                    <Table.Td>{tableName(e.tableName)}</Table.Td>
-                    <Table.Td>
-                      <Badge variant="light" color="gray.8" c="gray.9">
-                        {ACTION_KEYS[e.action] ? t(ACTION_KEYS[e.action]) : e.action}
-                      </Badge>
-                    </Table.Td>
-                    <Table.Td>{userName(e.userId)}</Table.Td>
-                    <Table.Td>
+                  <Card key={e.id} withBorder padding="xs" data-testid="audit-card">
+                    <Stack gap={2}>
+                      <Group justify="space-between" wrap="nowrap">
+                        <Text size="sm" fw={600} style={{ whiteSpace: 'nowrap' }}>
+                          {f.dateTime(e.createdAt)}
+                        </Text>
+                        <Badge variant="light" color="gray.8" c="gray.9">
+                          {ACTION_KEYS[e.action] ? t(ACTION_KEYS[e.action]) : e.action}
+                        </Badge>
+                      </Group>
+                      <Text size="sm">{`${tableName(e.tableName)} · ${userName(e.userId)}`}</Text>
                       <Text size="xs" style={{ overflowWrap: 'anywhere' }}>
                         {changed(e.oldValues, e.newValues).map(fieldName).join(', ')}
                       </Text>
-                    </Table.Td>
-                  </Table.Tr>
+                    </Stack>
+                  </Card>
                 ))}
-              </Table.Tbody>
-            </Table>
-          </ScrollTable>
+              </Stack>
+            </section>
+          ) : (
+            <ScrollTable minWidth={720} label={t('books.settings.audit')}>
+              <Table striped>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>{t('books.audit.when')}</Table.Th>
+                    <Table.Th>{t('books.audit.table')}</Table.Th>
+                    <Table.Th>{t('books.audit.action')}</Table.Th>
+                    <Table.Th>{t('books.audit.user')}</Table.Th>
+                    <Table.Th>{t('books.audit.changes')}</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {query.data.data.map((e) => (
+                    <Table.Tr key={e.id} data-testid="audit-row">
+                      <Table.Td style={{ whiteSpace: 'nowrap' }}>{f.dateTime(e.createdAt)}</Table.Td>
+                      <Table.Td>{tableName(e.tableName)}</Table.Td>
+                      <Table.Td>
+                        <Badge variant="light" color="gray.8" c="gray.9">
+                          {ACTION_KEYS[e.action] ? t(ACTION_KEYS[e.action]) : e.action}
+                        </Badge>
+                      </Table.Td>
+                      <Table.Td>{userName(e.userId)}</Table.Td>
+                      <Table.Td>
+                        <Text size="xs" style={{ overflowWrap: 'anywhere' }}>
+                          {changed(e.oldValues, e.newValues).map(fieldName).join(', ')}
+                        </Text>
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </ScrollTable>
+          )}
           <Group justify="space-between" mt="xs">
             <Text size="xs" c="dimmed">
               {t('books.audit.total', { n: query.data.meta.total })}

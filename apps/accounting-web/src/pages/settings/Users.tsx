@@ -113,7 +113,7 @@ export default function Users() {
                     <Text size="sm" c="dimmed">
                       {t('books.users.lastLogin')}
                     </Text>
-                    <Text size="sm">{u.lastLoginAt ? f.date(u.lastLoginAt) : t('books.users.invited')}</Text>
+                    <Text size="sm">{u.lastLoginAt ? f.day(u.lastLoginAt) : t('books.users.invited')}</Text>
                   </SimpleGrid>
                   {removeButton(u) ? <Group justify="flex-end">{removeButton(u)}</Group> : null}
                 </Stack>
@@ -142,7 +142,7 @@ export default function Users() {
                     <Table.Td style={{ overflowWrap: 'anywhere' }}>{u.email}</Table.Td>
                     <Table.Td>{roleCell(u)}</Table.Td>
                     <Table.Td>{u.twoFactorEnabled ? t('books.yes') : t('books.no')}</Table.Td>
-                    <Table.Td>{u.lastLoginAt ? f.date(u.lastLoginAt) : t('books.users.invited')}</Table.Td>
+                    <Table.Td>{u.lastLoginAt ? f.day(u.lastLoginAt) : t('books.users.invited')}</Table.Td>
                     {isOwner ? <Table.Td>{removeButton(u)}</Table.Td> : null}
                   </Table.Tr>
                 ))}
