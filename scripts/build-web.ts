@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
@@ -58,9 +60,59 @@ export async function buildWeb(root = ROOT, opts: { force?: boolean; app?: WebAp
   const name = opts.app ?? 'accounting-web';
   const app = join(root, 'apps', name);
   const dist = join(app, 'dist');
-  const stamp = join(dist, STAMP);
   const hash = sourceHash(root, name);
   if (!opts.force && webBuildIsFresh(root, name, hash)) return false;
+  return withBuildLock(dist, async () => {
+    // Another process (a test file in another worker) may have built it while this one waited.
+    if (!opts.force && webBuildIsFresh(root, name, hash)) return false;
+    await viteBuild(app, dist, hash);
+    return true;
+  });
+}
+
+/**
+ * One build of a dist/ at a time across processes: Vite empties dist/ first, so two test files
+ * building the same app at once (two workers, sources changed) deleted each other's assets. The lock
+ * is a directory (mkdir is atomic) holding its owner's pid; a lock whose owner is gone is taken over.
+ */
+async function withBuildLock<T>(dist: string, fn: () => Promise<T>): Promise<T> {
+  const lock = join(tmpdir(), `web-build-${createHash('sha256').update(dist).digest('hex').slice(0, 16)}.lock`);
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      writeFileSync(join(lock, 'pid'), String(process.pid));
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      if (lockIsStale(lock)) rmSync(lock, { recursive: true, force: true });
+      else await sleep(250);
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+function lockIsStale(lock: string): boolean {
+  try {
+    const pid = Number(readFileSync(join(lock, 'pid'), 'utf8'));
+    process.kill(pid, 0);
+    return false;
+  } catch (err) {
+    // No such process, or no pid written yet: stale only when the owner had ample time to write it.
+    if ((err as NodeJS.ErrnoException).code === 'ESRCH') return true;
+    try {
+      return Date.now() - statSync(lock).mtimeMs > 60_000;
+    } catch {
+      return false;
+    }
+  }
+}
+
+async function viteBuild(app: string, dist: string, hash: string): Promise<void> {
+  const stamp = join(dist, STAMP);
   const { build } = await import('vite');
   // Vite's build sets process.env.NODE_ENV to 'production' when it is unset, and `npm start` starts
   // the services from this process after building: they would inherit it and start in production
@@ -77,7 +129,6 @@ export async function buildWeb(root = ROOT, opts: { force?: boolean; app?: WebAp
   }
   precompress(join(dist, 'assets'));
   writeFileSync(stamp, `${hash}\n`);
-  return true;
 }
 
 /**

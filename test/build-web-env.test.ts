@@ -47,3 +47,20 @@ it('leaves NODE_ENV as the caller set it', async () => {
   expect(await buildWeb(root, { force: true })).toBe(true);
   expect(process.env.NODE_ENV).toBe('development');
 });
+
+// Two test files in two workers building the same app at once: Vite empties dist/ first, so the
+// second build deleted the assets the first had just written and was serving (ENOENT on an asset's
+// .br copy). Builds of one dist/ now take turns, and the one that waited finds the build fresh.
+it('builds once when two builds of the same app start together, leaving every asset and its copies', async () => {
+  const { readdirSync } = await import('node:fs');
+  writeFileSync(
+    join(root, 'apps', 'accounting-web', 'src', 'main.js'),
+    `console.log(${JSON.stringify('x'.repeat(2000))});\n`,
+  );
+  const built = await Promise.all([buildWeb(root), buildWeb(root), buildWeb(root)]);
+  expect(built.filter(Boolean)).toHaveLength(1);
+  const assets = readdirSync(join(root, 'apps', 'accounting-web', 'dist', 'assets'));
+  const scripts = assets.filter((f) => f.endsWith('.js'));
+  expect(scripts).toHaveLength(1);
+  expect(assets.sort()).toEqual([scripts[0], `${scripts[0]}.br`, `${scripts[0]}.gz`].sort());
+});
