@@ -202,6 +202,12 @@ describe.skipIf(missing)('remittance web app: edit, consent history, QR by pictu
       expect(png.headers()['content-type']).toBe('image/png');
       qrPng = join(work, 'merchant-qr.png');
       writeFileSync(qrPng, await png.body());
+      // The merchant's own code is named as such, and cannot be taken further.
+      await m.page.goto('/pay');
+      await m.page.getByLabel(nb['pay.value']).fill(qrValue);
+      await m.page.getByText(nb['pay.own']).waitFor();
+      await m.page.getByLabel(nb['send.amount']).fill('10');
+      expect(await m.page.getByRole('button', { name: nb['send.review'] }).isDisabled()).toBe(true);
       await m.context.close();
 
       const { page, context } = await newPage();
@@ -209,13 +215,26 @@ describe.skipIf(missing)('remittance web app: edit, consent history, QR by pictu
       await page.goto('/pay');
       await page.locator('input[type="file"]').setInputFiles(qrPng);
       await expect.poll(() => page.getByLabel(nb['pay.value']).inputValue()).toBe(qrValue);
+      // The shop is named before anything is paid, and again in the disclosure.
+      await page.getByTestId('payee').getByText('Karis Kafé', { exact: true }).waitFor();
       await page.getByLabel(nb['send.amount']).fill('80');
       await screen(page, 'pay-upload');
       await page.getByRole('button', { name: nb['send.review'] }).click();
       await page.getByText('80,80 kr').first().waitFor();
+      const to = page.getByRole('table', { name: nb['disclosure.title'] }).getByRole('row').first();
+      expect(await to.innerText()).toContain('Karis Kafé');
       await page.getByTestId('confirm-pay').click();
       await page.getByText(nb['pay.done'], { exact: true }).waitFor();
       await page.getByText('Karis Kafé').first().waitFor();
+
+      // A well-formed code that no shop has stops before the amount.
+      await page.goto('/pay');
+      await page.getByLabel(nb['pay.value']).fill('app://pay/mer_0000000000000000');
+      await page.getByText(nb['pay.unknown']).waitFor();
+      await page.getByLabel(nb['send.amount']).fill('10');
+      expect(await page.getByRole('button', { name: nb['send.review'] }).isDisabled()).toBe(true);
+      expect(await page.getByTestId('payee').count()).toBe(0);
+      await screen(page, 'pay-unknown-code');
 
       // A picture without a code says so.
       await page.goto('/pay');

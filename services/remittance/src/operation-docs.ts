@@ -298,6 +298,11 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   'GET /merchants/qr': { summary: 'Merchant QR value', description: 'The app://pay/<merchantId> URI.' },
   'GET /merchants/qr.png': { summary: 'Merchant QR (PNG)', description: 'The QR code rendered as PNG.' },
   'GET /merchants/qr.svg': { summary: 'Merchant QR (SVG)', description: 'The QR code rendered as SVG.' },
+  'GET /merchants/:merchantId': {
+    summary: 'The merchant a QR code names',
+    description:
+      "For the payer, before paying: the business name and whether it is the caller's own merchant (which cannot be paid). Unknown or erased: 404.",
+  },
   'GET /merchants/transactions': { summary: 'Merchant payments', description: 'QR payments received.' },
   'GET /notifications': { summary: 'Notifications', description: 'In Norwegian (R13); 404 when the feature is off.' },
   'PATCH /notifications': { summary: 'Mark notifications read', description: 'Answers how many were updated.' },

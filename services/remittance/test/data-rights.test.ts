@@ -346,7 +346,7 @@ describe('erasure', () => {
     });
   }
 
-  it('makes an erased merchant unpayable: a QR payment to it is 404 and debits nothing', async () => {
+  it('makes an erased merchant unpayable: its look-up and a QR payment to it are 404, and nothing is debited', async () => {
     const merchant = web((await signInWeb(env.app, { pid: nextPid() })).cookie);
     const reg = await env.app.inject({
       method: 'POST',
@@ -365,9 +365,12 @@ describe('erasure', () => {
         ...payer,
         payload: { merchantId, amount: 10 },
       });
+    const lookUp = () => env.app.inject({ method: 'GET', url: `/api/merchants/${merchantId}`, ...payer });
     expect((await pay()).statusCode).toBe(201);
+    expect((await lookUp()).json().data.businessName).toBe('Kafé Sol');
 
     expect((await env.app.inject({ method: 'DELETE', url: '/api/user/account', ...merchant })).statusCode).toBe(200);
+    expect((await lookUp()).statusCode).toBe(404);
     const refused = await pay();
     expect(refused.statusCode).toBe(404);
     expect(refused.json().error).toBe('not_found');

@@ -118,6 +118,36 @@ describe('merchants (R12)', () => {
     expect(svg.body).toMatch(/^<svg[\s\S]*<\/svg>\s*$/);
   });
 
+  it("names a scanned code's merchant to any signed-in payer (business name only, and whether it is the caller's own); unknown is 404", async () => {
+    const owner = web((await signInWeb(env.app, { pid: nextPid() })).cookie);
+    const { merchantId } = (
+      await register(owner, '/api', {
+        businessName: 'Fiskebutikken Ørje',
+        orgNumber: '995525828',
+        address: 'Brugata 2, 1870 Ørje',
+        bankAccount: ACCOUNT,
+      })
+    ).json().data;
+    const payer = bearer((await signInMobile(env.app, { pid: nextPid() })).token);
+    const seen = await env.app.inject({ method: 'GET', url: `/v1/merchants/${merchantId}`, ...payer });
+    expect(seen.statusCode).toBe(200);
+    // Nothing a payer does not need: no org number, address or payout account.
+    expect(seen.json()).toEqual({ data: { merchantId, businessName: 'Fiskebutikken Ørje', own: false } });
+    const mine = await env.app.inject({ method: 'GET', url: `/api/merchants/${merchantId}`, ...owner });
+    expect(mine.json().data).toEqual({ merchantId, businessName: 'Fiskebutikken Ørje', own: true });
+    // The merchant's own routes are still theirs: /merchants/qr is not a merchant id.
+    expect((await env.app.inject({ method: 'GET', url: '/v1/merchants/qr', ...payer })).statusCode).toBe(403);
+    expect((await env.app.inject({ method: 'GET', url: '/api/merchants/qr', ...owner })).json().data.merchantId).toBe(
+      merchantId,
+    );
+    for (const id of ['mer_0000000000000000', 'usr_e0bf939d86c521760b489d07', "mer_' OR '1'='1"]) {
+      const res = await env.app.inject({ method: 'GET', url: `/v1/merchants/${encodeURIComponent(id)}`, ...payer });
+      expect(res.statusCode, id).toBe(404);
+      expect(res.json().error).toBe('not_found');
+    }
+    expect((await env.app.inject({ method: 'GET', url: `/v1/merchants/${merchantId}` })).statusCode).toBe(401);
+  });
+
   it("takes QR payments (1 % fee paid by the payer), refuses paying one's own merchant (422), and shows them on the dashboard", async () => {
     const owner = web((await signInWeb(env.app, { pid: nextPid() })).cookie);
     await linkSandboxBank(env.app, owner);

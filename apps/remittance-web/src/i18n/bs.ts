@@ -213,7 +213,10 @@ export const bs: Record<MessageKey, string> = {
   'pay.value': 'Vrijednost koda',
   'pay.valueHint': 'Počinje sa app://pay/',
   'pay.badValue': 'Ovo nije kod za plaćanje neke prodavnice.',
-  'pay.merchant': 'Prodavnica iz QR koda',
+  'pay.payee': 'Plaćate prodavnici',
+  'pay.lookingUp': 'Tražimo prodavnicu…',
+  'pay.unknown': 'Nijedna prodavnica nema ovaj kod. Provjerite da je to kod prodavnice u kojoj ste.',
+  'pay.own': 'Ovo je kod vaše vlastite prodavnice. Ne možete platiti sami sebi.',
   'pay.done': 'Plaćeno',
   'pay.doneBody': 'Platili ste {amount} prodavnici {name}.',
 

@@ -213,7 +213,10 @@ export const en = {
   'pay.value': 'Code value',
   'pay.valueHint': 'Starts with app://pay/',
   'pay.badValue': 'This is not a payment code of a shop.',
-  'pay.merchant': 'The shop in the QR code',
+  'pay.payee': 'You are paying',
+  'pay.lookingUp': 'Looking up the shop…',
+  'pay.unknown': 'No shop has this code. Check that it is the code of the shop you are in.',
+  'pay.own': 'This is the code of your own shop. You cannot pay yourself.',
   'pay.done': 'Paid',
   'pay.doneBody': 'You paid {amount} to {name}.',
 

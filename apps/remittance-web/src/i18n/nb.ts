@@ -212,7 +212,10 @@ export const nb: Record<MessageKey, string> = {
   'pay.value': 'Kodens verdi',
   'pay.valueHint': 'Begynner med app://pay/',
   'pay.badValue': 'Dette er ikke en betalingskode fra en butikk.',
-  'pay.merchant': 'Butikken i QR-koden',
+  'pay.payee': 'Du betaler til',
+  'pay.lookingUp': 'Finner butikken …',
+  'pay.unknown': 'Ingen butikk har denne koden. Sjekk at det er koden til butikken du er i.',
+  'pay.own': 'Dette er koden til din egen butikk. Du kan ikke betale til deg selv.',
   'pay.done': 'Betalt',
   'pay.doneBody': 'Du betalte {amount} til {name}.',
 

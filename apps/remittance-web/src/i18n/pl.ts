@@ -216,7 +216,10 @@ export const pl: Record<MessageKey, string> = {
   'pay.value': 'Wartość kodu',
   'pay.valueHint': 'Zaczyna się od app://pay/',
   'pay.badValue': 'To nie jest kod płatności sklepu.',
-  'pay.merchant': 'Sklep z kodu QR',
+  'pay.payee': 'Odbiorca płatności',
+  'pay.lookingUp': 'Szukamy sklepu…',
+  'pay.unknown': 'Żaden sklep nie ma tego kodu. Sprawdź, czy to kod sklepu, w którym jesteś.',
+  'pay.own': 'To kod Twojego własnego sklepu. Nie możesz zapłacić samemu sobie.',
   'pay.done': 'Zapłacono',
   'pay.doneBody': 'Zapłaciłeś {amount} dla {name}.',
 

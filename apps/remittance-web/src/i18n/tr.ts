@@ -213,7 +213,10 @@ export const tr: Record<MessageKey, string> = {
   'pay.value': 'Kod değeri',
   'pay.valueHint': 'app://pay/ ile başlar',
   'pay.badValue': 'Bu bir mağaza ödeme kodu değil.',
-  'pay.merchant': 'QR kodundaki mağaza',
+  'pay.payee': 'Ödeme yapılacak mağaza',
+  'pay.lookingUp': 'Mağaza aranıyor…',
+  'pay.unknown': 'Bu kod hiçbir mağazaya ait değil. Bulunduğunuz mağazanın kodu olduğundan emin olun.',
+  'pay.own': 'Bu kendi mağazanızın kodu. Kendinize ödeme yapamazsınız.',
   'pay.done': 'Ödendi',
   'pay.doneBody': '{name} için {amount} ödediniz.',
 

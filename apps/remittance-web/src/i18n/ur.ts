@@ -216,7 +216,10 @@ export const ur: Record<MessageKey, string> = {
   'pay.value': 'کوڈ کی قدر',
   'pay.valueHint': 'app://pay/ سے شروع ہوتا ہے',
   'pay.badValue': 'یہ کسی دکان کا ادائیگی کوڈ نہیں ہے۔',
-  'pay.merchant': 'QR کوڈ والی دکان',
+  'pay.payee': 'آپ ادائیگی کر رہے ہیں',
+  'pay.lookingUp': 'دکان تلاش کی جا رہی ہے…',
+  'pay.unknown': 'کسی دکان کا یہ کوڈ نہیں ہے۔ دیکھ لیں کہ یہ اسی دکان کا کوڈ ہے جہاں آپ ہیں۔',
+  'pay.own': 'یہ آپ کی اپنی دکان کا کوڈ ہے۔ آپ خود کو ادائیگی نہیں کر سکتے۔',
   'pay.done': 'ادائیگی ہو گئی',
   'pay.doneBody': 'آپ نے {name} کو {amount} ادا کیے۔',
 

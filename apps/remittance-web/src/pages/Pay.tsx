@@ -1,8 +1,8 @@
 import { Alert, Button, Card, FileButton, Group, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { type UseQueryResult, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { api, newIdempotencyKey, unwrap } from '../api/client.js';
+import { ApiError, api, newIdempotencyKey, unwrap } from '../api/client.js';
 import { useI18n } from '../i18n/index.js';
 import { parseTypedAmount } from '../lib/amount.js';
 import { decodeQr, merchantIdOf, pixelsOf } from '../lib/qr.js';
@@ -13,8 +13,9 @@ import { ErrorState } from '../ui/states.js';
 
 /**
  * Pay a merchant by QR: scan with the camera where the browser allows it, else upload a picture of
- * the code or paste its value; then the amount, the disclosure (1 % fee paid by the payer) and the
- * confirmation with one Idempotency-Key (R9, R12).
+ * the code or paste its value; the shop the code names is shown by its business name before anything
+ * else (a code of no shop, or of the payer's own, stops there); then the amount, the disclosure (1 %
+ * fee paid by the payer) and the confirmation with one Idempotency-Key (R9, R12).
  */
 export default function Pay() {
   const { t, locale } = useI18n();
@@ -27,10 +28,17 @@ export default function Pay() {
   const key = useRef<string | null>(null);
   const merchantId = merchantIdOf(value);
   const typed = parseTypedAmount(amount);
+  const payee = useQuery({
+    queryKey: ['payee', merchantId],
+    enabled: merchantId !== null,
+    queryFn: async () =>
+      unwrap(await api.GET('/api/merchants/{merchantId}', { params: { path: { merchantId: merchantId ?? '' } } })).data,
+  });
+  const payable = merchantId !== null && payee.data?.merchantId === merchantId && !payee.data.own;
 
   const disclose = useMutation({
     mutationFn: async () => {
-      if (!merchantId || !typed) throw new Error('incomplete');
+      if (!merchantId || !typed || !payable) throw new Error('incomplete');
       const d = unwrap(await api.POST('/api/transactions/disclosure', { body: { type: 'qr_payment', amount: typed } }));
       return { merchantId, amount: typed, d };
     },
@@ -136,6 +144,7 @@ export default function Pay() {
             error={value && !merchantId ? t('pay.badValue') : undefined}
             autoComplete="off"
           />
+          {merchantId ? <PayeeState query={payee} /> : null}
           <TextInput
             label={t('send.amount')}
             description={t('send.amountHint')}
@@ -146,7 +155,7 @@ export default function Pay() {
             autoComplete="off"
           />
           {disclose.error ? <ErrorState error={disclose.error} /> : null}
-          <Button onClick={() => disclose.mutate()} disabled={!merchantId || !typed} loading={disclose.isPending}>
+          <Button onClick={() => disclose.mutate()} disabled={!payable || !typed} loading={disclose.isPending}>
             {t('send.review')}
           </Button>
         </>
@@ -156,7 +165,7 @@ export default function Pay() {
             <Title order={2} size="h4">
               {t('disclosure.title')}
             </Title>
-            <Disclosure d={review.d} payee={t('pay.merchant')} />
+            <Disclosure d={review.d} payee={payee.data?.businessName ?? ''} />
             {pay.error ? <ErrorState error={pay.error} /> : null}
             <Group>
               <Button onClick={() => pay.mutate()} loading={pay.isPending} data-testid="confirm-pay">
@@ -170,6 +179,39 @@ export default function Pay() {
         </Card>
       )}
     </Stack>
+  );
+}
+
+type PayeeQuery = UseQueryResult<{ merchantId: string; businessName: string; own: boolean }>;
+
+/** The shop a code names, by its business name, or why it cannot be paid. */
+function PayeeState({ query }: { query: PayeeQuery }) {
+  const { t } = useI18n();
+  if (query.isPending) return <Text size="sm">{t('pay.lookingUp')}</Text>;
+  if (query.error) {
+    if (query.error instanceof ApiError && query.error.status === 404)
+      return (
+        <Alert color="yellow" role="alert">
+          {t('pay.unknown')}
+        </Alert>
+      );
+    return <ErrorState error={query.error} />;
+  }
+  if (query.data.own)
+    return (
+      <Alert color="yellow" role="alert">
+        {t('pay.own')}
+      </Alert>
+    );
+  return (
+    <Card withBorder padding="sm" data-testid="payee">
+      <Text size="sm" c="dimmed">
+        {t('pay.payee')}
+      </Text>
+      <Text fw={700} size="lg" style={{ overflowWrap: 'anywhere' }}>
+        {query.data.businessName}
+      </Text>
+    </Card>
   );
 }
 

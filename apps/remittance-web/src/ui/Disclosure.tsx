@@ -45,7 +45,11 @@ export function Disclosure({ d, payee }: { d: DisclosureData; payee: string }) {
         {rows.map(([k, v]) => (
           <Table.Tr key={k}>
             <Table.Th w="45%">{k}</Table.Th>
-            <Table.Td fw={k === t('disclosure.total') ? 700 : undefined} style={{ whiteSpace: 'nowrap' }}>
+            <Table.Td
+              fw={k === t('disclosure.total') ? 700 : undefined}
+              // Figures stay on one line; a long name (a shop's, up to 200 characters) wraps.
+              style={k === t('disclosure.to') ? { overflowWrap: 'anywhere' } : { whiteSpace: 'nowrap' }}
+            >
               {v}
             </Table.Td>
           </Table.Tr>

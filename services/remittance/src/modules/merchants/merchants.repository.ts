@@ -27,6 +27,16 @@ export async function setUserRole(db: Kysely<DB>, userId: string, role: Role): P
   await db.updateTable('users').set({ role }).where('id', '=', userId).execute();
 }
 
+/**
+ * The merchant a QR code names, as a payer may see it: through payable_merchant() (owner-run, the
+ * merchants table being private to its owner), which leaves out a merchant whose owner is erased.
+ */
+export async function findPayee(db: Kysely<DB>, merchantId: string) {
+  const { rows } = await sql<{ id: string; user_id: string; business_name: string }>`
+    SELECT m.id, m.user_id, m.business_name FROM payable_merchant(${merchantId}) m`.execute(db);
+  return rows[0];
+}
+
 export async function findMerchantOfUser(db: Kysely<DB>, userId: string): Promise<Merchant | undefined> {
   return db.selectFrom('merchants').selectAll().where('user_id', '=', userId).executeTakeFirst();
 }

@@ -10,12 +10,15 @@ import {
   MerchantPaymentsQuery,
   MerchantPaymentsResponse,
   MerchantQrResponse,
+  PayeeParams,
+  PayeeResponse,
   RegisterMerchantBody,
   RegisterMerchantResponse,
 } from './merchants.schemas.js';
 import {
   getMerchantDashboard,
   getMerchantQr,
+  getPayee,
   listPaymentsToMerchant,
   registerMerchant,
   renderMerchantQr,
@@ -83,6 +86,13 @@ export function merchantsRoutes() {
         },
       },
       async (req, reply) => reply.type('image/svg+xml').send(await renderMerchantQr(scopeOf(req), 'svg')),
+    );
+
+    // Any signed-in user: the payer's look-up of a scanned code. Static paths above win over this one.
+    app.get(
+      '/merchants/:merchantId',
+      { schema: { tags, params: PayeeParams, response: { 200: PayeeResponse, ...errors(400, 401, 404) } } },
+      async (req) => ({ data: await getPayee(scopeOf(req), req.params.merchantId) }),
     );
 
     app.get(

@@ -19,6 +19,17 @@ const MerchantQr = {
 export const RegisterMerchantResponse = Type.Object({ data: Type.Object({ ...MerchantQr, orgNumber: Type.String() }) });
 export const MerchantQrResponse = Type.Object({ data: Type.Object(MerchantQr) });
 
+export const PayeeParams = Type.Object({
+  merchantId: Type.String({ maxLength: 64, description: 'the id in a QR value app://pay/<merchantId>' }),
+});
+export const PayeeResponse = Type.Object({
+  data: Type.Object({
+    merchantId: Type.String(),
+    businessName: Type.String(),
+    own: Type.Boolean({ description: "the caller's own merchant, which the caller cannot pay (422 on payment)" }),
+  }),
+});
+
 export const DashboardQuery = Type.Object({
   period: Type.Optional(
     Type.Union([Type.Literal('today'), Type.Literal('week'), Type.Literal('month')], { default: 'today' }),

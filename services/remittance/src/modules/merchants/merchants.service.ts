@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import QRCode from 'qrcode';
 import type { DB, Merchant } from '../../db/types.js';
 import type { UserScope } from '../../db/user-scope.js';
-import { conflict, forbidden, validationError } from '../../errors.js';
+import { conflict, forbidden, notFound, validationError } from '../../errors.js';
 import { isValidNorwegianAccount, isValidOrgNumber } from '../../lib/org-number.js';
 import type { Page } from '../../lib/pagination.js';
 import { checkPlainText, toNumber } from '../../lib/validation.js';
@@ -85,6 +85,16 @@ export async function getMerchantDashboard(user: UserScope, period: repo.Period,
 export async function getMerchantQr(user: UserScope) {
   const m = await user.run((db) => own(db, user.userId));
   return { merchantId: m.id, businessName: m.business_name, qrValue: qrValueOf(m.id), address: m.address };
+}
+
+/**
+ * The merchant a QR code names, for the payer to see before paying: its business name, and whether
+ * it is the caller's own (which cannot be paid, R12). Unknown, or its owner erased: 404.
+ */
+export async function getPayee(user: UserScope, merchantId: string) {
+  const m = await user.run((db) => repo.findPayee(db, merchantId));
+  if (!m) throw notFound('No merchant has this code');
+  return { merchantId: m.id, businessName: m.business_name, own: m.user_id === user.userId };
 }
 
 export async function renderMerchantQr(user: UserScope, format: 'png' | 'svg'): Promise<Buffer | string> {
