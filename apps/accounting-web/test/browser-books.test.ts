@@ -139,13 +139,20 @@ describe.skipIf(missing)('ledger, reports and settings in Chromium', () => {
       await page.getByRole('button', { name: sr['books.account.editTitle'].replace('{code}', '5410') }).click();
       const edit = page.getByRole('dialog', { name: sr['books.account.editTitle'].replace('{code}', '5410') });
       await edit.getByLabel(sr['books.account.name']).fill('Troškovi reprezentacije');
+      // Its parent can change too: the one it has is chosen, and it is never offered itself.
+      const parent = edit.getByLabel(sr['books.account.parent']);
+      expect(await parent.inputValue()).toBe(created?.parentAccountId);
+      const offered = await parent.locator('option').allTextContents();
+      expect(offered.some((o) => o.includes('5000 Opšti troškovi'))).toBe(true);
+      expect(offered.some((o) => o.includes('5410'))).toBe(false);
+      await parent.selectOption({ label: sr['books.account.noParent'] });
       await screen(page, 'ledger-account-edit');
       await edit.getByRole('button', { name: sr['app.save'] }).click();
       await page.getByRole('link', { name: 'Troškovi reprezentacije' }).waitFor();
       const renamed = ((await call(auth, 'GET', '/api/v1/accounts')).data as Array<Record<string, unknown>>).find(
         (a) => a.code === '5410',
       );
-      expect(renamed).toMatchObject({ name: 'Troškovi reprezentacije', isActive: true });
+      expect(renamed).toMatchObject({ name: 'Troškovi reprezentacije', isActive: true, parentAccountCode: null });
       await page.getByRole('button', { name: sr['books.account.new'] }).click();
       await form.getByLabel(sr['books.code']).fill('5410');
       await form.getByLabel(sr['books.account.name']).fill('Dupla šifra');

@@ -222,7 +222,7 @@ describe.skipIf(missing)('remittance web app: edit, consent history, QR by pictu
       await page.getByRole('button', { name: nb['send.review'] }).click();
       await page.getByText('80,80 kr').first().waitFor();
       const to = page.getByRole('table', { name: nb['disclosure.title'] }).getByRole('row').first();
-      expect(await to.innerText()).toContain('Karis Kafé');
+      expect(await to.textContent()).toContain('Karis Kafé');
       await page.getByTestId('confirm-pay').click();
       await page.getByText(nb['pay.done'], { exact: true }).waitFor();
       await page.getByText('Karis Kafé').first().waitFor();

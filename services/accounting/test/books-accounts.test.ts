@@ -13,7 +13,15 @@ afterAll(() => h?.close());
 const api = (token: string, method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
   h.app.inject(authed(token, { method, url: `/api/v1${url}`, ...(payload ? { payload } : {}) }));
 
-type Account = { id: string; code: string; currentBalance: string; accountTypeId: number; isActive: boolean };
+type Account = {
+  id: string;
+  code: string;
+  name: string;
+  currentBalance: string;
+  accountTypeId: number;
+  isActive: boolean;
+  parentAccountId: string | null;
+};
 async function accounts(s: Session, qs = ''): Promise<Account[]> {
   const res = await api(s.token, 'GET', `/accounts${qs}`);
   expect(res.statusCode).toBe(200);
@@ -228,6 +236,81 @@ describe('PUT /accounts/:id', () => {
       expect(res.statusCode).toBe(404);
       expect(res.json().error.code).toBe('SVC-8001');
     }
+  });
+});
+
+describe('PUT /accounts/:id with parentAccountId (moving an account in the tree)', () => {
+  const create = async (s: Session, code: string, parentAccountId: string | null, accountTypeId = 1) => {
+    const res = await api(s.token, 'POST', '/accounts', {
+      code,
+      name: `Account ${code}`,
+      accountTypeId,
+      parentAccountId,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().id as string;
+  };
+  const move = (s: Session, id: string, body: object) => api(s.token, 'PUT', `/accounts/${id}`, body);
+  const parentOf = async (s: Session, id: string) => (await accounts(s)).find((a) => a.id === id) as Account;
+
+  it('moves an account under another of its type or to the top, keeping its postings and balance', async () => {
+    const s = await registerOrg(h.app);
+    const a = await byCode(s);
+    const sub = await create(s, '1110', a['1100'].id);
+    await post(s, {
+      transactionDate: '2026-05-01',
+      description: 'Deposit',
+      debitAccountId: sub,
+      creditAccountId: a['3000'].id,
+      amount: 120.5,
+    });
+    const moved = await move(s, sub, { parentAccountId: a['1000'].id });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(moved.json()).toMatchObject({ parentAccountId: a['1000'].id, parentAccountCode: '1000' });
+    expect(Number((await byCode(s))['1110'].currentBalance)).toBeCloseTo(120.5, 2);
+    const top = await move(s, sub, { parentAccountId: null });
+    expect(top.json()).toMatchObject({ parentAccountId: null, parentAccountCode: null });
+    // Only what is sent changes: a rename leaves the parent alone.
+    await move(s, sub, { parentAccountId: a['1100'].id });
+    expect((await move(s, sub, { name: 'Bank - Erste' })).json()).toMatchObject({
+      name: 'Bank - Erste',
+      parentAccountCode: '1100',
+    });
+  });
+
+  it('refuses the account itself, its own sub-accounts or another type (422), an unknown parent (404), and changes nothing then', async () => {
+    const s = await registerOrg(h.app);
+    const a = await byCode(s);
+    const child = await create(s, '1110', a['1100'].id);
+    const grandchild = await create(s, '1111', child);
+    const foreign = (await byCode(await registerOrg(h.app)))['1000'].id;
+    for (const [id, parentAccountId, status, code] of [
+      [child, child, 422, 'SVC-9003'],
+      [a['1100'].id, grandchild, 422, 'SVC-9003'],
+      [a['1100'].id, child, 422, 'SVC-9003'],
+      [child, a['4000'].id, 422, 'SVC-9003'],
+      [child, crypto.randomUUID(), 404, 'SVC-8005'],
+      [child, foreign, 404, 'SVC-8005'],
+    ] as const) {
+      const res = await move(s, id, { name: 'Renamed', parentAccountId });
+      expect(res.statusCode, `${id} under ${parentAccountId}`).toBe(status);
+      expect(res.json().error.code).toBe(code);
+      if (status === 422) expect(Object.keys(res.json().error.details)).toEqual(['parentAccountId']);
+    }
+    const after = await byCode(s);
+    expect(after['1100']).toMatchObject({ parentAccountId: null, name: a['1100'].name });
+    expect(after['1110']).toMatchObject({ parentAccountId: a['1100'].id, name: 'Account 1110' });
+    expect(after['1111']).toMatchObject({ parentAccountId: child });
+  });
+
+  it('lets only one of two opposite moves at once through (A under B, B under A): no loop', async () => {
+    const s = await registerOrg(h.app);
+    const x = await create(s, '1601', null);
+    const y = await create(s, '1602', null);
+    const [one, two] = await Promise.all([move(s, x, { parentAccountId: y }), move(s, y, { parentAccountId: x })]);
+    expect([one.statusCode, two.statusCode].sort()).toEqual([200, 422]);
+    const [px, py] = [(await parentOf(s, x)).parentAccountId, (await parentOf(s, y)).parentAccountId];
+    expect([px, py].filter((p) => p !== null)).toHaveLength(1);
   });
 });
 

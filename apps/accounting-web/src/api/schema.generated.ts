@@ -3419,6 +3419,8 @@ export interface paths {
                     "application/json": {
                         name?: string;
                         isActive?: boolean;
+                        /** @description move the account under another of its type (null: to the top); not under itself or its own sub-accounts */
+                        parentAccountId?: string | null;
                     };
                 };
             };

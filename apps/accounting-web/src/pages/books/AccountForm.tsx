@@ -4,7 +4,7 @@ import { Controller, useForm } from 'react-hook-form';
 import { api, unwrap } from '../../api/client.js';
 import { useI18n } from '../../i18n/index.js';
 import { ErrorState, useFieldErrors } from '../../ui/states.js';
-import { type Account, TYPE_KEYS, treeRows } from './accounts.js';
+import { type Account, subtreeOf, TYPE_KEYS, treeRows } from './accounts.js';
 
 interface Values {
   code: string;
@@ -15,9 +15,11 @@ interface Values {
 }
 
 /**
- * A new account (code, name, type, optional parent of the same type) or an existing one's name and
- * whether it is active: the API changes neither the code nor the type of an account once it exists
- * (PUT /accounts/:id takes name and isActive), so those are shown, not offered.
+ * A new account (code, name, type, optional parent of the same type) or an existing one's name,
+ * whether it is active and its parent: the API changes neither the code nor the type of an account
+ * once it exists (PUT /accounts/:id takes name, isActive and parentAccountId), so those are shown,
+ * not offered. An existing account's parent is offered among its type's accounts but itself and
+ * those under it (the API refuses a loop too).
  */
 export function AccountForm({
   account,
@@ -45,7 +47,7 @@ export function AccountForm({
         ? unwrap(
             await api.PUT('/api/v1/accounts/{id}', {
               params: { path: { id: account.id } },
-              body: { name: v.name.trim(), isActive: v.isActive },
+              body: { name: v.name.trim(), isActive: v.isActive, parentAccountId: v.parentAccountId || null },
             }),
           )
         : unwrap(
@@ -66,7 +68,8 @@ export function AccountForm({
   });
   const errors = useFieldErrors(save.error);
   const type = Number(form.watch('accountTypeId'));
-  const parents = treeRows(accounts.filter((a) => a.accountTypeId === type && a.id !== account?.id));
+  const below = account ? subtreeOf(accounts, account.id) : new Set<string>();
+  const parents = treeRows(accounts.filter((a) => a.accountTypeId === type && !below.has(a.id)));
   const { errors: local } = form.formState;
   return (
     <Modal
@@ -106,6 +109,18 @@ export function AccountForm({
             error={errors.name ?? (local.name ? t('books.account.nameRequired') : undefined)}
             {...form.register('name', { validate: (v) => v.trim().length > 0 })}
           />
+          <NativeSelect
+            label={t('books.account.parent')}
+            data={[
+              { value: '', label: t('books.account.noParent') },
+              ...parents.map(({ account: a, depth }) => ({
+                value: a.id,
+                label: `${'\u00a0\u00a0'.repeat(depth)}${a.code} ${a.name}`,
+              })),
+            ]}
+            error={errors.parentAccountId}
+            {...form.register('parentAccountId')}
+          />
           {account ? (
             <Controller
               control={form.control}
@@ -118,17 +133,7 @@ export function AccountForm({
                 />
               )}
             />
-          ) : (
-            <NativeSelect
-              label={t('books.account.parent')}
-              data={[
-                { value: '', label: t('books.account.noParent') },
-                ...parents.map(({ account: a }) => ({ value: a.id, label: `${a.code} ${a.name}` })),
-              ]}
-              error={errors.parentAccountId}
-              {...form.register('parentAccountId')}
-            />
-          )}
+          ) : null}
           {save.error ? <ErrorState error={save.error} /> : null}
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>

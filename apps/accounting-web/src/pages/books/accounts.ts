@@ -46,3 +46,18 @@ export function treeRows(accounts: Account[]): TreeRow[] {
   walk(null, 0);
   return rows;
 }
+
+/** The account and every account under it (an account cannot move under any of these). */
+export function subtreeOf(accounts: Account[], id: string): Set<string> {
+  const seen = new Set([id]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const a of accounts) {
+      if (a.parentAccountId && seen.has(a.parentAccountId) && !seen.has(a.id)) {
+        seen.add(a.id);
+        grew = true;
+      }
+    }
+  }
+  return seen;
+}

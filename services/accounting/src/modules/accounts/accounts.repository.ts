@@ -104,6 +104,28 @@ export function lockAccount(db: Db, orgId: string, id: string) {
     .executeTakeFirst();
 }
 
+/**
+ * Moves of accounts in one organization's tree take turns (a transaction-level advisory lock), so
+ * two moves at once (A under B, B under A) cannot together make a loop that neither saw.
+ */
+export async function lockAccountTree(db: Db, orgId: string): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`account-tree:${orgId}`}, 0))`.execute(db);
+}
+
+/** The account and every account above it, nearest first (bounded: the tree has no loops). */
+export async function accountWithAncestors(db: Db, orgId: string, id: string): Promise<string[]> {
+  const { rows } = await sql<{ id: string }>`
+    WITH RECURSIVE up(id, parent, depth) AS (
+      SELECT id, parent_account_id, 0 FROM accounts WHERE organization_id = ${orgId} AND id = ${id}
+      UNION ALL
+      SELECT a.id, a.parent_account_id, up.depth + 1
+      FROM accounts a JOIN up ON a.id = up.parent AND a.organization_id = ${orgId}
+      WHERE up.depth < 100
+    )
+    SELECT id FROM up ORDER BY depth`.execute(db);
+  return rows.map((r) => r.id);
+}
+
 export function findAccountType(db: Db, id: number) {
   return db.selectFrom('account_types').selectAll().where('id', '=', id).executeTakeFirst();
 }

@@ -34,6 +34,12 @@ export const CreateAccountBody = Type.Object({
 export const UpdateAccountBody = Type.Object({
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   isActive: Type.Optional(Type.Boolean()),
+  parentAccountId: Type.Optional(
+    Type.Union([Uuid, Type.Null()], {
+      description:
+        'move the account under another of its type (null: to the top); not under itself or its own sub-accounts',
+    }),
+  ),
 });
 
 export const ACCOUNT_FIELD_CODES = { accountTypeId: 'SVC-8003' } as const;

@@ -95,7 +95,12 @@ export async function createAccount(scope: TenantScope, baseCurrency: string, bo
   });
 }
 
-/** Renames or (de)activates; an account with postings cannot be deactivated (SVC-8004). */
+/**
+ * Renames, (de)activates or moves an account: an account with postings cannot be deactivated
+ * (SVC-8004); a new parent must be of the same type (as at creation), and neither the account
+ * itself nor one of its own sub-accounts (422 SVC-9003), else 404 SVC-8005. Postings and balances
+ * stay with the account; reports that group by parent group it under the new one.
+ */
 export function updateAccount(
   scope: TenantScope,
   baseCurrency: string,
@@ -104,9 +109,12 @@ export function updateAccount(
 ) {
   const orgId = scope.orgId;
   return scope.transaction(async (trx) => {
+    // A move takes the tree's turn before it locks its account: taken after, two opposite moves
+    // each held one account and waited for the turn and the other's account (a deadlock).
+    if (body.parentAccountId != null) await repo.lockAccountTree(trx, orgId);
     const current = await repo.lockAccount(trx, orgId, id);
     if (!current) throw new AppError('SVC-8001');
-    const values: { name?: string; is_active?: boolean } = {};
+    const values: { name?: string; is_active?: boolean; parent_account_id?: string | null } = {};
     if (body.name !== undefined) {
       const name = body.name.trim();
       if (!name) throw new AppError('SVC-9003', { name: ['must not be blank'] });
@@ -118,7 +126,29 @@ export function updateAccount(
       }
       values.is_active = body.isActive;
     }
+    if (body.parentAccountId !== undefined && body.parentAccountId !== current.parent_account_id) {
+      if (body.parentAccountId !== null) await assertNewParent(trx, orgId, current, body.parentAccountId);
+      values.parent_account_id = body.parentAccountId;
+    }
     if (Object.keys(values).length) await repo.updateAccount(trx, orgId, id, values);
     return readAccount(trx, orgId, baseCurrency, id);
   });
+}
+
+/** The tree's turn is held (lockAccountTree), so no other move changes the ancestors read here. */
+async function assertNewParent(
+  trx: Kysely<DB>,
+  orgId: string,
+  account: { id: string; account_type_id: number },
+  parentId: string,
+): Promise<void> {
+  if (parentId === account.id) throw new AppError('SVC-9003', { parentAccountId: ['must not be the account itself'] });
+  const parent = await repo.findAccount(trx, orgId, parentId);
+  if (!parent) throw new AppError('SVC-8005');
+  if (parent.account_type_id !== account.account_type_id) {
+    throw new AppError('SVC-9003', { parentAccountId: ['must be an account of the same type'] });
+  }
+  if ((await repo.accountWithAncestors(trx, orgId, parentId)).includes(account.id)) {
+    throw new AppError('SVC-9003', { parentAccountId: ["must not be one of the account's own sub-accounts"] });
+  }
 }
