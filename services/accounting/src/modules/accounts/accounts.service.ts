@@ -99,7 +99,7 @@ export async function createAccount(scope: TenantScope, baseCurrency: string, bo
  * Renames, (de)activates or moves an account: an account with postings cannot be deactivated
  * (SVC-8004); a new parent must be of the same type (as at creation), and neither the account
  * itself nor one of its own sub-accounts (422 SVC-9003), else 404 SVC-8005. Postings and balances
- * stay with the account; reports that group by parent group it under the new one.
+ * stay with the account.
  */
 export function updateAccount(
   scope: TenantScope,
