@@ -44,7 +44,8 @@ describe('error detail messages (issue 25 item 6)', () => {
 });
 
 // Every detail message the service writes itself is translated: the literals of `field: ['...']`
-// and addDetail(details, field, '...') in src/ (template parts filled with a sample value). A new
+// and addDetail(details, field, '...') in src/, in any of the three quotes (a message with an
+// apostrophe is written in double quotes) (template parts filled with a sample value). A new
 // English-only detail fails here until it gets its sr, bs and hr text.
 describe('every detail message written in src/', () => {
   const SRC = fileURLToPath(new URL('..', import.meta.url));
@@ -54,11 +55,11 @@ describe('every detail message written in src/', () => {
   const NOT_DETAILS = /^\s*(tags|auth|consumes|secretPaths|requiresTwoFactor|\w*SORT\w*|\w*_TYPES|where)\s*$/;
   const SKIP_FILES = /(\.test\.ts|catalog\.ts|detail-messages\.ts|\.generated\.ts|operation-docs\.ts)$/;
   const LITERALS = [
-    /([\w$]+|\[[^\]\n]+\]|'[^'\n]+'|`[^`\n]+`)\s*[:=]\s*\[\s*(['`])((?:(?!\2)[^\n])*)\2,?\s*\]/g,
-    /addDetail\([^,]+,\s*([^,]+),\s*(['`])((?:(?!\2)[^\n])*)\2\s*\)/g,
+    /([\w$]+|\[[^\]\n]+\]|'[^'\n]+'|`[^`\n]+`)\s*[:=]\s*\[\s*(['"`])((?:(?!\2)[^\n])*)\2,?\s*\]/g,
+    /addDetail\([^,]+,\s*([^,]+),\s*(['"`])((?:(?!\2)[^\n])*)\2\s*\)/g,
     // p.add(code, field, '...'), missing.add(field, '...'), bad(['field', ]'...'), problems.push('...'), { error: '...' },
     // and the statement importer's bad(line, '...') and fileError('...')
-    /((?:\bp|missing|this)\.add\((?:'SVC-\d+',\s*)?[^,()]+,|\bbad\((?:'\w+',|line,)?|problems\.push\(|error: |fileError\()\s*(['`])((?:(?!\2)[^\n])*)\2/g,
+    /((?:\bp|missing|this)\.add\((?:'SVC-\d+',\s*)?[^,()]+,|\bbad\((?:'\w+',|line,)?|problems\.push\(|error: |fileError\()\s*(['"`])((?:(?!\2)[^\n])*)\2/g,
   ];
 
   function detailLiterals(): Array<[string, string]> {

@@ -172,6 +172,11 @@ const EXACT: Record<string, Local> = {
   'the account has ledger transactions': t('konto ima knjiženja', 'konto ima knjiženja'),
   'must be 1-5': same('mora biti 1-5'),
   'must be an account of the same type': t('mora biti konto iste vrste', 'mora biti konto iste vrste'),
+  'must not be the account itself': t('ne sme biti sam taj konto', 'ne smije biti sam taj konto'),
+  "must not be one of the account's own sub-accounts": t(
+    'ne sme biti jedno od potkonta ovog konta',
+    'ne smije biti jedno od potkonta ovog konta',
+  ),
   'cannot change once ledger transactions exist': t(
     'ne može se menjati kada postoje knjiženja',
     'ne može se mijenjati kada postoje knjiženja',
