@@ -468,6 +468,16 @@ describe.skipIf(missing)('ledger, reports and settings in Chromium', () => {
         { name: 'invoice-view', path: `/invoices/${invoiceId}`, ready: (p) => p.getByTestId('server-total').waitFor() },
         { name: 'ledger', path: '/ledger', ready: (p) => p.getByRole('link', { name: 'Blagajna' }).waitFor() },
         {
+          // The account dialog with its parent choice (an account moves under another since 4324a0f).
+          name: 'ledger-account-edit',
+          path: '/ledger',
+          ready: async (p, l) => {
+            const title = CATALOGS[l]['books.account.editTitle'].replace('{code}', '5410');
+            await p.getByRole('button', { name: title }).click();
+            await p.getByRole('dialog', { name: title }).getByLabel(CATALOGS[l]['books.account.parent']).waitFor();
+          },
+        },
+        {
           name: 'account',
           path: `/ledger/accounts/${cashId}`,
           ready: (p) => p.getByTestId('posting').first().waitFor(),

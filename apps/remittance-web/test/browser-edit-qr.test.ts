@@ -6,7 +6,11 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWeb, REMITTANCE_WEB_APP } from '../../../scripts/build-web.js';
 import { buildTestApp } from '../../../services/remittance/test/helpers.js';
+import { bs } from '../src/i18n/bs.js';
+import { en } from '../src/i18n/en.js';
 import { nb } from '../src/i18n/nb.js';
+import { pl } from '../src/i18n/pl.js';
+import { tr } from '../src/i18n/tr.js';
 import { ur } from '../src/i18n/ur.js';
 import { writeY4m } from './fake-camera.js';
 
@@ -208,6 +212,7 @@ describe.skipIf(missing)('remittance web app: edit, consent history, QR by pictu
       await m.page.getByText(nb['pay.own']).waitFor();
       await m.page.getByLabel(nb['send.amount']).fill('10');
       expect(await m.page.getByRole('button', { name: nb['send.review'] }).isDisabled()).toBe(true);
+      await screen(m.page, 'pay-own-code');
       await m.context.close();
 
       const { page, context } = await newPage();
@@ -235,6 +240,25 @@ describe.skipIf(missing)('remittance web app: edit, consent history, QR by pictu
       expect(await page.getByRole('button', { name: nb['send.review'] }).isDisabled()).toBe(true);
       expect(await page.getByTestId('payee').count()).toBe(0);
       await screen(page, 'pay-unknown-code');
+
+      // The shop's name and the unknown code in every other language (Urdu right to left).
+      for (const [locale, catalog] of [
+        ['en', en],
+        ['pl', pl],
+        ['tr', tr],
+        ['bs', bs],
+        ['ur', ur],
+      ] as const) {
+        await page.evaluate((l) => localStorage.setItem('ledgerline.remit.locale', l), locale);
+        await page.goto('/pay');
+        await page.getByLabel(catalog['pay.value']).fill(qrValue);
+        await page.getByTestId('payee').getByText(catalog['pay.payee']).waitFor();
+        await screen(page, `pay-payee-${locale}`);
+        await page.getByLabel(catalog['pay.value']).fill('app://pay/mer_0000000000000000');
+        await page.getByText(catalog['pay.unknown']).waitFor();
+        await screen(page, `pay-unknown-code-${locale}`);
+      }
+      await page.evaluate(() => localStorage.setItem('ledgerline.remit.locale', 'nb'));
 
       // A picture without a code says so.
       await page.goto('/pay');
