@@ -1,4 +1,5 @@
 import { Card, Group, Stack, Text } from '@mantine/core';
+import type { ReactNode } from 'react';
 
 /** Below this width wide tables of figures become cards (FigureCards). */
 export const NARROW = '(max-width: 40em)';
@@ -6,8 +7,8 @@ export const NARROW = '(max-width: 40em)';
 export interface FigureCard {
   key: string;
   title: string;
-  /** Said at the title's right (a document's kind). */
-  aside?: string;
+  /** Said at the title's right (a document's kind, an audit entry's action). */
+  aside?: ReactNode;
   lines?: string[];
   /** Each figure on its own line with its label; an empty value leaves the line out. */
   figures: Array<[label: string, value: string]>;
@@ -28,14 +29,16 @@ export function FigureCards({ label, testId, cards }: { label: string; testId: s
                 <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
                   {c.title}
                 </Text>
-                {c.aside ? (
+                {typeof c.aside === 'string' ? (
                   <Text size="sm" ta="right">
                     {c.aside}
                   </Text>
-                ) : null}
+                ) : (
+                  c.aside
+                )}
               </Group>
               {(c.lines ?? []).map((line) => (
-                <Text key={line} size="sm">
+                <Text key={line} size="sm" style={{ overflowWrap: 'anywhere' }}>
                   {line}
                 </Text>
               ))}

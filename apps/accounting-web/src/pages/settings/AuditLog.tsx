@@ -8,7 +8,7 @@ import { api, unwrap } from '../../api/client.js';
 import { auditFieldsEn } from '../../i18n/areas/audit-fields.js';
 import type { MessageKey } from '../../i18n/index.js';
 import { useI18n } from '../../i18n/index.js';
-import { NARROW } from '../../ui/FigureCards.js';
+import { FigureCards, NARROW } from '../../ui/FigureCards.js';
 import { useFormat } from '../../ui/format.js';
 import { Pager } from '../../ui/Pager.js';
 import { ScrollTable } from '../../ui/ScrollTable.js';
@@ -144,28 +144,20 @@ export default function AuditLog() {
         <Card withBorder p="xs">
           {narrow ? (
             // On a phone a card per entry: the table kept the action and the changed fields past the edge.
-            <section aria-label={t('books.settings.audit')}>
-              <Stack gap="xs">
-                {query.data.data.map((e) => (
-                  <Card key={e.id} withBorder padding="xs" data-testid="audit-card">
-                    <Stack gap={2}>
-                      <Group justify="space-between" wrap="nowrap">
-                        <Text size="sm" fw={600} style={{ whiteSpace: 'nowrap' }}>
-                          {f.dateTime(e.createdAt)}
-                        </Text>
-                        <Badge variant="light" color="gray.8" c="gray.9">
-                          {ACTION_KEYS[e.action] ? t(ACTION_KEYS[e.action]) : e.action}
-                        </Badge>
-                      </Group>
-                      <Text size="sm">{`${tableName(e.tableName)} · ${userName(e.userId)}`}</Text>
-                      <Text size="xs" style={{ overflowWrap: 'anywhere' }}>
-                        {changed(e.oldValues, e.newValues).map(fieldName).join(', ')}
-                      </Text>
-                    </Stack>
-                  </Card>
-                ))}
-              </Stack>
-            </section>
+            <FigureCards
+              label={t('books.settings.audit')}
+              testId="audit-card"
+              cards={query.data.data.map((e) => ({
+                key: e.id,
+                title: f.dateTime(e.createdAt),
+                aside: <ActionBadge action={e.action} />,
+                lines: [
+                  `${tableName(e.tableName)} · ${userName(e.userId)}`,
+                  changed(e.oldValues, e.newValues).map(fieldName).join(', '),
+                ],
+                figures: [],
+              }))}
+            />
           ) : (
             <ScrollTable minWidth={720} label={t('books.settings.audit')}>
               <Table striped>
@@ -184,9 +176,7 @@ export default function AuditLog() {
                       <Table.Td style={{ whiteSpace: 'nowrap' }}>{f.dateTime(e.createdAt)}</Table.Td>
                       <Table.Td>{tableName(e.tableName)}</Table.Td>
                       <Table.Td>
-                        <Badge variant="light" color="gray.8" c="gray.9">
-                          {ACTION_KEYS[e.action] ? t(ACTION_KEYS[e.action]) : e.action}
-                        </Badge>
+                        <ActionBadge action={e.action} />
                       </Table.Td>
                       <Table.Td>{userName(e.userId)}</Table.Td>
                       <Table.Td>
@@ -235,4 +225,13 @@ function changed(oldValues: Record<string, unknown> | null, newValues: Record<st
     .filter((k) => !skip.has(k))
     .filter((k) => !oldValues || !newValues || JSON.stringify(oldValues[k]) !== JSON.stringify(newValues[k]))
     .slice(0, 8);
+}
+
+function ActionBadge({ action }: { action: string }) {
+  const { t } = useI18n();
+  return (
+    <Badge variant="light" color="gray.8" c="gray.9">
+      {ACTION_KEYS[action] ? t(ACTION_KEYS[action]) : action}
+    </Badge>
+  );
 }
