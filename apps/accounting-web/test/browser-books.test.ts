@@ -160,6 +160,35 @@ describe.skipIf(missing)('ledger, reports and settings in Chromium', () => {
       await form.getByRole('alert').filter({ hasText: 'SVC-8002' }).waitFor();
       await form.getByRole('button', { name: sr['app.cancel'] }).click();
 
+      // An account nothing refers to is deleted after a confirmation; one the invoice and expense
+      // postings use stays, and the dialog says why (in the organization's language).
+      const editTitle = (code: string) => sr['books.account.editTitle'].replace('{code}', code);
+      // Deleted from its own page, which then leaves for the chart.
+      const doomed = await call(auth, 'POST', '/api/v1/accounts', {
+        code: '5420',
+        name: 'Privremeni konto',
+        accountTypeId: 5,
+      });
+      await page.goto(`/ledger/accounts/${doomed.id}`);
+      await page.getByRole('button', { name: sr['books.account.edit'] }).click();
+      page.once('dialog', (d) => d.accept());
+      await page
+        .getByRole('dialog', { name: editTitle('5420') })
+        .getByRole('button', { name: sr['books.account.delete'] })
+        .click();
+      await page.waitForURL((url) => url.pathname === '/ledger');
+      await page.getByRole('link', { name: 'Blagajna' }).waitFor();
+      expect(await page.getByRole('link', { name: 'Privremeni konto' }).count()).toBe(0);
+      const codes = ((await call(auth, 'GET', '/api/v1/accounts')).data as Array<{ code: string }>).map((a) => a.code);
+      expect(codes).not.toContain('5420');
+      await page.getByRole('button', { name: editTitle('1200') }).click();
+      const kept = page.getByRole('dialog', { name: editTitle('1200') });
+      page.once('dialog', (d) => d.accept());
+      await kept.getByRole('button', { name: sr['books.account.delete'] }).click();
+      await kept.getByRole('alert').filter({ hasText: 'Konto koriste automatska knjiženja' }).waitFor();
+      await screen(page, 'ledger-account-delete-refused');
+      await kept.getByRole('button', { name: sr['app.cancel'] }).click();
+
       await page.getByRole('link', { name: sr['books.journal.new'] }).click();
       await page.getByRole('heading', { name: sr['books.journal.new'] }).waitFor();
       await page.getByRole('textbox', { name: sr['books.description'] }).fill('Uplata osnivačkog kapitala');

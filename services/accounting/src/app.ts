@@ -24,6 +24,7 @@ import { alertsRoutes } from './modules/alerts/alerts.routes.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { bankingRoutes } from './modules/banking/banking.routes.js';
+import { bankAccountBlock } from './modules/banking/banking.service.js';
 import { contactsRoutes } from './modules/contacts/contacts.routes.js';
 import { currenciesRoutes } from './modules/currencies/currencies.routes.js';
 import { einvoiceRoutes } from './modules/einvoice/einvoice.routes.js';
@@ -42,7 +43,7 @@ import { tellIntermediaryDecision } from './modules/exchange-hr/exchange.service
 import { exchangeRateFeedJob, feedSettings } from './modules/exchange-rates/ecb-feed.js';
 import { exchangeRatesRoutes } from './modules/exchange-rates/exchange-rates.routes.js';
 import { expensesRoutes } from './modules/expenses/expenses.routes.js';
-import { openExpensesBlock } from './modules/expenses/expenses.service.js';
+import { expenseAccountBlock, openExpensesBlock } from './modules/expenses/expenses.service.js';
 import { fiscalDeliveryJob } from './modules/fiscalization-hr/fiscalization.jobs.js';
 import {
   fiscalizationInvoiceRoutes,
@@ -57,7 +58,7 @@ import {
 import { healthRoutes } from './modules/health/health.routes.js';
 import type { InvoiceDeps } from './modules/invoices/invoice-transitions.js';
 import { invoicesRoutes, publicInvoicesRoutes } from './modules/invoices/invoices.routes.js';
-import { openInvoicesBlock } from './modules/invoices/invoices.service.js';
+import { invoiceLinesBlock, openInvoicesBlock } from './modules/invoices/invoices.service.js';
 import { overdueInvoicesJob } from './modules/invoices/overdue-job.js';
 import { ledgerFoldJob } from './modules/ledger/fold-job.js';
 import { transactionsRoutes } from './modules/ledger/ledger.routes.js';
@@ -195,6 +196,8 @@ export async function buildApp(config: Readonly<Config>, db: Database<DB>): Prom
   }
   // Cross-module rules: what stops a contact's deletion.
   const contactDeleteBlockers = [openInvoicesBlock, openExpensesBlock] as const;
+  // ... and an account's.
+  const accountDeleteBlockers = [invoiceLinesBlock, expenseAccountBlock, bankAccountBlock] as const;
 
   // Background jobs (G12: each claims its work with an advisory lock and SKIP LOCKED); they start
   // when the app is ready and are awaited when it closes.
@@ -224,7 +227,7 @@ export async function buildApp(config: Readonly<Config>, db: Database<DB>): Prom
   await app.register(currenciesRoutes(), { prefix: '/api/v1/currencies' });
   await app.register(exchangeRatesRoutes(), { prefix: '/api/v1/exchange-rates' });
   await app.register(contactsRoutes({ deleteBlockers: contactDeleteBlockers }), { prefix: '/api/v1/contacts' });
-  await app.register(accountsRoutes(), { prefix: '/api/v1/accounts' });
+  await app.register(accountsRoutes({ deleteBlockers: accountDeleteBlockers }), { prefix: '/api/v1/accounts' });
   await app.register(transactionsRoutes(), { prefix: '/api/v1/transactions' });
   await app.register(taxRatesRoutes(), { prefix: '/api/v1/settings/tax-rates' });
   await app.register(invoicesRoutes(invoices), { prefix: '/api/v1/invoices' });

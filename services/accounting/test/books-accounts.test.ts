@@ -10,7 +10,7 @@ beforeAll(async () => {
 });
 afterAll(() => h?.close());
 
-const api = (token: string, method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
+const api = (token: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
   h.app.inject(authed(token, { method, url: `/api/v1${url}`, ...(payload ? { payload } : {}) }));
 
 type Account = {
@@ -311,6 +311,165 @@ describe('PUT /accounts/:id with parentAccountId (moving an account in the tree)
     expect([one.statusCode, two.statusCode].sort()).toEqual([200, 422]);
     const [px, py] = [(await parentOf(s, x)).parentAccountId, (await parentOf(s, y)).parentAccountId];
     expect([px, py].filter((p) => p !== null)).toHaveLength(1);
+  });
+});
+
+describe('DELETE /accounts/:id', () => {
+  const create = async (s: Session, code: string, accountTypeId: number, parentAccountId: string | null = null) => {
+    const res = await api(s.token, 'POST', '/accounts', {
+      code,
+      name: `Account ${code}`,
+      accountTypeId,
+      parentAccountId,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().id as string;
+  };
+  const remove = (s: Session, id: string) => api(s.token, 'DELETE', `/accounts/${id}`);
+  const refusal = async (s: Session, id: string) => {
+    const res = await remove(s, id);
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().error.code).toBe('SVC-8004');
+    expect((await api(s.token, 'GET', `/accounts/${id}`)).statusCode).toBe(200);
+    return res.json().error.details.id as string[];
+  };
+
+  it('deletes an account nothing refers to: gone from the chart, 404 afterwards, and audited', async () => {
+    const s = await registerOrg(h.app);
+    const id = await create(s, '5410', 5);
+    const res = await remove(s, id);
+    expect(res.statusCode, res.body).toBe(204);
+    expect(res.body).toBe('');
+    expect((await accounts(s)).map((a) => a.code)).not.toContain('5410');
+    expect((await api(s.token, 'GET', `/accounts/${id}`)).statusCode).toBe(404);
+    const again = await remove(s, id);
+    expect([again.statusCode, again.json().error.code]).toEqual([404, 'SVC-8001']);
+    const audit = await api(s.token, 'GET', `/audit-log?recordId=${id}&order=asc`);
+    expect(audit.json().data.map((e: { action: string }) => e.action)).toEqual(['INSERT', 'DELETE']);
+    // Its code is free again.
+    expect(
+      (await api(s.token, 'POST', '/accounts', { code: '5410', name: 'Again', accountTypeId: 5 })).statusCode,
+    ).toBe(201);
+  });
+
+  // The details come in the organization's language (sr here; the texts are in lib/detail-messages.ts).
+  it('keeps an account the automatic postings use, one with postings (reversed too) or sub-accounts, saying why', async () => {
+    const s = await registerOrg(h.app);
+    const a = await byCode(s);
+    for (const code of ['1100', '1200', '1300', '2110', '2300', '4000', '5000']) {
+      expect(await refusal(s, a[code].id), code).toEqual(['konto koriste automatska knjiženja']);
+    }
+    const posted = await create(s, '5420', 5);
+    const tx = await post(s, {
+      transactionDate: '2026-05-01',
+      description: 'Supplies',
+      debitAccountId: posted,
+      creditAccountId: a['1000'].id,
+      amount: 12,
+    });
+    const reversed = await api(s.token, 'POST', `/transactions/${tx.id}/reverse`);
+    expect(reversed.statusCode, reversed.body).toBe(201);
+    expect(await refusal(s, posted)).toEqual(['konto ima knjiženja']);
+    const parent = await create(s, '5430', 5);
+    const child = await create(s, '5431', 5, parent);
+    expect(await refusal(s, parent)).toEqual(['konto ima potkonta']);
+    // The sub-account first, then its parent.
+    expect((await remove(s, child)).statusCode).toBe(204);
+    expect((await remove(s, parent)).statusCode).toBe(204);
+  });
+
+  it('keeps an account named by an invoice line, an expense or a bank account', async () => {
+    const s = await registerOrg(h.app);
+    const revenue = await create(s, '4010', 4);
+    const expense = await create(s, '5440', 5);
+    const bank = await create(s, '1010', 1);
+    const customer = (await api(s.token, 'POST', '/contacts', { type: 'customer', name: 'Kupac' })).json().id;
+    const invoice = await api(s.token, 'POST', '/invoices', {
+      customerId: customer,
+      invoiceDate: '2026-05-01',
+      dueDate: '2026-05-15',
+      items: [{ description: 'Usluga', quantity: 1, unitPrice: 100, taxRate: 20, accountId: revenue }],
+    });
+    expect(invoice.statusCode, invoice.body).toBe(201);
+    const exp = await api(s.token, 'POST', '/expenses', {
+      expenseDate: '2026-05-02',
+      category: 'Kancelarija',
+      amount: 50,
+      accountId: expense,
+    });
+    expect(exp.statusCode, exp.body).toBe(201);
+    const bankAccount = await api(s.token, 'POST', '/bank-accounts', {
+      accountId: bank,
+      bankName: 'Banka Intesa',
+      currencyCode: 'RSD',
+    });
+    expect(bankAccount.statusCode, bankAccount.body).toBe(201);
+    expect(await refusal(s, revenue)).toEqual(['konto je naveden na stavkama faktura']);
+    expect(await refusal(s, expense)).toEqual(['konto je naveden na troškovima']);
+    expect(await refusal(s, bank)).toEqual(['konto pripada bankovnom računu']);
+  });
+
+  it('answers in the organization language, 404 for an unknown or foreign account, and is for owner and admin only', async () => {
+    const s = await registerOrg(h.app, { country: 'HR', baseCurrency: 'EUR', language: 'hr' });
+    const a = await byCode(s);
+    const res = await remove(s, a['1200'].id);
+    expect(res.json().error.details.id).toEqual(['konto koriste automatska knjiženja']);
+    const foreign = (await byCode(await registerOrg(h.app)))['5400'].id;
+    for (const id of [crypto.randomUUID(), foreign]) {
+      const r = await remove(s, id);
+      expect([r.statusCode, r.json().error.code]).toEqual([404, 'SVC-8001']);
+    }
+    const id = await create(s, '5450', 5);
+    for (const role of ['accountant', 'viewer'] as const) {
+      const member = await addMember(h.app, s, role);
+      expect((await remove(member, id)).statusCode).toBe(403);
+    }
+    const admin = await addMember(h.app, s, 'admin');
+    expect((await remove(admin, id)).statusCode).toBe(204);
+  });
+
+  it('never leaves a posting or a sub-account on a deleted account when both happen at once', async () => {
+    const s = await registerOrg(h.app);
+    const cash = (await byCode(s))['1000'].id;
+    const later = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    for (let round = 0; round < 6; round++) {
+      const id = await create(s, `56${round}0`, 5);
+      // The deletion starts first in even rounds and last in odd ones, by 0-2 ms: both outcomes come.
+      const [deleteAt, othersAt] = round % 2 ? [round % 3, 0] : [0, round % 3];
+      const head = later(othersAt);
+      const [deleted, posting, child] = await Promise.all([
+        later(deleteAt).then(() => remove(s, id)),
+        head.then(() =>
+          api(s.token, 'POST', '/transactions', {
+            transactionDate: '2026-05-01',
+            description: 'Race',
+            debitAccountId: id,
+            creditAccountId: cash,
+            amount: 1,
+          }),
+        ),
+        head.then(() =>
+          api(s.token, 'POST', '/accounts', {
+            code: `56${round}1`,
+            name: 'Child',
+            accountTypeId: 5,
+            parentAccountId: id,
+          }),
+        ),
+      ]);
+      if (deleted.statusCode === 204) {
+        // The others came after the deletion and found no account.
+        expect([posting.statusCode, posting.json().error.code]).toEqual([404, 'SVC-8001']);
+        expect([child.statusCode, child.json().error.code]).toEqual([404, 'SVC-8005']);
+      } else {
+        expect(deleted.statusCode, deleted.body).toBe(400);
+        expect(posting.statusCode === 201 || child.statusCode === 201, `${posting.body} ${child.body}`).toBe(true);
+      }
+      const chart = await accounts(s);
+      const ids = new Set(chart.map((a) => a.id));
+      expect(ids.has(id)).toBe(deleted.statusCode !== 204);
+      for (const a of chart) if (a.parentAccountId) expect(ids.has(a.parentAccountId)).toBe(true);
+    }
   });
 });
 

@@ -3403,7 +3403,7 @@ export interface paths {
         };
         /**
          * Update an account
-         * @description An account with postings cannot be deactivated.
+         * @description Renames, (de)activates or moves it under another parent of its type. An account with postings cannot be deactivated.
          */
         put: {
             parameters: {
@@ -3543,7 +3543,102 @@ export interface paths {
             };
         };
         post?: never;
-        delete?: never;
+        /**
+         * Delete an account
+         * @description Refused (400 SVC-8004, the details say why) while it has postings, reversed ones too, or sub-accounts, is one the automatic postings use (1100, 1200, 1300, 2110, 2300, 4000, 5000), or is named by an invoice line, an expense or a bank account. Deactivate it instead to keep it out of new entries.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Catalog error (A1) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;

@@ -15,14 +15,25 @@ export function Loading() {
 }
 
 /** The API's message (already in the caller's language) or a generic one, with a retry button. */
-export function ErrorState({ error, retry }: { error: unknown; retry?: () => void }) {
+/**
+ * An error in the catalog envelope: its message (in the organization's language) and code; with
+ * `reasons`, also the detail texts under `reasons` (a refusal's why, e.g. what keeps an account).
+ */
+export function ErrorState({ error, retry, reasons }: { error: unknown; retry?: () => void; reasons?: string }) {
   const { t } = useI18n();
   const message =
     error instanceof ApiError ? (error.status === 403 ? t('app.forbidden') : error.message) : t('app.error');
+  const why = reasons && error instanceof ApiError ? (error.details[reasons] ?? []) : [];
   return (
     <Alert color="red" title={t('app.error')} role="alert">
       <Stack gap="xs" align="flex-start">
         <Text size="sm">{message}</Text>
+        {why.map((text) => (
+          <Text size="sm" key={text}>
+            {/* A detail is a lower-case phrase ("the account has sub-accounts"): shown as a sentence. */}
+            {text.charAt(0).toLocaleUpperCase() + text.slice(1)}
+          </Text>
+        ))}
         {error instanceof ApiError && error.code.startsWith('SVC') ? (
           <Text size="xs" c="dimmed">
             {error.code}

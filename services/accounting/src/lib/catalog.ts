@@ -423,10 +423,11 @@ export const CATALOG = {
   },
   'SVC-8004': {
     status: 400,
-    en: 'An account with transactions cannot be deactivated.',
-    sr: 'Konto sa knjiženjima ne može biti deaktiviran.',
-    bs: 'Konto s knjiženjima ne može se deaktivirati.',
-    hr: 'Konto s knjiženjima ne može se deaktivirati.',
+    // Also a refused deletion (DELETE /accounts/:id): the details say what keeps the account.
+    en: 'An account in use cannot be deactivated or deleted.',
+    sr: 'Konto koji se koristi ne može biti deaktiviran ni obrisan.',
+    bs: 'Konto koji se koristi ne može se deaktivirati ni obrisati.',
+    hr: 'Konto koji se koristi ne može se deaktivirati ni obrisati.',
   },
   'SVC-8005': {
     status: 404,

@@ -170,6 +170,22 @@ const EXACT: Record<string, Local> = {
   'must be an integer between 1 and 100': t('mora biti ceo broj od 1 do 100', 'mora biti cijeli broj od 1 do 100'),
   // accounts, organization, ledger
   'the account has ledger transactions': t('konto ima knjiženja', 'konto ima knjiženja'),
+  'the account has sub-accounts': t('konto ima potkonta', 'konto ima potkonta'),
+  'the account is used by automatic postings': t(
+    'konto koriste automatska knjiženja',
+    'konto koriste automatska knjiženja',
+  ),
+  'the account is used by invoice lines': t(
+    'konto je naveden na stavkama faktura',
+    'konto je naveden na stavkama faktura',
+    'konto je naveden na stavkama računa',
+  ),
+  'the account is used by expenses': t('konto je naveden na troškovima', 'konto je naveden na troškovima'),
+  'the account is used by a bank account': t(
+    'konto pripada bankovnom računu',
+    'konto pripada bankovnom računu',
+    'konto pripada bankovnom računu',
+  ),
   'must be 1-5': same('mora biti 1-5'),
   'must be an account of the same type': t('mora biti konto iste vrste', 'mora biti konto iste vrste'),
   'must not be the account itself': t('ne sme biti sam taj konto', 'ne smije biti sam taj konto'),

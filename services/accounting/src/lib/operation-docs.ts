@@ -228,7 +228,13 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   'POST /api/v1/accounts': { summary: 'Create an account', description: 'Code unique in the organization.' },
   'PUT /api/v1/accounts/:id': {
     summary: 'Update an account',
-    description: 'An account with postings cannot be deactivated.',
+    description:
+      'Renames, (de)activates or moves it under another parent of its type. An account with postings cannot be deactivated.',
+  },
+  'DELETE /api/v1/accounts/:id': {
+    summary: 'Delete an account',
+    description:
+      'Refused (400 SVC-8004, the details say why) while it has postings, reversed ones too, or sub-accounts, is one the automatic postings use (1100, 1200, 1300, 2110, 2300, 4000, 5000), or is named by an invoice line, an expense or a bank account. Deactivate it instead to keep it out of new entries.',
   },
   'GET /api/v1/transactions': {
     summary: 'List ledger postings',

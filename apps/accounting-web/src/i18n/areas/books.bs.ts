@@ -47,4 +47,6 @@ export const booksBs: Record<keyof typeof booksEn, string> = {
   'books.account.editTitle': 'Izmjena konta {code}',
   'books.account.fixed': 'Šifra {code} i vrsta ({type}) se ne mijenjaju: knjiženja se pozivaju na njih.',
   'books.account.edit': 'Izmijeni konto',
+  'books.account.confirmDelete':
+    'Obrisati konto {code} {name}? Može se obrisati samo konto koji se nigdje ne koristi: da se konto ne bi koristio u novim knjiženjima, deaktivirajte ga.',
 };

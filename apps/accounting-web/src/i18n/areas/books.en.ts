@@ -180,4 +180,7 @@ export const booksEn = {
   'books.account.noParent': 'None (top level)',
   'books.account.active': 'Active (can be used in new postings)',
   'books.account.edit': 'Edit account',
+  'books.account.delete': 'Delete account',
+  'books.account.confirmDelete':
+    'Delete account {code} {name}? Only an account nothing refers to can be deleted: to keep one out of new postings, deactivate it.',
 } as const;

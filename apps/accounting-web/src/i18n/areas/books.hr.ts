@@ -103,4 +103,7 @@ export const booksHr: Record<keyof typeof booksEn, string> = {
   'books.account.codeInvalid': 'Samo znamenke, slova, točke i crtice.',
   'books.account.noParent': 'Nema (najviša razina)',
   'books.account.edit': 'Uredi konto',
+  'books.account.delete': 'Izbriši konto',
+  'books.account.confirmDelete':
+    'Izbrisati konto {code} {name}? Može se izbrisati samo konto koji se nigdje ne koristi: da se konto ne bi koristio u novim knjiženjima, deaktivirajte ga.',
 };

@@ -181,4 +181,7 @@ export const booksSr: Record<keyof typeof booksEn, string> = {
   'books.account.noParent': 'Nema (najviši nivo)',
   'books.account.active': 'Aktivan (može se koristiti za nova knjiženja)',
   'books.account.edit': 'Izmeni konto',
+  'books.account.delete': 'Obriši konto',
+  'books.account.confirmDelete':
+    'Obrisati konto {code} {name}? Može se obrisati samo konto koji se nigde ne koristi: da se konto ne bi koristio u novim knjiženjima, deaktivirajte ga.',
 };

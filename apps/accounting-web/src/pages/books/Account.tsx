@@ -3,7 +3,7 @@ import { useMediaQuery } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import Decimal from 'decimal.js';
 import { useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import { api, unwrap } from '../../api/client.js';
 import type { paths } from '../../api/schema.generated.js';
 import { useAuth } from '../../auth.js';
@@ -49,6 +49,7 @@ function chronological(postings: Posting[]): Posting[] {
 /** An account with its postings and the running balance after each, on the account's normal side (A9). */
 export default function AccountPage() {
   const { id } = useParams() as { id: string };
+  const navigate = useNavigate();
   const { t } = useI18n();
   const f = useFormat();
   const { canWrite, isAdmin, me } = useAuth();
@@ -123,7 +124,12 @@ export default function AccountPage() {
         </Group>
       </Group>
       {editing && accounts.data ? (
-        <AccountForm account={a} accounts={accounts.data} onClose={() => setEditing(false)} />
+        <AccountForm
+          account={a}
+          accounts={accounts.data}
+          onClose={() => setEditing(false)}
+          onDeleted={() => navigate('/ledger', { replace: true })}
+        />
       ) : null}
       <SimpleGrid cols={{ base: 1, xs: 2 }}>
         <Card withBorder>

@@ -19,16 +19,20 @@ interface Values {
  * whether it is active and its parent: the API changes neither the code nor the type of an account
  * once it exists (PUT /accounts/:id takes name, isActive and parentAccountId), so those are shown,
  * not offered. An existing account's parent is offered among its type's accounts but itself and
- * those under it (the API refuses a loop too).
+ * those under it (the API refuses a loop too). An existing account can be deleted (after a
+ * confirmation) when nothing refers to it; the API says what keeps it otherwise, shown in the dialog.
  */
 export function AccountForm({
   account,
   accounts,
   onClose,
+  onDeleted,
 }: {
   account: Account | null;
   accounts: Account[];
   onClose: () => void;
+  /** After a deletion, instead of onClose (the account's own page leaves for the chart). */
+  onDeleted?: () => void;
 }) {
   const { t } = useI18n();
   const queryClient = useQueryClient();
@@ -66,6 +70,14 @@ export function AccountForm({
       onClose();
     },
   });
+  const remove = useMutation({
+    mutationFn: async (id: string) => unwrap(await api.DELETE('/api/v1/accounts/{id}', { params: { path: { id } } })),
+    onMutate: () => save.reset(),
+    onSuccess: () => {
+      queryClient.invalidateQueries({ queryKey: ['accounts'] });
+      (onDeleted ?? onClose)();
+    },
+  });
   const errors = useFieldErrors(save.error);
   const type = Number(form.watch('accountTypeId'));
   const below = account ? subtreeOf(accounts, account.id) : new Set<string>();
@@ -78,7 +90,13 @@ export function AccountForm({
       title={account ? t('books.account.editTitle', { code: account.code }) : t('books.account.new')}
       closeButtonProps={{ 'aria-label': t('app.close') }}
     >
-      <form onSubmit={form.handleSubmit((v) => save.mutate(v))} noValidate>
+      <form
+        onSubmit={form.handleSubmit((v) => {
+          remove.reset();
+          save.mutate(v);
+        })}
+        noValidate
+      >
         <Stack>
           {account ? (
             <Text size="sm" c="dimmed">
@@ -135,13 +153,31 @@ export function AccountForm({
             />
           ) : null}
           {save.error ? <ErrorState error={save.error} /> : null}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('app.cancel')}
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              {t('app.save')}
-            </Button>
+          {remove.error ? <ErrorState error={remove.error} reasons="id" /> : null}
+          <Group justify="space-between">
+            {account ? (
+              <Button
+                variant="subtle"
+                color="red"
+                loading={remove.isPending}
+                onClick={() => {
+                  if (window.confirm(t('books.account.confirmDelete', { code: account.code, name: account.name })))
+                    remove.mutate(account.id);
+                }}
+              >
+                {t('books.account.delete')}
+              </Button>
+            ) : (
+              <span />
+            )}
+            <Group gap="xs">
+              <Button variant="default" onClick={onClose}>
+                {t('app.cancel')}
+              </Button>
+              <Button type="submit" loading={save.isPending}>
+                {t('app.save')}
+              </Button>
+            </Group>
           </Group>
         </Stack>
       </form>

@@ -74,13 +74,18 @@ export function findAccount(db: Db, orgId: string, id: string) {
   return accountsWithBalances(db, orgId).where('a.id', '=', id).executeTakeFirst();
 }
 
-/** An account's id, code, type and state, without balances: what other modules check before posting to it. */
+/**
+ * An account's id, code, type and state, without balances: what other modules check before they
+ * refer to it. Locked FOR KEY SHARE (their foreign key would take the same lock), so a deletion of
+ * the account waits for the writer and then sees its reference.
+ */
 export function findAccountHeader(db: Db, orgId: string, id: string) {
   return db
     .selectFrom('accounts')
     .select(['id', 'code', 'account_type_id', 'is_active'])
     .where('organization_id', '=', orgId)
     .where('id', '=', id)
+    .forKeyShare()
     .executeTakeFirst();
 }
 
@@ -153,4 +158,19 @@ export async function hasPostings(db: Db, orgId: string, accountId: string): Pro
     .limit(1)
     .executeTakeFirst();
   return !!row;
+}
+
+export async function hasSubAccounts(db: Db, orgId: string, accountId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('accounts')
+    .select('id')
+    .where('organization_id', '=', orgId)
+    .where('parent_account_id', '=', accountId)
+    .limit(1)
+    .executeTakeFirst();
+  return !!row;
+}
+
+export async function deleteAccount(db: Db, orgId: string, id: string): Promise<void> {
+  await db.deleteFrom('accounts').where('organization_id', '=', orgId).where('id', '=', id).execute();
 }

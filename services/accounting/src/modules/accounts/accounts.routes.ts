@@ -10,9 +10,17 @@ import {
   CreateAccountBody,
   UpdateAccountBody,
 } from './accounts.schemas.js';
-import { createAccount, getAccount, listAccounts, updateAccount } from './accounts.service.js';
+import {
+  type AccountDeleteBlocker,
+  createAccount,
+  deleteAccount,
+  getAccount,
+  listAccounts,
+  updateAccount,
+} from './accounts.service.js';
 
-export function accountsRoutes() {
+/** /api/v1/accounts; `deleteBlockers` are the other features' reasons to keep an account. */
+export function accountsRoutes(deps: { deleteBlockers: readonly AccountDeleteBlocker[] }) {
   const tags = ['Chart of accounts'];
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -79,6 +87,22 @@ export function accountsRoutes() {
           request.params.id,
           request.body,
         );
+      },
+    );
+
+    app.delete(
+      '/:id',
+      {
+        config: { auth: ['owner', 'admin'], perMinute: 10 },
+        schema: {
+          tags,
+          params: IdParams,
+          response: { 204: Type.Null(), ...errorResponses(400, 401, 403, 404) },
+        },
+      },
+      async (request, reply) => {
+        await deleteAccount(scopeOf(request), request.params.id, deps.deleteBlockers);
+        return reply.status(204).send(null);
       },
     );
   };

@@ -4,9 +4,11 @@ import type { Static } from 'typebox';
 import type { TenantScope } from '../../db/tenant-scope.js';
 import type { DB } from '../../db/types.js';
 import { AppError } from '../../lib/errors.js';
+import { isUniqueViolation, pgCode } from '../../lib/pg-error.js';
 import { assertCurrency, formatMoney } from '../currencies/currencies.js';
 import * as repo from './accounts.repository.js';
 import type { AccountsQuery, CreateAccountBody, UpdateAccountBody } from './accounts.schemas.js';
+import { SYSTEM_ACCOUNT_CODES } from './default-chart.js';
 
 type Db = Kysely<DB>;
 
@@ -53,10 +55,6 @@ async function readAccount(db: Db, orgId: string, baseCurrency: string, id: stri
   return presentAccount(row, baseCurrency);
 }
 
-function isUniqueViolation(err: unknown): boolean {
-  return (err as { code?: unknown } | null)?.code === '23505';
-}
-
 /** normalBalance follows the type; the parent must be an account of the same type. */
 export async function createAccount(scope: TenantScope, baseCurrency: string, body: Static<typeof CreateAccountBody>) {
   const orgId = scope.orgId;
@@ -89,6 +87,8 @@ export async function createAccount(scope: TenantScope, baseCurrency: string, bo
     } catch (err) {
       // Two concurrent creations of one code: the unique key decides.
       if (isUniqueViolation(err)) throw new AppError('SVC-8002', { code: ['is already used'] });
+      // The parent was deleted between its look-up and this insert (its key refuses the row).
+      if (pgCode(err) === '23503') throw new AppError('SVC-8005');
       throw err;
     }
     return readAccount(trx, orgId, baseCurrency, id);
@@ -151,4 +151,32 @@ async function assertNewParent(
   if ((await repo.accountWithAncestors(trx, orgId, parentId)).includes(account.id)) {
     throw new AppError('SVC-9003', { parentAccountId: ["must not be one of the account's own sub-accounts"] });
   }
+}
+
+/** Another feature's reason to keep an account: the detail a refused deletion names, or null. */
+export type AccountDeleteBlocker = (trx: Db, organizationId: string, accountId: string) => Promise<string | null>;
+
+/**
+ * Deletes an account nothing refers to; else 400 SVC-8004 saying what keeps it: its postings (even
+ * reversed ones), its sub-accounts, the automatic postings finding it by code (SYSTEM_ACCOUNTS), or
+ * a blocker (invoice lines, expenses, bank accounts). Locks as a move does (the tree's turn, then the
+ * account FOR UPDATE): a posting or a writer that has locked the account FOR KEY SHARE finishes
+ * first and is then seen; one that comes after finds no account (404).
+ */
+export function deleteAccount(scope: TenantScope, id: string, blockers: readonly AccountDeleteBlocker[]) {
+  const orgId = scope.orgId;
+  return scope.transaction(async (trx) => {
+    await repo.lockAccountTree(trx, orgId);
+    const account = await repo.lockAccount(trx, orgId, id);
+    if (!account) throw new AppError('SVC-8001');
+    const refuse = (reason: string) => new AppError('SVC-8004', { id: [reason] });
+    if (SYSTEM_ACCOUNT_CODES.has(account.code)) throw refuse('the account is used by automatic postings');
+    if (await repo.hasPostings(trx, orgId, id)) throw refuse('the account has ledger transactions');
+    if (await repo.hasSubAccounts(trx, orgId, id)) throw refuse('the account has sub-accounts');
+    for (const check of blockers) {
+      const reason = await check(trx, orgId, id);
+      if (reason) throw refuse(reason);
+    }
+    await repo.deleteAccount(trx, orgId, id);
+  });
 }

@@ -55,3 +55,19 @@ export function defaultChart(
   const lang = (['sr', 'bs', 'hr'].includes(language) ? language : 'en') as ChartLanguage;
   return CHART.map(([code, typeId, names]) => [code, names[lang], typeId] as const);
 }
+
+/**
+ * The accounts of the default chart that invoice and expense postings find by their code: such an
+ * account can be renamed or moved, not deleted.
+ */
+export const SYSTEM_ACCOUNTS = {
+  bank: '1100',
+  receivable: '1200',
+  vatReceivable: '1300',
+  payable: '2110',
+  vatPayable: '2300',
+  sales: '4000',
+  generalExpenses: '5000',
+} as const;
+
+export const SYSTEM_ACCOUNT_CODES: ReadonlySet<string> = new Set(Object.values(SYSTEM_ACCOUNTS));

@@ -8,6 +8,7 @@ import { assertVatNumber, isOib } from '../../domain/tax-ids.js';
 import { hashPassword, passwordWeaknesses, verifyPassword } from '../../lib/crypto.js';
 import { AppError } from '../../lib/errors.js';
 import type { Role } from '../../lib/jwt.js';
+import { isUniqueViolation } from '../../lib/pg-error.js';
 import { matchTotp, newTotpSecret, totpFor } from '../../lib/totp.js';
 import type { Principal } from '../../plugins/auth.js';
 import { addressValues, createOrganizationWithOwner } from '../organization/organization.service.js';
@@ -50,10 +51,6 @@ function loginBody(
 function assertStrong(password: string) {
   const problems = passwordWeaknesses(password);
   if (problems.length) throw new AppError('SVC-1009', { password: problems });
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && (err as { code?: string }).code === '23505';
 }
 
 async function startSession(

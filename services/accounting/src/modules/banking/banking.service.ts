@@ -7,6 +7,7 @@ import { AppError } from '../../lib/errors.js';
 import { pageMeta, pageRequest } from '../../lib/pagination.js';
 import type { Principal, TenantTx } from '../../plugins/auth.js';
 import * as accounts from '../accounts/accounts.repository.js';
+import type { AccountDeleteBlocker } from '../accounts/accounts.service.js';
 import { assertCurrency, currencyDecimals, formatMoney } from '../currencies/currencies.js';
 import { readTransaction } from '../ledger/transactions.service.js';
 import * as repo from './banking.repository.js';
@@ -23,6 +24,10 @@ const ASSET_TYPE = 1;
 const MAX_BALANCE = '1000000000000000';
 /** Candidates read per bank line and rule: more than a page can use, few enough to stay cheap. */
 const CANDIDATES_PER_LINE = 10;
+
+/** The ledger account of a bank account (active or not) is kept. */
+export const bankAccountBlock: AccountDeleteBlocker = async (trx, orgId, accountId) =>
+  (await repo.accountOfBankAccount(trx, orgId, accountId)) ? 'the account is used by a bank account' : null;
 
 export function presentBankAccount(r: repo.BankAccountRow) {
   return {

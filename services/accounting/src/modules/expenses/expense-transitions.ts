@@ -3,6 +3,7 @@ import type { TenantScope } from '../../db/tenant-scope.js';
 import type { ExpenseStatus } from '../../db/types.js';
 import { AppError } from '../../lib/errors.js';
 import type { Principal, TenantTx } from '../../plugins/auth.js';
+import { SYSTEM_ACCOUNTS } from '../accounts/default-chart.js';
 import { paymentLedgerAccount } from '../banking/bank-ledger.js';
 import { currencyDecimals } from '../currencies/currencies.js';
 import { postJournalEntries } from '../ledger/ledger.service.js';
@@ -35,10 +36,10 @@ export function nextExpenseStatus(current: ExpenseStatus, action: ExpenseAction)
   return to;
 }
 
-const DEFAULT_EXPENSE = '5000';
-const VAT_RECEIVABLE = '1300';
-const AP = '2110';
-const BANK = '1100';
+const DEFAULT_EXPENSE = SYSTEM_ACCOUNTS.generalExpenses;
+const VAT_RECEIVABLE = SYSTEM_ACCOUNTS.vatReceivable;
+const AP = SYSTEM_ACCOUNTS.payable;
+const BANK = SYSTEM_ACCOUNTS.bank;
 
 async function accountsByCode(trx: TenantTx, orgId: string, codes: string[]) {
   const rows = await trx

@@ -7,6 +7,7 @@ import { AppError } from '../../lib/errors.js';
 import { type PageRequest, pageMeta } from '../../lib/pagination.js';
 import type { Principal, TenantTx } from '../../plugins/auth.js';
 import * as accounts from '../accounts/accounts.repository.js';
+import type { AccountDeleteBlocker } from '../accounts/accounts.service.js';
 import type { ContactDeleteBlocker } from '../contacts/contacts.service.js';
 import { assertCurrency, currencyDecimals } from '../currencies/currencies.js';
 import { documentRate, formatRate } from '../exchange-rates/exchange-rates.service.js';
@@ -18,6 +19,10 @@ type Db = Kysely<DB>;
 /** A contact with expenses that are not rejected cannot be deleted (SVC-7003). */
 export const openExpensesBlock: ContactDeleteBlocker = async (trx, orgId, contactId) =>
   (await repo.contactHasOpenExpenses(trx, orgId, contactId)) ? 'SVC-7003' : null;
+
+/** An account an expense is booked on (in any status) is kept. */
+export const expenseAccountBlock: AccountDeleteBlocker = async (trx, orgId, accountId) =>
+  (await repo.accountOnExpenses(trx, orgId, accountId)) ? 'the account is used by expenses' : null;
 
 const EXPENSE_TYPE = 5;
 const MAX_AMOUNT = '1000000000000000';

@@ -1,6 +1,7 @@
 import { dec, formatAmount, roundHalfUp } from '@app/shared/money';
 import { AppError } from '../../lib/errors.js';
 import type { TenantTx } from '../../plugins/auth.js';
+import { SYSTEM_ACCOUNTS } from '../accounts/default-chart.js';
 import { paymentLedgerAccount } from '../banking/bank-ledger.js';
 import { currencyDecimals } from '../currencies/currencies.js';
 import { postJournalEntries, reverseReferences } from '../ledger/ledger.service.js';
@@ -13,10 +14,10 @@ import * as repo from './invoices.repository.js';
  * The ledger side of invoice transitions (A8), always called inside the transaction that changes
  * the status (STYLE 5).
  */
-const AR = '1200';
-const VAT_PAYABLE = '2300';
-const SALES = '4000';
-const BANK = '1100';
+const AR = SYSTEM_ACCOUNTS.receivable;
+const VAT_PAYABLE = SYSTEM_ACCOUNTS.vatPayable;
+const SALES = SYSTEM_ACCOUNTS.sales;
+const BANK = SYSTEM_ACCOUNTS.bank;
 
 interface InvoiceForPosting {
   id: string;

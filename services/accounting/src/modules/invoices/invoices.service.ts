@@ -10,6 +10,7 @@ import type { ErrorCode, Language } from '../../lib/catalog.js';
 import { AppError, addDetail } from '../../lib/errors.js';
 import { type PageRequest, pageMeta } from '../../lib/pagination.js';
 import type { Principal, TenantTx } from '../../plugins/auth.js';
+import type { AccountDeleteBlocker } from '../accounts/accounts.service.js';
 import type { ContactDeleteBlocker } from '../contacts/contacts.service.js';
 import { assertCurrency, currencyDecimals } from '../currencies/currencies.js';
 import { documentRate, formatRate } from '../exchange-rates/exchange-rates.service.js';
@@ -26,6 +27,10 @@ import { sefStateOf } from './sef-state.js';
 /** A contact with invoices that are not cancelled cannot be deleted (SVC-7002). */
 export const openInvoicesBlock: ContactDeleteBlocker = async (trx, orgId, contactId) =>
   (await repo.contactHasOpenInvoices(trx, orgId, contactId)) ? 'SVC-7002' : null;
+
+/** An account named on an invoice line (of any invoice, cancelled too) is kept. */
+export const invoiceLinesBlock: AccountDeleteBlocker = async (trx, orgId, accountId) =>
+  (await repo.accountOnInvoiceLines(trx, orgId, accountId)) ? 'the account is used by invoice lines' : null;
 
 type Db = Kysely<DB>;
 type InvoiceRow = NonNullable<Awaited<ReturnType<typeof repo.findInvoice>>>;

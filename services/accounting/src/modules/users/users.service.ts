@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.js';
 import type { TenantScope } from '../../db/tenant-scope.js';
 import { AppError } from '../../lib/errors.js';
 import type { InvitableRole, Role } from '../../lib/jwt.js';
+import { isUniqueViolation } from '../../lib/pg-error.js';
 import type { Principal, TenantTx } from '../../plugins/auth.js';
 import * as repo from './users.repository.js';
 
@@ -18,10 +19,6 @@ export function presentUser(u: UserRow) {
     lastLoginAt: u.last_login_at ? u.last_login_at.toISOString() : null,
     createdAt: u.created_at.toISOString(),
   };
-}
-
-function isUniqueViolation(err: unknown) {
-  return typeof err === 'object' && err !== null && (err as { code?: string }).code === '23505';
 }
 
 export async function listUsers(scope: TenantScope, role: Role | undefined) {
