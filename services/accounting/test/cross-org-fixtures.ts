@@ -175,6 +175,7 @@ export const crossOrgFixtures: Record<string, Make> = {
 
   'GET /api/v1/accounts/:id': (w) => ({ id: w.accountId }),
   'PUT /api/v1/accounts/:id': (w) => ({ id: w.accountId, payload: { name: 'Renamed', isActive: false } }),
+  'DELETE /api/v1/accounts/:id': (w) => ({ id: w.accountId }),
 
   'GET /api/v1/transactions/:id': (w) => ({ id: w.manualTransactionId }),
   'POST /api/v1/transactions/:id/reverse': (w) => ({ id: w.manualTransactionId, payload: {} }),

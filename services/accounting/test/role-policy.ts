@@ -64,6 +64,8 @@ export const ROLE_POLICY: Readonly<Record<string, readonly Role[]>> = {
   'GET /api/v1/accounts/:id': ALL,
   'POST /api/v1/accounts': OWNER_ADMIN,
   'PUT /api/v1/accounts/:id': OWNER_ADMIN,
+  // DELETE /accounts/:id: not in the spec; a change of the chart, as POST and PUT.
+  'DELETE /api/v1/accounts/:id': OWNER_ADMIN,
 
   // Ledger transactions (spec table). GET /transactions/:id: not in the spec; a read, as the list.
   // POST /transactions/:id/reverse: not in the spec; a manual journal write, as POST /transactions.
