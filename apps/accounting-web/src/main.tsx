@@ -27,6 +27,7 @@ const Settings = lazy(() => import('./pages/settings/SettingsHub.js'));
 const Ledger = lazy(() => import('./pages/books/Ledger.js'));
 const AccountPage = lazy(() => import('./pages/books/Account.js'));
 const JournalEntry = lazy(() => import('./pages/books/JournalEntry.js'));
+const EntryPage = lazy(() => import('./pages/books/Entry.js'));
 const Reports = lazy(() => import('./pages/books/Reports.js'));
 const PurchaseInvoices = lazy(() => import('./pages/PurchaseInvoices.js'));
 // The signed-in frame (navigation, header) is not part of the sign-in page's JavaScript.
@@ -100,6 +101,7 @@ const router = createBrowserRouter([
           { path: '/ledger', element: <Ledger /> },
           { path: '/ledger/accounts/:id', element: <AccountPage /> },
           { path: '/ledger/journal', element: <JournalEntry /> },
+          { path: '/ledger/entries/:id', element: <EntryPage /> },
           { path: '/reports/:kind?', element: <Reports /> },
           { path: '/purchase-invoices/:id?', element: <PurchaseInvoices /> },
           { path: '*', element: <NotFound /> },

@@ -102,6 +102,7 @@ describe.skipIf(missing)('ledger, reports and settings in Chromium', () => {
   let page: Page;
   let auth: Record<string, string>;
   let cashId = '';
+  let entryId = '';
   let invoiceId = '';
 
   beforeAll(async () => {
@@ -304,6 +305,45 @@ describe.skipIf(missing)('ledger, reports and settings in Chromium', () => {
       await page.getByTestId('posting').filter({ hasText: 'Zakup i PDV' }).waitFor();
       // Two postings settle the two debits against the one credit, in one request.
       expect(await manual()).toBe(before + 2);
+
+      // The posting opens its entry, with both postings. A wrong entry is reversed whole on a chosen
+      // day: each posting gets its reversal, both stay, and the balances are back where they were.
+      await page.getByRole('link', { name: 'Zakup i PDV' }).first().click();
+      await page.getByRole('heading', { name: `${sr['books.entry.title']}: Zakup i PDV` }).waitFor();
+      expect(await page.getByTestId('entry-posting').count()).toBe(2);
+      const chart = (await call(auth, 'GET', '/api/v1/accounts')).data as Array<{
+        id: string;
+        code: string;
+        currentBalance: string;
+      }>;
+      const idOf = (code: string) => chart.find((a) => a.code === code)!.id;
+      const wrong = await call(auth, 'POST', '/api/v1/transactions/entries', {
+        transactionDate: new Date().toISOString().slice(0, 10),
+        description: 'Pogrešan nalog',
+        lines: [
+          { accountId: idOf('5200'), debit: 70 },
+          { accountId: idOf('2500'), credit: 45 },
+          { accountId: idOf('3100'), credit: 25 },
+        ],
+      });
+      entryId = wrong.entryId;
+      await page.goto(`/ledger/accounts/${idOf('5200')}`);
+      await page.getByRole('link', { name: 'Pogrešan nalog' }).first().click();
+      await page.getByRole('heading', { name: `${sr['books.entry.title']}: Pogrešan nalog` }).waitFor();
+      expect(await page.getByTestId('entry-posting').count()).toBe(2);
+      await page.getByLabel(sr['books.entry.reverseDate']).waitFor();
+      await screen(page, 'journal-entry-view');
+      page.once('dialog', (d) => d.accept());
+      await page.getByRole('button', { name: sr['books.entry.reverse'] }).click();
+      await page.getByTestId('entry-posting').nth(3).waitFor();
+      expect(await page.getByTestId('entry-posting').filter({ hasText: sr['books.entry.reversal'] }).count()).toBe(2);
+      expect(await page.getByRole('button', { name: sr['books.entry.reverse'] }).count()).toBe(0);
+      await screen(page, 'journal-entry-reversed');
+      const after = (await call(auth, 'GET', '/api/v1/accounts')).data as typeof chart;
+      for (const code of ['5200', '2500', '3100'])
+        expect(after.find((a) => a.code === code)!.currentBalance, code).toBe(
+          chart.find((a) => a.code === code)!.currentBalance,
+        );
     },
     STEP * 2,
   );
@@ -505,6 +545,11 @@ describe.skipIf(missing)('ledger, reports and settings in Chromium', () => {
             await p.getByRole('button', { name: title }).click();
             await p.getByRole('dialog', { name: title }).getByLabel(CATALOGS[l]['books.account.parent']).waitFor();
           },
+        },
+        {
+          name: 'ledger-entry',
+          path: `/ledger/entries/${entryId}`,
+          ready: (p) => p.getByTestId('entry-posting').nth(3).waitFor(),
         },
         {
           name: 'account',

@@ -714,6 +714,166 @@ describe('POST /transactions/:id/reverse', () => {
   });
 });
 
+describe('journal entries read and reversed whole (GET /transactions/entries/:id, POST .../reverse)', () => {
+  const lines = (a: Record<string, string>) => [
+    { accountId: a['5100'], debit: 800 },
+    { accountId: a['1300'], debit: 160 },
+    { accountId: a['1000'], credit: 300 },
+    { accountId: a['1100'], credit: 660 },
+  ];
+  const balances = async (s: Session) =>
+    Object.fromEntries(
+      (await api(s.token, 'GET', '/accounts'))
+        .json()
+        .data.map((x: { code: string; currentBalance: string }) => [x.code, x.currentBalance]),
+    );
+
+  it('gives every posting of a several-line entry the entry id, and reads the entry back', async () => {
+    const s = await registerOrg(h.app);
+    const a = await chart(s);
+    const created = await api(s.token, 'POST', '/transactions/entries', {
+      transactionDate: '2026-06-10',
+      description: 'Rent and VAT',
+      lines: lines(a),
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const { entryId, data } = created.json();
+    expect(entryId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(data.map((p: { entryId: string; referenceId: string }) => [p.entryId, p.referenceId])).toEqual(
+      data.map(() => [entryId, entryId]),
+    );
+    // A second entry is an entry of its own.
+    const other = (
+      await api(s.token, 'POST', '/transactions/entries', {
+        transactionDate: '2026-06-11',
+        description: 'Another',
+        lines: [
+          { accountId: a['1000'], debit: 5 },
+          { accountId: a['4900'], credit: 5 },
+        ],
+      })
+    ).json();
+    expect(other.entryId).not.toBe(entryId);
+    const read = await api(s.token, 'GET', `/transactions/entries/${entryId}`);
+    expect(read.statusCode).toBe(200);
+    expect(read.json().entryId).toBe(entryId);
+    expect(
+      read
+        .json()
+        .data.map((p: { id: string }) => p.id)
+        .sort(),
+    ).toEqual(data.map((p: { id: string }) => p.id).sort());
+    // The list filters by entry too.
+    const listed = (await api(s.token, 'GET', `/transactions?entryId=${entryId}`)).json();
+    expect(listed.meta.total).toBe(3);
+    expect((await api(s.token, 'GET', `/transactions/entries/${crypto.randomUUID()}`)).statusCode).toBe(404);
+  });
+
+  it('reverses a whole entry once, in one transaction, moving every balance back', async () => {
+    const s = await registerOrg(h.app);
+    const a = await chart(s);
+    const { entryId, data } = (
+      await api(s.token, 'POST', '/transactions/entries', {
+        transactionDate: '2026-06-10',
+        description: 'Rent and VAT',
+        lines: lines(a),
+      })
+    ).json();
+    const res = await api(s.token, 'POST', `/transactions/entries/${entryId}/reverse`, {
+      transactionDate: '2026-06-12',
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const reversals = res.json().data as Array<Record<string, unknown>>;
+    expect(res.json().entryId).toBe(entryId);
+    expect(reversals.map((r) => r.reversalOf).sort()).toEqual(data.map((p: { id: string }) => p.id).sort());
+    for (const r of reversals)
+      expect(r).toMatchObject({
+        entryId,
+        locked: true,
+        transactionDate: '2026-06-12',
+        description: 'Reversal: Rent and VAT',
+      });
+    expect(Object.values(await balances(s)).every((b) => b === '0.00')).toBe(true);
+    // The entry now reads as its postings and their reversals; a second reverse finds nothing left.
+    expect((await api(s.token, 'GET', `/transactions/entries/${entryId}`)).json().data).toHaveLength(6);
+    const again = await api(s.token, 'POST', `/transactions/entries/${entryId}/reverse`);
+    expect([again.statusCode, again.json().error.code]).toEqual([422, 'SVC-9003']);
+    expect((await api(s.token, 'GET', `/transactions/entries/${entryId}`)).json().data).toHaveLength(6);
+  });
+
+  it('leaves a posting reversed on its own and reverses the rest; two reverses at once reverse once', async () => {
+    const s = await registerOrg(h.app);
+    const a = await chart(s);
+    const { entryId, data } = (
+      await api(s.token, 'POST', '/transactions/entries', {
+        transactionDate: '2026-06-10',
+        description: 'Rent and VAT',
+        lines: lines(a),
+      })
+    ).json();
+    expect((await api(s.token, 'POST', `/transactions/${data[0].id}/reverse`)).statusCode).toBe(201);
+    const [one, two] = await Promise.all([
+      api(s.token, 'POST', `/transactions/entries/${entryId}/reverse`),
+      api(s.token, 'POST', `/transactions/entries/${entryId}/reverse`),
+    ]);
+    expect([one.statusCode, two.statusCode].sort()).toEqual([201, 422]);
+    const made = (one.statusCode === 201 ? one : two).json().data as Array<{ reversalOf: string }>;
+    expect(made.map((r) => r.reversalOf).sort()).toEqual([data[1].id, data[2].id].sort());
+    expect(Object.values(await balances(s)).every((b) => b === '0.00')).toBe(true);
+  });
+
+  it('treats a lone manual posting as an entry of its own, and has no entry for a document posting', async () => {
+    const s = await registerOrg(h.app);
+    const a = await chart(s);
+    const lone = (
+      await api(s.token, 'POST', '/transactions', {
+        transactionDate: '2026-06-01',
+        description: 'Typo',
+        debitAccountId: a['1000'],
+        creditAccountId: a['4900'],
+        amount: 99,
+      })
+    ).json();
+    expect(lone).toMatchObject({ referenceId: null, entryId: lone.id });
+    const reversed = await api(s.token, 'POST', `/transactions/entries/${lone.id}/reverse`);
+    expect(reversed.statusCode, reversed.body).toBe(201);
+    expect(reversed.json().data).toEqual([
+      expect.objectContaining({ reversalOf: lone.id, entryId: lone.id, referenceId: null }),
+    ]);
+    const read = (await api(s.token, 'GET', `/transactions/entries/${lone.id}`)).json().data;
+    expect(read.map((p: { id: string }) => p.id)).toEqual([lone.id, reversed.json().data[0].id]);
+    // An expense's postings are reversed through the expense, not as an entry.
+    const e = (
+      await api(s.token, 'POST', '/expenses', { expenseDate: '2026-06-02', category: 'Rent', amount: 100 })
+    ).json();
+    await h.app.inject(authed(s.token, { method: 'PATCH', url: `/api/v1/expenses/${e.id}/approve` }));
+    const posted = (await api(s.token, 'GET', '/transactions?referenceType=expense')).json().data;
+    expect(posted.length).toBeGreaterThan(0);
+    for (const p of posted) {
+      expect(p.entryId).toBeNull();
+      expect((await api(s.token, 'GET', `/transactions/entries/${p.id}`)).statusCode).toBe(404);
+      expect((await api(s.token, 'POST', `/transactions/entries/${p.id}/reverse`)).statusCode).toBe(404);
+    }
+  });
+
+  it('is reversed by writers only; a viewer reads it', async () => {
+    const s = await registerOrg(h.app);
+    const a = await chart(s);
+    const { entryId } = (
+      await api(s.token, 'POST', '/transactions/entries', {
+        transactionDate: '2026-06-10',
+        description: 'Rent and VAT',
+        lines: lines(a),
+      })
+    ).json();
+    const viewer = await addMember(h.app, s, 'viewer');
+    expect((await api(viewer.token, 'GET', `/transactions/entries/${entryId}`)).statusCode).toBe(200);
+    expect((await api(viewer.token, 'POST', `/transactions/entries/${entryId}/reverse`)).statusCode).toBe(403);
+    const accountant = await addMember(h.app, s, 'accountant');
+    expect((await api(accountant.token, 'POST', `/transactions/entries/${entryId}/reverse`)).statusCode).toBe(201);
+  });
+});
+
 describe('PUT /organization baseCurrency (SVC-2004)', () => {
   it('is accepted before the first posting and refused with 400 SVC-2004 after it', async () => {
     const s = await registerOrg(h.app, { baseCurrency: 'RSD' });

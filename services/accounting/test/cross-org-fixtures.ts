@@ -179,6 +179,9 @@ export const crossOrgFixtures: Record<string, Make> = {
 
   'GET /api/v1/transactions/:id': (w) => ({ id: w.manualTransactionId }),
   'POST /api/v1/transactions/:id/reverse': (w) => ({ id: w.manualTransactionId, payload: {} }),
+  // A lone manual posting is a journal entry of its own (its id the entry's).
+  'GET /api/v1/transactions/entries/:id': (w) => ({ id: w.manualTransactionId }),
+  'POST /api/v1/transactions/entries/:id/reverse': (w) => ({ id: w.manualTransactionId, payload: {} }),
 
   'GET /api/v1/invoices/:id': (w) => ({ id: w.draftInvoiceId }),
   'PUT /api/v1/invoices/:id': invoiceUpdate,

@@ -75,6 +75,10 @@ export const ROLE_POLICY: Readonly<Record<string, readonly Role[]>> = {
   // POST /transactions/entries: not in the spec; several lines of one manual entry, as POST /transactions.
   'POST /api/v1/transactions/entries': WRITERS,
   'POST /api/v1/transactions/:id/reverse': WRITERS,
+  // GET /transactions/entries/:id and its reverse: not in the spec; a journal entry read (as the list)
+  // and reversed whole (as one posting's reverse).
+  'GET /api/v1/transactions/entries/:id': ALL,
+  'POST /api/v1/transactions/entries/:id/reverse': WRITERS,
 
   // Invoices (spec table; CONTRACT E3 for the UBL documents, E4 for the payment code: reads of the
   // invoice, all roles as GET /invoices/:id/pdf).

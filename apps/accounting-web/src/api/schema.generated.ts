@@ -3668,6 +3668,7 @@ export interface paths {
                     toDate?: string;
                     accountId?: string;
                     referenceType?: "invoice" | "expense" | "payment" | "manual";
+                    entryId?: string;
                 };
                 header?: never;
                 path?: never;
@@ -3699,6 +3700,7 @@ export interface paths {
                                 baseAmount: string;
                                 referenceType: ("invoice" | "expense" | "payment" | "manual") | null;
                                 referenceId: string | null;
+                                entryId: string | null;
                                 reversalOf: string | null;
                                 locked: boolean;
                                 reconciled: boolean;
@@ -3842,6 +3844,7 @@ export interface paths {
                             baseAmount: string;
                             referenceType: ("invoice" | "expense" | "payment" | "manual") | null;
                             referenceId: string | null;
+                            entryId: string | null;
                             reversalOf: string | null;
                             locked: boolean;
                             reconciled: boolean;
@@ -3976,6 +3979,7 @@ export interface paths {
                             baseAmount: string;
                             referenceType: ("invoice" | "expense" | "payment" | "manual") | null;
                             referenceId: string | null;
+                            entryId: string | null;
                             reversalOf: string | null;
                             locked: boolean;
                             reconciled: boolean;
@@ -4060,7 +4064,7 @@ export interface paths {
         put?: never;
         /**
          * Post a journal entry of several lines
-         * @description Lines with an account and a debit or a credit; the debits must equal the credits. Saved as the postings that settle the debits against the credits in line order, all in one database transaction: every posting or none.
+         * @description Lines with an account and a debit or a credit; the debits must equal the credits. Saved as the postings that settle the debits against the credits in line order, all in one database transaction: every posting or none. The answer carries the entry id, which each posting also carries (entryId, and referenceId).
          */
         post: {
             parameters: {
@@ -4094,6 +4098,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            entryId: string;
                             data: {
                                 id: string;
                                 transactionDate: string;
@@ -4111,6 +4116,276 @@ export interface paths {
                                 baseAmount: string;
                                 referenceType: ("invoice" | "expense" | "payment" | "manual") | null;
                                 referenceId: string | null;
+                                entryId: string | null;
+                                reversalOf: string | null;
+                                locked: boolean;
+                                reconciled: boolean;
+                                reconciledAt: string | null;
+                                createdBy: string | null;
+                                createdAt: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/transactions/entries/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a journal entry
+         * @description The postings of a manual journal entry and their reversals, oldest first. A lone manual posting (POST /transactions) is an entry of its own: its id is the entry id. 404 for a document posting (invoice, expense, payment).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            entryId: string;
+                            data: {
+                                id: string;
+                                transactionDate: string;
+                                description: string;
+                                notes: string | null;
+                                debitAccountId: string;
+                                debitAccountCode: string;
+                                debitAccountName: string;
+                                creditAccountId: string;
+                                creditAccountCode: string;
+                                creditAccountName: string;
+                                amount: string;
+                                currencyCode: string;
+                                exchangeRate: string;
+                                baseAmount: string;
+                                referenceType: ("invoice" | "expense" | "payment" | "manual") | null;
+                                referenceId: string | null;
+                                entryId: string | null;
+                                reversalOf: string | null;
+                                locked: boolean;
+                                reconciled: boolean;
+                                reconciledAt: string | null;
+                                createdBy: string | null;
+                                createdAt: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/transactions/entries/{id}/reverse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reverse a journal entry
+         * @description Reverses every posting of the entry not reversed yet (debit and credit swapped, on transactionDate, default today), in one database transaction; answers the reversals. 422 SVC-9003 when nothing is left to reverse.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: date */
+                        transactionDate?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            entryId: string;
+                            data: {
+                                id: string;
+                                transactionDate: string;
+                                description: string;
+                                notes: string | null;
+                                debitAccountId: string;
+                                debitAccountCode: string;
+                                debitAccountName: string;
+                                creditAccountId: string;
+                                creditAccountCode: string;
+                                creditAccountName: string;
+                                amount: string;
+                                currencyCode: string;
+                                exchangeRate: string;
+                                baseAmount: string;
+                                referenceType: ("invoice" | "expense" | "payment" | "manual") | null;
+                                referenceId: string | null;
+                                entryId: string | null;
                                 reversalOf: string | null;
                                 locked: boolean;
                                 reconciled: boolean;
@@ -4255,6 +4530,7 @@ export interface paths {
                             baseAmount: string;
                             referenceType: ("invoice" | "expense" | "payment" | "manual") | null;
                             referenceId: string | null;
+                            entryId: string | null;
                             reversalOf: string | null;
                             locked: boolean;
                             reconciled: boolean;
@@ -13168,6 +13444,7 @@ export interface paths {
                                 baseAmount: string;
                                 referenceType: ("invoice" | "expense" | "payment" | "manual") | null;
                                 referenceId: string | null;
+                                entryId: string | null;
                                 reversalOf: string | null;
                                 locked: boolean;
                                 reconciled: boolean;

@@ -202,6 +202,11 @@ const EXACT: Record<string, Local> = {
     'mora se razlikovati od debitAccountId',
   ),
   'a reversal cannot be reversed': t('storno se ne može stornirati', 'storno se ne može stornirati'),
+  'the entry is already reversed': t(
+    'nalog je već storniran',
+    'nalog je već storniran',
+    'temeljnica je već stornirana',
+  ),
   'the posting is already reversed': t('knjiženje je već stornirano', 'knjiženje je već stornirano'),
   'a locked posting is reversed through its document': t(
     'zaključano knjiženje se stornira preko svog dokumenta',

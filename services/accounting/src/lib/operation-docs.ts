@@ -248,7 +248,17 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   'POST /api/v1/transactions/entries': {
     summary: 'Post a journal entry of several lines',
     description:
-      'Lines with an account and a debit or a credit; the debits must equal the credits. Saved as the postings that settle the debits against the credits in line order, all in one database transaction: every posting or none.',
+      'Lines with an account and a debit or a credit; the debits must equal the credits. Saved as the postings that settle the debits against the credits in line order, all in one database transaction: every posting or none. The answer carries the entry id, which each posting also carries (entryId, and referenceId).',
+  },
+  'GET /api/v1/transactions/entries/:id': {
+    summary: 'Get a journal entry',
+    description:
+      'The postings of a manual journal entry and their reversals, oldest first. A lone manual posting (POST /transactions) is an entry of its own: its id is the entry id. 404 for a document posting (invoice, expense, payment).',
+  },
+  'POST /api/v1/transactions/entries/:id/reverse': {
+    summary: 'Reverse a journal entry',
+    description:
+      'Reverses every posting of the entry not reversed yet (debit and credit swapped, on transactionDate, default today), in one database transaction; answers the reversals. 422 SVC-9003 when nothing is left to reverse.',
   },
   'POST /api/v1/transactions/:id/reverse': {
     summary: 'Reverse a posting',

@@ -166,6 +166,11 @@ export default function AccountPage() {
             cards={slice.map(({ p, debit, credit, balance }) => ({
               key: p.id,
               title: f.date(p.transactionDate),
+              aside: p.entryId ? (
+                <Anchor component={Link} to={`/ledger/entries/${p.entryId}`} size="sm">
+                  {t('books.entry.open')}
+                </Anchor>
+              ) : undefined,
               lines: [
                 p.description,
                 `${t('books.counterAccount')}: ${
@@ -207,7 +212,13 @@ export default function AccountPage() {
                   <Table.Tr key={p.id} data-testid="posting">
                     <Table.Td style={{ whiteSpace: 'nowrap' }}>{f.date(p.transactionDate)}</Table.Td>
                     <Table.Td>
-                      {p.description}
+                      {p.entryId ? (
+                        <Anchor component={Link} to={`/ledger/entries/${p.entryId}`}>
+                          {p.description}
+                        </Anchor>
+                      ) : (
+                        p.description
+                      )}
                       {p.currencyCode !== base ? (
                         <Text size="xs" c="dimmed">
                           {f.money(p.amount, p.currencyCode)}

@@ -91,6 +91,17 @@ export function byReferences(refs: ReadonlyArray<{ referenceType: ReferenceType;
   )})`;
 }
 
+/**
+ * The postings of a manual journal entry: those of a several-line entry carry its id as their
+ * reference id; a lone manual posting is an entry of its own, its id the entry's (reversals copy
+ * the reference, or point at the lone posting by reversal_of).
+ */
+export function byEntry(entryId: string, alias: 's' | 't' = 's') {
+  const c = (column: string) => sql.ref(`${alias}.${column}`);
+  return sql<boolean>`${c('reference_type')} = 'manual' AND (${c('reference_id')} = ${entryId}::uuid
+    OR (${c('reference_id')} IS NULL AND (${c('id')} = ${entryId}::uuid OR ${c('reversal_of')} = ${entryId}::uuid)))`;
+}
+
 export function byId(id: string) {
   return sql`s.id = ${id}::uuid`;
 }
@@ -141,6 +152,8 @@ export interface ManualPosting {
   exchangeRate: string;
   baseAmount: string;
   createdBy: string;
+  /** The journal entry the posting belongs to (POST /transactions/entries); null for a lone posting. */
+  entryId: string | null;
 }
 
 /**
@@ -177,6 +190,7 @@ export async function insertManualPosting(
     v.baseAmount,
     v.createdBy,
     baseCurrency,
+    v.entryId,
   ]);
   const result = await db.executeQuery<{ row: ManualPostingRow }>(query);
   return result.rows.map((r) => r.row);
@@ -196,6 +210,7 @@ export interface TransactionFilter {
   accountId?: string;
   referenceType?: ReferenceType;
   id?: string;
+  entryId?: string;
 }
 
 /** Postings with both accounts' code and name; one page plus the total in one round trip. */
@@ -214,6 +229,7 @@ export async function listTransactions(
   if (f.fromDate) q = q.where('t.transaction_date', '>=', f.fromDate);
   if (f.toDate) q = q.where('t.transaction_date', '<=', f.toDate);
   if (f.referenceType) q = q.where('t.reference_type', '=', f.referenceType);
+  if (f.entryId) q = q.where(byEntry(f.entryId, 't'));
   if (f.accountId) {
     const id = f.accountId;
     q = q.where((eb) => eb.or([eb('t.debit_account_id', '=', id), eb('t.credit_account_id', '=', id)]));

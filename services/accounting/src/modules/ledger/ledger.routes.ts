@@ -14,8 +14,10 @@ import {
 import {
   createJournalEntry,
   createManualEntry,
+  getJournalEntry,
   getTransaction,
   listTransactions,
+  reverseJournalEntry,
   reverseManualEntry,
 } from './transactions.service.js';
 
@@ -81,6 +83,44 @@ export function transactionsRoutes() {
         const p = principalOf(request);
         const entry = await createJournalEntry(scopeOf(request), p.userId, p.organization.baseCurrency, request.body);
         return reply.status(201).send(entry);
+      },
+    );
+
+    // Extension: a manual journal entry read and reversed whole (a lone manual posting is an entry too).
+    app.get(
+      '/entries/:id',
+      {
+        schema: { tags, params: IdParams, response: { 200: JournalEntryPostings, ...errorResponses(401, 403, 404) } },
+      },
+      async (request) => {
+        return getJournalEntry(scopeOf(request), principalOf(request).organization.baseCurrency, request.params.id);
+      },
+    );
+
+    app.post(
+      '/entries/:id/reverse',
+      {
+        config: { auth: writers, perMinute: 20 },
+        preValidation: async (request) => {
+          request.body ??= {};
+        },
+        schema: {
+          tags,
+          params: IdParams,
+          body: ReverseBody,
+          response: { 201: JournalEntryPostings, ...errorResponses(401, 403, 404, 422) },
+        },
+      },
+      async (request, reply) => {
+        const p = principalOf(request);
+        const reversed = await reverseJournalEntry(
+          scopeOf(request),
+          p.userId,
+          p.organization.baseCurrency,
+          request.params.id,
+          request.body?.transactionDate,
+        );
+        return reply.status(201).send(reversed);
       },
     );
 

@@ -24,6 +24,11 @@ export const Transaction = Type.Object({
   baseAmount: Type.String(),
   referenceType: Nullable(literalUnion(REFERENCE_TYPES)),
   referenceId: Nullable(Type.String()),
+  /**
+   * The manual journal entry the posting belongs to (GET /transactions/entries/:entryId): a
+   * several-line entry's id, or a lone manual posting's own; null for a document's postings.
+   */
+  entryId: Nullable(Type.String()),
   reversalOf: Nullable(Type.String()),
   locked: Type.Boolean(),
   reconciled: Type.Boolean(),
@@ -37,6 +42,7 @@ export const TransactionsQuery = listQuery(TRANSACTION_SORTS, {
   toDate: Type.Optional(IsoDate),
   accountId: Type.Optional(Uuid),
   referenceType: Type.Optional(literalUnion(REFERENCE_TYPES)),
+  entryId: Type.Optional(Uuid),
 });
 
 export const ManualEntryBody = Type.Object({
@@ -72,4 +78,5 @@ export const JournalEntryBody = Type.Object({
   lines: Type.Array(JournalLine, { minItems: 2, maxItems: 100 }),
 });
 
-export const JournalEntryPostings = Type.Object({ data: Type.Array(Transaction) });
+/** A journal entry's postings: as created (201), as read (with their reversals) or the reversals made. */
+export const JournalEntryPostings = Type.Object({ entryId: Type.String(), data: Type.Array(Transaction) });

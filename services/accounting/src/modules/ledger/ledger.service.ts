@@ -2,6 +2,7 @@ import { dec } from '@app/shared/money';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
 import { AppError } from '../../lib/errors.js';
+import { pgCode } from '../../lib/pg-error.js';
 import * as repo from './ledger.repository.js';
 import type { Posting, ReferenceType } from './ledger.types.js';
 import { sumRangesUpTo } from './period-ranges.js';
@@ -12,11 +13,6 @@ type LedgerRow = repo.LedgerRow;
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const DECIMAL = /^-?\d+(\.\d+)?$/;
-
-function pgCode(err: unknown): string | undefined {
-  const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
-}
 
 function checkPosting(p: Posting, i: number): void {
   const bad = (field: string, msg: string) => new AppError('SVC-9003', { [`postings[${i}].${field}`]: [msg] });
@@ -110,6 +106,25 @@ export async function reverseReferences(
   if (refs.length === 0) return [];
   return reversing(() =>
     repo.insertReversals(trx, organizationId, repo.byReferences(refs), {
+      transactionDate: opts.transactionDate ?? null,
+      createdBy,
+    }),
+  );
+}
+
+/**
+ * Reverses the postings of a manual journal entry not reversed yet (repo.byEntry: a several-line
+ * entry's postings, or a lone manual posting); [] when none is left or there is no such entry.
+ */
+export async function reverseEntry(
+  trx: Kysely<DB>,
+  organizationId: string,
+  entryId: string,
+  createdBy: string | null,
+  opts: ReversalOptions = {},
+): Promise<LedgerRow[]> {
+  return reversing(() =>
+    repo.insertReversals(trx, organizationId, repo.byEntry(entryId), {
       transactionDate: opts.transactionDate ?? null,
       createdBy,
     }),

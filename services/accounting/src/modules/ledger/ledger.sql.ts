@@ -67,7 +67,8 @@ export const FOLD_SQL = `
  * A manual entry in one statement: lock both accounts and the organization FOR KEY SHARE (a
  * concurrent deactivation or base-currency change either waits for this entry or is seen by it),
  * insert the posting only when both are active and the base currency is the one the amounts were
- * computed in (the table's trigger appends its moves for the totals). One row per account found,
+ * computed in (the table's trigger appends its moves for the totals); $13 is the journal entry's id
+ * (reference_id) for a posting of a several-line entry, null for a lone one. One row per account found,
  * each carrying the posting when it was inserted: the caller tells a missing or inactive account
  * from the rows.
  */
@@ -79,8 +80,8 @@ export const MANUAL_POSTING_SQL = `
     FOR KEY SHARE
   ), ins AS (
     INSERT INTO ledger_transactions (organization_id, transaction_date, description, notes, debit_account_id, credit_account_id,
-      amount, currency_code, exchange_rate, base_amount, reference_type, locked, created_by)
-    SELECT $1, $4::date, $5, $6, $2, $3, $7::numeric, $8, $9::numeric, $10::numeric, 'manual', false, $11::uuid
+      amount, currency_code, exchange_rate, base_amount, reference_type, reference_id, locked, created_by)
+    SELECT $1, $4::date, $5, $6, $2, $3, $7::numeric, $8, $9::numeric, $10::numeric, 'manual', $13::uuid, false, $11::uuid
     WHERE (SELECT count(*) FROM acc WHERE is_active AND base_currency = $12) = 2
     RETURNING *
   )

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { TransactionEnd } from '@app/shared/db/database';
 import { type Dec, dec, roundHalfUp } from '@app/shared/money';
 import type { Kysely } from 'kysely';
@@ -15,7 +16,7 @@ import {
   TRANSACTION_SORTS,
   type TransactionsQuery,
 } from './ledger.schemas.js';
-import { reversePosting } from './ledger.service.js';
+import { reverseEntry, reversePosting } from './ledger.service.js';
 
 type Db = Kysely<DB>;
 
@@ -27,6 +28,16 @@ type Presentable = repo.LedgerRow & {
 };
 
 /** The spec's Transaction: amounts with their currency's decimals, the rate with 6 (A3). */
+/**
+ * The manual journal entry a posting belongs to: a several-line entry's id (its postings' and
+ * their reversals' reference id), else the lone posting's own id (a reversal's: the posting it
+ * reverses); null for a document's postings (invoice, expense, payment).
+ */
+function entryIdOf(t: Pick<Presentable, 'id' | 'reference_type' | 'reference_id' | 'reversal_of'>): string | null {
+  if (t.reference_type !== 'manual') return null;
+  return t.reference_id ?? t.reversal_of ?? t.id;
+}
+
 export function presentTransaction(t: Presentable, baseCurrency: string) {
   return {
     id: t.id,
@@ -45,6 +56,7 @@ export function presentTransaction(t: Presentable, baseCurrency: string) {
     baseAmount: formatMoney(t.base_amount, baseCurrency),
     referenceType: t.reference_type,
     referenceId: t.reference_id,
+    entryId: entryIdOf(t),
     reversalOf: t.reversal_of,
     locked: t.locked,
     reconciled: t.reconciled,
@@ -168,6 +180,7 @@ async function postManualEntry(
       exchangeRate: amounts.exchangeRate,
       baseAmount: amounts.baseAmount,
       createdBy: userId,
+      entryId: null,
     }),
   );
   const debit = rows.find((r) => r.account_id === body.debitAccountId);
@@ -334,6 +347,8 @@ async function postJournalEntry(
   if (Object.keys(inactive).length) throw new AppError('SVC-9003', inactive);
   const exchangeRate = await documentRate(trx, orgId, currency, base, body.transactionDate);
   const description = body.description.trim() || body.description;
+  // The entry's id, carried by each of its postings as their reference id: read and reversed whole.
+  const entryId = randomUUID();
   const posted: Array<ReturnType<typeof presentTransaction>> = [];
   for (const pair of pairs) {
     const rows = await repo.insertManualPosting(trx, orgId, base, {
@@ -347,6 +362,7 @@ async function postJournalEntry(
       exchangeRate,
       baseAmount: roundHalfUp(pair.amount.mul(exchangeRate), currencyDecimals(base)).toFixed(),
       createdBy: userId,
+      entryId,
     });
     const debit = rows.find((r) => r.account_id === pair.debitAccountId);
     const credit = rows.find((r) => r.account_id === pair.creditAccountId);
@@ -369,5 +385,48 @@ async function postJournalEntry(
       ),
     );
   }
-  return { data: posted };
+  return { entryId, data: posted };
+}
+
+/** GET /transactions/entries/:id: a manual journal entry's postings and their reversals, oldest first. */
+export async function getJournalEntry(scope: TenantScope, baseCurrency: string, entryId: string) {
+  const data = await scope.run((db) => readJournalEntry(db, scope.orgId, baseCurrency, entryId));
+  if (data.length === 0) throw new AppError('SVC-9002');
+  return { entryId, data };
+}
+
+async function readJournalEntry(db: Db, orgId: string, baseCurrency: string, entryId: string) {
+  const { rows } = await repo.listTransactions(
+    db,
+    orgId,
+    { entryId },
+    { sort: 'createdAt', order: 'asc', perPage: 200, offset: 0 },
+  );
+  return rows.map((r) => presentTransaction(r, baseCurrency));
+}
+
+/**
+ * POST /transactions/entries/:id/reverse: reverses every posting of the entry not reversed yet, in
+ * one transaction (each posting's reversal swaps its sides; a posting reversed on its own before is
+ * left). 404 SVC-9002 for no such entry; 422 SVC-9003 when nothing is left to reverse.
+ */
+export function reverseJournalEntry(
+  scope: TenantScope,
+  userId: string,
+  baseCurrency: string,
+  entryId: string,
+  date?: string,
+) {
+  const orgId = scope.orgId;
+  return scope.transaction(async (trx) => {
+    const reversals = await reverseEntry(trx, orgId, entryId, userId, { transactionDate: date });
+    if (reversals.length === 0) {
+      const entry = await readJournalEntry(trx, orgId, baseCurrency, entryId);
+      if (entry.length === 0) throw new AppError('SVC-9002');
+      throw new AppError('SVC-9003', { id: ['the entry is already reversed'] });
+    }
+    const ids = new Set(reversals.map((r) => r.id));
+    const data = (await readJournalEntry(trx, orgId, baseCurrency, entryId)).filter((t) => ids.has(t.id));
+    return { entryId, data };
+  });
 }
