@@ -253,6 +253,13 @@ describe.skipIf(missing)('remittance web app: edit, consent history, QR by pictu
         await page.goto('/pay');
         await page.getByLabel(catalog['pay.value']).fill(qrValue);
         await page.getByTestId('payee').getByText(catalog['pay.payee']).waitFor();
+        // The code reads left to right on the right-to-left screen too.
+        const field = page.getByLabel(catalog['pay.value']);
+        expect(await field.evaluate((el) => [getComputedStyle(el).direction, getComputedStyle(el).textAlign])).toEqual([
+          'ltr',
+          'left',
+        ]);
+        expect(await page.evaluate(() => document.documentElement.dir)).toBe(locale === 'ur' ? 'rtl' : 'ltr');
         await screen(page, `pay-payee-${locale}`);
         await page.getByLabel(catalog['pay.value']).fill('app://pay/mer_0000000000000000');
         await page.getByText(catalog['pay.unknown']).waitFor();

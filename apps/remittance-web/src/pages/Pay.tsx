@@ -143,6 +143,10 @@ export default function Pay() {
             onChange={(e) => setValue(e.currentTarget.value)}
             error={value && !merchantId ? t('pay.badValue') : undefined}
             autoComplete="off"
+            // A code (a link or an id) reads left to right in every language, Urdu's screen included:
+            // its direction and its alignment (Mantine right-aligns every input under dir="rtl").
+            dir="ltr"
+            styles={{ input: { textAlign: 'left' } }}
           />
           {merchantId ? <PayeeState query={payee} /> : null}
           <TextInput
