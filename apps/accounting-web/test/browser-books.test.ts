@@ -406,8 +406,21 @@ describe.skipIf(missing)('ledger, reports and settings in Chromium', () => {
       expect((await call(auth, 'GET', '/api/v1/auth/me')).twoFactorEnabled).toBe(true);
 
       // Audit log: the postings only, then an action with no entries.
+      // Sign-ins and session renewals are left out until asked for (sessions=false), then shown.
+      const auditRequest = (withSessions: boolean) =>
+        page.waitForRequest((r) => {
+          const url = new URL(r.url());
+          return url.pathname === '/api/v1/audit-log' && url.searchParams.has('sessions') !== withSessions;
+        });
+      const leftOut = auditRequest(false);
       await page.getByRole('tab', { name: sr['books.settings.audit'] }).click();
+      expect(new URL((await leftOut).url()).searchParams.get('sessions')).toBe('false');
       await page.getByTestId('audit-row').first().waitFor();
+      const shown = auditRequest(true);
+      await page.getByLabel(sr['books.audit.showSessions']).check();
+      await shown;
+      await page.getByTestId('audit-row').first().waitFor();
+      await page.getByLabel(sr['books.audit.showSessions']).uncheck();
       await page.getByLabel(sr['books.audit.table']).selectOption('ledger_transactions');
       await page.getByTestId('audit-row').filter({ hasText: sr['books.audit.transactions'] }).first().waitFor();
       await expect

@@ -168,6 +168,26 @@ describe('audit log (A20)', () => {
     const badSort = await h.app.inject(authed(s.token, { method: 'GET', url: '/api/v1/audit-log?sort=secret' }));
     expect(badSort.json().error.code).toBe('SVC-9008');
   });
+
+  it('leaves out the sign-in records with sessions=false, unless the table filter names them', async () => {
+    const s = await registerOrg(h.app);
+    await h.app.inject(authed(s.token, { method: 'PUT', url: '/api/v1/organization', payload: { name: 'Renamed' } }));
+    const tables = async (query: string) => {
+      const res = await h.app.inject(authed(s.token, { method: 'GET', url: `/api/v1/audit-log?perPage=100${query}` }));
+      expect(res.statusCode, res.body).toBe(200);
+      return new Set(res.json().data.map((r: { tableName: string }) => r.tableName));
+    };
+    // Registering signed the owner in: its session and refresh token are in the full log.
+    const all = await tables('');
+    expect(all.has('sessions') || all.has('refresh_tokens')).toBe(true);
+    const changes = await tables('&sessions=false');
+    expect(changes.has('sessions') || changes.has('refresh_tokens')).toBe(false);
+    expect(changes.has('organizations')).toBe(true);
+    expect([...changes].sort()).toEqual([...all].filter((t) => t !== 'sessions' && t !== 'refresh_tokens').sort());
+    expect([...(await tables('&sessions=true'))].sort()).toEqual([...all].sort());
+    const named = await tables('&sessions=false&tableName=refresh_tokens');
+    expect([...named]).toEqual(['refresh_tokens']);
+  });
 });
 
 describe('row-level security (A21)', () => {

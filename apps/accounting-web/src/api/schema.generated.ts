@@ -1971,7 +1971,7 @@ export interface paths {
         };
         /**
          * Audit log
-         * @description Every insert, update and delete on the organization’s tables, paginated and filtered (owner, admin).
+         * @description Every insert, update and delete on the organization’s tables, paginated and filtered (owner, admin). sessions=false leaves out the sign-in records (sessions, refresh tokens).
          */
         get: {
             parameters: {
@@ -1987,6 +1987,7 @@ export interface paths {
                     recordId?: string;
                     fromDate?: string;
                     toDate?: string;
+                    sessions?: boolean;
                 };
                 header?: never;
                 path?: never;

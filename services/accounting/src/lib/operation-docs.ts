@@ -174,7 +174,8 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   },
   'GET /api/v1/audit-log': {
     summary: 'Audit log',
-    description: 'Every insert, update and delete on the organization’s tables, paginated and filtered (owner, admin).',
+    description:
+      'Every insert, update and delete on the organization’s tables, paginated and filtered (owner, admin). sessions=false leaves out the sign-in records (sessions, refresh tokens).',
   },
   'GET /api/v1/currencies': { summary: 'List currencies', description: 'Codes, names and decimal places.' },
   'GET /api/v1/exchange-rates': {

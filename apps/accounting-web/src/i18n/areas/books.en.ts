@@ -158,6 +158,7 @@ export const booksEn = {
   'books.2fa.enabled': 'Two-factor sign-in is on.',
   'books.2fa.disabled': 'Two-factor sign-in is off.',
   'books.audit.table': 'Area',
+  'books.audit.showSessions': 'Show sign-ins and session renewals',
   'books.audit.action': 'Action',
   'books.audit.record': 'Record id',
   'books.audit.when': 'When',

@@ -159,6 +159,7 @@ export const booksSr: Record<keyof typeof booksEn, string> = {
   'books.2fa.enabled': 'Dvostepena prijava je uključena.',
   'books.2fa.disabled': 'Dvostepena prijava je isključena.',
   'books.audit.table': 'Oblast',
+  'books.audit.showSessions': 'Prikaži prijave i obnove sesija',
   'books.audit.action': 'Radnja',
   'books.audit.record': 'ID zapisa',
   'books.audit.when': 'Vreme',

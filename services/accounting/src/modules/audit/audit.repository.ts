@@ -7,7 +7,12 @@ export interface AuditFilter {
   recordId?: string;
   fromDate?: string;
   toDate?: string;
+  /** false: without the sign-in records (SESSION_TABLES), unless tableName names one. */
+  sessions?: boolean;
 }
+
+/** The tables whose rows record signing in and renewing a session, not a change of the books. */
+export const SESSION_TABLES = ['sessions', 'refresh_tokens'] as const;
 
 /** One page of the organization's logged_actions rows and their total. */
 export async function listLoggedActions(
@@ -18,6 +23,7 @@ export async function listLoggedActions(
 ) {
   let base = db.selectFrom('logged_actions').where('organization_id', '=', orgId);
   if (q.tableName) base = base.where('table_name', '=', q.tableName);
+  else if (q.sessions === false) base = base.where('table_name', 'not in', [...SESSION_TABLES]);
   if (q.action) base = base.where('action', '=', q.action);
   if (q.recordId) base = base.where('record_id', '=', q.recordId);
   if (q.fromDate) base = base.where('created_at', '>=', new Date(`${q.fromDate}T00:00:00Z`));

@@ -15,6 +15,9 @@ const AuditQuery = listQuery(SORTABLE, {
   recordId: Type.Optional(Type.String({ maxLength: 64 })),
   fromDate: Type.Optional(IsoDate),
   toDate: Type.Optional(IsoDate),
+  // Extension: false leaves out the sign-in records (sessions and refresh tokens: a row at every
+  // sign-in and token renewal), which otherwise fill the log; a tableName filter naming them wins.
+  sessions: Type.Optional(Type.Boolean()),
 });
 
 const LoggedAction = Type.Object({
