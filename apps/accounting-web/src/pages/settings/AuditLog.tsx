@@ -243,7 +243,8 @@ function changed(oldValues: Record<string, unknown> | null, newValues: Record<st
 function ActionBadge({ action }: { action: string }) {
   const { t } = useI18n();
   return (
-    <Badge variant="light" color="gray.8" c="gray.9">
+    // The label keeps its width: clipped by default, the wide "fields" column squeezed it to "KREIRA…".
+    <Badge variant="light" color="gray.8" c="gray.9" styles={{ label: { overflow: 'visible' } }}>
       {ACTION_KEYS[action] ? t(ACTION_KEYS[action]) : action}
     </Badge>
   );
