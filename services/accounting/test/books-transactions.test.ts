@@ -842,6 +842,10 @@ describe('journal entries read and reversed whole (GET /transactions/entries/:id
     ]);
     const read = (await api(s.token, 'GET', `/transactions/entries/${lone.id}`)).json().data;
     expect(read.map((p: { id: string }) => p.id)).toEqual([lone.id, reversed.json().data[0].id]);
+    // A reversal's own id names no entry (its entry is the posting it reverses).
+    const reversalId = reversed.json().data[0].id;
+    expect((await api(s.token, 'GET', `/transactions/entries/${reversalId}`)).statusCode).toBe(404);
+    expect((await api(s.token, 'POST', `/transactions/entries/${reversalId}/reverse`)).statusCode).toBe(404);
     // An expense's postings are reversed through the expense, not as an entry.
     const e = (
       await api(s.token, 'POST', '/expenses', { expenseDate: '2026-06-02', category: 'Rent', amount: 100 })

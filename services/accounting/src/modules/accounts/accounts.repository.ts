@@ -160,17 +160,6 @@ export async function hasPostings(db: Db, orgId: string, accountId: string): Pro
   return !!row;
 }
 
-export async function hasSubAccounts(db: Db, orgId: string, accountId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('accounts')
-    .select('id')
-    .where('organization_id', '=', orgId)
-    .where('parent_account_id', '=', accountId)
-    .limit(1)
-    .executeTakeFirst();
-  return !!row;
-}
-
 export async function deleteAccount(db: Db, orgId: string, id: string): Promise<void> {
   await db.deleteFrom('accounts').where('organization_id', '=', orgId).where('id', '=', id).execute();
 }

@@ -1,6 +1,7 @@
 import { dec } from '@app/shared/money';
 import type { Kysely } from 'kysely';
 import type { Static } from 'typebox';
+import { hasRowNaming } from '../../db/has-row.js';
 import type { TenantScope } from '../../db/tenant-scope.js';
 import type { DB } from '../../db/types.js';
 import { AppError } from '../../lib/errors.js';
@@ -172,7 +173,8 @@ export function deleteAccount(scope: TenantScope, id: string, blockers: readonly
     const refuse = (reason: string) => new AppError('SVC-8004', { id: [reason] });
     if (SYSTEM_ACCOUNT_CODES.has(account.code)) throw refuse('the account is used by automatic postings');
     if (await repo.hasPostings(trx, orgId, id)) throw refuse('the account has ledger transactions');
-    if (await repo.hasSubAccounts(trx, orgId, id)) throw refuse('the account has sub-accounts');
+    if (await hasRowNaming(trx, 'accounts', 'parent_account_id', orgId, id))
+      throw refuse('the account has sub-accounts');
     for (const check of blockers) {
       const reason = await check(trx, orgId, id);
       if (reason) throw refuse(reason);

@@ -311,14 +311,3 @@ export async function documentNumberOf(
   }
   return null;
 }
-
-export async function accountOfBankAccount(db: Db, orgId: string, accountId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('bank_accounts')
-    .select('id')
-    .where('organization_id', '=', orgId)
-    .where('account_id', '=', accountId)
-    .limit(1)
-    .executeTakeFirst();
-  return !!row;
-}

@@ -1,5 +1,6 @@
 import { dec } from '@app/shared/money';
 import type { Kysely } from 'kysely';
+import { hasRowNaming } from '../../db/has-row.js';
 import type { TenantScope } from '../../db/tenant-scope.js';
 import type { DB } from '../../db/types.js';
 import { paymentReference } from '../../domain/payment-reference.js';
@@ -27,7 +28,9 @@ const CANDIDATES_PER_LINE = 10;
 
 /** The ledger account of a bank account (active or not) is kept. */
 export const bankAccountBlock: AccountDeleteBlocker = async (trx, orgId, accountId) =>
-  (await repo.accountOfBankAccount(trx, orgId, accountId)) ? 'the account is used by a bank account' : null;
+  (await hasRowNaming(trx, 'bank_accounts', 'account_id', orgId, accountId))
+    ? 'the account is used by a bank account'
+    : null;
 
 export function presentBankAccount(r: repo.BankAccountRow) {
   return {

@@ -140,14 +140,3 @@ export async function contactHasOpenExpenses(db: Db, orgId: string, contactId: s
     .executeTakeFirst();
   return !!row;
 }
-
-export async function accountOnExpenses(db: Db, orgId: string, accountId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('expenses')
-    .select('id')
-    .where('organization_id', '=', orgId)
-    .where('account_id', '=', accountId)
-    .limit(1)
-    .executeTakeFirst();
-  return !!row;
-}

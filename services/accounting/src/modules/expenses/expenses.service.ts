@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Dec, dec, formatAmount, roundHalfUp } from '@app/shared/money';
 import type { Kysely, Updateable } from 'kysely';
+import { hasRowNaming } from '../../db/has-row.js';
 import type { TenantScope } from '../../db/tenant-scope.js';
 import type { DB, ExpensesTable } from '../../db/types.js';
 import { AppError } from '../../lib/errors.js';
@@ -22,7 +23,7 @@ export const openExpensesBlock: ContactDeleteBlocker = async (trx, orgId, contac
 
 /** An account an expense is booked on (in any status) is kept. */
 export const expenseAccountBlock: AccountDeleteBlocker = async (trx, orgId, accountId) =>
-  (await repo.accountOnExpenses(trx, orgId, accountId)) ? 'the account is used by expenses' : null;
+  (await hasRowNaming(trx, 'expenses', 'account_id', orgId, accountId)) ? 'the account is used by expenses' : null;
 
 const EXPENSE_TYPE = 5;
 const MAX_AMOUNT = '1000000000000000';

@@ -267,14 +267,3 @@ export async function markOverdueBatch(system: Db, today: string, limit: number)
     )`.execute(system);
   return Number(result.numAffectedRows ?? 0);
 }
-
-export async function accountOnInvoiceLines(db: Db, orgId: string, accountId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('invoice_items')
-    .select('id')
-    .where('organization_id', '=', orgId)
-    .where('account_id', '=', accountId)
-    .limit(1)
-    .executeTakeFirst();
-  return !!row;
-}

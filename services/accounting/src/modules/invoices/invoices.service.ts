@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { TransactionEnd } from '@app/shared/db/database';
 import { D, type Dec, dec, formatAmount } from '@app/shared/money';
 import type { Kysely } from 'kysely';
+import { hasRowNaming } from '../../db/has-row.js';
 import type { TenantScope } from '../../db/tenant-scope.js';
 import type { DB } from '../../db/types.js';
 import { lineCodeProblems } from '../../domain/code-lists.js';
@@ -30,7 +31,9 @@ export const openInvoicesBlock: ContactDeleteBlocker = async (trx, orgId, contac
 
 /** An account named on an invoice line (of any invoice, cancelled too) is kept. */
 export const invoiceLinesBlock: AccountDeleteBlocker = async (trx, orgId, accountId) =>
-  (await repo.accountOnInvoiceLines(trx, orgId, accountId)) ? 'the account is used by invoice lines' : null;
+  (await hasRowNaming(trx, 'invoice_items', 'account_id', orgId, accountId))
+    ? 'the account is used by invoice lines'
+    : null;
 
 type Db = Kysely<DB>;
 type InvoiceRow = NonNullable<Awaited<ReturnType<typeof repo.findInvoice>>>;

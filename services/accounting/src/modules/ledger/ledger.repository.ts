@@ -94,12 +94,13 @@ export function byReferences(refs: ReadonlyArray<{ referenceType: ReferenceType;
 /**
  * The postings of a manual journal entry: those of a several-line entry carry its id as their
  * reference id; a lone manual posting is an entry of its own, its id the entry's (reversals copy
- * the reference, or point at the lone posting by reversal_of).
+ * the reference, or point at the lone posting by reversal_of). A reversal's own id names no entry.
  */
 export function byEntry(entryId: string, alias: 's' | 't' = 's') {
   const c = (column: string) => sql.ref(`${alias}.${column}`);
   return sql<boolean>`${c('reference_type')} = 'manual' AND (${c('reference_id')} = ${entryId}::uuid
-    OR (${c('reference_id')} IS NULL AND (${c('id')} = ${entryId}::uuid OR ${c('reversal_of')} = ${entryId}::uuid)))`;
+    OR (${c('reference_id')} IS NULL
+      AND ((${c('id')} = ${entryId}::uuid AND ${c('reversal_of')} IS NULL) OR ${c('reversal_of')} = ${entryId}::uuid)))`;
 }
 
 export function byId(id: string) {

@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Paginated } from '../../lib/pagination.js';
 import { errorResponses, IdParams } from '../../lib/schemas.js';
 import { principalOf, scopeOf } from '../../plugins/auth.js';
@@ -20,6 +20,11 @@ import {
   reverseJournalEntry,
   reverseManualEntry,
 } from './transactions.service.js';
+
+/** A reverse takes an optional body: a POST without one reverses as of today. */
+async function optionalBody(request: FastifyRequest) {
+  request.body ??= {};
+}
 
 export function transactionsRoutes() {
   const tags = ['Ledger transactions'];
@@ -101,9 +106,7 @@ export function transactionsRoutes() {
       '/entries/:id/reverse',
       {
         config: { auth: writers, perMinute: 20 },
-        preValidation: async (request) => {
-          request.body ??= {};
-        },
+        preValidation: optionalBody,
         schema: {
           tags,
           params: IdParams,
@@ -128,10 +131,7 @@ export function transactionsRoutes() {
       '/:id/reverse',
       {
         config: { auth: writers, perMinute: 20 },
-        // The body is optional: a POST without one reverses as of today.
-        preValidation: async (request) => {
-          request.body ??= {};
-        },
+        preValidation: optionalBody,
         schema: {
           tags,
           params: IdParams,
