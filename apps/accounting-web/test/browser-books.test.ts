@@ -218,7 +218,10 @@ describe.skipIf(missing)('ledger, reports and settings in Chromium', () => {
       await page.getByRole('button', { name: sr['books.journal.removeLine'].replace('{n}', '3') }).click();
       await page.getByRole('button', { name: sr['books.journal.post'] }).click();
 
-      // The account page of the first line: the posting with its running balance.
+      // The entry just saved opens; from it, the account page of its first line: the posting with its
+      // running balance.
+      await page.getByRole('status').filter({ hasText: sr['books.entry.posted'] }).waitFor();
+      await page.getByRole('link', { name: '1000 Blagajna' }).click();
       await page.getByRole('heading', { name: '1000 Blagajna' }).waitFor();
       await page.getByTestId('posting').filter({ hasText: 'Uplata osnivačkog kapitala' }).waitFor();
       expect(await page.getByTestId('running-balance').first().textContent()).toBe('500,00');
@@ -301,10 +304,17 @@ describe.skipIf(missing)('ledger, reports and settings in Chromium', () => {
 
       await choose(page, `${sr['books.account']} 3`, '1000', '1000 Blagajna');
       await page.getByRole('button', { name: sr['books.journal.post'] }).click();
+      // Saved from the journal screen, the entry itself opens: every line, its total, a word that it is posted.
+      await page.getByRole('heading', { name: `${sr['books.entry.title']}: Zakup i PDV` }).waitFor();
+      await page.getByRole('status').filter({ hasText: sr['books.entry.posted'] }).waitFor();
+      expect(await page.getByTestId('entry-total').textContent()).toContain('360,00 RSD');
+      // Two postings settle the two debits against the one credit, in one request.
+      expect(await page.getByTestId('entry-posting').count()).toBe(2);
+      expect(await manual()).toBe(before + 2);
+      await screen(page, 'journal-entry-posted');
+      await page.getByRole('link', { name: '5100 Zakup' }).first().click();
       await page.getByRole('heading', { name: '5100 Zakup' }).waitFor();
       await page.getByTestId('posting').filter({ hasText: 'Zakup i PDV' }).waitFor();
-      // Two postings settle the two debits against the one credit, in one request.
-      expect(await manual()).toBe(before + 2);
 
       // The posting opens its entry, with both postings. A wrong entry is reversed whole on a chosen
       // day: each posting gets its reversal, both stay, and the balances are back where they were.

@@ -34,6 +34,8 @@ export const booksEn = {
   'books.postings.truncated': 'Only the latest {n} postings are shown.',
   'books.journal.new': 'New journal entry',
   'books.entry.title': 'Journal entry',
+  'books.entry.posted': 'The entry is posted.',
+  'books.entry.total': 'Total',
   'books.entry.open': 'Entry',
   'books.entry.reversed': 'Reversed',
   'books.entry.postingReversed': 'Reversed',

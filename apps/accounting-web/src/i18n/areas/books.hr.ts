@@ -22,6 +22,8 @@ export const booksHr: Record<keyof typeof booksEn, string> = {
   'books.postings.empty': 'Na ovom kontu još nema knjiženja.',
   'books.journal.new': 'Nova temeljnica',
   'books.entry.title': 'Temeljnica',
+  'books.entry.posted': 'Temeljnica je proknjižena.',
+  'books.entry.total': 'Ukupno',
   'books.entry.open': 'Temeljnica',
   'books.entry.reversed': 'Stornirana',
   'books.entry.postingReversed': 'Stornirano',

@@ -35,6 +35,8 @@ export const booksSr: Record<keyof typeof booksEn, string> = {
   'books.postings.truncated': 'Prikazano je samo poslednjih {n} knjiženja.',
   'books.journal.new': 'Novi nalog za knjiženje',
   'books.entry.title': 'Nalog za knjiženje',
+  'books.entry.posted': 'Nalog je proknjižen.',
+  'books.entry.total': 'Ukupno',
   'books.entry.open': 'Nalog',
   'books.entry.reversed': 'Storniran',
   'books.entry.postingReversed': 'Stornirano',

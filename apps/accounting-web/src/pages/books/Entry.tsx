@@ -1,9 +1,10 @@
-import { Anchor, Badge, Button, Card, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Card, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
 import { useMediaQuery } from '@mantine/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import Decimal from 'decimal.js';
 import { useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link, useLocation, useParams } from 'react-router';
 import { api, unwrap } from '../../api/client.js';
 import type { paths } from '../../api/schema.generated.js';
 import { useAuth } from '../../auth.js';
@@ -32,6 +33,8 @@ export default function EntryPage() {
   const narrow = useMediaQuery(NARROW);
   const queryClient = useQueryClient();
   const [date, setDate] = useState(() => isoDay(new Date()));
+  // Arriving from the journal screen just after saving the entry.
+  const posted = (useLocation().state as { posted?: boolean } | null)?.posted === true;
   const entry = useQuery({
     queryKey: ['entry', id],
     queryFn: async () => unwrap(await api.GET('/api/v1/transactions/entries/{id}', { params: { path: { id } } })),
@@ -60,6 +63,8 @@ export default function EntryPage() {
   const base = me?.organization.baseCurrency ?? head.currencyCode;
   const state = (p: Posting) =>
     p.reversalOf ? t('books.entry.reversal') : reversed.has(p.id) ? t('books.entry.postingReversed') : null;
+  // What the entry moved, in the base currency: its postings, not their reversals.
+  const total = originals.reduce((sum, p) => sum.plus(p.baseAmount), new Decimal(0));
   const account = (code: string, name: string) => `${code} ${name}`;
   const amount = (p: Posting) =>
     p.currencyCode === base
@@ -77,6 +82,9 @@ export default function EntryPage() {
         </Title>
         <Group gap="xs">
           <Text c="dimmed">{f.date(head.transactionDate)}</Text>
+          <Text c="dimmed" data-testid="entry-total">
+            {t('books.entry.total')}: {f.money(total.toFixed(), base)}
+          </Text>
           {open.length === 0 ? (
             <Badge variant="light" color="red.9" c="red.9">
               {t('books.entry.reversed')}
@@ -85,6 +93,11 @@ export default function EntryPage() {
         </Group>
         {head.notes ? <Text size="sm">{head.notes}</Text> : null}
       </Stack>
+      {posted && !reverse.isSuccess ? (
+        <Alert color="green" role="status" data-testid="entry-posted">
+          {t('books.entry.posted')}
+        </Alert>
+      ) : null}
       {narrow ? (
         <FigureCards
           label={t('books.postings')}

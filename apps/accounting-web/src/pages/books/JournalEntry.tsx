@@ -118,8 +118,9 @@ export default function JournalEntry() {
     const c = checkLines(values.lines);
     if (!c.balanced || !c.complete || !values.description.trim()) return;
     // One request: the service saves every posting of the entry or none (POST /transactions/entries).
+    let entryId: string;
     try {
-      unwrap(
+      ({ entryId } = unwrap(
         await api.POST('/api/v1/transactions/entries', {
           body: {
             transactionDate: values.transactionDate,
@@ -132,7 +133,7 @@ export default function JournalEntry() {
             })),
           },
         }),
-      );
+      ));
     } catch (err) {
       setError(err);
       return;
@@ -141,10 +142,9 @@ export default function JournalEntry() {
     queryClient.invalidateQueries({ queryKey: ['account'] });
     queryClient.invalidateQueries({ queryKey: ['postings'] });
     queryClient.invalidateQueries({ queryKey: ['dashboard'] });
-    const target = values.lines.find((l) => l.accountId)?.accountId;
-    navigate(first ? `/ledger/accounts/${first}` : target ? `/ledger/accounts/${target}` : '/ledger', {
-      state: { posted: true },
-    });
+    // Started from an account: back to it, the posting in its list. Otherwise the entry just saved,
+    // every line of it, with a word that it is posted.
+    navigate(first ? `/ledger/accounts/${first}` : `/ledger/entries/${entryId}`, { state: { posted: true } });
   });
 
   return (
