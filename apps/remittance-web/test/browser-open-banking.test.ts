@@ -56,7 +56,6 @@ beforeAll(async () => {
     ENABLE_BANKING_APP_ID: APP_ID,
     ENABLE_BANKING_PRIVATE_KEY: keys.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
     ENABLE_BANKING_API_URL: mock.url,
-    ENABLE_BANKING_ASPSP: ASPSP,
   });
   await h.app.listen({ port, host: '127.0.0.1' });
   browser = await launchChromium();
@@ -93,12 +92,27 @@ describe.skipIf(missing)('open banking through Enable Banking in Chromium (issue
     await page.waitForURL('**/dashboard');
 
     // Link: the mock bank's page redirects to our callback, which lands on /bank-accounts.
+    // The bank chooser: the aggregator's Norwegian banks for personal accounts, by name (GET /open-banking/banks).
     await page.goto('/bank-accounts');
     await page.getByRole('button', { name: nb['banks.link'] }).click();
+    const chooser = page.getByRole('dialog', { name: nb['banks.choose.title'] });
+    await chooser.getByRole('button', { name: 'DNB' }).waitFor();
+    expect(await chooser.getByRole('listitem').allTextContents()).toEqual([
+      'DNB',
+      ASPSP,
+      `SpareBank 1 Østlandet${nb['banks.choose.beta']}`,
+    ]);
+    await screen(page, 'bank-chooser');
+    await chooser.getByRole('button', { name: ASPSP }).click();
     await page.waitForURL(/\/bank-accounts\?consentId=/);
     await page.getByText(nb['banks.linked']).waitFor();
     await page.getByText('12 345,67 kr').waitFor();
     const firstConsent = await consentOf(page);
+    // The consent names the bank chosen; the payments below go to it.
+    expect((await (await page.request.get('/api/open-banking/consents')).json()).data[0].bank).toEqual({
+      name: ASPSP,
+      country: 'NO',
+    });
     const accountIds = (await (await page.request.get('/api/bank-accounts')).json()).data.map(
       (a: { id: string }) => a.id,
     );

@@ -122,7 +122,7 @@ export interface EnableBankingConfig {
   apiUrl: string;
   /** The callback to register in Enable Banking's control panel: REMITTANCE_PUBLIC_URL + /api/open-banking/callback. */
   redirectUrl: string;
-  aspsp: { name: string; country: string };
+  aspsp: { name: string; country: string } | null;
   timeoutMs: number;
 }
 
@@ -145,11 +145,11 @@ function loadEnableBanking(env: Env, publicUrl: string): EnableBankingConfig {
     throw new ConfigError(
       'ENABLE_BANKING_PRIVATE_KEY (or ENABLE_BANKING_PRIVATE_KEY_FILE) is required with OPEN_BANKING_PROVIDER=enablebanking (PEM)',
     );
-  const aspspName = env.ENABLE_BANKING_ASPSP?.trim();
-  if (!aspspName)
-    throw new ConfigError(
-      'ENABLE_BANKING_ASPSP is required with OPEN_BANKING_PROVIDER=enablebanking (the bank, as GET /aspsps names it)',
-    );
+  // Optional: the bank a consent starts at when the user chose none (the web app always asks).
+  const aspspName = env.ENABLE_BANKING_ASPSP?.trim() || null;
+  const aspspCountry = (env.ENABLE_BANKING_ASPSP_COUNTRY || 'NO').trim().toUpperCase();
+  if (!/^[A-Z]{2}$/.test(aspspCountry))
+    throw new ConfigError(`ENABLE_BANKING_ASPSP_COUNTRY must be a two-letter country code (got "${aspspCountry}")`);
   const apiUrl = (env.ENABLE_BANKING_API_URL || 'https://api.enablebanking.com').replace(/\/$/, '');
   try {
     new URL(apiUrl);
@@ -161,7 +161,7 @@ function loadEnableBanking(env: Env, publicUrl: string): EnableBankingConfig {
     privateKeyPem,
     apiUrl,
     redirectUrl: `${publicUrl}/api/open-banking/callback`,
-    aspsp: { name: aspspName, country: (env.ENABLE_BANKING_ASPSP_COUNTRY || 'NO').toUpperCase() },
+    aspsp: aspspName ? { name: aspspName, country: aspspCountry } : null,
     timeoutMs: parseDuration('ENABLE_BANKING_TIMEOUT', env.ENABLE_BANKING_TIMEOUT, '15s'),
   };
 }

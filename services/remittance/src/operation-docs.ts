@@ -103,8 +103,13 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   'POST /open-banking/consents': {
     summary: 'Link a bank',
     description:
-      'Creates a consent and answers the bank’s authorize URL. Linking again (the user has had a consent before, e.g. one that expired or was revoked) needs an eID sign-in from the last REAUTH_MAX_AGE (default 10 minutes): older sessions answer 403 reauthentication_required.',
-    requestExample: { scope: 'AISP+PISP' },
+      'Creates a consent at the bank chosen (`bank`, one of GET /open-banking/banks; without it the provider’s default bank, 422 when there is none) and answers the bank’s authorize URL. Payments from the accounts it links, and its renewal, go to the same bank. Linking again (the user has had a consent before, e.g. one that expired or was revoked) needs an eID sign-in from the last REAUTH_MAX_AGE (default 10 minutes): older sessions answer 403 reauthentication_required.',
+    requestExample: { scope: 'AISP+PISP', bank: { name: 'DNB', country: 'NO' } },
+  },
+  'GET /open-banking/banks': {
+    summary: 'Banks to link',
+    description:
+      'The banks a consent can be given at, for personal accounts with account information, in `country` (default NO), by name: the bank chooser. With Enable Banking its GET /aspsps, kept an hour; with the sandbox, the sandbox bank. 502 bank_unavailable when the provider does not answer.',
   },
   'GET /open-banking/consents': { summary: 'Bank consents', description: 'The user’s consents and their states.' },
   'POST /open-banking/consents/:id/renew': {

@@ -5,7 +5,7 @@ import { decodeProtectedHeader, jwtVerify } from 'jose';
 
 /**
  * A local Enable Banking API (api.enablebanking.com), built from its published reference
- * (docs/remittance/open-banking.md): POST /auth, POST /sessions, GET/DELETE /sessions/{id},
+ * (docs/remittance/open-banking.md): GET /aspsps, POST /auth, POST /sessions, GET/DELETE /sessions/{id},
  * GET /accounts/{uid}/details and /balances, POST /payments, GET /payments/{id}, errors as
  * `{code, message, error}`. Every API request must carry a JWT signed RS256 with the
  * application's key (kid = application id, iss enablebanking.com, aud api.enablebanking.com).
@@ -27,6 +27,8 @@ interface Authorization {
   state: string;
   /** What POST /auth asked for (access.valid_until). */
   validUntil: string;
+  /** The bank (aspsp) it was started at. */
+  aspsp: MockBank;
   code?: string;
   used?: boolean;
 }
@@ -34,6 +36,16 @@ interface Session {
   id: string;
   status: 'AUTHORIZED' | 'EXPIRED' | 'CLOSED' | 'REVOKED';
   accounts: MockAccount[];
+  aspsp: MockBank;
+}
+
+/** A bank of GET /aspsps (ASPSPData: name, country, logo, psu_types, auth_methods, maximum_consent_validity, beta, bic). */
+export interface MockBank {
+  name: string;
+  country: string;
+  psuTypes?: string[];
+  beta?: boolean;
+  bic?: string;
 }
 interface Payment {
   id: string;
@@ -42,6 +54,8 @@ interface Payment {
   state: string;
   creditor: string;
   endToEndId: string | null;
+  /** The bank (aspsp) the payment was sent to. */
+  aspsp: { name?: string; country?: string } | undefined;
   reason?: { status_reason_code: string; status_reason_description: string[] };
   body: unknown;
 }
@@ -56,9 +70,23 @@ export type DuplicateEndToEnd = 'create' | 'replay';
 export async function startEnableBankingMock(opts: {
   appId: string;
   publicKey: KeyObject;
+  /** The first bank of the list (the one the tests link unless they choose another). */
   aspspName: string;
+  /** Further banks GET /aspsps lists (a few Norwegian and one Finnish bank unless told). */
+  otherBanks?: MockBank[];
   duplicates?: DuplicateEndToEnd;
 }) {
+  const banks: MockBank[] = [
+    { name: opts.aspspName, country: 'NO', bic: 'MOCKNOKK' },
+    ...(opts.otherBanks ?? [
+      { name: 'DNB', country: 'NO', bic: 'DNBANOKK' },
+      { name: 'SpareBank 1 Østlandet', country: 'NO', beta: true },
+      { name: 'Bedriftsbanken', country: 'NO', psuTypes: ['business'] },
+      { name: 'Nordea', country: 'FI', bic: 'NDEAFIHH' },
+    ]),
+  ];
+  const bankNamed = (aspsp: { name?: string; country?: string } | undefined) =>
+    banks.find((b) => b.name === aspsp?.name && b.country === aspsp?.country);
   let duplicates: DuplicateEndToEnd = opts.duplicates ?? 'create';
   /** The longest access the bank grants (null: what POST /auth asked for). */
   let maxAccessMs: number | null = null;
@@ -202,8 +230,8 @@ export async function startEnableBankingMock(opts: {
     const body = method === 'POST' ? await readJson(req) : null;
     // A fault that lets the request through and loses the answer.
     const dropped = fault >= 0 ? faults.splice(fault, 1)[0] : null;
-    if (dropped?.drop) return route(method, path, body, (r) => r.socket?.destroy(), res);
-    return route(method, path, body, send, res);
+    if (dropped?.drop) return route(method, path, body, (r) => r.socket?.destroy(), res, url.searchParams);
+    return route(method, path, body, send, res, url.searchParams);
   }
 
   async function route(
@@ -212,23 +240,45 @@ export async function startEnableBankingMock(opts: {
     body: Record<string, unknown> | null,
     answer: (res: ServerResponse, status: number, body: unknown, headers?: Record<string, string>) => void,
     res: ServerResponse,
+    q: URLSearchParams,
   ) {
     const send = answer;
     const apiError = (r: ServerResponse, status: number, error: string, message: string) =>
       send(r, status, { code: status, message, error, detail: null });
 
+    if (method === 'GET' && path === '/aspsps') {
+      const country = q.get('country');
+      const psuType = q.get('psu_type');
+      return send(res, 200, {
+        aspsps: banks
+          .filter((b) => !country || b.country === country)
+          .filter((b) => !psuType || (b.psuTypes ?? ['personal', 'business']).includes(psuType))
+          .map((b) => ({
+            name: b.name,
+            country: b.country,
+            logo: `https://enablebanking.com/brands/${b.country}/${encodeURIComponent(b.name)}/`,
+            psu_types: b.psuTypes ?? ['personal', 'business'],
+            auth_methods: [],
+            maximum_consent_validity: 15_552_000,
+            beta: b.beta === true,
+            ...(b.bic ? { bic: b.bic } : {}),
+          })),
+      });
+    }
     if (method === 'POST' && path === '/auth') {
       const access = body?.access as { valid_until?: string } | undefined;
       const aspsp = body?.aspsp as { name?: string; country?: string } | undefined;
       if (!access?.valid_until || !aspsp?.name || !aspsp.country || !body?.redirect_url || !body.state)
         return apiError(res, 422, 'WRONG_REQUEST_PARAMETERS', 'access, aspsp, state and redirect_url are required');
-      if (aspsp.name !== opts.aspspName) return apiError(res, 400, 'WRONG_ASPSP_PROVIDED', 'Wrong ASPSP name provided');
+      const bank = bankNamed(aspsp);
+      if (!bank) return apiError(res, 400, 'WRONG_ASPSP_PROVIDED', 'Wrong ASPSP name provided');
       const id = randomUUID();
       auths.set(id, {
         id,
         redirectUrl: String(body.redirect_url),
         state: String(body.state),
         validUntil: access.valid_until,
+        aspsp: bank,
       });
       return send(res, 200, { url: `${base}/bank/authorize?auth=${id}`, authorization_id: id, psu_id_hash: 'h' });
     }
@@ -237,12 +287,17 @@ export async function startEnableBankingMock(opts: {
       if (!auth || auth.used)
         return apiError(res, 400, 'WRONG_AUTHORIZATION_CODE', 'Wrong authorization code provided');
       auth.used = true;
-      const session: Session = { id: randomUUID(), status: 'AUTHORIZED', accounts: accountsTemplate() };
+      const session: Session = {
+        id: randomUUID(),
+        status: 'AUTHORIZED',
+        accounts: accountsTemplate(),
+        aspsp: auth.aspsp,
+      };
       sessions.set(session.id, session);
       return send(res, 200, {
         session_id: session.id,
         accounts: session.accounts.map(resource),
-        aspsp: { name: opts.aspspName, country: 'NO' },
+        aspsp: { name: auth.aspsp.name, country: auth.aspsp.country },
         psu_type: 'personal',
         // The access granted: what was asked, or less when the bank grants less.
         access: {
@@ -265,7 +320,7 @@ export async function startEnableBankingMock(opts: {
         status: session.status,
         accounts: session.accounts.map((a) => a.uid),
         accounts_data: session.accounts.map((a) => ({ uid: a.uid, identification_hash: `hash-${a.iban}` })),
-        aspsp: { name: opts.aspspName, country: 'NO' },
+        aspsp: { name: session.aspsp.name, country: session.aspsp.country },
         psu_type: 'personal',
       });
     }
@@ -306,6 +361,8 @@ export async function startEnableBankingMock(opts: {
           'WRONG_REQUEST_PARAMETERS',
           'payment_type, payment_request, state and redirect_url are required',
         );
+      const paymentAspsp = body.aspsp as { name?: string; country?: string } | undefined;
+      if (!bankNamed(paymentAspsp)) return apiError(res, 400, 'WRONG_ASPSP_PROVIDED', 'Wrong ASPSP name provided');
       const endToEndId =
         (tx as { payment_id?: { end_to_end_id?: string } } | undefined)?.payment_id?.end_to_end_id ?? null;
       const known = endToEndId ? [...payments.values()].find((p) => p.endToEndId === endToEndId) : undefined;
@@ -323,6 +380,7 @@ export async function startEnableBankingMock(opts: {
         state: String(body.state),
         creditor,
         endToEndId,
+        aspsp: paymentAspsp,
         body,
       });
       return send(res, 200, { payment_id: id, status: 'RCVD', url: `${base}/bank/pay?payment=${id}` });

@@ -58,13 +58,22 @@ afterAll(async () => {
 type Auth = ReturnType<typeof web> | ReturnType<typeof bearer>;
 
 /** A user with the mock bank linked (through its consent redirect) and one recipient. */
-async function payer(surface: '/api' | '/v1' = '/api', bankAccount = 'RS35260005601001611379') {
+async function payer(
+  surface: '/api' | '/v1' = '/api',
+  bankAccount = 'RS35260005601001611379',
+  bank?: { name: string; country: string },
+) {
   const auth: Auth =
     surface === '/api'
       ? web((await signInWeb(app, { pid: nextPid() })).cookie)
       : bearer((await signInMobile(app, { pid: nextPid() })).token);
   const userId = (await app.inject({ method: 'GET', url: `${surface}/auth/me`, ...auth })).json().data.id as string;
-  const created = await app.inject({ method: 'POST', url: `${surface}/open-banking/consents`, ...auth, payload: {} });
+  const created = await app.inject({
+    method: 'POST',
+    url: `${surface}/open-banking/consents`,
+    ...auth,
+    payload: bank ? { bank } : {},
+  });
   expect(created.statusCode, created.body).toBe(201);
   const back = await app.inject({ method: 'GET', url: pathOf(await follow(created.json().data.redirectUrl)) });
   expect(back.statusCode).toBe(302);
@@ -131,6 +140,8 @@ describe('payments through Enable Banking (issue 30)', { timeout: 60_000 }, () =
       amount: '1005.00',
       currency: 'NOK',
     });
+    // Linked without choosing: the default bank (ENABLE_BANKING_ASPSP), recorded with the consent.
+    expect(sent.aspsp).toEqual({ name: ASPSP, country: 'NO' });
 
     // The browser: to the bank, which answers 302 to our payment callback.
     const callback = new URL(await follow(data.authorizationUrl));
@@ -150,6 +161,34 @@ describe('payments through Enable Banking (issue 30)', { timeout: 60_000 }, () =
     expect(await notes(p.userId, 'transaction_complete')).toHaveLength(1);
     expect(await balanceOf(p.primaryId)).toBe('11340.67');
     expect(mock.paymentsFor(row.end_to_end_id)).toHaveLength(1);
+  });
+
+  it('a payment from an account linked at a chosen bank goes to that bank, and so does the consent renewal', async () => {
+    const p = await payer('/api', 'RS35260005601001611379', { name: 'dnb', country: 'no' });
+    const consents = (await app.inject({ method: 'GET', url: '/api/open-banking/consents', ...p.auth })).json().data;
+    expect(consents[0]).toMatchObject({ status: 'active', bank: { name: 'DNB', country: 'NO' } });
+    const res = await remit(p, 250);
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().data.fromAccount).toBe('DNB');
+    const row = await paymentOf(res.json().data.id);
+    expect(mock.paymentsFor(row.end_to_end_id).map((x) => x.aspsp)).toEqual([{ name: 'DNB', country: 'NO' }]);
+
+    const renewed = await app.inject({
+      method: 'POST',
+      url: `/api/open-banking/consents/${consents[0].id}/renew`,
+      ...p.auth,
+    });
+    expect(renewed.statusCode, renewed.body).toBe(201);
+    const after = (await app.inject({ method: 'GET', url: '/api/open-banking/consents', ...p.auth })).json().data;
+    expect(after.find((c: { id: string }) => c.id === renewed.json().data.consentId)).toMatchObject({
+      status: 'pending',
+      renewsConsentId: consents[0].id,
+      bank: { name: 'DNB', country: 'NO' },
+    });
+    // At the bank: the authorization was started at DNB (its session will name DNB).
+    const back = new URL(await follow(renewed.json().data.redirectUrl));
+    expect((await app.inject({ method: 'GET', url: pathOf(back.toString()) })).statusCode).toBe(302);
+    expect([...mock.sessions.values()].at(-1)!.aspsp.name).toBe('DNB');
   });
 
   it('a payment waiting for the user at the bank keeps its answer under its key: a replay after the user authorized answers that first answer', async () => {

@@ -21,12 +21,19 @@ beforeAll(async () => {
 });
 afterAll(async () => mock?.close());
 
-function adapter(overrides: { privateKeyPem?: string; appId?: string; timeoutMs?: number } = {}) {
+function adapter(
+  overrides: {
+    privateKeyPem?: string;
+    appId?: string;
+    timeoutMs?: number;
+    aspsp?: { name: string; country: string } | null;
+  } = {},
+) {
   return createEnableBankingProvider({
     appId: overrides.appId ?? APP_ID,
     privateKeyPem: overrides.privateKeyPem ?? privateKeyPem,
     apiUrl: mock.url,
-    aspsp: { name: ASPSP, country: 'NO' },
+    aspsp: overrides.aspsp === undefined ? { name: ASPSP, country: 'NO' } : overrides.aspsp,
     timeoutMs: overrides.timeoutMs ?? 5000,
     consentDays: 90,
   });
@@ -84,6 +91,70 @@ describe('Enable Banking adapter against a mock of its API (issue 30)', () => {
       expect.arrayContaining(['POST /auth', 'POST /sessions', 'GET /sessions/:id', 'GET /accounts/:id/balances']),
     );
     expect(calls.every((c) => c.verified)).toBe(true);
+  });
+
+  it("lists a country's banks for personal accounts (GET /aspsps), kept an hour, a failed read not kept", async () => {
+    const eb = adapter();
+    const listed = () => mock.calls.filter((c) => c.path === '/aspsps').length;
+    mock.fail('GET', '/aspsps', 503, { code: 503, message: 'down', error: 'ASPSP_ERROR' });
+    expect(await rejection(eb.listBanks('NO'))).toMatchObject({ reason: 'unavailable', status: 503 });
+    const before = listed();
+    const banks = await eb.listBanks('NO');
+    // Norwegian banks only, personal ones only (not the business-only bank), by name in Norwegian order.
+    expect(banks.map((b) => b.name)).toEqual(['DNB', ASPSP, 'SpareBank 1 Østlandet']);
+    expect(banks[0]).toEqual({
+      name: 'DNB',
+      country: 'NO',
+      logo: 'https://enablebanking.com/brands/NO/DNB/',
+      bic: 'DNBANOKK',
+      beta: false,
+    });
+    expect(banks[2]).toMatchObject({ beta: true, bic: null });
+    expect(await eb.listBanks('no')).toEqual(banks);
+    expect((await eb.listBanks('FI')).map((b) => b.name)).toEqual(['Nordea']);
+    expect(listed() - before).toBe(2); // NO once (kept), FI once
+  });
+
+  it('starts a consent and a payment at the bank chosen; with no bank chosen and no default, refuses before calling', async () => {
+    const eb = adapter({ aspsp: null });
+    const started = await eb.createConsent({
+      customerRef: 'u',
+      scope: 'AISP+PISP',
+      redirectUri: CALLBACK,
+      state: 'chosen-1',
+      bank: { name: 'DNB', country: 'NO' },
+    });
+    const params = Object.fromEntries(new URL(await follow(started.redirectUrl)).searchParams);
+    const done = await eb.completeConsent(started.externalConsentId, params);
+    if (typeof done !== 'object') throw new Error('consent not approved');
+    expect((await eb.listAccounts(done.externalConsentId))[0].bankName).toBe('DNB');
+
+    const order = {
+      externalAccountId: 'acc',
+      amount: '10',
+      currency: 'NOK',
+      creditorAccount: 'NO9386011117947',
+      creditorName: 'Kari',
+      reference: 'TX-B',
+      endToEndId: 'e2e-bank-1',
+    };
+    await eb.initiatePayment(
+      's',
+      { ...order, bank: { name: 'DNB', country: 'NO' } },
+      { redirectUri: CALLBACK, state: 'b1' },
+    );
+    expect(mock.paymentsFor('e2e-bank-1').map((x) => x.aspsp)).toEqual([{ name: 'DNB', country: 'NO' }]);
+
+    const before = mock.calls.length;
+    expect(
+      await rejection(eb.createConsent({ customerRef: 'u', scope: 'AISP', redirectUri: CALLBACK, state: 'none' })),
+    ).toMatchObject({ reason: 'refused', apiError: 'WRONG_ASPSP_PROVIDED' });
+    expect(
+      await rejection(
+        eb.initiatePayment('s', { ...order, endToEndId: 'e2e-bank-2' }, { redirectUri: CALLBACK, state: 'b2' }),
+      ),
+    ).toMatchObject({ reason: 'refused' });
+    expect(mock.calls.length).toBe(before);
   });
 
   it('is refused by the API with another key or application id, as unavailable (not a consent problem)', async () => {
@@ -336,6 +407,76 @@ describe('OPEN_BANKING_PROVIDER=enablebanking through the service routes', () =>
   });
 });
 
+describe('the bank chooser through the service routes (no default bank configured)', () => {
+  let env: Awaited<ReturnType<typeof buildTestApp>>;
+  beforeAll(async () => {
+    env = await buildTestApp({
+      OPEN_BANKING_PROVIDER: 'enablebanking',
+      ENABLE_BANKING_APP_ID: APP_ID,
+      ENABLE_BANKING_PRIVATE_KEY: privateKeyPem,
+      ENABLE_BANKING_API_URL: mock.url,
+    });
+  });
+  afterAll(async () => env?.close());
+
+  it('lists the banks, requires a bank that is on the list, links the one chosen and names it on the consent', async () => {
+    const { cookie } = await signInWeb(env.app);
+    const get = (url: string) => env.app.inject({ method: 'GET', url, ...web(cookie) });
+    const consentsNow = async () =>
+      (await get('/api/open-banking/consents')).json().data as Array<Record<string, unknown>>;
+    const banks = await get('/api/open-banking/banks');
+    expect(banks.statusCode).toBe(200);
+    expect(banks.json().data.map((b: { name: string }) => b.name)).toEqual(['DNB', ASPSP, 'SpareBank 1 Østlandet']);
+    expect((await get('/api/open-banking/banks?country=fi')).json().data).toEqual([
+      {
+        name: 'Nordea',
+        country: 'FI',
+        logo: 'https://enablebanking.com/brands/FI/Nordea/',
+        bic: 'NDEAFIHH',
+        beta: false,
+      },
+    ]);
+    expect((await get('/api/open-banking/banks?country=NOR')).json()).toMatchObject({
+      error: 'bad_request',
+      details: [{ field: 'country' }],
+    });
+    expect((await env.app.inject({ method: 'GET', url: '/api/open-banking/banks' })).statusCode).toBe(401);
+
+    const post = (payload: unknown) =>
+      env.app.inject({ method: 'POST', url: '/api/open-banking/consents', ...web(cookie), payload: payload as object });
+    // No bank and no default: 422 naming the field; a bank not on the list: 422; nothing recorded either way.
+    const none = await post({});
+    expect(none.statusCode).toBe(422);
+    expect(none.json()).toMatchObject({ error: 'validation_error', details: [{ field: 'bank' }] });
+    const unknown = await post({ bank: { name: 'Bedriftsbanken', country: 'NO' } });
+    expect(unknown.statusCode).toBe(422);
+    expect(unknown.json().details).toEqual([{ field: 'bank.name', message: expect.stringMatching(/not a bank/) }]);
+    expect(await consentsNow()).toHaveLength(0);
+
+    const created = await post({ bank: { name: 'sparebank 1 østlandet', country: 'no' } });
+    expect(created.statusCode, created.body).toBe(201);
+    const back = await env.app.inject({ method: 'GET', url: pathOf(await follow(created.json().data.redirectUrl)) });
+    expect(back.statusCode).toBe(302);
+    expect(await consentsNow()).toMatchObject([
+      { status: 'active', bank: { name: 'SpareBank 1 Østlandet', country: 'NO' } },
+    ]);
+    const accounts = (await get('/api/bank-accounts')).json().data;
+    expect(accounts.map((a: { bankName: string }) => a.bankName)).toEqual([
+      'SpareBank 1 Østlandet',
+      'SpareBank 1 Østlandet',
+    ]);
+  });
+
+  it('answers 502 bank_unavailable when the aggregator cannot list its banks', async () => {
+    const { cookie } = await signInWeb(env.app);
+    // The list may be kept from the test before: the country not asked yet.
+    mock.fail('GET', '/aspsps', 503, { code: 503, message: 'down', error: 'ASPSP_ERROR' });
+    const res = await env.app.inject({ method: 'GET', url: '/api/open-banking/banks?country=SE', ...web(cookie) });
+    expect(res.statusCode).toBe(502);
+    expect(res.json().error).toBe('bank_unavailable');
+  });
+});
+
 describe('production configuration with Enable Banking', () => {
   const long = (c: string) => c.repeat(40);
   const dataDir = () => mkdtempSync(join(tmpdir(), 'remittance-eb-config-'));
@@ -396,7 +537,10 @@ describe('production configuration with Enable Banking', () => {
     expect(message({ ENABLE_BANKING_PRIVATE_KEY_FILE: '/nonexistent/eb.pem' })).toMatch(
       /ENABLE_BANKING_PRIVATE_KEY_FILE cannot be read/,
     );
-    expect(message({ ENABLE_BANKING_ASPSP: undefined })).toMatch(/^ENABLE_BANKING_ASPSP is required/);
+    // The default bank is optional (the user chooses one from GET /open-banking/banks); its country is checked.
+    expect(message({ ENABLE_BANKING_ASPSP: undefined })).toBe('started');
+    expect(load({ ENABLE_BANKING_ASPSP: undefined }).openBanking.enableBanking?.aspsp).toBeNull();
+    expect(message({ ENABLE_BANKING_ASPSP_COUNTRY: 'Norway' })).toMatch(/^ENABLE_BANKING_ASPSP_COUNTRY must be/);
     expect(message({ OPEN_BANKING_PROVIDER: 'sandbox' })).toMatch(/sandbox is refused/);
     expect(message({ OPEN_BANKING_PROVIDER: 'tink' })).toMatch(
       /OPEN_BANKING_PROVIDER must be sandbox or enablebanking/,

@@ -902,6 +902,13 @@ export interface paths {
                                 /** @description active here, but the bank answered that it is no longer valid (expired or revoked at the bank): renew it (POST /open-banking/consents/{id}/renew) */
                                 reauthorizationRequired: boolean;
                                 renewsConsentId: string | null;
+                                /** @description the bank the consent was given at (null: given before the bank chooser, at the default bank) */
+                                bank: {
+                                    /** @description as GET /open-banking/banks names it */
+                                    name: string;
+                                    /** @description ISO 3166 alpha-2 (either case) */
+                                    country: string;
+                                } | null;
                                 unattendedReadsToday: number;
                             }[];
                         };
@@ -928,7 +935,7 @@ export interface paths {
         put?: never;
         /**
          * Link a bank
-         * @description Creates a consent and answers the bank’s authorize URL. Linking again (the user has had a consent before, e.g. one that expired or was revoked) needs an eID sign-in from the last REAUTH_MAX_AGE (default 10 minutes): older sessions answer 403 reauthentication_required.
+         * @description Creates a consent at the bank chosen (`bank`, one of GET /open-banking/banks; without it the provider’s default bank, 422 when there is none) and answers the bank’s authorize URL. Payments from the accounts it links, and its renewal, go to the same bank. Linking again (the user has had a consent before, e.g. one that expired or was revoked) needs an eID sign-in from the last REAUTH_MAX_AGE (default 10 minutes): older sessions answer 403 reauthentication_required.
          */
         post: {
             parameters: {
@@ -941,12 +948,23 @@ export interface paths {
                 content: {
                     /**
                      * @example {
-                     *       "scope": "AISP+PISP"
+                     *       "scope": "AISP+PISP",
+                     *       "bank": {
+                     *         "name": "DNB",
+                     *         "country": "NO"
+                     *       }
                      *     }
                      */
                     "application/json": {
                         /** @default AISP+PISP */
                         scope?: "AISP" | "PISP" | "AISP+PISP";
+                        /** @description the bank to link, one of GET /open-banking/banks; without it the provider's default bank (422 when it has none) */
+                        bank?: {
+                            /** @description as GET /open-banking/banks names it */
+                            name: string;
+                            /** @description ISO 3166 alpha-2 (either case) */
+                            country: string;
+                        };
                     };
                 };
             };
@@ -1014,6 +1032,22 @@ export interface paths {
                     };
                 };
                 /** @description Error: { error, message, details? } */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error: { error, message, details? } */
                 502: {
                     headers: {
                         [name: string]: unknown;
@@ -1031,6 +1065,89 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/open-banking/banks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The banks a consent can be given at (the bank chooser), by name
+         * @description The banks a consent can be given at, for personal accounts with account information, in `country` (default NO), by name: the bank chooser. With Enable Banking its GET /aspsps, kept an hour; with the sandbox, the sandbox bank. 502 bank_unavailable when the provider does not answer.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description ISO 3166 alpha-2 (either case) */
+                    country?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                name: string;
+                                country: string;
+                                logo: string | null;
+                                bic: string | null;
+                                /** @description the provider's connection to this bank is in beta */
+                                beta: boolean;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error: { error, message, details? } */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error: { error, message, details? } */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1211,6 +1328,13 @@ export interface paths {
                                 /** @description active here, but the bank answered that it is no longer valid (expired or revoked at the bank): renew it (POST /open-banking/consents/{id}/renew) */
                                 reauthorizationRequired: boolean;
                                 renewsConsentId: string | null;
+                                /** @description the bank the consent was given at (null: given before the bank chooser, at the default bank) */
+                                bank: {
+                                    /** @description as GET /open-banking/banks names it */
+                                    name: string;
+                                    /** @description ISO 3166 alpha-2 (either case) */
+                                    country: string;
+                                } | null;
                                 unattendedReadsToday: number;
                             };
                         };
@@ -7117,6 +7241,13 @@ export interface paths {
                                 /** @description active here, but the bank answered that it is no longer valid (expired or revoked at the bank): renew it (POST /open-banking/consents/{id}/renew) */
                                 reauthorizationRequired: boolean;
                                 renewsConsentId: string | null;
+                                /** @description the bank the consent was given at (null: given before the bank chooser, at the default bank) */
+                                bank: {
+                                    /** @description as GET /open-banking/banks names it */
+                                    name: string;
+                                    /** @description ISO 3166 alpha-2 (either case) */
+                                    country: string;
+                                } | null;
                                 unattendedReadsToday: number;
                             }[];
                         };
@@ -7143,7 +7274,7 @@ export interface paths {
         put?: never;
         /**
          * Link a bank
-         * @description Creates a consent and answers the bank’s authorize URL. Linking again (the user has had a consent before, e.g. one that expired or was revoked) needs an eID sign-in from the last REAUTH_MAX_AGE (default 10 minutes): older sessions answer 403 reauthentication_required.
+         * @description Creates a consent at the bank chosen (`bank`, one of GET /open-banking/banks; without it the provider’s default bank, 422 when there is none) and answers the bank’s authorize URL. Payments from the accounts it links, and its renewal, go to the same bank. Linking again (the user has had a consent before, e.g. one that expired or was revoked) needs an eID sign-in from the last REAUTH_MAX_AGE (default 10 minutes): older sessions answer 403 reauthentication_required.
          */
         post: {
             parameters: {
@@ -7156,12 +7287,23 @@ export interface paths {
                 content: {
                     /**
                      * @example {
-                     *       "scope": "AISP+PISP"
+                     *       "scope": "AISP+PISP",
+                     *       "bank": {
+                     *         "name": "DNB",
+                     *         "country": "NO"
+                     *       }
                      *     }
                      */
                     "application/json": {
                         /** @default AISP+PISP */
                         scope?: "AISP" | "PISP" | "AISP+PISP";
+                        /** @description the bank to link, one of GET /open-banking/banks; without it the provider's default bank (422 when it has none) */
+                        bank?: {
+                            /** @description as GET /open-banking/banks names it */
+                            name: string;
+                            /** @description ISO 3166 alpha-2 (either case) */
+                            country: string;
+                        };
                     };
                 };
             };
@@ -7229,6 +7371,22 @@ export interface paths {
                     };
                 };
                 /** @description Error: { error, message, details? } */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error: { error, message, details? } */
                 502: {
                     headers: {
                         [name: string]: unknown;
@@ -7246,6 +7404,89 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/open-banking/banks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The banks a consent can be given at (the bank chooser), by name
+         * @description The banks a consent can be given at, for personal accounts with account information, in `country` (default NO), by name: the bank chooser. With Enable Banking its GET /aspsps, kept an hour; with the sandbox, the sandbox bank. 502 bank_unavailable when the provider does not answer.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description ISO 3166 alpha-2 (either case) */
+                    country?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                name: string;
+                                country: string;
+                                logo: string | null;
+                                bic: string | null;
+                                /** @description the provider's connection to this bank is in beta */
+                                beta: boolean;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error: { error, message, details? } */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error: { error, message, details? } */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -7426,6 +7667,13 @@ export interface paths {
                                 /** @description active here, but the bank answered that it is no longer valid (expired or revoked at the bank): renew it (POST /open-banking/consents/{id}/renew) */
                                 reauthorizationRequired: boolean;
                                 renewsConsentId: string | null;
+                                /** @description the bank the consent was given at (null: given before the bank chooser, at the default bank) */
+                                bank: {
+                                    /** @description as GET /open-banking/banks names it */
+                                    name: string;
+                                    /** @description ISO 3166 alpha-2 (either case) */
+                                    country: string;
+                                } | null;
                                 unattendedReadsToday: number;
                             };
                         };

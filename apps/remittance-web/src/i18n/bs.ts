@@ -85,6 +85,12 @@ export const bs: Record<MessageKey, string> = {
   'banks.lead':
     'Banci dajete saglasnost da prikaže stanje i pokrene plaćanja koja potvrdite. Saglasnost traje 90 dana.',
   'banks.link': 'Poveži banku',
+  'banks.choose.title': 'Odaberite svoju banku',
+  'banks.choose.lead': 'Pristup odobravate na stranici svoje banke; vašu lozinku za banku nikada ne vidimo.',
+  'banks.choose.search': 'Pretražite banke',
+  'banks.choose.none': 'Nijedna banka ne odgovara.',
+  'banks.choose.close': 'Zatvori',
+  'banks.choose.beta': 'probna verzija',
   'banks.linked': 'Vaša banka je povezana.',
   'banks.denied': 'Odbili ste saglasnost u banci, pa ništa nije povezano.',
   'banks.failed': 'Banka nije mogla završiti saglasnost. Ništa nije povezano; pokušajte ponovo.',

@@ -85,6 +85,12 @@ export const en = {
   'banks.lead':
     'You give your bank consent to show your balance and start payments you confirm. The consent lasts 90 days.',
   'banks.link': 'Link a bank',
+  'banks.choose.title': 'Choose your bank',
+  'banks.choose.lead': "You approve access on your bank's own page; we never see your bank password.",
+  'banks.choose.search': 'Search for your bank',
+  'banks.choose.none': 'No bank matches.',
+  'banks.choose.close': 'Close',
+  'banks.choose.beta': 'beta',
   'banks.linked': 'Your bank is linked.',
   'banks.denied': 'You refused the consent at the bank, so nothing was linked.',
   'banks.failed': 'The bank could not complete the consent. Nothing was linked; try again.',

@@ -84,6 +84,12 @@ export const nb: Record<MessageKey, string> = {
   'banks.lead':
     'Du gir banken samtykke til å vise saldoen og starte betalinger du bekrefter. Samtykket varer i 90 dager.',
   'banks.link': 'Koble til bank',
+  'banks.choose.title': 'Velg banken din',
+  'banks.choose.lead': 'Du godkjenner tilgangen på bankens egen side; vi ser aldri passordet ditt i banken.',
+  'banks.choose.search': 'Søk etter banken din',
+  'banks.choose.none': 'Ingen bank passer.',
+  'banks.choose.close': 'Lukk',
+  'banks.choose.beta': 'testversjon',
   'banks.linked': 'Banken din er koblet til.',
   'banks.denied': 'Du avslo samtykket hos banken, så ingenting ble koblet til.',
   'banks.failed': 'Banken kunne ikke fullføre samtykket. Ingenting ble koblet til; prøv igjen.',

@@ -87,6 +87,12 @@ export const pl: Record<MessageKey, string> = {
   'banks.lead':
     'Dajesz bankowi zgodę na pokazywanie salda i zlecanie potwierdzonych przez Ciebie płatności. Zgoda obowiązuje 90 dni.',
   'banks.link': 'Połącz bank',
+  'banks.choose.title': 'Wybierz swój bank',
+  'banks.choose.lead': 'Dostęp zatwierdzasz na stronie swojego banku; nigdy nie widzimy Twojego hasła do banku.',
+  'banks.choose.search': 'Wyszukaj swój bank',
+  'banks.choose.none': 'Żaden bank nie pasuje.',
+  'banks.choose.close': 'Zamknij',
+  'banks.choose.beta': 'wersja beta',
   'banks.linked': 'Twój bank jest połączony.',
   'banks.denied': 'Odmówiłeś zgody w banku, więc nic nie zostało połączone.',
   'banks.failed': 'Bank nie mógł dokończyć udzielania zgody. Nic nie zostało połączone; spróbuj ponownie.',

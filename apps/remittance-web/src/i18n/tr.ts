@@ -85,6 +85,12 @@ export const tr: Record<MessageKey, string> = {
   'banks.lead':
     'Bankanıza bakiyenizi gösterme ve onayladığınız ödemeleri başlatma izni verirsiniz. İzin 90 gün geçerlidir.',
   'banks.link': 'Banka bağla',
+  'banks.choose.title': 'Bankanızı seçin',
+  'banks.choose.lead': 'Erişimi bankanızın kendi sayfasında onaylarsınız; banka şifrenizi asla görmeyiz.',
+  'banks.choose.search': 'Bankanızı arayın',
+  'banks.choose.none': 'Eşleşen banka yok.',
+  'banks.choose.close': 'Kapat',
+  'banks.choose.beta': 'beta sürüm',
   'banks.linked': 'Bankanız bağlandı.',
   'banks.denied': 'Bankada izni reddettiniz, bu yüzden hiçbir şey bağlanmadı.',
   'banks.failed': 'Banka izni tamamlayamadı. Hiçbir şey bağlanmadı; tekrar deneyin.',

@@ -4,7 +4,9 @@
  * sessionStorage (this tab only), sends the user through eID sign-in, and the signed-in frame brings
  * them back to /bank-accounts, which carries it out once. Older than MAX_AGE_MS it is dropped.
  */
-export type ConsentAction = { action: 'renew'; consentId: string } | { action: 'link' };
+export type ConsentAction =
+  | { action: 'renew'; consentId: string }
+  | { action: 'link'; bank?: { name: string; country: string } };
 
 const KEY = 'resumeConsentAction';
 const MAX_AGE_MS = 15 * 60_000;
@@ -29,7 +31,12 @@ function read(): ConsentAction | null {
   try {
     const v = JSON.parse(sessionStorage.getItem(KEY) ?? 'null') as (ConsentAction & { at: number }) | null;
     if (!v || typeof v.at !== 'number' || Date.now() - v.at > MAX_AGE_MS) return null;
-    if (v.action === 'link') return { action: 'link' };
+    if (v.action === 'link') {
+      const b = (v as { bank?: { name?: unknown; country?: unknown } }).bank;
+      return typeof b?.name === 'string' && typeof b.country === 'string'
+        ? { action: 'link', bank: { name: b.name, country: b.country } }
+        : { action: 'link' };
+    }
     if (v.action === 'renew' && typeof v.consentId === 'string') return { action: 'renew', consentId: v.consentId };
     return null;
   } catch {

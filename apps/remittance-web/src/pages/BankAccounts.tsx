@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Card, Group, Modal, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
@@ -51,12 +51,32 @@ export default function BankAccounts() {
     setSigningIn(true);
     void signIn();
   };
+  type Bank = { name: string; country: string };
   const link = useMutation({
-    mutationFn: async () => unwrap(await api.POST('/api/open-banking/consents', { body: { scope: 'AISP+PISP' } })).data,
+    mutationFn: async (bank: Bank | undefined) =>
+      unwrap(await api.POST('/api/open-banking/consents', { body: { scope: 'AISP+PISP', ...(bank ? { bank } : {}) } }))
+        .data,
     onMutate: settleReturn,
     onSuccess: ({ redirectUrl }) => location.assign(redirectUrl),
-    onError: stepUp({ action: 'link' }),
+    onError: (err, bank) => stepUp({ action: 'link', bank })(err),
   });
+  // The bank chooser: the banks the service can link (GET /open-banking/banks), read when it opens.
+  // With one bank only (the sandbox) there is nothing to choose: Link goes straight to it.
+  const [choosing, setChoosing] = useState(false);
+  const [search, setSearch] = useState('');
+  const banks = useQuery({
+    queryKey: ['ob-banks'],
+    queryFn: async () =>
+      unwrap(await api.GET('/api/open-banking/banks', { params: { query: { country: 'NO' } } })).data,
+    staleTime: 10 * 60_000,
+  });
+  const startLink = () => {
+    const list = banks.data;
+    if (list?.length === 1) link.mutate({ name: list[0].name, country: list[0].country });
+    else setChoosing(true);
+  };
+  const needle = search.trim().toLocaleLowerCase(locale);
+  const shown = (banks.data ?? []).filter((b) => b.name.toLocaleLowerCase(locale).includes(needle));
   const refresh = useMutation({
     mutationFn: async (id: string) =>
       unwrap(await api.POST('/api/bank-accounts/{id}/refresh', { params: { path: { id } } })),
@@ -89,7 +109,7 @@ export default function BankAccounts() {
     if (!action) return;
     resumed.current = true;
     if (action.action === 'renew') renew.mutate(action.consentId);
-    else link.mutate();
+    else link.mutate(action.bank);
   }, []);
   const revoke = useMutation({
     mutationFn: async (id: string) =>
@@ -143,10 +163,62 @@ export default function BankAccounts() {
         <Title order={1} size="h2">
           {t('banks.title')}
         </Title>
-        <Button onClick={() => link.mutate()} loading={link.isPending || link.isSuccess || (signingIn && link.isError)}>
+        <Button
+          onClick={startLink}
+          loading={link.isPending || link.isSuccess || (signingIn && link.isError) || banks.isPending}
+        >
           {t('banks.link')}
         </Button>
       </Group>
+      <Modal
+        opened={choosing}
+        onClose={() => setChoosing(false)}
+        title={<Text fw={700}>{t('banks.choose.title')}</Text>}
+        closeButtonProps={{ 'aria-label': t('banks.choose.close') }}
+        size="md"
+      >
+        <Stack gap="sm">
+          <Text size="sm">{t('banks.choose.lead')}</Text>
+          {(banks.data?.length ?? 0) > 6 ? (
+            <TextInput
+              label={t('banks.choose.search')}
+              value={search}
+              onChange={(e) => setSearch(e.currentTarget.value)}
+              data-autofocus
+            />
+          ) : null}
+          {banks.isError ? <ErrorState error={banks.error} retry={() => banks.refetch()} /> : null}
+          {banks.data && shown.length === 0 ? <Empty>{t('banks.choose.none')}</Empty> : null}
+          <Stack
+            component="ul"
+            gap={6}
+            aria-label={t('banks.choose.title')}
+            style={{ listStyle: 'none', margin: 0, padding: 0 }}
+          >
+            {shown.map((b) => (
+              <li key={`${b.country}/${b.name}`}>
+                <Button
+                  variant="default"
+                  fullWidth
+                  justify="space-between"
+                  rightSection={
+                    b.beta ? (
+                      <Badge size="xs" variant="outline" color="gray.8">
+                        {t('banks.choose.beta')}
+                      </Badge>
+                    ) : null
+                  }
+                  loading={link.isPending && link.variables?.name === b.name}
+                  onClick={() => link.mutate({ name: b.name, country: b.country })}
+                >
+                  {b.name}
+                </Button>
+              </li>
+            ))}
+          </Stack>
+          {link.error && choosing ? <ErrorState error={link.error} /> : null}
+        </Stack>
+      </Modal>
       <Text size="sm">{t('banks.lead')}</Text>
       {returned === 'linked' && notices.get(returnedConsent!)?.kind !== 'reauthorization' ? (
         <Alert color="teal" role="status">
@@ -261,7 +333,7 @@ export default function BankAccounts() {
                 {list.map((c) => (
                   <Group key={c.id} justify="space-between">
                     <Text size="sm">
-                      {bankOf.get(c.id) ?? PROVIDERS[c.provider] ?? c.provider} ·{' '}
+                      {bankOf.get(c.id) ?? c.bank?.name ?? PROVIDERS[c.provider] ?? c.provider} ·{' '}
                       {c.reauthorizationRequired
                         ? t('banks.reauthorization')
                         : renewedIds.has(c.id)

@@ -170,6 +170,8 @@ export interface ObConsentsTable {
   renews_consent_id: string | null;
   reauthorization_required_at: Timestamp | null;
   renewal_notified_for: Timestamp | null;
+  aspsp_name: string | null;
+  aspsp_country: string | null;
 }
 
 export interface PaymentInitiationsTable {

@@ -219,6 +219,8 @@ export const EXPORTED_TABLES: readonly ExportedTable[] = [
       'renews_consent_id',
       'reauthorization_required_at',
       'renewal_notified_for',
+      'aspsp_name',
+      'aspsp_country',
     ],
     withheld: { user_id: OWNER, callback_state: 'a one-time secret of the bank redirect', seq: SEQ },
     orderBy: 'created_at',

@@ -14,6 +14,8 @@ export async function insertConsent(
     callbackState: string;
     /** A renewal: the consent this one replaces when the bank authorizes it. */
     renewsConsentId?: string;
+    /** The bank the consent is given at. */
+    bank: { name: string; country: string };
   },
 ): Promise<void> {
   await db
@@ -28,6 +30,8 @@ export async function insertConsent(
       surface: row.surface,
       callback_state: row.callbackState,
       renews_consent_id: row.renewsConsentId ?? null,
+      aspsp_name: row.bank.name,
+      aspsp_country: row.bank.country,
     })
     .execute();
 }

@@ -10,6 +10,8 @@ import {
   BankAccountListResponse,
   BankAccountResponse,
   BankCallbackQuery,
+  BankListResponse,
+  BanksQuery,
   ConsentIdParams,
   ConsentListResponse,
   ConsentResponse,
@@ -22,6 +24,7 @@ import {
   createConsent,
   linkedBefore,
   listAccounts,
+  listBanks,
   listConsents,
   type OpenBankingDeps,
   refreshBalance,
@@ -50,7 +53,7 @@ export function openBankingRoutes(surface: Surface, deps: OpenBankingRouteDeps) 
         schema: {
           tags,
           body: CreateConsentBody,
-          response: { 201: CreateConsentResponse, ...errors(400, 401, 403, 502) },
+          response: { 201: CreateConsentResponse, ...errors(400, 401, 403, 422, 502) },
         },
         // The body is optional (every field has a default).
         preValidation: async (req) => {
@@ -61,9 +64,22 @@ export function openBankingRoutes(surface: Surface, deps: OpenBankingRouteDeps) 
         const user = scopeOf(req);
         // Linking again (after an expiry or a revocation) is a re-authorization: a recent eID sign-in.
         if (await linkedBefore(user)) deps.sessions.requireRecentSignIn(authOf(req));
-        const data = await createConsent(ob, user, req.body.scope ?? 'AISP+PISP', surface);
+        const data = await createConsent(ob, user, req.body.scope ?? 'AISP+PISP', surface, { bank: req.body.bank });
         return reply.status(201).send({ data });
       },
+    );
+
+    app.get(
+      '/open-banking/banks',
+      {
+        schema: {
+          tags,
+          summary: 'The banks a consent can be given at (the bank chooser), by name',
+          querystring: BanksQuery,
+          response: { 200: BankListResponse, ...errors(401, 502) },
+        },
+      },
+      async (req) => ({ data: await listBanks(ob, req.query.country ?? 'NO') }),
     );
 
     app.get(

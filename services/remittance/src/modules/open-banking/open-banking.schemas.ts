@@ -9,11 +9,35 @@ const ConsentStatus = Type.Enum(CONSENT_STATUSES);
 export const ConsentIdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 export const AccountIdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 
+const CountryCode = Type.String({ pattern: '^[A-Za-z]{2}$', description: 'ISO 3166 alpha-2 (either case)' });
+
+export const BankRef = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 200, description: 'as GET /open-banking/banks names it' }),
+  country: CountryCode,
+});
+
 export const CreateConsentBody = Type.Object({
   scope: Type.Optional(
     Type.Union([Type.Literal('AISP'), Type.Literal('PISP'), Type.Literal('AISP+PISP')], { default: 'AISP+PISP' }),
   ),
+  bank: Type.Optional(
+    Type.Object(BankRef.properties, {
+      description:
+        "the bank to link, one of GET /open-banking/banks; without it the provider's default bank (422 when it has none)",
+    }),
+  ),
 });
+
+export const BanksQuery = Type.Object({ country: Type.Optional({ ...CountryCode, default: 'NO' }) });
+
+export const Bank = Type.Object({
+  name: Type.String(),
+  country: Type.String(),
+  logo: Nullable(Type.String({ description: "the bank's logo at the provider" })),
+  bic: Nullable(Type.String()),
+  beta: Type.Boolean({ description: "the provider's connection to this bank is in beta" }),
+});
+export const BankListResponse = Type.Object({ data: Type.Array(Bank) });
 
 export const CreateConsentResponse = Type.Object({
   data: Type.Object({ consentId: Type.String(), redirectUrl: Type.String() }),
@@ -37,6 +61,9 @@ export const Consent = Type.Object({
       'active here, but the bank answered that it is no longer valid (expired or revoked at the bank): renew it (POST /open-banking/consents/{id}/renew)',
   }),
   renewsConsentId: Nullable(Type.String({ description: 'the consent this one renewed (replaced at its callback)' })),
+  bank: Type.Union([BankRef, Type.Null()], {
+    description: 'the bank the consent was given at (null: given before the bank chooser, at the default bank)',
+  }),
   unattendedReadsToday: Type.Integer(),
 });
 

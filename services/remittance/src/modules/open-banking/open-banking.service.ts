@@ -4,13 +4,19 @@ import { newId, randomToken, safeEqual } from '@app/shared/secrets';
 import type { Config } from '../../config.js';
 import type { Consent, ConsentScope, ConsentStatus, DB } from '../../db/types.js';
 import { type UserScope, userScope } from '../../db/user-scope.js';
-import { AppError, conflict, notFound } from '../../errors.js';
+import { AppError, conflict, notFound, validationError } from '../../errors.js';
 import { DAY_MS, osloDay } from '../../lib/dates.js';
 import type { Surface } from '../../lib/tokens.js';
 import { texts } from '../notifications/notification-texts.js';
 import { insertNotification } from '../notifications/notifications.repository.js';
 import * as repo from './open-banking.repository.js';
-import { type OpenBankingProvider, type ProviderAccount, ProviderError } from './providers/provider.js';
+import {
+  type BankRef,
+  type OpenBankingProvider,
+  type ProviderAccount,
+  type ProviderBank,
+  ProviderError,
+} from './providers/provider.js';
 
 /** The default of CONSENT_RENEWAL_WINDOW. */
 export const RENEWAL_WINDOW_MS = 7 * DAY_MS;
@@ -48,6 +54,7 @@ export interface ConsentView {
   renewalDue: boolean;
   reauthorizationRequired: boolean;
   renewsConsentId: string | null;
+  bank: BankRef | null;
   unattendedReadsToday: number;
 }
 
@@ -123,6 +130,7 @@ export function toConsentView(c: Consent, now = new Date(), windowMs = RENEWAL_W
     renewalDue: renewalDue(c.status, c.expires_at, c.reauthorization_required_at, now, windowMs),
     reauthorizationRequired: c.status === 'active' && c.reauthorization_required_at !== null,
     renewsConsentId: c.renews_consent_id,
+    bank: c.aspsp_name && c.aspsp_country ? { name: c.aspsp_name, country: c.aspsp_country } : null,
     unattendedReadsToday: c.last_access_date === today ? c.access_count_today : 0,
   };
 }
@@ -132,26 +140,57 @@ export async function linkedBefore(user: UserScope): Promise<boolean> {
   return user.run((db) => repo.hasGrantedConsent(db, user.userId));
 }
 
+/** A provider that fails or times out is 502 bank_unavailable, not an internal error. */
+function bankUnavailable(err: unknown): never {
+  if (err instanceof ProviderError) throw new AppError('bank_unavailable', `The bank did not answer: ${err.message}`);
+  throw err;
+}
+
+/** GET /open-banking/banks: the banks a user in `country` can link (the bank chooser). */
+export async function listBanks(deps: OpenBankingDeps, country: string): Promise<ProviderBank[]> {
+  return deps.provider.listBanks(country.toUpperCase()).catch(bankUnavailable);
+}
+
+/**
+ * The bank a new consent starts at: the one chosen, checked against the provider's list (and spelled
+ * as the list spells it), or the provider's default; 422 when neither names a bank.
+ */
+async function bankFor(deps: OpenBankingDeps, chosen: BankRef | undefined): Promise<BankRef> {
+  if (!chosen) {
+    const fallback = deps.provider.defaultBank;
+    if (!fallback)
+      throw validationError('Choose the bank to link', [
+        { field: 'bank', message: 'required: one of GET /open-banking/banks' },
+      ]);
+    return fallback;
+  }
+  const country = chosen.country.toUpperCase();
+  const name = chosen.name.trim().toLocaleLowerCase('nb');
+  const found = (await listBanks(deps, country)).find((b) => b.name.toLocaleLowerCase('nb') === name);
+  if (!found)
+    throw validationError('Unknown bank', [
+      { field: 'bank.name', message: `not a bank the service can link in ${country} (GET /open-banking/banks)` },
+    ]);
+  return { name: found.name, country: found.country };
+}
+
 /** Starts consent at the bank; the bank's callback carries our consent id and a one-time state. */
 export async function createConsent(
   deps: OpenBankingDeps,
   user: UserScope,
   scope: ConsentScope,
   surface: Surface,
-  renewsConsentId?: string,
+  opts: { bank?: BankRef; renewsConsentId?: string } = {},
 ): Promise<{ consentId: string; redirectUrl: string }> {
+  const bank = await bankFor(deps, opts.bank);
+  const renewsConsentId = opts.renewsConsentId;
   const consentId = newId('con');
   const callbackState = randomToken(24);
   const callback = new URL('/api/open-banking/callback', deps.config.publicUrl);
   callback.searchParams.set('consentId', consentId);
   const { externalConsentId, redirectUrl } = await deps.provider
-    .createConsent({ customerRef: user.userId, scope, redirectUri: callback.toString(), state: callbackState })
-    .catch((err: unknown) => {
-      // A bank or aggregator that fails or times out is 502, not an internal error.
-      if (err instanceof ProviderError)
-        throw new AppError('bank_unavailable', `The bank did not answer: ${err.message}`);
-      throw err;
-    });
+    .createConsent({ customerRef: user.userId, scope, redirectUri: callback.toString(), state: callbackState, bank })
+    .catch(bankUnavailable);
   await user.run((db) =>
     repo.insertConsent(db, user.userId, {
       id: consentId,
@@ -161,6 +200,7 @@ export async function createConsent(
       surface,
       callbackState,
       renewsConsentId,
+      bank,
     }),
   );
   return { consentId, redirectUrl };
@@ -184,7 +224,12 @@ export async function renewConsent(
     throw conflict(`A ${existing.status} consent cannot be renewed; link the bank again`);
   if (existing.provider !== deps.provider.name)
     throw conflict('The consent was given through another open banking provider; link the bank again');
-  return createConsent(deps, user, existing.scope, surface, existing.id);
+  // At the bank the consent was given at (a consent from before the chooser: the default bank).
+  const bank =
+    existing.aspsp_name && existing.aspsp_country
+      ? { name: existing.aspsp_name, country: existing.aspsp_country }
+      : undefined;
+  return createConsent(deps, user, existing.scope, surface, { bank, renewsConsentId: existing.id });
 }
 
 /**

@@ -16,6 +16,9 @@ export interface PayingAccount {
   external_consent_id: string | null;
   /** The bank refused the consent (expired or revoked there): renew it before paying. */
   consent_reauthorization: boolean;
+  /** The bank the consent was given at (null: before the bank chooser, the default bank). */
+  aspsp_name: string | null;
+  aspsp_country: string | null;
 }
 
 /** The paying account and its consent, as the QR payment look-up selects them (a: bank_accounts, c: ob_consents). */
@@ -30,6 +33,8 @@ const PAYING_ACCOUNT = [
   'c.expires_at as consent_expires_at',
   'c.external_consent_id',
   sql<boolean>`c.reauthorization_required_at IS NOT NULL`.as('consent_reauthorization'),
+  'c.aspsp_name',
+  'c.aspsp_country',
 ] as const;
 
 /** What a remittance checks before it pays (see REMIT_CONTEXT_SQL). */
@@ -53,6 +58,8 @@ export interface RemitContext {
   consent_expires_at: string | null;
   external_consent_id: string | null;
   consent_reauthorization: boolean | null;
+  aspsp_name: string | null;
+  aspsp_country: string | null;
 }
 
 export async function remitContext(
@@ -83,6 +90,8 @@ export interface StoredOrder {
   creditorAccount: string;
   creditorName: string;
   reference: string;
+  /** The bank of the account's consent (absent: a consent from before the bank chooser, the default bank). */
+  bank?: { name: string; country: string };
 }
 
 export interface NewIntent {

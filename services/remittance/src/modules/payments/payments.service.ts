@@ -359,7 +359,12 @@ export async function qrIntent(
 }
 
 function orderOf(
-  account: { external_consent_id: string; external_account_id: string | null },
+  account: {
+    external_consent_id: string;
+    external_account_id: string | null;
+    aspsp_name: string | null;
+    aspsp_country: string | null;
+  },
   record: NewTransaction,
   creditorAccount: string,
   creditorName: string,
@@ -372,6 +377,10 @@ function orderOf(
     creditorAccount,
     creditorName,
     reference: record.id,
+    // The payment goes to the bank the account was linked at.
+    ...(account.aspsp_name && account.aspsp_country
+      ? { bank: { name: account.aspsp_name, country: account.aspsp_country } }
+      : {}),
   };
 }
 
@@ -572,6 +581,7 @@ export async function driveIntent(
         creditorName: order.creditorName,
         reference: order.reference,
         endToEndId: call.endToEndId,
+        bank: order.bank,
       },
       { redirectUri: deps.callbackUrl, state: call.callbackState },
     );

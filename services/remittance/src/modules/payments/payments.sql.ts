@@ -22,7 +22,8 @@ export const REMIT_CONTEXT_SQL = `
     'recipient_currency', r.currency, 'recipient_account', r.bank_account, 'rate', er.rate::text,
     'account_id', a.id, 'bank_name', a.bank_name, 'balance', a.balance::text, 'external_account_id', a.external_account_id,
     'consent_status', c.status, 'consent_scope', c.scope, 'consent_expires_at', c.expires_at, 'external_consent_id', c.external_consent_id,
-    'consent_reauthorization', c.reauthorization_required_at IS NOT NULL) AS context
+    'consent_reauthorization', c.reauthorization_required_at IS NOT NULL,
+    'aspsp_name', c.aspsp_name, 'aspsp_country', c.aspsp_country) AS context
   FROM users u
   LEFT JOIN recipients r ON r.user_id = u.id AND r.id = $2 AND r.deleted_at IS NULL
   LEFT JOIN exchange_rates er ON er.currency = r.currency

@@ -10,8 +10,11 @@ export interface EnableBankingSettings {
   privateKeyPem: string;
   /** https://api.enablebanking.com unless told otherwise (tests point it at a mock). */
   apiUrl: string;
-  /** The bank (ASPSP) consents are started at: name and country as GET /aspsps lists them. */
-  aspsp: { name: string; country: string };
+  /**
+   * The default bank (ASPSP): where a consent starts when the user chose none (name and country as
+   * GET /aspsps lists them). Null: the user chooses from the bank list.
+   */
+  aspsp: { name: string; country: string } | null;
   /** Timeout of each HTTP call to the API. */
   timeoutMs: number;
   /** Lifetime of the signed JWT (the API accepts at most 24 h). */

@@ -1,11 +1,13 @@
 import { D as Decimal } from '@app/shared/money';
 import type {
+  BankRef,
   InitiatedPayment,
   OpenBankingProvider,
   PaymentOrder,
   PaymentRedirect,
   PaymentState,
   ProviderAccount,
+  ProviderBank,
   ProviderPaymentStatus,
 } from '../providers/provider.js';
 import { createEnableBankingClient, EnableBankingError, type EnableBankingSettings } from './client.js';
@@ -35,6 +37,19 @@ interface SessionAnswer {
   /** The access the bank granted (AuthorizeSessionResponse.access): it may end before what POST /auth asked. */
   access?: { valid_until?: string };
 }
+
+/** The fields of the API's ASPSPData the bank chooser shows (GET /aspsps). */
+interface AspspData {
+  name: string;
+  country: string;
+  logo?: string;
+  bic?: string | null;
+  beta?: boolean;
+  psu_types?: string[];
+}
+
+/** How long a country's bank list is kept: banks join or leave the aggregator rarely. */
+const BANK_LIST_MS = 60 * 60_000;
 
 /** How long the accounts answered by POST /sessions serve listAccounts (the callback reads them at once). */
 const CACHE_MS = 10 * 60_000;
@@ -108,6 +123,14 @@ export function createEnableBankingProvider(
   const api = createEnableBankingClient(settings, fetchImpl);
   /** Accounts and bank of a session just authorized: listAccounts right after the callback reads them here. */
   const justAuthorized = new Map<string, { accounts: AccountResource[]; bankName: string; at: number }>();
+  /** GET /aspsps per country, kept BANK_LIST_MS (one request in flight per country). */
+  const bankLists = new Map<string, { banks: Promise<ProviderBank[]>; at: number }>();
+
+  function bankOf(chosen: BankRef | undefined, what: string): BankRef {
+    const bank = chosen ?? settings.aspsp;
+    if (!bank) throw new EnableBankingError('refused', `no bank named for the ${what}`, 0, 'WRONG_ASPSP_PROVIDED');
+    return { name: bank.name, country: bank.country };
+  }
 
   async function balanceOf(uid: string) {
     const res = await api.request<{ balances?: BalanceResource[] }>(
@@ -134,17 +157,44 @@ export function createEnableBankingProvider(
       const details = await api.request<AccountResource>('GET', `accounts/${encodeURIComponent(uid)}/details`);
       accounts.push({ ...details, uid });
     }
-    return { accounts, bankName: session.aspsp?.name ?? settings.aspsp.name };
+    return { accounts, bankName: session.aspsp?.name ?? settings.aspsp?.name ?? 'Bank' };
   }
 
   const provider = {
     name: 'enablebanking',
+    defaultBank: settings.aspsp,
 
-    async createConsent({ customerRef, redirectUri, state }) {
+    /**
+     * GET /aspsps for personal accounts with account information in the country: the banks a
+     * consent can start at. A failed read is not kept (the next request asks again).
+     */
+    async listBanks(country: string): Promise<ProviderBank[]> {
+      const key = country.toUpperCase();
+      const kept = bankLists.get(key);
+      if (kept && Date.now() - kept.at < BANK_LIST_MS) return kept.banks;
+      const query = new URLSearchParams({ country: key, psu_type: 'personal', service: 'AIS' });
+      const banks = api.request<{ aspsps?: AspspData[] }>('GET', `aspsps?${query}`).then((res) =>
+        (res.aspsps ?? [])
+          .filter((a) => a.name && a.country === key && (a.psu_types ?? ['personal']).includes('personal'))
+          .map((a) => ({
+            name: a.name,
+            country: a.country,
+            logo: a.logo ?? null,
+            bic: a.bic ?? null,
+            beta: a.beta === true,
+          }))
+          .sort((x, y) => x.name.localeCompare(y.name, 'nb')),
+      );
+      bankLists.set(key, { banks, at: Date.now() });
+      banks.catch(() => bankLists.delete(key));
+      return banks;
+    },
+
+    async createConsent({ customerRef, redirectUri, state, bank }) {
       const validUntil = new Date(Date.now() + settings.consentDays * 86_400_000);
       const res = await api.request<{ url: string; authorization_id: string }>('POST', 'auth', {
         access: { valid_until: validUntil.toISOString(), balances: true },
-        aspsp: settings.aspsp,
+        aspsp: bankOf(bank, 'consent'),
         state,
         redirect_url: redirectUri,
         psu_type: 'personal',
@@ -163,7 +213,7 @@ export function createEnableBankingProvider(
       for (const [id, entry] of justAuthorized) if (Date.now() - entry.at >= CACHE_MS) justAuthorized.delete(id);
       justAuthorized.set(session.session_id, {
         accounts: session.accounts ?? [],
-        bankName: session.aspsp?.name ?? settings.aspsp.name,
+        bankName: session.aspsp?.name ?? settings.aspsp?.name ?? 'Bank',
         at: Date.now(),
       });
       const validUntil = session.access?.valid_until ? new Date(session.access.valid_until) : null;
@@ -223,7 +273,7 @@ export function createEnableBankingProvider(
             },
           ],
         },
-        aspsp: settings.aspsp,
+        aspsp: bankOf(order.bank, 'payment'),
         state: redirect.state,
         redirect_url: redirect.redirectUri,
         psu_type: 'personal',

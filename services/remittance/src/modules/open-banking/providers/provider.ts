@@ -34,6 +34,21 @@ export interface InitiatedPayment extends PaymentState {
   authorizationUrl: string | null;
 }
 
+/** A bank (ASPSP) the user can link, as the provider lists it; name and country identify it at the provider. */
+export interface ProviderBank {
+  name: string;
+  /** ISO 3166 alpha-2, upper case. */
+  country: string;
+  /** The bank's logo (the provider's URL), when it has one. */
+  logo: string | null;
+  bic: string | null;
+  /** The provider marks its connection to this bank as beta. */
+  beta: boolean;
+}
+
+/** The bank a consent is given at (and a payment from its accounts goes to): name and country. */
+export type BankRef = Pick<ProviderBank, 'name' | 'country'>;
+
 export interface PaymentOrder {
   externalAccountId: string;
   /** Decimal string, two places. */
@@ -47,6 +62,8 @@ export interface PaymentOrder {
    * payment at the bank (the sandbox answers the first payment again; see the docs for Enable Banking).
    */
   endToEndId: string;
+  /** The bank of the paying account's consent; absent for consents given before the bank chooser (the default bank). */
+  bank?: BankRef;
 }
 
 /** Raised by a provider for a refused operation (insufficient funds, consent not valid...). */
@@ -78,12 +95,23 @@ export interface PaymentRedirect {
  */
 export interface OpenBankingProvider {
   readonly name: string;
-  /** Starts consent at the bank; the user is sent to redirectUrl and comes back to redirectUri. */
+  /**
+   * The banks a user in `country` can link (personal accounts, account information): what the bank
+   * chooser shows. Answers ProviderError('unavailable') when the provider cannot be reached.
+   */
+  listBanks(country: string): Promise<ProviderBank[]>;
+  /** The bank a consent starts at when the request names none (null: the user must choose). */
+  readonly defaultBank: BankRef | null;
+  /**
+   * Starts consent at the bank (`bank`, one of listBanks; the default bank when absent); the user is
+   * sent to redirectUrl and comes back to redirectUri.
+   */
   createConsent(input: {
     customerRef: string;
     scope: ConsentScope;
     redirectUri: string;
     state: string;
+    bank?: BankRef;
   }): Promise<{ externalConsentId: string; redirectUrl: string }>;
   /**
    * Checks the bank's callback; true (or the consent's new external id, when the provider names the

@@ -81,8 +81,17 @@ export function createSandboxProvider(
     return consent;
   }
 
+  const sandboxBank = { name: SANDBOX_BANK_NAME, country: 'NO' };
   return {
     name: 'sandbox',
+    defaultBank: sandboxBank,
+
+    /** One bank, in Norway: the sandbox itself. */
+    async listBanks(country: string) {
+      return country.toUpperCase() === sandboxBank.country
+        ? [{ ...sandboxBank, logo: null, bic: null, beta: false }]
+        : [];
+    },
 
     async createConsent({ customerRef, scope, redirectUri, state }) {
       const id = newId('sbc');
