@@ -43,7 +43,23 @@ beforeAll(async () => {
   if (missing) return;
   await buildWeb(undefined, { app: 'remittance-web' });
   const keys = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  mock = await startEnableBankingMock({ appId: APP_ID, publicKey: keys.publicKey, aspspName: ASPSP });
+  // Eight Norwegian banks for personal accounts: enough for the chooser's search field.
+  mock = await startEnableBankingMock({
+    appId: APP_ID,
+    publicKey: keys.publicKey,
+    aspspName: ASPSP,
+    otherBanks: [
+      { name: 'DNB', country: 'NO', bic: 'DNBANOKK' },
+      { name: 'SpareBank 1 Østlandet', country: 'NO', beta: true },
+      { name: 'SpareBank 1 SR-Bank', country: 'NO' },
+      { name: 'Sbanken', country: 'NO' },
+      { name: 'Handelsbanken', country: 'NO' },
+      { name: 'Nordea', country: 'NO' },
+      { name: 'Bulder Bank', country: 'NO' },
+      { name: 'Bedriftsbanken', country: 'NO', psuTypes: ['business'] },
+      { name: 'Nordea', country: 'FI' },
+    ],
+  });
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   h = await buildTestApp({
@@ -98,11 +114,25 @@ describe.skipIf(missing)('open banking through Enable Banking in Chromium (issue
     const chooser = page.getByRole('dialog', { name: nb['banks.choose.title'] });
     await chooser.getByRole('button', { name: 'DNB' }).waitFor();
     expect(await chooser.getByRole('listitem').allTextContents()).toEqual([
+      'Bulder Bank',
       'DNB',
+      'Handelsbanken',
       ASPSP,
+      'Nordea',
+      'Sbanken',
+      // Norwegian order: Ø after S.
+      'SpareBank 1 SR-Bank',
       `SpareBank 1 Østlandet${nb['banks.choose.beta']}`,
     ]);
     await screen(page, 'bank-chooser');
+    // More than six: a search field narrows the list by name.
+    const search = chooser.getByRole('textbox', { name: nb['banks.choose.search'] });
+    await search.fill('sparebank');
+    await expect.poll(() => chooser.getByRole('listitem').count()).toBe(2);
+    await search.fill('finnes ikke');
+    await chooser.getByText(nb['banks.choose.none']).waitFor();
+    await search.fill('norsk');
+    await expect.poll(() => chooser.getByRole('listitem').allTextContents()).toEqual([ASPSP]);
     await chooser.getByRole('button', { name: ASPSP }).click();
     await page.waitForURL(/\/bank-accounts\?consentId=/);
     await page.getByText(nb['banks.linked']).waitFor();
