@@ -1,4 +1,5 @@
 import { Alert, Button, Card, FileButton, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
 import { type UseQueryResult, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
@@ -27,12 +28,15 @@ export default function Pay() {
   const [review, setReview] = useState<{ merchantId: string; amount: number; d: DisclosureData } | null>(null);
   const key = useRef<string | null>(null);
   const merchantId = merchantIdOf(value);
+  // A code typed by hand is well formed from its fourth character on: the shop is looked up once the
+  // typing pauses, not at every key (a pasted or scanned code waits the same 300 ms).
+  const [lookup] = useDebouncedValue(merchantId, 300);
   const typed = parseTypedAmount(amount);
   const payee = useQuery({
-    queryKey: ['payee', merchantId],
-    enabled: merchantId !== null,
+    queryKey: ['payee', lookup],
+    enabled: lookup !== null && lookup === merchantId,
     queryFn: async () =>
-      unwrap(await api.GET('/api/merchants/{merchantId}', { params: { path: { merchantId: merchantId ?? '' } } })).data,
+      unwrap(await api.GET('/api/merchants/{merchantId}', { params: { path: { merchantId: lookup ?? '' } } })).data,
   });
   const payable = merchantId !== null && payee.data?.merchantId === merchantId && !payee.data.own;
 
@@ -148,7 +152,14 @@ export default function Pay() {
             dir="ltr"
             styles={{ input: { textAlign: 'left' } }}
           />
-          {merchantId ? <PayeeState query={payee} /> : null}
+          {merchantId ? (
+            lookup === merchantId ? (
+              <PayeeState query={payee} />
+            ) : (
+              // The code changed and its look-up waits for the typing to pause: not the previous shop's name.
+              <Text size="sm">{t('pay.lookingUp')}</Text>
+            )
+          ) : null}
           <TextInput
             label={t('send.amount')}
             description={t('send.amountHint')}
