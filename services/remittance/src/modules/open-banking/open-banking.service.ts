@@ -180,10 +180,15 @@ export async function createConsent(
   user: UserScope,
   scope: ConsentScope,
   surface: Surface,
-  opts: { bank?: BankRef; renewsConsentId?: string } = {},
+  opts: {
+    /** The bank the user chose (checked against the provider's list). */
+    bank?: BankRef;
+    /** A renewal: the consent it renews, and that consent's bank (taken as recorded, not looked up again). */
+    renewal?: { consentId: string; bank: BankRef | null };
+  } = {},
 ): Promise<{ consentId: string; redirectUrl: string }> {
-  const bank = await bankFor(deps, opts.bank);
-  const renewsConsentId = opts.renewsConsentId;
+  const bank = opts.renewal?.bank ?? (await bankFor(deps, opts.bank));
+  const renewsConsentId = opts.renewal?.consentId;
   const consentId = newId('con');
   const callbackState = randomToken(24);
   const callback = new URL('/api/open-banking/callback', deps.config.publicUrl);
@@ -224,12 +229,13 @@ export async function renewConsent(
     throw conflict(`A ${existing.status} consent cannot be renewed; link the bank again`);
   if (existing.provider !== deps.provider.name)
     throw conflict('The consent was given through another open banking provider; link the bank again');
-  // At the bank the consent was given at (a consent from before the chooser: the default bank).
+  // At the bank the consent was given at (a consent from before the chooser: the default bank). The
+  // bank is not looked up in the provider's list again: the renewal does not depend on that call.
   const bank =
     existing.aspsp_name && existing.aspsp_country
       ? { name: existing.aspsp_name, country: existing.aspsp_country }
-      : undefined;
-  return createConsent(deps, user, existing.scope, surface, { bank, renewsConsentId: existing.id });
+      : null;
+  return createConsent(deps, user, existing.scope, surface, { renewal: { consentId: existing.id, bank } });
 }
 
 /**
