@@ -215,6 +215,14 @@ describe.skipIf(missing)('open banking through Enable Banking in Chromium (issue
       // A date in words of the language, not the root locale's "2026 M11 28" (Chromium has no Bosnian data).
       expect(await page.getByText(/\bM11\b/).count(), lang).toBe(0);
       await screen(page, `bank-accounts-reauthorization-${lang}`);
+      // The bank chooser in the language: its title, search field and beta mark translated.
+      await page.getByRole('button', { name: catalog['banks.link'] }).click();
+      const chooserHere = page.getByRole('dialog', { name: catalog['banks.choose.title'] });
+      await chooserHere.getByRole('textbox', { name: catalog['banks.choose.search'] }).waitFor();
+      await chooserHere.getByText(catalog['banks.choose.beta']).waitFor();
+      await screen(page, `bank-chooser-${lang}`);
+      await page.keyboard.press('Escape');
+      await chooserHere.waitFor({ state: 'detached' });
     }
     await page.getByRole('combobox').first().selectOption('nb');
     await page.getByText(nb['banks.staleRefused']).first().waitFor();

@@ -297,16 +297,18 @@ describe('Enable Banking adapter against a mock of its API (issue 30)', () => {
   });
 });
 
+/** The service with Enable Banking pointed at the mock (no default bank unless a test adds one). */
+const serviceEnv = () => ({
+  OPEN_BANKING_PROVIDER: 'enablebanking',
+  ENABLE_BANKING_APP_ID: APP_ID,
+  ENABLE_BANKING_PRIVATE_KEY: privateKeyPem,
+  ENABLE_BANKING_API_URL: mock.url,
+});
+
 describe('OPEN_BANKING_PROVIDER=enablebanking through the service routes', () => {
   let env: Awaited<ReturnType<typeof buildTestApp>>;
   beforeAll(async () => {
-    env = await buildTestApp({
-      OPEN_BANKING_PROVIDER: 'enablebanking',
-      ENABLE_BANKING_APP_ID: APP_ID,
-      ENABLE_BANKING_PRIVATE_KEY: privateKeyPem,
-      ENABLE_BANKING_API_URL: mock.url,
-      ENABLE_BANKING_ASPSP: ASPSP,
-    });
+    env = await buildTestApp({ ...serviceEnv(), ENABLE_BANKING_ASPSP: ASPSP });
   });
   afterAll(async () => env?.close());
 
@@ -410,12 +412,7 @@ describe('OPEN_BANKING_PROVIDER=enablebanking through the service routes', () =>
 describe('the bank chooser through the service routes (no default bank configured)', () => {
   let env: Awaited<ReturnType<typeof buildTestApp>>;
   beforeAll(async () => {
-    env = await buildTestApp({
-      OPEN_BANKING_PROVIDER: 'enablebanking',
-      ENABLE_BANKING_APP_ID: APP_ID,
-      ENABLE_BANKING_PRIVATE_KEY: privateKeyPem,
-      ENABLE_BANKING_API_URL: mock.url,
-    });
+    env = await buildTestApp(serviceEnv());
   });
   afterAll(async () => env?.close());
 
