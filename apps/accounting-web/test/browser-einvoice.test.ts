@@ -325,6 +325,9 @@ describe.skipIf(missing)('e-invoice screens in Chromium (SEF)', () => {
       await enTable.getByRole('link', { name: pa.invoiceNumber }).waitFor();
       await screen(page, 'einvoice-purchases-en');
       await enTable.getByRole('link', { name: pa.invoiceNumber }).click();
+      // The list may still be on screen for a moment (its own badge says Approved): wait for the invoice's page.
+      await page.getByRole('heading', { name: pa.invoiceNumber }).waitFor();
+      await enTable.waitFor({ state: 'detached' });
       await page.getByText(en['einvoice.sefStatus.Approved'], { exact: true }).waitFor();
       await screen(page, 'einvoice-purchase-en');
       await context.close();
