@@ -801,7 +801,7 @@ describe('journal entries read and reversed whole (GET /transactions/entries/:id
     expect((await api(s.token, 'GET', `/transactions/entries/${entryId}`)).json().data).toHaveLength(6);
   });
 
-  it('leaves a posting reversed on its own and reverses the rest; two reverses at once reverse once', async () => {
+  it('refuses to reverse one posting of the entry alone; two reverses of the entry at once reverse once', async () => {
     const s = await registerOrg(h.app);
     const a = await chart(s);
     const { entryId, data } = (
@@ -811,14 +811,48 @@ describe('journal entries read and reversed whole (GET /transactions/entries/:id
         lines: lines(a),
       })
     ).json();
-    expect((await api(s.token, 'POST', `/transactions/${data[0].id}/reverse`)).statusCode).toBe(201);
+    const before = await balances(s);
+    const alone = await api(s.token, 'POST', `/transactions/${data[0].id}/reverse`);
+    expect([alone.statusCode, alone.json().error.code]).toEqual([422, 'SVC-9003']);
+    // The organization is Serbian: the detail is in Serbian (detail-messages.ts).
+    expect(alone.json().error.details).toEqual({ id: ['knjiženje naloga se stornira zajedno sa nalogom'] });
+    expect(await balances(s)).toEqual(before);
+    expect((await api(s.token, 'GET', `/transactions/entries/${entryId}`)).json().data).toHaveLength(3);
     const [one, two] = await Promise.all([
       api(s.token, 'POST', `/transactions/entries/${entryId}/reverse`),
       api(s.token, 'POST', `/transactions/entries/${entryId}/reverse`),
     ]);
     expect([one.statusCode, two.statusCode].sort()).toEqual([201, 422]);
     const made = (one.statusCode === 201 ? one : two).json().data as Array<{ reversalOf: string }>;
-    expect(made.map((r) => r.reversalOf).sort()).toEqual([data[1].id, data[2].id].sort());
+    expect(made.map((r) => r.reversalOf).sort()).toEqual(data.map((p: { id: string }) => p.id).sort());
+    expect(Object.values(await balances(s)).every((b) => b === '0.00')).toBe(true);
+  });
+
+  it('reverses alone the one posting of a two-line entry, and a posting entered alone', async () => {
+    const s = await registerOrg(h.app);
+    const a = await chart(s);
+    const { data } = (
+      await api(s.token, 'POST', '/transactions/entries', {
+        transactionDate: '2026-06-10',
+        description: 'Cash in',
+        lines: [
+          { accountId: a['1000'], debit: 5 },
+          { accountId: a['4900'], credit: 5 },
+        ],
+      })
+    ).json();
+    expect(data).toHaveLength(1);
+    expect((await api(s.token, 'POST', `/transactions/${data[0].id}/reverse`)).statusCode).toBe(201);
+    const lone = (
+      await api(s.token, 'POST', '/transactions', {
+        transactionDate: '2026-06-11',
+        description: 'Cash in',
+        debitAccountId: a['1000'],
+        creditAccountId: a['4900'],
+        amount: 7,
+      })
+    ).json();
+    expect((await api(s.token, 'POST', `/transactions/${lone.id}/reverse`)).statusCode).toBe(201);
     expect(Object.values(await balances(s)).every((b) => b === '0.00')).toBe(true);
   });
 

@@ -4488,7 +4488,7 @@ export interface paths {
         put?: never;
         /**
          * Reverse a posting
-         * @description Writes a new posting with debit and credit swapped.
+         * @description Writes a new posting with debit and credit swapped. A manual posting only: a document’s posting is reversed through its document, and a posting of a journal entry of several postings with its entry (POST /transactions/entries/:id/reverse).
          */
         post: {
             parameters: {

@@ -212,6 +212,11 @@ const EXACT: Record<string, Local> = {
     'zaključano knjiženje se stornira preko svog dokumenta',
     'zaključano knjiženje se stornira preko svog dokumenta',
   ),
+  'a posting of a journal entry is reversed with its entry': t(
+    'knjiženje naloga se stornira zajedno sa nalogom',
+    'knjiženje naloga se stornira zajedno s nalogom',
+    'knjiženje temeljnice stornira se zajedno s temeljnicom',
+  ),
   'ledger transaction not found': t('knjiženje nije pronađeno', 'knjiženje nije pronađeno'),
   'ledger account not found': t('konto nije pronađen', 'konto nije pronađen'),
   // auth

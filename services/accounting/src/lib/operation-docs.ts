@@ -263,7 +263,8 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   },
   'POST /api/v1/transactions/:id/reverse': {
     summary: 'Reverse a posting',
-    description: 'Writes a new posting with debit and credit swapped.',
+    description:
+      'Writes a new posting with debit and credit swapped. A manual posting only: a document’s posting is reversed through its document, and a posting of a journal entry of several postings with its entry (POST /transactions/entries/:id/reverse).',
   },
   'GET /api/v1/settings/tax-rates': { summary: 'Tax rates', description: 'The organization’s VAT rates.' },
   'PUT /api/v1/settings/tax-rates': { summary: 'Replace the tax rates', description: 'Owner and admin.' },

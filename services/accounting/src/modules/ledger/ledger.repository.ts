@@ -116,6 +116,19 @@ export function findPosting(db: Db, orgId: string, id: string) {
     .executeTakeFirst();
 }
 
+/** How many original postings (reversals not counted) a several-line journal entry has. */
+export async function entryPostingCount(db: Db, orgId: string, entryId: string): Promise<number> {
+  const row = await db
+    .selectFrom('ledger_transactions')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('organization_id', '=', orgId)
+    .where('reference_type', '=', 'manual')
+    .where('reference_id', '=', entryId)
+    .where('reversal_of', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 export async function isReversed(db: Db, orgId: string, id: string): Promise<boolean> {
   const row = await db
     .selectFrom('ledger_transactions')

@@ -214,7 +214,8 @@ async function postManualEntry(
 
 /**
  * Reverses one manual posting (extension: POST /transactions/:id/reverse). Locked postings
- * belong to a document (invoice, expense) and are reversed by that document's cancellation.
+ * belong to a document (invoice, expense) and are reversed by that document's cancellation; a
+ * posting of a journal entry of several postings is reversed with its entry (422 SVC-9003).
  */
 export function reverseManualEntry(
   scope: TenantScope,
@@ -228,6 +229,12 @@ export function reverseManualEntry(
     const posting = await repo.findPosting(trx, orgId, id);
     if (!posting) throw new AppError('SVC-9002');
     if (posting.locked) throw new AppError('SVC-9003', { id: ['a locked posting is reversed through its document'] });
+    // One posting of a several-line entry reversed alone would leave half an entry in the books (a
+    // salary without its tax): the entry is reversed whole (POST /transactions/entries/:id/reverse).
+    if (posting.reference_type === 'manual' && posting.reference_id !== null) {
+      if ((await repo.entryPostingCount(trx, orgId, posting.reference_id)) > 1)
+        throw new AppError('SVC-9003', { id: ['a posting of a journal entry is reversed with its entry'] });
+    }
     const reversal = await reversePosting(trx, orgId, id, userId, { transactionDate: date });
     return readTransaction(trx, orgId, baseCurrency, reversal.id);
   });
