@@ -21,6 +21,8 @@ export const bs: Record<BaseKey, string> = {
   'contacts.registrationNumber': 'Identifikacijski broj',
   'contacts.city': 'Mjesto',
   'invoices.edit': 'Izmjena fakture',
+  'invoices.copiedFrom':
+    'Nova faktura s kupcem i stavkama fakture {number}. Datumi počinju od danas: provjerite ih prije spremanja.',
   'invoices.dueDate': 'Datum dospijeća',
   'invoices.unitPrice': 'Jedinična cijena',
   'invoices.publicLinkHelp': 'Kupac dobija javni link u e-poruci s fakturom.',

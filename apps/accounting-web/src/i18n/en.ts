@@ -96,6 +96,10 @@ export const en = {
   'invoices.title': 'Invoices',
   'invoices.new': 'New invoice',
   'invoices.edit': 'Edit invoice',
+  'invoices.copy': 'Copy',
+  'invoices.copiedFrom':
+    'A new invoice with the customer and lines of {number}. Its dates start today: check them before saving.',
+  'invoices.noCustomer': 'No customer matches.',
   'invoices.empty': 'No invoices match.',
   'invoices.number': 'Number',
   'invoices.customer': 'Customer',

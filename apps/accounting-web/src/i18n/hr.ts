@@ -48,6 +48,10 @@ export const hr: Record<BaseKey, string> = {
   'invoices.title': 'Računi',
   'invoices.new': 'Novi račun',
   'invoices.edit': 'Izmjena računa',
+  'invoices.copy': 'Kopiraj',
+  'invoices.copiedFrom':
+    'Novi račun s kupcem i stavkama računa {number}. Datumi počinju od danas: provjerite ih prije spremanja.',
+  'invoices.noCustomer': 'Nijedan kupac ne odgovara.',
   'invoices.empty': 'Nema računa za ove uvjete.',
   'invoices.date': 'Datum računa',
   'invoices.unitPrice': 'Jedinična cijena',

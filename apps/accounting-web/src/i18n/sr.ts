@@ -95,6 +95,10 @@ export const sr: Record<BaseKey, string> = {
   'invoices.title': 'Fakture',
   'invoices.new': 'Nova faktura',
   'invoices.edit': 'Izmena fakture',
+  'invoices.copy': 'Kopiraj',
+  'invoices.copiedFrom':
+    'Nova faktura sa kupcem i stavkama fakture {number}. Datumi počinju od danas: proverite ih pre čuvanja.',
+  'invoices.noCustomer': 'Nijedan kupac ne odgovara.',
   'invoices.empty': 'Nema faktura za ove uslove.',
   'invoices.number': 'Broj',
   'invoices.customer': 'Kupac',

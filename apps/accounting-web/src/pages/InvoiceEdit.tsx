@@ -1,5 +1,6 @@
 import {
   ActionIcon,
+  Alert,
   Button,
   Card,
   Group,
@@ -18,15 +19,16 @@ import { useMediaQuery } from '@mantine/hooks';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Controller, useFieldArray, useForm, useWatch } from 'react-hook-form';
-import { useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { api, unwrap } from '../api/client.js';
 import type { paths } from '../api/schema.generated.js';
 import { useAuth } from '../auth.js';
 import { useI18n } from '../i18n/index.js';
 import { computeTotals } from '../lib/totals.js';
 import { useFormat } from '../ui/format.js';
+import { addDays, daysBetween, isoDay } from '../ui/period.js';
 import { ErrorState, Loading, useFieldErrors } from '../ui/states.js';
-import { useCustomers } from './customers.js';
+import { CustomerSelect } from './customers.js';
 import '@mantine/dates/styles.css';
 
 type Body = paths['/api/v1/invoices']['post']['requestBody']['content']['application/json'];
@@ -48,8 +50,6 @@ interface FormValues {
   items: Line[];
 }
 
-const isoDay = (d: Date) => d.toISOString().slice(0, 10);
-
 function useTaxRates() {
   return useQuery({
     queryKey: ['tax-rates'],
@@ -58,29 +58,44 @@ function useTaxRates() {
   });
 }
 
+/**
+ * /invoices/:id/edit edits a draft; /invoices/new starts a new invoice, from an empty line or, with ?from=<id>, as a
+ * copy of another invoice (any status): its customer, currency, discount, notes and lines, dated today with the
+ * same number of days to the due date.
+ */
 export default function InvoiceEdit() {
   const { id } = useParams();
+  const [params] = useSearchParams();
+  const sourceId = id ? null : params.get('from');
+  const shown = id ?? sourceId;
   const invoice = useQuery({
-    queryKey: ['invoice', id],
-    enabled: Boolean(id),
-    queryFn: async () => unwrap(await api.GET('/api/v1/invoices/{id}', { params: { path: { id: id! } } })),
+    queryKey: ['invoice', shown],
+    enabled: Boolean(shown),
+    queryFn: async () => unwrap(await api.GET('/api/v1/invoices/{id}', { params: { path: { id: shown! } } })),
   });
   const rates = useTaxRates();
-  const customers = useCustomers();
-  if ((id && invoice.isPending) || rates.isPending || customers.isPending) return <Loading />;
-  const failed = (id && invoice.error) || rates.error || customers.error;
+  if ((shown && invoice.isPending) || rates.isPending) return <Loading />;
+  const failed = (shown && invoice.error) || rates.error;
   if (failed) return <ErrorState error={failed} />;
-  return <Editor invoice={id ? invoice.data! : null} rates={rates.data!} customers={customers.data!} />;
+  return (
+    <Editor
+      // A new copy is a new form: leaving one copy for another resets the fields.
+      key={shown ?? 'new'}
+      invoice={id ? invoice.data! : null}
+      source={sourceId ? invoice.data! : null}
+      rates={rates.data!}
+    />
+  );
 }
 
 function Editor({
   invoice,
+  source,
   rates,
-  customers,
 }: {
   invoice: Invoice | null;
+  source: Invoice | null;
   rates: paths['/api/v1/settings/tax-rates']['get']['responses'][200]['content']['application/json'];
-  customers: Array<{ id: string; name: string; paymentTerms: number; currencyCode: string }>;
 }) {
   const { t, locale } = useI18n();
   const f = useFormat();
@@ -88,18 +103,20 @@ function Editor({
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [error, setError] = useState<unknown>(null);
-  const today = new Date();
+  // The user's calendar day, not UTC's: just after midnight in Belgrade UTC still says yesterday.
+  const today = isoDay(new Date());
   const baseCurrency = me?.organization.baseCurrency ?? 'EUR';
+  const from = invoice ?? source;
   const form = useForm<FormValues>({
-    defaultValues: invoice
+    defaultValues: from
       ? {
-          customerId: invoice.customerId,
-          invoiceDate: invoice.invoiceDate,
-          dueDate: invoice.dueDate,
-          currencyCode: invoice.currencyCode,
-          discountAmount: Number(invoice.discountAmount),
-          notes: invoice.notes ?? '',
-          items: invoice.items.map((i) => ({
+          customerId: from.customerId,
+          invoiceDate: invoice ? invoice.invoiceDate : today,
+          dueDate: invoice ? invoice.dueDate : addDays(today, daysBetween(from.invoiceDate, from.dueDate)),
+          currencyCode: from.currencyCode,
+          discountAmount: Number(from.discountAmount),
+          notes: from.notes ?? '',
+          items: from.items.map((i) => ({
             description: i.description,
             quantity: Number(i.quantity),
             unitPrice: Number(i.unitPrice),
@@ -108,8 +125,8 @@ function Editor({
         }
       : {
           customerId: null,
-          invoiceDate: isoDay(today),
-          dueDate: isoDay(new Date(today.getTime() + 15 * 86_400_000)),
+          invoiceDate: today,
+          dueDate: addDays(today, 15),
           currencyCode: baseCurrency,
           discountAmount: 0,
           notes: '',
@@ -243,28 +260,25 @@ function Editor({
         <Title order={1} size="h2">
           {invoice ? `${t('invoices.edit')} ${invoice.invoiceNumber}` : t('invoices.new')}
         </Title>
+        {source ? (
+          <Alert color="blue" role="status" data-testid="invoice-copied-from">
+            {t('invoices.copiedFrom', { number: source.invoiceNumber })}
+          </Alert>
+        ) : null}
         <SimpleGrid cols={{ base: 1, sm: 2, md: 4 }}>
           <Controller
             control={form.control}
             name="customerId"
             rules={{ required: true }}
             render={({ field, fieldState }) => (
-              <Select
+              <CustomerSelect
                 label={t('invoices.customer')}
                 required
-                searchable
-                data={customers.map((c) => ({ value: c.id, label: c.name }))}
                 value={field.value}
                 error={errors.customerId ?? (fieldState.error ? t('invoices.customer') : undefined)}
-                onChange={(v) => {
-                  field.onChange(v);
-                  const c = customers.find((x) => x.id === v);
-                  if (c && !invoice) {
-                    const due = new Date(
-                      new Date(form.getValues('invoiceDate')).getTime() + c.paymentTerms * 86_400_000,
-                    );
-                    form.setValue('dueDate', isoDay(due));
-                  }
+                onChange={(c) => {
+                  field.onChange(c?.id ?? null);
+                  if (c && !invoice) form.setValue('dueDate', addDays(form.getValues('invoiceDate'), c.paymentTerms));
                 }}
               />
             )}

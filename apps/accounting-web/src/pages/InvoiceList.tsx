@@ -2,7 +2,6 @@ import { Anchor, Button, Card, Group, Select, Stack, Table, Text, Title, Visuall
 import { DateInput } from '@mantine/dates';
 import { useMediaQuery } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { api, unwrap } from '../api/client.js';
 import { useAuth } from '../auth.js';
@@ -12,7 +11,7 @@ import { Pager } from '../ui/Pager.js';
 import { ScrollTable } from '../ui/ScrollTable.js';
 import { type InvoiceStatus, StatusBadge } from '../ui/StatusBadge.js';
 import { Empty, ErrorState, Loading } from '../ui/states.js';
-import { useCustomers } from './customers.js';
+import { CustomerSelect } from './customers.js';
 import { EinvoiceBadge } from './einvoice/SefBadge.js';
 import 'dayjs/locale/sr';
 import 'dayjs/locale/bs';
@@ -40,8 +39,6 @@ export default function InvoiceList() {
     if (key !== 'page') next.delete('page');
     setParams(next, { replace: true });
   };
-  const customers = useCustomers();
-  const [customerSearch, setCustomerSearch] = useState('');
 
   const query = useQuery({
     queryKey: ['invoices', status, customerId, fromDate, toDate, page],
@@ -102,16 +99,12 @@ export default function InvoiceList() {
           value={status}
           onChange={(v) => set('status', v)}
         />
-        <Select
+        <CustomerSelect
           label={t('invoices.customer')}
           clearable
-          searchable
           placeholder={t('app.all')}
-          searchValue={customerSearch}
-          onSearchChange={setCustomerSearch}
-          data={(customers.data ?? []).map((c) => ({ value: c.id, label: c.name }))}
           value={customerId}
-          onChange={(v) => set('customer', v)}
+          onChange={(c) => set('customer', c?.id ?? null)}
         />
         <DateInput
           label={t('invoices.from')}

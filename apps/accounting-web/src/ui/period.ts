@@ -2,6 +2,17 @@
 export const isoDay = (d: Date) =>
   `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 
+/** The ISO day n calendar days after an ISO day (n may be negative). */
+export function addDays(day: string, n: number): string {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  return isoDay(new Date(y, m - 1, d + n));
+}
+
+/** Calendar days from one ISO day to another (negative when the second is earlier). */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+}
+
 export type PeriodPreset = 'thisMonth' | 'lastMonth' | 'thisQuarter' | 'thisYear' | 'lastYear';
 
 export function presetRange(preset: PeriodPreset, today = new Date()): { from: string; to: string } {

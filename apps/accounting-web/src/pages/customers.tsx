@@ -1,0 +1,82 @@
+import { Select } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api, unwrap } from '../api/client.js';
+import type { paths } from '../api/schema.generated.js';
+import { useI18n } from '../i18n/index.js';
+
+type Contact = paths['/api/v1/contacts/{id}']['get']['responses'][200]['content']['application/json'];
+export type Customer = Pick<Contact, 'id' | 'name' | 'paymentTerms' | 'currencyCode'>;
+
+/** How many customers the picker loads at once; past that it asks the server as the user types. */
+const FIRST = 100;
+
+async function customerPage(search: string) {
+  const page = unwrap(
+    await api.GET('/api/v1/contacts', {
+      params: {
+        query: { perPage: String(FIRST), sort: 'name', order: 'asc', isActive: true, ...(search ? { search } : {}) },
+      },
+    }),
+  );
+  return { data: page.data.filter((c) => c.type !== 'vendor'), complete: page.meta.total <= page.data.length };
+}
+
+/** The organization's customers (type customer or both) for pickers: the first 100 by name. */
+export function useCustomers() {
+  return useQuery({ queryKey: ['customers'], staleTime: 30_000, queryFn: () => customerPage('') });
+}
+
+/**
+ * A customer picker that works past the first 100 customers: those are loaded at once and filtered as the user
+ * types; when there are more, what is typed is also looked up on the server (name or e-mail, after a 250 ms pause).
+ * A chosen customer outside both lists (a bookmarked filter, an invoice of a deactivated customer) is read by id,
+ * so the field shows its name.
+ */
+export function CustomerSelect({
+  value,
+  onChange,
+  ...props
+}: {
+  value: string | null;
+  onChange: (customer: Customer | null) => void;
+  label: string;
+  required?: boolean;
+  clearable?: boolean;
+  placeholder?: string;
+  error?: string;
+}) {
+  const { t } = useI18n();
+  const [search, setSearch] = useState('');
+  const [typed] = useDebouncedValue(search.trim(), 250);
+  const first = useCustomers();
+  const found = useQuery({
+    queryKey: ['customers', typed],
+    enabled: Boolean(typed) && first.data?.complete === false,
+    staleTime: 30_000,
+    placeholderData: keepPreviousData,
+    queryFn: () => customerPage(typed),
+  });
+  const known = [...(first.data?.data ?? []), ...(found.data?.data ?? [])];
+  const chosen = useQuery({
+    queryKey: ['contact', value],
+    enabled: Boolean(value) && first.isSuccess && !known.some((c) => c.id === value),
+    staleTime: 30_000,
+    queryFn: async () => unwrap(await api.GET('/api/v1/contacts/{id}', { params: { path: { id: value! } } })),
+  });
+  if (chosen.data) known.push(chosen.data);
+  const options = known.filter((c, i) => known.findIndex((x) => x.id === c.id) === i);
+  return (
+    <Select
+      {...props}
+      searchable
+      searchValue={search}
+      onSearchChange={setSearch}
+      nothingFoundMessage={found.isFetching ? t('app.loading') : t('invoices.noCustomer')}
+      data={options.map((c) => ({ value: c.id, label: c.name }))}
+      value={value}
+      onChange={(id) => onChange(options.find((c) => c.id === id) ?? null)}
+    />
+  );
+}
