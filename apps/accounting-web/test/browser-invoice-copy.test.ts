@@ -42,9 +42,9 @@ async function search(page: Page, label: string, typed: string, option: string) 
   await page.getByRole('option', { name: option, exact: true }).click();
 }
 
-describe.skipIf(missing)('invoice copy and the customer picker in Chromium', () => {
+describe.skipIf(missing)('invoice copy and the contact pickers in Chromium', () => {
   it(
-    'copies a sent invoice of the 102nd customer into a new draft dated today; the list filters by that customer',
+    'copies a sent invoice of the 102nd customer into a new draft dated today; the list and the expense form find contacts past the first 100',
     async () => {
       const { context, page } = await newPage(harness);
       const email = unique('copy');
@@ -58,7 +58,8 @@ describe.skipIf(missing)('invoice copy and the customer picker in Chromium', () 
           country: 'RS',
         });
       const zeta = await apiCall(harness, token, 'POST', '/api/v1/contacts', {
-        type: 'customer',
+        // Customer and vendor: the expense form's vendor picker finds it past the same 101 customers.
+        type: 'both',
         name: 'Zeta Zona d.o.o.',
         email: 'zeta@example.test',
         country: 'RS',
@@ -160,7 +161,22 @@ describe.skipIf(missing)('invoice copy and the customer picker in Chromium', () 
       // Something no customer is called says so.
       const box = page.getByRole('textbox', { name: sr['invoices.customer'], exact: true });
       await box.fill('Nepostojeći');
-      await page.getByText(sr['invoices.noCustomer']).waitFor();
+      await page.getByText(sr['contacts.noMatch']).waitFor();
+
+      // The expense form's vendor picker: the first 100 contacts by name are customers only, so the vendor is
+      // found on the server; the expense is saved with it.
+      await page.goto('/expenses');
+      await page.getByRole('button', { name: sr['expenses.new'] }).click();
+      const dialog = page.getByRole('dialog');
+      await search(page, sr['expenses.vendor'], 'zona', 'Zeta Zona d.o.o.');
+      await dialog.getByLabel(sr['expenses.category']).fill(sr['expenses.cat.office']);
+      await dialog.getByLabel(sr['expenses.amount']).fill('1200');
+      await dialog.getByRole('button', { name: sr['app.save'] }).click();
+      await dialog.waitFor({ state: 'detached' });
+      const expenses = await apiCall(harness, token, 'GET', '/api/v1/expenses');
+      expect(expenses.data.map((e: { vendorId: string; amount: string }) => [e.vendorId, e.amount])).toEqual([
+        [zeta.id, '1200.00'],
+      ]);
 
       // In English.
       await page.goto(`/invoices/new?from=${original.id}`);

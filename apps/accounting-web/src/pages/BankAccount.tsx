@@ -464,13 +464,20 @@ function useOpenDocuments(line: Line) {
     queryKey: ['open-documents', incoming],
     queryFn: async (): Promise<OpenDocument[]> => {
       if (incoming) {
-        const page = unwrap(
-          await api.GET('/api/v1/invoices', {
-            params: { query: { perPage: '100', sort: 'invoiceDate', order: 'desc' } },
-          }),
+        // The open invoices of each open status (the newest 100 of each): not the newest 100 invoices of any
+        // status, where a busy month's drafts and paid ones hid an older invoice still waiting for its money.
+        const pages = await Promise.all(
+          (['sent', 'viewed', 'overdue'] as const).map(async (status) =>
+            unwrap(
+              await api.GET('/api/v1/invoices', {
+                params: { query: { perPage: '100', status, sort: 'invoiceDate', order: 'desc' } },
+              }),
+            ),
+          ),
         );
-        return page.data
-          .filter((i) => i.status === 'sent' || i.status === 'viewed' || i.status === 'overdue')
+        return pages
+          .flatMap((page) => page.data)
+          .sort((a, b) => b.invoiceDate.localeCompare(a.invoiceDate))
           .map((i) => ({
             kind: 'invoice',
             id: i.id,

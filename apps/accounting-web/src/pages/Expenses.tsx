@@ -34,7 +34,8 @@ import { useFormat } from '../ui/format.js';
 import { Pager } from '../ui/Pager.js';
 import { ScrollTable } from '../ui/ScrollTable.js';
 import { Empty, ErrorState, Loading, useFieldErrors } from '../ui/states.js';
-import { numberSeparators, today, useBankAccounts, useVendors } from './money.js';
+import { ContactSelect } from './ContactSelect.js';
+import { numberSeparators, today, useBankAccounts } from './money.js';
 import 'dayjs/locale/sr';
 import 'dayjs/locale/bs';
 import 'dayjs/locale/hr';
@@ -407,7 +408,6 @@ function ExpenseForm({
 }) {
   const { t, locale } = useI18n();
   const { me } = useAuth();
-  const vendors = useVendors();
   const [file, setFile] = useState<FileWithPath | null>(null);
   const [fileError, setFileError] = useState<string | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
@@ -501,15 +501,14 @@ function ExpenseForm({
               control={form.control}
               name="vendorId"
               render={({ field }) => (
-                <Select
+                <ContactSelect
+                  side="vendor"
                   label={t('expenses.vendor')}
                   clearable
-                  searchable
                   placeholder={t('expenses.noVendor')}
-                  data={(vendors.data ?? []).map((c) => ({ value: c.id, label: c.name }))}
                   error={errors.vendorId}
                   value={field.value}
-                  onChange={field.onChange}
+                  onChange={(c) => field.onChange(c?.id ?? null)}
                 />
               )}
             />

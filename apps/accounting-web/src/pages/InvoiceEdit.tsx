@@ -28,7 +28,7 @@ import { computeTotals } from '../lib/totals.js';
 import { useFormat } from '../ui/format.js';
 import { addDays, daysBetween, isoDay } from '../ui/period.js';
 import { ErrorState, Loading, useFieldErrors } from '../ui/states.js';
-import { CustomerSelect } from './customers.js';
+import { ContactSelect } from './ContactSelect.js';
 import '@mantine/dates/styles.css';
 
 type Body = paths['/api/v1/invoices']['post']['requestBody']['content']['application/json'];
@@ -271,7 +271,8 @@ function Editor({
             name="customerId"
             rules={{ required: true }}
             render={({ field, fieldState }) => (
-              <CustomerSelect
+              <ContactSelect
+                side="customer"
                 label={t('invoices.customer')}
                 required
                 value={field.value}

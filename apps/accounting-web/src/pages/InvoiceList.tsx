@@ -11,7 +11,7 @@ import { Pager } from '../ui/Pager.js';
 import { ScrollTable } from '../ui/ScrollTable.js';
 import { type InvoiceStatus, StatusBadge } from '../ui/StatusBadge.js';
 import { Empty, ErrorState, Loading } from '../ui/states.js';
-import { CustomerSelect } from './customers.js';
+import { ContactSelect } from './ContactSelect.js';
 import { EinvoiceBadge } from './einvoice/SefBadge.js';
 import 'dayjs/locale/sr';
 import 'dayjs/locale/bs';
@@ -99,7 +99,8 @@ export default function InvoiceList() {
           value={status}
           onChange={(v) => set('status', v)}
         />
-        <CustomerSelect
+        <ContactSelect
+          side="customer"
           label={t('invoices.customer')}
           clearable
           placeholder={t('app.all')}

@@ -14,22 +14,6 @@ export function useBankAccounts() {
   });
 }
 
-/** The organization's vendors (type vendor or both) for pickers: the first 100 by name. */
-export function useVendors() {
-  return useQuery({
-    queryKey: ['vendors'],
-    staleTime: 30_000,
-    queryFn: async () => {
-      const page = unwrap(
-        await api.GET('/api/v1/contacts', {
-          params: { query: { perPage: '100', sort: 'name', order: 'asc', isActive: true } },
-        }),
-      );
-      return page.data.filter((c) => c.type !== 'customer');
-    },
-  });
-}
-
 /** Today as YYYY-MM-DD in the browser's time zone. */
 export const today = () => dayjs().format('YYYY-MM-DD');
 

@@ -7,12 +7,14 @@ import type { paths } from '../api/schema.generated.js';
 import { useI18n } from '../i18n/index.js';
 
 type Contact = paths['/api/v1/contacts/{id}']['get']['responses'][200]['content']['application/json'];
-export type Customer = Pick<Contact, 'id' | 'name' | 'paymentTerms' | 'currencyCode'>;
+export type PickedContact = Pick<Contact, 'id' | 'name' | 'paymentTerms' | 'currencyCode'>;
+/** Customers are contacts of type customer or both; vendors of type vendor or both. */
+type Side = 'customer' | 'vendor';
 
-/** How many customers the picker loads at once; past that it asks the server as the user types. */
+/** How many contacts a picker loads at once; past that it asks the server as the user types. */
 const FIRST = 100;
 
-async function customerPage(search: string) {
+async function contactPage(side: Side, search: string) {
   const page = unwrap(
     await api.GET('/api/v1/contacts', {
       params: {
@@ -20,27 +22,32 @@ async function customerPage(search: string) {
       },
     }),
   );
-  return { data: page.data.filter((c) => c.type !== 'vendor'), complete: page.meta.total <= page.data.length };
+  return {
+    data: page.data.filter((c) => c.type === side || c.type === 'both'),
+    complete: page.meta.total <= page.data.length,
+  };
 }
 
-/** The organization's customers (type customer or both) for pickers: the first 100 by name. */
-export function useCustomers() {
-  return useQuery({ queryKey: ['customers'], staleTime: 30_000, queryFn: () => customerPage('') });
+/** The organization's first 100 active customers or vendors by name. */
+function useFirstContacts(side: Side) {
+  return useQuery({ queryKey: ['contacts-first', side], staleTime: 30_000, queryFn: () => contactPage(side, '') });
 }
 
 /**
- * A customer picker that works past the first 100 customers: those are loaded at once and filtered as the user
- * types; when there are more, what is typed is also looked up on the server (name or e-mail, after a 250 ms pause).
- * A chosen customer outside both lists (a bookmarked filter, an invoice of a deactivated customer) is read by id,
- * so the field shows its name.
+ * A customer or vendor picker that works past the first 100 contacts: those are loaded at once and filtered as the
+ * user types; when there are more, what is typed is also looked up on the server (name or e-mail, after a 250 ms
+ * pause). A chosen contact outside both lists (a bookmarked filter, a draft of a deactivated customer) is read by
+ * id, so the field names it.
  */
-export function CustomerSelect({
+export function ContactSelect({
+  side,
   value,
   onChange,
   ...props
 }: {
+  side: Side;
   value: string | null;
-  onChange: (customer: Customer | null) => void;
+  onChange: (contact: PickedContact | null) => void;
   label: string;
   required?: boolean;
   clearable?: boolean;
@@ -50,15 +57,15 @@ export function CustomerSelect({
   const { t } = useI18n();
   const [search, setSearch] = useState('');
   const [typed] = useDebouncedValue(search.trim(), 250);
-  const first = useCustomers();
+  const first = useFirstContacts(side);
   const found = useQuery({
-    queryKey: ['customers', typed],
+    queryKey: ['contacts-search', side, typed],
     enabled: Boolean(typed) && first.data?.complete === false,
     staleTime: 30_000,
     placeholderData: keepPreviousData,
-    queryFn: () => customerPage(typed),
+    queryFn: () => contactPage(side, typed),
   });
-  const known = [...(first.data?.data ?? []), ...(found.data?.data ?? [])];
+  const known: PickedContact[] = [...(first.data?.data ?? []), ...(found.data?.data ?? [])];
   const chosen = useQuery({
     queryKey: ['contact', value],
     enabled: Boolean(value) && first.isSuccess && !known.some((c) => c.id === value),
@@ -73,7 +80,7 @@ export function CustomerSelect({
       searchable
       searchValue={search}
       onSearchChange={setSearch}
-      nothingFoundMessage={found.isFetching ? t('app.loading') : t('invoices.noCustomer')}
+      nothingFoundMessage={found.isFetching ? t('app.loading') : t('contacts.noMatch')}
       data={options.map((c) => ({ value: c.id, label: c.name }))}
       value={value}
       onChange={(id) => onChange(options.find((c) => c.id === id) ?? null)}
