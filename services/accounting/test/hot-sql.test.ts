@@ -101,6 +101,8 @@ describe('invoices.sql.ts', () => {
       ['customerId', customerId],
       ['fromDate', '2026-03-01'],
       ['toDate', '2026-03-31'],
+      // Part of the customer's name, in another case, with its quote and backslash (LIKE's escape character).
+      ['search', 'hot" \\ sq'],
     ];
     let checked = 0;
     let combinations = 0;
@@ -123,7 +125,7 @@ describe('invoices.sql.ts', () => {
     const all = JSON.parse((await api('GET', '/invoices?perPage=100')).body).data;
     expect(all.filter((i: { sef: unknown }) => i.sef !== null)).toHaveLength(1);
     expect(all.filter((i: { fiscalization: unknown }) => i.fiscalization !== null)).toHaveLength(1);
-    expect(combinations).toBe(16 * INVOICE_SORTS.length * 2);
+    expect(combinations).toBe(32 * INVOICE_SORTS.length * 2);
   });
 });
 

@@ -141,6 +141,7 @@ async function expectedText(query: {
   page: number;
   customerId?: string;
   status?: string;
+  search?: string;
 }) {
   const { rows } =
     await sql<Row>`SELECT id, invoice_number, customer_id, customer_name, invoice_date, due_date, currency_code, total_amount, status, created_at,
@@ -153,7 +154,11 @@ async function expectedText(query: {
   const all = rows
     .map(present)
     .filter(
-      (r) => (!query.customerId || r.customerId === query.customerId) && (!query.status || r.status === query.status),
+      (r) =>
+        (!query.customerId || r.customerId === query.customerId) &&
+        (!query.status || r.status === query.status) &&
+        (!query.search ||
+          [r.invoiceNumber, r.customerName].some((v) => v.toLowerCase().includes(query.search!.toLowerCase()))),
     )
     .sort((a, b) => {
       const ka = key(a);
@@ -229,6 +234,31 @@ describe('the invoice list as JSON text', () => {
       data: [],
       meta: { total: 10, page: 9, perPage: 5, totalPages: 2 },
     });
+  });
+
+  it('finds part of the number or of the customer name in any case; %, _ and \\ are only characters', async () => {
+    const text = (search: string, more = '') => listText(`search=${encodeURIComponent(search)}&perPage=100${more}`);
+    const expected = (search: string, extra: { customerId?: string } = {}) =>
+      expectedText({ sort: 'invoiceDate', order: 'desc', perPage: 100, page: 1, search, ...extra });
+    const byName = await text('kUPAC a');
+    expect(byName).toBe(await expected('kUPAC a'));
+    expect(JSON.parse(byName).meta.total).toBeGreaterThan(0);
+    const numbers = (JSON.parse(await listText('perPage=100')).data as Array<{ invoiceNumber: string }>).map(
+      (i) => i.invoiceNumber,
+    );
+    const one = numbers[3]!;
+    const byNumber = JSON.parse(await text(one.slice(-6).toLowerCase()));
+    expect(byNumber.data.map((i: { invoiceNumber: string }) => i.invoiceNumber)).toEqual([one]);
+    // Characters LIKE would take as wildcards or escapes match only themselves.
+    expect(
+      JSON.parse(await text('"Navodnik" \\ kosa')).data.map((i: { customerName: string }) => i.customerName),
+    ).toEqual([HOSTILE[0]]);
+    for (const wild of ['%', '_', '\\', 'INV%2024', 'Kupac_A']) expect(await text(wild)).toBe(await expected(wild));
+    expect(JSON.parse(await text('%')).meta.total).toBe(0);
+    // Blank is no filter; with another filter both apply.
+    expect(await text('   ')).toBe(await listText('perPage=100'));
+    expect(await text('kupac', `&customerId=${customerB}`)).toBe(await expected('kupac', { customerId: customerB }));
+    expect(JSON.parse(await text('nothing like it')).meta.total).toBe(0);
   });
 
   it('lists nothing of another organization', async () => {

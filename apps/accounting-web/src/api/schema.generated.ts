@@ -4813,7 +4813,7 @@ export interface paths {
         };
         /**
          * List invoices
-         * @description Paginated, filtered by status, customer and dates.
+         * @description Paginated, filtered by status, customer, dates and a search of the number and the customer name.
          */
         get: {
             parameters: {
@@ -4828,6 +4828,8 @@ export interface paths {
                     customerId?: string;
                     fromDate?: string;
                     toDate?: string;
+                    /** @description part of the invoice number or of the customer name, any case (blank: no filter) */
+                    search?: string;
                 };
                 header?: never;
                 path?: never;

@@ -99,6 +99,7 @@ export const en = {
   'invoices.copy': 'Copy',
   'invoices.copiedFrom':
     'A new invoice with the customer and lines of {number}. Its dates start today: check them before saving.',
+  'invoices.searchHint': 'Number or customer',
   'contacts.noMatch': 'No contact matches.',
   'invoices.empty': 'No invoices match.',
   'invoices.number': 'Number',

@@ -51,6 +51,7 @@ export const hr: Record<BaseKey, string> = {
   'invoices.copy': 'Kopiraj',
   'invoices.copiedFrom':
     'Novi račun s kupcem i stavkama računa {number}. Datumi počinju od danas: provjerite ih prije spremanja.',
+  'invoices.searchHint': 'Broj ili kupac',
   'contacts.noMatch': 'Nijedan kontakt ne odgovara.',
   'invoices.empty': 'Nema računa za ove uvjete.',
   'invoices.date': 'Datum računa',

@@ -98,6 +98,7 @@ export const sr: Record<BaseKey, string> = {
   'invoices.copy': 'Kopiraj',
   'invoices.copiedFrom':
     'Nova faktura sa kupcem i stavkama fakture {number}. Datumi počinju od danas: proverite ih pre čuvanja.',
+  'invoices.searchHint': 'Broj ili kupac',
   'contacts.noMatch': 'Nijedan kontakt ne odgovara.',
   'invoices.empty': 'Nema faktura za ove uslove.',
   'invoices.number': 'Broj',

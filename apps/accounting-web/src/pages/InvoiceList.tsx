@@ -1,7 +1,20 @@
-import { Anchor, Button, Card, Group, Select, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import {
+  Anchor,
+  Button,
+  Card,
+  Group,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
 import { DateInput } from '@mantine/dates';
-import { useMediaQuery } from '@mantine/hooks';
+import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { api, unwrap } from '../api/client.js';
 import { useAuth } from '../auth.js';
@@ -21,7 +34,10 @@ import '@mantine/dates/styles.css';
 const STATUSES: InvoiceStatus[] = ['draft', 'sent', 'viewed', 'paid', 'overdue', 'cancelled'];
 const PER_PAGE = 25;
 
-/** Filters live in the address (status, customer, from, to, page), so a filtered list can be bookmarked. */
+/**
+ * Filters live in the address (search, status, customer, from, to, page), so a filtered list can be bookmarked. The
+ * search (part of the number or of the customer's name) goes to the server once typing pauses (300 ms).
+ */
 export default function InvoiceList() {
   const { t, locale } = useI18n();
   const f = useFormat();
@@ -32,6 +48,9 @@ export default function InvoiceList() {
   const fromDate = params.get('from');
   const toDate = params.get('to');
   const page = Number(params.get('page') ?? '1') || 1;
+  const q = params.get('q');
+  const [search, setSearch] = useState(q ?? '');
+  const [typed] = useDebouncedValue(search.trim(), 300);
   const set = (key: string, value: string | null) => {
     const next = new URLSearchParams(params);
     if (value) next.set(key, value);
@@ -39,9 +58,17 @@ export default function InvoiceList() {
     if (key !== 'page') next.delete('page');
     setParams(next, { replace: true });
   };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a pause in the typing moves the address.
+  useEffect(() => {
+    if (typed !== (q ?? '')) set('q', typed || null);
+  }, [typed]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the address changed by a link (the menu's Invoices) sets the field.
+  useEffect(() => {
+    if ((q ?? '') !== typed) setSearch(q ?? '');
+  }, [q]);
 
   const query = useQuery({
-    queryKey: ['invoices', status, customerId, fromDate, toDate, page],
+    queryKey: ['invoices', q, status, customerId, fromDate, toDate, page],
     placeholderData: keepPreviousData,
     queryFn: async () =>
       unwrap(
@@ -52,6 +79,7 @@ export default function InvoiceList() {
               perPage: String(PER_PAGE),
               sort: 'invoiceDate',
               order: 'desc',
+              ...(q ? { search: q } : {}),
               ...(status ? { status } : {}),
               ...(customerId ? { customerId } : {}),
               ...(fromDate ? { fromDate } : {}),
@@ -91,6 +119,13 @@ export default function InvoiceList() {
         ) : null}
       </Group>
       <Group grow preventGrowOverflow={false} wrap="wrap" align="flex-end">
+        <TextInput
+          type="search"
+          label={t('app.search')}
+          placeholder={t('invoices.searchHint')}
+          value={search}
+          onChange={(e) => setSearch(e.currentTarget.value)}
+        />
         <Select
           label={t('invoices.status')}
           clearable

@@ -270,7 +270,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   'PUT /api/v1/settings/tax-rates': { summary: 'Replace the tax rates', description: 'Owner and admin.' },
   'GET /api/v1/invoices': {
     summary: 'List invoices',
-    description: 'Paginated, filtered by status, customer and dates.',
+    description: 'Paginated, filtered by status, customer, dates and a search of the number and the customer name.',
     responseExample: {
       data: [{ ...INVOICE_SUMMARY, sef: { status: 'Sent' }, fiscalization: null, intermediary: null }],
       meta: { total: 1, page: 1, perPage: 20, totalPages: 1 },

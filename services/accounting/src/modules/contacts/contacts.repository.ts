@@ -1,5 +1,6 @@
 import { type Insertable, type Kysely, sql, type Updateable } from 'kysely';
 import type { ContactsTable, DB } from '../../db/types.js';
+import { likePattern } from '../../lib/like.js';
 import type { PageRequest } from '../../lib/pagination.js';
 import type { CONTACT_SORTS } from './contacts.schemas.js';
 
@@ -26,7 +27,7 @@ export async function listContacts(db: Db, orgId: string, f: ContactFilter, p: P
   else if (f.type === 'vendor') q = q.where('type', 'in', ['vendor', 'both']);
   else if (f.type === 'both') q = q.where('type', '=', 'both');
   if (f.search) {
-    const like = `%${f.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const like = likePattern(f.search);
     q = q.where((eb) => eb.or([eb('name', 'ilike', like), eb('email', 'ilike', like)]));
   }
   const direction = sql.raw(p.order === 'asc' ? 'ASC' : 'DESC');

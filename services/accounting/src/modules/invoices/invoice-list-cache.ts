@@ -27,6 +27,8 @@ export class InvoiceListCache extends KeptPages {
       f.fromDate ?? '',
       f.toDate ?? '',
       f.status ?? '',
+      // Last: the only free text (a NUL in it cannot make two keys alike when nothing follows it).
+      f.search ?? '',
     ].join('\u0000');
   }
 }

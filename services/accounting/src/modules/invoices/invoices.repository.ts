@@ -154,6 +154,8 @@ export interface InvoiceFilters {
   customerId?: string;
   fromDate?: string;
   toDate?: string;
+  /** An ILIKE pattern (lib/like.ts), matched against the number and the customer's name. */
+  search?: string;
 }
 
 /**
@@ -170,7 +172,7 @@ export async function listInvoicesJson(
   heldVersion: string | null,
 ): Promise<{ version: string; page: { data: string; total: number } | null }> {
   const params: unknown[] = [orgId, today];
-  for (const v of [f.customerId, f.fromDate, f.toDate, f.status]) if (v) params.push(v);
+  for (const v of [f.customerId, f.fromDate, f.toDate, f.status, f.search]) if (v) params.push(v);
   params.push(page.perPage, page.offset, heldVersion ?? '-1');
   const { rows } = await db.executeQuery<{ version: string; data: string | null; total: number | null }>(
     CompiledQuery.raw(listInvoicesSql(f, page.sort, page.order), params),

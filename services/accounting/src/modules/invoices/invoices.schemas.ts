@@ -154,6 +154,12 @@ export const InvoicesQuery = listQuery(INVOICE_SORTS, {
   customerId: Type.Optional(Uuid),
   fromDate: Type.Optional(IsoDate),
   toDate: Type.Optional(IsoDate),
+  search: Type.Optional(
+    Type.String({
+      maxLength: 100,
+      description: 'part of the invoice number or of the customer name, any case (blank: no filter)',
+    }),
+  ),
 });
 export type InvoicesQuery = Static<typeof InvoicesQuery>;
 

@@ -9,6 +9,7 @@ import { lineCodeProblems } from '../../domain/code-lists.js';
 import { paymentReference } from '../../domain/payment-reference.js';
 import type { ErrorCode, Language } from '../../lib/catalog.js';
 import { AppError, addDetail } from '../../lib/errors.js';
+import { likePattern } from '../../lib/like.js';
 import { type PageRequest, pageMeta } from '../../lib/pagination.js';
 import type { Principal, TenantTx } from '../../plugins/auth.js';
 import type { AccountDeleteBlocker } from '../accounts/accounts.service.js';
@@ -303,9 +304,19 @@ export async function listInvoices(
 ): Promise<string> {
   if (q.fromDate && q.toDate && q.fromDate > q.toDate)
     throw new AppError('SVC-9003', { fromDate: ['must not be after toDate'] });
-  const key = InvoiceListCache.key(scope.orgId, q, page, today);
+  const typed = q.search?.trim();
+  const filters: repo.InvoiceFilters = {
+    customerId: q.customerId,
+    fromDate: q.fromDate,
+    toDate: q.toDate,
+    status: q.status,
+    search: typed ? likePattern(typed) : undefined,
+  };
+  const key = InvoiceListCache.key(scope.orgId, filters, page, today);
   const held = cache.get(key);
-  const fresh = await scope.run((db) => repo.listInvoicesJson(db, scope.orgId, q, page, today, held?.version ?? null));
+  const fresh = await scope.run((db) =>
+    repo.listInvoicesJson(db, scope.orgId, filters, page, today, held?.version ?? null),
+  );
   if (!fresh.page) return held!.text;
   const text = `{"data":${fresh.page.data},"meta":${JSON.stringify(pageMeta(fresh.page.total, page))}}`;
   cache.set(key, fresh.version, text);

@@ -84,7 +84,7 @@ const ITEM_JSON = `concat('{"id":"', i.id, '","invoiceNumber":', to_json(i.invoi
 
 /**
  * The list page's SQL for one combination of filters, sort and order, built once and kept (at
- * most 2^4 x 6 x 2 texts). $1 organization, $2 today, then the filters present, LIMIT, OFFSET, and
+ * most 2^5 x 6 x 2 texts). $1 organization, $2 today, then the filters present, LIMIT, OFFSET, and
  * the version of the organization's invoices the caller already holds this page at (-1: none).
  * One statement answers that version (`version`, migration 20261125000100) and, only when it
  * differs (the page's subqueries are evaluated on first use, inside the CASE), the page as the
@@ -95,7 +95,7 @@ const ITEM_JSON = `concat('{"id":"', i.id, '","invoiceNumber":', to_json(i.invoi
  */
 const listSql = new Map<string, string>();
 export function listInvoicesSql(f: InvoiceFilters, sort: InvoiceSort, order: 'asc' | 'desc'): string {
-  const key = `${+!!f.customerId}${+!!f.fromDate}${+!!f.toDate}${+!!f.status}:${sort}:${order}`;
+  const key = `${+!!f.customerId}${+!!f.fromDate}${+!!f.toDate}${+!!f.status}${+!!f.search}:${sort}:${order}`;
   let text = listSql.get(key);
   if (text) return text;
   const where = ['organization_id = $1'];
@@ -104,6 +104,10 @@ export function listInvoicesSql(f: InvoiceFilters, sort: InvoiceSort, order: 'as
   if (f.fromDate) where.push(`invoice_date >= $${++n}::date`);
   if (f.toDate) where.push(`invoice_date <= $${++n}::date`);
   if (f.status) where.push(`${EFFECTIVE_SQL} = $${++n}`);
+  if (f.search) {
+    n++;
+    where.push(`(invoice_number ILIKE $${n} OR customer_name ILIKE $${n})`);
+  }
   const dir = order === 'asc' ? 'ASC' : 'DESC';
   const sortBy = sort === 'status' ? EFFECTIVE_SQL : SORT_COLUMNS[sort];
   const filtered = `FROM invoices WHERE ${where.join(' AND ')}`;
