@@ -4,6 +4,7 @@ import {
   Card,
   Group,
   Select,
+  SimpleGrid,
   Stack,
   Table,
   Text,
@@ -118,7 +119,8 @@ export default function InvoiceList() {
           </Button>
         ) : null}
       </Group>
-      <Group grow preventGrowOverflow={false} wrap="wrap" align="flex-end">
+      {/* Five filters: one row on a wide screen, two columns on a tablet, one on a phone. */}
+      <SimpleGrid cols={{ base: 1, xs: 2, md: 5 }}>
         <TextInput
           type="search"
           label={t('app.search')}
@@ -158,7 +160,7 @@ export default function InvoiceList() {
           value={toDate}
           onChange={(v) => set('to', v)}
         />
-      </Group>
+      </SimpleGrid>
       {query.isPending ? (
         <Loading />
       ) : query.isError ? (
