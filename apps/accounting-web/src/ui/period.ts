@@ -1,17 +1,14 @@
+import dayjs from 'dayjs';
+
 /** Calendar helpers for the period pickers (ISO dates, local calendar). */
 export const isoDay = (d: Date) =>
   `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 
-/** The ISO day n calendar days after an ISO day (n may be negative). */
-export function addDays(day: string, n: number): string {
-  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
-  return isoDay(new Date(y, m - 1, d + n));
-}
+/** The ISO day n calendar days after an ISO day (n may be negative), on the local calendar. */
+export const addDays = (day: string, n: number): string => dayjs(day).add(n, 'day').format('YYYY-MM-DD');
 
-/** Calendar days from one ISO day to another (negative when the second is earlier). */
-export function daysBetween(from: string, to: string): number {
-  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
-}
+/** Calendar days from one ISO day to another (negative when the second is earlier; a clock change counts as a day). */
+export const daysBetween = (from: string, to: string): number => dayjs(to).diff(dayjs(from), 'day');
 
 export type PeriodPreset = 'thisMonth' | 'lastMonth' | 'thisQuarter' | 'thisYear' | 'lastYear';
 
