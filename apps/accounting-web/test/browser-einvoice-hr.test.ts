@@ -23,7 +23,7 @@ import { MojERacunMock } from '../../../services/accounting/test/moj-eracun-mock
 import { enFull as en } from '../src/i18n/full/en.js';
 import { hrFull as hr } from '../src/i18n/full/hr.js';
 import { srFull as sr } from '../src/i18n/full/sr.js';
-import { apiCall, browserHarness, missing, newPage, STEP, screen, useLanguage } from './browser-harness.js';
+import { apiCall, browserHarness, fill, missing, newPage, STEP, screen, useLanguage } from './browser-harness.js';
 
 /**
  * The Croatian e-invoice screens in Chromium against the real service, the accounting tests' mock of
@@ -89,8 +89,6 @@ function intakeDeps(): SefDeps {
   };
 }
 
-const fill = (text: string, params: Record<string, string | number>) =>
-  text.replace(/\{(\w+)\}/g, (m, k: string) => String(params[k] ?? m));
 const item = { description: 'Usluga', quantity: 1, unitPrice: 100, taxRate: 25, classificationCode: '62.10.11' };
 
 /** Signs in on the (Serbian) sign-in page; the screens then follow the organization's language (hr). */

@@ -15,7 +15,7 @@ import { SefMock } from '../../../services/accounting/test/sef-mock.js';
 import { enFull as en } from '../src/i18n/full/en.js';
 import { hrFull as hr } from '../src/i18n/full/hr.js';
 import { srFull as sr } from '../src/i18n/full/sr.js';
-import { apiCall, browserHarness, missing, newPage, STEP, screen, useLanguage } from './browser-harness.js';
+import { apiCall, browserHarness, fill, missing, newPage, STEP, screen, useLanguage } from './browser-harness.js';
 
 /**
  * The e-invoice screens in Chromium against the real service and the local SEF (the accounting
@@ -67,8 +67,6 @@ const harness = browserHarness(() => ({
   FISCALIZATION_BASE_URL: `http://127.0.0.1:${(fiscServer.address() as AddressInfo).port}`,
 }));
 const line = { description: 'Konsultantske usluge', quantity: 2, unitPrice: 1000, taxRate: 20 };
-const fill = (text: string, params: Record<string, string | number>) =>
-  text.replace(/\{(\w+)\}/g, (m, k: string) => String(params[k] ?? m));
 
 /** Signs in on the (Serbian) sign-in page; the screens then follow the organization's language. */
 async function signIn(page: Page, s: Session, then: Record<string, string> = sr) {

@@ -119,3 +119,13 @@ export async function useLanguage(page: Page, locale: 'sr' | 'bs' | 'hr' | 'en')
   await page.evaluate((l) => localStorage.setItem('ledgerline.locale', l), locale);
   await page.reload();
 }
+
+/** A catalog text with its {placeholders} filled (one left as it is when no value is given). */
+export const fill = (text: string, params: Record<string, string | number>) =>
+  text.replace(/\{(\w+)\}/g, (m, k: string) => String(params[k] ?? m));
+
+/** An API amount (1234.5, "1234.50") as the sr screens print it: "1.234,50". */
+export const srMoney = (v: string | number) => {
+  const [whole, frac = ''] = Number(v).toFixed(2).split('.');
+  return `${whole.replace(/\B(?=(\d{3})+(?!\d))/g, '.')},${frac}`;
+};

@@ -1,17 +1,21 @@
 import dayjs from 'dayjs';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { bsFull as bs } from '../src/i18n/full/bs.js';
 import { enFull as en } from '../src/i18n/full/en.js';
+import { hrFull as hr } from '../src/i18n/full/hr.js';
 import { srFull as sr } from '../src/i18n/full/sr.js';
 import {
   apiCall,
   apiLogin,
   browserHarness,
+  fill,
   missing,
   newPage,
   registerThroughForm,
   STEP,
   screen,
+  srMoney,
   unique,
   useLanguage,
 } from './browser-harness.js';
@@ -24,13 +28,6 @@ import {
 if (missing) console.warn(missing);
 const harness = browserHarness();
 const PASSWORD = 'Lozinka-2026';
-const fill = (text: string, params: Record<string, string | number>) =>
-  text.replace(/\{(\w+)\}/g, (_, k: string) => String(params[k]));
-/** An API amount ("4540.60") as the Serbian screen shows it ("4.540,60"). */
-const srAmount = (v: string) => {
-  const [whole = '', part = ''] = v.split('.');
-  return `${whole.replace(/\B(?=(\d{3})+(?!\d))/g, '.')},${part}`;
-};
 /** A day as the date fields show it (DD.MM.YYYY). */
 const shown = (day: dayjs.Dayjs) => day.format('DD.MM.YYYY');
 
@@ -101,7 +98,7 @@ describe.skipIf(missing)('invoice copy and the contact pickers in Chromium', () 
       // The editor's total is the original's (same lines and discount).
       await page
         .getByTestId('total')
-        .filter({ hasText: srAmount(original.totalAmount) })
+        .filter({ hasText: srMoney(original.totalAmount) })
         .waitFor();
       await screen(page, 'invoice-copy');
       await page.getByRole('button', { name: sr['app.save'] }).click();
@@ -209,6 +206,23 @@ describe.skipIf(missing)('invoice copy and the contact pickers in Chromium', () 
       await screen(page, 'en/invoice-copy');
       await page.setViewportSize({ width: 375, height: 740 });
       await screen(page, 'en/invoice-copy-375');
+      // Croatian and Bosnian: the notice and the fields in each, at both widths.
+      for (const [locale, catalog] of [
+        ['hr', hr],
+        ['bs', bs],
+      ] as const) {
+        await page.setViewportSize({ width: 1280, height: 860 });
+        // biome-ignore lint/correctness/useHookAtTopLevel: a Playwright helper named like a hook, not a React hook.
+        await useLanguage(page, locale);
+        await page.getByRole('heading', { name: catalog['invoices.new'] }).waitFor();
+        await page.getByText(fill(catalog['invoices.copiedFrom'], { number: original.invoiceNumber })).waitFor();
+        await expect
+          .poll(() => page.getByRole('textbox', { name: catalog['invoices.customer'], exact: true }).inputValue())
+          .toBe('Zeta Zona d.o.o.');
+        await screen(page, `${locale}/invoice-copy`);
+        await page.setViewportSize({ width: 375, height: 740 });
+        await screen(page, `${locale}/invoice-copy-375`);
+      }
       await context.close();
     },
     STEP * 3,

@@ -9,12 +9,14 @@ import {
   apiCall,
   apiLogin,
   browserHarness,
+  fill,
   missing,
   newPage,
   pickOption,
   registerThroughForm,
   STEP,
   screen,
+  srMoney,
   unique,
   useLanguage,
 } from './browser-harness.js';
@@ -32,13 +34,6 @@ const harness = browserHarness();
 const PASSWORD = 'Lozinka-2026';
 const TODAY = dayjs().format('YYYY-MM-DD');
 const YEAR = TODAY.slice(0, 4);
-const fill = (text: string, params: Record<string, string | number>) =>
-  text.replace(/\{(\w+)\}/g, (m, k: string) => String(params[k] ?? m));
-/** 1234.5 -> "1.234,50", as the sr screens print amounts. */
-const srMoney = (v: string) => {
-  const [whole, frac = ''] = Number(v).toFixed(2).split('.');
-  return `${whole.replace(/\B(?=(\d{3})+(?!\d))/g, '.')},${frac}`;
-};
 
 /** A receipt as a shop prints it, photographed: rendered by the browser itself as PNG, or printed to PDF. */
 async function receipt(browser: Browser, kind: 'png' | 'pdf'): Promise<Buffer> {
