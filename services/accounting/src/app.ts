@@ -42,6 +42,7 @@ import { intermediaryInvoiceRoutes, intermediaryRoutes } from './modules/exchang
 import { tellIntermediaryDecision } from './modules/exchange-hr/exchange.service.js';
 import { exchangeRateFeedJob, feedSettings } from './modules/exchange-rates/ecb-feed.js';
 import { exchangeRatesRoutes } from './modules/exchange-rates/exchange-rates.routes.js';
+import { nbsFeedJob, nbsSettings } from './modules/exchange-rates/nbs-feed.js';
 import { expensesRoutes } from './modules/expenses/expenses.routes.js';
 import { expenseAccountBlock, openExpensesBlock } from './modules/expenses/expenses.service.js';
 import { fiscalDeliveryJob } from './modules/fiscalization-hr/fiscalization.jobs.js';
@@ -206,6 +207,9 @@ export async function buildApp(config: Readonly<Config>, db: Database<DB>): Prom
   scheduler.add(ledgerFoldJob(db, app.log, config.ledgerFoldIntervalMs));
   const feed = feedSettings(config.exchangeRateFeed);
   if (feed.enabled) scheduler.add(exchangeRateFeedJob(db.system, app.log, feed));
+  const nbs = nbsSettings(config.exchangeRateFeed);
+  if (nbs) scheduler.add(nbsFeedJob(db.system, app.log, nbs));
+  else if (feed.enabled) app.log.info('NBS rate feed off: NBS_USERNAME, NBS_PASSWORD and NBS_LICENCE_ID are not set');
   scheduler.add(sefDeliveryJob(sef));
   scheduler.add(sefSyncJob(sef));
   scheduler.add(fiscalDeliveryJob(sef));

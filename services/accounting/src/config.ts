@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import {
   acceptWeakness,
   type CommonConfig,
+  ConfigError,
   checkCredentialedOrigins,
   checkDatabaseUrl,
   databaseUrl,
@@ -15,6 +16,25 @@ import {
   parseDuration,
   parsePort,
 } from '@app/shared/config';
+
+/** The NBS credentials come as a set: some without the others stop start-up, naming what is missing. */
+function nbsFeedConfig(env: Env): Config['exchangeRateFeed']['nbs'] {
+  const names = ['NBS_USERNAME', 'NBS_PASSWORD', 'NBS_LICENCE_ID'] as const;
+  const missing = names.filter((n) => !env[n]);
+  if (missing.length > 0 && missing.length < names.length) {
+    throw new ConfigError(`${missing.join(', ')} must be set with the other NBS credentials`);
+  }
+  const listType = Number(env.NBS_RATE_LIST ?? '3');
+  if (!Number.isInteger(listType) || listType < 1) throw new ConfigError('NBS_RATE_LIST must be a positive integer');
+  return {
+    url: env.NBS_URL || null,
+    credentials:
+      missing.length === 0
+        ? { username: env.NBS_USERNAME!, password: env.NBS_PASSWORD!, licenceId: env.NBS_LICENCE_ID! }
+        : null,
+    listType,
+  };
+}
 
 export interface Config extends CommonConfig {
   /** package.json version, reported by /health and /docs. */
@@ -33,8 +53,20 @@ export interface Config extends CommonConfig {
   /** The built web app served at / (W1): WEB_DIR, default apps/accounting-web/dist. */
   webDir: string;
   bcryptCost: number;
-  /** EXCHANGE_RATE_FEED=on imports the ECB daily reference rates at start-up and hourly (A6). */
-  exchangeRateFeed: { enabled: boolean; url: string | null };
+  /**
+   * EXCHANGE_RATE_FEED=on imports the ECB daily reference rates at start-up and hourly (A6), and
+   * the NBS middle rates when NBS_USERNAME, NBS_PASSWORD and NBS_LICENCE_ID are set (all three or
+   * none); NBS_URL overrides the NBS service, NBS_RATE_LIST its list type (default 3, middle).
+   */
+  exchangeRateFeed: {
+    enabled: boolean;
+    url: string | null;
+    nbs: {
+      url: string | null;
+      credentials: { username: string; password: string; licenceId: string } | null;
+      listType: number;
+    };
+  };
   /** Invoice e-mail (A11): smtp://user:pass@host:587; null writes .eml files to DATA_DIR/outbox. */
   smtpUrl: string | null;
   mailFrom: string;
@@ -106,6 +138,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     exchangeRateFeed: {
       enabled: parseBool('EXCHANGE_RATE_FEED', env.EXCHANGE_RATE_FEED, false),
       url: env.EXCHANGE_RATE_FEED_URL || null,
+      nbs: nbsFeedConfig(env),
     },
     ledgerFoldIntervalMs: parseDuration('LEDGER_FOLD_INTERVAL', env.LEDGER_FOLD_INTERVAL, '1s'),
     smtpUrl: env.SMTP_URL || null,

@@ -1,4 +1,4 @@
-import { create } from 'xmlbuilder2';
+import { elementText, findElements, parseXml } from '../../lib/xml-tree.js';
 
 /**
  * The Tax Administration's fiscalization SOAP services (Fiskalizacija 2.0). The WSDLs in
@@ -28,33 +28,12 @@ export type FiscalOutcome =
     }
   | { ok: false; retry: true; message: string };
 
-type Node = Record<string, unknown>;
-function find(node: unknown, name: string): unknown[] {
-  const out: unknown[] = [];
-  const walk = (n: unknown) => {
-    if (!n || typeof n !== 'object') return;
-    if (Array.isArray(n)) return n.forEach(walk);
-    for (const [k, v] of Object.entries(n as Node)) {
-      if (k.startsWith('@')) continue;
-      if (k.replace(/^.*:/, '') === name) out.push(...(Array.isArray(v) ? v : [v]));
-      walk(v);
-    }
-  };
-  walk(node);
-  return out;
-}
-const text = (n: unknown): string | null =>
-  n === undefined || n === null
-    ? null
-    : typeof n === 'string' || typeof n === 'number'
-      ? String(n).trim()
-      : typeof n === 'object' && '#' in (n as Node)
-        ? text((n as Node)['#'])
-        : null;
+const find = findElements;
+const text = elementText;
 
 /** Reads the service's answer (…Odgovor): accepted, or the errors (`greska`: `sifra`, `opis`). */
 export function parseAnswer(xml: string): FiscalOutcome {
-  const tree = create(xml).end({ format: 'object' });
+  const tree = parseXml(xml);
   const accepted = text(find(tree, 'prihvacenZahtjev')[0]);
   if (accepted === null) return { ok: false, retry: true, message: 'no answer (prihvacenZahtjev) in the response' };
   const requestId = text(find(tree, 'idZahtjeva')[0]);
