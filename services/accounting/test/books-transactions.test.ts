@@ -1012,3 +1012,33 @@ describe('ledger invariants (property-based)', () => {
     );
   });
 });
+
+describe('GET /transactions?referenceId', () => {
+  it('lists the postings of one document', async () => {
+    const s = await registerOrg(h.app);
+    const approved = async (amount: number) => {
+      const e = (
+        await api(s.token, 'POST', '/expenses', { expenseDate: '2026-06-02', category: 'Rent', amount })
+      ).json();
+      const res = await h.app.inject(authed(s.token, { method: 'PATCH', url: `/api/v1/expenses/${e.id}/approve` }));
+      expect(res.statusCode, res.body).toBe(200);
+      return e.id as string;
+    };
+    const [first, second] = [await approved(40), await approved(60)];
+    const of = async (id: string) => {
+      const res = await api(s.token, 'GET', `/transactions?referenceType=expense&referenceId=${id}&perPage=100`);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().data as Array<{ referenceId: string }>;
+    };
+    const firstPostings = await of(first);
+    expect(firstPostings.length).toBeGreaterThan(0);
+    expect(new Set(firstPostings.map((p) => p.referenceId))).toEqual(new Set([first]));
+    const secondPostings = await of(second);
+    expect(secondPostings).toHaveLength(firstPostings.length);
+    expect(secondPostings.every((p) => p.referenceId === second)).toBe(true);
+    expect(await of(crypto.randomUUID())).toEqual([]);
+    const bad = await api(s.token, 'GET', '/transactions?referenceId=42');
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().error.code).toBe('SVC-9003');
+  });
+});

@@ -3654,7 +3654,7 @@ export interface paths {
         };
         /**
          * List ledger postings
-         * @description Paginated and filtered by date, account and reference.
+         * @description Paginated and filtered by date, account and reference: its type, and the document (`referenceId`), e.g. the payment posting of an invoice just marked paid.
          */
         get: {
             parameters: {
@@ -3669,6 +3669,8 @@ export interface paths {
                     toDate?: string;
                     accountId?: string;
                     referenceType?: "invoice" | "expense" | "payment" | "manual";
+                    /** @description the document the postings belong to (an invoice, an expense) */
+                    referenceId?: string;
                     entryId?: string;
                 };
                 header?: never;

@@ -556,20 +556,21 @@ function MatchDialog({
             body: { paidAt: line.transactionDate, bankAccountId: bank.id },
           }),
         );
+      // The payment posting of this document on this account and day.
       const postings = unwrap(
         await api.GET('/api/v1/transactions', {
           params: {
             query: {
               accountId: bank.accountId,
               referenceType: 'payment',
+              referenceId: d.id,
               fromDate: line.transactionDate,
               toDate: line.transactionDate,
-              perPage: '100',
             },
           },
         }),
       ).data;
-      const payment = postings.find((p) => p.referenceId === d.id && !p.reconciled);
+      const payment = postings.find((p) => !p.reconciled);
       if (!payment) throw new Error('payment posting not found');
       return reconcile(payment.id);
     },

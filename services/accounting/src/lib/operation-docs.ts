@@ -239,7 +239,8 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   },
   'GET /api/v1/transactions': {
     summary: 'List ledger postings',
-    description: 'Paginated and filtered by date, account and reference.',
+    description:
+      'Paginated and filtered by date, account and reference: its type, and the document (`referenceId`), e.g. the payment posting of an invoice just marked paid.',
   },
   'GET /api/v1/transactions/:id': { summary: 'Get a posting', description: 'One ledger posting.' },
   'POST /api/v1/transactions': {

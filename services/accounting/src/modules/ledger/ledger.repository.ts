@@ -223,6 +223,7 @@ export interface TransactionFilter {
   toDate?: string;
   accountId?: string;
   referenceType?: ReferenceType;
+  referenceId?: string;
   id?: string;
   entryId?: string;
 }
@@ -243,6 +244,7 @@ export async function listTransactions(
   if (f.fromDate) q = q.where('t.transaction_date', '>=', f.fromDate);
   if (f.toDate) q = q.where('t.transaction_date', '<=', f.toDate);
   if (f.referenceType) q = q.where('t.reference_type', '=', f.referenceType);
+  if (f.referenceId) q = q.where('t.reference_id', '=', f.referenceId);
   if (f.entryId) q = q.where(byEntry(f.entryId, 't'));
   if (f.accountId) {
     const id = f.accountId;

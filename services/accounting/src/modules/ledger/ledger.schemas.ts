@@ -42,6 +42,9 @@ export const TransactionsQuery = listQuery(TRANSACTION_SORTS, {
   toDate: Type.Optional(IsoDate),
   accountId: Type.Optional(Uuid),
   referenceType: Type.Optional(literalUnion(REFERENCE_TYPES)),
+  referenceId: Type.Optional(
+    Type.String({ format: 'uuid', description: 'the document the postings belong to (an invoice, an expense)' }),
+  ),
   entryId: Type.Optional(Uuid),
 });
 
