@@ -54,4 +54,44 @@ describe('Session', () => {
     expect(session.accessToken).toBeNull();
     expect(signedOut).toBe(true);
   });
+
+  it('refreshes one tab at a time: two tabs never send the same cookie, so neither is signed out', async () => {
+    // The service as A17 has it: each refresh rotates the one cookie the tabs share; a rotated-out
+    // cookie ends the login. Each refresh waits on the network for a moment, so two would overlap.
+    const jar = { cookie: 'c0', revoked: false, n: 0 };
+    const fetchImpl = (async () => {
+      const sent = jar.cookie;
+      await new Promise((r) => setTimeout(r, 20));
+      if (jar.revoked || sent !== jar.cookie) {
+        jar.revoked = true;
+        return new Response('{}', { status: 401 });
+      }
+      jar.n += 1;
+      jar.cookie = `c${jar.n}`;
+      return Response.json({ accessToken: `t${jar.n}` });
+    }) as typeof fetch;
+    /** The Web Locks API's one guarantee used here: one holder of a name at a time, in request order. */
+    const held = new Map<string, Promise<unknown>>();
+    const locks = {
+      request: (name: string, cb: () => Promise<unknown>) => {
+        const run = (held.get(name) ?? Promise.resolve()).then(cb);
+        held.set(
+          name,
+          run.catch(() => undefined),
+        );
+        return run;
+      },
+    } as unknown as Pick<LockManager, 'request'>;
+    const tab = (withLocks: boolean) =>
+      new Session({ refreshPath: 'http://svc/refresh', fetch: fetchImpl, locks: withLocks ? locks : null });
+
+    const [a, b] = [tab(true), tab(true)];
+    expect(await Promise.all([a.refresh(), b.refresh()])).toEqual(['t1', 't2']);
+    expect(jar.revoked).toBe(false);
+
+    // Without the lock the second tab sends the cookie the first one is rotating: the login ends.
+    const [c, d] = [tab(false), tab(false)];
+    expect(await Promise.all([c.refresh(), d.refresh()])).toContain(null);
+    expect(jar.revoked).toBe(true);
+  });
 });

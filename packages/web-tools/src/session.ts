@@ -13,6 +13,8 @@ export interface SessionOptions {
   /** Called when the session cannot be renewed. */
   onSignedOut?: () => void;
   fetch?: typeof fetch;
+  /** The Web Locks API (default: the browser's `navigator.locks`; none: refreshes are not shared). */
+  locks?: Pick<LockManager, 'request'> | null;
 }
 
 export class Session {
@@ -35,26 +37,44 @@ export class Session {
     return () => this.listeners.delete(listener);
   }
 
-  /** Trades the refresh cookie for a new access token; null when there is no live session. */
+  /**
+   * Trades the refresh cookie for a new access token; null when there is no live session. Every tab
+   * of the app shares one cookie, and the service rotates it on each refresh and ends the whole login
+   * when a rotated-out cookie comes back (A17). Two tabs refreshing at once (a browser restoring its
+   * tabs, two tabs whose tokens expire together) would send the same cookie twice and sign the user
+   * out everywhere, so the refresh runs under a Web Lock held across the origin's tabs: the second
+   * tab's request leaves only after the first tab's answer has set the new cookie.
+   */
   refresh(): Promise<string | null> {
-    this.refreshing ??= (async () => {
-      try {
-        const res = await (this.opts.fetch ?? fetch)(this.opts.refreshPath, {
-          method: 'POST',
-          credentials: 'same-origin',
-        });
-        const token = res.ok ? ((await res.json()) as { accessToken: string }).accessToken : null;
-        this.setAccessToken(token);
-        if (!token) this.opts.onSignedOut?.();
-        return token;
-      } catch {
-        this.setAccessToken(null);
-        return null;
-      } finally {
-        this.refreshing = null;
-      }
-    })();
-    return this.refreshing;
+    if (this.refreshing) return this.refreshing;
+    const locks = this.opts.locks === undefined ? globalThis.navigator?.locks : this.opts.locks;
+    // refreshNow never throws: a rejected lock request is the lock API failing, so refresh without it.
+    const run = () => this.refreshNow();
+    const held: Promise<string | null> = locks
+      ? // The lock's promise settles with the callback's result (the DOM typings nest the promise).
+        (locks.request(`session-refresh ${this.opts.refreshPath}`, run) as unknown as Promise<string | null>).catch(run)
+      : run();
+    const pending = held.finally(() => {
+      this.refreshing = null;
+    });
+    this.refreshing = pending;
+    return pending;
+  }
+
+  private async refreshNow(): Promise<string | null> {
+    try {
+      const res = await (this.opts.fetch ?? fetch)(this.opts.refreshPath, {
+        method: 'POST',
+        credentials: 'same-origin',
+      });
+      const token = res.ok ? ((await res.json()) as { accessToken: string }).accessToken : null;
+      this.setAccessToken(token);
+      if (!token) this.opts.onSignedOut?.();
+      return token;
+    } catch {
+      this.setAccessToken(null);
+      return null;
+    }
   }
 
   /** openapi-fetch middleware: bearer header on every call, refresh and replay once on 401. */
