@@ -393,6 +393,11 @@ describe.skipIf(missing)('ledger, reports and settings in Chromium', () => {
 
       await page.getByRole('tab', { name: sr['books.settings.currencies'] }).click();
       await page.getByTestId('exchange-rate').waitFor();
+      // The rate's source in words (the seeded EUR-RSD rate is NBS's middle rate), not its code.
+      const sources = Object.entries(sr).filter(([k]) => k.startsWith('books.rates.source.'));
+      expect(sources).toHaveLength(6);
+      const source = (await page.getByTestId('exchange-rate-source').textContent())?.trim();
+      expect(sources.map(([, label]) => label)).toContain(source);
       await screen(page, 'settings-currencies');
 
       // 2FA: the QR code decodes to the otpauth URL; a code from its secret turns it on.

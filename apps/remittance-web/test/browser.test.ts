@@ -212,6 +212,10 @@ describe.skipIf(missing)('remittance web app in Chromium', () => {
       await c.page.getByLabel(nb['history.type']).selectOption('qr_payment');
       await c.page.getByText('Karis Kafé').first().waitFor();
       await screen(c.page, 'history');
+      // A payment still waiting for the bank can be looked for too; none is waiting here.
+      await c.page.getByLabel(nb['history.status']).selectOption({ label: nb['status.initiating'] });
+      await c.page.getByText(nb['history.noneFiltered']).waitFor();
+      expect(new URL(c.page.url()).searchParams.get('status')).toBe('initiating');
 
       // Notifications: mark all read.
       await c.page.goto('/notifications');

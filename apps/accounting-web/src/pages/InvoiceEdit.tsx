@@ -26,7 +26,7 @@ import { useAuth } from '../auth.js';
 import { useI18n } from '../i18n/index.js';
 import { computeTotals } from '../lib/totals.js';
 import { useFormat } from '../ui/format.js';
-import { addDays, daysBetween, isoDay } from '../ui/period.js';
+import { addDays, daysBetween, today } from '../ui/period.js';
 import { ErrorState, Loading, useFieldErrors } from '../ui/states.js';
 import { ContactSelect } from './ContactSelect.js';
 import '@mantine/dates/styles.css';
@@ -104,15 +104,15 @@ function Editor({
   const queryClient = useQueryClient();
   const [error, setError] = useState<unknown>(null);
   // The user's calendar day, not UTC's: just after midnight in Belgrade UTC still says yesterday.
-  const today = isoDay(new Date());
+  const day = today();
   const baseCurrency = me?.organization.baseCurrency ?? 'EUR';
   const from = invoice ?? source;
   const form = useForm<FormValues>({
     defaultValues: from
       ? {
           customerId: from.customerId,
-          invoiceDate: invoice ? invoice.invoiceDate : today,
-          dueDate: invoice ? invoice.dueDate : addDays(today, daysBetween(from.invoiceDate, from.dueDate)),
+          invoiceDate: invoice ? invoice.invoiceDate : day,
+          dueDate: invoice ? invoice.dueDate : addDays(day, daysBetween(from.invoiceDate, from.dueDate)),
           currencyCode: from.currencyCode,
           discountAmount: Number(from.discountAmount),
           notes: from.notes ?? '',
@@ -125,8 +125,8 @@ function Editor({
         }
       : {
           customerId: null,
-          invoiceDate: today,
-          dueDate: addDays(today, 15),
+          invoiceDate: day,
+          dueDate: addDays(day, 15),
           currencyCode: baseCurrency,
           discountAmount: 0,
           notes: '',

@@ -21,7 +21,7 @@ import { ApiError, api, fetchBlob, unwrap } from '../api/client.js';
 import { useAuth } from '../auth.js';
 import { useI18n } from '../i18n/index.js';
 import { useFormat } from '../ui/format.js';
-import { isoDay } from '../ui/period.js';
+import { today } from '../ui/period.js';
 import { ScrollTable } from '../ui/ScrollTable.js';
 import { StatusBadge } from '../ui/StatusBadge.js';
 import { ErrorState, Loading } from '../ui/states.js';
@@ -88,7 +88,7 @@ export default function InvoiceView() {
       unwrap(
         await api.PATCH('/api/v1/invoices/{id}/status', {
           params: { path: { id } },
-          body: a === 'mark-paid' ? { action: a, paidAt: isoDay(new Date()) } : { action: a },
+          body: a === 'mark-paid' ? { action: a, paidAt: today() } : { action: a },
         }),
       ),
     onMutate: () => setNotice(null),

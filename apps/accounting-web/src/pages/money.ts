@@ -1,5 +1,4 @@
 import { useQuery } from '@tanstack/react-query';
-import dayjs from 'dayjs';
 import { api, unwrap } from '../api/client.js';
 import type { paths } from '../api/schema.generated.js';
 
@@ -15,8 +14,6 @@ export function useBankAccounts() {
 }
 
 /** Today as YYYY-MM-DD in the browser's time zone. */
-export const today = () => dayjs().format('YYYY-MM-DD');
-
 /** NumberInput separators for the locale (decimal comma outside English). */
 export const numberSeparators = (locale: string) =>
   locale === 'en'

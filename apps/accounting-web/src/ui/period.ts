@@ -4,6 +4,9 @@ import dayjs from 'dayjs';
 export const isoDay = (d: Date) =>
   `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 
+/** Today on the browser's calendar (ISO), the default of every date field. */
+export const today = (): string => isoDay(new Date());
+
 /** The ISO day n calendar days after an ISO day (n may be negative), on the local calendar. */
 export const addDays = (day: string, n: number): string => dayjs(day).add(n, 'day').format('YYYY-MM-DD');
 

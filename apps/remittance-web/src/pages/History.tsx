@@ -10,7 +10,7 @@ import { Empty, QueryView } from '../ui/states.js';
 
 const PAGE_SIZE = 10;
 type TypeFilter = '' | 'remittance' | 'qr_payment';
-type StatusFilter = '' | 'processing' | 'completed' | 'failed';
+type StatusFilter = '' | 'initiating' | 'processing' | 'completed' | 'failed';
 
 /** Every payment, newest first, filtered by type and status (kept in the URL), ten a page. */
 export default function History() {
@@ -67,6 +67,7 @@ export default function History() {
           onChange={(e) => set({ status: e.currentTarget.value, page: '' })}
           data={[
             { value: '', label: t('history.all') },
+            { value: 'initiating', label: t('status.initiating') },
             { value: 'processing', label: t('status.processing') },
             { value: 'completed', label: t('status.completed') },
             { value: 'failed', label: t('status.failed') },

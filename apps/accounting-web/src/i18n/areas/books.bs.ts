@@ -34,6 +34,8 @@ export const booksBs: Record<keyof typeof booksEn, string> = {
   'books.tax.name': 'Naziv',
   'books.tax.default': 'Zadana stopa za nove stavke',
   'books.rates.none': 'Nema kursa na ovaj dan niti prije njega.',
+  'books.rates.source.nbs': 'Srednji kurs NBS',
+  'books.rates.source.manual': 'Ručno unesen',
   'books.2fa.title': 'Prijava u dva koraka',
   'books.2fa.help': 'Pri svakoj prijavi, poslije lozinke, traži se kod iz aplikacije za autentifikaciju.',
   'books.2fa.start': 'Podesi prijavu u dva koraka',

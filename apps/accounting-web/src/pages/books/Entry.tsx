@@ -11,7 +11,7 @@ import { useAuth } from '../../auth.js';
 import { useI18n } from '../../i18n/index.js';
 import { FigureCards, NARROW } from '../../ui/FigureCards.js';
 import { useFormat } from '../../ui/format.js';
-import { isoDay } from '../../ui/period.js';
+import { today } from '../../ui/period.js';
 import { ScrollTable } from '../../ui/ScrollTable.js';
 import { ErrorState, Loading } from '../../ui/states.js';
 import '@mantine/dates/styles.css';
@@ -32,7 +32,7 @@ export default function EntryPage() {
   const { canWrite, me } = useAuth();
   const narrow = useMediaQuery(NARROW);
   const queryClient = useQueryClient();
-  const [date, setDate] = useState(() => isoDay(new Date()));
+  const [date, setDate] = useState(() => today());
   // Arriving from the journal screen just after saving the entry.
   const posted = (useLocation().state as { posted?: boolean } | null)?.posted === true;
   const entry = useQuery({
@@ -162,7 +162,7 @@ export default function EntryPage() {
                 locale={locale}
                 valueFormat="DD.MM.YYYY"
                 value={date}
-                onChange={(v) => setDate(v ?? isoDay(new Date()))}
+                onChange={(v) => setDate(v ?? today())}
               />
               <Button
                 color="red"

@@ -25,7 +25,7 @@ import { api, unwrap } from '../../api/client.js';
 import { useAuth } from '../../auth.js';
 import { useI18n } from '../../i18n/index.js';
 import { useFormat } from '../../ui/format.js';
-import { isoDay } from '../../ui/period.js';
+import { today } from '../../ui/period.js';
 import { ErrorState, Loading, useFieldErrors } from '../../ui/states.js';
 import { useAccounts } from './accounts.js';
 import '@mantine/dates/styles.css';
@@ -83,7 +83,7 @@ export default function JournalEntry() {
   const first = params.get('account');
   const form = useForm<FormValues>({
     defaultValues: {
-      transactionDate: isoDay(new Date()),
+      transactionDate: today(),
       description: '',
       notes: '',
       lines: [

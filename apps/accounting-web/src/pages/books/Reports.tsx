@@ -26,7 +26,7 @@ import { type MessageKey, useI18n } from '../../i18n/index.js';
 import { download } from '../../ui/download.js';
 import { FigureCards, NARROW } from '../../ui/FigureCards.js';
 import { useFormat } from '../../ui/format.js';
-import { isoDay, type PeriodPreset, presetRange } from '../../ui/period.js';
+import { type PeriodPreset, presetRange, today } from '../../ui/period.js';
 import { ScrollTable } from '../../ui/ScrollTable.js';
 import { Empty, ErrorState, Loading } from '../../ui/states.js';
 
@@ -76,7 +76,7 @@ export default function Reports() {
   const { t, locale } = useI18n();
   const navigate = useNavigate();
   const [range, setRange] = useState(() => presetRange('thisMonth'));
-  const [asOf, setAsOf] = useState(() => isoDay(new Date()));
+  const [asOf, setAsOf] = useState(() => today());
   const mode = PERIOD[kind];
   const query: Query = mode === 'range' ? range : mode === 'date' ? { date: asOf } : {};
   const path = `/api/v1/reports/${kind}` as const;
@@ -91,7 +91,7 @@ export default function Reports() {
   const exporter = useMutation({
     mutationFn: (format: 'pdf' | 'csv') => {
       const qs = new URLSearchParams({ ...query, format } as Record<string, string>).toString();
-      const stamp = query.date ?? (query.from ? `${query.from}_${query.to}` : isoDay(new Date()));
+      const stamp = query.date ?? (query.from ? `${query.from}_${query.to}` : today());
       return download(`${path}?${qs}`, `${kind}-${stamp}.${format}`);
     },
   });

@@ -21,7 +21,7 @@ import { api, unwrap } from '../../api/client.js';
 import { useAuth } from '../../auth.js';
 import { useI18n } from '../../i18n/index.js';
 import { useFormat } from '../../ui/format.js';
-import { isoDay } from '../../ui/period.js';
+import { today } from '../../ui/period.js';
 import { ScrollTable } from '../../ui/ScrollTable.js';
 import { ErrorState, Loading } from '../../ui/states.js';
 
@@ -88,7 +88,7 @@ function RateLookup({ codes }: { codes: string[] }) {
   const baseCurrency = me?.organization.baseCurrency ?? 'EUR';
   const [base, setBase] = useState(baseCurrency === 'EUR' ? 'EUR' : 'EUR');
   const [target, setTarget] = useState(baseCurrency === 'EUR' ? 'RSD' : baseCurrency);
-  const [date, setDate] = useState(isoDay(new Date()));
+  const [date, setDate] = useState(today());
   const [manual, setManual] = useState<number | ''>('');
   const rate = useQuery({
     queryKey: ['exchange-rate', base, target, date],
@@ -151,8 +151,8 @@ function RateLookup({ codes }: { codes: string[] }) {
             <Text size="sm" c="dimmed">
               {t('books.rates.effective')}: {f.date(rate.data.effectiveDate)}
             </Text>
-            <Badge variant="light" color="gray.8" c="gray.9">
-              {rate.data.source}
+            <Badge variant="light" color="gray.8" c="gray.9" tt="none" data-testid="exchange-rate-source">
+              {t(`books.rates.source.${rate.data.source}`)}
             </Badge>
           </Group>
         )}
