@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CURRENCY_DECIMALS } from '../src/modules/currencies/currencies.js';
 import { importEcbDays, parseEcbXml, runDailyImport } from '../src/modules/exchange-rates/ecb-feed.js';
 import { documentRate } from '../src/modules/exchange-rates/exchange-rates.service.js';
+import { organizationToday } from '../src/modules/reports/report-dates.js';
 import { addMember, authed, buildTestApp, registerOrg, type Session, type TestApp } from './helpers.js';
 
 const ECB_FILE = readFileSync(join(import.meta.dirname, 'fixtures/ecb-eurofxref-daily-2022-07-08.xml'), 'utf8');
@@ -270,25 +271,33 @@ describe('ECB feed', () => {
     expect(res.json()).toMatchObject({ rate: '0.983961', effectiveDate: '2022-07-08', source: 'ecb' });
   });
 
-  it('claims the day once: a second run the same day does not fetch again; an offline feed throws and claims nothing', async () => {
+  it('claims the day once the feed holds its rates: before the ECB publishes it asks again; an offline feed throws and claims nothing', async () => {
     let fetches = 0;
+    let published = '2030-01-01';
     const fetchImpl = (async () => {
       fetches += 1;
-      return new Response(ECB_FILE, { status: 200 });
+      return new Response(ECB_FILE.replace("time='2022-07-08'", `time='${published}'`), { status: 200 });
     }) as typeof fetch;
     const offline = (async () => {
       throw new TypeError('fetch failed');
     }) as typeof fetch;
-    await expect(
-      runDailyImport(h.t.db.system, { url: 'http://ecb.invalid', fetchImpl: offline, today: '2030-01-01' }),
-    ).rejects.toThrow('fetch failed');
-    expect(
-      await runDailyImport(h.t.db.system, { url: 'http://ecb.invalid', fetchImpl, today: '2030-01-01' }),
-    ).toMatchObject({ status: 'imported', days: 1 });
-    expect(await runDailyImport(h.t.db.system, { url: 'http://ecb.invalid', fetchImpl, today: '2030-01-01' })).toEqual({
-      status: 'already-done',
-    });
-    expect(fetches).toBe(1);
+    const run = (f: typeof fetch) =>
+      runDailyImport(h.t.db.system, { url: 'http://ecb.invalid', fetchImpl: f, today: '2030-01-02' });
+    await expect(run(offline)).rejects.toThrow('fetch failed');
+    // The morning of 2 January: the file ends on the 1st; stored, and asked for again.
+    expect(await run(fetchImpl)).toMatchObject({ status: 'imported', days: 1, latest: '2030-01-01', done: false });
+    expect(await run(fetchImpl)).toMatchObject({ status: 'imported', done: false });
+    // The afternoon: the 2nd's rates are in; the day is done and not fetched again.
+    published = '2030-01-02';
+    expect(await run(fetchImpl)).toMatchObject({ status: 'imported', rows: 3, latest: '2030-01-02', done: true });
+    expect(await run(fetchImpl)).toEqual({ status: 'already-done' });
+    expect(fetches).toBe(3);
+    const runs = await h.t.db.system
+      .selectFrom('job_runs')
+      .select(['job', 'run_date'])
+      .where('job', '=', 'ecb-rates')
+      .execute();
+    expect(runs).toEqual([{ job: 'ecb-rates', run_date: '2030-01-02' }]);
   });
 
   it('does not break start-up when on and offline, and stops its timer on close', async () => {
@@ -334,7 +343,7 @@ describe('ECB feed', () => {
       served += 1;
       res
         .writeHead(200, { 'content-type': 'text/xml' })
-        .end(ECB_FILE.replace("time='2022-07-08'", "time='2022-07-11'"));
+        .end(ECB_FILE.replace("time='2022-07-08'", `time='${organizationToday('RS')}'`));
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const feedUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/eurofxref.xml`;
@@ -348,7 +357,7 @@ describe('ECB feed', () => {
           row = await other.t.db.system
             .selectFrom('exchange_rates')
             .select('rate')
-            .where('effective_date', '=', '2022-07-11')
+            .where('effective_date', '=', organizationToday('RS'))
             .where('target_currency', '=', 'USD')
             .executeTakeFirst();
         }

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/types.js';
 import { isKnownCurrency } from '../currencies/currencies.js';
+import { organizationToday } from '../reports/report-dates.js';
 import { upsertGlobalRates } from './exchange-rates.repository.js';
 
 /**
@@ -78,7 +79,7 @@ export function feedSettings(config: { enabled: boolean; url: string | null }): 
 }
 
 export type FeedOutcome =
-  | { status: 'imported'; rows: number; days: number }
+  | { status: 'imported'; rows: number; days: number; latest: string; done: boolean }
   | { status: 'already-done' }
   | { status: 'busy' };
 
@@ -94,15 +95,19 @@ async function fetchFeed(url: string, fetchImpl: typeof fetch): Promise<string> 
 /**
  * Imports today's feed once across every instance (G12): the day is claimed under a
  * transaction-scoped advisory lock and recorded in job_runs, so a second instance either finds
- * the lock taken (busy) or the day done. A failure records nothing; the next tick retries.
- * Runs as the system role: the rows it writes belong to no organization, so it opens its own
- * transaction on db.system instead of a TenantScope (see db/tenant-scope.ts).
+ * the lock taken (busy) or the day done. The day counts as done only once the feed holds today's
+ * rates (Central European time): the ECB publishes them at about 16:00, so a run in the morning
+ * stores what the file holds and the hourly runs ask again until the afternoon's rates are in (on a
+ * day without rates, a weekend or a TARGET holiday, they ask all day: a small file, once an hour).
+ * A failure records nothing; the next tick retries. Runs as the system role: the rows it writes
+ * belong to no organization, so it opens its own transaction on db.system instead of a
+ * TenantScope (see db/tenant-scope.ts).
  */
 export async function runDailyImport(
   system: Kysely<DB>,
   opts: { url: string; fetchImpl?: typeof fetch; today?: string },
 ): Promise<FeedOutcome> {
-  const today = opts.today ?? new Date().toISOString().slice(0, 10);
+  const today = opts.today ?? organizationToday('RS');
   return system.transaction().execute(async (trx) => {
     const lock = await sql<{
       ok: boolean;
@@ -117,11 +122,15 @@ export async function runDailyImport(
     if (done) return { status: 'already-done' } as const;
     const days = parseEcbXml(await fetchFeed(opts.url, opts.fetchImpl ?? fetch));
     const rows = await importEcbDays(trx, days);
-    await trx
-      .insertInto('job_runs')
-      .values({ job: JOB, run_date: today, detail: `${rows} rates from ${days.length} days` })
-      .execute();
-    return { status: 'imported', rows, days: days.length } as const;
+    const latest = days.map((d) => d.date).sort()[days.length - 1];
+    const complete = latest >= today;
+    if (complete) {
+      await trx
+        .insertInto('job_runs')
+        .values({ job: JOB, run_date: today, detail: `${rows} rates from ${days.length} days` })
+        .execute();
+    }
+    return { status: 'imported', rows, days: days.length, latest, done: complete } as const;
   });
 }
 
