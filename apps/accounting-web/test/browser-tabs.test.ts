@@ -1,6 +1,40 @@
+import { createServer, request as forward } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { srFull as sr } from '../src/i18n/full/sr.js';
 import { browserHarness, missing, newPage, registerThroughForm, STEP, unique } from './browser-harness.js';
+
+/**
+ * A pass-through proxy in front of the service that can hold the answer to a session renewal: the
+ * service has rotated the cookie, the browser has not yet heard.
+ */
+async function holdingProxy(target: string) {
+  const upstream = new URL(target);
+  const state: { hold: boolean; held: Array<() => void>; onHeld?: () => void } = { hold: false, held: [] };
+  const server = createServer((req, res) => {
+    const out = forward(
+      { host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers },
+      (answer) => {
+        const chunks: Buffer[] = [];
+        answer.on('data', (c: Buffer) => chunks.push(c));
+        answer.on('end', () => {
+          const send = () => {
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            res.end(Buffer.concat(chunks));
+          };
+          if (state.hold && req.url === '/api/v1/auth/refresh') {
+            state.hold = false;
+            state.held.push(send);
+            state.onHeld?.();
+          } else send();
+        });
+      },
+    );
+    req.pipe(out);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { state, server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
 
 /**
  * Several tabs of one signed-in browser opening at once (a browser restoring its tabs, a user opening
@@ -32,6 +66,38 @@ describe.skipIf(missing)('tabs opened at once in Chromium', () => {
       await page.getByRole('heading', { name: sr['dash.title'] }).waitFor();
       expect(await page.getByRole('button', { name: sr['auth.signIn'] }).count()).toBe(0);
       await context.close();
+    },
+    STEP * 2,
+  );
+
+  it(
+    'keeps the login when the page reloads while a renewal is answered',
+    async () => {
+      const proxy = await holdingProxy(harness.base);
+      const context = await harness.browser.newContext({ baseURL: proxy.base, viewport: { width: 1280, height: 860 } });
+      context.setDefaultTimeout(20_000);
+      try {
+        const page = await context.newPage();
+        await registerThroughForm(page, unique('reload'), 'Lozinka-2026');
+        // Reload: the page renews the session; the service rotates the cookie, and the answer is held
+        // back until the next reload has replaced the page (the user pressing F5 twice).
+        const held = new Promise<void>((resolve) => {
+          proxy.state.onHeld = resolve;
+        });
+        proxy.state.hold = true;
+        await page.reload({ waitUntil: 'commit' });
+        await held;
+        await page.reload({ waitUntil: 'commit' });
+        for (const send of proxy.state.held) send();
+        // The first renewal's answer still set the rotated cookie: the page after it is signed in.
+        await page.getByRole('heading', { name: sr['dash.title'] }).waitFor();
+        await page.reload();
+        await page.getByRole('heading', { name: sr['dash.title'] }).waitFor();
+        expect(await page.getByRole('button', { name: sr['auth.signIn'] }).count()).toBe(0);
+      } finally {
+        await context.close();
+        proxy.server.close();
+      }
     },
     STEP * 2,
   );

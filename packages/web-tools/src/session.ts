@@ -63,9 +63,12 @@ export class Session {
 
   private async refreshNow(): Promise<string | null> {
     try {
+      // keepalive: a reload while the answer is on its way would otherwise drop it, and with it the
+      // rotated cookie it sets; the next page would then send the rotated-out one and end the login (A17).
       const res = await (this.opts.fetch ?? fetch)(this.opts.refreshPath, {
         method: 'POST',
         credentials: 'same-origin',
+        keepalive: true,
       });
       const token = res.ok ? ((await res.json()) as { accessToken: string }).accessToken : null;
       this.setAccessToken(token);
