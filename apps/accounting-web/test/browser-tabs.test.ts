@@ -10,7 +10,14 @@ import { browserHarness, missing, newPage, registerThroughForm, STEP, unique } f
  */
 async function holdingProxy(target: string) {
   const upstream = new URL(target);
-  const state: { hold: boolean; held: Array<() => void>; onHeld?: () => void } = { hold: false, held: [] };
+  const state: {
+    hold: boolean;
+    held: Array<() => void>;
+    onHeld?: () => void;
+    /** The next page document: its head passes (the page is replaced), its body waits for release. */
+    gateDocument: boolean;
+    onDocument?: (release: () => void) => void;
+  } = { hold: false, held: [], gateDocument: false };
   const server = createServer((req, res) => {
     const out = forward(
       { host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers },
@@ -22,7 +29,12 @@ async function holdingProxy(target: string) {
             res.writeHead(answer.statusCode ?? 502, answer.headers);
             res.end(Buffer.concat(chunks));
           };
-          if (state.hold && req.url === '/api/v1/auth/refresh') {
+          if (state.gateDocument && req.headers['sec-fetch-dest'] === 'document') {
+            state.gateDocument = false;
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            res.flushHeaders();
+            state.onDocument?.(() => res.end(Buffer.concat(chunks)));
+          } else if (state.hold && req.url === '/api/v1/auth/refresh') {
             state.hold = false;
             state.held.push(send);
             state.onHeld?.();
@@ -87,8 +99,19 @@ describe.skipIf(missing)('tabs opened at once in Chromium', () => {
         proxy.state.hold = true;
         await page.reload({ waitUntil: 'commit' });
         await held;
-        await page.reload({ waitUntil: 'commit' });
+        // The next page replaces this one (its document's head arrives) but cannot start before the
+        // held answer has come in: only an answer that outlives its page can still set the cookie.
+        proxy.state.gateDocument = true;
+        const documentStarted = new Promise<() => void>((resolve) => {
+          proxy.state.onDocument = resolve;
+        });
+        const next = page.reload();
+        const releaseDocument = await documentStarted;
+        await new Promise((r) => setTimeout(r, 500));
         for (const send of proxy.state.held) send();
+        await new Promise((r) => setTimeout(r, 500));
+        releaseDocument();
+        await next;
         // The first renewal's answer still set the rotated cookie: the page after it is signed in.
         await page.getByRole('heading', { name: sr['dash.title'] }).waitFor();
         await page.reload();

@@ -2,8 +2,8 @@ import type { Job } from '@app/shared/scheduler';
 import type { FastifyBaseLogger } from 'fastify';
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/types.js';
+import { organizationToday } from '../../lib/calendar.js';
 import { isKnownCurrency } from '../currencies/currencies.js';
-import { organizationToday } from '../reports/report-dates.js';
 import { upsertGlobalRates } from './exchange-rates.repository.js';
 
 /**

@@ -4,9 +4,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import { type Kysely, sql } from 'kysely';
 import { create } from 'xmlbuilder2';
 import type { DB } from '../../db/types.js';
+import { organizationToday } from '../../lib/calendar.js';
 import { elementText, findElements, parseXml, type XmlNode } from '../../lib/xml-tree.js';
 import { isKnownCurrency } from '../currencies/currencies.js';
-import { organizationToday } from '../reports/report-dates.js';
 import { upsertGlobalRates } from './exchange-rates.repository.js';
 
 /**
