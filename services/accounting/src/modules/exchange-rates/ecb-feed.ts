@@ -1,10 +1,11 @@
 import type { Job } from '@app/shared/scheduler';
 import type { FastifyBaseLogger } from 'fastify';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
 import { organizationToday } from '../../lib/calendar.js';
 import { isKnownCurrency } from '../currencies/currencies.js';
 import { upsertGlobalRates } from './exchange-rates.repository.js';
+import { claimFeedDay } from './feed-day.js';
 
 /**
  * The ECB euro foreign exchange reference rates (A6): a daily XML file of "1 EUR = rate X".
@@ -109,17 +110,8 @@ export async function runDailyImport(
 ): Promise<FeedOutcome> {
   const today = opts.today ?? organizationToday('RS');
   return system.transaction().execute(async (trx) => {
-    const lock = await sql<{
-      ok: boolean;
-    }>`SELECT pg_try_advisory_xact_lock(hashtext(${`accounting:${JOB}`})) AS ok`.execute(trx);
-    if (!lock.rows[0]?.ok) return { status: 'busy' } as const;
-    const done = await trx
-      .selectFrom('job_runs')
-      .select('job')
-      .where('job', '=', JOB)
-      .where('run_date', '=', today)
-      .executeTakeFirst();
-    if (done) return { status: 'already-done' } as const;
+    const claimed = await claimFeedDay(trx, JOB, today);
+    if (claimed) return { status: claimed } as const;
     const days = parseEcbXml(await fetchFeed(opts.url, opts.fetchImpl ?? fetch));
     const rows = await importEcbDays(trx, days);
     const latest = days.map((d) => d.date).sort()[days.length - 1];

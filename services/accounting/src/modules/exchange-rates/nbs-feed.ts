@@ -1,13 +1,14 @@
 import { dec, roundHalfUp } from '@app/shared/money';
 import type { Job } from '@app/shared/scheduler';
 import type { FastifyBaseLogger } from 'fastify';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { create } from 'xmlbuilder2';
 import type { DB } from '../../db/types.js';
 import { organizationToday } from '../../lib/calendar.js';
 import { elementText, findElements, parseXml, type XmlNode } from '../../lib/xml-tree.js';
 import { isKnownCurrency } from '../currencies/currencies.js';
 import { upsertGlobalRates } from './exchange-rates.repository.js';
+import { claimFeedDay, feedDayDone } from './feed-day.js';
 
 /**
  * The National Bank of Serbia's middle exchange rates (A6: "NBS where feasible"), the rates a
@@ -208,9 +209,7 @@ export async function runNbsImport(
   opts: Pick<NbsSettings, 'url' | 'credentials' | 'listType'> & { fetchImpl?: typeof fetch; now?: Date },
 ): Promise<NbsOutcome> {
   const today = organizationToday('RS', opts.now);
-  const doneToday = () =>
-    system.selectFrom('job_runs').select('job').where('job', '=', JOB).where('run_date', '=', today).executeTakeFirst();
-  if (await doneToday()) return { status: 'already-done' };
+  if (await feedDayDone(system, JOB, today)) return { status: 'already-done' };
 
   const listType = opts.listType;
   const current = await callNbs(opts, 'GetCurrentExchangeRate', { exchangeRateListTypeID: listType }, opts.fetchImpl);
@@ -244,20 +243,9 @@ export async function runNbsImport(
   }
 
   return system.transaction().execute(async (trx) => {
-    const lock = await sql<{
-      ok: boolean;
-    }>`SELECT pg_try_advisory_xact_lock(hashtext(${`accounting:${JOB}`})) AS ok`.execute(trx);
-    if (!lock.rows[0]?.ok) return { status: 'busy' } as const;
-    if (
-      await trx
-        .selectFrom('job_runs')
-        .select('job')
-        .where('job', '=', JOB)
-        .where('run_date', '=', today)
-        .executeTakeFirst()
-    ) {
-      return { status: 'already-done' } as const;
-    }
+    // Another instance may have finished the day while this one was asking NBS.
+    const claimed = await claimFeedDay(trx, JOB, today);
+    if (claimed) return { status: claimed } as const;
     const rows = await upsertGlobalRates(trx, lists.flatMap(nbsRows));
     const done = current.date === today;
     if (done) {
