@@ -620,6 +620,12 @@ describe.skipIf(missing)('ledger, reports and settings in Chromium', () => {
           await s.ready(page, locale);
           await settle(page);
           english.push(...(await englishLeft(page, locale)).map((e) => `${locale} ${s.name}: ${e}`));
+          // Currency names come from the browser's Intl data, which Debian's Chromium lacks for Bosnian
+          // (bosnianIntl): named in the language all the same, never "Bosnia-Herzegovina Convertible Mark".
+          if (s.name === 'settings-currencies' && locale !== 'en')
+            expect(await page.locator('body').textContent(), locale).not.toMatch(
+              /Convertible Mark|Serbian Dinar|US Dollar/,
+            );
           await screen(page, `${locale}/${s.name}`, { axe: locale === 'hr' });
         }
       }

@@ -309,8 +309,16 @@ describe.skipIf(missing)('money screens in Chromium', () => {
       });
       await payInvoice.waitFor();
       await screen(page, 'money-match-dialog');
+      // One request pays and matches, in one transaction (no separate mark-paid to leave behind).
+      const writes: string[] = [];
+      const onRequest = (r: { method(): string; url(): string }) => {
+        if (r.method() !== 'GET') writes.push(`${r.method()} ${new URL(r.url()).pathname}`);
+      };
+      page.on('request', onRequest);
       await payInvoice.click();
       await expect.poll(() => page.getByTestId('bank-line').count()).toBe(1);
+      page.off('request', onRequest);
+      expect(writes).toEqual([`POST /api/v1/bank-accounts/${bank.id}/reconcile`]);
       const paid = await apiCall(harness, token, 'GET', `/api/v1/invoices/${invoice.id}`);
       expect(paid.status).toBe('paid');
 

@@ -1,6 +1,7 @@
+import { bosnianIntl } from '@app/web-tools/format';
 import { describe, expect, it } from 'vitest';
 import { parseTypedAmount } from '../src/lib/amount.js';
-import { bosnianIntl, money } from '../src/ui/format.js';
+import { money } from '../src/ui/format.js';
 
 describe('amounts', () => {
   it('reads what people type in nb, en, pl, tr, bs', () => {

@@ -24,7 +24,7 @@ import { alertsRoutes } from './modules/alerts/alerts.routes.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { bankingRoutes } from './modules/banking/banking.routes.js';
-import { bankAccountBlock } from './modules/banking/banking.service.js';
+import { bankAccountBlock, type DocumentPayments } from './modules/banking/banking.service.js';
 import { contactsRoutes } from './modules/contacts/contacts.routes.js';
 import { currenciesRoutes } from './modules/currencies/currencies.routes.js';
 import { einvoiceRoutes } from './modules/einvoice/einvoice.routes.js';
@@ -43,6 +43,7 @@ import { tellIntermediaryDecision } from './modules/exchange-hr/exchange.service
 import { exchangeRateFeedJob, feedSettings } from './modules/exchange-rates/ecb-feed.js';
 import { exchangeRatesRoutes } from './modules/exchange-rates/exchange-rates.routes.js';
 import { nbsFeedJob, nbsSettings } from './modules/exchange-rates/nbs-feed.js';
+import { payExpenseIn } from './modules/expenses/expense-transitions.js';
 import { expensesRoutes } from './modules/expenses/expenses.routes.js';
 import { expenseAccountBlock, openExpensesBlock } from './modules/expenses/expenses.service.js';
 import { fiscalDeliveryJob } from './modules/fiscalization-hr/fiscalization.jobs.js';
@@ -57,7 +58,8 @@ import {
   recordPurchaseIntent,
 } from './modules/fiscalization-hr/fiscalization.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
-import type { InvoiceDeps } from './modules/invoices/invoice-transitions.js';
+import { todayIso } from './modules/invoices/invoice-status.js';
+import { type InvoiceDeps, markInvoicePaid } from './modules/invoices/invoice-transitions.js';
 import { invoicesRoutes, publicInvoicesRoutes } from './modules/invoices/invoices.routes.js';
 import { invoiceLinesBlock, openInvoicesBlock } from './modules/invoices/invoices.service.js';
 import { overdueInvoicesJob } from './modules/invoices/overdue-job.js';
@@ -199,6 +201,15 @@ export async function buildApp(config: Readonly<Config>, db: Database<DB>): Prom
   const contactDeleteBlockers = [openInvoicesBlock, openExpensesBlock] as const;
   // ... and an account's.
   const accountDeleteBlockers = [invoiceLinesBlock, expenseAccountBlock, bankAccountBlock] as const;
+  // ... and how a bank line pays an invoice or an expense (its "pay and match", in one transaction).
+  const documentPayments: DocumentPayments = {
+    async pay(trx, p, doc, paidAt, bankAccountId) {
+      if (doc.kind === 'expense')
+        return { postings: (await payExpenseIn(trx, p, doc.id, { paidAt, bankAccountId })).postings };
+      const postings = await markInvoicePaid(trx, invoices, p, doc.id, { paidAt, bankAccountId }, todayIso());
+      return { postings, afterCommit: async () => invoices.afterCommit?.(p, doc.id, 'paid') };
+    },
+  };
 
   // Background jobs (G12: each claims its work with an advisory lock and SKIP LOCKED); they start
   // when the app is ready and are awaited when it closes.
@@ -247,7 +258,7 @@ export async function buildApp(config: Readonly<Config>, db: Database<DB>): Prom
   await app.register(publicInvoicesRoutes(invoices), { prefix: '/api/v1/public/invoices' });
   await app.register(alertsRoutes(), { prefix: '/api/v1/alerts' });
   await app.register(expensesRoutes(receipts), { prefix: '/api/v1/expenses' });
-  await app.register(bankingRoutes(), { prefix: '/api/v1/bank-accounts' });
+  await app.register(bankingRoutes(documentPayments), { prefix: '/api/v1/bank-accounts' });
   await app.register(reportsRoutes(), { prefix: '/api/v1/reports' });
   // The web app (W1, W3) at / and /assets/*; every other unknown path keeps the JSON 404.
   await webAppRoutes(app, { root: config.webDir });

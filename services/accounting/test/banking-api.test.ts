@@ -626,6 +626,147 @@ describe('reconciliation (A15)', () => {
   });
 });
 
+describe('pay and match: a bank line pays an invoice or an expense in one transaction', () => {
+  let s: Session;
+  let bank: Awaited<ReturnType<typeof newBank>>;
+  let customerId: string;
+  beforeAll(async () => {
+    s = await registerOrg(t.app, { baseCurrency: 'RSD' });
+    bank = await newBank(s, { code: '1140' });
+    customerId = (await createCustomer(t.app, s)).id;
+  });
+
+  const reconcile = (who: Session, body: Record<string, unknown>) =>
+    inject(who, 'POST', `/api/v1/bank-accounts/${bank.id}/reconcile`, body);
+  async function sentInvoice(overrides: Record<string, unknown> = {}) {
+    const inv = await createInvoice(
+      t.app,
+      s,
+      invoiceBody(customerId, { invoiceDate: '2026-10-01', dueDate: '2099-01-01', ...overrides }),
+    );
+    expect((await patchStatus(t.app, s, inv.id, { action: 'send' })).statusCode).toBe(200);
+    return inv as { id: string; invoiceNumber: string; totalAmount: string };
+  }
+  async function approvedExpense(amount: number) {
+    const e = (
+      await inject(s, 'POST', '/api/v1/expenses', { expenseDate: '2026-10-01', category: 'Rent', amount })
+    ).json();
+    expect((await inject(s, 'PATCH', `/api/v1/expenses/${e.id}/approve`)).statusCode).toBe(200);
+    return e as { id: string; expenseNumber: string };
+  }
+  async function line(csvRow: string, description: string) {
+    expect((await importCsv(s, bank.id, `${csvRow}\n`)).json().imported).toBe(1);
+    return (await lines(s, bank.id)).data.find((l: any) => l.description === description).id as string;
+  }
+  const invoiceOf = async (id: string) => (await inject(s, 'GET', `/api/v1/invoices/${id}`)).json();
+  const paymentsOf = async (id: string) =>
+    (await postingsOf(t.t.db, s.orgId, id)).filter((p) => p.reference_type === 'payment');
+
+  it("marks the invoice paid on the line's date from this bank account and matches its payment posting", async () => {
+    const inv = await sentInvoice();
+    const lineId = await line(`2026-10-05,Uplata kupca,${inv.totalAmount},${inv.invoiceNumber}`, 'Uplata kupca');
+    const res = await reconcile(s, { bankTransactionId: lineId, invoiceId: inv.id });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.bankTransaction).toMatchObject({
+      id: lineId,
+      reconciled: true,
+      matchedTransactionId: body.transaction.id,
+    });
+    expect(body.transaction).toMatchObject({
+      referenceType: 'payment',
+      referenceId: inv.id,
+      transactionDate: '2026-10-05',
+      amount: inv.totalAmount,
+      debitAccountId: bank.accountId,
+      reconciled: true,
+    });
+    // 50 amount + 30 same day + 20 the invoice number in the reference.
+    expect(body.confidence).toBe(100);
+    expect(await invoiceOf(inv.id)).toMatchObject({ status: 'paid', paidAt: expect.stringMatching(/^2026-10-05/) });
+    expect((await paymentsOf(inv.id)).map((p) => [p.debit, p.credit, Number(p.amount)])).toEqual([
+      ['1140', '1200', Number(inv.totalAmount)],
+    ]);
+  });
+
+  it('pays an approved expense from a money-out line; an accountant may match but not pay one (403, nothing paid)', async () => {
+    const e = await approvedExpense(250);
+    const lineId = await line('2026-10-06,Zakup,-250,', 'Zakup');
+    const clerk = await addMember(t.app, s, 'accountant');
+    const forbidden = await reconcile(clerk, { bankTransactionId: lineId, expenseId: e.id });
+    expect([forbidden.statusCode, forbidden.json().error.code]).toEqual([403, 'SVC-9001']);
+    expect(await paymentsOf(e.id)).toEqual([]);
+    const ok = await reconcile(s, { bankTransactionId: lineId, expenseId: e.id });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().transaction).toMatchObject({
+      referenceId: e.id,
+      creditAccountId: bank.accountId,
+      amount: '250.00',
+    });
+    const expense = (await inject(s, 'GET', `/api/v1/expenses/${e.id}`)).json();
+    expect(expense).toMatchObject({ status: 'paid', paidBankAccountId: bank.id });
+  });
+
+  it('refuses, and writes nothing, when the document cannot be paid from the line', async () => {
+    const eur = await inject(s, 'POST', '/api/v1/exchange-rates', {
+      baseCurrency: 'EUR',
+      targetCurrency: 'RSD',
+      rate: 117.2,
+      effectiveDate: '2026-09-30',
+    });
+    expect(eur.statusCode).toBe(201);
+    const foreign = await sentInvoice({ currencyCode: 'EUR' });
+    const inv = await sentInvoice();
+    const e = await approvedExpense(40);
+    const moneyIn = await line('2026-10-07,Priliv,120,', 'Priliv');
+    const moneyOut = await line('2026-10-07,Odliv,-40,', 'Odliv');
+    const early = await line('2026-09-15,Rano,120,', 'Rano');
+    const cases: Array<[Record<string, unknown>, number, string, string]> = [
+      // The payment posting is written, then found in another currency: rolled back.
+      [{ bankTransactionId: moneyIn, invoiceId: foreign.id }, 422, 'SVC-9003', 'invoiceId'],
+      [{ bankTransactionId: moneyOut, invoiceId: inv.id }, 422, 'SVC-9003', 'invoiceId'],
+      [{ bankTransactionId: moneyIn, expenseId: e.id }, 422, 'SVC-9003', 'expenseId'],
+      [{ bankTransactionId: early, invoiceId: inv.id }, 422, 'SVC-9003', 'bankTransactionId'],
+      [{ bankTransactionId: moneyIn, invoiceId: inv.id, transactionId: inv.id }, 422, 'SVC-9003', 'invoiceId'],
+      [{ bankTransactionId: moneyIn }, 422, 'SVC-9003', 'transactionId'],
+      [{ bankTransactionId: moneyIn, invoiceId: '00000000-0000-4000-8000-000000000000' }, 404, 'SVC-3001', ''],
+    ];
+    for (const [body, status, code, field] of cases) {
+      const res = await reconcile(s, body);
+      expect([res.statusCode, res.json().error.code], JSON.stringify(body)).toEqual([status, code]);
+      if (field) {
+        // Told in the organization's language (sr), not in English.
+        const [message] = res.json().error.details[field];
+        expect(message).not.toMatch(/\b(the|is|an|of|give)\b/);
+      }
+    }
+    for (const id of [foreign.id, inv.id]) {
+      expect((await invoiceOf(id)).status).toBe('sent');
+      expect(await paymentsOf(id)).toEqual([]);
+    }
+    expect((await inject(s, 'GET', `/api/v1/expenses/${e.id}`)).json().status).toBe('approved');
+    const open = (await lines(s, bank.id, 'reconciled=false')).data.map((l: any) => l.id);
+    expect(open).toEqual(expect.arrayContaining([moneyIn, moneyOut, early]));
+  });
+
+  it('an invoice already paid, or a line already matched, is refused and paid once', async () => {
+    const inv = await sentInvoice();
+    const first = await line(`2026-10-08,Prva uplata,${inv.totalAmount},`, 'Prva uplata');
+    const second = await line(`2026-10-08,Druga uplata,${inv.totalAmount},`, 'Druga uplata');
+    // Two lines race to pay the same invoice: one pays and matches, the other finds it paid.
+    const results = await Promise.all(
+      [first, second].map((bankTransactionId) => reconcile(s, { bankTransactionId, invoiceId: inv.id })),
+    );
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 400]);
+    expect(await paymentsOf(inv.id)).toHaveLength(1);
+    const matched = results.find((r) => r.statusCode === 200)!.json().bankTransaction.id;
+    const other = await sentInvoice();
+    const again = await reconcile(s, { bankTransactionId: matched, invoiceId: other.id });
+    expect([again.statusCode, again.json().error.code]).toEqual([400, 'SVC-5005']);
+    expect((await invoiceOf(other.id)).status).toBe('sent');
+  });
+});
+
 describe('bank line to bank account integrity (the foreign key, checked once per statement)', () => {
   const code = async (p: Promise<unknown>) =>
     p.then(

@@ -13392,7 +13392,7 @@ export interface paths {
         put?: never;
         /**
          * Reconcile a bank transaction
-         * @description Matches it with a ledger posting.
+         * @description Matches it with a ledger posting (transactionId), or pays and matches in one transaction: with invoiceId the invoice (money in), with expenseId the approved expense (money out; owner or admin) is marked paid on the line's date from this bank account and its payment posting matched. A refusal writes nothing: the document stays unpaid and the line unmatched.
          */
         post: {
             parameters: {
@@ -13408,8 +13408,21 @@ export interface paths {
                     "application/json": {
                         /** Format: uuid */
                         bankTransactionId: string;
-                        /** Format: uuid */
-                        transactionId: string;
+                        /**
+                         * Format: uuid
+                         * @description The ledger posting to match the line with.
+                         */
+                        transactionId?: string;
+                        /**
+                         * Format: uuid
+                         * @description Instead of a posting: the invoice this line (money in) pays. The invoice is marked paid on the line's date from this bank account and its payment posting matched, in one transaction.
+                         */
+                        invoiceId?: string;
+                        /**
+                         * Format: uuid
+                         * @description Instead of a posting: the approved expense this line (money out) pays (owner or admin). The expense is marked paid on the line's date from this bank account and its payment posting matched, in one transaction.
+                         */
+                        expenseId?: string;
                     };
                 };
             };

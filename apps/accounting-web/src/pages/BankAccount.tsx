@@ -531,49 +531,20 @@ function MatchDialog({
     .sort((a, b) => Number(b.named) - Number(a.named) || Number(b.sameAmount) - Number(a.sameAmount))
     .slice(0, 8);
 
-  const reconcile = async (postingId: string) =>
+  const reconcile = async (match: { transactionId: string } | { invoiceId: string } | { expenseId: string }) =>
     unwrap(
       await api.POST('/api/v1/bank-accounts/{id}/reconcile', {
         params: { path: { id: bank.id } },
-        body: { bankTransactionId: line.id, transactionId: postingId },
+        body: { bankTransactionId: line.id, ...match },
       }),
     );
-  const acceptPosting = useMutation({ mutationFn: reconcile, onSuccess: onDone });
-  /** Marks the document paid from this bank account on the line's date, then matches the payment posting. */
+  const acceptPosting = useMutation({
+    mutationFn: (transactionId: string) => reconcile({ transactionId }),
+    onSuccess: onDone,
+  });
+  /** Pays the document from this bank account on the line's date and matches its payment: one request, one transaction. */
   const payDocument = useMutation({
-    mutationFn: async (d: OpenDocument) => {
-      if (d.kind === 'invoice')
-        unwrap(
-          await api.PATCH('/api/v1/invoices/{id}/status', {
-            params: { path: { id: d.id } },
-            body: { action: 'mark-paid', paidAt: line.transactionDate, bankAccountId: bank.id },
-          }),
-        );
-      else
-        unwrap(
-          await api.PATCH('/api/v1/expenses/{id}/pay', {
-            params: { path: { id: d.id } },
-            body: { paidAt: line.transactionDate, bankAccountId: bank.id },
-          }),
-        );
-      // The payment posting of this document on this account and day.
-      const postings = unwrap(
-        await api.GET('/api/v1/transactions', {
-          params: {
-            query: {
-              accountId: bank.accountId,
-              referenceType: 'payment',
-              referenceId: d.id,
-              fromDate: line.transactionDate,
-              toDate: line.transactionDate,
-            },
-          },
-        }),
-      ).data;
-      const payment = postings.find((p) => !p.reconciled);
-      if (!payment) throw new Error('payment posting not found');
-      return reconcile(payment.id);
-    },
+    mutationFn: (d: OpenDocument) => reconcile(d.kind === 'invoice' ? { invoiceId: d.id } : { expenseId: d.id }),
     onSuccess: onDone,
   });
   const busy = acceptPosting.isPending || payDocument.isPending;
@@ -677,7 +648,13 @@ function MatchDialog({
           </Stack>
         )}
 
-        <NewEntry bank={bank} line={line} disabled={busy} onDone={onDone} reconcile={reconcile} />
+        <NewEntry
+          bank={bank}
+          line={line}
+          disabled={busy}
+          onDone={onDone}
+          reconcile={(transactionId) => reconcile({ transactionId })}
+        />
       </Stack>
     </Modal>
   );

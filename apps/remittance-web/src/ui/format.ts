@@ -1,4 +1,4 @@
-import { formatDecimal, type Separators } from '@app/web-tools/format';
+import { bosnianIntl, formatDecimal, type Separators } from '@app/web-tools/format';
 import type { Locale } from '../i18n/locales.js';
 
 /** Digit grouping per language: nb and pl group with a space, tr and bs with a dot, en and ur with a comma. */
@@ -25,20 +25,6 @@ const RTL_LOCALES: ReadonlySet<Locale> = new Set(['ur']);
 /** An exchange rate (up to 6 decimals, trailing zeros kept to 4). */
 export function rate(value: number, locale: Locale): string {
   return formatDecimal(value.toFixed(6).replace(/(\.\d{4}\d*?)0+$/, '$1'), SEPARATORS[locale], 4);
-}
-
-/** Whether this runtime holds Bosnian date data: Debian's Chromium claims `bs` but formats it as the root locale ("2026 M11 28"). */
-function hasBosnianDates(): boolean {
-  const month = new Intl.DateTimeFormat('bs-Latn-BA', { month: 'long', timeZone: 'UTC' });
-  return month.format(new Date(Date.UTC(2026, 10, 15))) === 'novembar';
-}
-
-/**
- * The Intl locale for Bosnian dates: Bosnian where the runtime has its data, else Serbian Latin as
- * written in Bosnia ("28. 11. 2026.", "prije 5 minuta": the same words).
- */
-export function bosnianIntl(hasData = hasBosnianDates()): string {
-  return hasData ? 'bs-Latn-BA' : 'sr-Latn-BA';
 }
 
 const INTL: Record<Locale, string> = {

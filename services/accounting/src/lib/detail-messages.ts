@@ -255,6 +255,28 @@ const EXACT: Record<string, Local> = {
     'bankovna transakcija nije pronađena na ovom računu',
   ),
   'already reconciled': t('već je usaglašeno', 'već je usaglašeno', 'već je usklađeno'),
+  // a bank line's "pay and match"
+  'give exactly one of transactionId, invoiceId and expenseId': t(
+    'navedite tačno jedno od: transactionId, invoiceId, expenseId',
+    'navedite tačno jedno od: transactionId, invoiceId, expenseId',
+    'navedite točno jedno od: transactionId, invoiceId, expenseId',
+  ),
+  'an invoice is paid by money in; this bank line is money out': t(
+    'faktura se plaća prilivom; ova stavka izvoda je odliv',
+    'faktura se plaća prilivom; ova stavka izvoda je odliv',
+    'račun se plaća primitkom; ova stavka izvoda je izdatak',
+  ),
+  'an expense is paid by money out; this bank line is money in': t(
+    'trošak se plaća odlivom; ova stavka izvoda je priliv',
+    'trošak se plaća odlivom; ova stavka izvoda je priliv',
+    'trošak se plaća izdatkom; ova stavka izvoda je primitak',
+  ),
+  "the bank line's date is before the document's date": t(
+    'datum stavke izvoda je pre datuma dokumenta',
+    'datum stavke izvoda je prije datuma dokumenta',
+    'datum stavke izvoda je prije datuma dokumenta',
+  ),
+  'the document has no amount to pay': t('dokument nema iznos za plaćanje', 'dokument nema iznos za plaćanje'),
   'must be an Asset account': t('mora biti konto imovine', 'mora biti konto imovine'),
   'must be a finite number': t('mora biti konačan broj', 'mora biti konačan broj'),
   // contacts, currencies, exchange rates
@@ -589,6 +611,10 @@ const PATTERNS: Array<[RegExp, (m: RegExpExecArray) => Local]> = [
   [
     /^unexpected file; send it as (.+)$/,
     (m) => t(`neočekivana datoteka; pošaljite je kao ${m[1]}`, `neočekivana datoteka; pošaljite je kao ${m[1]}`),
+  ],
+  [
+    /^the document is not in the bank account's currency (.+)$/,
+    (m) => same(`dokument nije u valuti bankovnog računa ${m[1]}`),
   ],
   [
     /^the posting does not touch the bank account's ledger account (.+)$/,

@@ -17,6 +17,7 @@ import {
 } from './banking.schemas.js';
 import {
   createBankAccount,
+  type DocumentPayments,
   getBankAccount,
   listBankAccounts,
   listBankTransactions,
@@ -35,7 +36,7 @@ const OWNER_ADMIN = ['owner', 'admin'] as const;
 const WRITERS = ['owner', 'admin', 'accountant'] as const;
 
 /** /api/v1/bank-accounts (spec "Bank accounts"; A9, A14, A15). */
-export function bankingRoutes() {
+export function bankingRoutes(payments: DocumentPayments) {
   const tags = ['Bank accounts'];
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -133,7 +134,7 @@ export function bankingRoutes() {
         },
       },
       async (request) => {
-        return reconcile(scopeOf(request), principalOf(request), request.params.id, request.body);
+        return reconcile(scopeOf(request), principalOf(request), request.params.id, request.body, payments);
       },
     );
   };

@@ -69,7 +69,26 @@ export const ImportResult = Type.Object({
   errors: Type.Array(Type.Object({ line: Type.Integer(), error: Type.String() })),
 });
 
-export const ReconcileBody = Type.Object({ bankTransactionId: Uuid, transactionId: Uuid });
+export const ReconcileBody = Type.Object({
+  bankTransactionId: Uuid,
+  transactionId: Type.Optional(
+    Type.String({ format: 'uuid', description: 'The ledger posting to match the line with.' }),
+  ),
+  invoiceId: Type.Optional(
+    Type.String({
+      format: 'uuid',
+      description:
+        "Instead of a posting: the invoice this line (money in) pays. The invoice is marked paid on the line's date from this bank account and its payment posting matched, in one transaction.",
+    }),
+  ),
+  expenseId: Type.Optional(
+    Type.String({
+      format: 'uuid',
+      description:
+        "Instead of a posting: the approved expense this line (money out) pays (owner or admin). The expense is marked paid on the line's date from this bank account and its payment posting matched, in one transaction.",
+    }),
+  ),
+});
 export type ReconcileBody = Static<typeof ReconcileBody>;
 
 export const ReconcileResult = Type.Object({

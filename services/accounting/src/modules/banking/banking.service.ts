@@ -4,7 +4,7 @@ import { hasRowNaming } from '../../db/has-row.js';
 import type { TenantScope } from '../../db/tenant-scope.js';
 import type { DB } from '../../db/types.js';
 import { paymentReference } from '../../domain/payment-reference.js';
-import { AppError } from '../../lib/errors.js';
+import { AppError, addDetail, type ErrorDetails } from '../../lib/errors.js';
 import { pageMeta, pageRequest } from '../../lib/pagination.js';
 import type { Principal, TenantTx } from '../../plugins/auth.js';
 import * as accounts from '../accounts/accounts.repository.js';
@@ -178,17 +178,118 @@ function candidateOf(c: Omit<repo.CandidateRow, 'bank_id'>, country: string): Po
  * POST /bank-accounts/:id/reconcile: the bank line (404 SVC-5004) and the posting (404 SVC-9002)
  * are locked, each must be unreconciled (400 SVC-5005), and the posting must touch the bank
  * account's ledger account (422 SVC-9003). Both are marked reconciled; `confidence` is the
- * pair's A15 score.
+ * pair's A15 score. With invoiceId or expenseId in place of transactionId (exactly one of the
+ * three): the bank line pays that document and its payment posting is matched, in one transaction
+ * (payFromLine); the invoice's after-commit work runs once it has committed.
  */
-export function reconcile(scope: TenantScope, p: Principal, id: string, body: ReconcileBody) {
-  return scope.transaction((trx) => reconcileLine(trx, p, id, body));
+export async function reconcile(
+  scope: TenantScope,
+  p: Principal,
+  id: string,
+  body: ReconcileBody,
+  payments: DocumentPayments,
+) {
+  const given = (['transactionId', 'invoiceId', 'expenseId'] as const).filter((k) => body[k] !== undefined);
+  if (given.length !== 1) {
+    // The fields given are named (none given: the posting, the usual one).
+    const details: ErrorDetails = {};
+    for (const field of given.length ? given : (['transactionId'] as const))
+      addDetail(details, field, 'give exactly one of transactionId, invoiceId and expenseId');
+    throw new AppError('SVC-9003', details);
+  }
+  if (body.transactionId) {
+    const transactionId = body.transactionId;
+    return scope.transaction((trx) => reconcileLine(trx, p, id, body.bankTransactionId, transactionId));
+  }
+  const doc: PaidDocument = body.invoiceId
+    ? { kind: 'invoice', id: body.invoiceId }
+    : { kind: 'expense', id: body.expenseId as string };
+  let afterCommit: (() => Promise<void>) | undefined;
+  const out = await scope.transaction(async (trx) => {
+    const paid = await payFromLine(trx, p, id, body.bankTransactionId, doc, payments);
+    afterCommit = paid.afterCommit;
+    return reconcileLine(trx, p, id, body.bankTransactionId, paid.postingId);
+  });
+  await afterCommit?.();
+  return out;
 }
 
-async function reconcileLine(trx: TenantTx, p: Principal, id: string, body: ReconcileBody) {
+/** A document a bank line pays: an invoice (money in) or an expense (money out). */
+export interface PaidDocument {
+  kind: 'invoice' | 'expense';
+  id: string;
+}
+
+/**
+ * How a document is marked paid inside the caller's transaction (given by the app: the invoices and
+ * expenses modules import this one, so it cannot import them). Answers the payment postings written
+ * and what is due once the transaction has committed (an invoice's fiscalization or e-invoice report).
+ */
+export interface DocumentPayments {
+  pay(
+    trx: TenantTx,
+    p: Principal,
+    doc: PaidDocument,
+    paidAt: string,
+    bankAccountId: string,
+  ): Promise<{
+    postings: Array<{ id: string; debit_account_id: string; credit_account_id: string; currency_code: string }>;
+    afterCommit?: () => Promise<void>;
+  }>;
+}
+
+/**
+ * "Pay and match": the line is locked and checked first (unreconciled, money in for an invoice and
+ * out for an expense), then the document is marked paid on the line's date from this bank account;
+ * its payment posting on the bank's ledger account, in the bank account's currency, is the one matched.
+ * Any refusal rolls the payment back with the match.
+ */
+async function payFromLine(
+  trx: TenantTx,
+  p: Principal,
+  id: string,
+  bankTransactionId: string,
+  doc: PaidDocument,
+  payments: DocumentPayments,
+) {
+  const field = doc.kind === 'invoice' ? 'invoiceId' : 'expenseId';
   const bank = await bankAccountOrThrow(trx, p.orgId, id);
-  const line = await repo.lockBankTransaction(trx, p.orgId, id, body.bankTransactionId);
+  const line = await repo.lockBankTransaction(trx, p.orgId, id, bankTransactionId);
   if (!line) throw new AppError('SVC-5004', { bankTransactionId: ['bank transaction not found on this bank account'] });
-  const posting = await repo.lockPosting(trx, p.orgId, body.transactionId);
+  if (line.reconciled) throw new AppError('SVC-5005', { bankTransactionId: ['already reconciled'] });
+  const moneyIn = dec(line.amount).gt(0);
+  if (doc.kind === 'invoice' && !moneyIn)
+    throw new AppError('SVC-9003', { invoiceId: ['an invoice is paid by money in; this bank line is money out'] });
+  if (doc.kind === 'expense' && moneyIn)
+    throw new AppError('SVC-9003', { expenseId: ['an expense is paid by money out; this bank line is money in'] });
+  const paid = await payments.pay(trx, p, doc, line.transaction_date, bank.id).catch((err: unknown) => {
+    // The payment date is the line's: say so, rather than name a paidAt the request did not send.
+    if (err instanceof AppError && err.code === 'SVC-9003' && err.details?.paidAt)
+      throw new AppError('SVC-9003', { bankTransactionId: [`the bank line's date is before the document's date`] });
+    throw err;
+  });
+  const posting = paid.postings.find(
+    (x) => x.debit_account_id === bank.account_id || x.credit_account_id === bank.account_id,
+  );
+  if (!posting) throw new AppError('SVC-9003', { [field]: ['the document has no amount to pay'] });
+  if (posting.currency_code !== bank.currency_code)
+    throw new AppError('SVC-9003', {
+      [field]: [`the document is not in the bank account's currency ${bank.currency_code}`],
+    });
+  return { postingId: posting.id, afterCommit: paid.afterCommit };
+}
+
+async function reconcileLine(
+  trx: TenantTx,
+  p: Principal,
+  id: string,
+  bankTransactionId: string,
+  transactionId: string,
+) {
+  const bank = await bankAccountOrThrow(trx, p.orgId, id);
+  const line = await repo.lockBankTransaction(trx, p.orgId, id, bankTransactionId);
+  if (!line) throw new AppError('SVC-5004', { bankTransactionId: ['bank transaction not found on this bank account'] });
+  const posting = await repo.lockPosting(trx, p.orgId, transactionId);
   if (!posting) throw new AppError('SVC-9002', { transactionId: ['ledger transaction not found'] });
   if (line.reconciled) throw new AppError('SVC-5005', { bankTransactionId: ['already reconciled'] });
   if (posting.reconciled) throw new AppError('SVC-5005', { transactionId: ['already reconciled'] });

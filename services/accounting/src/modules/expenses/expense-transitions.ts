@@ -152,16 +152,22 @@ async function reject(trx: TenantTx, p: Principal, id: string, body: RejectBody)
  * one, else account 1100 (as invoice mark-paid).
  */
 export function payExpense(scope: TenantScope, p: Principal, id: string, body: PayBody) {
-  return scope.transaction((trx) => pay(trx, p, id, body));
+  return scope.transaction(async (trx) => (await payExpenseIn(trx, p, id, body)).expense);
 }
 
-async function pay(trx: TenantTx, p: Principal, id: string, body: PayBody) {
+/** Who may pay an expense (PATCH /expenses/:id/pay, and a bank line's "pay and match"). */
+export const EXPENSE_PAYERS = ['owner', 'admin'] as const;
+
+/** pay inside the caller's transaction: the expense as presented and its payment postings. */
+export async function payExpenseIn(trx: TenantTx, p: Principal, id: string, body: PayBody) {
+  if (!(EXPENSE_PAYERS as readonly string[]).includes(p.role))
+    throw new AppError('SVC-9001', { required: [...EXPENSE_PAYERS], current: [p.role] });
   const e = await lockOrThrow(trx, p.orgId, id);
   const to = nextExpenseStatus(e.status, 'pay');
   if (body.paidAt < e.expense_date) throw new AppError('SVC-9003', { paidAt: ['must not be before expenseDate'] });
   const codes = await accountsByCode(trx, p.orgId, [AP, BANK]);
   const bank = await paymentLedgerAccount(trx, p.orgId, body.bankAccountId ?? null);
-  await postJournalEntries(trx, p.orgId, [
+  const postings = await postJournalEntries(trx, p.orgId, [
     posting(e, p.organization.baseCurrency, {
       transactionDate: body.paidAt,
       description: postingTexts(p.organization.language).expensePayment(e.expense_number),
@@ -178,5 +184,5 @@ async function pay(trx: TenantTx, p: Principal, id: string, body: PayBody) {
     paid_at: body.paidAt,
     paid_bank_account_id: bank?.bankAccountId ?? null,
   });
-  return presentExpense(row, p.organization.baseCurrency);
+  return { expense: presentExpense(row, p.organization.baseCurrency), postings };
 }

@@ -14,7 +14,7 @@ import {
   type StagedReceipt,
   storeReceipt,
 } from '../receipts/receipts.js';
-import { approveExpense, payExpense, rejectExpense } from './expense-transitions.js';
+import { approveExpense, EXPENSE_PAYERS, payExpense, rejectExpense } from './expense-transitions.js';
 import {
   CreateExpenseBody,
   EXPENSE_SORTS,
@@ -214,7 +214,7 @@ export function expensesRoutes(receipts: ReceiptDeps) {
     app.patch(
       '/:id/pay',
       {
-        config: { auth: APPROVERS, perMinute: 50 },
+        config: { auth: EXPENSE_PAYERS, perMinute: 50 },
         schema: {
           tags,
           params: IdParams,

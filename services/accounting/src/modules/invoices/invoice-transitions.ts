@@ -47,7 +47,7 @@ async function lockOrThrow(trx: TenantTx, orgId: string, id: string, today: stri
   return inv;
 }
 
-function paidDate(body: StatusBody, invoiceDate: string): string {
+function paidDate(body: { paidAt?: string }, invoiceDate: string): string {
   if (!body.paidAt) throw new AppError('SVC-9003', { paidAt: ['is required for mark-paid'] });
   const m = /^(\d{4}-\d{2}-\d{2})(T[0-9:.]+(Z|[+-]\d{2}:\d{2})?)?$/.exec(body.paidAt);
   const date = m?.[1];
@@ -77,35 +77,54 @@ export async function changeStatus(
   }
   const event: InvoiceEvent = body.action === 'mark-paid' ? 'paid' : 'cancelled';
   const out = await scope.transaction(async (trx) => {
-    const inv = await lockOrThrow(trx, p.orgId, id, today);
-    const to = nextStatus(inv.status, body.action);
-    const base = p.organization.baseCurrency;
     if (body.action === 'mark-paid') {
-      const paidAt = paidDate(body, inv.invoice_date);
-      await postInvoicePayment(
-        trx,
-        p.orgId,
-        inv,
-        paidAt,
-        body.bankAccountId ?? null,
-        base,
-        p.userId,
-        p.organization.language,
-      );
-      await repo.updateInvoice(trx, p.orgId, id, {
-        status: to,
-        paid_at: paidAt,
-        paid_bank_account_id: body.bankAccountId ?? null,
-      });
+      await markInvoicePaid(trx, deps, p, id, body, today);
     } else {
+      const inv = await lockOrThrow(trx, p.orgId, id, today);
+      const to = nextStatus(inv.status, body.action);
       await reverseInvoicePostings(trx, p.orgId, id, p.userId);
       await repo.updateInvoice(trx, p.orgId, id, { status: to, cancelled_at: new Date() });
+      await deps.recordIntent?.(trx, p, id, event);
     }
-    await deps.recordIntent?.(trx, p, id, event);
     return readInvoice(trx, p, id, today);
   });
   await deps.afterCommit?.(p, id, event);
   return out;
+}
+
+/**
+ * mark-paid inside the caller's transaction: the payment posting (A8), the status, and the
+ * fiscalization or e-invoice intent; the caller runs deps.afterCommit(p, id, 'paid') once committed.
+ * Also the bank line's "pay and match" (POST /bank-accounts/:id/reconcile with invoiceId).
+ */
+export async function markInvoicePaid(
+  trx: TenantTx,
+  deps: InvoiceDeps,
+  p: Principal,
+  id: string,
+  body: { paidAt?: string; bankAccountId?: string | null },
+  today: string,
+) {
+  const inv = await lockOrThrow(trx, p.orgId, id, today);
+  const to = nextStatus(inv.status, 'mark-paid');
+  const paidAt = paidDate(body, inv.invoice_date);
+  const postings = await postInvoicePayment(
+    trx,
+    p.orgId,
+    inv,
+    paidAt,
+    body.bankAccountId ?? null,
+    p.organization.baseCurrency,
+    p.userId,
+    p.organization.language,
+  );
+  await repo.updateInvoice(trx, p.orgId, id, {
+    status: to,
+    paid_at: paidAt,
+    paid_bank_account_id: body.bankAccountId ?? null,
+  });
+  await deps.recordIntent?.(trx, p, id, 'paid');
+  return postings;
 }
 
 /** POST /invoices/:id/send: the send transition on a draft; a re-send on sent, viewed or overdue (A10). */
