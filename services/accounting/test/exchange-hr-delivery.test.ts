@@ -264,6 +264,30 @@ describe('sending HR e-invoices through the intermediary', { timeout: 180_000 },
     }
   });
 
+  it('an attempt holds its document longer than it can last (4 x INTERMEDIARY_TIMEOUT + 30 s): a pass meanwhile does not send it again', async () => {
+    mer.failures.set('/apis/v2/send', [{ status: 503 }]);
+    const inv = await newInvoice();
+    expect((await deliveryOf(inv.id)).intermediary.status).toBe('Pending');
+    await dueNow(inv.id);
+    let release = () => {};
+    mer.failures.set('/apis/v2/send', [{ hold: new Promise<void>((r) => (release = r)) }]);
+    const sendsBefore = mer.sendsOf(inv.invoiceNumber).length;
+    const first = deliverIntermediaryDue(deps);
+    await expect.poll(() => mer.sendsOf(inv.invoiceNumber).length).toBe(sendsBefore + 1);
+    // The send is on its way: the document is leased for 4 x 60 s + 30 s (the file's INTERMEDIARY_TIMEOUT),
+    // not the 120 s an attempt of three 60-second calls could outlast.
+    const { rows } = await sql<{ secs: number }>`
+      SELECT extract(epoch FROM next_attempt_at - now())::float8 AS secs FROM intermediary_documents
+      WHERE invoice_id = ${inv.id}`.execute(h.t.db.system);
+    expect(rows[0].secs).toBeGreaterThan(260);
+    expect(rows[0].secs).toBeLessThanOrEqual(270);
+    expect(await deliverIntermediaryDue(deps)).toBe(0);
+    release();
+    await first;
+    expect((await deliveryOf(inv.id)).intermediary.status).toBe('Sent');
+    expect(mer.sent.filter((x) => x.number === inv.invoiceNumber)).toHaveLength(1);
+  });
+
   it('the status job follows a sent document until the buyer decides: delivered, then rejected with its reason', async () => {
     const inv = await newInvoice();
     const d = (await deliveryOf(inv.id)).intermediary;

@@ -33,7 +33,9 @@ export interface SentDoc {
 export type Forced =
   | { status: number; body?: unknown; headers?: Record<string, string> }
   | { drop: true }
-  | { registerThenDrop: true };
+  | { registerThenDrop: true }
+  /** The request is answered as usual once `until` settles (a slow intermediary). */
+  | { hold: Promise<void> };
 
 const STATUS_NAMES: Record<number, string> = { 30: 'Poslan', 40: 'Preuzet', 50: 'Neuspjelo' };
 const PROCESS_NAMES: Record<number, string> = {
@@ -151,6 +153,7 @@ export class MojERacunMock {
           .writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers })
           .end(JSON.stringify(value));
       const forced = this.failures.get(path)?.shift();
+      if (forced && 'hold' in forced) await forced.hold;
       if (forced && 'drop' in forced) return void req.socket.destroy();
       if (forced && 'status' in forced) {
         if (forced.body !== undefined) return json(forced.status, forced.body, forced.headers);

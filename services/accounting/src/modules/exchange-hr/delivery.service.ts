@@ -25,6 +25,16 @@ export type DeliveryKind = 'invoice' | 'credit-note';
 
 /** How long an attempt (or a status check) holds its document before another may take it. */
 const LEASE_MS = 120_000;
+
+/**
+ * An attempt's lease: at least LEASE_MS, and longer than the attempt itself can last (the outbox
+ * look-up, the recipient look-up and the send, each up to INTERMEDIARY_TIMEOUT, and the rendering).
+ * Moj-eRačun takes no idempotency key: a lease that ran out while the send was still on its way
+ * would let another pass ask the outbox too early, find nothing, and send the document again.
+ */
+export function attemptLeaseMs(timeoutMs: number): number {
+  return Math.max(LEASE_MS, 4 * timeoutMs + 30_000);
+}
 /** Status checks of a sent document: the first after 5 minutes, doubling to 6 hours, for 30 days. */
 const CHECK_FIRST_MS = 5 * 60_000;
 const CHECK_MAX_MS = 6 * 3_600_000;
@@ -275,10 +285,10 @@ export async function queueDeliveryAfterSend(deps: SefDeps, scope: TenantScope, 
  * in the same committed statement (SKIP LOCKED): another instance, or the request that queued one,
  * skips them while this attempt runs; a crash lets the lease run out and the job tries again.
  */
-async function claimDue(db: Db, limit: number, only?: { orgId: string; id: string }) {
+async function claimDue(db: Db, limit: number, leaseMs: number, only?: { orgId: string; id: string }) {
   const { rows } = await sql<DocumentRow>`
     UPDATE intermediary_documents d SET attempts = d.attempts + 1,
-      next_attempt_at = now() + make_interval(secs => ${LEASE_MS / 1000}), updated_at = now()
+      next_attempt_at = now() + make_interval(secs => ${leaseMs / 1000}), updated_at = now()
     WHERE d.id IN (
       SELECT id FROM intermediary_documents
       WHERE status = 'Pending' AND next_attempt_at <= now()
@@ -380,7 +390,7 @@ async function attempt(deps: SefDeps, doc: DocumentRow) {
 
 /** One pass of the delivery job (or one document, right after it was queued). */
 export async function deliverIntermediaryDue(deps: SefDeps, only?: { orgId: string; id: string }): Promise<number> {
-  const due = await claimDue(deps.db.system, only ? 1 : 20, only);
+  const due = await claimDue(deps.db.system, only ? 1 : 20, attemptLeaseMs(deps.config.intermediary.timeoutMs), only);
   for (const doc of due) {
     try {
       await attempt(deps, doc);
@@ -454,10 +464,10 @@ export async function afterPaymentReportCommit(deps: SefDeps, p: Principal, invo
 
 type ReportRow = NonNullable<Awaited<ReturnType<typeof paymentReportOf>>>;
 
-async function claimReports(db: Db, limit: number, only?: { orgId: string; invoiceId: string }) {
+async function claimReports(db: Db, limit: number, leaseMs: number, only?: { orgId: string; invoiceId: string }) {
   const { rows } = await sql<ReportRow>`
     UPDATE intermediary_payment_reports r SET attempts = r.attempts + 1,
-      next_attempt_at = now() + make_interval(secs => ${LEASE_MS / 1000}), updated_at = now()
+      next_attempt_at = now() + make_interval(secs => ${leaseMs / 1000}), updated_at = now()
     WHERE r.id IN (
       SELECT id FROM intermediary_payment_reports
       WHERE status = 'Pending' AND next_attempt_at <= now()
@@ -530,7 +540,12 @@ export async function deliverPaymentReportsDue(
   deps: SefDeps,
   only?: { orgId: string; invoiceId: string },
 ): Promise<number> {
-  const due = await claimReports(deps.db.system, only ? 1 : 20, only);
+  const due = await claimReports(
+    deps.db.system,
+    only ? 1 : 20,
+    attemptLeaseMs(deps.config.intermediary.timeoutMs),
+    only,
+  );
   for (const r of due) {
     try {
       await reportPayment(deps, r);
