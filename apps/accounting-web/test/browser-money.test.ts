@@ -326,8 +326,13 @@ describe.skipIf(missing)('money screens in Chromium', () => {
       const feeLine = page.getByTestId('bank-line').filter({ hasText: 'Provizija banke' });
       await feeLine.getByRole('button', { name: sr['recon.more'] }).click();
       await pickOption(page, sr['recon.counterAccount'], '5000 Opšti troškovi');
+      writes.length = 0;
+      page.on('request', onRequest);
       await match.getByRole('button', { name: sr['recon.postAndMatch'] }).click();
       await page.getByText(sr['recon.allDone']).waitFor();
+      page.off('request', onRequest);
+      // The posting and its match in one request too (no lone posting left if the match is refused).
+      expect(writes).toEqual([`POST /api/v1/bank-accounts/${bank.id}/reconcile`]);
 
       // All lines: three reconciled; the balance moved by the statement.
       await page.getByText(sr['recon.all'], { exact: true }).click();

@@ -767,6 +767,109 @@ describe('pay and match: a bank line pays an invoice or an expense in one transa
   });
 });
 
+describe('post and match: a new posting for a bank line, matched in the same transaction', () => {
+  let s: Session;
+  let bank: Awaited<ReturnType<typeof newBank>>;
+  let ids: Record<string, string>;
+  beforeAll(async () => {
+    s = await registerOrg(t.app, { baseCurrency: 'RSD' });
+    bank = await newBank(s, { code: '1150' });
+    ids = await accountIds(s);
+  });
+  const reconcile = (body: Record<string, unknown>) =>
+    inject(s, 'POST', `/api/v1/bank-accounts/${bank.id}/reconcile`, body);
+  async function line(csvRow: string, description: string) {
+    expect((await importCsv(s, bank.id, `${csvRow}\n`)).json().imported).toBe(1);
+    return (await lines(s, bank.id)).data.find((l: any) => l.description === description).id as string;
+  }
+  const postingCount = async () =>
+    Number(
+      (
+        await sql<{
+          n: string;
+        }>`SELECT count(*)::text AS n FROM ledger_transactions WHERE organization_id = ${s.orgId}`.execute(
+          t.t.db.system,
+        )
+      ).rows[0].n,
+    );
+
+  it('money out credits the bank and debits the account; money in the other way; both matched', async () => {
+    const fee = await line('2026-10-10,Provizija,-150.5,', 'Provizija');
+    const out = await reconcile({ bankTransactionId: fee, entry: { accountId: ids['5000'], description: 'Bank fee' } });
+    expect(out.statusCode).toBe(200);
+    expect(out.json().transaction).toMatchObject({
+      transactionDate: '2026-10-10',
+      description: 'Bank fee',
+      debitAccountId: ids['5000'],
+      creditAccountId: bank.accountId,
+      amount: '150.50',
+      currencyCode: 'RSD',
+      referenceType: 'manual',
+      reconciled: true,
+    });
+    expect(out.json().bankTransaction).toMatchObject({ id: fee, matchedTransactionId: out.json().transaction.id });
+    const interest = await line('2026-10-11,Kamata,12,', 'Kamata');
+    const inn = await reconcile({
+      bankTransactionId: interest,
+      entry: { accountId: ids['4900'], description: 'Interest' },
+    });
+    expect(inn.statusCode).toBe(200);
+    expect(inn.json().transaction).toMatchObject({
+      debitAccountId: bank.accountId,
+      creditAccountId: ids['4900'],
+      amount: '12.00',
+    });
+  });
+
+  it('refuses, and leaves no posting, for an unknown or inactive account, the bank account itself, or a matched line', async () => {
+    const open = await line('2026-10-12,Otvorena,-30,', 'Otvorena');
+    const spare = await inject(s, 'POST', '/api/v1/accounts', { code: '5990', name: 'Spare', accountTypeId: 5 });
+    expect(spare.statusCode).toBe(201);
+    expect((await inject(s, 'PUT', `/api/v1/accounts/${spare.json().id}`, { isActive: false })).statusCode).toBe(200);
+    const matched = (await lines(s, bank.id, 'reconciled=true')).data[0].id;
+    const before = await postingCount();
+    const cases: Array<[Record<string, unknown>, number, string, string]> = [
+      [
+        { bankTransactionId: open, entry: { accountId: '00000000-0000-4000-8000-000000000000', description: 'X' } },
+        404,
+        'SVC-8001',
+        'entry.accountId',
+      ],
+      [
+        { bankTransactionId: open, entry: { accountId: spare.json().id, description: 'X' } },
+        422,
+        'SVC-9003',
+        'entry.accountId',
+      ],
+      [
+        { bankTransactionId: open, entry: { accountId: bank.accountId, description: 'X' } },
+        422,
+        'SVC-9003',
+        'entry.accountId',
+      ],
+      [
+        { bankTransactionId: matched, entry: { accountId: ids['5000'], description: 'X' } },
+        400,
+        'SVC-5005',
+        'bankTransactionId',
+      ],
+      [
+        { bankTransactionId: open, transactionId: open, entry: { accountId: ids['5000'], description: 'X' } },
+        422,
+        'SVC-9003',
+        'entry',
+      ],
+    ];
+    for (const [body, status, code, field] of cases) {
+      const res = await reconcile(body);
+      expect([res.statusCode, res.json().error.code], JSON.stringify(body)).toEqual([status, code]);
+      expect(Object.keys(res.json().error.details), JSON.stringify(body)).toContain(field);
+    }
+    expect(await postingCount()).toBe(before);
+    expect((await lines(s, bank.id, 'reconciled=false')).data.map((l: any) => l.id)).toContain(open);
+  });
+});
+
 describe('bank line to bank account integrity (the foreign key, checked once per statement)', () => {
   const code = async (p: Promise<unknown>) =>
     p.then(

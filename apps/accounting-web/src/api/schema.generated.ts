@@ -13392,7 +13392,7 @@ export interface paths {
         put?: never;
         /**
          * Reconcile a bank transaction
-         * @description Matches it with a ledger posting (transactionId), or pays and matches in one transaction: with invoiceId the invoice (money in), with expenseId the approved expense (money out; owner or admin) is marked paid on the line's date from this bank account and its payment posting matched. A refusal writes nothing: the document stays unpaid and the line unmatched.
+         * @description Matches it with a ledger posting (transactionId), or pays and matches in one transaction: with invoiceId the invoice (money in), with expenseId the approved expense (money out; owner or admin) is marked paid on the line's date from this bank account and its payment posting matched. With entry {accountId, description}: a new manual posting of the line's date and amount between the bank's ledger account and accountId, matched at once. A refusal writes nothing: the document stays unpaid, no posting is left, the line stays unmatched.
          */
         post: {
             parameters: {
@@ -13423,6 +13423,12 @@ export interface paths {
                          * @description Instead of a posting: the approved expense this line (money out) pays (owner or admin). The expense is marked paid on the line's date from this bank account and its payment posting matched, in one transaction.
                          */
                         expenseId?: string;
+                        /** @description Instead of a posting: a new manual posting of the line's amount, date and bank account's currency between the bank's ledger account and accountId (money in debits the bank, money out credits it), matched at once, in one transaction. */
+                        entry?: {
+                            /** Format: uuid */
+                            accountId: string;
+                            description: string;
+                        };
                     };
                 };
             };

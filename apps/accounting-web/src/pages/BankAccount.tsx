@@ -531,7 +531,13 @@ function MatchDialog({
     .sort((a, b) => Number(b.named) - Number(a.named) || Number(b.sameAmount) - Number(a.sameAmount))
     .slice(0, 8);
 
-  const reconcile = async (match: { transactionId: string } | { invoiceId: string } | { expenseId: string }) =>
+  const reconcile = async (
+    match:
+      | { transactionId: string }
+      | { invoiceId: string }
+      | { expenseId: string }
+      | { entry: { accountId: string; description: string } },
+  ) =>
     unwrap(
       await api.POST('/api/v1/bank-accounts/{id}/reconcile', {
         params: { path: { id: bank.id } },
@@ -648,19 +654,13 @@ function MatchDialog({
           </Stack>
         )}
 
-        <NewEntry
-          bank={bank}
-          line={line}
-          disabled={busy}
-          onDone={onDone}
-          reconcile={(transactionId) => reconcile({ transactionId })}
-        />
+        <NewEntry bank={bank} line={line} disabled={busy} onDone={onDone} reconcile={(entry) => reconcile({ entry })} />
       </Stack>
     </Modal>
   );
 }
 
-/** Posts a new journal entry for the line (bank against the chosen account) and matches it. */
+/** Posts a new journal entry for the line (bank against the chosen account) and matches it, in one request. */
 function NewEntry({
   bank,
   line,
@@ -672,7 +672,7 @@ function NewEntry({
   line: Line;
   disabled: boolean;
   onDone: () => void;
-  reconcile: (postingId: string) => Promise<unknown>;
+  reconcile: (entry: { accountId: string; description: string }) => Promise<unknown>;
 }) {
   const { t } = useI18n();
   const [accountId, setAccountId] = useState<string | null>(null);
@@ -681,23 +681,9 @@ function NewEntry({
     queryKey: ['accounts', 'active'],
     queryFn: async () => unwrap(await api.GET('/api/v1/accounts', { params: { query: { isActive: true } } })).data,
   });
+  /** The posting and its match: one request, one transaction (the service picks the sides by the line's sign). */
   const post = useMutation({
-    mutationFn: async () => {
-      const incoming = Number(line.amount) > 0;
-      const entry = unwrap(
-        await api.POST('/api/v1/transactions', {
-          body: {
-            transactionDate: line.transactionDate,
-            description: description.trim() || t('recon.bankLine'),
-            debitAccountId: incoming ? bank.accountId : (accountId ?? ''),
-            creditAccountId: incoming ? (accountId ?? '') : bank.accountId,
-            amount: Math.abs(Number(line.amount)),
-            currencyCode: bank.currencyCode,
-          },
-        }),
-      );
-      return reconcile(entry.id);
-    },
+    mutationFn: () => reconcile({ accountId: accountId ?? '', description: description.trim() || t('recon.bankLine') }),
     onSuccess: onDone,
   });
   return (

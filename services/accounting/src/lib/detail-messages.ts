@@ -256,10 +256,14 @@ const EXACT: Record<string, Local> = {
   ),
   'already reconciled': t('već je usaglašeno', 'već je usaglašeno', 'već je usklađeno'),
   // a bank line's "pay and match"
-  'give exactly one of transactionId, invoiceId and expenseId': t(
-    'navedite tačno jedno od: transactionId, invoiceId, expenseId',
-    'navedite tačno jedno od: transactionId, invoiceId, expenseId',
-    'navedite točno jedno od: transactionId, invoiceId, expenseId',
+  'give exactly one of transactionId, invoiceId, expenseId and entry': t(
+    'navedite tačno jedno od: transactionId, invoiceId, expenseId, entry',
+    'navedite tačno jedno od: transactionId, invoiceId, expenseId, entry',
+    'navedite točno jedno od: transactionId, invoiceId, expenseId, entry',
+  ),
+  "must differ from the bank account's ledger account": t(
+    'mora se razlikovati od konta bankovnog računa',
+    'mora se razlikovati od konta bankovnog računa',
   ),
   'an invoice is paid by money in; this bank line is money out': t(
     'faktura se plaća prilivom; ova stavka izvoda je odliv',

@@ -397,7 +397,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   'POST /api/v1/bank-accounts/:id/reconcile': {
     summary: 'Reconcile a bank transaction',
     description:
-      "Matches it with a ledger posting (transactionId), or pays and matches in one transaction: with invoiceId the invoice (money in), with expenseId the approved expense (money out; owner or admin) is marked paid on the line's date from this bank account and its payment posting matched. A refusal writes nothing: the document stays unpaid and the line unmatched.",
+      "Matches it with a ledger posting (transactionId), or pays and matches in one transaction: with invoiceId the invoice (money in), with expenseId the approved expense (money out; owner or admin) is marked paid on the line's date from this bank account and its payment posting matched. With entry {accountId, description}: a new manual posting of the line's date and amount between the bank's ledger account and accountId, matched at once. A refusal writes nothing: the document stays unpaid, no posting is left, the line stays unmatched.",
   },
   'GET /api/v1/reports/dashboard': {
     summary: 'Dashboard',

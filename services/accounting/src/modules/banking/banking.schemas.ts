@@ -88,6 +88,18 @@ export const ReconcileBody = Type.Object({
         "Instead of a posting: the approved expense this line (money out) pays (owner or admin). The expense is marked paid on the line's date from this bank account and its payment posting matched, in one transaction.",
     }),
   ),
+  entry: Type.Optional(
+    Type.Object(
+      {
+        accountId: Uuid,
+        description: Type.String({ minLength: 1, maxLength: 500 }),
+      },
+      {
+        description:
+          "Instead of a posting: a new manual posting of the line's amount, date and bank account's currency between the bank's ledger account and accountId (money in debits the bank, money out credits it), matched at once, in one transaction.",
+      },
+    ),
+  ),
 });
 export type ReconcileBody = Static<typeof ReconcileBody>;
 

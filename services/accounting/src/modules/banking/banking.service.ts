@@ -10,7 +10,7 @@ import type { Principal, TenantTx } from '../../plugins/auth.js';
 import * as accounts from '../accounts/accounts.repository.js';
 import type { AccountDeleteBlocker } from '../accounts/accounts.service.js';
 import { assertCurrency, currencyDecimals, formatMoney } from '../currencies/currencies.js';
-import { readTransaction } from '../ledger/transactions.service.js';
+import { postManualPosting, readTransaction } from '../ledger/transactions.service.js';
 import * as repo from './banking.repository.js';
 import {
   BANK_TRANSACTION_SORTS,
@@ -189,18 +189,19 @@ export async function reconcile(
   body: ReconcileBody,
   payments: DocumentPayments,
 ) {
-  const given = (['transactionId', 'invoiceId', 'expenseId'] as const).filter((k) => body[k] !== undefined);
+  const given = (['transactionId', 'invoiceId', 'expenseId', 'entry'] as const).filter((k) => body[k] !== undefined);
   if (given.length !== 1) {
     // The fields given are named (none given: the posting, the usual one).
     const details: ErrorDetails = {};
     for (const field of given.length ? given : (['transactionId'] as const))
-      addDetail(details, field, 'give exactly one of transactionId, invoiceId and expenseId');
+      addDetail(details, field, 'give exactly one of transactionId, invoiceId, expenseId and entry');
     throw new AppError('SVC-9003', details);
   }
   if (body.transactionId) {
     const transactionId = body.transactionId;
     return scope.transaction((trx) => reconcileLine(trx, p, id, body.bankTransactionId, transactionId));
   }
+  if (body.entry) return postAndMatch(scope, p, id, body.bankTransactionId, body.entry);
   const doc: PaidDocument = body.invoiceId
     ? { kind: 'invoice', id: body.invoiceId }
     : { kind: 'expense', id: body.expenseId as string };
@@ -253,10 +254,7 @@ async function payFromLine(
   payments: DocumentPayments,
 ) {
   const field = doc.kind === 'invoice' ? 'invoiceId' : 'expenseId';
-  const bank = await bankAccountOrThrow(trx, p.orgId, id);
-  const line = await repo.lockBankTransaction(trx, p.orgId, id, bankTransactionId);
-  if (!line) throw new AppError('SVC-5004', { bankTransactionId: ['bank transaction not found on this bank account'] });
-  if (line.reconciled) throw new AppError('SVC-5005', { bankTransactionId: ['already reconciled'] });
+  const { bank, line } = await openLine(trx, p, id, bankTransactionId);
   const moneyIn = dec(line.amount).gt(0);
   if (doc.kind === 'invoice' && !moneyIn)
     throw new AppError('SVC-9003', { invoiceId: ['an invoice is paid by money in; this bank line is money out'] });
@@ -277,6 +275,62 @@ async function payFromLine(
       [field]: [`the document is not in the bank account's currency ${bank.currency_code}`],
     });
   return { postingId: posting.id, afterCommit: paid.afterCommit };
+}
+
+/**
+ * "Post and match": a new manual posting for the line (its date and amount, the bank account's
+ * currency; money in debits the bank's ledger account, money out credits it, accountId the other
+ * side), with POST /transactions' checks, matched in the same transaction. A refusal writes neither.
+ */
+async function postAndMatch(
+  scope: TenantScope,
+  p: Principal,
+  id: string,
+  bankTransactionId: string,
+  entry: NonNullable<ReconcileBody['entry']>,
+) {
+  let base = p.organization.baseCurrency;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const outcome = await scope.transaction(async (trx) => {
+      const { bank, line } = await openLine(trx, p, id, bankTransactionId);
+      if (entry.accountId === bank.account_id)
+        throw new AppError('SVC-9003', { 'entry.accountId': ["must differ from the bank account's ledger account"] });
+      const amount = dec(line.amount);
+      const [debitAccountId, creditAccountId] = amount.gt(0)
+        ? [bank.account_id, entry.accountId]
+        : [entry.accountId, bank.account_id];
+      const posted = await postManualPosting(trx, p.orgId, p.userId, base, {
+        transactionDate: line.transaction_date,
+        description: entry.description,
+        debitAccountId,
+        creditAccountId,
+        amount: amount.abs().toNumber(),
+        currencyCode: bank.currency_code,
+      }).catch((err: unknown) => {
+        // The ledger names the side; the request named the account.
+        if (err instanceof AppError && err.details) {
+          const side = debitAccountId === entry.accountId ? 'debitAccountId' : 'creditAccountId';
+          const { [side]: messages, ...rest } = err.details;
+          if (messages) throw new AppError(err.code, { ...rest, 'entry.accountId': messages }, err.headers);
+        }
+        throw err;
+      });
+      if (!posted.posted) return { baseCurrency: posted.baseCurrency };
+      return { result: await reconcileLine(trx, p, id, bankTransactionId, posted.posted.id) };
+    });
+    if ('result' in outcome) return outcome.result;
+    base = outcome.baseCurrency;
+  }
+  throw new Error('the organization base currency kept changing during one entry');
+}
+
+/** The bank account and its line, locked, which must not be reconciled yet. */
+async function openLine(trx: TenantTx, p: Principal, id: string, bankTransactionId: string) {
+  const bank = await bankAccountOrThrow(trx, p.orgId, id);
+  const line = await repo.lockBankTransaction(trx, p.orgId, id, bankTransactionId);
+  if (!line) throw new AppError('SVC-5004', { bankTransactionId: ['bank transaction not found on this bank account'] });
+  if (line.reconciled) throw new AppError('SVC-5005', { bankTransactionId: ['already reconciled'] });
+  return { bank, line };
 }
 
 async function reconcileLine(

@@ -149,7 +149,9 @@ export async function createManualEntry(
   throw new Error('the organization base currency kept changing during one entry');
 }
 
-type EntryOutcome = { posted: ReturnType<typeof presentTransaction> } | { posted?: undefined; baseCurrency: string };
+export type EntryOutcome =
+  | { posted: ReturnType<typeof presentTransaction> }
+  | { posted?: undefined; baseCurrency: string };
 
 async function postManualEntry(
   trx: Db,
@@ -159,30 +161,73 @@ async function postManualEntry(
   base: string,
   body: Static<typeof ManualEntryBody>,
 ): Promise<EntryOutcome> {
-  let amounts: Awaited<ReturnType<typeof entryAmounts>>;
+  const amounts = await checkedAmounts(trx, orgId, base, body);
+  // The posting ends the transaction (its COMMIT in the same round trip).
+  const rows = await end.commitWith(() =>
+    repo.insertManualPosting(trx, orgId, base, manualPosting(body, amounts, userId)),
+  );
+  return postedOrChanged(rows, body, base);
+}
+
+/**
+ * A manual posting inside the caller's transaction, with POST /transactions' checks (a bank line's
+ * "post and match"). `{ baseCurrency }`: the organization's base currency changed since `base` was
+ * read and nothing was written; the caller runs again with it.
+ */
+export async function postManualPosting(
+  trx: Db,
+  orgId: string,
+  userId: string,
+  base: string,
+  body: Static<typeof ManualEntryBody>,
+): Promise<EntryOutcome> {
+  if (body.debitAccountId === body.creditAccountId) {
+    throw new AppError('SVC-9003', { creditAccountId: ['must differ from debitAccountId'] });
+  }
+  const amounts = await checkedAmounts(trx, orgId, base, body);
+  return postedOrChanged(
+    await repo.insertManualPosting(trx, orgId, base, manualPosting(body, amounts, userId)),
+    body,
+    base,
+  );
+}
+
+/** The entry's amounts; a missing or inactive account is reported before a currency problem. */
+async function checkedAmounts(trx: Db, orgId: string, base: string, body: Static<typeof ManualEntryBody>) {
   try {
-    amounts = await entryAmounts(trx, orgId, base, body);
+    return await entryAmounts(trx, orgId, base, body);
   } catch (err) {
-    // A missing or inactive account is reported before a currency problem.
     assertAccountsUsable(body, await repo.accountsForPosting(trx, orgId, [body.debitAccountId, body.creditAccountId]));
     throw err;
   }
-  // The posting ends the transaction (its COMMIT in the same round trip).
-  const rows = await end.commitWith(() =>
-    repo.insertManualPosting(trx, orgId, base, {
-      transactionDate: body.transactionDate,
-      description: body.description.trim() || body.description,
-      notes: body.notes ?? null,
-      debitAccountId: body.debitAccountId,
-      creditAccountId: body.creditAccountId,
-      amount: amounts.amount,
-      currencyCode: amounts.currency,
-      exchangeRate: amounts.exchangeRate,
-      baseAmount: amounts.baseAmount,
-      createdBy: userId,
-      entryId: null,
-    }),
-  );
+}
+
+function manualPosting(
+  body: Static<typeof ManualEntryBody>,
+  amounts: Awaited<ReturnType<typeof entryAmounts>>,
+  userId: string,
+) {
+  return {
+    transactionDate: body.transactionDate,
+    description: body.description.trim() || body.description,
+    notes: body.notes ?? null,
+    debitAccountId: body.debitAccountId,
+    creditAccountId: body.creditAccountId,
+    amount: amounts.amount,
+    currencyCode: amounts.currency,
+    exchangeRate: amounts.exchangeRate,
+    baseAmount: amounts.baseAmount,
+    createdBy: userId,
+    entryId: null,
+  };
+}
+
+/** The inserted posting as presented, or (both accounts usable, no posting) the base currency found. */
+function postedOrChanged(
+  rows: Awaited<ReturnType<typeof repo.insertManualPosting>>,
+  body: Static<typeof ManualEntryBody>,
+  base: string,
+): EntryOutcome {
   const debit = rows.find((r) => r.account_id === body.debitAccountId);
   const credit = rows.find((r) => r.account_id === body.creditAccountId);
   const row = rows[0];
