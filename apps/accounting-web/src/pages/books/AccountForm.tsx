@@ -73,7 +73,10 @@ export function AccountForm({
   const remove = useMutation({
     mutationFn: async (id: string) => unwrap(await api.DELETE('/api/v1/accounts/{id}', { params: { path: { id } } })),
     onMutate: () => save.reset(),
-    onSuccess: () => {
+    onSuccess: (_, id) => {
+      // Out of the cached chart at once: the chart the next screen shows from cache must not list it
+      // until its refetch answers.
+      queryClient.setQueryData<Account[]>(['accounts'], (old) => old?.filter((a) => a.id !== id));
       queryClient.invalidateQueries({ queryKey: ['accounts'] });
       (onDeleted ?? onClose)();
     },
