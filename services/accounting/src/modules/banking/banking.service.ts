@@ -209,7 +209,7 @@ export async function reconcile(
   const out = await scope.transaction(async (trx) => {
     const paid = await payFromLine(trx, p, id, body.bankTransactionId, doc, payments);
     afterCommit = paid.afterCommit;
-    return reconcileLine(trx, p, id, body.bankTransactionId, paid.postingId);
+    return matchNew(trx, p, paid.bank, paid.line, paid.postingId);
   });
   await afterCommit?.();
   return out;
@@ -274,7 +274,7 @@ async function payFromLine(
     throw new AppError('SVC-9003', {
       [field]: [`the document is not in the bank account's currency ${bank.currency_code}`],
     });
-  return { postingId: posting.id, afterCommit: paid.afterCommit };
+  return { bank, line, postingId: posting.id, afterCommit: paid.afterCommit };
 }
 
 /**
@@ -304,7 +304,7 @@ async function postAndMatch(
         description: entry.description,
         debitAccountId,
         creditAccountId,
-        amount: amount.abs().toNumber(),
+        amount: amount.abs().toFixed(),
         currencyCode: bank.currency_code,
       }).catch((err: unknown) => {
         // The ledger names the side; the request named the account.
@@ -316,7 +316,7 @@ async function postAndMatch(
         throw err;
       });
       if (!posted.posted) return { baseCurrency: posted.baseCurrency };
-      return { result: await reconcileLine(trx, p, id, bankTransactionId, posted.posted.id) };
+      return { result: await matchNew(trx, p, bank, line, posted.posted.id) };
     });
     if ('result' in outcome) return outcome.result;
     base = outcome.baseCurrency;
@@ -346,6 +346,27 @@ async function reconcileLine(
   const posting = await repo.lockPosting(trx, p.orgId, transactionId);
   if (!posting) throw new AppError('SVC-9002', { transactionId: ['ledger transaction not found'] });
   if (line.reconciled) throw new AppError('SVC-5005', { bankTransactionId: ['already reconciled'] });
+  return matchLocked(trx, p, bank, line, posting);
+}
+
+type LockedBank = Awaited<ReturnType<typeof bankAccountOrThrow>>;
+type LockedLine = NonNullable<Awaited<ReturnType<typeof repo.lockBankTransaction>>>;
+
+/** The pay- and post-and-match paths: the posting they just wrote, matched with the line they hold. */
+async function matchNew(trx: TenantTx, p: Principal, bank: LockedBank, line: LockedLine, postingId: string) {
+  const posting = await repo.lockPosting(trx, p.orgId, postingId);
+  if (!posting) throw new Error(`the posting ${postingId} just written is not found`);
+  return matchLocked(trx, p, bank, line, posting);
+}
+
+/** Both rows locked, the line unreconciled: the posting must be free and on the bank's ledger account. */
+async function matchLocked(
+  trx: TenantTx,
+  p: Principal,
+  bank: LockedBank,
+  line: LockedLine,
+  posting: NonNullable<Awaited<ReturnType<typeof repo.lockPosting>>>,
+) {
   if (posting.reconciled) throw new AppError('SVC-5005', { transactionId: ['already reconciled'] });
   if (posting.debit_account_id !== bank.account_id && posting.credit_account_id !== bank.account_id) {
     throw new AppError('SVC-9003', {

@@ -32,7 +32,7 @@ const LEASE_MS = 120_000;
  * Moj-eRačun takes no idempotency key: a lease that ran out while the send was still on its way
  * would let another pass ask the outbox too early, find nothing, and send the document again.
  */
-export function attemptLeaseMs(timeoutMs: number): number {
+function attemptLeaseMs(timeoutMs: number): number {
   return Math.max(LEASE_MS, 4 * timeoutMs + 30_000);
 }
 /** Status checks of a sent document: the first after 5 minutes, doubling to 6 hours, for 30 days. */

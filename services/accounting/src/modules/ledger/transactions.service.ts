@@ -19,6 +19,8 @@ import {
 import { reverseEntry, reversePosting } from './ledger.service.js';
 
 type Db = Kysely<DB>;
+/** A manual posting's input: the request body, or a bank line's amount as its decimal string. */
+type ManualPostingInput = Omit<Static<typeof ManualEntryBody>, 'amount'> & { amount: number | string };
 
 type Presentable = repo.LedgerRow & {
   debit_code: string;
@@ -92,7 +94,7 @@ export async function readTransaction(db: Db, orgId: string, baseCurrency: strin
 
 /** 404 SVC-8001 for a missing account, 422 SVC-9003 for an inactive one (debit side first). */
 function assertAccountsUsable(
-  body: Static<typeof ManualEntryBody>,
+  body: ManualPostingInput,
   accounts: ReadonlyArray<{ id: string; is_active: boolean }>,
 ): void {
   const debit = accounts.find((a) => a.id === body.debitAccountId);
@@ -106,7 +108,7 @@ function assertAccountsUsable(
 }
 
 /** Currency, decimals and rate (A5) of the entry in `baseCurrency`. */
-async function entryAmounts(trx: Db, orgId: string, baseCurrency: string, body: Static<typeof ManualEntryBody>) {
+async function entryAmounts(trx: Db, orgId: string, baseCurrency: string, body: ManualPostingInput) {
   const currency = (body.currencyCode ?? baseCurrency).toUpperCase();
   assertCurrency(currency);
   const amount = dec(body.amount);
@@ -179,7 +181,7 @@ export async function postManualPosting(
   orgId: string,
   userId: string,
   base: string,
-  body: Static<typeof ManualEntryBody>,
+  body: ManualPostingInput,
 ): Promise<EntryOutcome> {
   if (body.debitAccountId === body.creditAccountId) {
     throw new AppError('SVC-9003', { creditAccountId: ['must differ from debitAccountId'] });
@@ -193,7 +195,7 @@ export async function postManualPosting(
 }
 
 /** The entry's amounts; a missing or inactive account is reported before a currency problem. */
-async function checkedAmounts(trx: Db, orgId: string, base: string, body: Static<typeof ManualEntryBody>) {
+async function checkedAmounts(trx: Db, orgId: string, base: string, body: ManualPostingInput) {
   try {
     return await entryAmounts(trx, orgId, base, body);
   } catch (err) {
@@ -202,11 +204,7 @@ async function checkedAmounts(trx: Db, orgId: string, base: string, body: Static
   }
 }
 
-function manualPosting(
-  body: Static<typeof ManualEntryBody>,
-  amounts: Awaited<ReturnType<typeof entryAmounts>>,
-  userId: string,
-) {
+function manualPosting(body: ManualPostingInput, amounts: Awaited<ReturnType<typeof entryAmounts>>, userId: string) {
   return {
     transactionDate: body.transactionDate,
     description: body.description.trim() || body.description,
@@ -225,7 +223,7 @@ function manualPosting(
 /** The inserted posting as presented, or (both accounts usable, no posting) the base currency found. */
 function postedOrChanged(
   rows: Awaited<ReturnType<typeof repo.insertManualPosting>>,
-  body: Static<typeof ManualEntryBody>,
+  body: ManualPostingInput,
   base: string,
 ): EntryOutcome {
   const debit = rows.find((r) => r.account_id === body.debitAccountId);
