@@ -13,6 +13,7 @@ import {
   apiLogin,
   browserHarness,
   newPage as harnessPage,
+  holdListWhile,
   missing,
   registerThroughForm,
   STEP,
@@ -386,6 +387,24 @@ describe.skipIf(missing)('ledger, reports and settings in Chromium', () => {
       await page.setViewportSize({ width: 1280, height: 860 });
       const users = (await call(auth, 'GET', '/api/v1/users')).data as Array<{ email: string; role: string }>;
       expect(users.find((u) => u.email === invited)?.role).toBe('accountant');
+      // A removed user leaves the list at once, before the list's refetch answers (held here).
+      const leaving = unique('privremeni');
+      await call(auth, 'POST', '/api/v1/users/invite', {
+        email: leaving,
+        fullName: 'Privremeni Korisnik',
+        role: 'viewer',
+      });
+      await page.reload();
+      const leavingRow = page.getByRole('row').filter({ hasText: leaving });
+      await leavingRow.waitFor();
+      await holdListWhile(page, '/api/v1/users', async () => {
+        page.once('dialog', (d) => d.accept());
+        await page.getByRole('button', { name: `${sr['books.users.remove']}: Privremeni Korisnik` }).click();
+        await expect.poll(() => leavingRow.count()).toBe(0);
+        expect(await page.getByRole('cell', { name: invited }).count()).toBe(1);
+      });
+      const left = (await call(auth, 'GET', '/api/v1/users')).data as Array<{ email: string }>;
+      expect(left.map((u) => u.email)).not.toContain(leaving);
 
       await page.getByRole('tab', { name: sr['books.settings.taxRates'] }).click();
       await page.getByLabel(`${sr['books.tax.rate']} 1`).waitFor();

@@ -129,3 +129,28 @@ export const srMoney = (v: string | number) => {
   const [whole, frac = ''] = Number(v).toFixed(2).split('.');
   return `${whole.replace(/\B(?=(\d{3})+(?!\d))/g, '.')},${frac}`;
 };
+
+/** Runs `body` while the app's GETs of `path` (a list) wait, then lets them through. */
+export async function holdListWhile(page: Page, path: string, body: () => Promise<void>) {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const matches = (url: URL) => url.pathname === path;
+  const handled: Promise<void>[] = [];
+  await page.route(matches, (route) => {
+    const done = (async () => {
+      if (route.request().method() === 'GET') await held;
+      await route.continue();
+    })();
+    handled.push(done);
+    return done;
+  });
+  try {
+    await body();
+  } finally {
+    release();
+    await Promise.all(handled);
+    await page.unroute(matches);
+  }
+}

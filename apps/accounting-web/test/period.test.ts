@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { addDays, daysBetween, isoDay, presetRange } from '../src/ui/period.js';
+import { addDays, daysBetween, isoDay, parseTypedDate, presetRange } from '../src/ui/period.js';
 
 // The calendar helpers work on the browser's calendar day. Node reads TZ at each date operation, so each test
 // sets the zone it is about and puts the old one back.
@@ -41,5 +41,31 @@ describe('calendar days in the browser zone', () => {
     expect(presetRange('lastMonth', today)).toEqual({ from: '2026-10-01', to: '2026-10-31' });
     expect(presetRange('thisQuarter', today)).toEqual({ from: '2026-10-01', to: '2026-12-31' });
     expect(presetRange('lastYear', today)).toEqual({ from: '2025-01-01', to: '2025-12-31' });
+  });
+});
+
+describe('parseTypedDate', () => {
+  it('takes a day-first date as the four languages write it, and ISO', () => {
+    expect(parseTypedDate('5.12.2026')).toBe('2026-12-05');
+    expect(parseTypedDate(' 05. 12. 2026. ')).toBe('2026-12-05');
+    expect(parseTypedDate('5/12/2026')).toBe('2026-12-05');
+    expect(parseTypedDate('5-12-2026')).toBe('2026-12-05');
+    expect(parseTypedDate('2026-12-05')).toBe('2026-12-05');
+    expect(parseTypedDate('29.2.2028')).toBe('2028-02-29');
+  });
+  it('refuses a day that does not exist and text that is not a whole date', () => {
+    for (const text of [
+      '31.4.2026',
+      '29.2.2026',
+      '0.1.2026',
+      '1.13.2026',
+      '5.12.',
+      '5.12.26',
+      '12/5',
+      '',
+      'danas',
+      '2026-02-30',
+    ])
+      expect(parseTypedDate(text), text).toBeNull();
   });
 });

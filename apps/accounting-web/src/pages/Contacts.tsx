@@ -52,7 +52,13 @@ export default function Contacts() {
       unwrap(await api.DELETE('/api/v1/contacts/{id}', { params: { path: { id: c.id } } })),
     onMutate: () => setDeleteError(null),
     onError: setDeleteError,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['contacts'] }),
+    onSuccess: (_, c) => {
+      // The row leaves every cached page at once; the refetch then brings the counts and the next row up.
+      queryClient.setQueriesData<typeof query.data>({ queryKey: ['contacts'] }, (old) =>
+        old ? { ...old, data: old.data.filter((x) => x.id !== c.id) } : old,
+      );
+      return queryClient.invalidateQueries({ queryKey: ['contacts'] });
+    },
   });
 
   const typeLabel = (v: string) =>

@@ -18,7 +18,6 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
 import { Dropzone, type FileWithPath } from '@mantine/dropzone';
 import { useMediaQuery } from '@mantine/hooks';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -37,11 +36,9 @@ import { ScrollTable } from '../ui/ScrollTable.js';
 import { Empty, ErrorState, Loading, useFieldErrors } from '../ui/states.js';
 import { ContactSelect } from './ContactSelect.js';
 import { numberSeparators, useBankAccounts } from './money.js';
-import 'dayjs/locale/sr';
-import 'dayjs/locale/bs';
-import 'dayjs/locale/hr';
 import '@mantine/dates/styles.css';
 import '@mantine/dropzone/styles.css';
+import { DateField } from '../ui/DateField.js';
 
 type Expense = paths['/api/v1/expenses']['get']['responses'][200]['content']['application/json']['data'][number];
 type ExpenseDetail = paths['/api/v1/expenses/{id}']['get']['responses'][200]['content']['application/json'];
@@ -79,7 +76,7 @@ export function ExpenseStatusBadge({ status }: { status: string }) {
 
 /** Expenses: filters in the address (status, category, from, to, page), create with a receipt, approve, reject, pay. */
 export default function Expenses() {
-  const { t, locale } = useI18n();
+  const { t } = useI18n();
   const f = useFormat();
   const { canWrite, isAdmin } = useAuth();
   const queryClient = useQueryClient();
@@ -228,22 +225,8 @@ export default function Expenses() {
             if (e.key === 'Enter') set('category', categoryText.trim() || null);
           }}
         />
-        <DateInput
-          label={t('invoices.from')}
-          clearable
-          locale={locale}
-          valueFormat="DD.MM.YYYY"
-          value={fromDate}
-          onChange={(v) => set('from', v)}
-        />
-        <DateInput
-          label={t('invoices.to')}
-          clearable
-          locale={locale}
-          valueFormat="DD.MM.YYYY"
-          value={toDate}
-          onChange={(v) => set('to', v)}
-        />
+        <DateField label={t('invoices.from')} clearable value={fromDate} onChange={(v) => set('from', v)} />
+        <DateField label={t('invoices.to')} clearable value={toDate} onChange={(v) => set('to', v)} />
       </Group>
       {actionError ? <ErrorState error={actionError} /> : null}
       {query.isPending ? (
@@ -518,11 +501,9 @@ function ExpenseForm({
               name="expenseDate"
               rules={{ required: true }}
               render={({ field }) => (
-                <DateInput
+                <DateField
                   label={t('expenses.date')}
                   required
-                  locale={locale}
-                  valueFormat="DD.MM.YYYY"
                   error={errors.expenseDate}
                   value={field.value}
                   onChange={(d) => field.onChange(d ?? '')}
@@ -671,7 +652,7 @@ function ReceiptPreview({ expense, onClose }: { expense: Expense; onClose: () =>
 }
 
 function PayForm({ expense, onClose, onDone }: { expense: Expense; onClose: () => void; onDone: () => void }) {
-  const { t, locale } = useI18n();
+  const { t } = useI18n();
   const f = useFormat();
   const banks = useBankAccounts();
   const [paidAt, setPaidAt] = useState<string | null>(today() < expense.expenseDate ? expense.expenseDate : today());
@@ -698,11 +679,9 @@ function PayForm({ expense, onClose, onDone }: { expense: Expense; onClose: () =
     >
       <Stack>
         <Text size="sm">{f.money(expense.amount, expense.currencyCode)}</Text>
-        <DateInput
+        <DateField
           label={t('expenses.paidAt')}
           required
-          locale={locale}
-          valueFormat="DD.MM.YYYY"
           minDate={expense.expenseDate}
           value={paidAt}
           onChange={setPaidAt}

@@ -14,7 +14,6 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
 import { useMediaQuery } from '@mantine/hooks';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -30,6 +29,7 @@ import { addDays, daysBetween, today } from '../ui/period.js';
 import { ErrorState, Loading, useFieldErrors } from '../ui/states.js';
 import { ContactSelect } from './ContactSelect.js';
 import '@mantine/dates/styles.css';
+import { DateField } from '../ui/DateField.js';
 
 type Body = paths['/api/v1/invoices']['post']['requestBody']['content']['application/json'];
 type Invoice = paths['/api/v1/invoices/{id}']['get']['responses'][200]['content']['application/json'];
@@ -288,11 +288,9 @@ function Editor({
             control={form.control}
             name="invoiceDate"
             render={({ field }) => (
-              <DateInput
+              <DateField
                 label={t('invoices.date')}
                 required
-                locale={locale}
-                valueFormat="DD.MM.YYYY"
                 value={field.value}
                 error={errors.invoiceDate}
                 onChange={(v) => field.onChange(v ?? '')}
@@ -303,11 +301,9 @@ function Editor({
             control={form.control}
             name="dueDate"
             render={({ field }) => (
-              <DateInput
+              <DateField
                 label={t('invoices.dueDate')}
                 required
-                locale={locale}
-                valueFormat="DD.MM.YYYY"
                 value={field.value}
                 error={errors.dueDate}
                 onChange={(v) => field.onChange(v ?? '')}

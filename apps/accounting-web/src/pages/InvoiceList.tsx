@@ -12,7 +12,6 @@ import {
   Title,
   VisuallyHidden,
 } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -27,10 +26,8 @@ import { type InvoiceStatus, StatusBadge } from '../ui/StatusBadge.js';
 import { Empty, ErrorState, Loading } from '../ui/states.js';
 import { ContactSelect } from './ContactSelect.js';
 import { EinvoiceBadge } from './einvoice/SefBadge.js';
-import 'dayjs/locale/sr';
-import 'dayjs/locale/bs';
-import 'dayjs/locale/hr';
 import '@mantine/dates/styles.css';
+import { DateField } from '../ui/DateField.js';
 
 const STATUSES: InvoiceStatus[] = ['draft', 'sent', 'viewed', 'paid', 'overdue', 'cancelled'];
 const PER_PAGE = 25;
@@ -40,7 +37,7 @@ const PER_PAGE = 25;
  * search (part of the number or of the customer's name) goes to the server once typing pauses (300 ms).
  */
 export default function InvoiceList() {
-  const { t, locale } = useI18n();
+  const { t } = useI18n();
   const f = useFormat();
   const { canWrite, me } = useAuth();
   const [params, setParams] = useSearchParams();
@@ -144,22 +141,8 @@ export default function InvoiceList() {
           value={customerId}
           onChange={(c) => set('customer', c?.id ?? null)}
         />
-        <DateInput
-          label={t('invoices.from')}
-          clearable
-          locale={locale}
-          valueFormat="DD.MM.YYYY"
-          value={fromDate}
-          onChange={(v) => set('from', v)}
-        />
-        <DateInput
-          label={t('invoices.to')}
-          clearable
-          locale={locale}
-          valueFormat="DD.MM.YYYY"
-          value={toDate}
-          onChange={(v) => set('to', v)}
-        />
+        <DateField label={t('invoices.from')} clearable value={fromDate} onChange={(v) => set('from', v)} />
+        <DateField label={t('invoices.to')} clearable value={toDate} onChange={(v) => set('to', v)} />
       </SimpleGrid>
       {query.isPending ? (
         <Loading />

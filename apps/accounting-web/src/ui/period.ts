@@ -33,3 +33,20 @@ export function presetRange(preset: PeriodPreset, today = new Date()): { from: s
       return { from: isoDay(new Date(y - 1, 0, 1)), to: isoDay(new Date(y - 1, 11, 31)) };
   }
 }
+
+/**
+ * A date typed into a date field, as the app writes dates or as ISO: `5.12.2026`, `05. 12. 2026.`,
+ * `5/12/2026`, `2026-12-05`. Day first, as in the four languages (English is en-GB). The ISO day, or
+ * null when the text is not a whole date or names no such day (31.4.2026).
+ */
+export function parseTypedDate(text: string): string | null {
+  const s = text.trim();
+  const iso = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(s);
+  const dayFirst = iso ? null : /^(\d{1,2})\s*[./-]\s*(\d{1,2})\s*[./-]\s*(\d{4})\.?$/.exec(s);
+  const parts = iso ? [iso[1], iso[2], iso[3]] : dayFirst ? [dayFirst[3], dayFirst[2], dayFirst[1]] : null;
+  if (!parts) return null;
+  const [year, month, day] = parts.map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return null;
+  return date.toISOString().slice(0, 10);
+}

@@ -1,5 +1,4 @@
 import { Alert, Anchor, Badge, Button, Card, Group, Stack, Table, Text, Title } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
 import { useMediaQuery } from '@mantine/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Decimal from 'decimal.js';
@@ -15,6 +14,7 @@ import { today } from '../../ui/period.js';
 import { ScrollTable } from '../../ui/ScrollTable.js';
 import { ErrorState, Loading } from '../../ui/states.js';
 import '@mantine/dates/styles.css';
+import { DateField } from '../../ui/DateField.js';
 
 type Posting =
   paths['/api/v1/transactions/entries/{id}']['get']['responses'][200]['content']['application/json']['data'][number];
@@ -27,7 +27,7 @@ type Posting =
  */
 export default function EntryPage() {
   const { id } = useParams() as { id: string };
-  const { t, locale } = useI18n();
+  const { t } = useI18n();
   const f = useFormat();
   const { canWrite, me } = useAuth();
   const narrow = useMediaQuery(NARROW);
@@ -156,11 +156,9 @@ export default function EntryPage() {
           <Stack gap="xs">
             <Text size="sm">{t('books.entry.reverseHelp')}</Text>
             <Group align="flex-end">
-              <DateInput
+              <DateField
                 label={t('books.entry.reverseDate')}
                 required
-                locale={locale}
-                valueFormat="DD.MM.YYYY"
                 value={date}
                 onChange={(v) => setDate(v ?? today())}
               />

@@ -15,7 +15,6 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
 import { useQueryClient } from '@tanstack/react-query';
 import Decimal from 'decimal.js';
 import { useState } from 'react';
@@ -29,6 +28,7 @@ import { today } from '../../ui/period.js';
 import { ErrorState, Loading, useFieldErrors } from '../../ui/states.js';
 import { useAccounts } from './accounts.js';
 import '@mantine/dates/styles.css';
+import { DateField } from '../../ui/DateField.js';
 
 interface Line {
   accountId: string | null;
@@ -161,11 +161,9 @@ export default function JournalEntry() {
             control={form.control}
             name="transactionDate"
             render={({ field }) => (
-              <DateInput
+              <DateField
                 label={t('books.date')}
                 required
-                locale={locale}
-                valueFormat="DD.MM.YYYY"
                 value={field.value}
                 error={fieldErrors.transactionDate}
                 onChange={(v) => field.onChange(v ?? '')}

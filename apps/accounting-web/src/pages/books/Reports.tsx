@@ -15,7 +15,6 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
 import { useMediaQuery } from '@mantine/hooks';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
@@ -23,6 +22,7 @@ import { useNavigate, useParams } from 'react-router';
 import { api, unwrap } from '../../api/client.js';
 import type { paths } from '../../api/schema.generated.js';
 import { type MessageKey, useI18n } from '../../i18n/index.js';
+import { DateField } from '../../ui/DateField.js';
 import { download } from '../../ui/download.js';
 import { FigureCards, NARROW } from '../../ui/FigureCards.js';
 import { useFormat } from '../../ui/format.js';
@@ -73,7 +73,7 @@ interface Query {
 export default function Reports() {
   const { kind: param } = useParams();
   const kind: Kind = (KINDS as readonly string[]).includes(param ?? '') ? (param as Kind) : 'profit-loss';
-  const { t, locale } = useI18n();
+  const { t } = useI18n();
   const navigate = useNavigate();
   const [range, setRange] = useState(() => presetRange('thisMonth'));
   const [asOf, setAsOf] = useState(() => today());
@@ -111,32 +111,21 @@ export default function Reports() {
                 value={PRESETS.find((p) => sameRange(presetRange(p.value), range))?.value ?? ''}
                 onChange={(e) => e.currentTarget.value && setRange(presetRange(e.currentTarget.value as PeriodPreset))}
               />
-              <DateInput
+              <DateField
                 label={t('invoices.from')}
-                locale={locale}
-                valueFormat="DD.MM.YYYY"
                 value={range.from}
                 onChange={(v) => v && setRange((r) => ({ ...r, from: v }))}
                 w={140}
               />
-              <DateInput
+              <DateField
                 label={t('invoices.to')}
-                locale={locale}
-                valueFormat="DD.MM.YYYY"
                 value={range.to}
                 onChange={(v) => v && setRange((r) => ({ ...r, to: v }))}
                 w={140}
               />
             </>
           ) : mode === 'date' ? (
-            <DateInput
-              label={t('books.asOf')}
-              locale={locale}
-              valueFormat="DD.MM.YYYY"
-              value={asOf}
-              onChange={(v) => v && setAsOf(v)}
-              w={160}
-            />
+            <DateField label={t('books.asOf')} value={asOf} onChange={(v) => v && setAsOf(v)} w={160} />
           ) : null}
           <Group gap="xs" ml={{ sm: 'auto' }}>
             <Button

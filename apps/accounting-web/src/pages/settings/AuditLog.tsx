@@ -1,6 +1,5 @@
 import '@mantine/dates/styles.css';
 import { Badge, Card, Group, NativeSelect, SimpleGrid, Stack, Switch, Table, Text, TextInput } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
 import { useMediaQuery } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -8,6 +7,7 @@ import { api, unwrap } from '../../api/client.js';
 import { auditFieldsEn } from '../../i18n/areas/audit-fields.js';
 import type { MessageKey } from '../../i18n/index.js';
 import { useI18n } from '../../i18n/index.js';
+import { DateField } from '../../ui/DateField.js';
 import { FigureCards, NARROW } from '../../ui/FigureCards.js';
 import { useFormat } from '../../ui/format.js';
 import { Pager } from '../../ui/Pager.js';
@@ -56,7 +56,7 @@ interface Filters {
  * to the books; choosing their area shows them too.
  */
 export default function AuditLog() {
-  const { t, locale } = useI18n();
+  const { t } = useI18n();
   const f = useFormat();
   const [filters, setFilters] = useState<Filters>({
     tableName: '',
@@ -118,18 +118,14 @@ export default function AuditLog() {
             value={filters.action}
             onChange={(e) => set({ action: e.currentTarget.value })}
           />
-          <DateInput
+          <DateField
             label={t('invoices.from')}
-            locale={locale}
-            valueFormat="DD.MM.YYYY"
             clearable
             value={filters.fromDate || null}
             onChange={(v) => set({ fromDate: v ?? '' })}
           />
-          <DateInput
+          <DateField
             label={t('invoices.to')}
-            locale={locale}
-            valueFormat="DD.MM.YYYY"
             clearable
             value={filters.toDate || null}
             onChange={(v) => set({ toDate: v ?? '' })}

@@ -14,12 +14,12 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, unwrap } from '../../api/client.js';
 import { useAuth } from '../../auth.js';
 import { useI18n } from '../../i18n/index.js';
+import { DateField } from '../../ui/DateField.js';
 import { useFormat } from '../../ui/format.js';
 import { today } from '../../ui/period.js';
 import { ScrollTable } from '../../ui/ScrollTable.js';
@@ -129,13 +129,7 @@ function RateLookup({ codes }: { codes: string[] }) {
             allowDeselect={false}
             onChange={(v) => v && setTarget(v)}
           />
-          <DateInput
-            label={t('books.date')}
-            locale={locale}
-            valueFormat="DD.MM.YYYY"
-            value={date}
-            onChange={(v) => v && setDate(v)}
-          />
+          <DateField label={t('books.date')} value={date} onChange={(v) => v && setDate(v)} />
         </SimpleGrid>
         {base === target ? null : rate.isPending ? (
           <Loading />

@@ -44,7 +44,11 @@ export default function Users() {
   });
   const remove = useMutation({
     mutationFn: async (id: string) => unwrap(await api.DELETE('/api/v1/users/{id}', { params: { path: { id } } })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['users'] }),
+    onSuccess: (_, id) => {
+      // The user leaves the list at once, not when the refetch answers.
+      queryClient.setQueryData<typeof users.data>(['users'], (old) => old?.filter((u) => u.id !== id));
+      return queryClient.invalidateQueries({ queryKey: ['users'] });
+    },
   });
   const roleName = (r: Role) => t(`role.${r}`);
   // A phone shows each user as a card: six columns squeezed into 375 px left names and e-mails unreadable.
