@@ -350,6 +350,23 @@ describe.skipIf(missing)('money screens in Chromium', () => {
       );
       expect(lines.meta.total).toBe(0);
       await screen(page, 'money-reconciled');
+      // A wrong match is undone: the line waits again and its posting, still in the ledger, is offered
+      // for it again (accepted here, which restores the match).
+      page.once('dialog', (d) => d.accept());
+      await feeLine.getByRole('button', { name: sr['recon.undo'] }).click();
+      await expect.poll(() => page.getByText(sr['recon.reconciled'], { exact: true }).count()).toBe(2);
+      const reopened = await apiCall(
+        harness,
+        token,
+        'GET',
+        `/api/v1/bank-accounts/${bank.id}/transactions?reconciled=false`,
+      );
+      expect(reopened.data.map((l: { description: string }) => l.description)).toEqual(['Provizija banke']);
+      await page.getByText(sr['recon.open'], { exact: true }).click();
+      await feeLine.getByText(sr['recon.suggested']).waitFor();
+      await feeLine.getByRole('button', { name: sr['recon.accept'] }).click();
+      await page.getByText(sr['recon.allDone']).waitFor();
+      expect(await page.getByRole('alert').count()).toBe(0);
       await useLanguage(page, 'hr');
       await page.getByRole('heading', { name: hr['banking.import'] }).waitFor();
       await page.getByText(hr['recon.allDone']).waitFor();
@@ -384,6 +401,7 @@ describe.skipIf(missing)('money screens in Chromium', () => {
       await expect.poll(() => vp.getByTestId('bank-line').count()).toBe(3);
       expect(await vp.getByRole('heading', { name: sr['banking.import'] }).count()).toBe(0);
       expect(await vp.getByRole('button', { name: sr['recon.accept'] }).count()).toBe(0);
+      expect(await vp.getByRole('button', { name: sr['recon.undo'] }).count()).toBe(0);
       await vp.goto('/expenses');
       await vp.getByRole('cell', { name: expense.expenseNumber, exact: true }).waitFor();
       expect(await vp.getByRole('button', { name: sr['expenses.new'] }).count()).toBe(0);

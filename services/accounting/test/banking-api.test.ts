@@ -549,6 +549,70 @@ describe('reconciliation (A15)', () => {
     expect(matched.rows[0].n).toBe('1');
   });
 
+  const unreconcile = (bankTransactionId: string, bankId = bank.id) =>
+    inject(s, 'POST', `/api/v1/bank-accounts/${bankId}/unreconcile`, { bankTransactionId });
+
+  it('undoes a match: the line and its posting are unmatched, suggested together again and can be matched again', async () => {
+    const p = await posting('2026-09-03', 315, 'Undo me');
+    await importCsv(s, bank.id, '2026-09-03,Wrong match,315,\n');
+    const line = await lineId('Wrong match');
+    const match = () =>
+      inject(s, 'POST', `/api/v1/bank-accounts/${bank.id}/reconcile`, { bankTransactionId: line, transactionId: p });
+    expect((await match()).statusCode).toBe(200);
+    const res = await unreconcile(line);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().bankTransaction).toMatchObject({ id: line, reconciled: false, matchedTransactionId: null });
+    expect(res.json().transaction).toMatchObject({ id: p, reconciled: false, reconciledAt: null });
+    // 50 the amount + 30 the same day: offered again as before the match.
+    expect((await lines(s, bank.id)).suggestions).toContainEqual({ bankTxId: line, glTxId: p, score: 80 });
+    expect((await lines(s, bank.id, 'reconciled=false')).data.map((l: any) => l.id)).toContain(line);
+    const posted = (await inject(s, 'GET', `/api/v1/transactions/${p}`)).json();
+    expect(posted).toMatchObject({ reconciled: false, reconciledAt: null });
+    const again = await match();
+    expect(again.statusCode).toBe(200);
+    expect(again.json().bankTransaction.matchedTransactionId).toBe(p);
+  });
+
+  it('refuses to undo a line that is not matched (422) or is not on this bank account (404), and changes nothing', async () => {
+    await importCsv(s, bank.id, '2026-09-04,Never matched,7,\n');
+    const open = await unreconcile(await lineId('Never matched'));
+    expect([open.statusCode, open.json().error.code]).toEqual([422, 'SVC-9003']);
+    expect(Object.keys(open.json().error.details)).toEqual(['bankTransactionId']);
+    const p = await posting('2026-09-04', 8);
+    await importCsv(s, bank.id, '2026-09-04,Matched here,8,\n');
+    const line = await lineId('Matched here');
+    expect(
+      (
+        await inject(s, 'POST', `/api/v1/bank-accounts/${bank.id}/reconcile`, {
+          bankTransactionId: line,
+          transactionId: p,
+        })
+      ).statusCode,
+    ).toBe(200);
+    const other = await newBank(s, { code: '1132' });
+    for (const [id, bankId] of [
+      [line, other.id],
+      ['00000000-0000-4000-8000-000000000000', bank.id],
+    ]) {
+      const res = await unreconcile(id, bankId);
+      expect([res.statusCode, res.json().error.code]).toEqual([404, 'SVC-5004']);
+    }
+    expect((await lines(s, bank.id, 'reconciled=true')).data.map((l: any) => l.id)).toContain(line);
+    expect((await inject(s, 'GET', `/api/v1/transactions/${p}`)).json().reconciled).toBe(true);
+  });
+
+  it('lets one of two concurrent undos of the same match through; the other finds it undone (422)', async () => {
+    const p = await posting('2026-09-05', 9);
+    await importCsv(s, bank.id, '2026-09-05,Undo race,9,\n');
+    const line = await lineId('Undo race');
+    await inject(s, 'POST', `/api/v1/bank-accounts/${bank.id}/reconcile`, {
+      bankTransactionId: line,
+      transactionId: p,
+    });
+    const results = await Promise.all([unreconcile(line), unreconcile(line)]);
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 422]);
+  });
+
   it('suggests by the document number of an expense payment found in the bank reference', async () => {
     const e = (
       await inject(s, 'POST', '/api/v1/expenses', { expenseDate: '2026-09-01', category: 'Rent', amount: 321 })
@@ -764,6 +828,27 @@ describe('pay and match: a bank line pays an invoice or an expense in one transa
     const again = await reconcile(s, { bankTransactionId: matched, invoiceId: other.id });
     expect([again.statusCode, again.json().error.code]).toEqual([400, 'SVC-5005']);
     expect((await invoiceOf(other.id)).status).toBe('sent');
+  });
+
+  it('undoing the match of a paid invoice leaves it paid and its payment posting in the ledger, unmatched', async () => {
+    const inv = await sentInvoice();
+    const lineId = await line(`2026-10-09,Uplata za poništenje,${inv.totalAmount},`, 'Uplata za poništenje');
+    const paid = (await reconcile(s, { bankTransactionId: lineId, invoiceId: inv.id })).json();
+    const res = await inject(s, 'POST', `/api/v1/bank-accounts/${bank.id}/unreconcile`, { bankTransactionId: lineId });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().transaction).toMatchObject({
+      id: paid.transaction.id,
+      referenceType: 'payment',
+      reconciled: false,
+    });
+    expect((await invoiceOf(inv.id)).status).toBe('paid');
+    expect(await paymentsOf(inv.id)).toHaveLength(1);
+    // A viewer may not undo a match (the roles of reconcile).
+    const viewer = await addMember(t.app, s, 'viewer');
+    const refused = await inject(viewer, 'POST', `/api/v1/bank-accounts/${bank.id}/unreconcile`, {
+      bankTransactionId: lineId,
+    });
+    expect(refused.statusCode).toBe(403);
   });
 });
 

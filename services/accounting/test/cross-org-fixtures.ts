@@ -239,4 +239,8 @@ export const crossOrgFixtures: Record<string, Make> = {
     id: w.bankAccountId,
     payload: { bankTransactionId: w.bankTransactionId, transactionId: w.manualTransactionId },
   }),
+  'POST /api/v1/bank-accounts/:id/unreconcile': (w) => ({
+    id: w.bankAccountId,
+    payload: { bankTransactionId: w.bankTransactionId },
+  }),
 };

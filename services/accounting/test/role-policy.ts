@@ -114,6 +114,7 @@ export const ROLE_POLICY: Readonly<Record<string, readonly Role[]>> = {
   'GET /api/v1/bank-accounts/:id/transactions': ALL,
   'POST /api/v1/bank-accounts/:id/import': WRITERS,
   'POST /api/v1/bank-accounts/:id/reconcile': WRITERS,
+  'POST /api/v1/bank-accounts/:id/unreconcile': WRITERS,
 
   // Reports (spec: "all GET, all roles").
   'GET /api/v1/reports/dashboard': ALL,

@@ -13578,6 +13578,163 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/bank-accounts/{id}/unreconcile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Undo a bank transaction's match
+         * @description The line and the posting it was matched with are unmatched and offered for matching again (422 when the line is not matched). What the match wrote stays: an invoice or expense paid by it stays paid, a posting made by it stays in the ledger; undo those where they were made (the document's actions, a reversing entry).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        bankTransactionId: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            bankTransaction: {
+                                id: string;
+                                transactionDate: string;
+                                amount: string;
+                                description: string | null;
+                                reference: string | null;
+                                reconciled: boolean;
+                                matchedTransactionId: string | null;
+                                reconciledAt: string | null;
+                                createdAt: string;
+                            };
+                            transaction: {
+                                id: string;
+                                transactionDate: string;
+                                description: string;
+                                notes: string | null;
+                                debitAccountId: string;
+                                debitAccountCode: string;
+                                debitAccountName: string;
+                                creditAccountId: string;
+                                creditAccountCode: string;
+                                creditAccountName: string;
+                                amount: string;
+                                currencyCode: string;
+                                exchangeRate: string;
+                                baseAmount: string;
+                                referenceType: ("invoice" | "expense" | "payment" | "manual") | null;
+                                referenceId: string | null;
+                                entryId: string | null;
+                                reversalOf: string | null;
+                                locked: boolean;
+                                reconciled: boolean;
+                                reconciledAt: string | null;
+                                createdBy: string | null;
+                                createdAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Catalog error (A1) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                details?: {
+                                    [key: string]: string[];
+                                };
+                                requestId?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/reports/dashboard": {
         parameters: {
             query?: never;

@@ -328,6 +328,20 @@ function Lines({ bank }: { bank: Bank }) {
     },
   });
 
+  const undo = useMutation({
+    mutationFn: async (line: Line) =>
+      unwrap(
+        await api.POST('/api/v1/bank-accounts/{id}/unreconcile', {
+          params: { path: { id: bank.id } },
+          body: { bankTransactionId: line.id },
+        }),
+      ),
+    onSuccess: () => {
+      queryClient.invalidateQueries({ queryKey: ['bank-lines', bank.id] });
+      queryClient.invalidateQueries({ queryKey: ['bank-postings'] });
+    },
+  });
+
   return (
     <Stack>
       <Group justify="space-between" align="flex-end">
@@ -348,6 +362,7 @@ function Lines({ bank }: { bank: Bank }) {
         />
       </Group>
       {accept.isError ? <ErrorState error={accept.error} /> : null}
+      {undo.isError ? <ErrorState error={undo.error} /> : null}
       {query.isPending ? (
         <Loading />
       ) : query.isError ? (
@@ -377,10 +392,22 @@ function Lines({ bank }: { bank: Bank }) {
                       </Text>
                     </Group>
                     {line.reconciled ? (
-                      <Group gap="xs">
+                      <Group gap="xs" justify="space-between">
                         <Badge color="teal.9" variant="filled" autoContrast>
                           {t('recon.reconciled')}
                         </Badge>
+                        {canWrite ? (
+                          <Button
+                            size="xs"
+                            variant="subtle"
+                            loading={undo.isPending && undo.variables?.id === line.id}
+                            onClick={() => {
+                              if (window.confirm(t('recon.undoConfirm'))) undo.mutate(line);
+                            }}
+                          >
+                            {t('recon.undo')}
+                          </Button>
+                        ) : null}
                       </Group>
                     ) : candidates.isPending ? (
                       <Text size="sm" c="dimmed">

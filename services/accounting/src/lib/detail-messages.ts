@@ -255,6 +255,7 @@ const EXACT: Record<string, Local> = {
     'bankovna transakcija nije pronađena na ovom računu',
   ),
   'already reconciled': t('već je usaglašeno', 'već je usaglašeno', 'već je usklađeno'),
+  'not reconciled': t('nije usaglašeno', 'nije usaglašeno', 'nije usklađeno'),
   // a bank line's "pay and match"
   'give exactly one of transactionId, invoiceId, expenseId and entry': t(
     'navedite tačno jedno od: transactionId, invoiceId, expenseId, entry',

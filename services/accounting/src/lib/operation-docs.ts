@@ -399,6 +399,11 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
     description:
       "Matches it with a ledger posting (transactionId), or pays and matches in one transaction: with invoiceId the invoice (money in), with expenseId the approved expense (money out; owner or admin) is marked paid on the line's date from this bank account and its payment posting matched. With entry {accountId, description}: a new manual posting of the line's date and amount between the bank's ledger account and accountId, matched at once. A refusal writes nothing: the document stays unpaid, no posting is left, the line stays unmatched.",
   },
+  'POST /api/v1/bank-accounts/:id/unreconcile': {
+    summary: "Undo a bank transaction's match",
+    description:
+      "The line and the posting it was matched with are unmatched and offered for matching again (422 when the line is not matched). What the match wrote stays: an invoice or expense paid by it stays paid, a posting made by it stays in the ledger; undo those where they were made (the document's actions, a reversing entry).",
+  },
   'GET /api/v1/reports/dashboard': {
     summary: 'Dashboard',
     description: 'Month-to-date figures, receivables aging, 12 months of P&L.',

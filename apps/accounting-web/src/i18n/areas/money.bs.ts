@@ -22,6 +22,9 @@ export const moneyBs: typeof moneySr = {
   'recon.open': 'Za usklađivanje',
   'recon.allDone': 'Sve stavke su usklađene.',
   'recon.reconciled': 'Usklađeno',
+  'recon.undo': 'Poništi usklađivanje',
+  'recon.undoConfirm':
+    'Poništiti usklađivanje? Stavka i njeno knjiženje ponovo čekaju usklađivanje; zabilježeno plaćanje ostaje zabilježeno.',
   'recon.matchTitle': 'Usklađivanje stavke',
   'recon.candidates': 'Knjiženja na ovom transakcijskom računu',
   'recon.noSuggestion': 'Nijedno knjiženje ne odgovara ovoj stavci.',

@@ -80,6 +80,9 @@ export const moneyEn = {
   'recon.allDone': 'Every line is reconciled.',
   'recon.empty': 'No statement lines yet. Import a statement.',
   'recon.reconciled': 'Reconciled',
+  'recon.undo': 'Undo match',
+  'recon.undoConfirm':
+    'Undo this match? The line and its posting wait for matching again; a payment the match recorded stays recorded.',
   'recon.suggested': 'Suggested',
   'recon.score': 'match {score} %',
   'recon.noSuggestion': 'No posting matches this line.',

@@ -50,6 +50,9 @@ export const moneyHr: typeof moneyBs = {
   'banking.errorCount': 'Redaka s pogreškom: {n}',
   'banking.rowErrors': 'Retci koji nisu uvezeni',
   'banking.line': 'Redak',
+  'recon.undo': 'Poništi usklađivanje',
+  'recon.undoConfirm':
+    'Poništiti usklađivanje? Stavka i njezino knjiženje ponovno čekaju usklađivanje; zabilježeno plaćanje ostaje zabilježeno.',
   'recon.title': 'Stavke izvatka',
   'recon.open': 'Za usklađivanje',
   'recon.empty': 'Još nema stavki izvatka. Uvezite izvadak.',

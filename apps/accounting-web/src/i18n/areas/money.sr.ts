@@ -82,6 +82,9 @@ export const moneySr: Record<keyof typeof moneyEn, string> = {
   'recon.allDone': 'Sve stavke su usaglašene.',
   'recon.empty': 'Još nema stavki izvoda. Uvezite izvod.',
   'recon.reconciled': 'Usaglašeno',
+  'recon.undo': 'Poništi usaglašavanje',
+  'recon.undoConfirm':
+    'Poništiti usaglašavanje? Stavka i njeno knjiženje ponovo čekaju usaglašavanje; zabeleženo plaćanje ostaje zabeleženo.',
   'recon.suggested': 'Predlog',
   'recon.score': 'poklapanje {score} %',
   'recon.noSuggestion': 'Nijedno knjiženje ne odgovara ovoj stavci.',

@@ -165,6 +165,24 @@ export async function markReconciled(db: Db, orgId: string, bankTxId: string, po
   return bank;
 }
 
+/** Undoes markReconciled: the line and its posting unmatched, both offered for matching again. */
+export async function markUnreconciled(db: Db, orgId: string, bankTxId: string, postingId: string) {
+  const bank = await db
+    .updateTable('bank_transactions')
+    .set({ reconciled: false, matched_transaction_id: null, reconciled_at: null })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', bankTxId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await db
+    .updateTable('ledger_transactions')
+    .set({ reconciled: false, reconciled_at: null })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', postingId)
+    .execute();
+  return bank;
+}
+
 export interface CandidateRow {
   bank_id: string;
   id: string;

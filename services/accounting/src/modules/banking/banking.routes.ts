@@ -14,6 +14,8 @@ import {
   ImportResult,
   ReconcileBody,
   ReconcileResult,
+  UnreconcileBody,
+  UnreconcileResult,
 } from './banking.schemas.js';
 import {
   createBankAccount,
@@ -22,6 +24,7 @@ import {
   listBankAccounts,
   listBankTransactions,
   reconcile,
+  unreconcile,
 } from './banking.service.js';
 import { drain, readUpload } from './statement-csv.js';
 import { importStatement, STATEMENT_MAX_BYTES } from './statement-import.js';
@@ -135,6 +138,22 @@ export function bankingRoutes(payments: DocumentPayments) {
       },
       async (request) => {
         return reconcile(scopeOf(request), principalOf(request), request.params.id, request.body, payments);
+      },
+    );
+
+    app.post(
+      '/:id/unreconcile',
+      {
+        config: { auth: WRITERS, perMinute: 10 },
+        schema: {
+          tags,
+          params: IdParams,
+          body: UnreconcileBody,
+          response: { 200: UnreconcileResult, ...errorResponses(401, 403, 404, 422) },
+        },
+      },
+      async (request) => {
+        return unreconcile(scopeOf(request), principalOf(request), request.params.id, request.body.bankTransactionId);
       },
     );
   };

@@ -108,3 +108,11 @@ export const ReconcileResult = Type.Object({
   transaction: Transaction,
   confidence: Type.Integer(),
 });
+
+export const UnreconcileBody = Type.Object({ bankTransactionId: Uuid });
+export type UnreconcileBody = Static<typeof UnreconcileBody>;
+
+export const UnreconcileResult = Type.Object({
+  bankTransaction: BankTransaction,
+  transaction: Transaction,
+});

@@ -215,6 +215,29 @@ export async function reconcile(
   return out;
 }
 
+/**
+ * POST /bank-accounts/:id/unreconcile: a match undone (the wrong posting was matched). The line is
+ * locked (404 SVC-5004) and must be matched (422 SVC-9003); it and its posting are unmatched and
+ * both are offered for matching again. What a match wrote stays: an invoice or expense paid by
+ * "pay and match" stays paid and the posting of "post and match" stays in the ledger; each is undone
+ * where it was made (the document's own actions, a reversing entry), which the ledger keeps as history.
+ */
+export function unreconcile(scope: TenantScope, p: Principal, id: string, bankTransactionId: string) {
+  return scope.transaction(async (trx) => {
+    const bank = await bankAccountOrThrow(trx, p.orgId, id);
+    const line = await repo.lockBankTransaction(trx, p.orgId, id, bankTransactionId);
+    if (!line)
+      throw new AppError('SVC-5004', { bankTransactionId: ['bank transaction not found on this bank account'] });
+    const postingId = line.matched_transaction_id;
+    if (!line.reconciled || !postingId) throw new AppError('SVC-9003', { bankTransactionId: ['not reconciled'] });
+    const updated = await repo.markUnreconciled(trx, p.orgId, line.id, postingId);
+    return {
+      bankTransaction: presentBankTransaction(updated, bank.currency_code),
+      transaction: await readTransaction(trx, p.orgId, p.organization.baseCurrency, postingId),
+    };
+  });
+}
+
 /** A document a bank line pays: an invoice (money in) or an expense (money out). */
 export interface PaidDocument {
   kind: 'invoice' | 'expense';
