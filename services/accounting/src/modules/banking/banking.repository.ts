@@ -148,35 +148,18 @@ export function lockPosting(db: Db, orgId: string, id: string) {
     .executeTakeFirst();
 }
 
-export async function markReconciled(db: Db, orgId: string, bankTxId: string, postingId: string, at: Date) {
+/** A line and its posting matched at `at`, or (null) unmatched and both offered for matching again. */
+export async function setMatch(db: Db, orgId: string, bankTxId: string, postingId: string, at: Date | null) {
   const bank = await db
     .updateTable('bank_transactions')
-    .set({ reconciled: true, matched_transaction_id: postingId, reconciled_at: at })
+    .set({ reconciled: at !== null, matched_transaction_id: at ? postingId : null, reconciled_at: at })
     .where('organization_id', '=', orgId)
     .where('id', '=', bankTxId)
     .returningAll()
     .executeTakeFirstOrThrow();
   await db
     .updateTable('ledger_transactions')
-    .set({ reconciled: true, reconciled_at: at })
-    .where('organization_id', '=', orgId)
-    .where('id', '=', postingId)
-    .execute();
-  return bank;
-}
-
-/** Undoes markReconciled: the line and its posting unmatched, both offered for matching again. */
-export async function markUnreconciled(db: Db, orgId: string, bankTxId: string, postingId: string) {
-  const bank = await db
-    .updateTable('bank_transactions')
-    .set({ reconciled: false, matched_transaction_id: null, reconciled_at: null })
-    .where('organization_id', '=', orgId)
-    .where('id', '=', bankTxId)
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  await db
-    .updateTable('ledger_transactions')
-    .set({ reconciled: false, reconciled_at: null })
+    .set({ reconciled: at !== null, reconciled_at: at })
     .where('organization_id', '=', orgId)
     .where('id', '=', postingId)
     .execute();

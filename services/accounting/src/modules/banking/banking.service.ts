@@ -230,7 +230,7 @@ export function unreconcile(scope: TenantScope, p: Principal, id: string, bankTr
       throw new AppError('SVC-5004', { bankTransactionId: ['bank transaction not found on this bank account'] });
     const postingId = line.matched_transaction_id;
     if (!line.reconciled || !postingId) throw new AppError('SVC-9003', { bankTransactionId: ['not reconciled'] });
-    const updated = await repo.markUnreconciled(trx, p.orgId, line.id, postingId);
+    const updated = await repo.setMatch(trx, p.orgId, line.id, postingId, null);
     return {
       bankTransaction: presentBankTransaction(updated, bank.currency_code),
       transaction: await readTransaction(trx, p.orgId, p.organization.baseCurrency, postingId),
@@ -408,7 +408,7 @@ async function matchLocked(
     candidateOf({ ...posting, description: posting.description, document_number: doc }, p.organization.country),
     bank.account_id,
   );
-  const updated = await repo.markReconciled(trx, p.orgId, line.id, posting.id, new Date());
+  const updated = await repo.setMatch(trx, p.orgId, line.id, posting.id, new Date());
   return {
     bankTransaction: presentBankTransaction(updated, bank.currency_code),
     transaction: await readTransaction(trx, p.orgId, p.organization.baseCurrency, posting.id),
