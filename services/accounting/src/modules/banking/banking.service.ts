@@ -224,10 +224,7 @@ export async function reconcile(
  */
 export function unreconcile(scope: TenantScope, p: Principal, id: string, bankTransactionId: string) {
   return scope.transaction(async (trx) => {
-    const bank = await bankAccountOrThrow(trx, p.orgId, id);
-    const line = await repo.lockBankTransaction(trx, p.orgId, id, bankTransactionId);
-    if (!line)
-      throw new AppError('SVC-5004', { bankTransactionId: ['bank transaction not found on this bank account'] });
+    const { bank, line } = await lockedLine(trx, p, id, bankTransactionId);
     const postingId = line.matched_transaction_id;
     if (!line.reconciled || !postingId) throw new AppError('SVC-9003', { bankTransactionId: ['not reconciled'] });
     const updated = await repo.setMatch(trx, p.orgId, line.id, postingId, null);
@@ -347,11 +344,17 @@ async function postAndMatch(
   throw new Error('the organization base currency kept changing during one entry');
 }
 
-/** The bank account and its line, locked, which must not be reconciled yet. */
-async function openLine(trx: TenantTx, p: Principal, id: string, bankTransactionId: string) {
+/** The bank account and its line, locked (404 SVC-5004 when the line is not on this bank account). */
+async function lockedLine(trx: TenantTx, p: Principal, id: string, bankTransactionId: string) {
   const bank = await bankAccountOrThrow(trx, p.orgId, id);
   const line = await repo.lockBankTransaction(trx, p.orgId, id, bankTransactionId);
   if (!line) throw new AppError('SVC-5004', { bankTransactionId: ['bank transaction not found on this bank account'] });
+  return { bank, line };
+}
+
+/** The bank account and its line, locked, which must not be reconciled yet. */
+async function openLine(trx: TenantTx, p: Principal, id: string, bankTransactionId: string) {
+  const { bank, line } = await lockedLine(trx, p, id, bankTransactionId);
   if (line.reconciled) throw new AppError('SVC-5005', { bankTransactionId: ['already reconciled'] });
   return { bank, line };
 }
@@ -363,9 +366,7 @@ async function reconcileLine(
   bankTransactionId: string,
   transactionId: string,
 ) {
-  const bank = await bankAccountOrThrow(trx, p.orgId, id);
-  const line = await repo.lockBankTransaction(trx, p.orgId, id, bankTransactionId);
-  if (!line) throw new AppError('SVC-5004', { bankTransactionId: ['bank transaction not found on this bank account'] });
+  const { bank, line } = await lockedLine(trx, p, id, bankTransactionId);
   const posting = await repo.lockPosting(trx, p.orgId, transactionId);
   if (!posting) throw new AppError('SVC-9002', { transactionId: ['ledger transaction not found'] });
   if (line.reconciled) throw new AppError('SVC-5005', { bankTransactionId: ['already reconciled'] });
